@@ -1,0 +1,108 @@
+/*
+ * xmalloc.c -- allocation helpers that abort with a message instead of
+ * returning NULL.  Kept free of the logging code so the engine can use
+ * them without pulling in any I/O setup.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmalloc.h"
+
+/* Out of memory: nothing sensible is left to do. */
+static void __attribute__((noreturn))
+xmalloc_fail(size_t n)
+{
+	fprintf(stderr, "stairs: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+/* malloc that never fails; a zero size gives a valid pointer. */
+void *
+xmalloc(size_t n)
+{
+	void	*p;
+
+	if ((p = malloc(n ? n : 1)) == NULL)
+		xmalloc_fail(n);
+	return (p);
+}
+
+/* calloc that never fails. */
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if (nmemb == 0 || size == 0)
+		nmemb = size = 1;
+	if ((p = calloc(nmemb, size)) == NULL)
+		xmalloc_fail(nmemb * size);
+	return (p);
+}
+
+/* realloc that never fails. */
+void *
+xrealloc(void *old, size_t n)
+{
+	void	*p;
+
+	if ((p = realloc(old, n ? n : 1)) == NULL)
+		xmalloc_fail(n);
+	return (p);
+}
+
+/* realloc of nmemb * size with an overflow check. */
+void *
+xreallocarray(void *old, size_t nmemb, size_t size)
+{
+	if (size != 0 && nmemb > SIZE_MAX / size)
+		xmalloc_fail(SIZE_MAX);
+	return (xrealloc(old, nmemb * size));
+}
+
+/* strdup that never fails. */
+char *
+xstrdup(const char *s)
+{
+	return (xstrndup(s, strlen(s)));
+}
+
+/* strndup that never fails. */
+char *
+xstrndup(const char *s, size_t n)
+{
+	char	*p;
+	size_t	 len = strnlen(s, n);
+
+	p = xmalloc(len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return (p);
+}
+
+/* vasprintf that never fails. */
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	char	*s;
+
+	if (vasprintf(&s, fmt, ap) == -1)
+		xmalloc_fail(strlen(fmt));
+	return (s);
+}
+
+/* asprintf that never fails. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return (s);
+}

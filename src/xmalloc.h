@@ -1,0 +1,20 @@
+/*
+ * xmalloc.h -- allocation helpers that never return NULL: running out of
+ * memory is fatal, so callers need no checks.
+ */
+#ifndef STAIRS_XMALLOC_H
+#define STAIRS_XMALLOC_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void   *xmalloc(size_t);
+void   *xcalloc(size_t, size_t);
+void   *xrealloc(void *, size_t);
+void   *xreallocarray(void *, size_t, size_t);
+char   *xstrdup(const char *);
+char   *xstrndup(const char *, size_t);
+char   *xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
+char   *xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
+
+#endif
