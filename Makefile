@@ -113,6 +113,8 @@ test: deps
 
 bench: deps $(PROGS) $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+	@for b in tests/bench_*.sh; do [ -e "$$b" ] || continue; echo "== $$b"; \
+		STAIRS_BIN=$(BIN) sh $$b || exit 1; done
 
 run: deps all
 	./stairs

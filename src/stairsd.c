@@ -1,11 +1,22 @@
 /*
- * stairsd.c -- the daemon's main (placeholder until the daemon lands).
+ * stairsd.c -- main: "--headless" anywhere on the command line runs a
+ * scenario with no socket and no clock (headless.c); anything else starts
+ * the live daemon (daemon.c).
  */
-#include <stdio.h>
+#include <string.h>
+
+#include "stairsd.h"
 
 int
-main(void)
+main(int argc, char **argv)
 {
-	printf("stairsd %s\n", STAIRS_VERSION);
-	return (0);
+	int	i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--headless") == 0)
+			return (headless_main(argc, argv));
+	}
+	return (daemon_main(argc, argv));
 }
