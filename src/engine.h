@@ -68,6 +68,12 @@ enum engine_state {
 	ENGINE_EXITED
 };
 
+enum engine_exit {
+	ENGINE_EXIT_NONE,
+	ENGINE_EXIT_RUNTIME,	/* reached its runtime */
+	ENGINE_EXIT_KILLED	/* engine_task_kill (kill command, event, death) */
+};
+
 enum engine_kind {
 	ENGINE_SIM,		/* scripted: pattern or hog */
 	ENGINE_REAL		/* a real process; the caller reports blocks */
@@ -99,6 +105,7 @@ struct engine_task_info {
 	uint64_t		 ran;		/* ticks of CPU */
 	uint64_t		 wake;		/* next wake tick if sleeping */
 	int			 injected;	/* current sleep was injected */
+	enum engine_exit	 exit;
 	struct cpumask		 affinity;
 	struct cpumask		 allowed;	/* affinity & group cpus */
 };
