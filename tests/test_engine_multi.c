@@ -430,8 +430,10 @@ test_balance_interval(void **state)
  * by the placement rule.  2 CPUs: A -> 0, B -> 1.  After tick 4 A (120,
  * left 6 during tick 4, 5 after) is set to CPU 1 only: it moves there
  * before tick 5, to the tail of 120 behind B, keeping 120, k 1, left 5.
- * CPU 0 is idle at 5 (A may not come back); B runs 5..9, A 10..14 with
- * its 5 ticks, B 15..24 at 121.
+ * CPU 0 stays idle from 5 to 9: CPU 1 has nr 2, but B heads its best rank
+ * and A may not run on 0.  B expires after tick 9 (-> 121), A leads 120,
+ * so at 10 the idle CPU 0 pulls B (121, left 10); A runs its 5 ticks on
+ * CPU 1 (10..14), then 121 with left 10 at 15, alone there.
  */
 static void
 test_affinity_moves(void **state)
@@ -454,10 +456,15 @@ test_affinity_moves(void **state)
 	IDLE(e, 0);
 	ROW(e, 1, b, 120, 1, 5);
 	assert_int_equal(et_row(e, 1).nr, 2);
+	RUN_TO(e, 9);
+	IDLE(e, 0);
+	ROW(e, 1, b, 120, 1, 1);
 	RUN_TO(e, 10);
+	ROW(e, 0, b, 121, 1, 10);
 	ROW(e, 1, a, 120, 1, 5);
 	RUN_TO(e, 15);
-	ROW(e, 1, b, 121, 1, 10);
+	ROW(e, 1, a, 121, 1, 10);
+	assert_int_equal(et_row(e, 1).nr, 1);
 	engine_free(e);
 }
 
