@@ -69,6 +69,7 @@ struct proc_member {
 struct proc {
 	int			 id;
 	char			*name;
+	char			*prog;		/* argv[0] */
 	pid_t			 pid;		/* leader = process group id */
 	int			 live;		/* not reaped yet */
 	int			 stopped;	/* last signal sent was SIGSTOP */
@@ -687,6 +688,7 @@ procs_free(struct procs *ps)
 		if (p->errfd != -1)
 			close(p->errfd);
 		free(p->name);
+		free(p->prog);
 		free(p);
 	}
 	if (ps->loadavgfd != -1)
@@ -822,6 +824,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p = xcalloc(1, sizeof *p);
 	p->id = id;
 	p->name = xstrdup(ti.name);
+	p->prog = xstrdup(argv[0]);
 	p->pinned = -1;
 	p->errfd = -1;
 	p->group = ti.group;
@@ -895,8 +898,8 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	proc_watchdog_tell(ps, '+', pid);
 	if (ps->cg != NULL && p->group >= 0) {
 		why = NULL;
-		if (cgroup_group_path(ps->cg, p->group) == NULL &&
-		    procs_group_setup(ps, p->group, &why) != 0) {
+		/* Its group's CPUs are known better now it has a task. */
+		if (procs_group_setup(ps, p->group, &why) != 0) {
 			log_warnx("task %s: %s", p->name, why);
 			free(why);
 		} else if (cgroup_move(ps->cg, p->group, pid, &why) != 0) {
@@ -1106,7 +1109,7 @@ proc_ended(struct procs *ps, struct proc *p, int status)
 			snprintf(reason, sizeof reason, "exec=%s",
 			    strerrorname_np(err) != NULL ?
 			    strerrorname_np(err) : "?");
-			snprintf(error, sizeof error, "exec %s: %s", p->name,
+			snprintf(error, sizeof error, "%s: %s", p->prog,
 			    strerror(err));
 			log_warnx("task %s: %s", p->name, error);
 		}
