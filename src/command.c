@@ -136,8 +136,7 @@ command_nice(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	if (engine_task_nice(d->engine, id, cmd->nice, &cause) != 0)
 		return (command_err(out, cause));
-	if (id <= d->nnices)
-		d->nices[id - 1] = cmd->nice;
+	daemon_task_added(d, id);
 	daemon_note(d, "%s nice %d -> %d", ti.name, ti.stair.nice, cmd->nice);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
@@ -162,6 +161,7 @@ command_affinity(struct daemon *d, const struct proto_cmd *cmd,
 		return (command_err(out, xasprintf("empty cpu list")));
 	if (engine_task_affinity(d->engine, id, &mask, &cause) != 0)
 		return (command_err(out, cause));
+	daemon_task_added(d, id);
 	daemon_note(d, "%s cpus %s -> %s", ti.name,
 	    cpumask_format(&ti.affinity, a, sizeof a),
 	    cpumask_format(&mask, b, sizeof b));
@@ -186,6 +186,7 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	/* Hook: a real task's process group is killed here (procs_kill). */
 	if (engine_task_kill(d->engine, id, &cause) != 0)
 		return (command_err(out, cause));
+	daemon_task_added(d, id);
 	daemon_note(d, "%s killed", ti.name);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);

@@ -49,9 +49,6 @@ struct daemon {
 	struct procs		*procs;		/* NULL: no real processes */
 	struct ledger		*ledger;	/* per-task table counts */
 
-	int			*nices;		/* last nice seen, per id */
-	int			 nnices;
-
 	struct daemon_event	 events[DAEMON_EVENTS];
 	uint64_t		 event_seq;	/* seq of the newest event */
 	uint64_t		 caption_seq;	/* engine caption seq seen */
@@ -70,7 +67,7 @@ void	daemon_step(struct daemon *, uint64_t);
 void	daemon_set_speed(struct daemon *, double);
 void	daemon_shutdown(struct daemon *);
 void	daemon_status(struct daemon *, struct proto_status *);
-void	daemon_task_added(struct daemon *, int id);
+void	daemon_task_added(struct daemon *, int id);	/* or changed */
 int	daemon_real(struct daemon *, int id, struct proto_real *,
 	    char *exitbuf, size_t len);
 
