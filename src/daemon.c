@@ -94,23 +94,42 @@ daemon_absolute(const char *path)
 	return (xasprintf("%s/%s", cwd, path));
 }
 
-/* Record a human line about something that happened, for subscribers. */
-void
-daemon_note(struct daemon *d, const char *fmt, ...)
+/* Record a human line about something that happened at tick. */
+static void
+daemon_vnote(struct daemon *d, uint64_t tick, const char *fmt, va_list ap)
 {
 	struct daemon_event	*ev;
-	va_list			 ap;
 
 	d->event_seq++;
 	ev = &d->events[d->event_seq % DAEMON_EVENTS];
 	free(ev->text);
-	va_start(ap, fmt);
 	ev->text = xvasprintf(fmt, ap);
-	va_end(ap);
 	ev->seq = d->event_seq;
-	ev->tick = engine_now(d->engine);
+	ev->tick = tick;
 	log_debug("event: %s", ev->text);
 	daemon_changed(d);
+}
+
+/* Record a human line about something done now, for subscribers. */
+void
+daemon_note(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(d->engine), fmt, ap);
+	va_end(ap);
+}
+
+/* The same, for something that happened during the tick just run. */
+static void __attribute__((format(printf, 2, 3)))
+daemon_note_ran(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(d->engine) - 1, fmt, ap);
+	va_end(ap);
 }
 
 /* Something subscribers see changed. */
@@ -199,16 +218,16 @@ daemon_fired(struct daemon *d)
 		    NULL;
 		switch (ev->action) {
 		case ENGINE_ACT_SLEEP:
-			daemon_note(d, "%s sleeps %ld ms", name, ev->value);
+			daemon_note_ran(d, "%s sleeps %ld ms", name, ev->value);
 			break;
 		case ENGINE_ACT_NICE:
-			daemon_note(d, "%s nice %d -> %ld", name,
+			daemon_note_ran(d, "%s nice %d -> %ld", name,
 			    seen != NULL ? seen->nice : 0, ev->value);
 			if (seen != NULL)
 				seen->nice = (int)ev->value;
 			break;
 		case ENGINE_ACT_AFFINITY:
-			daemon_note(d, "%s cpus %s -> %s", name,
+			daemon_note_ran(d, "%s cpus %s -> %s", name,
 			    seen != NULL ? cpumask_format(&seen->affinity, a,
 			    sizeof a) : "?", cpumask_format(&ev->cpus, b,
 			    sizeof b));
@@ -216,7 +235,7 @@ daemon_fired(struct daemon *d)
 				seen->affinity = ev->cpus;
 			break;
 		case ENGINE_ACT_KILL:
-			daemon_note(d, "%s killed", name);
+			daemon_note_ran(d, "%s killed", name);
 			if (seen != NULL)
 				seen->exited = 1;
 			break;
@@ -241,9 +260,9 @@ daemon_exits(struct daemon *d)
 			continue;
 		daemon_seen[id - 1].exited = 1;
 		if (ti.exit == ENGINE_EXIT_RUNTIME)
-			daemon_note(d, "%s finished its runtime", ti.name);
+			daemon_note_ran(d, "%s finished its runtime", ti.name);
 		else if (ti.exit == ENGINE_EXIT_KILLED)
-			daemon_note(d, "%s killed", ti.name);
+			daemon_note_ran(d, "%s killed", ti.name);
 	}
 }
 

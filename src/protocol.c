@@ -374,9 +374,8 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 				break;
 		}
 		if (dash >= n - 1) {
-			*cause = xasprintf("spawn needs -- and a program "
-			    "(usage: spawn <name> [nice=N] [cpus=LIST] -- "
-			    "<program> [args...])");
+			*cause = xasprintf("usage: spawn <name> [nice=N] "
+			    "[cpus=LIST] -- <program> [args...]");
 			return (-1);
 		}
 		if (n - dash - 1 > PROTO_ARGV_MAX) {
