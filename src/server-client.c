@@ -70,16 +70,20 @@ server_client_free(struct server_client *c)
 	free(c);
 }
 
-/* Write what is queued now, as far as the socket takes it. */
+/*
+ * At exit: write what is queued, as far as the socket takes it without
+ * waiting (the bufferevent owns the buffer's start, so copy, not drain).
+ */
 void
 server_client_flush(struct server_client *c)
 {
 	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	size_t		 len = evbuffer_get_length(out);
+	unsigned char	*p;
 
-	while (evbuffer_get_length(out) > 0) {
-		if (evbuffer_write(out, bufferevent_getfd(c->bev)) <= 0)
-			break;
-	}
+	if (len == 0 || (p = evbuffer_pullup(out, -1)) == NULL)
+		return;
+	(void)write(bufferevent_getfd(c->bev), p, len);
 }
 
 /* The bytes queued for this client. */

@@ -34,7 +34,7 @@
 struct td {
 	pid_t	pid;
 	char	dir[PATH_MAX];
-	char	sock[PATH_MAX + 16];
+	char	sock[PATH_MAX + 128];
 	char	cfg[PATH_MAX + 16];
 	char	scen[PATH_MAX + 16];
 	char	log[PATH_MAX + 16];
