@@ -35,7 +35,7 @@ struct scenario_ctx {
 struct scenario_action {
 	const char		*name;
 	enum engine_action	 action;
-	const char		*key;	/* the one extra key it needs, or NULL */
+	const char		*key;	/* the extra key it needs, or NULL */
 	int			 task;	/* needs a task */
 };
 
@@ -273,7 +273,8 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 				return (-1);
 			gr->cpus_line = scenario_line(s);
 		} else
-			return (scenario_unknown(ctx, s, "group", "name, cpus"));
+			return (scenario_unknown(ctx, s, "group",
+			    "name, cpus"));
 	}
 	if (gr->name == NULL)
 		return (scenario_error(ctx, gr->line,
