@@ -25,7 +25,8 @@
 
 #define DRAW_PANEL_MIN	24	/* a comfortable panel width */
 #define DRAW_PANEL_TINY	14	/* the narrowest panel */
-#define DRAW_LABEL	5	/* "139⋮ " before the stairs */
+#define DRAW_LABEL	4	/* "139⋮" before the stairs */
+#define DRAW_ROOM	14	/* kept right of the last stair for names */
 #define DRAW_GAUGE	10	/* the widest `left` gauge */
 
 /* The characters a screen is drawn with: UTF-8 or plain ASCII. */
@@ -522,16 +523,20 @@ draw_stair_tasks(struct draw *d, int cpu, const struct prow *row, int last,
 		t = list[i];
 		sel = t->id == d->v->selected;
 		snprintf(num, sizeof num, "+%d", n - i + more);
-		need = draw_width(t->name) + 1;
+		need = draw_width(t->name);
 		if (t->state == MTASK_RUNNING)
 			need += 2 + 4;
 		else if (t->state == MTASK_SLEEPING)
 			need += 2;
 		/* Leave room to say how many did not fit. */
-		if (x + need > xmax - (i + 1 < n || more ? 4 : 0)) {
+		if (x + need > xmax - (i + 1 < n || more ? 3 : 0)) {
 			if (t->state == MTASK_RUNNING && x + 3 < xmax) {
 				/* The running one always shows, cut short. */
+				x = draw_text(d, x, y, xmax - 3, "[",
+				    COL_RUNNING);
 				x = draw_text(d, x, y, xmax - 4, t->name,
+				    COL_RUNNING);
+				x = draw_text(d, x, y, xmax - 3, "]",
 				    COL_RUNNING);
 				x++;
 				snprintf(num, sizeof num, "+%d",
@@ -547,7 +552,7 @@ draw_stair_tasks(struct draw *d, int cpu, const struct prow *row, int last,
 		if (t->state == MTASK_RUNNING) {
 			x = draw_text(d, x, y, xmax, "[", COL_RUNNING);
 			x = draw_text(d, x, y, xmax, t->name, COL_RUNNING);
-			gw = xmax - x - 2 - (i + 1 < n || more ? 4 : 0);
+			gw = xmax - x - 2 - (i + 1 < n || more ? 3 : 0);
 			if (gw > DRAW_GAUGE)
 				gw = DRAW_GAUGE;
 			if (gw >= 3) {
@@ -616,7 +621,7 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 	if (nrank == 0)
 		return;
 	/* Stairs step right by as much as leaves room for names. */
-	step = (iw - DRAW_LABEL - 12) / nrank;
+	step = (iw - DRAW_LABEL - DRAW_ROOM) / nrank;
 	if (step > 4)
 		step = 4;
 	if (step < 1)
