@@ -177,8 +177,17 @@ int	engine_task_info(const struct engine *, int id,
 	    struct engine_task_info *);			/* -1: no such id */
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
+/* The scenario events fired in the last tick, in order. */
+const struct engine_event *engine_fired(const struct engine *, size_t *n);
 /* The last caption fired, and a counter that moves when one fires. */
 const char *engine_caption(const struct engine *, uint64_t *seq);
+
+/*
+ * Audit the runqueues (links, bitmap, nr, every queued task on the list
+ * of its rank and on an allowed CPU, stair invariants); for tests.
+ * Returns 0, or -1 with *cause saying what is broken.
+ */
+int	engine_check(const struct engine *, char **cause);
 
 const char *engine_state_name(enum engine_state);
 /* Number of stairs for a nice value: 40 - (nice + 20) ... 1. */

@@ -1,14 +1,437 @@
 /*
- * headless.c -- stairsd --headless (placeholder until it lands).
+ * headless.c -- stairsd --headless (SPEC.md section 3): run a scenario
+ * with no socket and no clock, as fast as the engine goes, writing a CSV
+ * trace and/or the article's table for one task.
+ *
+ * Exit status: 0 ok; 2 bad usage or a bad scenario ("FILE:LINE: message",
+ * nothing run); 1 any other failure (a trace file that cannot be written).
  */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "engine.h"
+#include "scenario.h"
 #include "stairsd.h"
+#include "table.h"
+#include "xmalloc.h"
+
+#define HEADLESS_BUFSIZE	(1 << 20)
+#define HEADLESS_TABLE_ROWS	(1 << 20)
+
+/* The trace's stdio buffer: static, as stdout may keep it until exit. */
+static char headless_buf[HEADLESS_BUFSIZE];
+
+/* What the command line asked for. */
+struct headless_opts {
+	const char	*scenario;
+	uint64_t	 ticks;
+	int		 has_ticks;
+	const char	*trace;
+	const char	*table;
+	int		 cpus;		/* 0: from the scenario */
+	int		 rr;		/* 0: from the scenario */
+};
+
+/* The run's state: engine, names by id for the trace, the table. */
+struct headless_run {
+	struct engine	*e;
+	const char     **names;		/* by task id; [0] unused */
+	int		 nnames;
+	int		 table_id;	/* 0: no table */
+	struct table	*table;
+	FILE		*trace;
+};
+
+static const char headless_usage_text[] =
+"usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
+"               [--table TASK] [--cpus N] [--rr-interval MS]\n"
+"       stairsd --headless --help | --version\n"
+"\n"
+"Run a scenario with no socket and no clock, as fast as possible.\n"
+"\n"
+"  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
+"  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
+"  --trace PATH|-      write tick,cpu,task,rank,iter,left per CPU per tick\n"
+"  --table TASK        print the article's table for TASK after the run\n"
+"  --cpus N            engine CPUs (overrides the scenario)\n"
+"  --rr-interval MS    rr_interval (overrides the scenario)\n"
+"  --help, --version\n"
+"\n"
+"Exit status: 0 ok, 2 bad usage or bad scenario, 1 other failure.\n";
+
+/* Print usage to f. */
+static void
+headless_usage(FILE *f)
+{
+	fputs(headless_usage_text, f);
+}
+
+/* Parse a whole decimal number within min..max; -1 if it is not one. */
+static int
+headless_number(const char *s, long long min, long long max, long long *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < min || v > max)
+		return (-1);
+	*out = v;
+	return (0);
+}
+
+/* Parse the command line into o; 0, 1 (done: help/version) or -1. */
+static int
+headless_options(int argc, char **argv, struct headless_opts *o)
+{
+	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
+	    O_CPUS, O_RR, O_VERSION };
+	static const struct option longopts[] = {
+		{ "headless",	 no_argument,		NULL, O_HEADLESS },
+		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
+		{ "ticks",	 required_argument,	NULL, O_TICKS },
+		{ "trace",	 required_argument,	NULL, O_TRACE },
+		{ "table",	 required_argument,	NULL, O_TABLE },
+		{ "cpus",	 required_argument,	NULL, O_CPUS },
+		{ "rr-interval", required_argument,	NULL, O_RR },
+		{ "help",	 no_argument,		NULL, 'h' },
+		{ "version",	 no_argument,		NULL, O_VERSION },
+		{ NULL,		 0,			NULL, 0 }
+	};
+	long long	 v;
+	int		 ch;
+
+	memset(o, 0, sizeof *o);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_HEADLESS:
+			break;
+		case O_SCENARIO:
+			o->scenario = optarg;
+			break;
+		case O_TICKS:
+			if (headless_number(optarg, 0, INT64_MAX, &v) != 0) {
+				fprintf(stderr, "stairsd: --ticks \"%s\": not "
+				    "a number of ticks (0 or more)\n", optarg);
+				return (-1);
+			}
+			o->ticks = (uint64_t)v;
+			o->has_ticks = 1;
+			break;
+		case O_TRACE:
+			o->trace = optarg;
+			break;
+		case O_TABLE:
+			o->table = optarg;
+			break;
+		case O_CPUS:
+			if (headless_number(optarg, 1, ENGINE_MAX_CPUS,
+			    &v) != 0) {
+				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
+				    "number in 1..%d\n", optarg,
+				    ENGINE_MAX_CPUS);
+				return (-1);
+			}
+			o->cpus = (int)v;
+			break;
+		case O_RR:
+			if (headless_number(optarg, 1, 1000, &v) != 0) {
+				fprintf(stderr, "stairsd: --rr-interval "
+				    "\"%s\": not a number in 1..1000\n",
+				    optarg);
+				return (-1);
+			}
+			o->rr = (int)v;
+			break;
+		case 'h':
+			headless_usage(stdout);
+			return (1);
+		case O_VERSION:
+			printf("stairsd %s\n", STAIRS_VERSION);
+			return (1);
+		default:
+			headless_usage(stderr);
+			return (-1);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "stairsd: unexpected argument \"%s\"\n",
+		    argv[optind]);
+		return (-1);
+	}
+	if (o->scenario == NULL || !o->has_ticks) {
+		fprintf(stderr, "stairsd: --headless needs --scenario FILE "
+		    "and --ticks N\n");
+		headless_usage(stderr);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Refresh the id -> name cache (tasks only ever get added). */
+static void
+headless_names(struct headless_run *run)
+{
+	struct engine_task_info	 ti;
+	int			 n = engine_ntasks(run->e), id;
+
+	if (n <= run->nnames)
+		return;
+	run->names = xreallocarray(run->names, n + 1, sizeof *run->names);
+	for (id = run->nnames + 1; id <= n; id++) {
+		if (engine_task_info(run->e, id, &ti) == 0)
+			run->names[id] = xstrdup(ti.name);
+		else
+			run->names[id] = xstrdup("?");
+	}
+	run->nnames = n;
+}
+
+/* Write v in decimal at p; returns the end. */
+static char *
+headless_utoa(char *p, uint64_t v)
+{
+	char	tmp[24];
+	int	n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return (p);
+}
+
+/* Write the trace rows of the tick that just ran. */
+static void
+headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
+{
+	struct engine_cpu_info	 ci;
+	char			 line[128], *p;
+	const char		*name;
+	size_t			 len;
+	int			 c;
+
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(run->e, c, &ci);
+		p = headless_utoa(line, tick);
+		*p++ = ',';
+		p = headless_utoa(p, (uint64_t)c);
+		*p++ = ',';
+		if (ci.task == 0) {
+			memcpy(p, "-,-,-,-\n", 8);
+			p += 8;
+		} else {
+			if (ci.task > run->nnames)
+				headless_names(run);
+			name = run->names[ci.task];
+			len = strlen(name);
+			memcpy(p, name, len);
+			p += len;
+			*p++ = ',';
+			p = headless_utoa(p, (uint64_t)ci.rank);
+			*p++ = ',';
+			p = headless_utoa(p, (uint64_t)ci.iter);
+			*p++ = ',';
+			p = headless_utoa(p, (uint64_t)ci.left);
+			*p++ = '\n';
+		}
+		fwrite(line, 1, p - line, run->trace);
+	}
+}
+
+/* Print the table to stdout. */
+static void
+headless_print_table(const struct table *t)
+{
+	char	*s;
+
+	s = table_format(t);
+	fputs(s, stdout);
+	free(s);
+}
+
+/*
+ * Count the tick the table's task ran.  A nice change moves its columns,
+ * so the table so far is printed and a new one begins.
+ */
+static void
+headless_table(struct headless_run *run, int ncpus)
+{
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+
+	if (engine_task_info(run->e, run->table_id, &ti) != 0)
+		return;
+	if (ti.stair.prio != table_base(run->table)) {
+		headless_print_table(run->table);
+		putchar('\n');
+		table_free(run->table);
+		run->table = table_create(ti.stair.nice,
+		    engine_params(run->e)->rr_interval, HEADLESS_TABLE_ROWS);
+	}
+	if (!ti.running || ti.cpu < 0 || ti.cpu >= ncpus)
+		return;
+	engine_cpu_info(run->e, ti.cpu, &ci);
+	if (ci.task == run->table_id)
+		table_add(run->table, ci.descent, ci.rank);
+}
+
+/* Find the task named name in the scenario; -1 if none. */
+static int
+headless_find(const struct scenario *sc, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->ntasks; i++) {
+		if (strcmp(sc->tasks[i].name, name) == 0)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* Load and check everything; 0, or an exit status. */
+static int
+headless_setup(const struct headless_opts *o, struct scenario **scp,
+    struct engine_params *p)
+{
+	struct scenario	*sc;
+	size_t		 i;
+	char		*cause;
+
+	if ((sc = scenario_load_file(o->scenario, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return (2);
+	}
+	*scp = sc;
+	if (scenario_ncommands(sc) != 0) {
+		for (i = 0; sc->tasks[i].argv == NULL; i++)
+			;
+		fprintf(stderr, "%s:%d: task \"%s\" runs a command (%s); real "
+		    "processes are not run headless: use the daemon\n",
+		    sc->path, sc->tasks[i].line, sc->tasks[i].name,
+		    sc->tasks[i].argv[0]);
+		return (2);
+	}
+	if (o->table != NULL && headless_find(sc, o->table) == -1) {
+		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
+		    o->table, sc->path);
+		return (2);
+	}
+
+	engine_params_default(p);
+	scenario_params(sc, p);
+	if (o->cpus != 0)
+		p->cpus = o->cpus;
+	if (o->rr != 0)
+		p->rr_interval = o->rr;
+	if (engine_params_check(p, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", sc->path, cause);
+		free(cause);
+		return (2);
+	}
+	if (scenario_check(sc, p->cpus, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return (2);
+	}
+	return (0);
+}
 
 /* Run a scenario headless. */
 int
 headless_main(int argc, char **argv)
 {
-	fprintf(stderr, "stairsd: --headless is not built yet\n");
-	return (1);
+	struct headless_opts	 o;
+	struct headless_run	 run;
+	struct scenario		*sc = NULL;
+	struct engine_params	 p;
+	struct engine_task_info	 ti;
+	uint64_t		 t;
+	char			*cause;
+	int			 r, i, status = 0;
+
+	if ((r = headless_options(argc, argv, &o)) != 0)
+		return (r == 1 ? 0 : 2);
+	memset(&run, 0, sizeof run);
+	if ((r = headless_setup(&o, &sc, &p)) != 0) {
+		scenario_free(sc);
+		return (r);
+	}
+
+	run.e = engine_create(&p, &engine_policy_staircase);
+	if (scenario_apply(sc, run.e, NULL, NULL, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		status = 2;
+		goto out;
+	}
+	headless_names(&run);
+	if (o.table != NULL) {
+		run.table_id = engine_task_find(run.e, o.table);
+		engine_task_info(run.e, run.table_id, &ti);
+		run.table = table_create(ti.stair.nice, p.rr_interval,
+		    HEADLESS_TABLE_ROWS);
+	}
+
+	if (o.trace != NULL) {
+		if (strcmp(o.trace, "-") == 0)
+			run.trace = stdout;
+		else if ((run.trace = fopen(o.trace, "w")) == NULL) {
+			fprintf(stderr, "stairsd: %s: %s\n", o.trace,
+			    strerror(errno));
+			status = 1;
+			goto out;
+		}
+		setvbuf(run.trace, headless_buf, _IOFBF, HEADLESS_BUFSIZE);
+		fputs("tick,cpu,task,rank,iter,left\n", run.trace);
+	}
+
+	for (t = 0; t < o.ticks; t++) {
+		engine_tick(run.e);
+		if (run.trace != NULL)
+			headless_trace(&run, t, p.cpus);
+		if (run.table != NULL)
+			headless_table(&run, p.cpus);
+	}
+
+	if (run.trace != NULL) {
+		if (fflush(run.trace) != 0 || ferror(run.trace)) {
+			fprintf(stderr, "stairsd: %s: %s\n",
+			    run.trace == stdout ? "trace (stdout)" : o.trace,
+			    strerror(errno));
+			status = 1;
+		}
+	}
+	if (run.table != NULL)
+		headless_print_table(run.table);
+	if (fflush(stdout) != 0 && status == 0) {
+		fprintf(stderr, "stairsd: stdout: %s\n", strerror(errno));
+		status = 1;
+	}
+
+out:
+	if (run.trace != NULL && run.trace != stdout &&
+	    fclose(run.trace) != 0 && status == 0) {
+		fprintf(stderr, "stairsd: %s: %s\n", o.trace, strerror(errno));
+		status = 1;
+	}
+	table_free(run.table);
+	for (i = 1; i <= run.nnames; i++)
+		free((char *)run.names[i]);
+	free(run.names);
+	engine_free(run.e);
+	scenario_free(sc);
+	return (status);
 }

@@ -1,0 +1,31 @@
+/*
+ * cgroup.h -- cpuset cgroups for real tasks: one directory per daemon
+ * (stairs-<pid>) and one per scenario group inside it, on cgroup v2 where
+ * its cpuset controller can be enabled, else on a cgroup v1 cpuset
+ * hierarchy.  Everything created is removed by cgroup_free().
+ */
+#ifndef STAIRS_CGROUP_H
+#define STAIRS_CGROUP_H
+
+#include <sys/types.h>
+
+#include "cpumask.h"
+
+struct cgroup;
+
+/* Detect a writable hierarchy and create stairs-<pid>; NULL: none (*cause). */
+struct cgroup *cgroup_create(pid_t owner, char **cause);
+void	cgroup_free(struct cgroup *);
+const char *cgroup_mode(const struct cgroup *);		/* "v2" or "v1" */
+const char *cgroup_root(const struct cgroup *);		/* stairs-<pid> */
+/* Create (or update) the directory of group id with these physical CPUs. */
+int	cgroup_group(struct cgroup *, int id, const char *name,
+	    const struct cpumask *phys, char **cause);
+/* The directory of group id, NULL if it has none. */
+const char *cgroup_group_path(const struct cgroup *, int id);
+/* Move a process (all its threads) into group id. */
+int	cgroup_move(struct cgroup *, int id, pid_t, char **cause);
+/* Kill what is left in a stairs-<pid> tree and remove it (by path). */
+void	cgroup_purge_path(const char *root);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * proc.h -- real child processes under the engine (SPEC.md section 5).
+ *
+ * Each ENGINE_REAL task is a child in its own process group.  Around every
+ * engine_tick() the caller runs:
+ *
+ *	procs_observe(p);	running groups seen blocked -> engine_task_block,
+ *				blocked ones seen runnable -> engine_task_wake
+ *	engine_tick(e);
+ *	procs_enforce(p);	the task each engine CPU ran is pinned to that
+ *				CPU's physical CPU and continued; every other
+ *				runnable real task is stopped
+ *
+ * and procs_reap() on SIGCHLD.  Only changes are signalled.  A watchdog
+ * process kills every child group and removes the cgroups if the caller
+ * dies without procs_free().
+ */
+#ifndef STAIRS_PROC_H
+#define STAIRS_PROC_H
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+struct engine;
+struct procs;
+
+struct procs_config {
+	const int	*map;	/* engine cpu -> physical cpu; NULL: default */
+	int		 nmap;	/* entries in map (engine CPUs) */
+	const char	*outdir;	/* <outdir>/<task>.log; NULL: /dev/null */
+	const char	*bindir;	/* programs looked up here, then PATH */
+	int		 cgroups;	/* try cgroups (else affinity only) */
+};
+
+struct procs_info {
+	pid_t		 pid;		/* 0: never started */
+	uint64_t	 cputime_ms;	/* measured: all its processes */
+	uint64_t	 cputime_ns;
+	int		 exited;
+	char		 exit[64];	/* "status=0", "signal=KILL", "exec=ENOENT" */
+	char		 error[256];	/* exec failure text, else "" */
+};
+
+struct procs *procs_create(struct engine *, const struct procs_config *,
+	    char **cause);
+void	procs_free(struct procs *);
+int	procs_spawn(struct procs *, int task_id, char *const argv[],
+	    char **cause);
+void	procs_observe(struct procs *);
+void	procs_enforce(struct procs *);
+void	procs_reap(struct procs *);
+int	procs_kill(struct procs *, int task_id, char **cause);
+int	procs_info(struct procs *, int task_id, struct procs_info *);
+const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
+/* The cgroup directory of an engine group, NULL without one. */
+const char *procs_cgroup_path(struct procs *, int group_id);
+int	procs_group_setup(struct procs *, int group_id, char **cause);
+/* The physical CPU of an engine CPU. */
+int	procs_phys_cpu(struct procs *, int cpu);
+
+#endif

@@ -1,0 +1,1029 @@
+/*
+ * scenario.c -- scenario files (SPEC.md section 2): libconfig text to a
+ * struct scenario, then to engine groups, tasks and events.
+ *
+ * Loading is strict: any key we do not know, a value of the wrong type or
+ * out of range, a name used twice or a reference to nothing is refused with
+ * "FILE:LINE: message", so a typo in a demo is caught before the audience
+ * sees it.  Every string is copied out of libconfig before config_destroy,
+ * so a struct scenario owns all its memory.
+ *
+ * CPU lists are parsed at load (against the largest engine) but checked
+ * against the engine's actual CPU count only in scenario_check(), because
+ * that count may come from the command line rather than the file.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libconfig.h>
+
+#include "engine.h"
+#include "scenario.h"
+#include "xmalloc.h"
+
+/* What the parser carries: the label for messages and the first error. */
+struct scenario_ctx {
+	const char	*label;
+	char		*error;
+};
+
+/* One table row per action: its name and the keys it needs. */
+struct scenario_action {
+	const char		*name;
+	enum engine_action	 action;
+	const char		*key;	/* the extra key it needs, or NULL */
+	int			 task;	/* needs a task */
+};
+
+static const struct scenario_action scenario_actions[] = {
+	{ "sleep",	ENGINE_ACT_SLEEP,	"ms",		1 },
+	{ "nice",	ENGINE_ACT_NICE,	"value",	1 },
+	{ "affinity",	ENGINE_ACT_AFFINITY,	"cpus",		1 },
+	{ "caption",	ENGINE_ACT_CAPTION,	"text",		0 },
+	{ "kill",	ENGINE_ACT_KILL,	NULL,		1 },
+};
+#define SCENARIO_NACTIONS \
+	(sizeof scenario_actions / sizeof scenario_actions[0])
+
+#define SCENARIO_MAX_MS		INT64_C(1000000000000)	/* ~31 years */
+
+static int	scenario_error(struct scenario_ctx *, int,
+		    const char *, ...) __attribute__((format(printf, 3, 4)));
+
+/* Record the first error as "LABEL:LINE: message"; returns -1. */
+static int
+scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (ctx->error != NULL)
+		return (-1);
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		ctx->error = xasprintf("%s:%d: %s", ctx->label, line, msg);
+	else
+		ctx->error = xasprintf("%s: %s", ctx->label, msg);
+	free(msg);
+	return (-1);
+}
+
+/* The line a setting was written on. */
+static int
+scenario_line(const config_setting_t *s)
+{
+	return ((int)config_setting_source_line(s));
+}
+
+/* A setting's type, in words, for messages. */
+static const char *
+scenario_type_name(const config_setting_t *s)
+{
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		return ("an integer");
+	case CONFIG_TYPE_FLOAT:
+		return ("a float");
+	case CONFIG_TYPE_STRING:
+		return ("a string");
+	case CONFIG_TYPE_BOOL:
+		return ("a boolean");
+	case CONFIG_TYPE_ARRAY:
+		return ("an array");
+	case CONFIG_TYPE_LIST:
+		return ("a list");
+	case CONFIG_TYPE_GROUP:
+		return ("a group");
+	}
+	return ("something else");
+}
+
+/* Read an integer setting within min..max. */
+static int
+scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, long long min, long long max, long long *out)
+{
+	long long	v;
+
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+		v = config_setting_get_int(s);
+		break;
+	case CONFIG_TYPE_INT64:
+		v = config_setting_get_int64(s);
+		break;
+	default:
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s must be an integer, not %s", what,
+		    scenario_type_name(s)));
+	}
+	if (v < min || v > max) {
+		if (min == 0 && v < 0)
+			return (scenario_error(ctx, scenario_line(s),
+			    "%s %lld is negative", what, v));
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s %lld is outside %lld..%lld", what, v, min, max));
+	}
+	*out = v;
+	return (0);
+}
+
+/* Read a string setting; the result points into libconfig's memory. */
+static int
+scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, const char **out)
+{
+	if (config_setting_type(s) != CONFIG_TYPE_STRING)
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s must be a string, not %s", what,
+		    scenario_type_name(s)));
+	*out = config_setting_get_string(s);
+	return (0);
+}
+
+/* Check a task or group name: 1-31 of [A-Za-z0-9_.-], not all digits. */
+static int
+scenario_name(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, const char **out)
+{
+	const char	*name = NULL, *p;
+	size_t		 len;
+	int		 digits = 1;
+
+	if (scenario_string(ctx, s, what, &name) != 0)
+		return (-1);
+	len = strlen(name);
+	if (len == 0)
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s is empty", what));
+	if (len > ENGINE_NAME_MAX)
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s \"%s\" is too long (%zu characters, at most %d)",
+		    what, name, len, ENGINE_NAME_MAX));
+	for (p = name; *p != '\0'; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    *p == '_' || *p == '.' || *p == '-') {
+			digits = 0;
+			continue;
+		}
+		if (*p >= '0' && *p <= '9')
+			continue;
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s \"%s\" has a bad character (use A-Z a-z 0-9 _ . -)",
+		    what, name));
+	}
+	if (digits)
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s \"%s\" is all digits (it would read as a task id)",
+		    what, name));
+	*out = name;
+	return (0);
+}
+
+/* Read a CPU list ("0-2,5" or a single number); keeps the text. */
+static int
+scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, char **text, struct cpumask *mask)
+{
+	const char	*str;
+	char		*cause, *copy;
+
+	if (config_setting_type(s) == CONFIG_TYPE_INT)
+		copy = xasprintf("%d", config_setting_get_int(s));
+	else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+		str = config_setting_get_string(s);
+		copy = xstrdup(str);
+	} else
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s must be a cpu list like \"0-2,5\", not %s", what,
+		    scenario_type_name(s)));
+	if (cpumask_parse(copy, ENGINE_MAX_CPUS, mask, &cause) != 0) {
+		scenario_error(ctx, scenario_line(s), "%s: %s", what, cause);
+		free(cause);
+		free(copy);
+		return (-1);
+	}
+	*text = copy;
+	return (0);
+}
+
+/* Complain about an unknown key, listing the known ones. */
+static int
+scenario_unknown(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *where, const char *known)
+{
+	return (scenario_error(ctx, scenario_line(s),
+	    "unknown %s key \"%s\" (known: %s)", where,
+	    config_setting_name(s), known));
+}
+
+/* The list setting of a top-level aggregate: a list of { } groups. */
+static int
+scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, const char *example)
+{
+	const config_setting_t	*e;
+	int			 i, n;
+
+	if (config_setting_type(s) != CONFIG_TYPE_LIST)
+		return (scenario_error(ctx, scenario_line(s),
+		    "%s must be a list of { ... } entries, like %s = ( %s );",
+		    what, what, example));
+	n = config_setting_length(s);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, i);
+		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+			return (scenario_error(ctx, scenario_line(e),
+			    "each entry of %s must be { ... }, not %s", what,
+			    scenario_type_name(e)));
+	}
+	return (0);
+}
+
+/* Parse one group entry. */
+static int
+scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *g)
+{
+	struct scenario_group	*gr;
+	const config_setting_t	*s;
+	const char		*name = NULL;
+	size_t			 i;
+	int			 n, j;
+
+	gr = &sc->groups[sc->ngroups++];
+	gr->line = scenario_line(g);
+	n = config_setting_length(g);
+	for (j = 0; j < n; j++) {
+		s = config_setting_get_elem(g, j);
+		if (strcmp(config_setting_name(s), "name") == 0) {
+			if (scenario_name(ctx, s, "group name", &name) != 0)
+				return (-1);
+			gr->name = xstrdup(name);
+		} else if (strcmp(config_setting_name(s), "cpus") == 0) {
+			if (scenario_cpus(ctx, s, "group cpus", &gr->cpus,
+			    &gr->mask) != 0)
+				return (-1);
+			gr->cpus_line = scenario_line(s);
+		} else
+			return (scenario_unknown(ctx, s, "group",
+			    "name, cpus"));
+	}
+	if (gr->name == NULL)
+		return (scenario_error(ctx, gr->line,
+		    "group has no name (name = \"...\"; is required)"));
+	if (gr->cpus == NULL)
+		return (scenario_error(ctx, gr->line,
+		    "group \"%s\" has no cpus (cpus = \"0-1\"; is required)",
+		    gr->name));
+	for (i = 0; i + 1 < sc->ngroups; i++) {
+		if (strcmp(sc->groups[i].name, gr->name) == 0)
+			return (scenario_error(ctx, gr->line,
+			    "duplicate group name \"%s\" (first at line %d)",
+			    gr->name, sc->groups[i].line));
+	}
+	return (0);
+}
+
+/* Parse a task's pattern: an even-length list of positive ms. */
+static int
+scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
+    const config_setting_t *s)
+{
+	const config_setting_t	*e;
+	long long		 v;
+	int			 i, n;
+
+	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(s) != CONFIG_TYPE_LIST)
+		return (scenario_error(ctx, scenario_line(s),
+		    "pattern must be a list of run, sleep ms like [ 2, 40 ], "
+		    "not %s", scenario_type_name(s)));
+	n = config_setting_length(s);
+	if (n == 0 || n % 2 != 0)
+		return (scenario_error(ctx, scenario_line(s),
+		    "pattern has %d value%s; it needs run, sleep pairs "
+		    "(an even, non-zero count)", n, n == 1 ? "" : "s"));
+	t->pattern = xcalloc(n, sizeof *t->pattern);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, i);
+		if (config_setting_type(e) != CONFIG_TYPE_INT &&
+		    config_setting_type(e) != CONFIG_TYPE_INT64)
+			return (scenario_error(ctx, scenario_line(e),
+			    "pattern values must be integers (ms), not %s",
+			    scenario_type_name(e)));
+		if (scenario_int(ctx, e, "pattern value", LLONG_MIN,
+		    LLONG_MAX, &v) != 0)
+			return (-1);
+		if (v <= 0 || v > UINT32_MAX)
+			return (scenario_error(ctx, scenario_line(e),
+			    "pattern value %lld (item %d) must be a positive "
+			    "number of ms", v, i + 1));
+		t->pattern[i] = (uint32_t)v;
+	}
+	t->npattern = n;
+	return (0);
+}
+
+/* Parse a task's command: a non-empty list of strings. */
+static int
+scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
+    const config_setting_t *s)
+{
+	const config_setting_t	*e;
+	int			 i, n;
+
+	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(s) != CONFIG_TYPE_LIST)
+		return (scenario_error(ctx, scenario_line(s),
+		    "command must be a list of strings like "
+		    "[ \"stairs-load\", \"--run\", \"30\" ], not %s",
+		    scenario_type_name(s)));
+	n = config_setting_length(s);
+	if (n == 0)
+		return (scenario_error(ctx, scenario_line(s),
+		    "command is empty"));
+	t->argv = xcalloc(n + 1, sizeof *t->argv);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, i);
+		if (config_setting_type(e) != CONFIG_TYPE_STRING)
+			return (scenario_error(ctx, scenario_line(e),
+			    "command arguments must be strings, not %s",
+			    scenario_type_name(e)));
+		t->argv[i] = xstrdup(config_setting_get_string(e));
+	}
+	if (*t->argv[0] == '\0')
+		return (scenario_error(ctx, scenario_line(s),
+		    "command has an empty program name"));
+	return (0);
+}
+
+/* Parse one task entry. */
+static int
+scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *g)
+{
+	struct scenario_task	*t;
+	const config_setting_t	*s, *pattern = NULL, *command = NULL;
+	const char		*str = NULL, *key;
+	long long		 v;
+	size_t			 i;
+	int			 n, j;
+
+	t = &sc->tasks[sc->ntasks++];
+	t->line = scenario_line(g);
+	n = config_setting_length(g);
+	for (j = 0; j < n; j++) {
+		s = config_setting_get_elem(g, j);
+		key = config_setting_name(s);
+		if (strcmp(key, "name") == 0) {
+			if (scenario_name(ctx, s, "task name", &str) != 0)
+				return (-1);
+			t->name = xstrdup(str);
+		} else if (strcmp(key, "nice") == 0) {
+			if (scenario_int(ctx, s, "nice", -20, 19, &v) != 0)
+				return (-1);
+			t->nice = (int)v;
+		} else if (strcmp(key, "start") == 0) {
+			if (scenario_int(ctx, s, "start", 0, SCENARIO_MAX_MS,
+			    &v) != 0)
+				return (-1);
+			t->start = (uint64_t)v;
+		} else if (strcmp(key, "runtime") == 0) {
+			if (scenario_int(ctx, s, "runtime", 1, SCENARIO_MAX_MS,
+			    &v) != 0)
+				return (-1);
+			t->runtime = (uint64_t)v;
+		} else if (strcmp(key, "pattern") == 0) {
+			if (scenario_parse_pattern(ctx, t, s) != 0)
+				return (-1);
+			pattern = s;
+		} else if (strcmp(key, "command") == 0) {
+			if (scenario_parse_command(ctx, t, s) != 0)
+				return (-1);
+			command = s;
+		} else if (strcmp(key, "cpus") == 0) {
+			if (scenario_cpus(ctx, s, "task cpus", &t->cpus,
+			    &t->mask) != 0)
+				return (-1);
+			t->has_cpus = 1;
+			t->cpus_line = scenario_line(s);
+		} else if (strcmp(key, "group") == 0) {
+			if (scenario_string(ctx, s, "group", &str) != 0)
+				return (-1);
+			t->group = xstrdup(str);
+		} else
+			return (scenario_unknown(ctx, s, "task", "name, nice, "
+			    "start, pattern, runtime, cpus, group, command"));
+	}
+	if (t->name == NULL)
+		return (scenario_error(ctx, t->line,
+		    "task has no name (name = \"...\"; is required)"));
+	if (pattern != NULL && command != NULL)
+		return (scenario_error(ctx, scenario_line(command),
+		    "task \"%s\" has both pattern and command (a command "
+		    "task is a real process: it has no pattern)", t->name));
+	for (i = 0; i + 1 < sc->ntasks; i++) {
+		if (strcmp(sc->tasks[i].name, t->name) == 0)
+			return (scenario_error(ctx, t->line,
+			    "duplicate task name \"%s\" (first at line %d)",
+			    t->name, sc->tasks[i].line));
+	}
+	return (0);
+}
+
+/* Find a task by name in the scenario; -1 if none. */
+static int
+scenario_find_task(const struct scenario *sc, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->ntasks; i++) {
+		if (strcmp(sc->tasks[i].name, name) == 0)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* Find a group by name in the scenario; -1 if none. */
+static int
+scenario_find_group(const struct scenario *sc, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->ngroups; i++) {
+		if (strcmp(sc->groups[i].name, name) == 0)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* Parse one event entry. */
+static int
+scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *g)
+{
+	struct scenario_event		*ev;
+	const struct scenario_action	*act = NULL;
+	const config_setting_t		*s, *seen[7];
+	const char			*str = NULL, *key;
+	static const char		*keys[] = { "at", "action", "task",
+					    "ms", "value", "cpus", "text" };
+	long long			 v;
+	size_t				 i;
+	int				 n, j, k;
+
+	ev = &sc->events[sc->nevents++];
+	ev->line = scenario_line(g);
+	memset(seen, 0, sizeof seen);
+	n = config_setting_length(g);
+	for (j = 0; j < n; j++) {
+		s = config_setting_get_elem(g, j);
+		key = config_setting_name(s);
+		for (k = 0; k < 7; k++) {
+			if (strcmp(key, keys[k]) == 0)
+				break;
+		}
+		if (k == 7)
+			return (scenario_unknown(ctx, s, "event",
+			    "at, action, task, ms, value, cpus, text"));
+		seen[k] = s;
+	}
+
+	/* The action first: it says which other keys belong. */
+	if (seen[1] == NULL)
+		return (scenario_error(ctx, ev->line, "event has no action "
+		    "(sleep, nice, affinity, caption or kill)"));
+	if (scenario_string(ctx, seen[1], "action", &str) != 0)
+		return (-1);
+	for (i = 0; i < SCENARIO_NACTIONS; i++) {
+		if (strcmp(str, scenario_actions[i].name) == 0)
+			act = &scenario_actions[i];
+	}
+	if (act == NULL)
+		return (scenario_error(ctx, scenario_line(seen[1]),
+		    "unknown action \"%s\" (sleep, nice, affinity, caption "
+		    "or kill)", str));
+	ev->action = act->action;
+
+	if (seen[0] == NULL)
+		return (scenario_error(ctx, ev->line,
+		    "%s event has no at (the tick, in ms)", act->name));
+	if (scenario_int(ctx, seen[0], "at", 0, SCENARIO_MAX_MS, &v) != 0)
+		return (-1);
+	ev->at = (uint64_t)v;
+
+	/* Keys that do not belong to this action. */
+	for (k = 2; k < 7; k++) {
+		if (seen[k] == NULL)
+			continue;
+		if (k == 2 && act->task)
+			continue;
+		if (act->key != NULL && strcmp(keys[k], act->key) == 0)
+			continue;
+		return (scenario_error(ctx, scenario_line(seen[k]),
+		    "key \"%s\" does not belong in a %s event", keys[k],
+		    act->name));
+	}
+
+	if (act->task) {
+		if (seen[2] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "%s event has no task", act->name));
+		if (scenario_string(ctx, seen[2], "task", &str) != 0)
+			return (-1);
+		if (scenario_find_task(sc, str) == -1)
+			return (scenario_error(ctx, scenario_line(seen[2]),
+			    "unknown task \"%s\" in %s event", str,
+			    act->name));
+		ev->task = xstrdup(str);
+	}
+	switch (act->action) {
+	case ENGINE_ACT_SLEEP:
+		if (seen[3] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "sleep event has no ms (how long it sleeps)"));
+		if (scenario_int(ctx, seen[3], "ms", 1, SCENARIO_MAX_MS,
+		    &v) != 0)
+			return (-1);
+		ev->value = (long)v;
+		break;
+	case ENGINE_ACT_NICE:
+		if (seen[4] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "nice event has no value (the new nice)"));
+		if (scenario_int(ctx, seen[4], "nice value", -20, 19,
+		    &v) != 0)
+			return (-1);
+		ev->value = (long)v;
+		break;
+	case ENGINE_ACT_AFFINITY:
+		if (seen[5] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "affinity event has no cpus"));
+		if (scenario_cpus(ctx, seen[5], "affinity cpus", &ev->cpus,
+		    &ev->mask) != 0)
+			return (-1);
+		ev->cpus_line = scenario_line(seen[5]);
+		break;
+	case ENGINE_ACT_CAPTION:
+		if (seen[6] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "caption event has no text"));
+		if (scenario_string(ctx, seen[6], "text", &str) != 0)
+			return (-1);
+		ev->text = xstrdup(str);
+		break;
+	case ENGINE_ACT_KILL:
+		break;
+	}
+	return (0);
+}
+
+/* Parse the top-level engine parameter settings. */
+static int
+scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *s)
+{
+	const char	*key = config_setting_name(s);
+	long long	 v;
+
+	if (strcmp(key, "cpus") == 0) {
+		if (scenario_int(ctx, s, "cpus", 1, ENGINE_MAX_CPUS, &v) != 0)
+			return (-1);
+		sc->has_cpus = 1;
+		sc->cpus = (int)v;
+		sc->cpus_line = scenario_line(s);
+	} else if (strcmp(key, "rr_interval") == 0) {
+		if (scenario_int(ctx, s, "rr_interval", 1, 1000, &v) != 0)
+			return (-1);
+		sc->has_rr = 1;
+		sc->rr_interval = (int)v;
+	} else if (strcmp(key, "sleep_min") == 0) {
+		if (scenario_int(ctx, s, "sleep_min", 0, 100000, &v) != 0)
+			return (-1);
+		sc->has_sleep_min = 1;
+		sc->sleep_min = (int)v;
+	} else if (strcmp(key, "balance_interval") == 0) {
+		if (scenario_int(ctx, s, "balance_interval", 1, 1000000,
+		    &v) != 0)
+			return (-1);
+		sc->has_balance = 1;
+		sc->balance_interval = (int)v;
+	} else
+		return (1);
+	return (0);
+}
+
+/* Walk the parsed configuration into sc. */
+static int
+scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *root)
+{
+	const config_setting_t	*s, *groups = NULL, *tasks = NULL;
+	const config_setting_t	*events = NULL;
+	const char		*str = NULL, *key;
+	size_t			 i;
+	int			 n, j, r;
+
+	n = config_setting_length(root);
+	for (j = 0; j < n; j++) {
+		s = config_setting_get_elem(root, j);
+		key = config_setting_name(s);
+		if (strcmp(key, "name") == 0) {
+			if (scenario_string(ctx, s, "name", &str) != 0)
+				return (-1);
+			sc->name = xstrdup(str);
+		} else if (strcmp(key, "description") == 0) {
+			if (scenario_string(ctx, s, "description", &str) != 0)
+				return (-1);
+			sc->description = xstrdup(str);
+		} else if (strcmp(key, "groups") == 0) {
+			if (scenario_list(ctx, s, "groups",
+			    "{ name = \"batch\"; cpus = \"1\"; }") != 0)
+				return (-1);
+			groups = s;
+		} else if (strcmp(key, "tasks") == 0) {
+			if (scenario_list(ctx, s, "tasks",
+			    "{ name = \"hog\"; }") != 0)
+				return (-1);
+			tasks = s;
+		} else if (strcmp(key, "events") == 0) {
+			if (scenario_list(ctx, s, "events", "{ at = 500; "
+			    "action = \"kill\"; task = \"hog\"; }") != 0)
+				return (-1);
+			events = s;
+		} else if ((r = scenario_parse_param(ctx, sc, s)) != 0) {
+			if (r == -1)
+				return (-1);
+			return (scenario_unknown(ctx, s, "top-level",
+			    "name, description, cpus, rr_interval, sleep_min, "
+			    "balance_interval, groups, tasks, events"));
+		}
+	}
+
+	/* Groups, then tasks (which name groups), then events (tasks). */
+	if (groups != NULL) {
+		n = config_setting_length(groups);
+		sc->groups = xcalloc(n, sizeof *sc->groups);
+		for (j = 0; j < n; j++) {
+			if (scenario_parse_group(ctx, sc,
+			    config_setting_get_elem(groups, j)) != 0)
+				return (-1);
+		}
+	}
+	if (tasks != NULL) {
+		n = config_setting_length(tasks);
+		sc->tasks = xcalloc(n, sizeof *sc->tasks);
+		for (j = 0; j < n; j++) {
+			if (scenario_parse_task(ctx, sc,
+			    config_setting_get_elem(tasks, j)) != 0)
+				return (-1);
+		}
+	}
+	for (i = 0; i < sc->ntasks; i++) {
+		str = sc->tasks[i].group;
+		if (str != NULL && scenario_find_group(sc, str) == -1)
+			return (scenario_error(ctx, sc->tasks[i].line,
+			    "task \"%s\" is in unknown group \"%s\"",
+			    sc->tasks[i].name, str));
+	}
+	if (events != NULL) {
+		n = config_setting_length(events);
+		sc->events = xcalloc(n, sizeof *sc->events);
+		for (j = 0; j < n; j++) {
+			if (scenario_parse_event(ctx, sc,
+			    config_setting_get_elem(events, j)) != 0)
+				return (-1);
+		}
+	}
+	return (0);
+}
+
+/* The scenario's default name: the label's base name less ".cfg". */
+static char *
+scenario_default_name(const char *label)
+{
+	const char	*base;
+	size_t		 len;
+
+	if ((base = strrchr(label, '/')) != NULL)
+		base++;
+	else
+		base = label;
+	len = strlen(base);
+	if (len > 4 && strcmp(base + len - 4, ".cfg") == 0)
+		len -= 4;
+	return (xstrndup(base, len));
+}
+
+/* Turn a read configuration into a scenario, or fill *cause. */
+static struct scenario *
+scenario_from_config(config_t *cf, int ok, const char *label, char **cause)
+{
+	struct scenario_ctx	 ctx;
+	struct scenario		*sc;
+	const char		*file;
+
+	ctx.label = label;
+	ctx.error = NULL;
+	if (!ok) {
+		/* An @include'd file names itself. */
+		if ((file = config_error_file(cf)) != NULL)
+			ctx.label = file;
+		scenario_error(&ctx, config_error_line(cf), "%s",
+		    config_error_text(cf));
+		*cause = ctx.error;
+		return (NULL);
+	}
+	sc = xcalloc(1, sizeof *sc);
+	sc->path = xstrdup(label);
+	if (scenario_parse(&ctx, sc, config_root_setting(cf)) != 0) {
+		scenario_free(sc);
+		*cause = ctx.error;
+		return (NULL);
+	}
+	if (sc->name == NULL)
+		sc->name = scenario_default_name(label);
+	return (sc);
+}
+
+/* Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error. */
+struct scenario *
+scenario_load_file(const char *path, char **cause)
+{
+	struct scenario	*sc;
+	config_t	 cf;
+	FILE		*f;
+	char		*dir, *slash;
+	int		 ok;
+
+	if ((f = fopen(path, "r")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	config_init(&cf);
+	/* @include paths are relative to the scenario's directory. */
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) != NULL) {
+		*slash = '\0';
+		config_set_include_dir(&cf, *dir == '\0' ? "/" : dir);
+	}
+	ok = config_read(&cf, f);
+	fclose(f);
+	sc = scenario_from_config(&cf, ok, path, cause);
+	config_destroy(&cf);
+	free(dir);
+	return (sc);
+}
+
+/* Load a scenario from text; label names it in messages. */
+struct scenario *
+scenario_load_string(const char *text, const char *label, char **cause)
+{
+	struct scenario	*sc;
+	config_t	 cf;
+	int		 ok;
+
+	config_init(&cf);
+	ok = config_read_string(&cf, text);
+	sc = scenario_from_config(&cf, ok, label, cause);
+	config_destroy(&cf);
+	return (sc);
+}
+
+/* Free a scenario and everything it holds. */
+void
+scenario_free(struct scenario *sc)
+{
+	size_t	i;
+	char  **argv;
+
+	if (sc == NULL)
+		return;
+	for (i = 0; i < sc->ngroups; i++) {
+		free(sc->groups[i].name);
+		free(sc->groups[i].cpus);
+	}
+	for (i = 0; i < sc->ntasks; i++) {
+		free(sc->tasks[i].name);
+		free(sc->tasks[i].pattern);
+		free(sc->tasks[i].cpus);
+		free(sc->tasks[i].group);
+		if ((argv = sc->tasks[i].argv) != NULL) {
+			for (; *argv != NULL; argv++)
+				free(*argv);
+			free(sc->tasks[i].argv);
+		}
+	}
+	for (i = 0; i < sc->nevents; i++) {
+		free(sc->events[i].task);
+		free(sc->events[i].cpus);
+		free(sc->events[i].text);
+	}
+	free(sc->groups);
+	free(sc->tasks);
+	free(sc->events);
+	free(sc->name);
+	free(sc->description);
+	free(sc->path);
+	free(sc);
+}
+
+/* Apply the scenario's engine overrides on top of *p. */
+void
+scenario_params(const struct scenario *sc, struct engine_params *p)
+{
+	if (sc->has_cpus)
+		p->cpus = sc->cpus;
+	if (sc->has_rr)
+		p->rr_interval = sc->rr_interval;
+	if (sc->has_sleep_min)
+		p->sleep_min = sc->sleep_min;
+	if (sc->has_balance)
+		p->balance_interval = sc->balance_interval;
+}
+
+/* Number of command (real process) tasks. */
+size_t
+scenario_ncommands(const struct scenario *sc)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < sc->ntasks; i++) {
+		if (sc->tasks[i].argv != NULL)
+			n++;
+	}
+	return (n);
+}
+
+/* Check one CPU list against ncpus; the list is named by what. */
+static int
+scenario_check_mask(struct scenario_ctx *ctx, const struct cpumask *m,
+    const char *text, int line, int ncpus, const char *what)
+{
+	int	c, last = -1;
+
+	CPUMASK_FOREACH(c, m)
+		last = c;
+	if (last < ncpus)
+		return (0);
+	return (scenario_error(ctx, line, "%s \"%s\": cpu %d is outside "
+	    "0..%d (the engine has %d cpu%s)", what, text, last, ncpus - 1,
+	    ncpus, ncpus == 1 ? "" : "s"));
+}
+
+/* Check CPU lists against ncpus engine CPUs; 0 or -1 with *cause. */
+int
+scenario_check(const struct scenario *sc, int ncpus, char **cause)
+{
+	struct scenario_ctx		 ctx;
+	const struct scenario_task	*t;
+	const struct scenario_event	*ev;
+	const struct scenario_group	*g;
+	struct cpumask			 m;
+	size_t				 i;
+	int				 gi;
+
+	ctx.label = sc->path;
+	ctx.error = NULL;
+	for (i = 0; i < sc->ngroups; i++) {
+		g = &sc->groups[i];
+		if (scenario_check_mask(&ctx, &g->mask, g->cpus, g->cpus_line,
+		    ncpus, "group cpus") != 0)
+			goto fail;
+	}
+	for (i = 0; i < sc->ntasks; i++) {
+		t = &sc->tasks[i];
+		if (t->has_cpus && scenario_check_mask(&ctx, &t->mask,
+		    t->cpus, t->cpus_line, ncpus, "task cpus") != 0)
+			goto fail;
+		if (!t->has_cpus || t->group == NULL)
+			continue;
+		gi = scenario_find_group(sc, t->group);
+		cpumask_and(&m, &t->mask, &sc->groups[gi].mask);
+		if (cpumask_empty(&m)) {
+			scenario_error(&ctx, t->line, "task \"%s\" may run on "
+			    "no cpu: its cpus \"%s\" and group \"%s\" (cpus "
+			    "\"%s\") do not overlap", t->name, t->cpus,
+			    t->group, sc->groups[gi].cpus);
+			goto fail;
+		}
+	}
+	for (i = 0; i < sc->nevents; i++) {
+		ev = &sc->events[i];
+		if (ev->action == ENGINE_ACT_AFFINITY &&
+		    scenario_check_mask(&ctx, &ev->mask, ev->cpus,
+		    ev->cpus_line, ncpus, "affinity cpus") != 0)
+			goto fail;
+	}
+	return (0);
+fail:
+	*cause = ctx.error;
+	return (-1);
+}
+
+/* Wrap an engine or spawn error with the scenario's FILE:LINE. */
+static int
+scenario_wrap(const struct scenario *sc, int line, const char *what,
+    char *inner, char **cause)
+{
+	*cause = xasprintf("%s:%d: %s: %s", sc->path, line, what, inner);
+	free(inner);
+	return (-1);
+}
+
+/*
+ * Add the scenario's groups, tasks and events to e.  Command tasks are
+ * added as real tasks and handed to spawn; without spawn they are refused
+ * before anything is added.  On failure the engine may hold part of the
+ * scenario: the caller should free it.
+ */
+int
+scenario_apply(const struct scenario *sc, struct engine *e,
+    scenario_spawn_cb spawn, void *arg, char **cause)
+{
+	const struct scenario_task	*t;
+	const struct scenario_event	*ev;
+	struct engine_task_spec		 spec;
+	struct engine_event		 eev;
+	char				*inner, *what;
+	int				*ids, id, r;
+	size_t				 i;
+
+	if (scenario_check(sc, engine_params(e)->cpus, cause) != 0)
+		return (-1);
+	if (spawn == NULL) {
+		for (i = 0; i < sc->ntasks; i++) {
+			t = &sc->tasks[i];
+			if (t->argv == NULL)
+				continue;
+			*cause = xasprintf("%s:%d: task \"%s\" runs a command "
+			    "(%s); real processes are not run here",
+			    sc->path, t->line, t->name, t->argv[0]);
+			return (-1);
+		}
+	}
+
+	for (i = 0; i < sc->ngroups; i++) {
+		if (engine_group_add(e, sc->groups[i].name,
+		    &sc->groups[i].mask, &inner) == -1)
+			return (scenario_wrap(sc, sc->groups[i].line, "group",
+			    inner, cause));
+	}
+
+	ids = xcalloc(sc->ntasks + 1, sizeof *ids);
+	for (i = 0; i < sc->ntasks; i++) {
+		t = &sc->tasks[i];
+		memset(&spec, 0, sizeof spec);
+		spec.name = t->name;
+		spec.kind = t->argv != NULL ? ENGINE_REAL : ENGINE_SIM;
+		spec.nice = t->nice;
+		spec.start = t->start;
+		spec.pattern = t->pattern;
+		spec.npattern = t->npattern;
+		spec.runtime = t->runtime;
+		spec.cpus = t->has_cpus ? &t->mask : NULL;
+		spec.group = -1;
+		if (t->group != NULL)
+			spec.group = engine_group_find(e, t->group);
+		if ((id = engine_task_add(e, &spec, &inner)) == -1) {
+			free(ids);
+			what = xasprintf("task \"%s\"", t->name);
+			r = scenario_wrap(sc, t->line, what, inner, cause);
+			free(what);
+			return (r);
+		}
+		ids[i] = id;
+		if (t->argv != NULL && spawn(arg, e, id, t, &inner) != 0) {
+			free(ids);
+			what = xasprintf("task \"%s\"", t->name);
+			r = scenario_wrap(sc, t->line, what, inner, cause);
+			free(what);
+			return (r);
+		}
+	}
+
+	for (i = 0; i < sc->nevents; i++) {
+		ev = &sc->events[i];
+		memset(&eev, 0, sizeof eev);
+		eev.at = ev->at;
+		eev.action = ev->action;
+		eev.task = 0;
+		if (ev->task != NULL)
+			eev.task = ids[scenario_find_task(sc, ev->task)];
+		eev.value = ev->value;
+		eev.cpus = ev->mask;
+		eev.text = ev->text;
+		engine_event_add(e, &eev);
+	}
+	free(ids);
+	return (0);
+}

@@ -1,0 +1,100 @@
+/*
+ * scenario.h -- scenario files (SPEC.md section 2): load a libconfig file
+ * or string into a struct scenario, check it, and set an engine up from it.
+ *
+ * Loading checks everything that does not depend on the engine (keys,
+ * types, ranges, names, patterns, references between tasks, groups and
+ * events).  CPU lists are parsed at load but checked against the engine's
+ * real CPU count only by scenario_check(), which scenario_apply() calls:
+ * the count may come from the command line.  Every error reads
+ * "FILE:LINE: message".
+ */
+#ifndef STAIRS_SCENARIO_H
+#define STAIRS_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpumask.h"
+#include "engine.h"
+
+struct scenario_group {
+	char			*name;
+	char			*cpus;		/* the list as written */
+	struct cpumask		 mask;
+	int			 line;
+	int			 cpus_line;
+};
+
+struct scenario_task {
+	char			*name;
+	int			 nice;
+	uint64_t		 start;
+	uint32_t		*pattern;	/* NULL: a hog (or a command) */
+	size_t			 npattern;
+	uint64_t		 runtime;	/* 0: none */
+	int			 has_cpus;
+	char			*cpus;		/* NULL unless has_cpus */
+	struct cpumask		 mask;
+	int			 cpus_line;
+	char			*group;		/* NULL: none */
+	char		       **argv;		/* NULL-ended; NULL: scripted */
+	int			 line;
+};
+
+struct scenario_event {
+	uint64_t		 at;
+	enum engine_action	 action;
+	char			*task;		/* NULL for captions */
+	long			 value;		/* sleep ms, or nice */
+	char			*cpus;		/* affinity only */
+	struct cpumask		 mask;
+	int			 cpus_line;
+	char			*text;		/* caption only */
+	int			 line;
+};
+
+struct scenario {
+	char			*name;
+	char			*description;	/* NULL if none */
+	char			*path;		/* the label used in messages */
+
+	/* Engine overrides: used only when has_* is set. */
+	int			 has_cpus;
+	int			 cpus;
+	int			 has_rr;
+	int			 rr_interval;
+	int			 has_sleep_min;
+	int			 sleep_min;
+	int			 has_balance;
+	int			 balance_interval;
+	int			 cpus_line;
+
+	struct scenario_group	*groups;
+	size_t			 ngroups;
+	struct scenario_task	*tasks;
+	size_t			 ntasks;
+	struct scenario_event	*events;
+	size_t			 nevents;
+};
+
+/* Spawns a real task once the engine knows it; 0 or -1 with *cause. */
+typedef int (*scenario_spawn_cb)(void *arg, struct engine *, int task_id,
+    const struct scenario_task *, char **cause);
+
+struct scenario *scenario_load_file(const char *path, char **cause);
+struct scenario *scenario_load_string(const char *text, const char *label,
+	    char **cause);
+void	scenario_free(struct scenario *);
+
+/* Apply the scenario's engine overrides on top of *p. */
+void	scenario_params(const struct scenario *, struct engine_params *p);
+/* Number of command (real process) tasks. */
+size_t	scenario_ncommands(const struct scenario *);
+/* Check CPU lists against ncpus engine CPUs; 0 or -1 with *cause. */
+int	scenario_check(const struct scenario *, int ncpus, char **cause);
+/* Add groups, tasks and events to e; 0 or -1 with *cause. */
+int	scenario_apply(const struct scenario *, struct engine *,
+	    scenario_spawn_cb spawn, void *arg, char **cause);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * proc_harness.h -- what the real-process tests share: an engine with
+ * real tasks, the procs layer over it, and a 1 ms real-time loop that does
+ * what the daemon does around each tick (reap, observe, tick, enforce).
+ * Header-only so each test program stays one file.
+ */
+#ifndef STAIRS_PROC_HARNESS_H
+#define STAIRS_PROC_HARNESS_H
+
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "log.h"
+#include "proc.h"
+#include "xmalloc.h"
+
+struct harness {
+	struct engine	*e;
+	struct procs	*ps;
+	char		 bindir[PATH_MAX];
+	char		 load[PATH_MAX + 32];	/* stairs-load */
+	struct timespec	 enforced;		/* last procs_enforce */
+};
+
+/* Microseconds since the last procs_enforce. */
+static __attribute__((unused)) long
+harness_since_enforce(struct harness *h)
+{
+	struct timespec	now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return ((now.tv_sec - h->enforced.tv_sec) * 1000000L +
+	    (now.tv_nsec - h->enforced.tv_nsec) / 1000L);
+}
+
+/* Where stairs-load is: $STAIRS_BIN, else beside this test's build. */
+static __attribute__((unused)) void
+harness_bindir(char *buf, size_t len)
+{
+	char		 exe[PATH_MAX], try[PATH_MAX + 32], *d;
+	const char	*env;
+	ssize_t		 n;
+
+	if ((env = getenv("STAIRS_BIN")) != NULL && *env != '\0') {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0) {
+		snprintf(buf, len, ".");
+		return;
+	}
+	exe[n] = '\0';
+	d = dirname(dirname(exe));		/* build/obj or build/asan */
+	snprintf(try, sizeof try, "%s/stairs-load", d);
+	if (access(try, X_OK) == 0)
+		snprintf(buf, len, "%s", d);
+	else
+		snprintf(buf, len, "%s/../..", d);
+}
+
+/* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
+static __attribute__((unused)) void
+harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
+{
+	struct engine_params	 p;
+	struct procs_config	 conf;
+	char			*cause = NULL;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	log_init("test", 1, LOG_LEVEL_WARN);
+	memset(h, 0, sizeof *h);
+	harness_bindir(h->bindir, sizeof h->bindir);
+	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
+	if (access(h->load, X_OK) != 0) {
+		fprintf(stderr, "no stairs-load at %s (make first)\n",
+		    h->load);
+		exit(1);
+	}
+	engine_params_default(&p);
+	p.cpus = ncpus;
+	h->e = engine_create(&p, &engine_policy_staircase);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = map != NULL ? ncpus : 0;
+	conf.bindir = h->bindir;
+	conf.cgroups = cgroups;
+	h->ps = procs_create(h->e, &conf, &cause);
+	if (h->ps == NULL) {
+		fprintf(stderr, "procs_create: %s\n", cause);
+		exit(1);
+	}
+}
+
+/* Tear everything down. */
+static __attribute__((unused)) void
+harness_done(struct harness *h)
+{
+	procs_free(h->ps);
+	engine_free(h->e);
+}
+
+/* Add a real task and spawn its command; returns the task id. */
+static __attribute__((unused)) int
+harness_spawn_cpus(struct harness *h, const char *name, const char *cpus,
+    int group, char *const argv[])
+{
+	struct engine_task_spec	 spec;
+	struct cpumask		 m;
+	char			*cause = NULL;
+	int			 id;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = name;
+	spec.kind = ENGINE_REAL;
+	spec.start = engine_now(h->e);
+	spec.group = group;
+	if (cpus != NULL) {
+		if (cpumask_parse(cpus, engine_params(h->e)->cpus, &m,
+		    &cause) != 0) {
+			fprintf(stderr, "%s: %s\n", name, cause);
+			exit(1);
+		}
+		spec.cpus = &m;
+	}
+	if ((id = engine_task_add(h->e, &spec, &cause)) < 0) {
+		fprintf(stderr, "engine_task_add %s: %s\n", name, cause);
+		exit(1);
+	}
+	if (procs_spawn(h->ps, id, argv, &cause) != 0) {
+		fprintf(stderr, "procs_spawn %s: %s\n", name, cause);
+		exit(1);
+	}
+	return (id);
+}
+
+/* Add a real task running stairs-load --run R --sleep S. */
+static __attribute__((unused)) int
+harness_load(struct harness *h, const char *name, const char *run,
+    const char *slp)
+{
+	char	*argv[] = { "stairs-load", "--run", (char *)run, "--sleep",
+		    (char *)slp, NULL };
+
+	return (harness_spawn_cpus(h, name, NULL, -1, argv));
+}
+
+/* The pid of a task's process. */
+static __attribute__((unused)) pid_t
+harness_pid(struct harness *h, int id)
+{
+	struct procs_info	info;
+
+	if (procs_info(h->ps, id, &info) != 0)
+		return (0);
+	return (info.pid);
+}
+
+/* A process's state letter from /proc, 0 if it is gone. */
+static __attribute__((unused)) char
+harness_state(pid_t pid)
+{
+	char	path[64], buf[512], *p, state;
+	int	fd;
+	ssize_t	n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY)) == -1)
+		return (0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c",
+	    &state) != 1)
+		return (0);
+	return (state);
+}
+
+/* Is a pid gone (no such process, or a zombie nobody reaped yet)? */
+static __attribute__((unused)) int
+harness_gone(pid_t pid)
+{
+	char	s = harness_state(pid);
+
+	return (s == 0 || s == 'Z' || s == 'X');
+}
+
+/* The pids of a process group, from a sweep of /proc. */
+static __attribute__((unused)) int
+harness_pgid_members(pid_t pgid, pid_t *out, int max)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[64], buf[512], *p, *end, state;
+	long		 ppid, pg;
+	pid_t		 pid;
+	int		 fd, n = 0;
+	ssize_t		 r;
+
+	if ((d = opendir("/proc")) == NULL)
+		return (0);
+	while ((de = readdir(d)) != NULL && n < max) {
+		pid = (pid_t)strtol(de->d_name, &end, 10);
+		if (*end != '\0' || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+		if ((fd = open(path, O_RDONLY)) == -1)
+			continue;
+		r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (r <= 0)
+			continue;
+		buf[r] = '\0';
+		if ((p = strrchr(buf, ')')) == NULL ||
+		    sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pg) != 3)
+			continue;
+		if (pg == pgid && state != 'Z')
+			out[n++] = pid;
+	}
+	closedir(d);
+	return (n);
+}
+
+/*
+ * Called once per loop iteration, about 1 ms after the last enforce (less
+ * when the loop runs late: samplers skip those, as signals sent by the
+ * enforce may still be in flight; see harness_since_enforce).
+ */
+typedef void (*harness_sample_fn)(struct harness *, int i, void *);
+
+/*
+ * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
+ * sleep to the next absolute ms.
+ */
+static __attribute__((unused)) void
+harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
+{
+	struct timespec	next;
+	int		i;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < ms; i++) {
+		if (fn != NULL)
+			fn(h, i, arg);
+		procs_reap(h->ps);
+		procs_observe(h->ps);
+		engine_tick(h->e);
+		procs_enforce(h->ps);
+		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+		    NULL) == EINTR)
+			;
+	}
+}
+
+/* A task's engine info. */
+static __attribute__((unused)) struct engine_task_info
+harness_info(struct harness *h, int id)
+{
+	struct engine_task_info	ti;
+
+	if (engine_task_info(h->e, id, &ti) != 0) {
+		fprintf(stderr, "no task %d\n", id);
+		exit(1);
+	}
+	return (ti);
+}
+
+#endif

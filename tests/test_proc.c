@@ -1,0 +1,476 @@
+/*
+ * test_proc.c -- real child processes under the engine: the running one
+ * runs alone and pinned, the others are stopped, CPU shares follow the
+ * engine, injected sleeps stop, real sleeps are seen and climb, pipelines
+ * are stopped whole.  Each test drives a 1 ms real-time loop itself.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "proc_harness.h"
+
+struct hogs_sample {
+	int	ids[3];
+	pid_t	pids[3];
+	int	samples;
+	int	two;		/* samples with two or more in state R */
+	int	pinned_ok;	/* running child's affinity was the map CPU */
+	int	pinned_checked;
+	int	phys;
+};
+
+/* Every 2 ms: how many hogs are R, and is the running one pinned? */
+static void
+hogs_sample(struct harness *h, int i, void *arg)
+{
+	struct hogs_sample	*s = arg;
+	struct engine_cpu_info	 ci;
+	cpu_set_t		 set;
+	int			 k, r = 0;
+
+	if (i < 100 || i % 2 != 0 || harness_since_enforce(h) < 300)
+		return;
+	for (k = 0; k < 3; k++) {
+		if (harness_state(s->pids[k]) == 'R')
+			r++;
+	}
+	s->samples++;
+	if (r >= 2)
+		s->two++;
+	engine_cpu_info(h->e, 0, &ci);
+	for (k = 0; k < 3; k++) {
+		if (ci.task != s->ids[k])
+			continue;
+		if (sched_getaffinity(s->pids[k], sizeof set, &set) == 0) {
+			s->pinned_checked++;
+			if (CPU_COUNT(&set) == 1 && CPU_ISSET(s->phys, &set))
+				s->pinned_ok++;
+		}
+	}
+}
+
+/* Three hogs on one engine CPU: one runs at a time, shares follow ran. */
+static void
+test_three_hogs(void **state)
+{
+	struct harness		 h;
+	struct hogs_sample	 s;
+	struct procs_info	 info;
+	struct engine_task_info	 ti;
+	int			 map[1], k;
+	uint64_t		 cpu[3], ran[3], cpusum = 0, ransum = 0;
+	uint64_t		 cpu0[3], ran0[3];
+	double			 a, b;
+	char			 name[16];
+
+	map[0] = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? 1 : 0;
+	harness_init(&h, 1, map, 0);
+	memset(&s, 0, sizeof s);
+	s.phys = map[0];
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof name, "hog%d", k);
+		s.ids[k] = harness_load(&h, name, "1000000", "0");
+		s.pids[k] = harness_pid(&h, s.ids[k]);
+	}
+	/* Warm up, then measure over three seconds. */
+	harness_run(&h, 100, NULL, NULL);
+	for (k = 0; k < 3; k++) {
+		procs_info(h.ps, s.ids[k], &info);
+		cpu0[k] = info.cputime_ns;
+		ran0[k] = harness_info(&h, s.ids[k]).ran;
+	}
+	harness_run(&h, 3000, hogs_sample, &s);
+	for (k = 0; k < 3; k++) {
+		procs_info(h.ps, s.ids[k], &info);
+		ti = harness_info(&h, s.ids[k]);
+		assert_int_equal(ti.kind, ENGINE_REAL);
+		assert_int_equal(ti.state, ENGINE_RUNNABLE);
+		cpu[k] = info.cputime_ns - cpu0[k];
+		ran[k] = ti.ran - ran0[k];
+		cpusum += cpu[k];
+		ransum += ran[k];
+	}
+	print_message("samples %d, two running %d; pinned %d/%d\n",
+	    s.samples, s.two, s.pinned_ok, s.pinned_checked);
+	assert_true(s.samples > 500);
+	assert_true(s.two * 100 <= s.samples * 2);
+	assert_true(s.pinned_checked > 0);
+	assert_int_equal(s.pinned_ok, s.pinned_checked);
+	assert_true(cpusum > 0 && ransum > 0);
+	for (k = 0; k < 3; k++) {
+		a = 100.0 * (double)cpu[k] / (double)cpusum;
+		b = 100.0 * (double)ran[k] / (double)ransum;
+		print_message("hog%d: cpu %.1f%% ran %.1f%%\n", k, a, b);
+		assert_true(a - b < 5.0 && b - a < 5.0);
+	}
+	harness_done(&h);
+}
+
+struct sleep_sample {
+	pid_t	pid;
+	int	from, to;	/* sample window (loop iterations) */
+	int	samples, stopped;
+};
+
+/* Count the samples in which the child is stopped (T). */
+static void
+sleep_sample(struct harness *h, int i, void *arg)
+{
+	struct sleep_sample	*s = arg;
+
+	if (i < s->from || i >= s->to || harness_since_enforce(h) < 300)
+		return;
+	s->samples++;
+	if (harness_state(s->pid) == 'T')
+		s->stopped++;
+}
+
+/* An injected sleep keeps the child stopped for its duration. */
+static void
+test_injected_sleep(void **state)
+{
+	struct harness		 h;
+	struct sleep_sample	 s;
+	struct engine_task_info	 ti;
+	char			*cause = NULL;
+	int			 id;
+
+	harness_init(&h, 1, NULL, 0);
+	id = harness_load(&h, "hog", "1000000", "0");
+	harness_run(&h, 50, NULL, NULL);
+	assert_int_equal(harness_state(harness_pid(&h, id)), 'R');
+	assert_int_equal(engine_task_sleep(h.e, id, 300, &cause), 0);
+	memset(&s, 0, sizeof s);
+	s.pid = harness_pid(&h, id);
+	s.from = 2;
+	s.to = 295;
+	harness_run(&h, 1, NULL, NULL);
+	ti = harness_info(&h, id);
+	assert_int_equal(ti.state, ENGINE_SLEEPING);
+	assert_true(ti.injected);
+	harness_run(&h, 299, sleep_sample, &s);
+	print_message("stopped in %d of %d samples\n", s.stopped, s.samples);
+	assert_int_equal(s.stopped, s.samples);
+	harness_run(&h, 20, NULL, NULL);
+	ti = harness_info(&h, id);
+	assert_int_equal(ti.state, ENGINE_RUNNABLE);
+	assert_true(ti.running);
+	assert_int_not_equal(harness_state(s.pid), 'T');
+	harness_done(&h);
+}
+
+struct climb_sample {
+	int	id;
+	int	was_sleeping;	/* seen blocked in the last sample */
+	int	rank_before;
+	int	sleeps;		/* seen blocked (not injected) */
+	int	climbs;		/* woke one rank better */
+	int	stopped_while_blocked;
+	pid_t	pid;
+};
+
+/* Follow one task through its real sleeps. */
+static void
+climb_sample(struct harness *h, int i, void *arg)
+{
+	struct climb_sample	*s = arg;
+	struct engine_task_info	 ti = harness_info(h, s->id);
+
+	if (ti.state == ENGINE_SLEEPING && !ti.injected) {
+		if (!s->was_sleeping) {
+			s->sleeps++;
+			s->rank_before = ti.stair.rank;
+		}
+		if (harness_state(s->pid) == 'T')
+			s->stopped_while_blocked++;
+		s->was_sleeping = 1;
+	} else if (ti.state == ENGINE_RUNNABLE && s->was_sleeping) {
+		if (ti.stair.rank == s->rank_before - 1)
+			s->climbs++;
+		s->was_sleeping = 0;
+	}
+}
+
+/* A stairs-load with real sleeps is seen sleeping and climbs. */
+static void
+test_real_sleep_climbs(void **state)
+{
+	struct harness		 h;
+	struct climb_sample	 s;
+
+	harness_init(&h, 1, NULL, 0);
+	harness_load(&h, "hog", "1000000", "0");
+	memset(&s, 0, sizeof s);
+	/* 35 ms of work descends three stairs; the sleep climbs one. */
+	s.id = harness_load(&h, "worker", "35", "30");
+	s.pid = harness_pid(&h, s.id);
+	harness_run(&h, 1500, climb_sample, &s);
+	print_message("sleeps %d climbs %d\n", s.sleeps, s.climbs);
+	assert_true(s.sleeps >= 3);
+	assert_true(s.climbs >= 2);
+	assert_int_equal(s.stopped_while_blocked, 0);
+	harness_done(&h);
+}
+
+struct pipe_sample {
+	int	hog, pipe;
+	pid_t	pgid;
+	int	samples, whole;	/* samples with the pipeline not picked */
+	int	members;	/* most members seen */
+	int	ran;		/* samples with the pipeline picked */
+};
+
+/* When the hog runs, every process of the pipeline is stopped. */
+static void
+pipe_sample(struct harness *h, int i, void *arg)
+{
+	struct pipe_sample	*s = arg;
+	struct engine_cpu_info	 ci;
+	pid_t			 m[16];
+	int			 n, k, stopped = 0;
+
+	if (i < 50 || i % 5 != 0 || harness_since_enforce(h) < 300)
+		return;
+	engine_cpu_info(h->e, 0, &ci);
+	n = harness_pgid_members(s->pgid, m, 16);
+	if (n > s->members)
+		s->members = n;
+	if (ci.task == s->pipe) {
+		s->ran++;
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		if (harness_state(m[k]) == 'T')
+			stopped++;
+	}
+	s->samples++;
+	if (stopped == n)
+		s->whole++;
+}
+
+/* A shell pipeline (several processes, one group) is stopped whole. */
+static void
+test_pipeline(void **state)
+{
+	struct harness		 h;
+	struct pipe_sample	 s;
+	struct engine_task_info	 ti;
+	char			*argv[] = { "sh", "-c", "yes | cat > /dev/null",
+				    NULL };
+
+	harness_init(&h, 1, NULL, 0);
+	memset(&s, 0, sizeof s);
+	s.hog = harness_load(&h, "hog", "1000000", "0");
+	s.pipe = harness_spawn_cpus(&h, "pipe", NULL, -1, argv);
+	s.pgid = harness_pid(&h, s.pipe);
+	harness_run(&h, 1000, pipe_sample, &s);
+	ti = harness_info(&h, s.pipe);
+	print_message("members %d; hog running: %d samples, pipeline "
+	    "stopped whole in %d; pipeline running: %d\n", s.members,
+	    s.samples, s.whole, s.ran);
+	assert_true(s.members >= 3);
+	assert_true(s.ran > 20);
+	assert_true(s.samples > 20);
+	assert_true(s.whole * 100 >= s.samples * 98);
+	/* yes and cat keep it busy: never seen blocked for long. */
+	assert_int_equal(ti.state, ENGINE_RUNNABLE);
+	assert_true(ti.ran > 200);
+	harness_done(&h);
+}
+
+/* A missing program is an error naming it; a bad binary exits with why. */
+static void
+test_exec_failure(void **state)
+{
+	struct harness		 h;
+	struct engine_task_spec	 spec;
+	struct procs_info	 info;
+	char			*cause = NULL, path[] = "/tmp/stairs-badexec-XXXXXX";
+	char			*argv1[] = { "stairs-no-such-program", NULL };
+	char			*argv2[] = { path, NULL };
+	int			 id, bad, hog, fd;
+
+	harness_init(&h, 1, NULL, 0);
+	hog = harness_load(&h, "hog", "1000000", "0");
+	memset(&spec, 0, sizeof spec);
+	spec.name = "missing";
+	spec.kind = ENGINE_REAL;
+	spec.group = -1;
+	id = engine_task_add(h.e, &spec, &cause);
+	assert_true(id > 0);
+	assert_int_equal(procs_spawn(h.ps, id, argv1, &cause), -1);
+	print_message("cause: %s\n", cause);
+	assert_non_null(strstr(cause, "stairs-no-such-program"));
+	assert_non_null(strstr(cause, "No such file or directory"));
+	free(cause);
+	assert_int_equal(procs_info(h.ps, id, &info), 0);
+	assert_true(info.exited);
+	assert_string_equal(info.exit, "exec=ENOENT");
+	assert_int_equal(harness_info(&h, id).state, ENGINE_EXITED);
+
+	/* Executable but not a program: found out when it first runs. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\x01\x02garbage\n", 10), 10);
+	fchmod(fd, 0755);
+	close(fd);
+	spec.name = "badexec";
+	bad = engine_task_add(h.e, &spec, &cause);
+	assert_int_equal(procs_spawn(h.ps, bad, argv2, &cause), 0);
+	harness_run(&h, 300, NULL, NULL);
+	unlink(path);
+	assert_int_equal(procs_info(h.ps, bad, &info), 0);
+	print_message("exit %s: %s\n", info.exit, info.error);
+	assert_true(info.exited);
+	assert_string_equal(info.exit, "exec=ENOEXEC");
+	assert_non_null(strstr(info.error, "Exec format error"));
+	assert_int_equal(harness_info(&h, bad).state, ENGINE_EXITED);
+	/* The rest carry on. */
+	assert_int_equal(harness_info(&h, hog).state, ENGINE_RUNNABLE);
+	harness_done(&h);
+}
+
+/* A child killed from outside exits with signal=KILL; the rest carry on. */
+static void
+test_killed_outside(void **state)
+{
+	struct harness		 h;
+	struct procs_info	 info;
+	int			 a, b;
+	uint64_t		 before;
+
+	harness_init(&h, 1, NULL, 0);
+	a = harness_load(&h, "a", "1000000", "0");
+	b = harness_load(&h, "b", "1000000", "0");
+	harness_run(&h, 50, NULL, NULL);
+	assert_int_equal(kill(harness_pid(&h, a), SIGKILL), 0);
+	harness_run(&h, 50, NULL, NULL);
+	assert_int_equal(procs_info(h.ps, a, &info), 0);
+	assert_true(info.exited);
+	assert_string_equal(info.exit, "signal=KILL");
+	assert_int_equal(harness_info(&h, a).state, ENGINE_EXITED);
+	before = harness_info(&h, b).ran;
+	harness_run(&h, 100, NULL, NULL);
+	assert_true(harness_info(&h, b).ran >= before + 90);
+	assert_int_equal(procs_info(h.ps, b, &info), 0);
+	assert_false(info.exited);
+	assert_true(info.cputime_ms > 0);
+	harness_done(&h);
+}
+
+/* procs_kill and a scenario kill (engine_task_kill) end the process. */
+static void
+test_kill(void **state)
+{
+	struct harness		 h;
+	struct procs_info	 info;
+	char			*cause = NULL;
+	int			 a, b;
+
+	harness_init(&h, 1, NULL, 0);
+	a = harness_load(&h, "a", "1000000", "0");
+	b = harness_load(&h, "b", "1000000", "0");
+	harness_run(&h, 30, NULL, NULL);
+	assert_int_equal(procs_kill(h.ps, a, &cause), 0);
+	assert_int_equal(engine_task_kill(h.e, b, &cause), 0);
+	harness_run(&h, 50, NULL, NULL);
+	procs_info(h.ps, a, &info);
+	assert_true(info.exited);
+	assert_string_equal(info.exit, "signal=KILL");
+	procs_info(h.ps, b, &info);
+	assert_true(info.exited);
+	assert_string_equal(info.exit, "signal=KILL");
+	assert_true(harness_gone(info.pid));
+	harness_done(&h);
+}
+
+/* procs_free leaves no child, not even a pipeline's grandchildren. */
+static void
+test_free_leaves_nothing(void **state)
+{
+	struct harness	 h;
+	char		*argv[] = { "sh", "-c", "yes | cat > /dev/null", NULL };
+	pid_t		 pids[2], m[16];
+	int		 a, b, n, k, tries;
+
+	harness_init(&h, 1, NULL, 0);
+	a = harness_load(&h, "a", "1000000", "0");
+	b = harness_spawn_cpus(&h, "pipe", NULL, -1, argv);
+	harness_run(&h, 200, NULL, NULL);
+	pids[0] = harness_pid(&h, a);
+	pids[1] = harness_pid(&h, b);
+	assert_true(harness_pgid_members(pids[1], m, 16) >= 3);
+	harness_done(&h);
+	for (tries = 0; tries < 200; tries++) {
+		n = harness_pgid_members(pids[1], m, 16);
+		if (n == 0)
+			break;
+		usleep(10000);
+	}
+	assert_int_equal(n, 0);
+	for (k = 0; k < 2; k++)
+		assert_true(harness_gone(pids[k]));
+}
+
+/* A killed parent takes its children along (PR_SET_PDEATHSIG, watchdog). */
+static void
+test_parent_killed(void **state)
+{
+	struct harness	 h;
+	char		*argv[] = { "sh", "-c", "yes | cat > /dev/null", NULL };
+	pid_t		 parent, pids[2], m[16];
+	int		 fds[2], status, tries, n;
+
+	assert_int_equal(pipe(fds), 0);
+	if ((parent = fork()) == 0) {
+		close(fds[0]);
+		harness_init(&h, 1, NULL, 0);
+		pids[0] = harness_pid(&h, harness_load(&h, "a", "1000000",
+		    "0"));
+		pids[1] = harness_pid(&h, harness_spawn_cpus(&h, "pipe", NULL,
+		    -1, argv));
+		harness_run(&h, 200, NULL, NULL);
+		if (write(fds[1], pids, sizeof pids) != sizeof pids)
+			_exit(1);
+		for (;;)
+			harness_run(&h, 1000, NULL, NULL);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], pids, sizeof pids), sizeof pids);
+	close(fds[0]);
+	assert_false(harness_gone(pids[0]));
+	assert_true(harness_pgid_members(pids[1], m, 16) >= 3);
+	kill(parent, SIGKILL);
+	waitpid(parent, &status, 0);
+	for (tries = 0; tries < 300; tries++) {
+		n = harness_pgid_members(pids[1], m, 16);
+		if (n == 0 && harness_gone(pids[0]))
+			break;
+		usleep(10000);
+	}
+	assert_true(harness_gone(pids[0]));
+	assert_int_equal(harness_pgid_members(pids[1], m, 16), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_three_hogs),
+		cmocka_unit_test(test_injected_sleep),
+		cmocka_unit_test(test_real_sleep_climbs),
+		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_killed_outside),
+		cmocka_unit_test(test_kill),
+		cmocka_unit_test(test_free_leaves_nothing),
+		cmocka_unit_test(test_parent_killed),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,262 @@
+/*
+ * test_table.c -- the article's table (table.c): rows per descent, cells
+ * in units of rr, the formatting of SPEC.md section 3, bounded memory.
+ *
+ * The hog's staircase is fed by hand from the rules of SPEC.md section 1
+ * (a lone hog spends k*rr ticks at the top of descent k, rr at each rank
+ * below); the expected text is written out literally.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "table.h"
+
+/* Feed one whole descent k of a lone hog of this nice value. */
+static void
+feed_descent(struct table *t, int nice, int rr, uint32_t k)
+{
+	int	base = 120 + nice, L = 20 - nice, top, r, i, n;
+
+	top = base + ((int)k > L ? L : (int)k) - 1;
+	for (r = top; r <= 139; r++) {
+		n = r == top ? ((int)k > L ? L : (int)k) * rr : rr;
+		for (i = 0; i < n; i++)
+			table_add(t, k, r);
+	}
+}
+
+/* Line n (0: header) of s, copied. */
+static char *
+line_of(const char *s, int n)
+{
+	const char	*end;
+
+	while (n-- > 0) {
+		if ((s = strchr(s, '\n')) == NULL)
+			return (strdup("<no such line>"));
+		s++;
+	}
+	end = strchr(s, '\n');
+	return (strndup(s, end ? (size_t)(end - s) : strlen(s)));
+}
+
+/* Assert line n of s. */
+static void
+assert_line(const char *s, int n, const char *want)
+{
+	char	*got = line_of(s, n);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* Number of lines in s. */
+static int
+count_lines(const char *s)
+{
+	int	n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return (n);
+}
+
+static void
+test_article(void **state)
+{
+	struct table	*t = table_create(0, 10, 100);
+	char		*s;
+
+	feed_descent(t, 0, 10, 1);
+	feed_descent(t, 0, 10, 2);
+	feed_descent(t, 0, 10, 3);
+	s = table_format(t);
+	assert_line(s, 0, "Iteration | Base | -1 | -2 | -3 | -4 | -5 | -6 | "
+	    "-7 | -8 | -9 | -10 | -11 | -12 | -13 | -14 | -15 | -16 | -17 | "
+	    "-18 | -19");
+	assert_line(s, 1, "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 2, "2 |  | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 3, "3 |  |  | 3 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_int_equal(count_lines(s), 4);
+	free(s);
+	table_free(t);
+}
+
+static void
+test_nice_plus10(void **state)
+{
+	struct table	*t = table_create(10, 10, 100);
+	uint32_t	 k;
+	char		*s;
+
+	assert_int_equal(table_base(t), 130);
+	assert_int_equal(table_stairs(t), 10);
+	for (k = 1; k <= 11; k++)
+		feed_descent(t, 10, 10, k);
+	s = table_format(t);
+	assert_line(s, 0, "Iteration | Base | -1 | -2 | -3 | -4 | -5 | -6 | "
+	    "-7 | -8 | -9");
+	assert_line(s, 1, "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 2, "2 |  | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 3, "3 |  |  | 3 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 9, "9 |  |  |  |  |  |  |  |  | 9 | 1");
+	assert_line(s, 10, "10 |  |  |  |  |  |  |  |  |  | 10");
+	/* Descents already start at 139: it stays there, L*rr at a time. */
+	assert_line(s, 11, "11 |  |  |  |  |  |  |  |  |  | 10");
+	assert_int_equal(count_lines(s), 12);
+	free(s);
+	table_free(t);
+}
+
+static void
+test_nice_minus5(void **state)
+{
+	struct table	*t = table_create(-5, 10, 100);
+	uint32_t	 k;
+	char		*s;
+
+	assert_int_equal(table_base(t), 115);
+	assert_int_equal(table_stairs(t), 25);
+	for (k = 1; k <= 25; k++)
+		feed_descent(t, -5, 10, k);
+	s = table_format(t);
+	assert_line(s, 0, "Iteration | Base | -1 | -2 | -3 | -4 | -5 | -6 | "
+	    "-7 | -8 | -9 | -10 | -11 | -12 | -13 | -14 | -15 | -16 | -17 | "
+	    "-18 | -19 | -20 | -21 | -22 | -23 | -24");
+	assert_line(s, 1, "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 2, "2 |  | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 24, "24 |  |  |  |  |  |  |  |  |  |  |  |  |  |  |  "
+	    "|  |  |  |  |  |  |  |  | 24 | 1");
+	assert_line(s, 25, "25 |  |  |  |  |  |  |  |  |  |  |  |  |  |  |  "
+	    "|  |  |  |  |  |  |  |  |  | 25");
+	assert_int_equal(count_lines(s), 26);
+	free(s);
+	table_free(t);
+}
+
+static void
+test_cells(void **state)
+{
+	char	buf[32];
+
+	table_cell(0, 10, buf, sizeof buf);
+	assert_string_equal(buf, "");
+	table_cell(4, 10, buf, sizeof buf);
+	assert_string_equal(buf, "0.4");
+	table_cell(15, 10, buf, sizeof buf);
+	assert_string_equal(buf, "1.5");
+	table_cell(20, 10, buf, sizeof buf);
+	assert_string_equal(buf, "2");
+	table_cell(1, 3, buf, sizeof buf);
+	assert_string_equal(buf, "0.3");
+	table_cell(2, 3, buf, sizeof buf);
+	assert_string_equal(buf, "0.7");
+	table_cell(7, 1, buf, sizeof buf);
+	assert_string_equal(buf, "7");
+}
+
+/* A part-run descent shows what ran so far, in tenths, blank elsewhere. */
+static void
+test_partial_row(void **state)
+{
+	struct table	*t = table_create(19, 10, 100);
+	int		 i;
+	char		*s;
+
+	/* nice 19 has one stair: the table has one column. */
+	assert_int_equal(table_stairs(t), 1);
+	for (i = 0; i < 4; i++)
+		table_add(t, 1, 139);
+	s = table_format(t);
+	assert_string_equal(s, "Iteration | Base\n1 | 0.4\n");
+	free(s);
+	table_free(t);
+
+	t = table_create(17, 10, 100);
+	for (i = 0; i < 15; i++)
+		table_add(t, 1, 138);
+	table_add(t, 1, 200);	/* out of range: ignored */
+	table_add(t, 1, 100);
+	s = table_format(t);
+	assert_string_equal(s, "Iteration | Base | -1 | -2\n1 |  | 1.5 | \n");
+	free(s);
+	table_free(t);
+}
+
+/* Only the most recent max_rows descents are kept; raw rows read back. */
+static void
+test_bounded(void **state)
+{
+	struct table	*t = table_create(0, 10, 3);
+	const uint32_t	*ticks;
+	uint32_t	 k;
+	char		*s;
+
+	for (k = 1; k <= 7; k++)
+		feed_descent(t, 0, 10, k);
+	assert_int_equal(table_nrows(t), 3);
+	assert_int_equal(table_row(t, 0, &ticks), 5);
+	assert_int_equal(ticks[0], 0);
+	assert_int_equal(ticks[4], 50);
+	assert_int_equal(ticks[5], 10);
+	assert_int_equal(table_row(t, 2, &ticks), 7);
+	assert_int_equal(ticks[6], 70);
+	assert_int_equal(table_row(t, 3, &ticks), 0);
+	assert_null(ticks);
+	/* A tick for a descent already dropped is ignored. */
+	table_add(t, 2, 125);
+	/* One for a kept, older descent still counts. */
+	table_add(t, 6, 139);
+	assert_int_equal(table_row(t, 1, &ticks), 6);
+	assert_int_equal(ticks[19], 11);
+	s = table_format(t);
+	assert_int_equal(count_lines(s), 4);
+	assert_line(s, 1, "5 |  |  |  |  | 5 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1");
+	assert_line(s, 2, "6 |  |  |  |  |  | 6 | 1 | 1 | 1 | 1 | 1 | 1 | "
+	    "1 | 1 | 1 | 1 | 1 | 1 | 1 | 1.1");
+	free(s);
+	table_free(t);
+}
+
+/* A task that never ran: the header alone. */
+static void
+test_empty(void **state)
+{
+	struct table	*t = table_create(0, 10, 10);
+	char		*s;
+
+	assert_int_equal(table_rr(t), 10);
+	assert_int_equal(table_nrows(t), 0);
+	s = table_format(t);
+	assert_int_equal(count_lines(s), 1);
+	free(s);
+	table_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_article),
+		cmocka_unit_test(test_nice_plus10),
+		cmocka_unit_test(test_nice_minus5),
+		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_partial_row),
+		cmocka_unit_test(test_bounded),
+		cmocka_unit_test(test_empty),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
