@@ -48,7 +48,12 @@ fi
 ticks=3000
 for f in scenarios/*.cfg; do
 	if grep -q '^[^#]*command *=' "$f"; then
-		echo "skip: $f has command tasks"
+		# Valid, but refused headless: that must be the only complaint.
+		msg="real processes are not run headless"
+		expect_status 2 "$sd" --headless --scenario "$f" --ticks 1 &&
+			{ grep -q "^$f:[0-9]*: .*$msg" "$tmp/err" &&
+			    ok "$f: loads; refused headless" ||
+			    fail "$f: $(head -1 "$tmp/err")"; }
 		continue
 	fi
 	cpus=$(sed -n 's/^cpus *= *\([0-9]*\);.*/\1/p' "$f")
