@@ -159,7 +159,7 @@ test_place_spread(void **state)
 {
 	struct engine	*e = et_engine(4, 10, 0, 0);
 	static const int want[6] = { 0, 1, 2, 3, 0, 1 };
-	char		 name[8];
+	char		 name[16];
 	int		 i, id[6];
 
 	for (i = 0; i < 6; i++) {
@@ -328,7 +328,7 @@ static struct engine *
 balance_setup(int nfill, int *ids)
 {
 	struct engine	*e = et_engine(2, 10, 0, 0);
-	char		 name[8];
+	char		 name[16];
 	int		 i;
 
 	for (i = 0; i < nfill; i++) {
