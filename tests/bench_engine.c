@@ -27,7 +27,7 @@
 
 #define NCPUS		3
 #define NTASKS		3
-#define WINDOWS		3
+#define WINDOWS		7
 
 static const int	cpus_list[NCPUS] = { 1, 4, 64 };
 static const int	tasks_list[NTASKS] = { 10, 1000, 100000 };
@@ -41,6 +41,8 @@ struct result {
 	long		rss_peak_kb;		/* peak RSS at the end */
 	double		setup_ms;		/* creating the engine and tasks */
 	int		runnable;		/* runnable tasks at the end */
+	double		busy;			/* busy CPUs per tick */
+	double		switches;		/* task changes per CPU-tick */
 };
 
 /* xorshift64*: a fixed generator so every run builds the same mix. */
@@ -114,6 +116,37 @@ bench_create(int ncpus, int ntasks)
 	return (e);
 }
 
+/*
+ * Untimed: how much happens per tick (busy CPUs, task switches), so the
+ * cost can be read against the work done.
+ */
+static void
+bench_activity(struct engine *e, int ncpus, struct result *res)
+{
+	struct engine_cpu_info	 ci;
+	int			*last;
+	long			 busy = 0, sw = 0;
+	int			 i, c;
+
+	last = calloc(ncpus, sizeof *last);
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(e, c, &ci);
+		last[c] = ci.task;
+	}
+	for (i = 0; i < 1000; i++) {
+		engine_tick(e);
+		for (c = 0; c < ncpus; c++) {
+			engine_cpu_info(e, c, &ci);
+			busy += ci.task != 0;
+			sw += ci.task != last[c];
+			last[c] = ci.task;
+		}
+	}
+	res->busy = busy / 1000.0;
+	res->switches = sw / (1000.0 * ncpus);
+	free(last);
+}
+
 /* Run one configuration (in the child) and fill in the result. */
 static void
 bench_one(int ncpus, int ntasks, double window_ns, struct result *res)
@@ -154,6 +187,7 @@ bench_one(int ncpus, int ntasks, double window_ns, struct result *res)
 		if (ns > res->ns_worst)
 			res->ns_worst = ns;
 	}
+	bench_activity(e, ncpus, res);
 	for (id = 1; id <= engine_ntasks(e); id++)
 		if (engine_task_info(e, id, &ti) == 0 &&
 		    ti.state == ENGINE_RUNNABLE)
@@ -201,11 +235,11 @@ int
 main(int argc, char **argv)
 {
 	struct result	res[NCPUS][NTASKS];
-	double		window_ns = 300e6, t0;
+	double		window_ns = 100e6, t0;
 	int		i, j;
 
 	if (argc > 1 && strcmp(argv[1], "-q") == 0) {
-		window_ns = 30e6;
+		window_ns = 10e6;
 		argc--;
 		argv++;
 	}
@@ -229,23 +263,35 @@ main(int argc, char **argv)
 				return (1);
 			fprintf(stderr, "  %2d cpus %6d tasks: %.1f ns "
 			    "(worst %.1f), %llu ticks/window, setup %.0f ms, "
-			    "%d runnable\n", cpus_list[i], tasks_list[j],
+			    "%d runnable, %.1f busy CPUs, %.3f switches per "
+			    "CPU-tick\n", cpus_list[i], tasks_list[j],
 			    res[i][j].ns_per_cpu_tick, res[i][j].ns_worst,
 			    (unsigned long long)res[i][j].ticks,
-			    res[i][j].setup_ms, res[i][j].runnable);
+			    res[i][j].setup_ms, res[i][j].runnable,
+			    res[i][j].busy, res[i][j].switches);
 		}
 	}
 
 	printf("Engine: ns per CPU-tick (best of %d windows of ~%.0f ms); "
 	    "half hogs, half [1..5, 5..50]\n\n", WINDOWS, window_ns / 1e6);
 	printf("| CPUs | 10 tasks | 1 000 tasks | 100 000 tasks | "
-	    "100k / 10 |\n");
-	printf("|---:|---:|---:|---:|---:|\n");
+	    "100k / 10 | 100k / 1k |\n");
+	printf("|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < NCPUS; i++) {
-		printf("| %d | %.1f | %.1f | %.1f | %.2fx |\n", cpus_list[i],
-		    res[i][0].ns_per_cpu_tick, res[i][1].ns_per_cpu_tick,
-		    res[i][2].ns_per_cpu_tick, res[i][2].ns_per_cpu_tick /
-		    res[i][0].ns_per_cpu_tick);
+		printf("| %d | %.1f | %.1f | %.1f | %.2fx | %.2fx |\n",
+		    cpus_list[i], res[i][0].ns_per_cpu_tick,
+		    res[i][1].ns_per_cpu_tick, res[i][2].ns_per_cpu_tick,
+		    res[i][2].ns_per_cpu_tick / res[i][0].ns_per_cpu_tick,
+		    res[i][2].ns_per_cpu_tick / res[i][1].ns_per_cpu_tick);
+	}
+	printf("\nWork per tick: busy CPUs / task switches per CPU-tick\n\n");
+	printf("| CPUs | 10 tasks | 1 000 tasks | 100 000 tasks |\n");
+	printf("|---:|---:|---:|---:|\n");
+	for (i = 0; i < NCPUS; i++) {
+		printf("| %d | %.1f / %.3f | %.1f / %.3f | %.1f / %.3f |\n",
+		    cpus_list[i], res[i][0].busy, res[i][0].switches,
+		    res[i][1].busy, res[i][1].switches, res[i][2].busy,
+		    res[i][2].switches);
 	}
 	printf("\nPeak RSS per configuration, MiB (bytes per task at "
 	    "100 000 tasks)\n\n");

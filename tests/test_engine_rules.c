@@ -1181,6 +1181,170 @@ test_rr3(void **state)
 	engine_free(e);
 }
 
+/*
+ * sleep_min with pattern sleeps: a pattern sleep of b ms is b ticks of
+ * sleep.  sleep_min 5; [25, 4] runs 0..24 (122, left 5 after), sleeps 4
+ * ticks (25..28), runnable at 29: 4 < 5, no climb: 122, left 5.  [25, 5]
+ * sleeps 5 (25..29), runnable at 30: climbs to 121, left 10.
+ */
+static void
+test_sleep_min_pattern(void **state)
+{
+	struct engine	*e;
+	int		 id;
+
+	e = et_engine(1, 10, 5, 0);
+	id = et_pat(e, "p", 0, 0, 25, 4, NULL);
+	RUN_TO(e, 28);
+	IDLE(e, 0);
+	RUN_TO(e, 29);
+	ROW(e, 0, id, 122, 1, 5);
+	engine_free(e);
+
+	e = et_engine(1, 10, 5, 0);
+	id = et_pat(e, "p", 0, 0, 25, 5, NULL);
+	RUN_TO(e, 29);
+	IDLE(e, 0);
+	RUN_TO(e, 30);
+	ROW(e, 0, id, 121, 1, 10);
+	engine_free(e);
+}
+
+/*
+ * A nice change while asleep: [25, 10] sleeps after 24 at 122, left 5,
+ * runnable at 35.  Nice 5 at 30: static 125, r 127, k 1, left min(5, 10)
+ * = 5; it stays asleep until 35, then climbs from 127: 126, left 10.
+ */
+static void
+test_nice_while_asleep(void **state)
+{
+	struct engine	*e = et_engine(1, 10, 0, 0);
+	char		*cause = NULL;
+	int		 id;
+
+	id = et_pat(e, "p", 0, 0, 25, 10, NULL);
+	RUN_TO(e, 29);
+	assert_int_equal(engine_task_nice(e, id, 5, &cause), 0);
+	assert_int_equal(et_info(e, id).state, ENGINE_SLEEPING);
+	assert_int_equal(et_info(e, id).wake, 35);
+	STAIR(e, id, 127, 1, 5);
+	RUN_TO(e, 34);
+	IDLE(e, 0);
+	RUN_TO(e, 35);
+	ROW(e, 0, id, 126, 1, 10);
+	engine_free(e);
+}
+
+/*
+ * Runtime wins over a burst ending in the same tick: [5, 10] with runtime
+ * 5 runs 0..4 and exits (not asleep) at the end of tick 4.  Killing a
+ * sleeping task ends it too: it never wakes.
+ */
+static void
+test_runtime_burst_and_kill_sleeper(void **state)
+{
+	static const uint32_t	 pat[2] = { 5, 10 };
+	struct engine		*e = et_engine(1, 10, 0, 0);
+	struct engine_task_info	 ti;
+	char			*cause = NULL;
+	int			 a, b;
+
+	a = et_add(e, "a", ENGINE_SIM, 0, 0, pat, 2, 5, NULL, -1);
+	b = et_pat(e, "b", 5, 0, 1, 10, NULL);
+	RUN_TO(e, 4);
+	ROW(e, 0, a, 120, 1, 6);
+	ti = et_info(e, a);
+	assert_int_equal(ti.state, ENGINE_EXITED);
+	assert_int_equal(ti.exit, ENGINE_EXIT_RUNTIME);
+	RUN_TO(e, 5);
+	ROW(e, 0, b, 125, 1, 10);		/* then asleep until 16 */
+	assert_int_equal(et_info(e, b).wake, 16);
+	assert_int_equal(engine_task_kill(e, b, &cause), 0);
+	assert_int_equal(et_info(e, b).state, ENGINE_EXITED);
+	assert_int_equal(engine_nlive(e), 0);
+	RUN_TO(e, 30);
+	IDLE(e, 0);
+	assert_int_equal(et_info(e, b).state, ENGINE_EXITED);
+	engine_free(e);
+}
+
+/*
+ * engine_fired lists the events that took effect in the last tick, in
+ * order; a failing one (kill of an exited task) is skipped.  Tick 10:
+ * caption "x", nice 3, kill of the already-killed task B.
+ */
+static void
+test_fired(void **state)
+{
+	struct engine			*e = et_engine(1, 10, 0, 0);
+	struct engine_event		 ev;
+	const struct engine_event	*f;
+	char				*cause = NULL;
+	size_t				 n;
+	int				 a, b;
+
+	a = et_hog(e, "a", 0, 0, NULL);
+	b = et_hog(e, "b", 0, 0, NULL);
+	memset(&ev, 0, sizeof ev);
+	ev.at = 10;
+	ev.action = ENGINE_ACT_CAPTION;
+	ev.text = "x";
+	engine_event_add(e, &ev);
+	ev.action = ENGINE_ACT_NICE;
+	ev.task = a;
+	ev.value = 3;
+	ev.text = NULL;
+	engine_event_add(e, &ev);
+	ev.action = ENGINE_ACT_KILL;
+	ev.task = b;
+	engine_event_add(e, &ev);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_kill(e, b, &cause), 0);
+	RUN_TO(e, 9);
+	engine_fired(e, &n);
+	assert_int_equal(n, 0);
+	RUN_TO(e, 10);
+	f = engine_fired(e, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(f[0].action, ENGINE_ACT_CAPTION);
+	assert_int_equal(f[1].action, ENGINE_ACT_NICE);
+	assert_int_equal(f[1].task, a);
+	assert_int_equal(et_info(e, a).stair.nice, 3);
+	RUN_TO(e, 11);
+	engine_fired(e, &n);
+	assert_int_equal(n, 0);
+	engine_free(e);
+}
+
+/* Live changes on unknown ids are refused with a cause. */
+static void
+test_unknown_ids(void **state)
+{
+	struct engine	*e = et_engine(1, 10, 0, 0);
+	struct cpumask	 m = et_mask("0");
+	char		*cause;
+
+	et_hog(e, "a", 0, 0, NULL);
+	cause = NULL;
+	assert_int_equal(engine_task_sleep(e, 2, 5, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(engine_task_nice(e, 0, 5, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(engine_task_affinity(e, 7, &m, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(engine_task_nice(e, 1, 20, &cause), -1);
+	assert_non_null(cause);
+	free(cause);
+	assert_int_equal(et_info(e, 1).stair.nice, 0);
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -1220,6 +1384,11 @@ main(void)
 		cmocka_unit_test(test_events_before_arrivals),
 		cmocka_unit_test(test_events_sleep_kill),
 		cmocka_unit_test(test_captions),
+		cmocka_unit_test(test_sleep_min_pattern),
+		cmocka_unit_test(test_nice_while_asleep),
+		cmocka_unit_test(test_runtime_burst_and_kill_sleeper),
+		cmocka_unit_test(test_fired),
+		cmocka_unit_test(test_unknown_ids),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -217,6 +217,10 @@ test_not_found(void **state)
 	assert_string_equal(cause,
 	    "/nonexistent/nope.cfg: No such file or directory");
 	free(cause);
+	/* A directory opens but cannot be read: say so, do not exit. */
+	assert_null(scenario_load_file("/tmp", &cause));
+	assert_string_equal(cause, "/tmp: Is a directory");
+	free(cause);
 }
 
 /* A file on disk: errors name the path. */
