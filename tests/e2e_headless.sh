@@ -48,7 +48,12 @@ fi
 ticks=3000
 for f in scenarios/*.cfg; do
 	if grep -q '^[^#]*command *=' "$f"; then
-		echo "skip: $f has command tasks"
+		# Valid, but refused headless: that must be the only complaint.
+		msg="real processes are not run headless"
+		expect_status 2 "$sd" --headless --scenario "$f" --ticks 1 &&
+			{ grep -q "^$f:[0-9]*: .*$msg" "$tmp/err" &&
+			    ok "$f: loads; refused headless" ||
+			    fail "$f: $(head -1 "$tmp/err")"; }
 		continue
 	fi
 	cpus=$(sed -n 's/^cpus *= *\([0-9]*\);.*/\1/p' "$f")
@@ -93,6 +98,56 @@ cmp -s "$tmp/table" "$tmp/want" && ok "article table (full)" ||
 want="2||0.5$(printf '%18s' '' | tr ' ' '|')"
 [ "$(cat "$tmp/row")" = "$want" ] &&
     ok "partial row" || fail "partial row: '$(cat "$tmp/row")' want '$want'"
+
+# The scenarios show what their comments say.
+trace() {
+	"$sd" --headless --scenario "scenarios/$1.cfg" --ticks "$2" \
+	    --trace "$tmp/trace" || fail "$1: did not run"
+}
+trace nice-levels 20000
+sed 1d "$tmp/trace" | cut -d, -f3 | sort | uniq -c |
+    awk '{ n[$2] = $1 } END { exit !(n["important"] > n["normal"] &&
+    n["normal"] > n["background"] && n["background"] > 0) }' &&
+	ok "nice-levels: shares follow nice, nobody starves" ||
+	fail "nice-levels: shares $(sed 1d "$tmp/trace" | cut -d, -f3 |
+	    sort | uniq -c | tr '\n' ' ')"
+trace interactive-vs-hogs 5000
+[ "$(grep ',editor,' "$tmp/trace" | cut -d, -f4 | sort -u)" = 120 ] &&
+	ok "interactive-vs-hogs: the editor stays at rank 120" ||
+	fail "interactive-vs-hogs: editor ranks $(grep ',editor,' \
+	    "$tmp/trace" | cut -d, -f4 | sort -u | tr '\n' ' ')"
+trace two-cpus-balance 1500
+awk -F, '$2 == 1 && $1 < 1000 && $3 != "-" { bad = 1 }
+    $2 == 1 && $1 == 1000 && $3 == "-" { bad = 1 }
+    $1 >= 1100 && $3 == "-" { bad = 1 } END { exit bad }' "$tmp/trace" &&
+	ok "two-cpus-balance: CPU 1 idle until 1000, both busy from 1100" ||
+	fail "two-cpus-balance: balancing does not show as described"
+trace pinned 3000
+awk -F, '$2 == 1 && $1 < 2000 && $3 != "-" && $3 != "editor" { bad = 1 }
+    $2 == 0 && $3 == "editor" { bad = 1 }
+    $1 == 2000 && $2 == 1 && $3 != "beta" { bad = 1 }
+    $1 >= 2000 && $2 == 0 && $3 == "beta" { bad = 1 }
+    END { exit bad }' "$tmp/trace" &&
+	ok "pinned: affinity holds; beta moves to CPU 1 at 2000" ||
+	fail "pinned: affinity does not show as described"
+trace groups 3000
+awk -F, '$2 == 0 && $3 ~ /^build/ { bad = 1 }
+    $2 == 1 && $3 !~ /^build/ { bad = 1 } END { exit bad }' \
+    "$tmp/trace" && ok "groups: each group stays on its CPU" ||
+	fail "groups: a task ran outside its group's CPU"
+
+# A nice change during a --table run starts a second table.
+cat >"$tmp/renice.cfg" <<'CFG'
+tasks = ( { name = "hog"; } );
+events = ( { at = 450; action = "nice"; task = "hog"; value = 15; } );
+CFG
+"$sd" --headless --scenario "$tmp/renice.cfg" --ticks 700 --table hog \
+    >"$tmp/table"
+[ "$(grep -c '^Iteration' "$tmp/table")" -eq 2 ] &&
+    grep -qx 'Iteration | Base | -1 | -2 | -3 | -4' "$tmp/table" &&
+    grep -qx '4 |  |  |  | 4 | 1' "$tmp/table" &&
+	ok "--table across a nice change" ||
+	fail "--table across a nice change: $(cat "$tmp/table")"
 
 # The same scenario gives the same trace, byte for byte.
 "$sd" --headless --scenario scenarios/demo.cfg --ticks 20000 \

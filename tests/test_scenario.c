@@ -601,6 +601,7 @@ test_demo(void **state)
 	struct scenario	*sc;
 	struct engine	*e;
 	char		*cause = NULL;
+	size_t		 i, ncaptions = 0;
 	int		 t;
 
 	sc = scenario_load_string(stairs_demo_scenario, "demo", &cause);
@@ -608,6 +609,17 @@ test_demo(void **state)
 		fail_msg("demo: %s", cause);
 	assert_int_equal(scenario_ncommands(sc), 0);
 	assert_non_null(sc->description);
+	/* Captions fit one line of an 80-column client (after its mark). */
+	for (i = 0; i < sc->nevents; i++) {
+		if (sc->events[i].action != ENGINE_ACT_CAPTION)
+			continue;
+		ncaptions++;
+		if (strlen(sc->events[i].text) > 76)
+			fail_msg("demo caption at line %d is %zu long: %s",
+			    sc->events[i].line, strlen(sc->events[i].text),
+			    sc->events[i].text);
+	}
+	assert_true(ncaptions >= 5);
 	e = engine_for(sc);
 	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
 	for (t = 0; t < 60000; t++)
