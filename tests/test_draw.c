@@ -181,7 +181,7 @@ test_eight_cpu_80x24(void **state)
 {
 	struct model	*m = load("eight_cpu.frame");
 	struct view	 v;
-	char		*d, label[8];
+	char		*d, label[32];
 	int		 i;
 
 	view_init(&v);

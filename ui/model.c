@@ -370,10 +370,12 @@ model_commit(struct model *m)
 	struct mcpu	*ctmp;
 	int		 i, j, n;
 
-	qsort(m->task_stage, m->ntask_stage, sizeof *m->task_stage,
-	    model_cmp_task);
-	qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
-	    model_cmp_cpu);
+	if (m->ntask_stage > 0)
+		qsort(m->task_stage, m->ntask_stage, sizeof *m->task_stage,
+		    model_cmp_task);
+	if (m->nncpu_stage > 0)
+		qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
+		    model_cmp_cpu);
 	/* Both sorted by id: walk them together to keep %cpu history. */
 	for (i = j = 0; i < m->ntask_stage; i++) {
 		while (j < m->ntasks && m->tasks[j].id < m->task_stage[i].id)
