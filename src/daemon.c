@@ -605,6 +605,42 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 	return (0);
 }
 
+/* Free what the daemon holds (any part may be missing). */
+static void
+daemon_free(struct daemon *d)
+{
+	int	i;
+
+	if (d->trace != NULL && d->trace != stdout)
+		fclose(d->trace);
+	else if (d->trace != NULL)
+		fflush(d->trace);
+	d->trace = NULL;
+	for (i = 0; i < DAEMON_EVENTS; i++)
+		free(d->events[i].text);
+	ledger_free(d->ledger);
+	engine_free(d->engine);
+	free(daemon_seen);
+	daemon_seen = NULL;
+	daemon_nseen = 0;
+	config_free(&d->cfg);
+	free(d->config_path);
+	free(d->socket_path);
+	free(d->scenario_label);
+	free(d->scenario_name);
+	memset(d, 0, sizeof *d);
+}
+
+/* A start-up failure: say why, free everything, return the status. */
+static int
+daemon_fail(struct daemon *d, char *cause, int status)
+{
+	fprintf(stderr, "stairsd: %s\n", cause);
+	free(cause);
+	daemon_free(d);
+	return (status);
+}
+
 /* Run the live daemon. */
 int
 daemon_main(int argc, char **argv)
@@ -664,8 +700,8 @@ daemon_main(int argc, char **argv)
 	    config_default_path();
 	if (path != NULL) {
 		if (config_load(path, &d->cfg, &cause) != 0) {
-			fprintf(stderr, "stairsd: %s\n", cause);
-			return (2);
+			free(path);
+			return (daemon_fail(d, cause, 2));
 		}
 		d->config_path = daemon_absolute(path);
 		free(path);
@@ -675,10 +711,8 @@ daemon_main(int argc, char **argv)
 	/* The scenario and the engine. */
 	d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
-	    d->cfg.scenario, &cause) != 0) {
-		fprintf(stderr, "stairsd: %s\n", cause);
-		return (2);
-	}
+	    d->cfg.scenario, &cause) != 0)
+		return (daemon_fail(d, cause, 2));
 
 	/* The socket. */
 	if (socket_arg != NULL)
@@ -687,29 +721,28 @@ daemon_main(int argc, char **argv)
 		d->socket_path = daemon_absolute(d->cfg.socket);
 	else
 		d->socket_path = server_default_path();
-	if ((fd = server_listen(d->socket_path, &cause)) == -1) {
-		fprintf(stderr, "stairsd: %s\n", cause);
-		return (1);
-	}
+	if ((fd = server_listen(d->socket_path, &cause)) == -1)
+		return (daemon_fail(d, cause, 1));
 
 	/* The trace. */
 	if (trace_arg != NULL) {
 		if (strcmp(trace_arg, "-") == 0)
 			d->trace = stdout;
 		else if ((d->trace = fopen(trace_arg, "w")) == NULL) {
-			fprintf(stderr, "stairsd: %s: %s\n", trace_arg,
-			    strerror(errno));
+			cause = xasprintf("%s: %s", trace_arg, strerror(errno));
+			close(fd);
 			unlink(d->socket_path);
-			return (1);
+			return (daemon_fail(d, cause, 1));
 		}
 		fprintf(d->trace, "tick,cpu,task,rank,iter,left\n");
 	}
 
 	if (!foreground) {
 		if (d->trace == stdout) {
-			fprintf(stderr, "stairsd: --trace - needs -f\n");
+			close(fd);
 			unlink(d->socket_path);
-			return (2);
+			return (daemon_fail(d, xstrdup("--trace - needs -f"),
+			    2));
 		}
 		ready = daemon_detach();
 		log_init("stairsd", 0, d->cfg.log_level);
@@ -753,25 +786,12 @@ daemon_main(int argc, char **argv)
 	server_free(d->server);
 	unlink(d->socket_path);
 	/* Hook: procs_free(d->procs) kills and reaps real children. */
-	if (d->trace != NULL && d->trace != stdout)
-		fclose(d->trace);
-	else if (d->trace != NULL)
-		fflush(d->trace);
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);
 	event_free(flush);
 	event_free(d->timer);
 	event_base_free(d->base);
-	for (i = 0; i < DAEMON_EVENTS; i++)
-		free(d->events[i].text);
-	ledger_free(d->ledger);
-	engine_free(d->engine);
-	free(daemon_seen);
-	config_free(&d->cfg);
-	free(d->config_path);
-	free(d->socket_path);
-	free(d->scenario_label);
-	free(d->scenario_name);
+	daemon_free(d);
 	log_info("exited");
 	return (0);
 }
