@@ -395,6 +395,42 @@ test_frame_format(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/* --trace writes the CSV of SPEC.md section 3 live, every tick. */
+static void
+test_trace(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 trace[PATH_MAX + 32], line[256], first[256];
+	char		*extra[] = { "--scenario", t.scen, "--trace", trace, NULL };
+	long long	 tick;
+	long		 rows = 0, lasttick = -1;
+	FILE		*f;
+
+	td_init(&t, NULL, NULL);
+	snprintf(trace, sizeof trace, "%s/trace.csv", t.dir);
+	td_start_args(&t, extra);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	tick = tc_status(c, "tick");
+	expect(c, "step 10", "ok");
+	assert_non_null(f = fopen(trace, "r"));
+	assert_non_null(fgets(first, sizeof first, f));
+	assert_string_equal(first, "tick,cpu,task,rank,iter,left\n");
+	while (fgets(line, sizeof line, f) != NULL) {
+		rows++;
+		lasttick = strtol(line, NULL, 10);
+		if (rows == 1)
+			assert_true(strncmp(line, "0,0,", 4) == 0);
+	}
+	fclose(f);
+	/* Two CPUs, a row each per tick run, flushed at every step. */
+	assert_int_equal(rows, (tick + 10) * 2);
+	assert_int_equal(lasttick, tick + 9);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
@@ -406,6 +442,7 @@ main(void)
 		cmocka_unit_test(test_pause_step),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_frame_format),
+		cmocka_unit_test(test_trace),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
