@@ -287,15 +287,17 @@ daemon_tick_once(struct daemon *d)
 	ncpus = engine_params(d->engine)->cpus;
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(d->engine, c, &ci);
-		if (ci.task != 0)
-			ledger_add(d->ledger, ci.task, ci.descent, ci.rank);
-		if (d->trace == NULL)
-			continue;
+		/* A nice change fired this tick applied before the CPUs ran. */
 		if (ci.task == 0 ||
-		    engine_task_info(d->engine, ci.task, &ti) != 0)
-			fprintf(d->trace, "%llu,%d,-,-,-,-\n",
-			    (unsigned long long)tick, c);
-		else
+		    engine_task_info(d->engine, ci.task, &ti) != 0) {
+			if (d->trace != NULL)
+				fprintf(d->trace, "%llu,%d,-,-,-,-\n",
+				    (unsigned long long)tick, c);
+			continue;
+		}
+		ledger_add(d->ledger, ci.task, ci.descent,
+		    ci.rank - ti.stair.prio);
+		if (d->trace != NULL)
 			fprintf(d->trace, "%llu,%d,%s,%d,%d,%d\n",
 			    (unsigned long long)tick, c, ti.name, ci.rank,
 			    ci.iter, ci.left);
