@@ -95,16 +95,16 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
 	    O_CPUS, O_RR, O_VERSION };
 	static const struct option longopts[] = {
-		{ "headless",		no_argument,		NULL, O_HEADLESS },
-		{ "scenario",		required_argument,	NULL, O_SCENARIO },
-		{ "ticks",		required_argument,	NULL, O_TICKS },
-		{ "trace",		required_argument,	NULL, O_TRACE },
-		{ "table",		required_argument,	NULL, O_TABLE },
-		{ "cpus",		required_argument,	NULL, O_CPUS },
-		{ "rr-interval",	required_argument,	NULL, O_RR },
-		{ "help",		no_argument,		NULL, 'h' },
-		{ "version",		no_argument,		NULL, O_VERSION },
-		{ NULL,			0,			NULL, 0 }
+		{ "headless",	 no_argument,		NULL, O_HEADLESS },
+		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
+		{ "ticks",	 required_argument,	NULL, O_TICKS },
+		{ "trace",	 required_argument,	NULL, O_TRACE },
+		{ "table",	 required_argument,	NULL, O_TABLE },
+		{ "cpus",	 required_argument,	NULL, O_CPUS },
+		{ "rr-interval", required_argument,	NULL, O_RR },
+		{ "help",	 no_argument,		NULL, 'h' },
+		{ "version",	 no_argument,		NULL, O_VERSION },
+		{ NULL,		 0,			NULL, 0 }
 	};
 	long long	 v;
 	int		 ch;
@@ -145,8 +145,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			break;
 		case O_RR:
 			if (headless_number(optarg, 1, 1000, &v) != 0) {
-				fprintf(stderr, "stairsd: --rr-interval \"%s\": "
-				    "not a number in 1..1000\n", optarg);
+				fprintf(stderr, "stairsd: --rr-interval "
+				    "\"%s\": not a number in 1..1000\n",
+				    optarg);
 				return (-1);
 			}
 			o->rr = (int)v;

@@ -12,6 +12,8 @@
  * against the engine's actual CPU count only in scenario_check(), because
  * that count may come from the command line rather than the file.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -35,7 +37,7 @@ struct scenario_ctx {
 struct scenario_action {
 	const char		*name;
 	enum engine_action	 action;
-	const char		*key;	/* the one extra key it needs, or NULL */
+	const char		*key;	/* the extra key it needs, or NULL */
 	int			 task;	/* needs a task */
 };
 
@@ -273,7 +275,8 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 				return (-1);
 			gr->cpus_line = scenario_line(s);
 		} else
-			return (scenario_unknown(ctx, s, "group", "name, cpus"));
+			return (scenario_unknown(ctx, s, "group",
+			    "name, cpus"));
 	}
 	if (gr->name == NULL)
 		return (scenario_error(ctx, gr->line,
@@ -759,13 +762,24 @@ struct scenario *
 scenario_load_file(const char *path, char **cause)
 {
 	struct scenario	*sc;
+	struct stat	 st;
 	config_t	 cf;
 	FILE		*f;
 	char		*dir, *slash;
-	int		 ok;
+	int		 ok, err;
 
 	if ((f = fopen(path, "r")) == NULL) {
 		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (NULL);
+	}
+	/* libconfig's scanner exits the program on a read error. */
+	if (fstat(fileno(f), &st) != 0)
+		err = errno;
+	else
+		err = S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (err != 0) {
+		*cause = xasprintf("%s: %s", path, strerror(err));
+		fclose(f);
 		return (NULL);
 	}
 	config_init(&cf);

@@ -38,7 +38,7 @@ struct scenario_task {
 	struct cpumask		 mask;
 	int			 cpus_line;
 	char			*group;		/* NULL: none */
-	char		       **argv;		/* NULL-terminated; NULL: scripted */
+	char		       **argv;		/* NULL-ended; NULL: scripted */
 	int			 line;
 };
 
@@ -46,7 +46,7 @@ struct scenario_event {
 	uint64_t		 at;
 	enum engine_action	 action;
 	char			*task;		/* NULL for captions */
-	long			 value;		/* ms for sleep, nice for nice */
+	long			 value;		/* sleep ms, or nice */
 	char			*cpus;		/* affinity only */
 	struct cpumask		 mask;
 	int			 cpus_line;

@@ -1,0 +1,219 @@
+#!/bin/sh
+# e2e_client.sh -- the ncurses client against a live daemon, inside a
+# private tmux server (120x40, LANG=C.UTF-8), checked with capture-pane
+# and, through the socket, with socat:
+#   - with no daemon, `stairs` starts one with the demo and draws it;
+#   - every CPU, every task and the ranks are on screen;
+#   - the screen moves (the tick changes);
+#   - `s` makes the selected task sleep (`tasks` says sleeping);
+#   - at 80x24 every CPU is still there;
+#   - `q` detaches and the daemon keeps serving;
+#   - `-r` refuses keys that change things, saying so;
+#   - the daemon going away ends the client: status 1, a message on
+#     stderr, the terminal restored;
+#   - `Q` shuts the daemon down.
+# Each run has its own XDG_RUNTIME_DIR, so the default socket is private.
+# Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
+# yet), 1 fail.
+
+bin=$(cd "${STAIRS_BIN:-.}" && pwd)
+for tool in tmux socat; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "skip: $tool not installed"
+		exit 77
+	fi
+done
+if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
+	echo "skip: stairsd live daemon not available"
+	exit 77
+fi
+
+tmp=$(mktemp -d /tmp/stairs-e2e-client.XXXXXX)
+sock=$tmp/stairs/socket
+tm="tmux -L stairs-e2e-client-$$ -f /dev/null"
+fails=0
+
+# Kill what this test started: the tmux server, and daemons on our socket.
+cleanup() {
+	$tm kill-server 2>/dev/null
+	if [ -S "$sock" ]; then
+		echo shutdown | socat -t2 - UNIX-CONNECT:"$sock" >/dev/null 2>&1
+		sleep 0.3
+	fi
+	for p in /proc/[0-9]*; do
+		if { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null |
+		    grep -qF "$tmp/"; then
+			kill "${p#/proc/}" 2>/dev/null
+		fi
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Send a command to the daemon; print its reply.
+ask() {
+	printf '%s\n' "$1" | socat -t2 - UNIX-CONNECT:"$sock" 2>/dev/null
+}
+
+# The client's screen.
+screen() {
+	$tm capture-pane -p -t "${1:-t}" 2>/dev/null
+}
+
+# Wait (up to $2 tenths of a second) until the screen shows $1.
+wait_screen() {
+	n=0
+	while [ $n -lt "${2:-100}" ]; do
+		screen "${3:-t}" | grep -qF -- "$1" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# Start the client in tmux session $1 with arguments $2; its exit status
+# goes to $tmp/$1.rc and its stderr to $tmp/$1.err.
+client() {
+	$tm new-session -d -s "$1" -x 120 -y 40 \
+	    "env XDG_RUNTIME_DIR=$tmp LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+	    $bin/stairs $2 2>$tmp/$1.err; echo \$? >$tmp/$1.rc; sleep 600"
+}
+
+# Wait for a client's exit status file.
+wait_rc() {
+	n=0
+	while [ $n -lt 50 ] && [ ! -s "$tmp/$1.rc" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	cat "$tmp/$1.rc" 2>/dev/null
+}
+
+# The tick on the status line.
+tick_of() {
+	screen "$1" | sed -n '1s/.*tick \([0-9]*\).*/\1/p'
+}
+
+# 1. No daemon: the client starts one with the demo.
+export XDG_RUNTIME_DIR=$tmp
+client t ""
+if wait_screen CPU0 100; then
+	ok "client started a daemon and draws"
+else
+	bad "no CPU0 on screen"
+	screen
+	cat "$tmp/t.err"
+	exit 1
+fi
+ask status | grep -q '^status .*cpus=2' && ok "the demo daemon answers" ||
+    bad "status from the started daemon: $(ask status)"
+
+# 2. Every CPU, every task, the ranks.
+sleep 0.5
+s=$(screen)
+for c in CPU0 CPU1; do
+	echo "$s" | grep -qF "$c" || bad "$c not on screen"
+done
+names=$(ask tasks | sed -n 's/^task .*name=\([^ ]*\).*/\1/p')
+[ -n "$names" ] || bad "no tasks from the daemon"
+for n in $names; do
+	echo "$s" | grep -qF "$n" || bad "task $n not on screen"
+done
+for r in 120 139; do
+	echo "$s" | grep -qF "$r" || bad "rank $r not on screen"
+done
+ok "CPUs, tasks ($(echo $names)) and ranks on screen"
+
+# 3. The screen moves.
+t1=$(tick_of t)
+sleep 1
+t2=$(tick_of t)
+if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" != "$t2" ]; then
+	ok "tick moves: $t1 -> $t2"
+else
+	bad "tick did not move: '$t1' -> '$t2'"
+fi
+
+# 4. `s` makes the selected task (the first row) sleep.
+first=$(ask tasks |
+    sed -n '/^task /{s/^task id=\([0-9]*\) name=\([^ ]*\).*/\1 \2/p;q;}')
+fid=${first%% *}
+fname=${first#* }
+$tm send-keys -t t s
+slept=0
+n=0
+while [ $n -lt 20 ]; do
+	if ask tasks | grep -q "^task id=$fid .*state=sleeping"; then
+		slept=1
+		break
+	fi
+	sleep 0.05
+	n=$((n + 1))
+done
+[ $slept = 1 ] && ok "s: $fname sleeps" || bad "s: $fname not sleeping"
+wait_screen "$fname sleeps" 30 && ok "s: said on the caption line" ||
+    bad "s: no message"
+
+# 5. Smaller: every CPU still on screen.
+$tm resize-window -t t -x 80 -y 24
+sleep 0.5
+s=$(screen)
+lines=$(echo "$s" | wc -l)
+for c in CPU0 CPU1; do
+	echo "$s" | grep -qF "$c" || bad "80x24: $c not on screen"
+done
+[ "$lines" -le 24 ] || bad "80x24: $lines lines"
+echo "$s" | grep -qF CPU1 && ok "80x24: every CPU on screen"
+
+# 6. `q` detaches; the daemon keeps serving.
+$tm send-keys -t t q
+rc=$(wait_rc t)
+[ "$rc" = 0 ] && ok "q: exit 0" || bad "q: exit '$rc'"
+ask status | grep -q '^status ' && ok "q: the daemon still serves" ||
+    bad "q: the daemon is gone"
+
+# 7. Read-only refuses what changes things.
+client r "-r"
+wait_screen CPU0 50 r || bad "-r: nothing drawn"
+wait_screen READ-ONLY 20 r || bad "-r: no READ-ONLY on the status line"
+$tm send-keys -t r x
+wait_screen "refused" 20 r && ok "-r: x refused on the caption line" ||
+    bad "-r: x not refused"
+ask tasks | grep -q "state=exited" && bad "-r: a task was killed"
+$tm send-keys -t r q
+[ "$(wait_rc r)" = 0 ] || bad "-r: q did not exit 0"
+
+# 8. The daemon going away: status 1, a message, the terminal restored.
+client g ""
+wait_screen CPU0 50 g || bad "g: nothing drawn"
+ask shutdown >/dev/null
+rc=$(wait_rc g)
+[ "$rc" = 1 ] && ok "daemon gone: exit 1" || bad "daemon gone: exit '$rc'"
+grep -q "daemon went away" "$tmp/g.err" && ok "daemon gone: said so" ||
+    bad "daemon gone: stderr: $(cat "$tmp/g.err")"
+screen g | grep -qF "CPU0" && bad "daemon gone: screen not restored"
+
+# 9. `Q` shuts the daemon down (the client starts a fresh one first).
+client k ""
+wait_screen CPU0 100 k || bad "Q: no daemon started again"
+$tm send-keys -t k Q
+rc=$(wait_rc k)
+[ "$rc" = 0 ] && ok "Q: exit 0" || bad "Q: exit '$rc'"
+n=0
+while [ $n -lt 30 ] && ask status | grep -q '^status '; do
+	sleep 0.1
+	n=$((n + 1))
+done
+ask status | grep -q '^status ' && bad "Q: the daemon still serves" ||
+    ok "Q: the daemon is gone"
+
+if [ $fails -gt 0 ]; then
+	echo "e2e_client: $fails failed"
+	exit 1
+fi
+echo "e2e_client: all passed"
+exit 0

@@ -1,0 +1,230 @@
+#!/bin/sh
+# e2e_headless.sh -- stairsd --headless end to end: every scenario runs,
+# the article's table comes out exactly, traces are deterministic and
+# well-formed, bad scenarios and bad usage exit 2 with FILE:LINE, other
+# failures exit 1, --help and --version work.
+bin=${STAIRS_BIN:-.}
+sd="$bin/stairsd"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_headless.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+# expect_status WANT CMD... -- run CMD, stdout/stderr to $tmp/out, $tmp/err
+expect_status() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$* exited $got, want $want; stderr: $(head -3 "$tmp/err")"
+		return 1
+	fi
+	return 0
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+
+# --help and --version.
+if expect_status 0 "$sd" --headless --help; then
+	grep -q '^usage: stairsd --headless --scenario FILE --ticks N' \
+	    "$tmp/out" && ok "--help" || fail "--help: no usage on stdout"
+fi
+if expect_status 0 "$sd" --headless --version; then
+	[ "$(cat "$tmp/out")" = "stairsd 0.1.0" ] && ok "--version" ||
+	    fail "--version printed '$(cat "$tmp/out")'"
+fi
+
+# Every scenario without real processes runs; the trace has one row per
+# CPU per tick after its header.
+ticks=3000
+for f in scenarios/*.cfg; do
+	if grep -q '^[^#]*command *=' "$f"; then
+		# Valid, but refused headless: that must be the only complaint.
+		msg="real processes are not run headless"
+		expect_status 2 "$sd" --headless --scenario "$f" --ticks 1 &&
+			{ grep -q "^$f:[0-9]*: .*$msg" "$tmp/err" &&
+			    ok "$f: loads; refused headless" ||
+			    fail "$f: $(head -1 "$tmp/err")"; }
+		continue
+	fi
+	cpus=$(sed -n 's/^cpus *= *\([0-9]*\);.*/\1/p' "$f")
+	cpus=${cpus:-1}
+	expect_status 0 "$sd" --headless --scenario "$f" --ticks $ticks \
+	    --trace "$tmp/trace" || continue
+	rows=$(wc -l <"$tmp/trace")
+	if [ "$rows" -ne $((ticks * cpus + 1)) ]; then
+		fail "$f: $rows trace lines, want $((ticks * cpus + 1))"
+		continue
+	fi
+	# Every row: tick,cpu,name,rank,iter,left or tick,cpu,-,-,-,-.
+	bad=$(sed 1d "$tmp/trace" | grep -Ecv \
+	    '^[0-9]+,[0-9]+,([A-Za-z0-9_.-]+,[0-9]+,[0-9]+,[0-9]+|-,-,-,-)$')
+	[ "$bad" -eq 0 ] && ok "$f: $ticks ticks, $cpus cpus" ||
+	    fail "$f: $bad malformed trace rows"
+done
+
+# The article's table: the hook's check, then the rows in full.
+got=$("$sd" --headless --scenario scenarios/article.cfg --ticks 600 \
+    --table hog | sed -n '2,4p' | cut -d'|' -f1-4 | tr -s ' ' |
+    sed 's/ *$//')
+want='1 | 1 | 1 | 1
+2 | | 2 | 1
+3 | | | 3'
+[ "$got" = "$want" ] && ok "article table (hook)" ||
+    fail "article table: got '$got'"
+"$sd" --headless --scenario scenarios/article.cfg --ticks 600 \
+    --table hog >"$tmp/table"
+cat >"$tmp/want" <<'TABLE'
+Iteration | Base | -1 | -2 | -3 | -4 | -5 | -6 | -7 | -8 | -9 | -10 | -11 | -12 | -13 | -14 | -15 | -16 | -17 | -18 | -19
+1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1
+2 |  | 2 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1
+3 |  |  | 3 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1 | 1
+TABLE
+cmp -s "$tmp/table" "$tmp/want" && ok "article table (full)" ||
+    fail "article table differs: $(diff "$tmp/want" "$tmp/table" | head -5)"
+# A run that stops mid-descent shows the part run, in tenths: 205 ticks
+# are descent 1 (200) and 5 ticks of descent 2, at rank 121.
+"$sd" --headless --scenario scenarios/article.cfg --ticks 205 \
+    --table hog | sed -n 3p | tr -d ' ' >"$tmp/row"
+want="2||0.5$(printf '%18s' '' | tr ' ' '|')"
+[ "$(cat "$tmp/row")" = "$want" ] &&
+    ok "partial row" || fail "partial row: '$(cat "$tmp/row")' want '$want'"
+
+# The scenarios show what their comments say.
+trace() {
+	"$sd" --headless --scenario "scenarios/$1.cfg" --ticks "$2" \
+	    --trace "$tmp/trace" || fail "$1: did not run"
+}
+trace nice-levels 20000
+sed 1d "$tmp/trace" | cut -d, -f3 | sort | uniq -c |
+    awk '{ n[$2] = $1 } END { exit !(n["important"] > n["normal"] &&
+    n["normal"] > n["background"] && n["background"] > 0) }' &&
+	ok "nice-levels: shares follow nice, nobody starves" ||
+	fail "nice-levels: shares $(sed 1d "$tmp/trace" | cut -d, -f3 |
+	    sort | uniq -c | tr '\n' ' ')"
+trace interactive-vs-hogs 5000
+[ "$(grep ',editor,' "$tmp/trace" | cut -d, -f4 | sort -u)" = 120 ] &&
+	ok "interactive-vs-hogs: the editor stays at rank 120" ||
+	fail "interactive-vs-hogs: editor ranks $(grep ',editor,' \
+	    "$tmp/trace" | cut -d, -f4 | sort -u | tr '\n' ' ')"
+trace two-cpus-balance 1500
+awk -F, '$2 == 1 && $1 < 1000 && $3 != "-" { bad = 1 }
+    $2 == 1 && $1 == 1000 && $3 == "-" { bad = 1 }
+    $1 >= 1100 && $3 == "-" { bad = 1 } END { exit bad }' "$tmp/trace" &&
+	ok "two-cpus-balance: CPU 1 idle until 1000, both busy from 1100" ||
+	fail "two-cpus-balance: balancing does not show as described"
+trace pinned 3000
+awk -F, '$2 == 1 && $1 < 2000 && $3 != "-" && $3 != "editor" { bad = 1 }
+    $2 == 0 && $3 == "editor" { bad = 1 }
+    $1 == 2000 && $2 == 1 && $3 != "beta" { bad = 1 }
+    $1 >= 2000 && $2 == 0 && $3 == "beta" { bad = 1 }
+    END { exit bad }' "$tmp/trace" &&
+	ok "pinned: affinity holds; beta moves to CPU 1 at 2000" ||
+	fail "pinned: affinity does not show as described"
+trace groups 3000
+awk -F, '$2 == 0 && $3 ~ /^build/ { bad = 1 }
+    $2 == 1 && $3 !~ /^build/ { bad = 1 } END { exit bad }' \
+    "$tmp/trace" && ok "groups: each group stays on its CPU" ||
+	fail "groups: a task ran outside its group's CPU"
+
+# A nice change during a --table run starts a second table.
+cat >"$tmp/renice.cfg" <<'CFG'
+tasks = ( { name = "hog"; } );
+events = ( { at = 450; action = "nice"; task = "hog"; value = 15; } );
+CFG
+"$sd" --headless --scenario "$tmp/renice.cfg" --ticks 700 --table hog \
+    >"$tmp/table"
+[ "$(grep -c '^Iteration' "$tmp/table")" -eq 2 ] &&
+    grep -qx 'Iteration | Base | -1 | -2 | -3 | -4' "$tmp/table" &&
+    grep -qx '4 |  |  |  | 4 | 1' "$tmp/table" &&
+	ok "--table across a nice change" ||
+	fail "--table across a nice change: $(cat "$tmp/table")"
+
+# The same scenario gives the same trace, byte for byte.
+"$sd" --headless --scenario scenarios/demo.cfg --ticks 20000 \
+    --trace "$tmp/t1" &&
+"$sd" --headless --scenario scenarios/demo.cfg --ticks 20000 \
+    --trace "$tmp/t2" &&
+cmp -s "$tmp/t1" "$tmp/t2" && ok "deterministic trace" ||
+    fail "demo traces differ between two runs"
+
+# Trace header and an idle row (all tasks pinned to CPU 0 of 2).
+"$sd" --headless --scenario scenarios/two-cpus-balance.cfg --ticks 2 \
+    --trace - >"$tmp/trace"
+cat >"$tmp/want" <<'TRACE'
+tick,cpu,task,rank,iter,left
+0,0,hog1,120,1,10
+0,1,-,-,-,-
+1,0,hog1,120,1,9
+1,1,-,-,-,-
+TRACE
+cmp -s "$tmp/trace" "$tmp/want" && ok "trace header and idle rows" ||
+    fail "trace: $(diff "$tmp/want" "$tmp/trace" | head -5)"
+
+# Command-line overrides: --cpus adds an idle CPU, --rr-interval the slice.
+"$sd" --headless --scenario scenarios/article.cfg --ticks 1 --cpus 2 \
+    --rr-interval 5 --trace - >"$tmp/trace"
+printf 'tick,cpu,task,rank,iter,left\n0,0,hog,120,1,5\n0,1,-,-,-,-\n' \
+    >"$tmp/want"
+cmp -s "$tmp/trace" "$tmp/want" && ok "--cpus and --rr-interval" ||
+    fail "overrides: $(cat "$tmp/trace")"
+
+# Broken scenarios: exit 2, FILE:LINE: first on stderr, nothing on stdout.
+for spec in unknown-key:6 cpu-outside:5 syntax:4 unknown-task:7 \
+    command:6; do
+	f=tests/scenarios-bad/${spec%:*}.cfg
+	line=${spec#*:}
+	expect_status 2 "$sd" --headless --scenario "$f" --ticks 10 \
+	    --trace - || continue
+	if ! head -1 "$tmp/err" | grep -q "^$f:$line: "; then
+		fail "$f: stderr '$(head -1 "$tmp/err")', want $f:$line:"
+	elif [ -s "$tmp/out" ]; then
+		fail "$f: something ran: $(head -2 "$tmp/out")"
+	else
+		ok "$f: $(head -1 "$tmp/err")"
+	fi
+done
+grep -q 'real processes are not run headless' "$tmp/err" ||
+    fail "command scenario: unclear message '$(cat "$tmp/err")'"
+expect_status 2 "$sd" --headless --scenario "$tmp/nope.cfg" --ticks 1 &&
+	{ [ "$(cat "$tmp/err")" = "$tmp/nope.cfg: No such file or directory" ] &&
+	    ok "missing file" || fail "missing file: '$(cat "$tmp/err")'"; }
+# --cpus from the command line can make a scenario's cpu list invalid.
+expect_status 2 "$sd" --headless --scenario scenarios/pinned.cfg \
+    --ticks 1 --cpus 1 &&
+	{ grep -q '^scenarios/pinned.cfg:[0-9]*: .*cpu 1 is outside 0..0' \
+	    "$tmp/err" && ok "--cpus 1 on a 2-cpu scenario" ||
+	    fail "--cpus 1: '$(cat "$tmp/err")'"; }
+
+# Bad usage: exit 2.
+expect_status 2 "$sd" --headless --scenario scenarios/article.cfg &&
+	ok "no --ticks"
+expect_status 2 "$sd" --headless --ticks 5 && ok "no --scenario"
+expect_status 2 "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks 5 --cpus 0 && ok "--cpus 0"
+expect_status 2 "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks x && ok "--ticks x"
+expect_status 2 "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks 5 --bogus && ok "unknown option"
+expect_status 2 "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks 5 --table nobody &&
+	{ grep -q 'nobody' "$tmp/err" && ok "--table unknown task" ||
+	    fail "--table nobody: '$(cat "$tmp/err")'"; }
+
+# A trace that cannot be written: exit 1, naming it.
+expect_status 1 "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks 5 --trace "$tmp/no/such/dir/trace" &&
+	{ grep -q "$tmp/no/such/dir/trace" "$tmp/err" &&
+	    ok "unwritable trace" || fail "unwritable trace: '$(cat "$tmp/err")'"; }
+
+[ $failed -eq 0 ] || { echo "$failed failed"; exit 1; }
+echo "all passed"

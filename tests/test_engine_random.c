@@ -1,0 +1,365 @@
+/*
+ * test_engine_random.c -- the engine under a seeded random mix of 200
+ * tasks on 8 CPUs (hogs, patterns, nice values, affinities, groups, real
+ * tasks, scenario events and live changes between ticks): the same seed
+ * gives the same trace (determinism), and the invariants of SPEC.md
+ * section 1 hold after every tick.
+ */
+#include "engine_test.h"
+
+#define MIX_CPUS	8
+#define MIX_TASKS	200
+#define MIX_TICKS	5000
+
+/* xorshift64*: a small, fixed generator so runs repeat on any libc. */
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return (*s * 2685821657736338717ULL);
+}
+
+/* A number in lo..hi. */
+static int
+rnd_range(uint64_t *s, int lo, int hi)
+{
+	return (lo + (int)(rnd(s) % (uint64_t)(hi - lo + 1)));
+}
+
+/* Group masks: "low" 0-3, "high" 2-7. */
+static const uint64_t group_bits[2] = { 0x0f, 0xfc };
+
+/* A random non-empty mask within the group's cpus (or all 8). */
+static struct cpumask
+rnd_mask(uint64_t *s, int group)
+{
+	struct cpumask	m;
+	uint64_t	within = group >= 0 ? group_bits[group] : 0xff, b;
+
+	b = rnd(s) & within;
+	if (b == 0)
+		b = within;
+	cpumask_zero(&m);
+	m.bits[0] = b;
+	return (m);
+}
+
+/*
+ * Build the mix: groups, ntasks tasks (hogs one in hogs10 tenths, the
+ * rest patterns) and some scenario events.
+ */
+static struct engine *
+mix_create(uint64_t seed, int ntasks, int hogs10, int *groups)
+{
+	struct engine		*e = et_engine(MIX_CPUS, 10, 0, 0);
+	struct engine_task_spec	 ts;
+	struct engine_event	 ev;
+	struct cpumask		 m;
+	uint32_t		 pat[4];
+	char			 name[16], *cause = NULL;
+	uint64_t		 s = seed;
+	int			 i, j, n;
+
+	for (i = 0; i < 2; i++) {
+		cpumask_zero(&m);
+		m.bits[0] = group_bits[i];
+		groups[i] = engine_group_add(e, i == 0 ? "low" : "high", &m,
+		    &cause);
+		assert_true(groups[i] >= 0);
+	}
+	for (i = 0; i < ntasks; i++) {
+		memset(&ts, 0, sizeof ts);
+		snprintf(name, sizeof name, "t%d", i);
+		ts.name = name;
+		ts.kind = rnd_range(&s, 0, 19) == 0 ? ENGINE_REAL : ENGINE_SIM;
+		ts.nice = rnd_range(&s, -20, 19);
+		ts.start = rnd_range(&s, 0, 1) ? 0 : rnd_range(&s, 0, 2000);
+		if (ts.kind == ENGINE_SIM && rnd_range(&s, 0, 9) >= hogs10) {
+			n = rnd_range(&s, 0, 1) ? 4 : 2;
+			for (j = 0; j < n; j += 2) {
+				pat[j] = rnd_range(&s, 1, 20);
+				pat[j + 1] = rnd_range(&s, 1, 80);
+			}
+			ts.pattern = pat;
+			ts.npattern = n;
+		}
+		if (rnd_range(&s, 0, 4) == 0)
+			ts.runtime = rnd_range(&s, 50, 3000);
+		j = rnd_range(&s, 0, 3);
+		ts.group = j < 2 ? groups[j] : -1;
+		if (rnd_range(&s, 0, 9) < 3) {
+			m = rnd_mask(&s, j < 2 ? j : -1);
+			ts.cpus = &m;
+		}
+		if (engine_task_add(e, &ts, &cause) != i + 1)
+			fail_msg("task %d: %s", i, cause);
+	}
+	for (i = 0; i < 100; i++) {
+		memset(&ev, 0, sizeof ev);
+		ev.at = rnd_range(&s, 0, MIX_TICKS - 1);
+		ev.task = rnd_range(&s, 1, ntasks);
+		switch (rnd_range(&s, 0, 9)) {
+		case 0:
+			ev.action = ENGINE_ACT_KILL;
+			break;
+		case 1:
+			ev.action = ENGINE_ACT_CAPTION;
+			ev.text = "caption";
+			ev.task = 0;
+			break;
+		case 2:
+		case 3:
+		case 4:
+			ev.action = ENGINE_ACT_NICE;
+			ev.value = rnd_range(&s, -20, 19);
+			break;
+		case 5:
+		case 6:
+			ev.action = ENGINE_ACT_AFFINITY;
+			ev.cpus = rnd_mask(&s, et_info(e, ev.task).group >= 0 ?
+			    (et_info(e, ev.task).group == groups[0] ? 0 : 1) :
+			    -1);
+			break;
+		default:
+			ev.action = ENGINE_ACT_SLEEP;
+			ev.value = rnd_range(&s, 1, 100);
+			break;
+		}
+		engine_event_add(e, &ev);
+	}
+	return (e);
+}
+
+/* Before a tick: maybe one live change, as a client would make. */
+static void
+mix_poke(struct engine *e, uint64_t *s, const int *groups)
+{
+	struct engine_task_info	 ti;
+	struct cpumask		 m;
+	char			*cause = NULL;
+	int			 id, gi;
+
+	if (rnd_range(s, 0, 9) != 0)
+		return;
+	id = rnd_range(s, 1, engine_ntasks(e));
+	ti = et_info(e, id);
+	gi = ti.group < 0 ? -1 : (ti.group == groups[0] ? 0 : 1);
+	switch (rnd_range(s, 0, 7)) {
+	case 0:
+		engine_task_sleep(e, id, rnd_range(s, 1, 60), &cause);
+		break;
+	case 1:
+		engine_task_nice(e, id, rnd_range(s, -20, 19), &cause);
+		break;
+	case 2:
+		m = rnd_mask(s, gi);
+		engine_task_affinity(e, id, &m, &cause);
+		break;
+	case 3:
+		if (ti.kind == ENGINE_REAL)
+			engine_task_block(e, id, &cause);
+		break;
+	case 4:
+		if (ti.kind == ENGINE_REAL)
+			engine_task_wake(e, id, &cause);
+		break;
+	case 5:
+		/* May be refused when it would empty a member's set. */
+		gi = rnd_range(s, 0, 1);
+		cpumask_zero(&m);
+		m.bits[0] = rnd(s) & 0xff;
+		if (m.bits[0] == 0)
+			m.bits[0] = group_bits[gi];
+		engine_group_set_cpus(e, groups[gi], &m, &cause);
+		break;
+	default:
+		break;
+	}
+	free(cause);
+}
+
+/* FNV-1a over a value. */
+static void
+hash_add(uint64_t *h, uint64_t v)
+{
+	int	i;
+
+	for (i = 0; i < 8; i++) {
+		*h ^= (v >> (i * 8)) & 0xff;
+		*h *= 1099511628211ULL;
+	}
+}
+
+/* Run the mix for seed; returns a hash of every row and the end state. */
+static uint64_t
+mix_run(uint64_t seed)
+{
+	struct engine		*e;
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	uint64_t		 h = 14695981039346656037ULL, s = seed ^ 0x5eed;
+	uint64_t		 seq;
+	int			 groups[2], c, id;
+
+	e = mix_create(seed, MIX_TASKS, 4, groups);
+	while (engine_now(e) < MIX_TICKS) {
+		mix_poke(e, &s, groups);
+		engine_tick(e);
+		for (c = 0; c < MIX_CPUS; c++) {
+			engine_cpu_info(e, c, &ci);
+			hash_add(&h, engine_now(e));
+			hash_add(&h, (uint64_t)ci.cpu << 32 | (uint32_t)ci.nr);
+			hash_add(&h, (uint64_t)ci.task << 32 | ci.descent);
+			hash_add(&h, (uint64_t)ci.rank << 40 |
+			    (uint64_t)ci.iter << 20 | (uint32_t)ci.left);
+		}
+		engine_caption(e, &seq);
+		hash_add(&h, seq);
+	}
+	for (id = 1; id <= engine_ntasks(e); id++) {
+		ti = et_info(e, id);
+		hash_add(&h, ti.state | (uint64_t)ti.cpu << 8);
+		hash_add(&h, ti.ran);
+		hash_add(&h, (uint64_t)ti.stair.rank << 32 | ti.stair.left);
+	}
+	engine_free(e);
+	return (h);
+}
+
+/* The same seeded mix, run twice, gives the same trace, row for row. */
+static void
+test_determinism(void **state)
+{
+	uint64_t	a, b, c;
+
+	a = mix_run(42);
+	b = mix_run(42);
+	assert_true(a == b);
+	c = mix_run(43);
+	assert_true(a != c);	/* the hash does see the trace */
+}
+
+/* Check one task's staircase state against SPEC.md section 1. */
+static void
+check_stair(uint64_t t, int id, const struct engine_stair *st)
+{
+	int	L = 140 - st->prio;
+
+	if (st->prio != 120 + st->nice || st->rank < st->prio ||
+	    st->rank > ENGINE_BOTTOM || st->iter < 1 || st->iter > L ||
+	    st->prio + st->iter - 1 > st->rank || st->left < 1 ||
+	    st->left > et_allot(st->prio, st->rank, st->iter, 10) ||
+	    st->descent < 1)
+		fail_msg("tick %llu task %d: nice %d prio %d rank %d iter %d "
+		    "left %d descent %u breaks the stairs",
+		    (unsigned long long)t, id, st->nice, st->prio, st->rank,
+		    st->iter, st->left, st->descent);
+}
+
+/*
+ * After each tick of a long random run: every invariant holds, and the
+ * engine's own audit (engine_check) finds nothing broken.
+ */
+static void
+run_invariants(uint64_t seed, int ntasks, int hogs10)
+{
+	struct engine		*e;
+	struct engine_cpu_info	 ci[MIX_CPUS];
+	struct engine_task_info	 ti;
+	uint64_t		 s = seed ^ 0x5eed, t;
+	int			 groups[2], c, id, nrun, sumnr, nlive;
+	char			*cause = NULL;
+
+	e = mix_create(seed, ntasks, hogs10, groups);
+	while (engine_now(e) < MIX_TICKS) {
+		mix_poke(e, &s, groups);
+		engine_tick(e);
+		t = engine_now(e) - 1;
+		if (engine_check(e, &cause) != 0)
+			fail_msg("tick %llu: engine_check: %s",
+			    (unsigned long long)t, cause);
+		sumnr = 0;
+		for (c = 0; c < MIX_CPUS; c++) {
+			engine_cpu_info(e, c, &ci[c]);
+			if (ci[c].cpu != c)
+				fail_msg("tick %llu: row of cpu %d says %d",
+				    (unsigned long long)t, c, ci[c].cpu);
+			if (ci[c].task == 0 && ci[c].nr != 0)
+				fail_msg("tick %llu cpu %d idle with nr %d",
+				    (unsigned long long)t, c, ci[c].nr);
+			sumnr += ci[c].nr;
+			if (ci[c].task == 0)
+				continue;
+			ti = et_info(e, ci[c].task);
+			if (ci[c].rank < ti.stair.prio ||
+			    ci[c].rank > ENGINE_BOTTOM || ci[c].iter < 1 ||
+			    ti.stair.prio + ci[c].iter - 1 > ci[c].rank ||
+			    ci[c].left < 1 || ci[c].left > et_allot(
+			    ti.stair.prio, ci[c].rank, ci[c].iter, 10))
+				fail_msg("tick %llu cpu %d: row task %d rank %d "
+				    "iter %d left %d (prio %d)",
+				    (unsigned long long)t, c, ci[c].task,
+				    ci[c].rank, ci[c].iter, ci[c].left,
+				    ti.stair.prio);
+			if (!cpumask_test(&ti.allowed, c))
+				fail_msg("tick %llu: task %d ran on cpu %d, "
+				    "not allowed", (unsigned long long)t,
+				    ci[c].task, c);
+			/* "running": ran in the last tick, still runnable. */
+			if (ti.state != ENGINE_EXITED &&
+			    (ti.cpu != c || ti.running !=
+			    (ti.state == ENGINE_RUNNABLE)))
+				fail_msg("tick %llu: task %d ran on cpu %d but "
+				    "says cpu %d running %d",
+				    (unsigned long long)t, ci[c].task, c, ti.cpu,
+				    ti.running);
+		}
+		nrun = nlive = 0;
+		for (id = 1; id <= engine_ntasks(e); id++) {
+			ti = et_info(e, id);
+			if (ti.state == ENGINE_EXITED)
+				continue;
+			nlive++;
+			check_stair(t, id, &ti.stair);
+			if (ti.running && (ti.cpu < 0 || ti.cpu >= MIX_CPUS ||
+			    ci[ti.cpu].task != id))
+				fail_msg("tick %llu: task %d says running on "
+				    "cpu %d", (unsigned long long)t, id, ti.cpu);
+			if (ti.state != ENGINE_RUNNABLE)
+				continue;
+			nrun++;
+			if (ti.cpu < 0 || ti.cpu >= MIX_CPUS ||
+			    !cpumask_test(&ti.allowed, ti.cpu))
+				fail_msg("tick %llu: runnable task %d on cpu %d,"
+				    " not allowed", (unsigned long long)t, id,
+				    ti.cpu);
+		}
+		if (nrun != sumnr)
+			fail_msg("tick %llu: %d runnable tasks, sum of nr %d",
+			    (unsigned long long)t, nrun, sumnr);
+		assert_int_equal(nlive, engine_nlive(e));
+	}
+	engine_free(e);
+}
+
+/* Invariants: two busy mixes (200 tasks), one light (24, few hogs). */
+static void
+test_invariants(void **state)
+{
+	run_invariants(42, MIX_TASKS, 4);
+	run_invariants(7, MIX_TASKS, 4);
+	run_invariants(11, 24, 1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_invariants),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

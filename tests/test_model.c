@@ -1,0 +1,441 @@
+/*
+ * test_model.c -- the client's model fed protocol lines: the greeting,
+ * frames (and frames with malformed lines), replies matched with the
+ * commands sent, the article's table, %cpu from ran and tick deltas,
+ * and the key table's commands and refusals.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <curses.h>
+
+#include "stairs.h"
+
+#define TASK(id, name, state, ran) \
+	"task id=" #id " name=" name " kind=sim pid=- nice=0 cpu=0 " \
+	"rank=120 iter=1 left=10 state=" state " ran=" #ran " cputime=- " \
+	"cpus=0 group=- exit=-"
+
+/* A model that has been greeted. */
+static struct model *
+greeted(void)
+{
+	struct model	*m = model_create();
+
+	assert_int_equal(model_feed(m, "stairs 1 0.1.0"), MODEL_GREETING);
+	assert_int_equal(m->proto, 1);
+	assert_string_equal(m->version, "0.1.0");
+	return (m);
+}
+
+/* Feed a frame with one hog that has run ran ms at tick. */
+static void
+frame_at(struct model *m, long tick, long ran)
+{
+	char	line[512];
+
+	snprintf(line, sizeof line, "frame tick=%ld cpus=1 tasks=1 paused=0 "
+	    "speed=1 rr=10 dropped=0", tick);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	snprintf(line, sizeof line, "task id=1 name=hog kind=sim pid=- "
+	    "nice=0 cpu=0 rank=120 iter=1 left=10 state=running ran=%ld "
+	    "cputime=- cpus=0 group=- exit=-", ran);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+}
+
+/* Something that is not a stairs daemon is refused at once. */
+static void
+test_greeting_bad(void **state)
+{
+	struct model	*m = model_create();
+
+	assert_int_equal(model_feed(m, "SSH-2.0-OpenSSH"), MODEL_BAD);
+	assert_false(m->greeted);
+	assert_int_equal(model_feed(m, "stairs x 0.1"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "stairs 1 0.1.0\r"), MODEL_GREETING);
+	model_free(m);
+}
+
+/* A whole frame: header, CPUs, tasks, caption, events. */
+static void
+test_frame(void **state)
+{
+	struct model		*m = greeted();
+	const struct mtask	*t;
+
+	assert_int_equal(model_feed(m, "frame tick=48213 cpus=2 tasks=2 "
+	    "paused=1 speed=0.5 rr=20 dropped=7"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m,
+	    "cpu id=1 task=0 nr=0 rank=- iter=- left=-"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m,
+	    "cpu id=0 task=3 nr=2 rank=123 iter=2 left=10"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "task id=3 name=make kind=real "
+	    "pid=41022 nice=-5 cpu=0 rank=123 iter=2 left=10 state=running "
+	    "ran=2020 cputime=2010 cpus=0-1 group=batch exit=-"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, TASK(1, "hog", "runnable", 5)),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "caption tick=48000 text=The hog "
+	    "climbs  back up"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "event tick=48210 text=hog sleeps "
+	    "1000 ms"), MODEL_NOTHING);
+	/* Nothing shows before the end. */
+	assert_int_equal(m->ntasks, 0);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+
+	assert_int_equal(m->tick, 48213);
+	assert_true(m->paused);
+	assert_true(m->speed == 0.5);
+	assert_int_equal(m->rr, 20);
+	assert_int_equal(m->dropped, 7);
+	assert_int_equal(m->ncpus, 2);
+	assert_int_equal(m->cpus[0].id, 0);	/* sorted */
+	assert_int_equal(m->cpus[0].task, 3);
+	assert_int_equal(m->cpus[1].task, 0);
+	assert_int_equal(m->cpus[1].rank, -1);
+	assert_int_equal(m->ntasks, 2);
+	assert_int_equal(m->tasks[0].id, 1);	/* sorted */
+	t = model_task(m, 3);
+	assert_non_null(t);
+	assert_string_equal(t->name, "make");
+	assert_true(t->real);
+	assert_int_equal(t->pid, 41022);
+	assert_int_equal(t->nice, -5);
+	assert_int_equal(t->state, MTASK_RUNNING);
+	assert_int_equal(t->ran, 2020);
+	assert_int_equal(t->cputime, 2010);
+	assert_string_equal(t->cpus, "0-1");
+	assert_string_equal(t->group, "batch");
+	t = model_task(m, 1);
+	assert_int_equal(t->pid, -1);
+	assert_int_equal(t->cputime, -1);
+	assert_null(model_task(m, 2));
+	assert_string_equal(m->caption, "The hog climbs  back up");
+	assert_string_equal(model_last_event(m), "hog sleeps 1000 ms");
+
+	/* The next frame without a caption clears it. */
+	frame_at(m, 48300, 10);
+	assert_string_equal(m->caption, "");
+	assert_int_equal(m->ntasks, 1);
+	model_free(m);
+}
+
+/* Malformed lines are skipped, counted and said; the frame still counts. */
+static void
+test_frame_malformed(void **state)
+{
+	struct model	*m = greeted();
+
+	model_feed(m, "frame tick=10 cpus=1 tasks=3 paused=0 speed=1 rr=10 "
+	    "dropped=0");
+	assert_int_equal(model_feed(m, "task id=x name=a state=running"),
+	    MODEL_BAD);
+	assert_non_null(strstr(m->bad, "bad task line"));
+	assert_int_equal(model_feed(m, "task id=2 name=b state=dozing"),
+	    MODEL_BAD);
+	assert_int_equal(model_feed(m, "task id=3 state=running"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "task id=4 name=d nice=99 "
+	    "state=running"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "task id=5 name=e rank=200 "
+	    "state=running"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "cpu id=0 task=1 nr=two"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "event tick=3"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "bogus stuff"), MODEL_BAD);
+	assert_int_equal(model_feed(m, ""), MODEL_BAD);
+	/* Unknown keys are fine: newer daemons may add some. */
+	assert_int_equal(model_feed(m, "task id=6 name=f state=sleeping "
+	    "colour=blue"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->nbad, 9);
+	assert_int_equal(m->ntasks, 1);
+	assert_int_equal(m->tasks[0].id, 6);
+	assert_int_equal(m->tick, 10);
+
+	/* A frame header that does not parse: its block is still read. */
+	assert_int_equal(model_feed(m, "frame tick=oops"), MODEL_BAD);
+	assert_int_equal(model_feed(m, TASK(7, "g", "running", 0)),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->tick, 10);
+
+	/* A frame cut short by another frame is dropped. */
+	model_feed(m, "frame tick=20 cpus=1 tasks=1 paused=0 speed=1 rr=10");
+	assert_int_equal(model_feed(m, "frame tick=30 cpus=1 tasks=1 "
+	    "paused=0 speed=1 rr=10"), MODEL_BAD);
+	assert_non_null(strstr(m->bad, "frame without end"));
+	assert_false(m->in_frame);
+	assert_int_equal(m->tick, 10);
+	model_free(m);
+}
+
+/* A line longer than the protocol allows is refused, not overrun. */
+static void
+test_line_too_long(void **state)
+{
+	struct model	*m = greeted();
+	char		*line;
+
+	line = malloc(10000);
+	memset(line, 'a', 9999);
+	line[9999] = '\0';
+	assert_int_equal(model_feed(m, line), MODEL_BAD);
+	assert_non_null(strstr(m->bad, "too long"));
+	free(line);
+	model_free(m);
+}
+
+/* Replies are matched in order with the commands sent. */
+static void
+test_replies(void **state)
+{
+	struct model	*m = greeted();
+
+	assert_int_equal(model_sent(m, PEND_STATUS, "status"), 0);
+	assert_int_equal(model_sent(m, PEND_ACTION, "hog sleeps 1000 ms"), 0);
+	assert_int_equal(model_sent(m, PEND_ACTION, "new task x"), 0);
+	assert_int_equal(model_pending(m, PEND_ACTION), 2);
+
+	assert_int_equal(model_feed(m, "status tick=5 cpus=2 tasks=1 paused=1 "
+	    "speed=2 rr=10 cgroups=none sleep=250"), MODEL_NOTHING);
+	assert_int_equal(m->sleep_ms, 250);
+	assert_true(m->paused);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	assert_int_equal(m->reply_kind, PEND_STATUS);
+
+	/* A frame between replies does not disturb them. */
+	frame_at(m, 6, 1);
+	assert_int_equal(model_feed(m, "err no such task: hog"), MODEL_REPLY);
+	assert_int_equal(m->reply_kind, PEND_ACTION);
+	assert_false(m->reply_ok);
+	assert_string_equal(m->reply_what, "hog sleeps 1000 ms");
+	assert_string_equal(m->reply_text, "no such task: hog");
+	assert_int_equal(model_feed(m, "ok 7"), MODEL_REPLY);
+	assert_true(m->reply_ok);
+	assert_string_equal(m->reply_text, "7");
+	assert_string_equal(m->reply_what, "new task x");
+	assert_int_equal(model_pending(m, PEND_ACTION), 0);
+	/* Data lines of replies the client does not read are skipped. */
+	assert_int_equal(model_feed(m, "help status"), MODEL_NOTHING);
+	model_free(m);
+}
+
+/* The article's table comes whole, or not at all. */
+static void
+test_table(void **state)
+{
+	struct model	*m = greeted();
+
+	model_sent(m, PEND_TABLE, "table 1");
+	assert_int_equal(model_feed(m, "table task=1 name=hog base=139 "
+	    "stairs=1 rr=10"), MODEL_NOTHING);
+	assert_false(m->table.valid);
+	assert_int_equal(model_feed(m, "row iter=1 ticks=30"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "row iter=2 ticks=4"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	assert_true(m->table.valid);
+	assert_int_equal(m->table.task, 1);
+	assert_string_equal(m->table.name, "hog");
+	assert_int_equal(m->table.nrows, 2);
+	assert_int_equal(m->table.ticks[1], 4);
+	assert_int_equal(m->table.iters[1], 2);
+
+	/* A bad row spoils that reply; the last good table stays. */
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, "table task=1 name=hog base=120 stairs=3 rr=10");
+	assert_int_equal(model_feed(m, "row iter=1 ticks=1,2"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	assert_int_equal(m->table.stairs, 1);
+	model_sent(m, PEND_TABLE, "table 1");
+	assert_int_equal(model_feed(m, "table task=1 base=120 stairs=99 "
+	    "rr=10"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "row iter=1 ticks=1"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "err no such task"), MODEL_REPLY);
+	assert_int_equal(m->table.stairs, 1);
+	model_free(m);
+}
+
+/* %cpu is ran over ticks across the last few seconds' samples. */
+static void
+test_pct(void **state)
+{
+	struct model	*m = greeted();
+
+	frame_at(m, 1000, 0);
+	assert_int_equal(m->tasks[0].pct, -1);
+	frame_at(m, 1100, 50);
+	/* Not a new sample yet, but measured against the first. */
+	assert_int_equal(m->tasks[0].pct, 50);
+	frame_at(m, 2000, 500);
+	assert_int_equal(m->tasks[0].pct, 50);
+	frame_at(m, 3000, 1500);
+	assert_int_equal(m->tasks[0].pct, 75);
+	/* A restarted daemon: time went back, history starts again. */
+	frame_at(m, 10, 5);
+	assert_int_equal(m->tasks[0].pct, -1);
+	model_free(m);
+}
+
+/* model_allot follows SPEC.md section 1. */
+static void
+test_allot(void **state)
+{
+	assert_int_equal(model_allot(0, 120, 1, 10), 10);
+	assert_int_equal(model_allot(0, 121, 2, 10), 20);
+	assert_int_equal(model_allot(0, 125, 2, 10), 10);
+	assert_int_equal(model_allot(19, 139, 1, 10), 10);
+	assert_int_equal(model_allot(-20, 109, 10, 10), 100);
+}
+
+static char	sent[8][128];
+static int	nsent;
+
+/* Record what keys.c sends. */
+static int
+record(void *arg, enum model_pend kind, const char *cmd)
+{
+	snprintf(sent[nsent++ % 8], sizeof sent[0], "%s", cmd);
+	return (0);
+}
+
+/* Keys send the commands of the issue, and a read-only client refuses. */
+static void
+test_keys(void **state)
+{
+	struct model	*m = greeted();
+	struct view	 v;
+	struct keys_env	 e;
+	const char	*p;
+	int		 f;
+
+	model_feed(m, "frame tick=1 cpus=2 tasks=2 paused=0 speed=1 rr=10");
+	model_feed(m, TASK(4, "hog", "running", 0));
+	model_feed(m, TASK(9, "ed", "sleeping", 0));
+	model_feed(m, "end");
+	memset(&v, 0, sizeof v);
+	memset(&e, 0, sizeof e);
+	e.model = m;
+	e.view = &v;
+	e.send = record;
+	nsent = 0;
+	keys_select_first(m, &v);
+	assert_int_equal(v.selected, 4);
+
+	assert_true(keys_handle(&e, 's') & KEYS_HANDLED);
+	assert_string_equal(sent[0], "sleep 4 1000");
+	f = keys_handle(&e, 'j');
+	assert_true(f & KEYS_TABLE);
+	assert_int_equal(v.selected, 9);
+	keys_handle(&e, '+');
+	assert_string_equal(sent[1], "nice 9 1");
+	keys_handle(&e, KEY_UP);
+	keys_handle(&e, '-');
+	assert_string_equal(sent[2], "nice 4 -1");
+	keys_handle(&e, ' ');
+	assert_string_equal(sent[3], "pause");
+	keys_handle(&e, '>');
+	assert_string_equal(sent[4], "speed 2");
+	keys_handle(&e, '.');
+	assert_string_equal(sent[5], "step 1");
+	keys_handle(&e, 'x');
+	assert_string_equal(sent[6], "kill 4");
+
+	/* S opens a prompt; typing edits it; Enter sends. */
+	keys_handle(&e, 'S');
+	assert_true(v.prompt);
+	keys_handle(&e, KEY_BACKSPACE);
+	keys_handle(&e, KEY_BACKSPACE);
+	keys_handle(&e, KEY_BACKSPACE);
+	keys_handle(&e, '5');
+	keys_handle(&e, '\r');
+	assert_false(v.prompt);
+	assert_string_equal(sent[7], "sleep 4 15");
+	/* A bad number is said, not sent. */
+	keys_handle(&e, 'S');
+	keys_handle(&e, 'z');
+	keys_handle(&e, '\r');
+	assert_int_equal(nsent, 8);
+	assert_true(v.message_error);
+	/* n: a name and a bare pattern. */
+	keys_handle(&e, 'n');
+	for (p = "cc 2,40 nice=3"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	keys_handle(&e, '\n');
+	assert_string_equal(sent[0], "add cc pattern=2,40 nice=3");
+	/* a: the prompt starts from the task's CPUs; Escape cancels. */
+	keys_handle(&e, 'a');
+	assert_string_equal(v.prompt_buf, "0");
+	keys_handle(&e, 27);
+	assert_false(v.prompt);
+	assert_int_equal(nsent, 9);
+	/* q quits; Q sends shutdown. */
+	assert_true(keys_handle(&e, 'q') & KEYS_QUIT);
+	assert_true(keys_handle(&e, 'Q') & KEYS_SHUTDOWN);
+	assert_string_equal(sent[1], "shutdown");
+
+	/* Read-only: every key that changes the daemon is refused. */
+	v.readonly = 1;
+	for (p = "sS+-axn .<>Q"; *p != '\0'; p++) {
+		v.message[0] = '\0';
+		assert_int_equal(keys_handle(&e, *p),
+		    KEYS_HANDLED | KEYS_REDRAW);
+		assert_non_null(strstr(v.message, "read-only"));
+		assert_true(v.message_error);
+	}
+	assert_int_equal(nsent, 10);
+	assert_true(keys_handle(&e, 'j') & KEYS_HANDLED);
+	assert_true(keys_handle(&e, 'q') & KEYS_QUIT);
+	model_free(m);
+}
+
+/* A click on a task row selects it. */
+static void
+test_click(void **state)
+{
+	struct model	*m = greeted();
+	struct view	 v;
+	struct keys_env	 e;
+
+	model_feed(m, "frame tick=1 cpus=1 tasks=2 paused=0 speed=1 rr=10");
+	model_feed(m, TASK(4, "hog", "running", 0));
+	model_feed(m, TASK(9, "ed", "sleeping", 0));
+	model_feed(m, "end");
+	memset(&v, 0, sizeof v);
+	memset(&e, 0, sizeof e);
+	e.model = m;
+	e.view = &v;
+	v.selected = 4;
+	v.task_y = 10;
+	v.task_rows = 5;
+	assert_int_equal(keys_click(&e, 3, 9), 0);
+	assert_true(keys_click(&e, 3, 11) & KEYS_TABLE);
+	assert_int_equal(v.selected, 9);
+	assert_int_equal(keys_click(&e, 3, 12), 0);
+	model_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_greeting_bad),
+		cmocka_unit_test(test_frame),
+		cmocka_unit_test(test_frame_malformed),
+		cmocka_unit_test(test_line_too_long),
+		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_pct),
+		cmocka_unit_test(test_allot),
+		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_click),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

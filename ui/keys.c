@@ -1,0 +1,494 @@
+/*
+ * keys.c -- the key table: each key maps to an action that changes the
+ * view or sends a command to the daemon, and returns reaction flags
+ * (KEYS_HANDLED, KEYS_REDRAW, ...) telling the main loop what to do.
+ * Actions that change the daemon are marked, so a read-only client
+ * refuses them in one place.  Also the prompt line (S, a, n) and the
+ * mouse click that selects a task.  No ncurses calls: only its key codes.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "stairs.h"
+
+enum keys_prompt {
+	PROMPT_NONE,
+	PROMPT_SLEEP,
+	PROMPT_AFFINITY,
+	PROMPT_NEW
+};
+
+struct keys_binding {
+	int		 key;
+	int		 alt;		/* another key for it, or 0 */
+	int		 changes;	/* changes the daemon: not read-only */
+	int		(*fn)(struct keys_env *, int);
+};
+
+/* The task selected, or NULL (with a message saying so). */
+static const struct mtask *
+keys_selected(struct keys_env *e)
+{
+	const struct mtask	*t;
+
+	t = model_task(e->model, e->view->selected);
+	if (t == NULL)
+		draw_message(e->view, 1, "no task selected");
+	return (t);
+}
+
+/* Send a command; say so if it could not be sent. */
+static int
+keys_send(struct keys_env *e, enum model_pend kind, const char *what,
+    const char *cmd)
+{
+	if (e->send(e->arg, kind, cmd) != 0 ||
+	    model_sent(e->model, kind, what) != 0) {
+		draw_message(e->view, 1, "%s: not sent", what);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	draw_message(e->view, 0, "%s ...", what);
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* Move the selection by n rows (clamped). */
+static int
+keys_move(struct keys_env *e, int n)
+{
+	struct model	*m = e->model;
+	int		 i;
+
+	if (m->ntasks == 0)
+		return (KEYS_HANDLED);
+	i = model_task_index(m, e->view->selected);
+	if (i < 0)
+		i = 0;
+	else
+		i += n;
+	if (i >= m->ntasks)
+		i = m->ntasks - 1;
+	if (i < 0)
+		i = 0;
+	if (m->tasks[i].id == e->view->selected)
+		return (KEYS_HANDLED);
+	e->view->selected = m->tasks[i].id;
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+}
+
+/* Up / k: the task above. */
+static int
+keys_up(struct keys_env *e, int key)
+{
+	return (keys_move(e, -1));
+}
+
+/* Down / j: the task below. */
+static int
+keys_down(struct keys_env *e, int key)
+{
+	return (keys_move(e, 1));
+}
+
+/* PgUp / PgDn: a page of tasks. */
+static int
+keys_page(struct keys_env *e, int key)
+{
+	int	n = e->view->task_rows > 1 ? e->view->task_rows - 1 : 1;
+
+	return (keys_move(e, key == KEY_PPAGE ? -n : n));
+}
+
+/* Home / End: the first or last task. */
+static int
+keys_ends(struct keys_env *e, int key)
+{
+	return (keys_move(e, key == KEY_HOME ? -e->model->ntasks :
+	    e->model->ntasks));
+}
+
+/* [ / ]: scroll the CPU panels by a row. */
+static int
+keys_cpus(struct keys_env *e, int key)
+{
+	e->view->cpu_top += key == '[' ? -1 : 1;
+	if (e->view->cpu_top < 0)
+		e->view->cpu_top = 0;
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* s: the default sleep for the selected task. */
+static int
+keys_sleep(struct keys_env *e, int key)
+{
+	const struct mtask	*t;
+	char			 cmd[64], what[96];
+
+	if ((t = keys_selected(e)) == NULL)
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	snprintf(cmd, sizeof cmd, "sleep %d %d", t->id, e->model->sleep_ms);
+	snprintf(what, sizeof what, "%s sleeps %d ms", t->name,
+	    e->model->sleep_ms);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* Open the prompt line. */
+static int
+keys_prompt_open(struct keys_env *e, int kind, const char *label,
+    const char *init)
+{
+	struct view	*v = e->view;
+
+	v->prompt = kind;
+	v->prompt_task = v->selected;
+	snprintf(v->prompt_label, sizeof v->prompt_label, "%s", label);
+	snprintf(v->prompt_buf, sizeof v->prompt_buf, "%s", init);
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* S: ask how long the selected task sleeps. */
+static int
+keys_sleep_ask(struct keys_env *e, int key)
+{
+	const struct mtask	*t;
+	char			 label[64], init[16];
+
+	if ((t = keys_selected(e)) == NULL)
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	snprintf(label, sizeof label, "sleep %s for how many ms", t->name);
+	snprintf(init, sizeof init, "%d", e->model->sleep_ms);
+	return (keys_prompt_open(e, PROMPT_SLEEP, label, init));
+}
+
+/* + / -: nice up or down by one. */
+static int
+keys_nice(struct keys_env *e, int key)
+{
+	const struct mtask	*t;
+	char			 cmd[64], what[96];
+	int			 n;
+
+	if ((t = keys_selected(e)) == NULL)
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	n = t->nice + (key == '-' ? -1 : 1);
+	if (n < -20 || n > 19) {
+		draw_message(e->view, 1, "%s: nice stays in -20..19", t->name);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(cmd, sizeof cmd, "nice %d %d", t->id, n);
+	snprintf(what, sizeof what, "%s nice %d", t->name, n);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* a: ask for the selected task's CPUs. */
+static int
+keys_affinity(struct keys_env *e, int key)
+{
+	const struct mtask	*t;
+	char			 label[64];
+
+	if ((t = keys_selected(e)) == NULL)
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	snprintf(label, sizeof label, "CPUs for %s (like 0-2,5)", t->name);
+	return (keys_prompt_open(e, PROMPT_AFFINITY, label,
+	    strcmp(t->cpus, "-") == 0 ? "" : t->cpus));
+}
+
+/* x: kill the selected task. */
+static int
+keys_kill(struct keys_env *e, int key)
+{
+	const struct mtask	*t;
+	char			 cmd[64], what[96];
+
+	if ((t = keys_selected(e)) == NULL)
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	snprintf(cmd, sizeof cmd, "kill %d", t->id);
+	snprintf(what, sizeof what, "kill %s", t->name);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* n: ask for a new scripted task. */
+static int
+keys_new(struct keys_env *e, int key)
+{
+	return (keys_prompt_open(e, PROMPT_NEW,
+	    "new task: NAME [RUN,SLEEP,...] [nice=N]", ""));
+}
+
+/* space: pause or resume. */
+static int
+keys_pause(struct keys_env *e, int key)
+{
+	if (e->model->paused)
+		return (keys_send(e, PEND_ACTION, "resume", "resume"));
+	return (keys_send(e, PEND_ACTION, "pause", "pause"));
+}
+
+/* .: one tick. */
+static int
+keys_step(struct keys_env *e, int key)
+{
+	return (keys_send(e, PEND_ACTION, "step 1 tick", "step 1"));
+}
+
+/* < / >: halve or double the speed. */
+static int
+keys_speed(struct keys_env *e, int key)
+{
+	char	cmd[64], what[64];
+	double	s = e->model->speed * (key == '<' ? 0.5 : 2);
+
+	snprintf(cmd, sizeof cmd, "speed %g", s);
+	snprintf(what, sizeof what, "speed %gx", s);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* t: the article's table on or off. */
+static int
+keys_table(struct keys_env *e, int key)
+{
+	e->view->show_table = !e->view->show_table;
+	draw_message(e->view, 0, "article table %s",
+	    e->view->show_table ? "on" : "off");
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+}
+
+/* ? / F1: the help. */
+static int
+keys_help_key(struct keys_env *e, int key)
+{
+	e->view->show_help = !e->view->show_help;
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* q: detach, leaving the daemon running. */
+static int
+keys_quit(struct keys_env *e, int key)
+{
+	return (KEYS_HANDLED | KEYS_QUIT);
+}
+
+/* Q: shut the daemon down, then quit. */
+static int
+keys_shutdown(struct keys_env *e, int key)
+{
+	keys_send(e, PEND_SHUTDOWN, "shutdown", "shutdown");
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_SHUTDOWN);
+}
+
+static const struct keys_binding keys_table_[] = {
+	{ KEY_UP, 'k', 0, keys_up },
+	{ KEY_DOWN, 'j', 0, keys_down },
+	{ KEY_PPAGE, 0, 0, keys_page },
+	{ KEY_NPAGE, 0, 0, keys_page },
+	{ KEY_HOME, 'g', 0, keys_ends },
+	{ KEY_END, 'G', 0, keys_ends },
+	{ '[', ']', 0, keys_cpus },
+	{ 's', 0, 1, keys_sleep },
+	{ 'S', 0, 1, keys_sleep_ask },
+	{ '+', '=', 1, keys_nice },
+	{ '-', 0, 1, keys_nice },
+	{ 'a', 0, 1, keys_affinity },
+	{ 'x', 0, 1, keys_kill },
+	{ 'n', 0, 1, keys_new },
+	{ ' ', 0, 1, keys_pause },
+	{ '.', 0, 1, keys_step },
+	{ '<', '>', 1, keys_speed },
+	{ 't', 0, 0, keys_table },
+	{ '?', KEY_F(1), 0, keys_help_key },
+	{ 'q', 0, 0, keys_quit },
+	{ 'Q', 0, 1, keys_shutdown },
+};
+
+static const char *const keys_help_text[] = {
+	"Up/Down j/k  select a task (or click it)",
+	"PgUp/PgDn Home/End  page through the tasks",
+	"[ ]          scroll the CPU panels",
+	"s            the selected task sleeps (default ms)",
+	"S            ... for how long? (prompt)",
+	"+ -          nice up / down",
+	"a            affinity: CPUs the task may use",
+	"x            kill the task",
+	"n            new scripted task: NAME [RUN,SLEEP,..]",
+	"space        pause / resume",
+	".            one tick",
+	"< >          speed: halve / double",
+	"t            the article's table on / off",
+	"? F1         this help",
+	"q            detach (the daemon keeps running)",
+	"Q            shut the daemon down",
+	"",
+	"[hog ███░░]  runs now; the bar is `left` of its slice",
+	"name  queued on its stair   (name) sleeping   +3 more",
+	NULL
+};
+
+/* The help text, one line a string, NULL-terminated. */
+const char *const *
+keys_help(void)
+{
+	return (keys_help_text);
+}
+
+/* Select the first task if nothing (or a task now gone) is selected. */
+void
+keys_select_first(struct model *m, struct view *v)
+{
+	if (m->ntasks > 0 && model_task_index(m, v->selected) < 0)
+		v->selected = m->tasks[0].id;
+}
+
+/* The prompt line was entered: act on it. */
+static int
+keys_prompt_done(struct keys_env *e)
+{
+	struct view		*v = e->view;
+	const struct mtask	*t = NULL;
+	char			 cmd[320], what[320], name[64], rest[128];
+	char			*end, *p;
+	long			 ms;
+	int			 kind = v->prompt;
+
+	v->prompt = PROMPT_NONE;
+	if (v->prompt_buf[0] == '\0') {
+		draw_message(v, 0, "cancelled");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (kind != PROMPT_NEW &&
+	    (t = model_task(e->model, v->prompt_task)) == NULL) {
+		draw_message(v, 1, "that task is gone");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	switch (kind) {
+	case PROMPT_SLEEP:
+		ms = strtol(v->prompt_buf, &end, 10);
+		if (*end != '\0' || ms <= 0 || ms > 100000000) {
+			draw_message(v, 1, "sleep: not a number of ms: %s",
+			    v->prompt_buf);
+			return (KEYS_HANDLED | KEYS_REDRAW);
+		}
+		snprintf(cmd, sizeof cmd, "sleep %d %ld", t->id, ms);
+		snprintf(what, sizeof what, "%s sleeps %ld ms", t->name, ms);
+		break;
+	case PROMPT_AFFINITY:
+		if (strchr(v->prompt_buf, ' ') != NULL) {
+			draw_message(v, 1, "affinity: no spaces in a cpu list");
+			return (KEYS_HANDLED | KEYS_REDRAW);
+		}
+		snprintf(cmd, sizeof cmd, "affinity %d %s", t->id,
+		    v->prompt_buf);
+		snprintf(what, sizeof what, "%s on CPUs %s", t->name,
+		    v->prompt_buf);
+		break;
+	case PROMPT_NEW:
+		/* NAME [pattern] [nice=N] [cpus=L]: a bare list is the pattern. */
+		name[0] = rest[0] = '\0';
+		p = strtok(v->prompt_buf, " ");
+		snprintf(name, sizeof name, "%s", p != NULL ? p : "");
+		while ((p = strtok(NULL, " ")) != NULL) {
+			if (strlen(rest) + strlen(p) + 10 >= sizeof rest)
+				break;
+			if (strchr(p, '=') == NULL)
+				strcat(rest, " pattern=");
+			else
+				strcat(rest, " ");
+			strcat(rest, p);
+		}
+		snprintf(cmd, sizeof cmd, "add %s%s", name, rest);
+		snprintf(what, sizeof what, "new task %s", name);
+		break;
+	default:
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* A key while the prompt is open: edit, enter or cancel. */
+static int
+keys_prompt_key(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+	size_t		 len = strlen(v->prompt_buf);
+
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		return (keys_prompt_done(e));
+	case 27:	/* Escape */
+	case 7:		/* ^G */
+		v->prompt = PROMPT_NONE;
+		draw_message(v, 0, "cancelled");
+		break;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		if (len > 0)
+			v->prompt_buf[len - 1] = '\0';
+		break;
+	case 21:	/* ^U */
+		v->prompt_buf[0] = '\0';
+		break;
+	default:
+		if (key >= 32 && key < 127 && len + 1 < sizeof v->prompt_buf) {
+			v->prompt_buf[len] = (char)key;
+			v->prompt_buf[len + 1] = '\0';
+		}
+		break;
+	}
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* Handle one key; returns reaction flags (0: not a key of ours). */
+int
+keys_handle(struct keys_env *e, int key)
+{
+	const struct keys_binding	*b;
+	size_t				 i;
+
+	if (e->view->prompt != PROMPT_NONE)
+		return (keys_prompt_key(e, key));
+	if (e->view->show_help && key != 'q' && key != 'Q') {
+		e->view->show_help = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	for (i = 0; i < sizeof keys_table_ / sizeof keys_table_[0]; i++) {
+		b = &keys_table_[i];
+		if (key != b->key && (b->alt == 0 || key != b->alt))
+			continue;
+		if (b->changes && e->view->readonly) {
+			draw_message(e->view, 1, "read-only client: %s%c%s "
+			    "refused (it would change the daemon)",
+			    key == ' ' ? "" : "'", key == ' ' ? '?' : key,
+			    key == ' ' ? "" : "'");
+			if (key == ' ')
+				draw_message(e->view, 1, "read-only client: "
+				    "space refused (it would change the daemon)");
+			return (KEYS_HANDLED | KEYS_REDRAW);
+		}
+		return (b->fn(e, key));
+	}
+	return (0);
+}
+
+/* A mouse click at (x, y): a task row selects that task. */
+int
+keys_click(struct keys_env *e, int x, int y)
+{
+	struct view	*v = e->view;
+	int		 i;
+
+	if (y < v->task_y || y >= v->task_y + v->task_rows)
+		return (0);
+	i = v->task_top + (y - v->task_y);
+	if (i < 0 || i >= e->model->ntasks)
+		return (0);
+	if (e->model->tasks[i].id == v->selected)
+		return (KEYS_HANDLED);
+	v->selected = e->model->tasks[i].id;
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+}

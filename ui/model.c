@@ -1,0 +1,758 @@
+/*
+ * model.c -- the client's copy of the daemon's state, fed one protocol
+ * line at a time (docs/PROTOCOL.md): the greeting, frames (frame, cpu,
+ * task, caption, event, end), the data lines of replies (status, table,
+ * row) and final lines (ok/err), matched in order with the commands the
+ * client sent.  No I/O and no ncurses: the tests feed it text.
+ *
+ * A frame is read into a stage and only replaces the current state at
+ * `end`, so a screen never shows half a frame.  A malformed line is
+ * counted, remembered and skipped; the rest of its frame still counts.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stairs.h"
+#include "xmalloc.h"
+
+#define MODEL_MAX_FIELDS	32
+
+/* A line split into its keyword and key=value fields. */
+struct fields {
+	char		*word;
+	int		 n;
+	char		*key[MODEL_MAX_FIELDS];
+	char		*val[MODEL_MAX_FIELDS];
+	char		*text;		/* text=..., to the end of the line */
+};
+
+static const char *model_state_names[] = {
+	"sleeping", "runnable", "running", "exited"
+};
+
+/* Make an empty model. */
+struct model *
+model_create(void)
+{
+	struct model	*m;
+
+	m = xcalloc(1, sizeof *m);
+	m->speed = 1;
+	m->rr = 10;
+	m->sleep_ms = 1000;
+	return (m);
+}
+
+/* Free an article table's rows. */
+static void
+model_table_clear(struct mtable *t)
+{
+	free(t->iters);
+	free(t->ticks);
+	memset(t, 0, sizeof *t);
+}
+
+/* Free a model. */
+void
+model_free(struct model *m)
+{
+	if (m == NULL)
+		return;
+	free(m->cpus);
+	free(m->tasks);
+	free(m->ncpu_stage);
+	free(m->task_stage);
+	model_table_clear(&m->table);
+	model_table_clear(&m->table_stage);
+	free(m);
+}
+
+/* Remember a malformed line and say so. */
+static enum model_got
+model_bad(struct model *m, const char *line, const char *why)
+{
+	m->nbad++;
+	snprintf(m->bad, sizeof m->bad, "%s: %.*s", why, 120, line);
+	return (MODEL_BAD);
+}
+
+/* Split a line in place; the text= field runs to the end. */
+static void
+model_split(char *s, struct fields *f)
+{
+	char	*p, *eq;
+
+	memset(f, 0, sizeof *f);
+	while (*s == ' ')
+		s++;
+	f->word = s;
+	while (*s != '\0' && *s != ' ')
+		s++;
+	if (*s != '\0')
+		*s++ = '\0';
+	while (*s != '\0') {
+		while (*s == ' ')
+			s++;
+		if (*s == '\0')
+			break;
+		if (strncmp(s, "text=", 5) == 0) {
+			f->text = s + 5;
+			break;
+		}
+		p = s;
+		while (*s != '\0' && *s != ' ')
+			s++;
+		if (*s != '\0')
+			*s++ = '\0';
+		if (f->n == MODEL_MAX_FIELDS)
+			continue;
+		if ((eq = strchr(p, '=')) != NULL) {
+			*eq = '\0';
+			f->val[f->n] = eq + 1;
+		} else
+			f->val[f->n] = NULL;
+		f->key[f->n++] = p;
+	}
+}
+
+/* The value of a field, or NULL. */
+static const char *
+model_get(const struct fields *f, const char *key)
+{
+	int	i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->val[i] != NULL && strcmp(f->key[i], key) == 0)
+			return (f->val[i]);
+	}
+	return (NULL);
+}
+
+/* Parse a whole decimal number; "-" gives dash (if allowed). */
+static int
+model_num(const char *s, long *out, long dash)
+{
+	char	*end;
+	long	 v;
+
+	if (s == NULL || *s == '\0')
+		return (-1);
+	if (strcmp(s, "-") == 0) {
+		if (dash == LONG_MIN)
+			return (-1);
+		*out = dash;
+		return (0);
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0')
+		return (-1);
+	*out = v;
+	return (0);
+}
+
+/* Read an int field into *out; missing keeps *out unless required. */
+static int
+model_int(const struct fields *f, const char *key, int *out, int required,
+    int dash)
+{
+	const char	*s;
+	long		 v;
+
+	if ((s = model_get(f, key)) == NULL)
+		return (required ? -1 : 0);
+	if (model_num(s, &v, dash ? -1 : LONG_MIN) != 0 || v < INT_MIN ||
+	    v > INT_MAX)
+		return (-1);
+	*out = (int)v;
+	return (0);
+}
+
+/* Read a long field like model_int. */
+static int
+model_long(const struct fields *f, const char *key, long *out, int required)
+{
+	const char	*s;
+
+	if ((s = model_get(f, key)) == NULL)
+		return (required ? -1 : 0);
+	return (model_num(s, out, -1));
+}
+
+/* Copy a string field if present. */
+static void
+model_str(const struct fields *f, const char *key, char *out, size_t len)
+{
+	const char	*s;
+
+	if ((s = model_get(f, key)) != NULL)
+		snprintf(out, len, "%s", s);
+}
+
+/* Read the header fields shared by `frame` and `status`. */
+static int
+model_header(const struct fields *f, long *tick, int *paused, double *speed,
+    int *rr, int *sleep_ms)
+{
+	const char	*s;
+	char		*end;
+	double		 d;
+
+	if (model_long(f, "tick", tick, 1) != 0)
+		return (-1);
+	if (model_int(f, "paused", paused, 0, 0) != 0)
+		return (-1);
+	if ((s = model_get(f, "speed")) != NULL) {
+		d = strtod(s, &end);
+		if (*end != '\0' || !(d > 0))
+			return (-1);
+		*speed = d;
+	}
+	if (model_int(f, "rr", rr, 0, 0) != 0 || *rr <= 0)
+		return (-1);
+	/* Not in protocol 1, but used if a daemon offers it. */
+	if (sleep_ms != NULL) {
+		if (model_int(f, "sleep", sleep_ms, 0, 0) != 0 || *sleep_ms <= 0)
+			return (-1);
+	}
+	return (0);
+}
+
+/* Parse a `cpu` line. */
+static int
+model_parse_cpu(const struct fields *f, struct mcpu *c)
+{
+	memset(c, 0, sizeof *c);
+	c->rank = c->iter = c->left = -1;
+	if (model_int(f, "id", &c->id, 1, 0) != 0 || c->id < 0)
+		return (-1);
+	if (model_int(f, "task", &c->task, 0, 0) != 0 || c->task < 0)
+		return (-1);
+	if (model_int(f, "nr", &c->nr, 0, 0) != 0 ||
+	    model_int(f, "rank", &c->rank, 0, 1) != 0 ||
+	    model_int(f, "iter", &c->iter, 0, 1) != 0 ||
+	    model_int(f, "left", &c->left, 0, 1) != 0)
+		return (-1);
+	if (c->task == 0)
+		c->rank = c->iter = c->left = -1;
+	return (0);
+}
+
+/* Parse a `task` line. */
+static int
+model_parse_task(const struct fields *f, struct mtask *t)
+{
+	const char	*s;
+	size_t		 i;
+
+	memset(t, 0, sizeof *t);
+	t->pid = t->cpu = -1;
+	t->cputime = -1;
+	t->pct = -1;
+	t->rank = 120;
+	t->iter = 1;
+	snprintf(t->cpus, sizeof t->cpus, "-");
+	snprintf(t->group, sizeof t->group, "-");
+	snprintf(t->exit, sizeof t->exit, "-");
+
+	if (model_int(f, "id", &t->id, 1, 0) != 0 || t->id <= 0)
+		return (-1);
+	if ((s = model_get(f, "name")) == NULL || *s == '\0' ||
+	    strlen(s) >= sizeof t->name)
+		return (-1);
+	snprintf(t->name, sizeof t->name, "%s", s);
+	if ((s = model_get(f, "kind")) != NULL) {
+		if (strcmp(s, "real") == 0)
+			t->real = 1;
+		else if (strcmp(s, "sim") != 0)
+			return (-1);
+	}
+	if ((s = model_get(f, "state")) == NULL)
+		return (-1);
+	for (i = 0; i < sizeof model_state_names / sizeof *model_state_names;
+	    i++) {
+		if (strcmp(s, model_state_names[i]) == 0)
+			break;
+	}
+	if (i == sizeof model_state_names / sizeof *model_state_names)
+		return (-1);
+	t->state = (enum mtask_state)i;
+	if (model_int(f, "pid", &t->pid, 0, 1) != 0 ||
+	    model_int(f, "nice", &t->nice, 0, 0) != 0 ||
+	    t->nice < -20 || t->nice > 19 ||
+	    model_int(f, "cpu", &t->cpu, 0, 1) != 0 ||
+	    model_int(f, "rank", &t->rank, 0, 0) != 0 ||
+	    t->rank < 0 || t->rank > MODEL_BOTTOM ||
+	    model_int(f, "iter", &t->iter, 0, 0) != 0 ||
+	    model_int(f, "left", &t->left, 0, 0) != 0 ||
+	    model_long(f, "ran", &t->ran, 0) != 0)
+		return (-1);
+	if ((s = model_get(f, "cputime")) != NULL &&
+	    model_num(s, &t->cputime, -1) != 0)
+		return (-1);
+	model_str(f, "cpus", t->cpus, sizeof t->cpus);
+	model_str(f, "group", t->group, sizeof t->group);
+	model_str(f, "exit", t->exit, sizeof t->exit);
+	return (0);
+}
+
+/* Order tasks by id. */
+static int
+model_cmp_task(const void *a, const void *b)
+{
+	const struct mtask	*ta = a, *tb = b;
+
+	return ((ta->id > tb->id) - (ta->id < tb->id));
+}
+
+/* Order CPUs by id. */
+static int
+model_cmp_cpu(const void *a, const void *b)
+{
+	const struct mcpu	*ca = a, *cb = b;
+
+	return ((ca->id > cb->id) - (ca->id < cb->id));
+}
+
+/*
+ * Carry a task's %cpu samples over from the previous frame and add one
+ * if enough ticks passed.  %cpu is ran over ticks across the samples
+ * kept, so it covers the last few seconds of engine time.
+ */
+static void
+model_history(struct mtask *t, const struct mtask *old, long tick)
+{
+	int	i;
+	long	dt;
+
+	if (old != NULL) {
+		memcpy(t->htick, old->htick, sizeof t->htick);
+		memcpy(t->hran, old->hran, sizeof t->hran);
+		t->hlen = old->hlen;
+	}
+	/* Time went backwards (a new daemon): start again. */
+	if (t->hlen > 0 && (tick < t->htick[t->hlen - 1] ||
+	    t->ran < t->hran[t->hlen - 1]))
+		t->hlen = 0;
+	if (t->hlen == 0 || tick - t->htick[t->hlen - 1] >= MODEL_HIST_GAP) {
+		if (t->hlen == MODEL_HIST) {
+			for (i = 1; i < MODEL_HIST; i++) {
+				t->htick[i - 1] = t->htick[i];
+				t->hran[i - 1] = t->hran[i];
+			}
+			t->hlen--;
+		}
+		t->htick[t->hlen] = tick;
+		t->hran[t->hlen] = t->ran;
+		t->hlen++;
+	}
+	t->pct = -1;
+	dt = tick - t->htick[0];
+	if (dt > 0) {
+		t->pct = (int)(((t->ran - t->hran[0]) * 100 + dt / 2) / dt);
+		if (t->pct > 100)
+			t->pct = 100;
+		if (t->pct < 0)
+			t->pct = 0;
+	}
+}
+
+/* A frame ended: the stage becomes the state. */
+static void
+model_commit(struct model *m)
+{
+	struct mtask	*tmp;
+	struct mcpu	*ctmp;
+	int		 i, j, n;
+
+	if (m->ntask_stage > 0)
+		qsort(m->task_stage, m->ntask_stage, sizeof *m->task_stage,
+		    model_cmp_task);
+	if (m->nncpu_stage > 0)
+		qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
+		    model_cmp_cpu);
+	/* Both sorted by id: walk them together to keep %cpu history. */
+	for (i = j = 0; i < m->ntask_stage; i++) {
+		while (j < m->ntasks && m->tasks[j].id < m->task_stage[i].id)
+			j++;
+		model_history(&m->task_stage[i], j < m->ntasks &&
+		    m->tasks[j].id == m->task_stage[i].id ? &m->tasks[j] : NULL,
+		    m->stage_tick);
+	}
+
+	tmp = m->tasks;
+	m->tasks = m->task_stage;
+	m->ntasks = m->ntask_stage;
+	m->task_stage = tmp;
+	m->ntask_stage = 0;
+	n = m->alloc_tasks;
+	m->alloc_tasks = m->alloc_task_stage;
+	m->alloc_task_stage = n;
+
+	ctmp = m->cpus;
+	m->cpus = m->ncpu_stage;
+	m->ncpus = m->nncpu_stage;
+	m->ncpu_stage = ctmp;
+	m->nncpu_stage = 0;
+	n = m->alloc_cpus;
+	m->alloc_cpus = m->alloc_cpu_stage;
+	m->alloc_cpu_stage = n;
+
+	m->tick = m->stage_tick;
+	m->paused = m->stage_paused;
+	m->speed = m->stage_speed;
+	m->rr = m->stage_rr;
+	m->dropped = m->stage_dropped;
+	memcpy(m->caption, m->stage_caption, sizeof m->caption);
+	m->frames++;
+}
+
+/* Grow an array to hold at least n + 1 elements. */
+static void *
+model_grow(void *p, int n, int *alloc, size_t size)
+{
+	if (n < *alloc)
+		return (p);
+	*alloc = *alloc == 0 ? 16 : *alloc * 2;
+	return (xreallocarray(p, *alloc, size));
+}
+
+/* Handle a line inside a frame. */
+static enum model_got
+model_frame_line(struct model *m, struct fields *f, const char *line)
+{
+	struct mtask	 t;
+	struct mcpu	 c;
+	long		 tick;
+
+	if (strcmp(f->word, "end") == 0) {
+		m->in_frame = 0;
+		model_commit(m);
+		return (MODEL_FRAME);
+	}
+	if (strcmp(f->word, "cpu") == 0) {
+		if (model_parse_cpu(f, &c) != 0)
+			return (model_bad(m, line, "bad cpu line"));
+		m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
+		    &m->alloc_cpu_stage, sizeof c);
+		m->ncpu_stage[m->nncpu_stage++] = c;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "task") == 0) {
+		if (model_parse_task(f, &t) != 0)
+			return (model_bad(m, line, "bad task line"));
+		m->task_stage = model_grow(m->task_stage, m->ntask_stage,
+		    &m->alloc_task_stage, sizeof t);
+		m->task_stage[m->ntask_stage++] = t;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "caption") == 0) {
+		snprintf(m->stage_caption, sizeof m->stage_caption, "%s",
+		    f->text != NULL ? f->text : "");
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "event") == 0) {
+		if (f->text == NULL || model_long(f, "tick", &tick, 0) != 0)
+			return (model_bad(m, line, "bad event line"));
+		snprintf(m->events[m->nevents % MODEL_EVENTS],
+		    sizeof m->events[0], "%s", f->text);
+		m->nevents++;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "frame") == 0) {
+		/* A frame without its end: drop it, start again. */
+		m->in_frame = 0;
+		model_bad(m, line, "frame without end");
+		return (MODEL_BAD);
+	}
+	return (model_bad(m, line, "unknown line in frame"));
+}
+
+/* Start a frame block. */
+static enum model_got
+model_frame_start(struct model *m, struct fields *f, const char *line)
+{
+	m->stage_paused = m->paused;
+	m->stage_speed = m->speed;
+	m->stage_rr = m->rr;
+	m->stage_dropped = m->dropped;
+	if (model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
+	    &m->stage_rr, &m->sleep_ms) != 0 ||
+	    model_long(f, "dropped", &m->stage_dropped, 0) != 0) {
+		/* Read the block anyway, so its lines are not misread. */
+		m->stage_tick = m->tick;
+		m->in_frame = 1;
+		m->nncpu_stage = m->ntask_stage = 0;
+		m->stage_caption[0] = '\0';
+		return (model_bad(m, line, "bad frame line"));
+	}
+	m->in_frame = 1;
+	m->nncpu_stage = 0;
+	m->ntask_stage = 0;
+	m->stage_caption[0] = '\0';
+	return (MODEL_NOTHING);
+}
+
+/* Read a `table` header line into the table stage. */
+static int
+model_table_head(struct model *m, struct fields *f)
+{
+	struct mtable	*t = &m->table_stage;
+	const char	*s;
+
+	model_table_clear(t);
+	if (model_int(f, "task", &t->task, 1, 0) != 0 ||
+	    model_int(f, "base", &t->base, 1, 0) != 0 ||
+	    model_int(f, "stairs", &t->stairs, 1, 0) != 0 ||
+	    model_int(f, "rr", &t->rr, 1, 0) != 0 ||
+	    t->stairs < 1 || t->stairs > 40 || t->rr < 1) {
+		model_table_clear(t);
+		return (-1);
+	}
+	if ((s = model_get(f, "name")) != NULL)
+		snprintf(t->name, sizeof t->name, "%s", s);
+	t->valid = 1;
+	return (0);
+}
+
+/* Read a `row` line into the table stage. */
+static int
+model_table_row(struct model *m, struct fields *f)
+{
+	struct mtable	*t = &m->table_stage;
+	const char	*s;
+	char		*end;
+	long		*row;
+	int		 iter, i;
+
+	if (!t->valid || model_int(f, "iter", &iter, 1, 0) != 0 ||
+	    (s = model_get(f, "ticks")) == NULL)
+		return (-1);
+	t->iters = xreallocarray(t->iters, t->nrows + 1, sizeof *t->iters);
+	t->ticks = xreallocarray(t->ticks, (size_t)(t->nrows + 1) * t->stairs,
+	    sizeof *t->ticks);
+	row = t->ticks + (size_t)t->nrows * t->stairs;
+	for (i = 0; i < t->stairs; i++) {
+		errno = 0;
+		row[i] = strtol(s, &end, 10);
+		if (end == s || errno != 0 || row[i] < 0)
+			return (-1);
+		s = end;
+		if (i < t->stairs - 1) {
+			if (*s != ',')
+				return (-1);
+			s++;
+		}
+	}
+	if (*s != '\0')
+		return (-1);
+	t->iters[t->nrows++] = iter;
+	return (0);
+}
+
+/* Append to a string, truncating (glibc has no strlcat before 2.38). */
+static void
+model_cat(char *dst, const char *src, size_t len)
+{
+	size_t	n = strlen(dst);
+
+	if (n + 1 < len)
+		snprintf(dst + n, len - n, "%s", src);
+}
+
+/* Handle a final line: pop the command it answers. */
+static enum model_got
+model_final(struct model *m, struct fields *f, int ok)
+{
+	enum model_pend	 kind = PEND_ACTION;
+	int		 i;
+
+	m->reply_ok = ok;
+	m->reply_what[0] = '\0';
+	if (m->npending > 0) {
+		i = m->pending_head;
+		kind = m->pending[i].kind;
+		memcpy(m->reply_what, m->pending[i].what,
+		    sizeof m->reply_what);
+		m->pending_head = (i + 1) % MODEL_PENDING;
+		m->npending--;
+	}
+	m->reply_kind = kind;
+	m->reply_text[0] = '\0';
+	/* The words after ok/err were split into keys: join them again. */
+	for (i = 0; i < f->n; i++) {
+		if (i > 0)
+			model_cat(m->reply_text, " ", sizeof m->reply_text);
+		model_cat(m->reply_text, f->key[i], sizeof m->reply_text);
+		if (f->val[i] != NULL) {
+			model_cat(m->reply_text, "=", sizeof m->reply_text);
+			model_cat(m->reply_text, f->val[i], sizeof m->reply_text);
+		}
+	}
+	if (f->text != NULL) {
+		if (m->reply_text[0] != '\0')
+			model_cat(m->reply_text, " ", sizeof m->reply_text);
+		model_cat(m->reply_text, "text=", sizeof m->reply_text);
+		model_cat(m->reply_text, f->text, sizeof m->reply_text);
+	}
+	if (kind == PEND_TABLE) {
+		if (ok && m->table_stage.valid) {
+			model_table_clear(&m->table);
+			m->table = m->table_stage;
+			memset(&m->table_stage, 0, sizeof m->table_stage);
+		} else
+			model_table_clear(&m->table_stage);
+	}
+	return (MODEL_REPLY);
+}
+
+/* Feed one line (without its newline) to the model. */
+enum model_got
+model_feed(struct model *m, const char *line)
+{
+	struct fields	 f;
+	char		 buf[4200];
+	size_t		 len;
+	long		 v;
+
+	len = strlen(line);
+	if (len > 0 && line[len - 1] == '\r')
+		len--;
+	if (len >= sizeof buf)
+		return (model_bad(m, line, "line too long"));
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	model_split(buf, &f);
+
+	if (m->in_frame)
+		return (model_frame_line(m, &f, line));
+
+	if (!m->greeted) {
+		if (strcmp(f.word, "stairs") != 0 || f.n < 2 ||
+		    model_num(f.key[0], &v, LONG_MIN) != 0)
+			return (model_bad(m, line, "not a stairs daemon"));
+		m->greeted = 1;
+		m->proto = (int)v;
+		snprintf(m->version, sizeof m->version, "%s", f.key[1]);
+		return (MODEL_GREETING);
+	}
+	if (strcmp(f.word, "frame") == 0)
+		return (model_frame_start(m, &f, line));
+	if (strcmp(f.word, "ok") == 0)
+		return (model_final(m, &f, 1));
+	if (strcmp(f.word, "err") == 0)
+		return (model_final(m, &f, 0));
+	if (strcmp(f.word, "status") == 0) {
+		if (model_header(&f, &m->tick, &m->paused, &m->speed, &m->rr,
+		    &m->sleep_ms) != 0)
+			return (model_bad(m, line, "bad status line"));
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f.word, "table") == 0) {
+		if (model_table_head(m, &f) != 0)
+			return (model_bad(m, line, "bad table line"));
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f.word, "row") == 0) {
+		if (model_table_row(m, &f) != 0) {
+			model_table_clear(&m->table_stage);
+			return (model_bad(m, line, "bad row line"));
+		}
+		return (MODEL_NOTHING);
+	}
+	/* Data lines of replies the client does not read (help, tasks). */
+	if (strcmp(f.word, "help") == 0 || strcmp(f.word, "task") == 0 ||
+	    strcmp(f.word, "cpu") == 0)
+		return (MODEL_NOTHING);
+	return (model_bad(m, line, "unknown line"));
+}
+
+/* Note a command sent, so its reply can be matched; -1 if too many. */
+int
+model_sent(struct model *m, enum model_pend kind, const char *what)
+{
+	int	i;
+
+	if (m->npending == MODEL_PENDING)
+		return (-1);
+	i = (m->pending_head + m->npending) % MODEL_PENDING;
+	m->pending[i].kind = kind;
+	snprintf(m->pending[i].what, sizeof m->pending[i].what, "%s", what);
+	m->npending++;
+	return (0);
+}
+
+/* How many commands of a kind await their reply. */
+int
+model_pending(const struct model *m, enum model_pend kind)
+{
+	int	i, n = 0;
+
+	for (i = 0; i < m->npending; i++) {
+		if (m->pending[(m->pending_head + i) % MODEL_PENDING].kind ==
+		    kind)
+			n++;
+	}
+	return (n);
+}
+
+/* Find a task by id (binary search: tasks are sorted). */
+int
+model_task_index(const struct model *m, int id)
+{
+	int	lo = 0, hi = m->ntasks - 1, mid;
+
+	while (lo <= hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->tasks[mid].id == id)
+			return (mid);
+		if (m->tasks[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return (-1);
+}
+
+/* A task by id, or NULL. */
+const struct mtask *
+model_task(const struct model *m, int id)
+{
+	int	i;
+
+	if ((i = model_task_index(m, id)) == -1)
+		return (NULL);
+	return (&m->tasks[i]);
+}
+
+/* The protocol's name of a task state. */
+const char *
+model_state_name(enum mtask_state s)
+{
+	return (model_state_names[s]);
+}
+
+/* The slice a task gets at a rank (SPEC.md section 1: allot(r, k)). */
+int
+model_allot(int nice, int rank, int iter, int rr)
+{
+	int	prio = 120 + nice;
+
+	if (rank == prio + iter - 1)
+		return (iter * rr);
+	return (rr);
+}
+
+/* The newest event's text, or NULL. */
+const char *
+model_last_event(const struct model *m)
+{
+	if (m->nevents == 0)
+		return (NULL);
+	return (m->events[(m->nevents - 1) % MODEL_EVENTS]);
+}

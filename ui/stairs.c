@@ -1,0 +1,567 @@
+/*
+ * stairs.c -- the client's main: options, connecting to the daemon (and
+ * starting one with the built-in demo when nothing listens, as tmux
+ * does), then one libevent loop over the terminal and the socket.
+ * Lines from the socket feed the model (model.c); a frame or a key that
+ * changed something redraws the screen (draw.c into a grid, crt.c onto
+ * the terminal); keys become commands through the key table (keys.c).
+ */
+#include <sys/types.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include <curses.h>
+
+#include "stairs.h"
+#include "xmalloc.h"
+
+#define STAIRS_FPS		30	/* frames asked of the daemon */
+#define STAIRS_TABLE_MS		250	/* article table poll */
+#define STAIRS_START_WAIT	5000	/* ms to wait for a started daemon */
+#define STAIRS_LINE_MAX		8192
+
+struct client {
+	struct event_base	*base;
+	struct bufferevent	*bev;
+	struct event		*ev_stdin;
+	struct event		*ev_winch;
+	struct event		*ev_int;
+	struct event		*ev_term;
+	struct event		*ev_hup;
+	struct event		*ev_table;
+	const char		*path;
+
+	struct model		*m;
+	struct view		 v;
+	struct grid		 g;
+	struct keys_env		 keys;
+
+	int			 shutting_down;	/* Q: quit when it closes */
+	int			 status;	/* exit status */
+	char			*why;		/* said on stderr at exit */
+};
+
+static void	stairs_redraw(struct client *);
+
+/* Say how to use stairs. */
+static void
+stairs_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: stairs [-r] [-S socket]\n"
+	    "Draw every CPU's staircase live from a stairsd daemon, starting\n"
+	    "one with the built-in demo if none listens on the socket.\n"
+	    "  -S SOCKET   the daemon's socket (default "
+	    "$XDG_RUNTIME_DIR/stairs/socket,\n"
+	    "              else /tmp/stairs-UID/socket)\n"
+	    "  -r          read-only: watch, change nothing\n"
+	    "  -h, --help  this help;  -V, --version  the version\n"
+	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
+}
+
+/* The default socket path (SPEC.md section 4). */
+static char *
+stairs_default_socket(void)
+{
+	const char	*dir = getenv("XDG_RUNTIME_DIR");
+
+	if (dir != NULL && *dir == '/')
+		return (xasprintf("%s/stairs/socket", dir));
+	return (xasprintf("/tmp/stairs-%u/socket", (unsigned)getuid()));
+}
+
+/* Connect to the socket; -1 with errno set if nothing listens. */
+static int
+stairs_connect(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 fd, saved;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		errno = ENAMETOOLONG;
+		return (-1);
+	}
+	strcpy(sun.sun_path, path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return (-1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return (-1);
+	}
+	return (fd);
+}
+
+/* Find stairsd: beside our own binary first, then in PATH. */
+static char *
+stairs_find_daemon(void)
+{
+	char	 self[PATH_MAX], *dir, *path;
+	ssize_t	 n;
+
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		dir = dirname(self);
+		path = xasprintf("%s/stairsd", dir);
+		if (access(path, X_OK) == 0)
+			return (path);
+		free(path);
+	}
+	return (xstrdup("stairsd"));
+}
+
+/* Sleep for ms milliseconds. */
+static void
+stairs_nap(int ms)
+{
+	struct timespec	ts;
+
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000;
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Start stairsd with the demo on this socket, detached in its own
+ * session, and wait (bounded) until it accepts.  Its stderr stays ours,
+ * so what it says before it detaches is seen.
+ */
+static int
+stairs_start_daemon(const char *path, char **cause)
+{
+	char	*prog;
+	pid_t	 pid;
+	int	 fd, status, waited, reaped = 0;
+
+	prog = stairs_find_daemon();
+	switch (pid = fork()) {
+	case -1:
+		*cause = xasprintf("fork: %s", strerror(errno));
+		free(prog);
+		return (-1);
+	case 0:
+		setsid();
+		if ((fd = open("/dev/null", O_RDWR)) != -1) {
+			dup2(fd, STDIN_FILENO);
+			dup2(fd, STDOUT_FILENO);
+			if (fd > STDERR_FILENO)
+				close(fd);
+		}
+		execlp(prog, "stairsd", "-S", path, (char *)NULL);
+		fprintf(stderr, "stairs: %s: %s\n", prog, strerror(errno));
+		_exit(127);
+	}
+	for (waited = 0; waited < STAIRS_START_WAIT; waited += 50) {
+		if ((fd = stairs_connect(path)) != -1) {
+			free(prog);
+			return (fd);
+		}
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			/* It detached (exit 0), or it failed. */
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+				*cause = xasprintf("%s failed to start (%s %d)",
+				    prog, WIFEXITED(status) ? "exit status" :
+				    "signal", WIFEXITED(status) ?
+				    WEXITSTATUS(status) : WTERMSIG(status));
+				free(prog);
+				return (-1);
+			}
+		}
+		stairs_nap(50);
+	}
+	*cause = xasprintf("started %s, but nothing listens on %s after %d ms",
+	    prog, path, STAIRS_START_WAIT);
+	free(prog);
+	return (-1);
+}
+
+/* Send one command line to the daemon (keys.c calls this). */
+static int
+stairs_send(void *arg, enum model_pend kind, const char *cmd)
+{
+	struct client	*c = arg;
+
+	if (c->bev == NULL)
+		return (-1);
+	if (bufferevent_write(c->bev, cmd, strlen(cmd)) != 0 ||
+	    bufferevent_write(c->bev, "\n", 1) != 0)
+		return (-1);
+	return (0);
+}
+
+/* Send a command the client itself needs, noting it for its reply. */
+static void
+stairs_command(struct client *c, enum model_pend kind, const char *cmd)
+{
+	if (model_sent(c->m, kind, cmd) == 0)
+		stairs_send(c, kind, cmd);
+}
+
+/* Stop the loop, with an exit status and something to say. */
+static void
+stairs_finish(struct client *c, int status, const char *why)
+{
+	c->status = status;
+	free(c->why);
+	c->why = why != NULL ? xstrdup(why) : NULL;
+	event_base_loopbreak(c->base);
+}
+
+/* Ask for the selected task's article table, unless one is on its way. */
+static void
+stairs_ask_table(struct client *c)
+{
+	char	cmd[64];
+
+	if (!c->v.show_table || c->v.selected <= 0 ||
+	    model_pending(c->m, PEND_TABLE) > 0)
+		return;
+	snprintf(cmd, sizeof cmd, "table %d", c->v.selected);
+	stairs_command(c, PEND_TABLE, cmd);
+}
+
+/* A reply came: act on what it answers. */
+static void
+stairs_reply(struct client *c)
+{
+	struct model	*m = c->m;
+	char		 msg[MODEL_TEXT_MAX * 2 + 8];
+
+	switch (m->reply_kind) {
+	case PEND_STATUS:
+	case PEND_TABLE:
+		break;
+	case PEND_SUBSCRIBE:
+		if (!m->reply_ok) {
+			snprintf(msg, sizeof msg, "subscribe refused: %s",
+			    m->reply_text);
+			stairs_finish(c, 1, msg);
+		}
+		break;
+	case PEND_ACTION:
+		if (m->reply_ok && m->reply_text[0] != '\0')
+			draw_message(&c->v, 0, "%s: ok %s", m->reply_what,
+			    m->reply_text);
+		else if (m->reply_ok)
+			draw_message(&c->v, 0, "%s", m->reply_what);
+		else
+			draw_message(&c->v, 1, "%s: %s", m->reply_what,
+			    m->reply_text);
+		stairs_redraw(c);
+		break;
+	case PEND_SHUTDOWN:
+		if (m->reply_ok)
+			stairs_finish(c, 0, NULL);
+		else {
+			c->shutting_down = 0;
+			draw_message(&c->v, 1, "shutdown: %s", m->reply_text);
+			stairs_redraw(c);
+		}
+		break;
+	}
+}
+
+/* Lines from the daemon. */
+static void
+stairs_read(struct bufferevent *bev, void *arg)
+{
+	struct client	*c = arg;
+	struct evbuffer	*in = bufferevent_get_input(bev);
+	char		*line, cmd[32];
+	size_t		 len;
+	int		 frame = 0, sel;
+
+	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
+		switch (model_feed(c->m, line)) {
+		case MODEL_GREETING:
+			if (c->m->proto != 1)
+				draw_message(&c->v, 1, "daemon speaks protocol"
+				    " %d, this client 1", c->m->proto);
+			stairs_command(c, PEND_STATUS, "status");
+			snprintf(cmd, sizeof cmd, "subscribe %d", STAIRS_FPS);
+			stairs_command(c, PEND_SUBSCRIBE, cmd);
+			break;
+		case MODEL_FRAME:
+			frame = 1;
+			break;
+		case MODEL_REPLY:
+			stairs_reply(c);
+			break;
+		case MODEL_BAD:
+			if (!c->m->greeted) {
+				free(line);
+				stairs_finish(c, 1, "not a stairs daemon on "
+				    "the socket");
+				return;
+			}
+			draw_message(&c->v, 1, "%s", c->m->bad);
+			break;
+		case MODEL_NOTHING:
+			break;
+		}
+		free(line);
+	}
+	if (evbuffer_get_length(in) > STAIRS_LINE_MAX) {
+		/* A line longer than any the protocol allows: drop it. */
+		evbuffer_drain(in, evbuffer_get_length(in));
+		draw_message(&c->v, 1, "overlong line from the daemon dropped");
+	}
+	if (frame) {
+		sel = c->v.selected;
+		keys_select_first(c->m, &c->v);
+		if (sel != c->v.selected)
+			stairs_ask_table(c);
+		stairs_redraw(c);
+	}
+}
+
+/* The socket closed or failed: the daemon went away. */
+static void
+stairs_sock_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct client	*c = arg;
+	char		 msg[512];
+
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	if (c->shutting_down) {
+		stairs_finish(c, 0, NULL);
+		return;
+	}
+	snprintf(msg, sizeof msg, "the daemon went away (%s%s%s)", c->path,
+	    (what & BEV_EVENT_ERROR) ? ": " : "",
+	    (what & BEV_EVENT_ERROR) ? strerror(errno) : "");
+	stairs_finish(c, 1, msg);
+}
+
+/* Draw the screen again, at the terminal's size. */
+static void
+stairs_redraw(struct client *c)
+{
+	int	w, h;
+
+	if (!crt_active())
+		return;
+	crt_size(&w, &h);
+	if (w != c->g.w || h != c->g.h) {
+		draw_grid_free(&c->g);
+		draw_grid_init(&c->g, w, h);
+	}
+	draw_screen(&c->g, c->m, &c->v, keys_help());
+	crt_render(&c->g);
+}
+
+/* Keys (and mouse clicks) from the terminal. */
+static void
+stairs_stdin(evutil_socket_t fd, short what, void *arg)
+{
+	struct client	*c = arg;
+	int		 key, x, y, flags = 0, avail = 0;
+
+	/* Readable with nothing to read: the terminal is gone. */
+	if (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0) {
+		stairs_finish(c, 1, "the terminal went away");
+		return;
+	}
+	while ((key = crt_getkey(&x, &y)) != CRT_NONE) {
+		if (key == CRT_CLICK)
+			flags |= keys_click(&c->keys, x, y);
+		else if (key == KEY_RESIZE)
+			flags |= KEYS_REDRAW;
+		else
+			flags |= keys_handle(&c->keys, key);
+		if (flags & KEYS_QUIT) {
+			stairs_finish(c, 0, NULL);
+			return;
+		}
+	}
+	if (flags & KEYS_SHUTDOWN)
+		c->shutting_down = 1;
+	if (flags & KEYS_TABLE)
+		stairs_ask_table(c);
+	if (flags & KEYS_REDRAW)
+		stairs_redraw(c);
+}
+
+/* SIGWINCH: the terminal changed size. */
+static void
+stairs_winch(evutil_socket_t sig, short what, void *arg)
+{
+	crt_resize();
+	stairs_redraw(arg);
+}
+
+/* SIGINT, SIGTERM, SIGHUP: detach as q does. */
+static void
+stairs_signal(evutil_socket_t sig, short what, void *arg)
+{
+	stairs_finish(arg, 0, NULL);
+}
+
+/* The article table poll. */
+static void
+stairs_table_timer(evutil_socket_t fd, short what, void *arg)
+{
+	stairs_ask_table(arg);
+}
+
+/* Free what the loop used (the terminal is restored by the caller). */
+static void
+stairs_free(struct client *c)
+{
+	struct event	**evs[] = { &c->ev_stdin, &c->ev_winch, &c->ev_int,
+	    &c->ev_term, &c->ev_hup, &c->ev_table };
+	size_t		  i;
+
+	for (i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+		if (*evs[i] != NULL)
+			event_free(*evs[i]);
+		*evs[i] = NULL;
+	}
+	if (c->bev != NULL)
+		bufferevent_free(c->bev);
+	c->bev = NULL;
+	if (c->base != NULL)
+		event_base_free(c->base);
+	c->base = NULL;
+	model_free(c->m);
+	draw_grid_free(&c->g);
+	free(c->why);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct client	 c;
+	struct timeval	 tv;
+	char		*path = NULL, *cause = NULL;
+	int		 ch, fd, status;
+
+	setlocale(LC_ALL, "");
+	memset(&c, 0, sizeof c);
+	c.v.show_table = 1;
+	while ((ch = getopt_long(argc, argv, "hrS:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			stairs_usage(stdout);
+			return (0);
+		case 'r':
+			c.v.readonly = 1;
+			break;
+		case 'S':
+			free(path);
+			path = xstrdup(optarg);
+			break;
+		case 'V':
+			printf("stairs %s\n", STAIRS_VERSION);
+			return (0);
+		default:
+			stairs_usage(stderr);
+			return (2);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "stairs: unexpected argument: %s\n",
+		    argv[optind]);
+		stairs_usage(stderr);
+		return (2);
+	}
+	if (path == NULL)
+		path = stairs_default_socket();
+	c.path = path;
+	signal(SIGPIPE, SIG_IGN);
+
+	if ((fd = stairs_connect(path)) == -1) {
+		if (errno != ENOENT && errno != ECONNREFUSED) {
+			fprintf(stderr, "stairs: %s: %s\n", path,
+			    strerror(errno));
+			return (1);
+		}
+		if ((fd = stairs_start_daemon(path, &cause)) == -1) {
+			fprintf(stderr, "stairs: %s\n", cause);
+			free(cause);
+			return (1);
+		}
+	}
+	evutil_make_socket_nonblocking(fd);
+
+	c.m = model_create();
+	c.keys.model = c.m;
+	c.keys.view = &c.v;
+	c.keys.send = stairs_send;
+	c.keys.arg = &c;
+	if ((c.base = event_base_new()) == NULL) {
+		fprintf(stderr, "stairs: event_base_new failed\n");
+		return (1);
+	}
+	c.bev = bufferevent_socket_new(c.base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (c.bev == NULL) {
+		fprintf(stderr, "stairs: bufferevent_socket_new failed\n");
+		return (1);
+	}
+	bufferevent_setcb(c.bev, stairs_read, NULL, stairs_sock_event, &c);
+	bufferevent_enable(c.bev, EV_READ | EV_WRITE);
+
+	if (crt_init(&c.v, &cause) != 0) {
+		fprintf(stderr, "stairs: %s\n", cause);
+		free(cause);
+		stairs_free(&c);
+		free(path);
+		return (1);
+	}
+	c.ev_stdin = event_new(c.base, STDIN_FILENO, EV_READ | EV_PERSIST,
+	    stairs_stdin, &c);
+	c.ev_winch = evsignal_new(c.base, SIGWINCH, stairs_winch, &c);
+	c.ev_int = evsignal_new(c.base, SIGINT, stairs_signal, &c);
+	c.ev_term = evsignal_new(c.base, SIGTERM, stairs_signal, &c);
+	c.ev_hup = evsignal_new(c.base, SIGHUP, stairs_signal, &c);
+	c.ev_table = event_new(c.base, -1, EV_PERSIST, stairs_table_timer, &c);
+	event_add(c.ev_stdin, NULL);
+	event_add(c.ev_winch, NULL);
+	event_add(c.ev_int, NULL);
+	event_add(c.ev_term, NULL);
+	event_add(c.ev_hup, NULL);
+	tv.tv_sec = 0;
+	tv.tv_usec = STAIRS_TABLE_MS * 1000;
+	event_add(c.ev_table, &tv);
+
+	stairs_redraw(&c);
+	event_base_dispatch(c.base);
+
+	crt_fini();
+	status = c.status;
+	if (c.why != NULL)
+		fprintf(stderr, "stairs: %s\n", c.why);
+	stairs_free(&c);
+	free(path);
+	return (status);
+}

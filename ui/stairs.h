@@ -1,0 +1,271 @@
+/*
+ * stairs.h -- the client's internal header: the model of the daemon's
+ * state (model.c), the cell grid and its drawing (draw.c), the key table
+ * (keys.c) and the terminal (crt.c).  One block of prototypes per file,
+ * as tmux does.
+ */
+#ifndef STAIRS_UI_H
+#define STAIRS_UI_H
+
+#include <stddef.h>
+#include <wchar.h>
+
+#define MODEL_NAME_MAX	32	/* task names: 1-31 chars + NUL */
+#define MODEL_TEXT_MAX	256	/* captions, events, messages */
+#define MODEL_HIST	8	/* %cpu samples kept per task */
+#define MODEL_HIST_GAP	500	/* ticks between %cpu samples */
+#define MODEL_EVENTS	4	/* recent events kept */
+#define MODEL_PENDING	64	/* commands awaiting a reply */
+#define MODEL_BOTTOM	139	/* the bottom rank */
+
+enum mtask_state {
+	MTASK_SLEEPING,
+	MTASK_RUNNABLE,
+	MTASK_RUNNING,
+	MTASK_EXITED
+};
+
+/* One task as the last frame showed it. */
+struct mtask {
+	int		 id;
+	char		 name[MODEL_NAME_MAX];
+	int		 real;		/* kind=real */
+	int		 pid;		/* -1 for sim tasks */
+	int		 nice;
+	int		 cpu;		/* -1: no CPU yet */
+	int		 rank;
+	int		 iter;
+	int		 left;
+	enum mtask_state state;
+	long		 ran;		/* ms */
+	long		 cputime;	/* ms, -1 for sim tasks */
+	char		 cpus[64];	/* allowed set, as sent */
+	char		 group[MODEL_NAME_MAX];
+	char		 exit[64];
+
+	/* (tick, ran) samples for %cpu, oldest first. */
+	long		 htick[MODEL_HIST];
+	long		 hran[MODEL_HIST];
+	int		 hlen;
+	int		 pct;		/* %cpu, -1 before two samples */
+};
+
+/* One engine CPU as the last frame showed it. */
+struct mcpu {
+	int		 id;
+	int		 task;		/* id that ran last tick, 0 idle */
+	int		 nr;
+	int		 rank;		/* -1 when idle */
+	int		 iter;
+	int		 left;
+};
+
+/* The article's table for one task (the `table` command). */
+struct mtable {
+	int		 valid;
+	int		 task;
+	char		 name[MODEL_NAME_MAX];
+	int		 base;		/* static rank */
+	int		 stairs;	/* L: columns */
+	int		 rr;
+	int		 nrows;
+	int		*iters;		/* descent number per row */
+	long		*ticks;		/* nrows x stairs */
+};
+
+/* What a command sent to the daemon was, so its reply can be read. */
+enum model_pend {
+	PEND_STATUS,
+	PEND_SUBSCRIBE,
+	PEND_TABLE,
+	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
+	PEND_SHUTDOWN
+};
+
+/* What one line fed to the model turned out to be. */
+enum model_got {
+	MODEL_NOTHING,		/* consumed: part of a frame or of a reply */
+	MODEL_GREETING,
+	MODEL_FRAME,		/* a frame just ended: redraw */
+	MODEL_REPLY,		/* a final line: see reply_* */
+	MODEL_BAD		/* malformed: see bad */
+};
+
+struct model {
+	int		 greeted;
+	int		 proto;
+	char		 version[32];
+
+	long		 tick;
+	int		 paused;
+	double		 speed;
+	int		 rr;
+	long		 dropped;
+	int		 sleep_ms;	/* the daemon's default sleep */
+	long		 frames;	/* frames received */
+
+	struct mcpu	*cpus;
+	int		 ncpus;
+	struct mtask	*tasks;		/* sorted by id */
+	int		 ntasks;
+
+	char		 caption[MODEL_TEXT_MAX];
+	char		 events[MODEL_EVENTS][MODEL_TEXT_MAX];
+	int		 nevents;	/* total seen; newest at (n-1)%N */
+
+	struct mtable	 table;
+
+	/* The last reply. */
+	enum model_pend	 reply_kind;
+	int		 reply_ok;
+	char		 reply_text[MODEL_TEXT_MAX];	/* after ok/err */
+	char		 reply_what[MODEL_TEXT_MAX];	/* the command */
+
+	/* The last malformed line. */
+	long		 nbad;
+	char		 bad[MODEL_TEXT_MAX];
+
+	/* Private: the frame or reply being read, and pending commands. */
+	int		 in_frame;
+	struct mcpu	*ncpu_stage;
+	int		 nncpu_stage;
+	struct mtask	*task_stage;
+	int		 ntask_stage;
+	int		 alloc_cpu_stage;
+	int		 alloc_task_stage;
+	int		 alloc_cpus;
+	int		 alloc_tasks;
+	long		 stage_tick;
+	int		 stage_paused;
+	double		 stage_speed;
+	int		 stage_rr;
+	long		 stage_dropped;
+	char		 stage_caption[MODEL_TEXT_MAX];
+	struct mtable	 table_stage;
+	struct {
+		enum model_pend	 kind;
+		char		 what[MODEL_TEXT_MAX];
+	}		 pending[MODEL_PENDING];
+	int		 npending;
+	int		 pending_head;
+};
+
+/* model.c */
+struct model	*model_create(void);
+void		 model_free(struct model *);
+enum model_got	 model_feed(struct model *, const char *line);
+int		 model_sent(struct model *, enum model_pend, const char *what);
+int		 model_pending(const struct model *, enum model_pend);
+const struct mtask *model_task(const struct model *, int id);
+int		 model_task_index(const struct model *, int id);
+const char	*model_state_name(enum mtask_state);
+int		 model_allot(int nice, int rank, int iter, int rr);
+const char	*model_last_event(const struct model *);
+
+/* Colours, named for what they show.  crt.c maps them to attributes. */
+enum col {
+	COL_DEFAULT,
+	COL_BORDER,
+	COL_TITLE,		/* a CPU panel's title */
+	COL_RANK,		/* rank numbers */
+	COL_STAIR,
+	COL_SKIP,		/* the mark for skipped ranks */
+	COL_RUNNING,		/* the task on the CPU */
+	COL_GAUGE,		/* the filled part of the `left` gauge */
+	COL_GAUGE_EMPTY,
+	COL_QUEUED,		/* runnable, waiting on its stair */
+	COL_SLEEPING,
+	COL_EXITED,
+	COL_SELECTED,		/* the selected task's table row */
+	COL_MARK,		/* the selected task on the stairs */
+	COL_HEADER,		/* table headings */
+	COL_STATUS,		/* the status line */
+	COL_PAUSED,
+	COL_READONLY,
+	COL_CAPTION,
+	COL_ERROR,
+	COL_KEYS,		/* the key hints */
+	COL_CELL,		/* article table cells */
+	COL_PROMPT,
+	COL_HELP,
+	COL_MAX
+};
+
+/* One cell: a character (0 continues a wide one) and what it shows. */
+struct cell {
+	wchar_t		 ch;
+	unsigned char	 col;
+};
+
+struct grid {
+	int		 w;
+	int		 h;
+	struct cell	*cells;
+};
+
+/* What the user is looking at: selection, scrolling, prompt, messages. */
+struct view {
+	int		 selected;	/* task id, 0 none */
+	int		 task_top;	/* first task row shown */
+	int		 cpu_top;	/* first panel row shown */
+	int		 show_table;	/* the article's table */
+	int		 show_help;
+	int		 ascii;		/* no UTF-8: _ # . : */
+	int		 readonly;
+	int		 prompt;	/* a prompt is open (keys.c kind) */
+	int		 prompt_task;	/* the task it is about */
+	char		 prompt_label[64];
+	char		 prompt_buf[128];
+	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
+	int		 message_error;
+
+	/* Filled by draw_screen: where things landed, for mouse clicks. */
+	int		 task_y;	/* screen row of the first task row */
+	int		 task_rows;	/* task rows shown */
+	int		 cpu_rows;	/* panel rows in all */
+	int		 cpu_rows_shown;
+};
+
+/* draw.c */
+void		 draw_grid_init(struct grid *, int w, int h);
+void		 draw_grid_free(struct grid *);
+void		 draw_screen(struct grid *, const struct model *, struct view *,
+		     const char *const *help);
+char		*draw_dump(const struct grid *, int with_colours);
+char		 draw_col_letter(enum col);
+void		 draw_message(struct view *, int error, const char *, ...)
+		     __attribute__((format(printf, 3, 4)));
+
+/* keys.c */
+#define KEYS_HANDLED	0x1
+#define KEYS_REDRAW	0x2
+#define KEYS_QUIT	0x4	/* detach, leave the daemon running */
+#define KEYS_SHUTDOWN	0x8	/* `shutdown` sent: quit on its reply */
+#define KEYS_TABLE	0x10	/* selection changed: fetch its table */
+
+/* How keys.c talks to the daemon. */
+struct keys_env {
+	struct model	*model;
+	struct view	*view;
+	/* Send one command line (no newline); -1 if it could not be sent. */
+	int		(*send)(void *, enum model_pend, const char *);
+	void		*arg;
+};
+
+int		 keys_handle(struct keys_env *, int key);
+int		 keys_click(struct keys_env *, int x, int y);
+const char *const *keys_help(void);
+void		 keys_select_first(struct model *, struct view *);
+
+/* crt.c */
+#define CRT_NONE	(-1)	/* no key waiting */
+#define CRT_CLICK	(-2)	/* a mouse click: see x, y */
+int		 crt_init(struct view *, char **cause);
+void		 crt_fini(void);
+int		 crt_active(void);
+void		 crt_size(int *w, int *h);
+void		 crt_resize(void);
+int		 crt_getkey(int *x, int *y);
+void		 crt_render(const struct grid *);
+
+#endif
