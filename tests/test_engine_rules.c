@@ -1345,6 +1345,34 @@ test_unknown_ids(void **state)
 	engine_free(e);
 }
 
+/*
+ * Long sleeps: injected sleeps of 4095, 4096 and 8193 ticks (around any
+ * power-of-two wrap an implementation may use) each wake exactly m ticks
+ * later, climbing one stair each time: 122 -> 121 -> 120 -> 120.
+ */
+static void
+test_long_sleeps(void **state)
+{
+	static const uint64_t	 ms[3] = { 4095, 4096, 8193 };
+	static const int	 rank[3] = { 121, 120, 120 };
+	struct engine		*e = et_engine(1, 10, 0, 0);
+	char			*cause = NULL;
+	uint64_t		 t;
+	int			 id, i;
+
+	id = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 24);
+	for (i = 0; i < 3; i++) {
+		t = engine_now(e);
+		assert_int_equal(engine_task_sleep(e, id, ms[i], &cause), 0);
+		RUN_TO(e, t + ms[i] - 1);
+		IDLE(e, 0);
+		RUN_TO(e, t + ms[i]);
+		ROW(e, 0, id, rank[i], 1, 10);
+	}
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -1389,6 +1417,7 @@ main(void)
 		cmocka_unit_test(test_runtime_burst_and_kill_sleeper),
 		cmocka_unit_test(test_fired),
 		cmocka_unit_test(test_unknown_ids),
+		cmocka_unit_test(test_long_sleeps),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
