@@ -1,14 +1,777 @@
 /*
- * daemon.c -- the live daemon (placeholder until it lands).
+ * daemon.c -- the live daemon, stairsd without --headless: options, the
+ * configuration, the scenario, detaching, signals, and the tick clock
+ * that advances the engine in real time.
+ *
+ * Start-up does everything that can fail (config, scenario, socket, trace
+ * file) before detaching, so errors reach the caller's terminal with exit
+ * status 2 (bad input) or 1 (the system said no), and the parent exits
+ * only once the socket is listening and the event loop is ready:
+ * "stairsd && socat - UNIX-CONNECT:..." works.
+ *
+ * The tick path (daemon_tick_once) is where the real-process layer hooks
+ * in; see docs/DAEMON.md.
  */
-#include <stdio.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 
+#include <event2/event.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "ledger.h"
+#include "log.h"
+#include "scenario.h"
+#include "server.h"
 #include "stairsd.h"
+#include "xmalloc.h"
+
+#define DAEMON_LEDGER_ROWS	1000
+
+/* What daemon.c remembers about each task to describe changes. */
+struct daemon_seen {
+	int		nice;
+	int		exited;
+	struct cpumask	affinity;
+};
+
+static struct daemon_seen	*daemon_seen;
+static int			 daemon_nseen;
+
+static const struct option daemon_longopts[] = {
+	{ "foreground", no_argument, NULL, 'f' },
+	{ "config", required_argument, NULL, 'c' },
+	{ "socket", required_argument, NULL, 'S' },
+	{ "scenario", required_argument, NULL, 's' },
+	{ "trace", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Print the usage to f. */
+static void
+daemon_usage(FILE *f)
+{
+	fprintf(f, "usage: stairsd [-f] [-c CONFIG] [-S SOCKET] "
+	    "[--scenario FILE] [--trace FILE|-]\n"
+	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
+	    "  -f, --foreground   stay in the foreground, log to stderr\n"
+	    "  -c, --config FILE  configuration (default: "
+	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists)\n"
+	    "  -S, --socket PATH  control socket (default: "
+	    "$XDG_RUNTIME_DIR/stairs/socket or /tmp/stairs-UID/socket)\n"
+	    "  --scenario FILE    scenario to run (default: the config's, "
+	    "else the built-in demo)\n"
+	    "  --trace FILE       write the CSV trace live (- for stdout)\n"
+	    "  --help, --version\n"
+	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
+	    "docs/PROTOCOL.md).\n");
+}
+
+/* A path made absolute against the current directory (we chdir("/")). */
+static char *
+daemon_absolute(const char *path)
+{
+	char	cwd[PATH_MAX];
+
+	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		return (xstrdup(path));
+	return (xasprintf("%s/%s", cwd, path));
+}
+
+/* Record a human line about something that happened at tick. */
+static void
+daemon_vnote(struct daemon *d, uint64_t tick, const char *fmt, va_list ap)
+{
+	struct daemon_event	*ev;
+
+	d->event_seq++;
+	ev = &d->events[d->event_seq % DAEMON_EVENTS];
+	free(ev->text);
+	ev->text = xvasprintf(fmt, ap);
+	ev->seq = d->event_seq;
+	ev->tick = tick;
+	log_debug("event: %s", ev->text);
+	daemon_changed(d);
+}
+
+/* Record a human line about something done now, for subscribers. */
+void
+daemon_note(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(d->engine), fmt, ap);
+	va_end(ap);
+}
+
+/* The same, for something that happened during the tick just run. */
+static void __attribute__((format(printf, 2, 3)))
+daemon_note_ran(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(d->engine) - 1, fmt, ap);
+	va_end(ap);
+}
+
+/* Something subscribers see changed. */
+void
+daemon_changed(struct daemon *d)
+{
+	d->gen++;
+}
+
+/* Remember a new task's nice and affinity, to describe later changes. */
+void
+daemon_task_added(struct daemon *d, int id)
+{
+	struct engine_task_info	ti;
+	int			n;
+
+	if (id > daemon_nseen) {
+		n = id > daemon_nseen * 2 ? id : daemon_nseen * 2;
+		daemon_seen = xreallocarray(daemon_seen, n,
+		    sizeof *daemon_seen);
+		memset(daemon_seen + daemon_nseen, 0,
+		    (n - daemon_nseen) * sizeof *daemon_seen);
+		daemon_nseen = n;
+	}
+	if (engine_task_info(d->engine, id, &ti) == 0) {
+		daemon_seen[id - 1].nice = ti.stair.nice;
+		daemon_seen[id - 1].affinity = ti.affinity;
+		daemon_seen[id - 1].exited = ti.state == ENGINE_EXITED;
+	}
+	daemon_changed(d);
+}
+
+/*
+ * The real-process part of a task line.  Hook: procs_info(d->procs, id,
+ * &info) fills pid, cputime and exit here once real processes run.
+ */
+int
+daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
+    size_t len)
+{
+	memset(real, 0, sizeof *real);
+	if (d->procs == NULL)
+		return (-1);
+	return (-1);
+}
+
+/* The status line's fields. */
+void
+daemon_status(struct daemon *d, struct proto_status *st)
+{
+	const struct engine_params	*p = engine_params(d->engine);
+
+	memset(st, 0, sizeof *st);
+	st->tick = engine_now(d->engine);
+	st->cpus = p->cpus;
+	st->tasks = engine_ntasks(d->engine);
+	st->live = engine_nlive(d->engine);
+	st->paused = d->clock.paused;
+	st->speed = d->clock.speed;
+	st->rr = p->rr_interval;
+	st->cgroups = "none";	/* Hook: procs_cgroup_mode(d->procs). */
+	st->lag = d->clock.lag;
+	st->clients = d->server != NULL ? d->server->nclients : 0;
+	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
+}
+
+/* Describe the scenario events that fired in the last tick. */
+static void
+daemon_fired(struct daemon *d)
+{
+	const struct engine_event	*ev;
+	struct engine_task_info		 ti;
+	struct daemon_seen		*seen;
+	char				 a[160], b[160];
+	const char			*name;
+	size_t				 i, n;
+
+	ev = engine_fired(d->engine, &n);
+	for (i = 0; i < n; i++, ev++) {
+		if (ev->action == ENGINE_ACT_CAPTION)
+			continue;
+		if (engine_task_info(d->engine, ev->task, &ti) != 0)
+			continue;
+		name = ti.name;
+		seen = ev->task <= daemon_nseen ? &daemon_seen[ev->task - 1] :
+		    NULL;
+		switch (ev->action) {
+		case ENGINE_ACT_SLEEP:
+			daemon_note_ran(d, "%s sleeps %ld ms", name, ev->value);
+			break;
+		case ENGINE_ACT_NICE:
+			daemon_note_ran(d, "%s nice %d -> %ld", name,
+			    seen != NULL ? seen->nice : 0, ev->value);
+			if (seen != NULL)
+				seen->nice = (int)ev->value;
+			break;
+		case ENGINE_ACT_AFFINITY:
+			daemon_note_ran(d, "%s cpus %s -> %s", name,
+			    seen != NULL ? cpumask_format(&seen->affinity, a,
+			    sizeof a) : "?", cpumask_format(&ev->cpus, b,
+			    sizeof b));
+			if (seen != NULL)
+				seen->affinity = ev->cpus;
+			break;
+		case ENGINE_ACT_KILL:
+			daemon_note_ran(d, "%s killed", name);
+			if (seen != NULL)
+				seen->exited = 1;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Note tasks that ended by themselves (runtime) since the last look. */
+static void
+daemon_exits(struct daemon *d)
+{
+	struct engine_task_info	ti;
+	int			id;
+
+	for (id = 1; id <= daemon_nseen && id <= engine_ntasks(d->engine);
+	    id++) {
+		if (daemon_seen[id - 1].exited ||
+		    engine_task_info(d->engine, id, &ti) != 0 ||
+		    ti.state != ENGINE_EXITED)
+			continue;
+		daemon_seen[id - 1].exited = 1;
+		if (ti.exit == ENGINE_EXIT_RUNTIME)
+			daemon_note_ran(d, "%s finished its runtime", ti.name);
+		else if (ti.exit == ENGINE_EXIT_KILLED)
+			daemon_note_ran(d, "%s killed", ti.name);
+	}
+}
+
+/*
+ * One engine tick and what follows from it: the trace rows, the table
+ * counts, the event lines for fired scenario events and a new caption.
+ */
+static void
+daemon_tick_once(struct daemon *d)
+{
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	uint64_t		 tick = engine_now(d->engine), seq;
+	int			 c, ncpus, nlive;
+
+	nlive = engine_nlive(d->engine);
+	/* Hook: procs_observe(d->procs); */
+	engine_tick(d->engine);
+	/* Hook: procs_enforce(d->procs); */
+	d->ticks_run++;
+
+	ncpus = engine_params(d->engine)->cpus;
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(d->engine, c, &ci);
+		if (ci.task != 0)
+			ledger_add(d->ledger, ci.task, ci.descent, ci.rank);
+		if (d->trace == NULL)
+			continue;
+		if (ci.task == 0 ||
+		    engine_task_info(d->engine, ci.task, &ti) != 0)
+			fprintf(d->trace, "%llu,%d,-,-,-,-\n",
+			    (unsigned long long)tick, c);
+		else
+			fprintf(d->trace, "%llu,%d,%s,%d,%d,%d\n",
+			    (unsigned long long)tick, c, ti.name, ci.rank,
+			    ci.iter, ci.left);
+	}
+	daemon_fired(d);
+	engine_caption(d->engine, &seq);
+	if (seq != d->caption_seq) {
+		d->caption_seq = seq;
+		d->caption_tick = tick;
+	}
+	if (engine_nlive(d->engine) < nlive)
+		daemon_exits(d);
+	daemon_changed(d);
+}
+
+/* Arm the timer for the next due tick (not within 1 ms at high speed). */
+static void
+daemon_arm(struct daemon *d, uint64_t now)
+{
+	struct timeval	tv;
+	uint64_t	at, wait;
+
+	if (d->clock.paused || d->exiting)
+		return;
+	at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
+	if (d->clock.speed > 1 && at < now + 1000000)
+		at = now + 1000000;
+	wait = at > now ? at - now : 0;
+	tv.tv_sec = wait / 1000000000;
+	tv.tv_usec = (wait % 1000000000) / 1000;
+	evtimer_add(d->timer, &tv);
+}
+
+/* The clock's timer: run the ticks that are due, then sleep again. */
+static void
+daemon_timer(evutil_socket_t fd, short events, void *arg)
+{
+	struct daemon	*d = arg;
+	uint64_t	 now = clock_now_ns(), n;
+
+	n = clock_take(&d->clock, now, engine_now(d->engine));
+	while (n-- > 0 && !d->exiting)
+		daemon_tick_once(d);
+	daemon_arm(d, clock_now_ns());
+}
+
+/* Stop the clock. */
+void
+daemon_pause(struct daemon *d)
+{
+	clock_pause(&d->clock);
+	evtimer_del(d->timer);
+	if (d->trace != NULL)
+		fflush(d->trace);
+	daemon_changed(d);
+}
+
+/* Restart the clock from the current tick. */
+void
+daemon_resume(struct daemon *d)
+{
+	uint64_t	now = clock_now_ns();
+
+	clock_resume(&d->clock, now, engine_now(d->engine));
+	daemon_arm(d, now);
+	daemon_changed(d);
+}
+
+/* Run exactly n ticks now (the clock is paused). */
+void
+daemon_step(struct daemon *d, uint64_t n)
+{
+	while (n-- > 0)
+		daemon_tick_once(d);
+	if (d->trace != NULL)
+		fflush(d->trace);
+}
+
+/* Change the speed from now on. */
+void
+daemon_set_speed(struct daemon *d, double speed)
+{
+	uint64_t	now = clock_now_ns();
+
+	clock_set_speed(&d->clock, speed, now, engine_now(d->engine));
+	if (!d->clock.paused) {
+		evtimer_del(d->timer);
+		daemon_arm(d, now);
+	}
+	daemon_changed(d);
+}
+
+/* Leave the event loop; main cleans up. */
+void
+daemon_shutdown(struct daemon *d)
+{
+	d->exiting = 1;
+	event_base_loopbreak(d->base);
+}
+
+/* Log one changed option on reload, and whether it applies now. */
+static void
+daemon_reload_diff(void *arg, const char *name, const char *old,
+    const char *new, int live)
+{
+	if (live)
+		log_info("reload: %s %s -> %s", name, old, new);
+	else
+		log_warnx("reload: %s %s -> %s needs a restart; keeping %s",
+		    name, old, new, old);
+}
+
+/* SIGHUP: read the config again and apply what can change live. */
+static void
+daemon_reload(struct daemon *d)
+{
+	struct config	 nc;
+	char		*cause = NULL;
+	int		 n;
+
+	if (d->config_path == NULL) {
+		log_info("reload: no configuration file (started without -c)");
+		return;
+	}
+	config_defaults(&nc);
+	if (config_load(d->config_path, &nc, &cause) != 0) {
+		log_warnx("reload failed, keeping the running settings: %s",
+		    cause);
+		free(cause);
+		config_free(&nc);
+		return;
+	}
+	n = config_diff(&d->cfg, &nc, daemon_reload_diff, NULL);
+	if (n == 0)
+		log_info("reload: %s: nothing changed", d->config_path);
+	if (nc.speed != d->cfg.speed) {
+		d->cfg.speed = nc.speed;
+		daemon_set_speed(d, nc.speed);
+	}
+	d->cfg.default_sleep = nc.default_sleep;
+	d->cfg.max_clients = nc.max_clients;
+	d->cfg.max_fps = nc.max_fps;
+	if (nc.log_level != d->cfg.log_level) {
+		d->cfg.log_level = nc.log_level;
+		log_set_level(nc.log_level);
+	}
+	config_free(&nc);
+}
+
+/* Signals: TERM and INT exit, HUP reloads, CHLD reaps. */
+static void
+daemon_signal(evutil_socket_t sig, short events, void *arg)
+{
+	struct daemon	*d = arg;
+	int		 status;
+
+	switch (sig) {
+	case SIGTERM:
+	case SIGINT:
+		log_info("%s: exiting", strsignal(sig));
+		daemon_shutdown(d);
+		break;
+	case SIGHUP:
+		daemon_reload(d);
+		break;
+	case SIGCHLD:
+		/* Hook: procs_reap(d->procs) once real processes run. */
+		while (waitpid(-1, &status, WNOHANG) > 0)
+			;
+		break;
+	}
+}
+
+/* Flush the trace now and then, so `tail -f` sees it. */
+static void
+daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
+{
+	struct daemon	*d = arg;
+
+	if (d->trace != NULL)
+		fflush(d->trace);
+}
+
+/*
+ * Ask for a better scheduling class for the tick: SCHED_FIFO if allowed,
+ * else nice -10; children get the default back (SCHED_RESET_ON_FORK).
+ * Failure is fine: the clock catches up either way.
+ */
+static void
+daemon_priority(const struct config *cfg)
+{
+	struct sched_param	sp;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	if (!cfg->realtime)
+		return;
+	memset(&sp, 0, sizeof sp);
+	sp.sched_priority = 1;
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
+		log_debug("running at SCHED_FIFO 1");
+		return;
+	}
+	sp.sched_priority = 0;
+	(void)sched_setscheduler(0, SCHED_OTHER | SCHED_RESET_ON_FORK, &sp);
+	if (setpriority(PRIO_PROCESS, 0, -10) == 0)
+		log_debug("running at nice -10");
+}
+
+/*
+ * Detach: fork twice with a pipe from the grandchild (the daemon) to the
+ * parent.  The parent waits for one byte, written once the daemon is
+ * ready, and exits 0; if the pipe closes first the daemon failed (its
+ * reason is in syslog) and the parent exits 1.  Returns the pipe's write
+ * end in the daemon.
+ */
+static int
+daemon_detach(void)
+{
+	char	c;
+	int	fds[2], fd;
+	pid_t	pid;
+	ssize_t	n;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		fatal("pipe");
+	switch ((pid = fork())) {
+	case -1:
+		fatal("fork");
+	case 0:
+		break;
+	default:
+		close(fds[1]);
+		waitpid(pid, NULL, 0);
+		do
+			n = read(fds[0], &c, 1);
+		while (n == -1 && errno == EINTR);
+		if (n == 1)
+			exit(0);
+		fprintf(stderr, "stairsd: the daemon did not start; see "
+		    "syslog\n");
+		exit(1);
+	}
+	close(fds[0]);
+	if (setsid() == -1)
+		fatal("setsid");
+	switch (fork()) {
+	case -1:
+		fatal("fork");
+	case 0:
+		break;
+	default:
+		_exit(0);
+	}
+	if (chdir("/") != 0)
+		fatal("chdir /");
+	if ((fd = open("/dev/null", O_RDWR)) != -1) {
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	return (fds[1]);
+}
+
+/* Load the scenario and build the engine from it and the config. */
+static int
+daemon_load(struct daemon *d, const char *path, char **cause)
+{
+	struct scenario		*sc;
+	struct engine_params	 p;
+	int			 id;
+
+	if (path == NULL || *path == '\0' || strcmp(path, "demo") == 0) {
+		sc = scenario_load_string(stairs_demo_scenario, "demo", cause);
+		d->scenario_label = xstrdup("demo");
+	} else {
+		sc = scenario_load_file(path, cause);
+		d->scenario_label = daemon_absolute(path);
+	}
+	if (sc == NULL)
+		return (-1);
+	engine_params_default(&p);
+	p.cpus = d->cfg.cpus;
+	p.rr_interval = d->cfg.rr_interval;
+	p.sleep_min = d->cfg.sleep_min;
+	p.balance_interval = d->cfg.balance_interval;
+	scenario_params(sc, &p);
+	if (engine_params_check(&p, cause) != 0) {
+		scenario_free(sc);
+		return (-1);
+	}
+	d->engine = engine_create(&p, NULL);
+	/*
+	 * Hook: with real processes, pass a spawn callback calling
+	 * procs_spawn(d->procs, task_id, task->argv, cause).  Without one
+	 * the loader refuses command tasks with a clear error.
+	 */
+	if (scenario_apply(sc, d->engine, NULL, d, cause) != 0) {
+		scenario_free(sc);
+		return (-1);
+	}
+	d->scenario_name = xstrdup(sc->name != NULL ? sc->name : "-");
+	scenario_free(sc);
+	for (id = 1; id <= engine_ntasks(d->engine); id++)
+		daemon_task_added(d, id);
+	return (0);
+}
 
 /* Run the live daemon. */
 int
 daemon_main(int argc, char **argv)
 {
-	fprintf(stderr, "stairsd: the live daemon is not built yet\n");
-	return (1);
+	static struct daemon	 dd;
+	struct daemon		*d = &dd;
+	struct event_config	*ecfg;
+	struct event		*sigs[4], *flush;
+	struct timeval		 tv;
+	const char		*config_arg = NULL, *socket_arg = NULL;
+	const char		*scenario_arg = NULL, *trace_arg = NULL;
+	char			*cause = NULL, *path;
+	int			 ch, foreground = 0, fd, ready = -1, i;
+	static const int	 signos[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
+
+	while ((ch = getopt_long(argc, argv, "fc:S:hV", daemon_longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			foreground = 1;
+			break;
+		case 'c':
+			config_arg = optarg;
+			break;
+		case 'S':
+			socket_arg = optarg;
+			break;
+		case 's':
+			scenario_arg = optarg;
+			break;
+		case 't':
+			trace_arg = optarg;
+			break;
+		case 'h':
+			daemon_usage(stdout);
+			return (0);
+		case 'V':
+			printf("stairsd %s (protocol %d)\n", STAIRS_VERSION,
+			    PROTO_VERSION);
+			return (0);
+		default:
+			daemon_usage(stderr);
+			return (2);
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "stairsd: unexpected argument \"%s\"\n",
+		    argv[optind]);
+		daemon_usage(stderr);
+		return (2);
+	}
+	log_init("stairsd", 1, LOG_LEVEL_INFO);
+
+	/* The configuration: -c, else the XDG file if any, else defaults. */
+	config_defaults(&d->cfg);
+	path = config_arg != NULL ? xstrdup(config_arg) :
+	    config_default_path();
+	if (path != NULL) {
+		if (config_load(path, &d->cfg, &cause) != 0) {
+			fprintf(stderr, "stairsd: %s\n", cause);
+			return (2);
+		}
+		d->config_path = daemon_absolute(path);
+		free(path);
+	}
+	log_set_level(d->cfg.log_level);
+
+	/* The scenario and the engine. */
+	d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
+	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
+	    d->cfg.scenario, &cause) != 0) {
+		fprintf(stderr, "stairsd: %s\n", cause);
+		return (2);
+	}
+
+	/* The socket. */
+	if (socket_arg != NULL)
+		d->socket_path = daemon_absolute(socket_arg);
+	else if (*d->cfg.socket != '\0')
+		d->socket_path = daemon_absolute(d->cfg.socket);
+	else
+		d->socket_path = server_default_path();
+	if ((fd = server_listen(d->socket_path, &cause)) == -1) {
+		fprintf(stderr, "stairsd: %s\n", cause);
+		return (1);
+	}
+
+	/* The trace. */
+	if (trace_arg != NULL) {
+		if (strcmp(trace_arg, "-") == 0)
+			d->trace = stdout;
+		else if ((d->trace = fopen(trace_arg, "w")) == NULL) {
+			fprintf(stderr, "stairsd: %s: %s\n", trace_arg,
+			    strerror(errno));
+			unlink(d->socket_path);
+			return (1);
+		}
+		fprintf(d->trace, "tick,cpu,task,rank,iter,left\n");
+	}
+
+	if (!foreground) {
+		if (d->trace == stdout) {
+			fprintf(stderr, "stairsd: --trace - needs -f\n");
+			unlink(d->socket_path);
+			return (2);
+		}
+		ready = daemon_detach();
+		log_init("stairsd", 0, d->cfg.log_level);
+	}
+	signal(SIGPIPE, SIG_IGN);
+
+	/* The event loop, with precise timers (timerfd) for the clock. */
+	if ((ecfg = event_config_new()) == NULL)
+		fatalx("event_config_new failed");
+	event_config_set_flag(ecfg, EVENT_BASE_FLAG_PRECISE_TIMER);
+	if ((d->base = event_base_new_with_config(ecfg)) == NULL)
+		fatalx("event_base_new failed");
+	event_config_free(ecfg);
+	d->server = server_create(d, fd);
+	for (i = 0; i < 4; i++) {
+		sigs[i] = evsignal_new(d->base, signos[i], daemon_signal, d);
+		evsignal_add(sigs[i], NULL);
+	}
+	flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
+	tv.tv_sec = 0;
+	tv.tv_usec = 200000;
+	evtimer_add(flush, &tv);
+	daemon_priority(&d->cfg);
+
+	d->timer = evtimer_new(d->base, daemon_timer, d);
+	clock_init(&d->clock, d->cfg.speed, clock_now_ns(),
+	    engine_now(d->engine));
+	daemon_arm(d, clock_now_ns());
+
+	log_info("serving %s on %s (%d cpus, speed %g)", d->scenario_name,
+	    d->socket_path, engine_params(d->engine)->cpus, d->cfg.speed);
+	if (ready != -1) {
+		(void)write(ready, "1", 1);
+		close(ready);
+	}
+
+	event_base_dispatch(d->base);
+
+	/* Clean exit: replies flushed, socket removed, everything freed. */
+	server_flush(d->server);
+	server_free(d->server);
+	unlink(d->socket_path);
+	/* Hook: procs_free(d->procs) kills and reaps real children. */
+	if (d->trace != NULL && d->trace != stdout)
+		fclose(d->trace);
+	else if (d->trace != NULL)
+		fflush(d->trace);
+	for (i = 0; i < 4; i++)
+		event_free(sigs[i]);
+	event_free(flush);
+	event_free(d->timer);
+	event_base_free(d->base);
+	for (i = 0; i < DAEMON_EVENTS; i++)
+		free(d->events[i].text);
+	ledger_free(d->ledger);
+	engine_free(d->engine);
+	free(daemon_seen);
+	config_free(&d->cfg);
+	free(d->config_path);
+	free(d->socket_path);
+	free(d->scenario_label);
+	free(d->scenario_name);
+	log_info("exited");
+	return (0);
 }

@@ -92,6 +92,7 @@ load_ok(const char *text)
 	return (sc);
 }
 
+/* A file with every key loads with every field. */
 static void
 test_good(void **state)
 {
@@ -208,6 +209,7 @@ test_defaults(void **state)
 	scenario_free(sc);
 }
 
+/* Files that cannot be read. */
 static void
 test_not_found(void **state)
 {
@@ -248,6 +250,7 @@ test_file(void **state)
 	unlink(path);
 }
 
+/* libconfig syntax errors keep their line. */
 static void
 test_syntax(void **state)
 {
@@ -256,6 +259,7 @@ test_syntax(void **state)
 	expect_error("cpus = 1;\ncpus = 2;\n", 2, "duplicate", NULL);
 }
 
+/* Unknown keys at every level, and keys on the wrong action. */
 static void
 test_unknown_keys(void **state)
 {
@@ -277,6 +281,7 @@ test_unknown_keys(void **state)
 	    "\"task\" does not belong in a caption event", NULL);
 }
 
+/* Values out of range, negative times. */
 static void
 test_ranges(void **state)
 {
@@ -305,6 +310,7 @@ test_ranges(void **state)
 	    3, "nice value 40 is outside -20..19", NULL);
 }
 
+/* Values of the wrong type. */
 static void
 test_types(void **state)
 {
@@ -334,6 +340,7 @@ test_types(void **state)
 	    "action must be a string", NULL);
 }
 
+/* Task and group names: duplicates, characters, length. */
 static void
 test_names(void **state)
 {
@@ -360,6 +367,7 @@ test_names(void **state)
 	    "rstuvw\"; } );"));
 }
 
+/* Patterns: odd or empty, non-positive values. */
 static void
 test_patterns(void **state)
 {
@@ -376,6 +384,7 @@ test_patterns(void **state)
 	    ");\n", 3, "pattern value 0", NULL);
 }
 
+/* Commands: not with a pattern, not empty. */
 static void
 test_commands(void **state)
 {
@@ -388,6 +397,7 @@ test_commands(void **state)
 	    2, "empty program name", NULL);
 }
 
+/* References to unknown tasks, groups and actions. */
 static void
 test_references(void **state)
 {
@@ -402,6 +412,7 @@ test_references(void **state)
 	    "unknown action \"explode\"", "sleep, nice", NULL);
 }
 
+/* Required keys left out. */
 static void
 test_missing(void **state)
 {
@@ -473,7 +484,7 @@ test_cpus(void **state)
 	scenario_free(sc);
 }
 
-/* The spawn callback used by test_apply: records what it saw. */
+/* What spawn_cb saw. */
 struct spawned {
 	int	calls;
 	int	id;
@@ -481,6 +492,7 @@ struct spawned {
 	int	fail;
 };
 
+/* The spawn callback used by test_apply: records what it saw. */
 static int
 spawn_cb(void *arg, struct engine *e, int id, const struct scenario_task *t,
     char **cause)
@@ -497,6 +509,7 @@ spawn_cb(void *arg, struct engine *e, int id, const struct scenario_task *t,
 	return (0);
 }
 
+/* An engine with the scenario's parameters. */
 static struct engine *
 engine_for(const struct scenario *sc)
 {
@@ -507,6 +520,7 @@ engine_for(const struct scenario *sc)
 	return (engine_create(&p, &engine_policy_staircase));
 }
 
+/* Apply: groups, tasks, events; command tasks refused or spawned. */
 static void
 test_apply(void **state)
 {
@@ -630,6 +644,7 @@ test_demo(void **state)
 	scenario_free(sc);
 }
 
+/* Run the tests. */
 int
 main(void)
 {

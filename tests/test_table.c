@@ -67,6 +67,7 @@ count_lines(const char *s)
 	return (n);
 }
 
+/* The article's three rows for a nice-0 hog. */
 static void
 test_article(void **state)
 {
@@ -91,6 +92,7 @@ test_article(void **state)
 	table_free(t);
 }
 
+/* A nice +10 hog: 10 stairs, then stuck on 139. */
 static void
 test_nice_plus10(void **state)
 {
@@ -117,6 +119,7 @@ test_nice_plus10(void **state)
 	table_free(t);
 }
 
+/* A nice -5 hog: 25 stairs. */
 static void
 test_nice_minus5(void **state)
 {
@@ -145,6 +148,7 @@ test_nice_minus5(void **state)
 	table_free(t);
 }
 
+/* Cells: whole numbers, one decimal, blank for zero. */
 static void
 test_cells(void **state)
 {
@@ -245,6 +249,7 @@ test_empty(void **state)
 	table_free(t);
 }
 
+/* Run the tests. */
 int
 main(void)
 {

@@ -1,0 +1,349 @@
+/*
+ * command.c -- what each protocol command does to the running daemon.
+ *
+ * command_run() takes a parsed command (protocol.c), applies it to the
+ * engine or the clock, records a human event line for every action so
+ * subscribers see who did what, and writes the reply lines (data, then
+ * exactly one "ok ..." or "err ...") into an evbuffer.  The commands that
+ * belong to a connection (subscribe, unsubscribe, quit) are returned as
+ * flags for server-client.c.
+ */
+#include <event2/buffer.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon.h"
+#include "ledger.h"
+#include "xmalloc.h"
+
+/* Write "err <cause>" and free cause. */
+static int
+command_err(struct evbuffer *out, char *cause)
+{
+	evbuffer_add_printf(out, "err %s\n", cause);
+	free(cause);
+	return (0);
+}
+
+/* Add one formatted line and its newline. */
+static void
+command_line(struct evbuffer *out, const char *buf, size_t len)
+{
+	evbuffer_add(out, buf, len);
+	evbuffer_add(out, "\n", 1);
+}
+
+/* Look a task up by name or id; -1 and an err line if there is none. */
+static int
+command_task(struct daemon *d, const char *s, struct evbuffer *out,
+    struct engine_task_info *ti)
+{
+	char	q[64];
+	int	id;
+
+	if ((id = engine_task_find(d->engine, s)) == 0 ||
+	    engine_task_info(d->engine, id, ti) != 0) {
+		evbuffer_add_printf(out, "err unknown task %s\n",
+		    protocol_quote(s, q, sizeof q));
+		return (-1);
+	}
+	return (id);
+}
+
+/* One task line per task (exited ones too). */
+void
+command_task_lines(struct daemon *d, struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	struct proto_real	 real;
+	char			 buf[1024], ex[96];
+	int			 id, n = engine_ntasks(d->engine), isreal;
+	size_t			 len;
+
+	for (id = 1; id <= n; id++) {
+		if (engine_task_info(d->engine, id, &ti) != 0)
+			continue;
+		isreal = ti.kind == ENGINE_REAL &&
+		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
+		len = protocol_task_line(buf, sizeof buf, &ti,
+		    isreal ? &real : NULL, ti.group >= 0 ?
+		    engine_group_name(d->engine, ti.group) : NULL);
+		command_line(out, buf, len);
+	}
+}
+
+/* One cpu line per engine CPU. */
+void
+command_cpu_lines(struct daemon *d, struct evbuffer *out)
+{
+	struct engine_cpu_info	ci;
+	char			buf[256];
+	int			c;
+
+	for (c = 0; c < engine_params(d->engine)->cpus; c++) {
+		engine_cpu_info(d->engine, c, &ci);
+		command_line(out, buf, protocol_cpu_line(buf, sizeof buf, &ci));
+	}
+}
+
+/* table <task>: the ticks run at each rank in each descent. */
+static int
+command_table(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	int			 id;
+
+	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
+		return (0);
+	ledger_write(d->ledger, id, &ti, engine_params(d->engine)->rr_interval,
+	    out);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* sleep <task> [ms] */
+static int
+command_sleep(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	uint64_t		 ms;
+	char			*cause = NULL;
+	int			 id;
+
+	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
+		return (0);
+	ms = cmd->has_ms ? cmd->ms : (uint64_t)d->cfg.default_sleep;
+	if (engine_task_sleep(d->engine, id, ms, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_note(d, "%s sleeps %llu ms", ti.name, (unsigned long long)ms);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* nice <task> <n> */
+static int
+command_nice(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	char			*cause = NULL;
+	int			 id;
+
+	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
+		return (0);
+	if (engine_task_nice(d->engine, id, cmd->nice, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_task_added(d, id);
+	daemon_note(d, "%s nice %d -> %d", ti.name, ti.stair.nice, cmd->nice);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* affinity <task> <cpulist> */
+static int
+command_affinity(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	struct cpumask		 mask;
+	char			*cause = NULL, a[160], b[160];
+	int			 id;
+
+	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
+		return (0);
+	if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus, &mask,
+	    &cause) != 0)
+		return (command_err(out, cause));
+	if (cpumask_empty(&mask))
+		return (command_err(out, xasprintf("empty cpu list")));
+	if (engine_task_affinity(d->engine, id, &mask, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_task_added(d, id);
+	daemon_note(d, "%s cpus %s -> %s", ti.name,
+	    cpumask_format(&ti.affinity, a, sizeof a),
+	    cpumask_format(&mask, b, sizeof b));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* kill <task> */
+static int
+command_kill(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_info	 ti;
+	char			*cause = NULL;
+	int			 id;
+
+	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
+		return (0);
+	if (ti.state == ENGINE_EXITED)
+		return (command_err(out, xasprintf("task %s has already "
+		    "exited", ti.name)));
+	/* Hook: a real task's process group is killed here (procs_kill). */
+	if (engine_task_kill(d->engine, id, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_task_added(d, id);
+	daemon_note(d, "%s killed", ti.name);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
+static int
+command_add(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct engine_task_spec	 spec;
+	struct cpumask		 mask;
+	char			*cause = NULL, q[64];
+	int			 id;
+
+	if (engine_task_find(d->engine, cmd->task) != 0)
+		return (command_err(out, xasprintf("task %s exists",
+		    protocol_quote(cmd->task, q, sizeof q))));
+	memset(&spec, 0, sizeof spec);
+	spec.name = cmd->task;
+	spec.kind = ENGINE_SIM;
+	spec.nice = cmd->nice;
+	spec.start = engine_now(d->engine);
+	spec.pattern = cmd->pattern;
+	spec.npattern = cmd->npattern;
+	spec.runtime = cmd->runtime;
+	spec.group = -1;
+	if (cmd->cpus != NULL) {
+		if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus,
+		    &mask, &cause) != 0)
+			return (command_err(out, cause));
+		if (cpumask_empty(&mask))
+			return (command_err(out, xasprintf("empty cpu list")));
+		spec.cpus = &mask;
+	}
+	if ((id = engine_task_add(d->engine, &spec, &cause)) < 0)
+		return (command_err(out, cause));
+	daemon_task_added(d, id);
+	daemon_note(d, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
+	    cmd->pattern != NULL ? ", pattern" : ", hog",
+	    cmd->runtime != 0 ? ", runtime" : "");
+	evbuffer_add_printf(out, "ok %d\n", id);
+	return (0);
+}
+
+/* spawn <name> [nice=N] [cpus=LIST] -- argv... */
+static int
+command_spawn(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	q[64];
+
+	if (engine_task_find(d->engine, cmd->task) != 0)
+		return (command_err(out, xasprintf("task %s exists",
+		    protocol_quote(cmd->task, q, sizeof q))));
+	/*
+	 * Hook: with real processes, add an ENGINE_REAL task and
+	 * procs_spawn(d->procs, id, cmd->argv, &cause) here.
+	 */
+	evbuffer_add_printf(out, "err real processes are not available "
+	    "yet\n");
+	return (0);
+}
+
+/*
+ * Run one command, writing its reply into out.  Returns COMMAND_* flags
+ * for what the connection itself must do.
+ */
+int
+command_run(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct proto_status	 st;
+	char			 buf[512], a[32], b[32];
+	int			 i;
+
+	switch (cmd->type) {
+	case PROTO_NONE:
+		return (0);
+	case PROTO_HELP:
+		for (i = 0; protocol_help[i] != NULL; i++)
+			evbuffer_add_printf(out, "help %s\n", protocol_help[i]);
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_STATUS:
+		daemon_status(d, &st);
+		command_line(out, buf, protocol_status_line(buf, sizeof buf,
+		    &st));
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_TASKS:
+		command_task_lines(d, out);
+		evbuffer_add_printf(out, "ok %d\n", engine_ntasks(d->engine));
+		return (0);
+	case PROTO_CPUS:
+		command_cpu_lines(d, out);
+		evbuffer_add_printf(out, "ok %d\n",
+		    engine_params(d->engine)->cpus);
+		return (0);
+	case PROTO_TABLE:
+		return (command_table(d, cmd, out));
+	case PROTO_SLEEP:
+		return (command_sleep(d, cmd, out));
+	case PROTO_NICE:
+		return (command_nice(d, cmd, out));
+	case PROTO_AFFINITY:
+		return (command_affinity(d, cmd, out));
+	case PROTO_KILL:
+		return (command_kill(d, cmd, out));
+	case PROTO_ADD:
+		return (command_add(d, cmd, out));
+	case PROTO_SPAWN:
+		return (command_spawn(d, cmd, out));
+	case PROTO_PAUSE:
+		if (!d->clock.paused) {
+			daemon_pause(d);
+			daemon_note(d, "paused");
+		}
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_RESUME:
+		if (d->clock.paused) {
+			daemon_resume(d);
+			daemon_note(d, "resumed");
+		}
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_STEP:
+		if (!d->clock.paused) {
+			daemon_pause(d);
+			daemon_note(d, "paused");
+		}
+		daemon_step(d, cmd->steps);
+		daemon_note(d, "stepped %llu tick%s",
+		    (unsigned long long)cmd->steps, cmd->steps == 1 ? "" : "s");
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_SPEED:
+		protocol_format_speed(d->clock.speed, a, sizeof a);
+		protocol_format_speed(cmd->speed, b, sizeof b);
+		daemon_set_speed(d, cmd->speed);
+		daemon_note(d, "speed %s -> %s", a, b);
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
+	case PROTO_SUBSCRIBE:
+		evbuffer_add_printf(out, "ok\n");
+		return (COMMAND_SUBSCRIBE);
+	case PROTO_UNSUBSCRIBE:
+		evbuffer_add_printf(out, "ok\n");
+		return (COMMAND_UNSUBSCRIBE);
+	case PROTO_SHUTDOWN:
+		evbuffer_add_printf(out, "ok\n");
+		daemon_shutdown(d);
+		return (0);
+	case PROTO_QUIT:
+		evbuffer_add_printf(out, "ok bye\n");
+		return (COMMAND_QUIT);
+	}
+	return (0);
+}

@@ -1,0 +1,409 @@
+/*
+ * config.c -- read the daemon's configuration with libconfig.
+ *
+ * One table (config_options) drives everything: defaults, parsing, type
+ * and bound checks, the reload diff and which options a reload may apply
+ * live.  Adding an option is one line here, one field in struct config
+ * and one commented entry in config/stairsd.cfg.  Errors read
+ * "FILE:LINE: message".
+ */
+#include <errno.h>
+#include <libconfig.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "xmalloc.h"
+
+enum config_type {
+	CONFIG_INT,
+	CONFIG_FLOAT,
+	CONFIG_STRING,
+	CONFIG_BOOL,
+	CONFIG_LEVEL,
+	CONFIG_CPUMAP
+};
+
+static const struct config_option {
+	const char		*name;
+	enum config_type	 type;
+	double			 min, max;	/* numbers; list length */
+	double			 def;		/* numbers, bools, levels */
+	const char		*def_str;	/* strings */
+	size_t			 offset;
+	int			 live;		/* a reload applies it */
+} config_options[] = {
+	{ "cpus", CONFIG_INT, 1, CPUMASK_MAX, 2, NULL,
+	    offsetof(struct config, cpus), 0 },
+	{ "rr_interval", CONFIG_INT, 1, 1000, 10, NULL,
+	    offsetof(struct config, rr_interval), 0 },
+	{ "sleep_min", CONFIG_INT, 0, 100000, 1, NULL,
+	    offsetof(struct config, sleep_min), 0 },
+	{ "balance_interval", CONFIG_INT, 1, 1000000, 100, NULL,
+	    offsetof(struct config, balance_interval), 0 },
+	{ "speed", CONFIG_FLOAT, 0.01, 100, 1, NULL,
+	    offsetof(struct config, speed), 1 },
+	{ "socket", CONFIG_STRING, 0, 0, 0, "",
+	    offsetof(struct config, socket), 0 },
+	{ "scenario", CONFIG_STRING, 0, 0, 0, "demo",
+	    offsetof(struct config, scenario), 0 },
+	{ "cpu_map", CONFIG_CPUMAP, 0, CPUMASK_MAX, 0, NULL,
+	    offsetof(struct config, cpu_map), 0 },
+	{ "default_sleep", CONFIG_INT, 1, 100000000, 1000, NULL,
+	    offsetof(struct config, default_sleep), 1 },
+	{ "max_clients", CONFIG_INT, 1, 10000, 64, NULL,
+	    offsetof(struct config, max_clients), 1 },
+	{ "log_level", CONFIG_LEVEL, 0, 0, LOG_LEVEL_INFO, NULL,
+	    offsetof(struct config, log_level), 1 },
+	{ "child_output", CONFIG_STRING, 0, 0, 0, "",
+	    offsetof(struct config, child_output), 0 },
+	{ "realtime", CONFIG_BOOL, 0, 1, 1, NULL,
+	    offsetof(struct config, realtime), 0 },
+	{ "cgroups", CONFIG_BOOL, 0, 1, 1, NULL,
+	    offsetof(struct config, cgroups), 0 },
+	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
+	    offsetof(struct config, max_fps), 1 },
+};
+#define CONFIG_NOPTIONS ((int)(sizeof config_options / sizeof config_options[0]))
+
+/* The number of options in the table. */
+int
+config_option_count(void)
+{
+	return (CONFIG_NOPTIONS);
+}
+
+/* The name of option i. */
+const char *
+config_option_name(int i)
+{
+	return (config_options[i].name);
+}
+
+/* Where an option's value lives in a struct config. */
+static void *
+config_field(const struct config *c, const struct config_option *o)
+{
+	return ((char *)c + o->offset);
+}
+
+/* Fill every option with its default. */
+void
+config_defaults(struct config *c)
+{
+	const struct config_option	*o;
+	int				 i;
+
+	memset(c, 0, sizeof *c);
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		o = &config_options[i];
+		switch (o->type) {
+		case CONFIG_INT:
+		case CONFIG_BOOL:
+			*(int *)config_field(c, o) = (int)o->def;
+			break;
+		case CONFIG_LEVEL:
+			*(enum log_level *)config_field(c, o) =
+			    (enum log_level)o->def;
+			break;
+		case CONFIG_FLOAT:
+			*(double *)config_field(c, o) = o->def;
+			break;
+		case CONFIG_STRING:
+			*(char **)config_field(c, o) = xstrdup(o->def_str);
+			break;
+		case CONFIG_CPUMAP:
+			c->ncpu_map = 0;
+			break;
+		}
+	}
+}
+
+/* Free the strings a config holds. */
+void
+config_free(struct config *c)
+{
+	int	i;
+
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		if (config_options[i].type == CONFIG_STRING) {
+			free(*(char **)config_field(c, &config_options[i]));
+			*(char **)config_field(c, &config_options[i]) = NULL;
+		}
+	}
+}
+
+/* Copy a config, strings included. */
+void
+config_copy(struct config *dst, const struct config *src)
+{
+	int	i;
+	char	**s;
+
+	*dst = *src;
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		if (config_options[i].type == CONFIG_STRING) {
+			s = config_field(dst, &config_options[i]);
+			*s = xstrdup(*s);
+		}
+	}
+}
+
+/* A number setting's value as a double; -1 if it is not a number. */
+static int
+config_number(const config_setting_t *s, double *v)
+{
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+		*v = config_setting_get_int(s);
+		return (0);
+	case CONFIG_TYPE_INT64:
+		*v = (double)config_setting_get_int64(s);
+		return (0);
+	case CONFIG_TYPE_FLOAT:
+		*v = config_setting_get_float(s);
+		return (0);
+	default:
+		return (-1);
+	}
+}
+
+/* Read one setting into c as option o; -1 with *cause (no FILE:LINE). */
+static int
+config_set(struct config *c, const struct config_option *o,
+    const config_setting_t *s, char **cause)
+{
+	const config_setting_t	*e;
+	const char		*str;
+	enum log_level		 level;
+	double			 v;
+	int			 i, n, t = config_setting_type(s);
+
+	switch (o->type) {
+	case CONFIG_INT:
+		if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) {
+			*cause = xasprintf("%s must be a whole number", o->name);
+			return (-1);
+		}
+		config_number(s, &v);
+		if (v < o->min || v > o->max) {
+			*cause = xasprintf("%s %.0f is outside %.0f..%.0f",
+			    o->name, v, o->min, o->max);
+			return (-1);
+		}
+		*(int *)config_field(c, o) = (int)v;
+		break;
+	case CONFIG_FLOAT:
+		if (config_number(s, &v) != 0) {
+			*cause = xasprintf("%s must be a number", o->name);
+			return (-1);
+		}
+		if (!isfinite(v) || v < o->min - 1e-12 || v > o->max) {
+			*cause = xasprintf("%s %g is outside %g..%g", o->name,
+			    v, o->min, o->max);
+			return (-1);
+		}
+		*(double *)config_field(c, o) = v;
+		break;
+	case CONFIG_BOOL:
+		if (t != CONFIG_TYPE_BOOL) {
+			*cause = xasprintf("%s must be true or false", o->name);
+			return (-1);
+		}
+		*(int *)config_field(c, o) = config_setting_get_bool(s);
+		break;
+	case CONFIG_STRING:
+		if (t != CONFIG_TYPE_STRING) {
+			*cause = xasprintf("%s must be a string", o->name);
+			return (-1);
+		}
+		free(*(char **)config_field(c, o));
+		*(char **)config_field(c, o) =
+		    xstrdup(config_setting_get_string(s));
+		break;
+	case CONFIG_LEVEL:
+		if (t != CONFIG_TYPE_STRING ||
+		    log_level_parse(config_setting_get_string(s), &level) != 0) {
+			str = t == CONFIG_TYPE_STRING ?
+			    config_setting_get_string(s) : "?";
+			*cause = xasprintf("%s \"%s\" is not one of error, "
+			    "warn, info, debug", o->name, str);
+			return (-1);
+		}
+		*(enum log_level *)config_field(c, o) = level;
+		break;
+	case CONFIG_CPUMAP:
+		if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST) {
+			*cause = xasprintf("%s must be a list of CPU numbers, "
+			    "e.g. [ 0, 1 ]", o->name);
+			return (-1);
+		}
+		n = config_setting_length(s);
+		if (n > CPUMASK_MAX) {
+			*cause = xasprintf("%s has more than %d entries",
+			    o->name, CPUMASK_MAX);
+			return (-1);
+		}
+		for (i = 0; i < n; i++) {
+			e = config_setting_get_elem(s, i);
+			if (config_setting_type(e) != CONFIG_TYPE_INT ||
+			    config_setting_get_int(e) < 0 ||
+			    config_setting_get_int(e) >= CPUMASK_MAX) {
+				*cause = xasprintf("%s entry %d is not a CPU "
+				    "number in 0..%d", o->name, i,
+				    CPUMASK_MAX - 1);
+				return (-1);
+			}
+			c->cpu_map[i] = config_setting_get_int(e);
+		}
+		c->ncpu_map = n;
+		break;
+	}
+	return (0);
+}
+
+/*
+ * Read path into c (which should hold the defaults).  Unknown options,
+ * wrong types and values out of bounds are errors.  On error c is left
+ * with the defaults' strings freed and must not be used.
+ */
+int
+config_load(const char *path, struct config *c, char **cause)
+{
+	config_t		 cf;
+	config_setting_t	*root, *s;
+	const char		*file;
+	char			*why = NULL;
+	int			 i, j, n, line, rc = -1;
+
+	config_init(&cf);
+	if (config_read_file(&cf, path) != CONFIG_TRUE) {
+		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO)
+			*cause = xasprintf("%s: %s", path, strerror(errno));
+		else {
+			file = config_error_file(&cf);
+			*cause = xasprintf("%s:%d: %s", file != NULL ? file :
+			    path, config_error_line(&cf),
+			    config_error_text(&cf));
+		}
+		goto out;
+	}
+	root = config_root_setting(&cf);
+	n = config_setting_length(root);
+	for (i = 0; i < n; i++) {
+		s = config_setting_get_elem(root, i);
+		line = config_setting_source_line(s);
+		for (j = 0; j < CONFIG_NOPTIONS; j++) {
+			if (strcmp(config_setting_name(s),
+			    config_options[j].name) == 0)
+				break;
+		}
+		if (j == CONFIG_NOPTIONS) {
+			*cause = xasprintf("%s:%d: unknown option \"%s\"", path,
+			    line, config_setting_name(s));
+			goto out;
+		}
+		if (config_set(c, &config_options[j], s, &why) != 0) {
+			*cause = xasprintf("%s:%d: %s", path, line, why);
+			free(why);
+			goto out;
+		}
+	}
+	if (c->ncpu_map != 0 && c->ncpu_map < c->cpus) {
+		s = config_lookup(&cf, "cpu_map");
+		*cause = xasprintf("%s:%d: cpu_map has %d entries for %d cpus",
+		    path, s != NULL ? config_setting_source_line(s) : 0,
+		    c->ncpu_map, c->cpus);
+		goto out;
+	}
+	rc = 0;
+out:
+	config_destroy(&cf);
+	return (rc);
+}
+
+/* An option's value as text, for the reload log. */
+static void
+config_format(const struct config *c, const struct config_option *o,
+    char *buf, size_t len)
+{
+	size_t	off = 0;
+	int	i;
+
+	switch (o->type) {
+	case CONFIG_INT:
+		snprintf(buf, len, "%d", *(int *)config_field(c, o));
+		break;
+	case CONFIG_BOOL:
+		snprintf(buf, len, "%s", *(int *)config_field(c, o) ?
+		    "true" : "false");
+		break;
+	case CONFIG_FLOAT:
+		snprintf(buf, len, "%g", *(double *)config_field(c, o));
+		break;
+	case CONFIG_STRING:
+		snprintf(buf, len, "\"%s\"", *(char **)config_field(c, o));
+		break;
+	case CONFIG_LEVEL:
+		snprintf(buf, len, "%s", log_level_name(
+		    *(enum log_level *)config_field(c, o)));
+		break;
+	case CONFIG_CPUMAP:
+		off = snprintf(buf, len, "[");
+		for (i = 0; i < c->ncpu_map && off < len; i++)
+			off += snprintf(buf + off, len - off, "%s%d",
+			    i ? ", " : " ", c->cpu_map[i]);
+		if (off < len)
+			snprintf(buf + off, len - off, " ]");
+		break;
+	}
+}
+
+/* Call cb for every option whose value differs; returns how many. */
+int
+config_diff(const struct config *a, const struct config *b,
+    config_diff_cb cb, void *arg)
+{
+	const struct config_option	*o;
+	char				 va[256], vb[256];
+	int				 i, n = 0;
+
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		o = &config_options[i];
+		config_format(a, o, va, sizeof va);
+		config_format(b, o, vb, sizeof vb);
+		if (strcmp(va, vb) != 0) {
+			n++;
+			if (cb != NULL)
+				cb(arg, o->name, va, vb, o->live);
+		}
+	}
+	return (n);
+}
+
+/*
+ * The file read when no -c is given: $XDG_CONFIG_HOME/stairs/stairsd.cfg
+ * (or ~/.config/stairs/stairsd.cfg) if it exists, else NULL (defaults).
+ */
+char *
+config_default_path(void)
+{
+	const char	*xdg = getenv("XDG_CONFIG_HOME"), *home;
+	char		*path;
+
+	if (xdg != NULL && *xdg == '/')
+		path = xasprintf("%s/%s", xdg, CONFIG_FILE_NAME);
+	else if ((home = getenv("HOME")) != NULL && *home == '/')
+		path = xasprintf("%s/.config/%s", home, CONFIG_FILE_NAME);
+	else
+		return (NULL);
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return (NULL);
+	}
+	return (path);
+}

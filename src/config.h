@@ -1,0 +1,47 @@
+/*
+ * config.h -- the daemon's configuration file (config/stairsd.cfg,
+ * libconfig syntax).  One option table in config.c gives each option's
+ * type, bounds, default and whether a reload (SIGHUP) can apply it live.
+ */
+#ifndef STAIRS_CONFIG_H
+#define STAIRS_CONFIG_H
+
+#include "cpumask.h"
+#include "log.h"
+
+#define CONFIG_FILE_NAME	"stairs/stairsd.cfg"
+
+struct config {
+	int		 cpus;
+	int		 rr_interval;
+	int		 sleep_min;
+	int		 balance_interval;
+	double		 speed;
+	char		*socket;	/* "": the default path */
+	char		*scenario;	/* "" or "demo": the built-in demo */
+	int		 cpu_map[CPUMASK_MAX];	/* engine cpu -> physical */
+	int		 ncpu_map;	/* 0: the online CPUs, round-robin */
+	int		 default_sleep;	/* ms, for "sleep <task>" */
+	int		 max_clients;
+	enum log_level	 log_level;
+	char		*child_output;	/* "": children's output to /dev/null */
+	int		 realtime;	/* try SCHED_FIFO, else nice -10 */
+	int		 cgroups;	/* use cgroups for groups if possible */
+	int		 max_fps;	/* cap on subscribe fps */
+};
+
+/* Called by config_diff for each option that differs. */
+typedef void (*config_diff_cb)(void *arg, const char *name, const char *old,
+    const char *new, int live);
+
+void	config_defaults(struct config *);
+int	config_load(const char *path, struct config *, char **cause);
+void	config_free(struct config *);
+void	config_copy(struct config *dst, const struct config *src);
+int	config_diff(const struct config *, const struct config *,
+	    config_diff_cb, void *arg);
+char   *config_default_path(void);
+int	config_option_count(void);
+const char *config_option_name(int);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * daemon.h -- the live daemon's shared state and the calls that change it,
+ * used by daemon.c (main, clock, signals), command.c (what each protocol
+ * command does) and server*.c (the socket and its clients).
+ */
+#ifndef STAIRS_DAEMON_H
+#define STAIRS_DAEMON_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "config.h"
+#include "engine.h"
+#include "protocol.h"
+
+struct event_base;
+struct event;
+struct evbuffer;
+struct server;
+struct procs;
+struct ledger;
+
+#define DAEMON_EVENTS	256	/* event lines kept for subscribers */
+
+/* One human line about something that happened ("hog sleeps 1000 ms"). */
+struct daemon_event {
+	uint64_t	 seq;
+	uint64_t	 tick;
+	char		*text;
+};
+
+struct daemon {
+	struct event_base	*base;
+	struct config		 cfg;
+	char			*config_path;	/* NULL: defaults only */
+	char			*socket_path;
+	char			*scenario_label;/* file, or "demo" */
+	char			*scenario_name;
+
+	struct engine		*engine;
+	struct clock		 clock;
+	struct event		*timer;
+	uint64_t		 ticks_run;	/* since start, by the clock */
+
+	FILE			*trace;
+	struct server		*server;
+	struct procs		*procs;		/* NULL: no real processes */
+	struct ledger		*ledger;	/* per-task table counts */
+
+	struct daemon_event	 events[DAEMON_EVENTS];
+	uint64_t		 event_seq;	/* seq of the newest event */
+	uint64_t		 caption_seq;	/* engine caption seq seen */
+	uint64_t		 caption_tick;	/* when the caption fired */
+	uint64_t		 gen;		/* moves on every change */
+	int			 exiting;
+};
+
+/* daemon.c */
+void	daemon_note(struct daemon *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	daemon_changed(struct daemon *);
+void	daemon_pause(struct daemon *);
+void	daemon_resume(struct daemon *);
+void	daemon_step(struct daemon *, uint64_t);
+void	daemon_set_speed(struct daemon *, double);
+void	daemon_shutdown(struct daemon *);
+void	daemon_status(struct daemon *, struct proto_status *);
+void	daemon_task_added(struct daemon *, int id);	/* or changed */
+int	daemon_real(struct daemon *, int id, struct proto_real *,
+	    char *exitbuf, size_t len);
+
+/* command.c */
+#define COMMAND_SUBSCRIBE	0x1
+#define COMMAND_UNSUBSCRIBE	0x2
+#define COMMAND_QUIT		0x4
+int	command_run(struct daemon *, const struct proto_cmd *,
+	    struct evbuffer *);
+void	command_task_lines(struct daemon *, struct evbuffer *);
+void	command_cpu_lines(struct daemon *, struct evbuffer *);
+
+#endif

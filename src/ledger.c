@@ -1,0 +1,135 @@
+/*
+ * ledger.c -- ticks per (descent, rank) for every task, for `table`.
+ *
+ * A task's descents only grow, so each task keeps an array of rows and
+ * only ever adds to the last one or appends.  Ranks are counted from 100
+ * (the best static priority) so a nice change keeps its counts.  Rows
+ * past max_rows are not kept (the table says how many were dropped):
+ * memory stays bounded however long the daemon runs.
+ */
+#include <event2/buffer.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger.h"
+#include "xmalloc.h"
+
+#define LEDGER_BASE	100
+#define LEDGER_RANKS	(ENGINE_NRANKS - LEDGER_BASE)
+
+struct ledger_row {
+	uint32_t	descent;
+	uint32_t	ticks[LEDGER_RANKS];
+};
+
+struct ledger_task {
+	struct ledger_row	*rows;
+	int			 nrows, size;
+	uint64_t		 dropped;	/* ticks in rows not kept */
+};
+
+struct ledger {
+	struct ledger_task	*tasks;		/* tasks[id - 1] */
+	int			 ntasks;
+	int			 max_rows;
+};
+
+/* An empty ledger keeping at most max_rows descents per task. */
+struct ledger *
+ledger_create(int max_rows)
+{
+	struct ledger	*l;
+
+	l = xcalloc(1, sizeof *l);
+	l->max_rows = max_rows;
+	return (l);
+}
+
+/* Free a ledger. */
+void
+ledger_free(struct ledger *l)
+{
+	int	i;
+
+	if (l == NULL)
+		return;
+	for (i = 0; i < l->ntasks; i++)
+		free(l->tasks[i].rows);
+	free(l->tasks);
+	free(l);
+}
+
+/* Count one tick run by task id at rank in descent. */
+void
+ledger_add(struct ledger *l, int id, uint32_t descent, int rank)
+{
+	struct ledger_task	*t;
+	struct ledger_row	*r;
+	int			 n;
+
+	if (id < 1 || rank < LEDGER_BASE || rank >= ENGINE_NRANKS)
+		return;
+	if (id > l->ntasks) {
+		n = id > l->ntasks * 2 ? id : l->ntasks * 2;
+		l->tasks = xreallocarray(l->tasks, n, sizeof *l->tasks);
+		memset(l->tasks + l->ntasks, 0,
+		    (n - l->ntasks) * sizeof *l->tasks);
+		l->ntasks = n;
+	}
+	t = &l->tasks[id - 1];
+	if (t->nrows == 0 || t->rows[t->nrows - 1].descent != descent) {
+		if (t->nrows == l->max_rows) {
+			t->dropped++;
+			return;
+		}
+		if (t->nrows == t->size) {
+			t->size = t->size ? t->size * 2 : 4;
+			t->rows = xreallocarray(t->rows, t->size,
+			    sizeof *t->rows);
+		}
+		r = &t->rows[t->nrows++];
+		memset(r, 0, sizeof *r);
+		r->descent = descent;
+	}
+	t->rows[t->nrows - 1].ticks[rank - LEDGER_BASE]++;
+}
+
+/* How many descents are kept for a task. */
+int
+ledger_rows(const struct ledger *l, int id)
+{
+	if (id < 1 || id > l->ntasks)
+		return (0);
+	return (l->tasks[id - 1].nrows);
+}
+
+/*
+ * The table's lines for a task: a header, then one row per descent with
+ * the ticks run at each rank from the task's static priority to 139.
+ */
+void
+ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
+    int rr, struct evbuffer *out)
+{
+	const struct ledger_task	*t = NULL;
+	const struct ledger_row		*r;
+	int				 i, j, base = ti->stair.prio;
+
+	if (id >= 1 && id <= l->ntasks)
+		t = &l->tasks[id - 1];
+	evbuffer_add_printf(out, "table task=%d name=%s base=%d stairs=%d "
+	    "rr=%d rows=%d dropped=%llu\n", id, ti->name, base,
+	    ENGINE_NRANKS - base, rr, t != NULL ? t->nrows : 0,
+	    t != NULL ? (unsigned long long)t->dropped : 0ULL);
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nrows; i++) {
+		r = &t->rows[i];
+		evbuffer_add_printf(out, "row iter=%u ticks=", r->descent);
+		for (j = base; j < ENGINE_NRANKS; j++)
+			evbuffer_add_printf(out, "%s%u", j == base ? "" : ",",
+			    r->ticks[j - LEDGER_BASE]);
+		evbuffer_add(out, "\n", 1);
+	}
+}

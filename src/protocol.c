@@ -1,0 +1,650 @@
+/*
+ * protocol.c -- parse command lines and format reply lines for the stairs
+ * socket protocol (docs/PROTOCOL.md).  Pure: no I/O.
+ *
+ * Parsing is strict on purpose: a person types these by hand, and a typo
+ * that silently becomes "0" or "sleep forever" is worse than an error
+ * that names the word it did not like.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "xmalloc.h"
+
+/* Command names, with how many words they take (after the name). */
+static const struct proto_def {
+	const char	*name;
+	enum proto_type	 type;
+	int		 min, max;	/* -1: any number */
+	const char	*usage;
+} proto_defs[] = {
+	{ "help", PROTO_HELP, 0, 0, "help" },
+	{ "status", PROTO_STATUS, 0, 0, "status" },
+	{ "tasks", PROTO_TASKS, 0, 0, "tasks" },
+	{ "cpus", PROTO_CPUS, 0, 0, "cpus" },
+	{ "table", PROTO_TABLE, 1, 1, "table <task>" },
+	{ "sleep", PROTO_SLEEP, 1, 2, "sleep <task> [ms]" },
+	{ "nice", PROTO_NICE, 2, 2, "nice <task> <-20..19>" },
+	{ "affinity", PROTO_AFFINITY, 2, 2, "affinity <task> <cpulist>" },
+	{ "kill", PROTO_KILL, 1, 1, "kill <task>" },
+	{ "add", PROTO_ADD, 1, 5,
+	    "add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]" },
+	{ "spawn", PROTO_SPAWN, 3, -1,
+	    "spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]" },
+	{ "pause", PROTO_PAUSE, 0, 0, "pause" },
+	{ "resume", PROTO_RESUME, 0, 0, "resume" },
+	{ "step", PROTO_STEP, 0, 1, "step [N]" },
+	{ "speed", PROTO_SPEED, 1, 1, "speed <0.01..100>" },
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 1, "subscribe [fps]" },
+	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, "unsubscribe" },
+	{ "shutdown", PROTO_SHUTDOWN, 0, 0, "shutdown" },
+	{ "quit", PROTO_QUIT, 0, 0, "quit" },
+};
+#define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
+
+const char *const protocol_help[] = {
+	"help                      this list",
+	"status                    tick, cpus, tasks, paused, speed, lag",
+	"tasks                     one task line per task",
+	"cpus                      one cpu line per engine CPU",
+	"table <task>              ticks at each rank in each descent",
+	"sleep <task> [ms]         injected sleep (default from the config)",
+	"nice <task> <n>           nice -20..19",
+	"affinity <task> <cpus>    allowed engine CPUs, e.g. 0-2,5",
+	"kill <task>               end a task now",
+	"add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]",
+	"spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]",
+	"pause | resume            stop or restart the clock",
+	"step [N]                  run N ticks (default 1); pauses the clock",
+	"speed <x>                 ticks per ms of wall time, 0.01..100",
+	"subscribe [fps]           stream frames, at most fps a second (1..120)",
+	"unsubscribe               stop the frames",
+	"shutdown                  stop the daemon",
+	"quit                      close this connection",
+	NULL
+};
+
+/* The name of a command type. */
+const char *
+protocol_cmd_name(enum proto_type type)
+{
+	size_t	i;
+
+	for (i = 0; i < PROTO_NDEFS; i++) {
+		if (proto_defs[i].type == type)
+			return (proto_defs[i].name);
+	}
+	return ("none");
+}
+
+/*
+ * Quote a word from the user for an error message: printable ASCII only
+ * (anything else becomes '?'), at most 40 characters.
+ */
+char *
+protocol_quote(const char *s, char *buf, size_t len)
+{
+	size_t	i, o = 0;
+
+	if (len < 8) {
+		if (len > 0)
+			buf[0] = '\0';
+		return (buf);
+	}
+	buf[o++] = '"';
+	for (i = 0; s[i] != '\0'; i++) {
+		if (i == 40 || o + 5 >= len) {
+			memcpy(buf + o, "...", 3);
+			o += 3;
+			break;
+		}
+		buf[o++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return (buf);
+}
+
+/* Is s a decimal number made of digits only? */
+static int
+protocol_digits(const char *s)
+{
+	if (*s == '\0')
+		return (0);
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return (0);
+	}
+	return (1);
+}
+
+/* Parse a positive whole number of ms, 1..PROTO_MS_MAX. */
+int
+protocol_parse_ms(const char *what, const char *s, uint64_t *out,
+    char **cause)
+{
+	unsigned long long	 v;
+	char			 q[64];
+
+	if (!protocol_digits(s)) {
+		*cause = xasprintf("bad %s %s: expected a positive number",
+		    what, protocol_quote(s, q, sizeof q));
+		return (-1);
+	}
+	errno = 0;
+	v = strtoull(s, NULL, 10);
+	if (errno == ERANGE || v > PROTO_MS_MAX) {
+		*cause = xasprintf("bad %s %s: more than %llu", what,
+		    protocol_quote(s, q, sizeof q), PROTO_MS_MAX);
+		return (-1);
+	}
+	if (v == 0) {
+		*cause = xasprintf("bad %s %s: expected a positive number",
+		    what, protocol_quote(s, q, sizeof q));
+		return (-1);
+	}
+	*out = v;
+	return (0);
+}
+
+/* Parse a whole number in min..max: an optional '-', then digits only. */
+int
+protocol_parse_int(const char *what, const char *s, long min, long max,
+    long *out, char **cause)
+{
+	long	 v;
+	char	 q[64];
+
+	if (!protocol_digits(s[0] == '-' || s[0] == '+' ? s + 1 : s))
+		goto bad;
+	errno = 0;
+	v = strtol(s, NULL, 10);
+	if (errno == ERANGE || v < min || v > max)
+		goto bad;
+	*out = v;
+	return (0);
+bad:
+	*cause = xasprintf("bad %s %s: expected a whole number in %ld..%ld",
+	    what, protocol_quote(s, q, sizeof q), min, max);
+	return (-1);
+}
+
+/* Parse a speed: a plain decimal number in 0.01..100. */
+int
+protocol_parse_speed(const char *s, double *out, char **cause)
+{
+	const char	*p;
+	char		*end, q[64];
+	double		 v;
+	int		 digits = 0, dots = 0;
+
+	for (p = s; *p != '\0'; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && dots == 0)
+			dots++;
+		else
+			goto bad;
+	}
+	if (digits == 0)
+		goto bad;
+	v = strtod(s, &end);
+	if (*end != '\0' || !isfinite(v) || v < PROTO_SPEED_MIN - 1e-12 ||
+	    v > PROTO_SPEED_MAX)
+		goto bad;
+	*out = v;
+	return (0);
+bad:
+	*cause = xasprintf("bad speed %s: expected a number in 0.01..100",
+	    protocol_quote(s, q, sizeof q));
+	return (-1);
+}
+
+/* Parse a pattern "R,S,R,S": an even number of positive ms. */
+int
+protocol_parse_pattern(const char *s, uint32_t **out, size_t *n,
+    char **cause)
+{
+	char		*copy, *word, *last, q[64];
+	uint32_t	*v = NULL;
+	uint64_t	 ms;
+	size_t		 nv = 0;
+
+	copy = xstrdup(s);
+	for (word = strtok_r(copy, ",", &last); word != NULL;
+	    word = strtok_r(NULL, ",", &last)) {
+		if (nv == PROTO_PATTERN_MAX) {
+			*cause = xasprintf("bad pattern %s: more than %d numbers",
+			    protocol_quote(s, q, sizeof q), PROTO_PATTERN_MAX);
+			goto fail;
+		}
+		if (protocol_parse_ms("pattern ms", word, &ms, cause) != 0)
+			goto fail;
+		v = xreallocarray(v, nv + 1, sizeof *v);
+		v[nv++] = (uint32_t)ms;
+	}
+	if (nv == 0 || nv % 2 != 0 || s[strlen(s) - 1] == ',' || s[0] == ',' ||
+	    strstr(s, ",,") != NULL) {
+		*cause = xasprintf("bad pattern %s: expected run,sleep pairs "
+		    "of positive ms, e.g. 2,40", protocol_quote(s, q, sizeof q));
+		goto fail;
+	}
+	free(copy);
+	*out = v;
+	*n = nv;
+	return (0);
+fail:
+	free(copy);
+	free(v);
+	return (-1);
+}
+
+/* Is this a valid task name: [A-Za-z0-9_.-]{1,31}, not a plain number? */
+int
+protocol_valid_name(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (i == ENGINE_NAME_MAX)
+			return (0);
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
+		    s[i] != '.' && s[i] != '-')
+			return (0);
+	}
+	return (i > 0 && !protocol_digits(s));
+}
+
+/* Split a line into words at spaces and tabs; returns the count. */
+static int
+protocol_split(char *line, char ***words)
+{
+	char	**v = NULL, *p = line;
+	int	  n = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		v = xreallocarray(v, n + 1, sizeof *v);
+		v[n++] = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+		if (*p != '\0')
+			*p++ = '\0';
+	}
+	*words = v;
+	return (n);
+}
+
+/* Parse the key=value options of add and spawn. */
+static int
+protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
+    char **cause)
+{
+	char	 q[64];
+	long	 v;
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		if (strncmp(w[i], "nice=", 5) == 0 && !cmd->has_nice) {
+			if (protocol_parse_int("nice", w[i] + 5, -20, 19, &v,
+			    cause) != 0)
+				return (-1);
+			cmd->nice = (int)v;
+			cmd->has_nice = 1;
+		} else if (strncmp(w[i], "cpus=", 5) == 0 &&
+		    cmd->cpus == NULL) {
+			cmd->cpus = xstrdup(w[i] + 5);
+		} else if (cmd->type == PROTO_ADD &&
+		    strncmp(w[i], "pattern=", 8) == 0 && cmd->pattern == NULL) {
+			if (protocol_parse_pattern(w[i] + 8, &cmd->pattern,
+			    &cmd->npattern, cause) != 0)
+				return (-1);
+		} else if (cmd->type == PROTO_ADD &&
+		    strncmp(w[i], "runtime=", 8) == 0 && cmd->runtime == 0) {
+			if (protocol_parse_ms("runtime", w[i] + 8,
+			    &cmd->runtime, cause) != 0)
+				return (-1);
+		} else {
+			*cause = xasprintf("bad option %s for %s (expected %s)",
+			    protocol_quote(w[i], q, sizeof q),
+			    protocol_cmd_name(cmd->type),
+			    cmd->type == PROTO_ADD ?
+			    "nice=, cpus=, pattern= or runtime=, once each" :
+			    "nice= or cpus=, once each, then --");
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* Parse the words after the command name into cmd. */
+static int
+protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	char	 q[64];
+	long	 v;
+	int	 i, dash;
+
+	switch (cmd->type) {
+	case PROTO_TABLE:
+	case PROTO_KILL:
+		cmd->task = xstrdup(w[0]);
+		break;
+	case PROTO_SLEEP:
+		cmd->task = xstrdup(w[0]);
+		if (n == 2) {
+			if (protocol_parse_ms("ms", w[1], &cmd->ms, cause) != 0)
+				return (-1);
+			cmd->has_ms = 1;
+		}
+		break;
+	case PROTO_NICE:
+		cmd->task = xstrdup(w[0]);
+		if (protocol_parse_int("nice", w[1], -20, 19, &v, cause) != 0)
+			return (-1);
+		cmd->nice = (int)v;
+		cmd->has_nice = 1;
+		break;
+	case PROTO_AFFINITY:
+		cmd->task = xstrdup(w[0]);
+		cmd->cpus = xstrdup(w[1]);
+		break;
+	case PROTO_ADD:
+	case PROTO_SPAWN:
+		if (!protocol_valid_name(w[0])) {
+			*cause = xasprintf("bad name %s: expected 1-%d of "
+			    "A-Z a-z 0-9 _ . - (not a number)",
+			    protocol_quote(w[0], q, sizeof q), ENGINE_NAME_MAX);
+			return (-1);
+		}
+		cmd->task = xstrdup(w[0]);
+		if (cmd->type == PROTO_ADD)
+			return (protocol_parse_options(cmd, w + 1, n - 1,
+			    cause));
+		for (dash = 1; dash < n; dash++) {
+			if (strcmp(w[dash], "--") == 0)
+				break;
+		}
+		if (dash >= n - 1) {
+			*cause = xasprintf("usage: spawn <name> [nice=N] "
+			    "[cpus=LIST] -- <program> [args...]");
+			return (-1);
+		}
+		if (n - dash - 1 > PROTO_ARGV_MAX) {
+			*cause = xasprintf("spawn: more than %d arguments",
+			    PROTO_ARGV_MAX);
+			return (-1);
+		}
+		if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
+			return (-1);
+		cmd->argc = n - dash - 1;
+		cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
+		for (i = 0; i < cmd->argc; i++)
+			cmd->argv[i] = xstrdup(w[dash + 1 + i]);
+		break;
+	case PROTO_STEP:
+		cmd->steps = 1;
+		if (n == 1) {
+			if (protocol_parse_int("steps", w[0], 1,
+			    PROTO_STEP_MAX, &v, cause) != 0)
+				return (-1);
+			cmd->steps = (uint64_t)v;
+		}
+		break;
+	case PROTO_SPEED:
+		return (protocol_parse_speed(w[0], &cmd->speed, cause));
+	case PROTO_SUBSCRIBE:
+		cmd->fps = PROTO_FPS_DEFAULT;
+		if (n == 1) {
+			if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX,
+			    &v, cause) != 0)
+				return (-1);
+			cmd->fps = (int)v;
+		}
+		break;
+	default:
+		break;
+	}
+	return (0);
+}
+
+/*
+ * Parse one line (without its \n) into cmd.  An empty line gives
+ * PROTO_NONE.  On error cmd holds nothing and *cause says what was wrong,
+ * ready to follow "err ".
+ */
+int
+protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
+{
+	const struct proto_def	*def = NULL;
+	char			*copy, **w = NULL, q[64];
+	size_t			 i;
+	int			 n, rc = -1;
+
+	memset(cmd, 0, sizeof *cmd);
+	for (i = 0; line[i] != '\0'; i++) {
+		if ((unsigned char)line[i] < 0x20 && line[i] != '\t') {
+			*cause = xasprintf("control byte 0x%02x in line",
+			    (unsigned char)line[i]);
+			return (-1);
+		}
+	}
+	copy = xstrdup(line);
+	if ((n = protocol_split(copy, &w)) == 0) {
+		cmd->type = PROTO_NONE;
+		rc = 0;
+		goto out;
+	}
+	for (i = 0; i < PROTO_NDEFS; i++) {
+		if (strcmp(w[0], proto_defs[i].name) == 0) {
+			def = &proto_defs[i];
+			break;
+		}
+	}
+	if (def == NULL) {
+		*cause = xasprintf("unknown command %s (try help)",
+		    protocol_quote(w[0], q, sizeof q));
+		goto out;
+	}
+	if (n - 1 < def->min || (def->max >= 0 && n - 1 > def->max)) {
+		*cause = xasprintf("usage: %s", def->usage);
+		goto out;
+	}
+	cmd->type = def->type;
+	if ((rc = protocol_parse_args(cmd, w + 1, n - 1, cause)) != 0)
+		protocol_cmd_free(cmd);
+out:
+	free(w);
+	free(copy);
+	return (rc);
+}
+
+/* Free what a parsed command holds. */
+void
+protocol_cmd_free(struct proto_cmd *cmd)
+{
+	int	i;
+
+	free(cmd->task);
+	free(cmd->cpus);
+	free(cmd->pattern);
+	if (cmd->argv != NULL) {
+		for (i = 0; i < cmd->argc; i++)
+			free(cmd->argv[i]);
+		free(cmd->argv);
+	}
+	memset(cmd, 0, sizeof *cmd);
+}
+
+/* --- Formatting. ----------------------------------------------------- */
+
+/* Clamp an snprintf result to what was written. */
+static size_t
+protocol_len(int n, size_t len)
+{
+	if (n < 0)
+		return (0);
+	if ((size_t)n >= len)
+		return (len > 0 ? len - 1 : 0);
+	return ((size_t)n);
+}
+
+/* The greeting: "stairs <protocol> <version>". */
+size_t
+protocol_greeting(char *buf, size_t len)
+{
+	return (protocol_len(snprintf(buf, len, "stairs %d %s",
+	    PROTO_VERSION, STAIRS_VERSION), len));
+}
+
+/* A speed as the shortest decimal ("1", "0.5", "2.25"). */
+char *
+protocol_format_speed(double speed, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", speed);
+	return (buf);
+}
+
+/* The status line. */
+size_t
+protocol_status_line(char *buf, size_t len, const struct proto_status *st)
+{
+	char	sp[32];
+
+	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
+	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
+	    "clients=%d scenario=%s", (unsigned long long)st->tick, st->cpus,
+	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
+	    sizeof sp), st->rr, st->cgroups, st->live,
+	    (unsigned long long)st->lag, st->clients, st->scenario), len));
+}
+
+/* The first line of a frame. */
+size_t
+protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
+    uint64_t dropped)
+{
+	char	sp[32];
+
+	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
+	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu",
+	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
+	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
+	    (unsigned long long)dropped, st->live,
+	    (unsigned long long)st->lag), len));
+}
+
+/* The protocol's name for a task's state. */
+const char *
+protocol_state_name(const struct engine_task_info *ti)
+{
+	switch (ti->state) {
+	case ENGINE_RUNNABLE:
+		return (ti->running ? "running" : "runnable");
+	case ENGINE_EXITED:
+		return ("exited");
+	default:
+		return ("sleeping");
+	}
+}
+
+/* Why a task ended, as the engine knows it. */
+const char *
+protocol_exit_name(enum engine_exit why)
+{
+	switch (why) {
+	case ENGINE_EXIT_RUNTIME:
+		return ("runtime");
+	case ENGINE_EXIT_KILLED:
+		return ("killed");
+	default:
+		return ("-");
+	}
+}
+
+/* Copy an exit text with spaces (and anything odd) made '_'. */
+static void
+protocol_word(const char *s, char *buf, size_t len)
+{
+	size_t	i;
+
+	for (i = 0; s[i] != '\0' && i + 1 < len; i++)
+		buf[i] = isgraph((unsigned char)s[i]) ? s[i] : '_';
+	buf[i] = '\0';
+	if (i == 0 && len > 1)
+		snprintf(buf, len, "-");
+}
+
+/* One task line. */
+size_t
+protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
+    const struct proto_real *real, const char *group)
+{
+	char	 cpu[16], pid[24], cput[24], cpus[160], ex[96];
+
+	if (ti->cpu >= 0)
+		snprintf(cpu, sizeof cpu, "%d", ti->cpu);
+	else
+		snprintf(cpu, sizeof cpu, "-");
+	if (real != NULL && real->pid > 0) {
+		snprintf(pid, sizeof pid, "%ld", real->pid);
+		snprintf(cput, sizeof cput, "%llu",
+		    (unsigned long long)real->cputime_ms);
+	} else {
+		snprintf(pid, sizeof pid, "-");
+		snprintf(cput, sizeof cput, "-");
+	}
+	if (real != NULL && real->exit != NULL && real->exit[0] != '\0' &&
+	    ti->exit != ENGINE_EXIT_KILLED && ti->exit != ENGINE_EXIT_RUNTIME)
+		protocol_word(real->exit, ex, sizeof ex);
+	else
+		protocol_word(protocol_exit_name(ti->exit), ex, sizeof ex);
+	return (protocol_len(snprintf(buf, len, "task id=%d name=%s kind=%s "
+	    "pid=%s nice=%d cpu=%s rank=%d iter=%d left=%d state=%s ran=%llu "
+	    "cputime=%s cpus=%s group=%s exit=%s", ti->id, ti->name,
+	    ti->kind == ENGINE_REAL ? "real" : "sim", pid, ti->stair.nice, cpu,
+	    ti->stair.rank, ti->stair.iter, ti->stair.left,
+	    protocol_state_name(ti), (unsigned long long)ti->ran, cput,
+	    cpumask_format(&ti->allowed, cpus, sizeof cpus),
+	    group != NULL ? group : "-", ex),
+	    len));
+}
+
+/* One cpu line. */
+size_t
+protocol_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
+{
+	if (ci->task == 0)
+		return (protocol_len(snprintf(buf, len, "cpu id=%d task=0 "
+		    "nr=%d rank=- iter=- left=-", ci->cpu, ci->nr), len));
+	return (protocol_len(snprintf(buf, len, "cpu id=%d task=%d nr=%d "
+	    "rank=%d iter=%d left=%d", ci->cpu, ci->task, ci->nr, ci->rank,
+	    ci->iter, ci->left), len));
+}
+
+/*
+ * A line ending in free text: "KEYWORD tick=N text=...".  Control bytes
+ * in the text become spaces so one line stays one line.
+ */
+size_t
+protocol_text_line(char *buf, size_t len, const char *keyword, uint64_t tick,
+    const char *text)
+{
+	size_t	n, i;
+
+	n = protocol_len(snprintf(buf, len, "%s tick=%llu text=", keyword,
+	    (unsigned long long)tick), len);
+	for (i = 0; text[i] != '\0' && i < PROTO_TEXT_MAX && n + 1 < len; i++)
+		buf[n++] = (unsigned char)text[i] < 0x20 ? ' ' : text[i];
+	if (len > 0)
+		buf[n] = '\0';
+	return (n);
+}

@@ -1,0 +1,127 @@
+/*
+ * protocol.h -- the stairs socket protocol (docs/PROTOCOL.md): parse a
+ * command line into a struct proto_cmd, and format the lines the daemon
+ * sends (greeting, status, task, cpu, frame, caption, event).
+ *
+ * Pure: no I/O, no engine state beyond the snapshots passed in, so it can
+ * be unit-tested and fuzzed.  Bump PROTO_VERSION on an incompatible change.
+ */
+#ifndef STAIRS_PROTOCOL_H
+#define STAIRS_PROTOCOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+#define PROTO_VERSION		1
+#define PROTO_LINE_MAX		4096	/* bytes in a line, without the \n */
+#define PROTO_TEXT_MAX		1024	/* caption and event text */
+#define PROTO_MS_MAX		100000000ULL	/* sleep, runtime, pattern */
+#define PROTO_STEP_MAX		1000000ULL
+#define PROTO_FPS_DEFAULT	30
+#define PROTO_FPS_MAX		120
+#define PROTO_SPEED_MIN		0.01
+#define PROTO_SPEED_MAX		100.0
+#define PROTO_PATTERN_MAX	64	/* numbers in a pattern */
+#define PROTO_ARGV_MAX		64	/* words after -- in spawn */
+
+enum proto_type {
+	PROTO_NONE,		/* an empty line: no reply */
+	PROTO_HELP,
+	PROTO_STATUS,
+	PROTO_TASKS,
+	PROTO_CPUS,
+	PROTO_TABLE,
+	PROTO_SLEEP,
+	PROTO_NICE,
+	PROTO_AFFINITY,
+	PROTO_KILL,
+	PROTO_ADD,
+	PROTO_SPAWN,
+	PROTO_PAUSE,
+	PROTO_RESUME,
+	PROTO_STEP,
+	PROTO_SPEED,
+	PROTO_SUBSCRIBE,
+	PROTO_UNSUBSCRIBE,
+	PROTO_SHUTDOWN,
+	PROTO_QUIT
+};
+
+/* One parsed command; protocol_cmd_free() releases it. */
+struct proto_cmd {
+	enum proto_type	 type;
+	char		*task;		/* <task>, or the new name (add, spawn) */
+	int		 has_ms;	/* sleep: ms given (else the default) */
+	uint64_t	 ms;		/* sleep */
+	int		 nice;		/* nice; add/spawn nice= */
+	int		 has_nice;
+	char		*cpus;		/* affinity; add/spawn cpus= (unparsed) */
+	uint32_t	*pattern;	/* add pattern= */
+	size_t		 npattern;
+	uint64_t	 runtime;	/* add runtime=, 0: none */
+	uint64_t	 steps;		/* step, default 1 */
+	double		 speed;		/* speed */
+	int		 fps;		/* subscribe, default PROTO_FPS_DEFAULT */
+	char	       **argv;		/* spawn, NULL-terminated */
+	int		 argc;
+};
+
+/* The real-process part of a task line; NULL for scripted tasks. */
+struct proto_real {
+	long		 pid;		/* 0: not started */
+	uint64_t	 cputime_ms;
+	const char	*exit;		/* "status=0", ... ; NULL: use engine's */
+};
+
+/* What the status line and a frame header say. */
+struct proto_status {
+	uint64_t	 tick;
+	int		 cpus;
+	int		 tasks;		/* task lines: every id, exited too */
+	int		 live;		/* tasks not exited */
+	int		 paused;
+	double		 speed;
+	int		 rr;
+	const char	*cgroups;	/* "v1", "v2", "none" */
+	uint64_t	 lag;		/* ticks dropped by the clock */
+	int		 clients;
+	const char	*scenario;	/* its name, "-" if none */
+};
+
+int	protocol_parse(const char *line, struct proto_cmd *, char **cause);
+void	protocol_cmd_free(struct proto_cmd *);
+const char *protocol_cmd_name(enum proto_type);
+
+int	protocol_parse_ms(const char *what, const char *s, uint64_t *,
+	    char **cause);
+int	protocol_parse_int(const char *what, const char *s, long min,
+	    long max, long *, char **cause);
+int	protocol_parse_speed(const char *s, double *, char **cause);
+int	protocol_parse_pattern(const char *s, uint32_t **, size_t *,
+	    char **cause);
+int	protocol_valid_name(const char *);
+char   *protocol_quote(const char *s, char *buf, size_t len);
+
+/* The help lines, NULL-terminated. */
+extern const char *const protocol_help[];
+
+/* Formatting: each writes one line, no \n, into buf; returns its length. */
+size_t	protocol_greeting(char *buf, size_t len);
+size_t	protocol_status_line(char *buf, size_t len,
+	    const struct proto_status *);
+size_t	protocol_frame_line(char *buf, size_t len,
+	    const struct proto_status *, uint64_t dropped);
+size_t	protocol_task_line(char *buf, size_t len,
+	    const struct engine_task_info *, const struct proto_real *,
+	    const char *group);
+size_t	protocol_cpu_line(char *buf, size_t len,
+	    const struct engine_cpu_info *);
+size_t	protocol_text_line(char *buf, size_t len, const char *keyword,
+	    uint64_t tick, const char *text);
+const char *protocol_state_name(const struct engine_task_info *);
+const char *protocol_exit_name(enum engine_exit);
+char   *protocol_format_speed(double, char *buf, size_t len);
+
+#endif

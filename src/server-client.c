@@ -1,0 +1,292 @@
+/*
+ * server-client.c -- one connection to the control socket: the greeting,
+ * bounded line reading, running commands, and frames for subscribers.
+ *
+ * Memory per client is bounded both ways.  Input: a line longer than
+ * PROTO_LINE_MAX is answered with an error and discarded up to its
+ * newline.  Output: a frame is dropped (and counted in the next frame's
+ * dropped=N) when more than SERVER_OUT_MAX bytes are still queued, and a
+ * client whose replies pile up past it is not read from until they
+ * drain, so a peer that never reads cannot make the daemon grow.
+ */
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "log.h"
+#include "server.h"
+#include "xmalloc.h"
+
+static void	server_client_read(struct bufferevent *, void *);
+static void	server_client_write(struct bufferevent *, void *);
+static void	server_client_error(struct bufferevent *, short, void *);
+
+/* Serve a new connection: greet it and wait for lines. */
+void
+server_client_create(struct server *srv, int fd)
+{
+	struct server_client	*c;
+	char			 buf[64];
+	size_t			 len;
+
+	c = xcalloc(1, sizeof *c);
+	c->server = srv;
+	c->bev = bufferevent_socket_new(srv->daemon->base, fd,
+	    BEV_OPT_CLOSE_ON_FREE);
+	if (c->bev == NULL)
+		fatalx("bufferevent_socket_new failed");
+	bufferevent_setcb(c->bev, server_client_read, server_client_write,
+	    server_client_error, c);
+	/* Stop reading the socket while 64 KiB of lines wait unparsed. */
+	bufferevent_setwatermark(c->bev, EV_READ, 0, 64 * 1024);
+	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
+	srv->nclients++;
+	c->event_seen = srv->daemon->event_seq;
+
+	len = protocol_greeting(buf, sizeof buf);
+	buf[len++] = '\n';
+	bufferevent_write(c->bev, buf, len);
+	log_debug("client %p connected (%d)", (void *)c, srv->nclients);
+}
+
+/* Close a connection at once. */
+void
+server_client_free(struct server_client *c)
+{
+	struct server	*srv = c->server;
+
+	TAILQ_REMOVE(&srv->clients, c, entry);
+	srv->nclients--;
+	if (c->frame_timer != NULL)
+		event_free(c->frame_timer);
+	bufferevent_free(c->bev);
+	log_debug("client %p gone (%d)", (void *)c, srv->nclients);
+	free(c);
+}
+
+/*
+ * At exit: write what is queued, as far as the socket takes it without
+ * waiting (the bufferevent owns the buffer's start, so copy, not drain).
+ */
+void
+server_client_flush(struct server_client *c)
+{
+	struct evbuffer	*out = bufferevent_get_output(c->bev);
+	size_t		 len = evbuffer_get_length(out);
+	unsigned char	*p;
+
+	if (len == 0 || (p = evbuffer_pullup(out, -1)) == NULL)
+		return;
+	(void)write(bufferevent_getfd(c->bev), p, len);
+}
+
+/* The bytes queued for this client. */
+static size_t
+server_client_queued(struct server_client *c)
+{
+	return (evbuffer_get_length(bufferevent_get_output(c->bev)));
+}
+
+/* Send one frame, or count it as dropped if the client is not reading. */
+static void
+server_client_frame(struct server_client *c)
+{
+	struct server		*srv = c->server;
+	struct daemon		*d = srv->daemon;
+	struct evbuffer		*out = bufferevent_get_output(c->bev);
+	struct proto_status	 st;
+	struct daemon_event	*ev;
+	const char		*body, *caption;
+	char			 buf[PROTO_TEXT_MAX + 64];
+	uint64_t		 seq, first;
+	size_t			 len;
+
+	if (c->gen_sent == d->gen && c->event_seen == d->event_seq)
+		return;
+	if (server_client_queued(c) > SERVER_OUT_MAX) {
+		c->dropped++;
+		return;
+	}
+	daemon_status(d, &st);
+	len = protocol_frame_line(buf, sizeof buf, &st, c->dropped);
+	buf[len++] = '\n';
+	evbuffer_add(out, buf, len);
+	body = server_frame_body(srv, &len);
+	evbuffer_add(out, body, len);
+	if ((caption = engine_caption(d->engine, NULL)) != NULL) {
+		len = protocol_text_line(buf, sizeof buf, "caption",
+		    d->caption_tick, caption);
+		buf[len++] = '\n';
+		evbuffer_add(out, buf, len);
+	}
+	first = d->event_seq >= DAEMON_EVENTS ?
+	    d->event_seq - DAEMON_EVENTS + 1 : 1;
+	if (c->event_seen + 1 > first)
+		first = c->event_seen + 1;
+	for (seq = first; seq <= d->event_seq; seq++) {
+		ev = &d->events[seq % DAEMON_EVENTS];
+		len = protocol_text_line(buf, sizeof buf, "event", ev->tick,
+		    ev->text);
+		buf[len++] = '\n';
+		evbuffer_add(out, buf, len);
+	}
+	evbuffer_add(out, "end\n", 4);
+	c->gen_sent = d->gen;
+	c->event_seen = d->event_seq;
+	c->dropped = 0;
+}
+
+/* The frame timer: a frame if something changed since the last. */
+static void
+server_client_tick(evutil_socket_t fd, short events, void *arg)
+{
+	server_client_frame(arg);
+}
+
+/* Start (or change the rate of) frames; the first one goes at once. */
+static void
+server_client_subscribe(struct server_client *c, int fps)
+{
+	struct daemon	*d = c->server->daemon;
+	struct timeval	 tv;
+
+	if (fps > d->cfg.max_fps)
+		fps = d->cfg.max_fps;
+	c->fps = fps;
+	c->subscribed = 1;
+	if (c->frame_timer == NULL)
+		c->frame_timer = event_new(d->base, -1, EV_PERSIST,
+		    server_client_tick, c);
+	tv.tv_sec = 0;
+	tv.tv_usec = 1000000 / fps;
+	evtimer_add(c->frame_timer, &tv);
+	c->gen_sent = d->gen - 1;
+	server_client_frame(c);
+}
+
+/* Stop the frames. */
+static void
+server_client_unsubscribe(struct server_client *c)
+{
+	c->subscribed = 0;
+	if (c->frame_timer != NULL)
+		evtimer_del(c->frame_timer);
+}
+
+/* Run one complete line. */
+static void
+server_client_line(struct server_client *c, char *line, size_t len)
+{
+	struct evbuffer		*out = bufferevent_get_output(c->bev);
+	struct proto_cmd	 cmd;
+	char			*cause = NULL;
+	int			 flags;
+
+	if (len > 0 && line[len - 1] == '\r')
+		line[--len] = '\0';
+	if (len > PROTO_LINE_MAX) {
+		evbuffer_add_printf(out, "err line too long (max %d bytes)\n",
+		    PROTO_LINE_MAX);
+		return;
+	}
+	if (memchr(line, '\0', len) != NULL) {
+		evbuffer_add_printf(out, "err NUL byte in line\n");
+		return;
+	}
+	if (protocol_parse(line, &cmd, &cause) != 0) {
+		evbuffer_add_printf(out, "err %s\n", cause);
+		free(cause);
+		return;
+	}
+	flags = command_run(c->server->daemon, &cmd, out);
+	if (flags & COMMAND_SUBSCRIBE)
+		server_client_subscribe(c, cmd.fps);
+	if (flags & COMMAND_UNSUBSCRIBE)
+		server_client_unsubscribe(c);
+	if (flags & COMMAND_QUIT) {
+		server_client_unsubscribe(c);
+		c->closing = 1;
+	}
+	protocol_cmd_free(&cmd);
+}
+
+/* Lines arrived: run each complete one, bounded as described above. */
+static void
+server_client_read(struct bufferevent *bev, void *arg)
+{
+	struct server_client	*c = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	struct evbuffer		*out = bufferevent_get_output(bev);
+	char			*line;
+	size_t			 len;
+
+	while (!c->closing) {
+		line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF);
+		if (line == NULL) {
+			if (c->discarding)
+				evbuffer_drain(in, evbuffer_get_length(in));
+			else if (evbuffer_get_length(in) > PROTO_LINE_MAX + 1) {
+				evbuffer_drain(in, evbuffer_get_length(in));
+				evbuffer_add_printf(out, "err line too long "
+				    "(max %d bytes)\n", PROTO_LINE_MAX);
+				c->discarding = 1;
+			}
+			break;
+		}
+		if (c->discarding)
+			c->discarding = 0;	/* the long line's tail */
+		else
+			server_client_line(c, line, len);
+		free(line);
+		if (server_client_queued(c) > SERVER_OUT_MAX) {
+			bufferevent_disable(bev, EV_READ);
+			c->blocked = 1;
+			break;
+		}
+	}
+	if (c->closing)
+		bufferevent_disable(bev, EV_READ);
+}
+
+/* Output drained: close if asked to, read again if reading had stopped. */
+static void
+server_client_write(struct bufferevent *bev, void *arg)
+{
+	struct server_client	*c = arg;
+
+	if (c->closing) {
+		server_client_free(c);
+		return;
+	}
+	if (c->blocked) {
+		c->blocked = 0;
+		bufferevent_enable(bev, EV_READ);
+		server_client_read(bev, c);
+	}
+}
+
+/*
+ * The peer went away or the connection failed: forget the client.  A
+ * peer that only closed its writing side ("echo status | socat ...")
+ * still gets the replies already queued.
+ */
+static void
+server_client_error(struct bufferevent *bev, short what, void *arg)
+{
+	struct server_client	*c = arg;
+
+	if ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_READING) &&
+	    server_client_queued(c) > 0) {
+		server_client_unsubscribe(c);
+		c->closing = 1;
+		bufferevent_disable(bev, EV_READ);
+		return;
+	}
+	server_client_free(c);
+}

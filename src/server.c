@@ -1,0 +1,280 @@
+/*
+ * server.c -- the daemon's unix socket: where it lives, making it safely
+ * (a private directory, a stale socket replaced, a live daemon's socket
+ * left alone), accepting connections (same uid or root only, at most
+ * max_clients) and the frame body shared by every subscriber.
+ */
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <event2/buffer.h>
+#include <event2/listener.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "log.h"
+#include "server.h"
+#include "xmalloc.h"
+
+/* $XDG_RUNTIME_DIR/stairs/socket, else /tmp/stairs-UID/socket. */
+char *
+server_default_path(void)
+{
+	const char	*xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (xdg != NULL && *xdg == '/')
+		return (xasprintf("%s/stairs/socket", xdg));
+	return (xasprintf("/tmp/stairs-%ld/socket", (long)getuid()));
+}
+
+/*
+ * Make sure the socket's directory exists and is private: created 0700
+ * if missing; if it exists it must be a directory owned by us (or root)
+ * that others cannot write to, unless it is sticky like /tmp.
+ */
+static int
+server_check_dir(const char *path, char **cause)
+{
+	struct stat	 sb;
+	char		*dir, *slash;
+	int		 rc = -1;
+
+	dir = xstrdup(path);
+	if ((slash = strrchr(dir, '/')) == NULL) {
+		free(dir);
+		return (0);
+	}
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	if (mkdir(dir, 0700) == 0) {
+		log_debug("created %s", dir);
+		free(dir);
+		return (0);
+	}
+	if (errno != EEXIST) {
+		*cause = xasprintf("mkdir %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (lstat(dir, &sb) != 0) {
+		*cause = xasprintf("%s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		*cause = xasprintf("%s is not a directory", dir);
+		goto out;
+	}
+	if (sb.st_uid != geteuid() && sb.st_uid != 0) {
+		*cause = xasprintf("%s belongs to uid %ld, not to us", dir,
+		    (long)sb.st_uid);
+		goto out;
+	}
+	if ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX)) {
+		*cause = xasprintf("%s is writable by others (mode %03o); "
+		    "use a private directory", dir, sb.st_mode & 0777);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(dir);
+	return (rc);
+}
+
+/*
+ * Deal with whatever is at path already: nothing is fine; a socket nobody
+ * answers on (a dead daemon's) is removed; a live daemon's is refused.
+ */
+static int
+server_check_old(const char *path, const struct sockaddr_un *sun,
+    char **cause)
+{
+	struct stat	sb;
+	int		fd, err;
+
+	if (lstat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return (0);
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (!S_ISSOCK(sb.st_mode)) {
+		*cause = xasprintf("%s exists and is not a socket", path);
+		return (-1);
+	}
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		*cause = xasprintf("socket: %s", strerror(errno));
+		return (-1);
+	}
+	if (connect(fd, (const struct sockaddr *)sun, sizeof *sun) == 0) {
+		close(fd);
+		*cause = xasprintf("a daemon is already running on %s", path);
+		return (-1);
+	}
+	err = errno;
+	close(fd);
+	if (err != ECONNREFUSED) {
+		*cause = xasprintf("%s: %s", path, strerror(err));
+		return (-1);
+	}
+	if (unlink(path) != 0) {
+		*cause = xasprintf("unlink %s: %s", path, strerror(errno));
+		return (-1);
+	}
+	log_info("replaced the stale socket %s", path);
+	return (0);
+}
+
+/* Create, bind and listen on the socket at path; the fd or -1. */
+int
+server_listen(const char *path, char **cause)
+{
+	struct sockaddr_un	sun;
+	mode_t			mask;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof sun.sun_path) {
+		*cause = xasprintf("socket path too long (max %zu bytes): %s",
+		    sizeof sun.sun_path - 1, path);
+		return (-1);
+	}
+	memcpy(sun.sun_path, path, strlen(path) + 1);
+	if (server_check_dir(path, cause) != 0)
+		return (-1);
+	if (server_check_old(path, &sun, cause) != 0)
+		return (-1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1) {
+		*cause = xasprintf("socket: %s", strerror(errno));
+		return (-1);
+	}
+	mask = umask(0177);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		umask(mask);
+		*cause = xasprintf("bind %s: %s", path, strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	umask(mask);
+	if (listen(fd, 128) != 0) {
+		*cause = xasprintf("listen %s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return (-1);
+	}
+	return (fd);
+}
+
+/* A new connection: check its owner and the cap, then serve it. */
+static void
+server_accept(struct evconnlistener *l, evutil_socket_t fd,
+    struct sockaddr *sa, int salen, void *arg)
+{
+	static const char	 denied[] = "err permission denied\n";
+	static const char	 full[] = "err too many clients\n";
+	struct server		*srv = arg;
+	struct ucred		 cred;
+	socklen_t		 len = sizeof cred;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
+	    (cred.uid != geteuid() && cred.uid != 0)) {
+		log_info("refused a connection from uid %ld",
+		    (long)cred.uid);
+		(void)write(fd, denied, sizeof denied - 1);
+		close(fd);
+		srv->refused++;
+		return;
+	}
+	if (srv->nclients >= srv->daemon->cfg.max_clients) {
+		log_debug("refused a connection: %d clients", srv->nclients);
+		(void)write(fd, full, sizeof full - 1);
+		close(fd);
+		srv->refused++;
+		return;
+	}
+	server_client_create(srv, fd);
+}
+
+/* accept() failed (out of fds, say): log it and keep listening. */
+static void
+server_accept_error(struct evconnlistener *l, void *arg)
+{
+	log_warn("accept");
+}
+
+/* Serve connections on a listening socket. */
+struct server *
+server_create(struct daemon *d, int fd)
+{
+	struct server	*srv;
+
+	srv = xcalloc(1, sizeof *srv);
+	srv->daemon = d;
+	TAILQ_INIT(&srv->clients);
+	srv->listener = evconnlistener_new(d->base, server_accept, srv,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+	if (srv->listener == NULL)
+		fatalx("evconnlistener_new failed");
+	evconnlistener_set_error_cb(srv->listener, server_accept_error);
+	return (srv);
+}
+
+/* Send what can be sent to every client now, without waiting. */
+void
+server_flush(struct server *srv)
+{
+	struct server_client	*c;
+
+	TAILQ_FOREACH(c, &srv->clients, entry)
+		server_client_flush(c);
+}
+
+/* Close every connection and the listening socket. */
+void
+server_free(struct server *srv)
+{
+	struct server_client	*c;
+
+	if (srv == NULL)
+		return;
+	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
+		server_client_free(c);
+	evconnlistener_free(srv->listener);
+	free(srv->body);
+	free(srv);
+}
+
+/*
+ * The cpu and task lines of a frame for the daemon's current state,
+ * formatted once however many subscribers there are.
+ */
+const char *
+server_frame_body(struct server *srv, size_t *len)
+{
+	struct daemon	*d = srv->daemon;
+	struct evbuffer	*b;
+
+	if (!srv->body_valid || srv->body_gen != d->gen) {
+		b = evbuffer_new();
+		command_cpu_lines(d, b);
+		command_task_lines(d, b);
+		free(srv->body);
+		srv->body_len = evbuffer_get_length(b);
+		srv->body = xmalloc(srv->body_len + 1);
+		evbuffer_remove(b, srv->body, srv->body_len);
+		evbuffer_free(b);
+		srv->body_gen = d->gen;
+		srv->body_valid = 1;
+	}
+	*len = srv->body_len;
+	return (srv->body);
+}

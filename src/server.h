@@ -1,0 +1,68 @@
+/*
+ * server.h -- the control socket (server.c) and its connections
+ * (server-client.c): accept with peer and connection-count checks, read
+ * bounded lines, run commands, stream frames to subscribers with bounded
+ * output per client.
+ */
+#ifndef STAIRS_SERVER_H
+#define STAIRS_SERVER_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bufferevent;
+struct daemon;
+struct event;
+struct evconnlistener;
+
+/* Queued output past which frames are dropped and commands wait. */
+#define SERVER_OUT_MAX	(1024 * 1024)
+
+struct server_client {
+	struct server		*server;
+	struct bufferevent	*bev;
+	int			 discarding;	/* inside an over-long line */
+	int			 blocked;	/* reading stopped: output full */
+	int			 closing;	/* close once output is sent */
+
+	int			 subscribed;
+	int			 fps;
+	struct event		*frame_timer;
+	uint64_t		 gen_sent;	/* daemon gen of the last frame */
+	uint64_t		 event_seen;	/* seq of the last event sent */
+	uint64_t		 dropped;	/* frames not sent since the last */
+
+	TAILQ_ENTRY(server_client) entry;
+};
+TAILQ_HEAD(server_clients, server_client);
+
+struct server {
+	struct daemon		*daemon;
+	struct evconnlistener	*listener;
+	struct server_clients	 clients;
+	int			 nclients;
+	uint64_t		 refused;
+
+	/* The cpu and task lines of a frame, built once per change. */
+	char			*body;
+	size_t			 body_len;
+	uint64_t		 body_gen;
+	int			 body_valid;
+};
+
+/* server.c */
+char   *server_default_path(void);
+int	server_listen(const char *path, char **cause);
+struct server *server_create(struct daemon *, int fd);
+void	server_free(struct server *);
+void	server_flush(struct server *);
+const char *server_frame_body(struct server *, size_t *len);
+
+/* server-client.c */
+void	server_client_create(struct server *, int fd);
+void	server_client_free(struct server_client *);
+void	server_client_flush(struct server_client *);
+
+#endif

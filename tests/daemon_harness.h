@@ -1,0 +1,526 @@
+/*
+ * daemon_harness.h -- start a real stairsd on a fresh temporary socket and
+ * talk to it, for tests/test_daemon*.c.
+ *
+ * Each daemon gets its own directory (socket, config, scenario, log); a
+ * daemon left running by a failed test is killed at exit.  Every wait
+ * polls for a condition with a generous deadline (the daemon may run
+ * under ASan on a busy machine); nothing relies on a fixed sleep.
+ */
+#ifndef STAIRS_DAEMON_HARNESS_H
+#define STAIRS_DAEMON_HARNESS_H
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TD_DEADLINE_MS	20000
+
+struct td {
+	pid_t	pid;
+	char	dir[PATH_MAX];
+	char	sock[PATH_MAX + 128];
+	char	cfg[PATH_MAX + 16];
+	char	scen[PATH_MAX + 16];
+	char	log[PATH_MAX + 16];
+	char	bin[PATH_MAX + 16];
+};
+
+struct tconn {
+	int	fd;
+	char	greet[256];
+	char	buf[1 << 16];
+	size_t	len;
+};
+
+static pid_t	td_pids[64];
+
+/* Milliseconds on CLOCK_MONOTONIC. */
+static __attribute__((unused)) long
+td_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ts.tv_sec * 1000L + ts.tv_nsec / 1000000L);
+}
+
+/* Sleep a few milliseconds between polls. */
+static __attribute__((unused)) void
+td_nap(int ms)
+{
+	struct timespec	ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Kill every daemon still running (atexit and signal safety net). */
+static void
+td_killall(void)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof td_pids / sizeof td_pids[0]; i++) {
+		if (td_pids[i] > 0) {
+			kill(td_pids[i], SIGKILL);
+			waitpid(td_pids[i], NULL, 0);
+			td_pids[i] = 0;
+		}
+	}
+}
+
+/* Remember or forget a daemon's pid for td_killall. */
+static void
+td_track(pid_t pid, int add)
+{
+	size_t	i;
+	static int registered;
+
+	if (!registered) {
+		atexit(td_killall);
+		registered = 1;
+	}
+	for (i = 0; i < sizeof td_pids / sizeof td_pids[0]; i++) {
+		if (add && td_pids[i] == 0) {
+			td_pids[i] = pid;
+			return;
+		}
+		if (!add && td_pids[i] == pid) {
+			td_pids[i] = 0;
+			return;
+		}
+	}
+}
+
+/* Where stairsd is: $STAIRS_BIN, else found from this test's path. */
+static void
+td_bindir(char *buf, size_t len)
+{
+	char		 exe[PATH_MAX], try[PATH_MAX + 32], *d;
+	const char	*env;
+	ssize_t		 n;
+
+	if ((env = getenv("STAIRS_BIN")) != NULL && *env != '\0') {
+		snprintf(buf, len, "%s", env);
+		return;
+	}
+	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0) {
+		snprintf(buf, len, ".");
+		return;
+	}
+	exe[n] = '\0';
+	d = dirname(dirname(exe));		/* build/obj or build/asan */
+	snprintf(try, sizeof try, "%s/stairsd", d);
+	if (access(try, X_OK) == 0)
+		snprintf(buf, len, "%s", d);
+	else
+		snprintf(buf, len, "%s/../..", d);
+}
+
+/* Write a file (text) at path. */
+static __attribute__((unused)) void
+td_write(const char *path, const char *text)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Does the daemon's log contain s? */
+static __attribute__((unused)) int
+td_log_has(struct td *t, const char *s)
+{
+	char	buf[1 << 16];
+	FILE	*f;
+	size_t	n;
+
+	if ((f = fopen(t->log, "r")) == NULL)
+		return (0);
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return (strstr(buf, s) != NULL);
+}
+
+/* Print the daemon's log to stderr (after a failure). */
+static __attribute__((unused)) void
+td_dump_log(struct td *t)
+{
+	char	buf[4096];
+	FILE	*f;
+	size_t	n;
+
+	if ((f = fopen(t->log, "r")) == NULL)
+		return;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(f);
+}
+
+/* A fresh directory with a config and a scenario; nothing started. */
+static __attribute__((unused)) void
+td_init(struct td *t, const char *config, const char *scenario)
+{
+	char	tmpl[] = "/tmp/stairs-test-XXXXXX";
+
+	memset(t, 0, sizeof *t);
+	if (mkdtemp(tmpl) == NULL) {
+		perror("mkdtemp");
+		exit(1);
+	}
+	snprintf(t->dir, sizeof t->dir, "%s", tmpl);
+	snprintf(t->sock, sizeof t->sock, "%s/socket", t->dir);
+	snprintf(t->cfg, sizeof t->cfg, "%s/stairsd.cfg", t->dir);
+	snprintf(t->scen, sizeof t->scen, "%s/scenario.cfg", t->dir);
+	snprintf(t->log, sizeof t->log, "%s/log", t->dir);
+	td_bindir(t->bin, sizeof t->bin);
+	strncat(t->bin, "/stairsd", sizeof t->bin - strlen(t->bin) - 1);
+	td_write(t->cfg, config != NULL ? config :
+	    "realtime = false;\nlog_level = \"debug\";\n");
+	td_write(t->scen, scenario != NULL ? scenario :
+	    "name = \"test\";\ncpus = 2;\ntasks = (\n"
+	    "  { name = \"hog\"; },\n"
+	    "  { name = \"editor\"; pattern = [ 2, 40 ]; }\n);\n");
+}
+
+/* Run stairsd with argv (after argv[0]); stdout+stderr to the log. */
+static __attribute__((unused)) pid_t
+td_spawn(struct td *t, char *const argv[])
+{
+	char	*av[32];
+	pid_t	 pid;
+	int	 fd, i;
+
+	av[0] = t->bin;
+	for (i = 0; argv[i] != NULL && i < 30; i++)
+		av[i + 1] = argv[i];
+	av[i + 1] = NULL;
+	if ((pid = fork()) == -1) {
+		perror("fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		if ((fd = open(t->log, O_WRONLY | O_CREAT | O_APPEND,
+		    0600)) != -1) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(t->bin, av);
+		perror(t->bin);
+		_exit(127);
+	}
+	td_track(pid, 1);
+	return (pid);
+}
+
+/* Wait for pid to exit; its status, or -1 after the deadline. */
+static __attribute__((unused)) int
+td_wait(pid_t pid, int ms)
+{
+	long	end = td_ms() + ms;
+	int	status;
+
+	while (td_ms() < end) {
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			td_track(pid, 0);
+			return (status);
+		}
+		td_nap(5);
+	}
+	return (-1);
+}
+
+/* Connect to the socket once; the fd or -1. */
+static __attribute__((unused)) int
+td_connect_once(const char *path)
+{
+	struct sockaddr_un	sun;
+	int			fd;
+
+	memset(&sun, 0, sizeof sun);
+	sun.sun_family = AF_UNIX;
+	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		return (-1);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/* Start a foreground daemon with extra arguments; wait for its socket. */
+static __attribute__((unused)) void
+td_start_args(struct td *t, char *const extra[])
+{
+	char	*av[32];
+	long	 end;
+	int	 i = 0, j, fd;
+
+	av[i++] = "-f";
+	av[i++] = "-c";
+	av[i++] = t->cfg;
+	av[i++] = "-S";
+	av[i++] = t->sock;
+	for (j = 0; extra != NULL && extra[j] != NULL; j++)
+		av[i++] = extra[j];
+	av[i] = NULL;
+	t->pid = td_spawn(t, av);
+	end = td_ms() + TD_DEADLINE_MS;
+	while (td_ms() < end) {
+		if ((fd = td_connect_once(t->sock)) != -1) {
+			close(fd);
+			return;
+		}
+		if (waitpid(t->pid, NULL, WNOHANG) == t->pid) {
+			fprintf(stderr, "stairsd exited at start; log:\n");
+			td_track(t->pid, 0);
+			t->pid = 0;
+			td_dump_log(t);
+			return;
+		}
+		td_nap(10);
+	}
+	fprintf(stderr, "stairsd did not listen on %s\n", t->sock);
+}
+
+/* Start a foreground daemon on the test scenario. */
+static __attribute__((unused)) void
+td_start(struct td *t)
+{
+	char	*extra[] = { "--scenario", t->scen, NULL };
+
+	td_start_args(t, extra);
+}
+
+/* Stop the daemon (SIGTERM) and remove the directory; its exit status. */
+static __attribute__((unused)) int
+td_stop(struct td *t)
+{
+	char	cmd[PATH_MAX + 32];
+	int	status = -1;
+
+	if (t->pid > 0) {
+		kill(t->pid, SIGTERM);
+		if ((status = td_wait(t->pid, TD_DEADLINE_MS)) == -1) {
+			kill(t->pid, SIGKILL);
+			status = td_wait(t->pid, TD_DEADLINE_MS);
+		}
+		t->pid = 0;
+	}
+	if (getenv("STAIRS_KEEP") == NULL && t->dir[0] == '/') {
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->dir);
+		system(cmd);
+	}
+	return (status);
+}
+
+static int	tc_line(struct tconn *, char *, size_t, int);
+
+/* Open a connection and read the greeting into greet (may be NULL). */
+static __attribute__((unused)) struct tconn *
+tc_open(struct td *t)
+{
+	struct tconn	*c;
+
+	c = calloc(1, sizeof *c);
+	if ((c->fd = td_connect_once(t->sock)) == -1) {
+		free(c);
+		return (NULL);
+	}
+	if (tc_line(c, c->greet, sizeof c->greet, TD_DEADLINE_MS) != 0)
+		c->greet[0] = '\0';
+	return (c);
+}
+
+/* Close a connection. */
+static __attribute__((unused)) void
+tc_close(struct tconn *c)
+{
+	if (c == NULL)
+		return;
+	close(c->fd);
+	free(c);
+}
+
+/* Send bytes. */
+static __attribute__((unused)) void
+tc_send(struct tconn *c, const void *p, size_t len)
+{
+	const char	*s = p;
+	ssize_t		 n;
+
+	while (len > 0) {
+		n = write(c->fd, s, len);
+		if (n <= 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			return;
+		}
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Send a formatted line (the \n is added). */
+static __attribute__((unused, format(printf, 2, 3))) void
+tc_sendf(struct tconn *c, const char *fmt, ...)
+{
+	char	buf[8192];
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	va_end(ap);
+	buf[n++] = '\n';
+	tc_send(c, buf, (size_t)n);
+}
+
+/* The next line (without \n) into line; 0, or -1 on EOF or timeout. */
+static int
+tc_line(struct tconn *c, char *line, size_t size, int ms)
+{
+	struct pollfd	 pfd;
+	char		*nl;
+	long		 end = td_ms() + ms;
+	ssize_t		 n;
+	size_t		 len;
+
+	for (;;) {
+		if ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
+			len = (size_t)(nl - c->buf);
+			if (len >= size)
+				len = size - 1;
+			memcpy(line, c->buf, len);
+			line[len] = '\0';
+			len = (size_t)(nl - c->buf) + 1;
+			memmove(c->buf, c->buf + len, c->len - len);
+			c->len -= len;
+			return (0);
+		}
+		if (c->len == sizeof c->buf)
+			c->len = 0;	/* a giant line: drop it */
+		pfd.fd = c->fd;
+		pfd.events = POLLIN;
+		if (td_ms() >= end || poll(&pfd, 1, (int)(end - td_ms())) <= 0)
+			return (-1);
+		n = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
+		if (n <= 0)
+			return (-1);
+		c->len += (size_t)n;
+	}
+}
+
+/*
+ * Send a command and collect its reply: data lines into data (joined by
+ * \n, may be NULL), the final "ok..."/"err..." line into final.  Frame
+ * blocks in between are skipped.  0, or -1 on EOF or timeout.
+ */
+static __attribute__((unused)) int
+tc_cmd(struct tconn *c, const char *cmd, char *data, size_t dsize,
+    char *final, size_t fsize)
+{
+	char	line[8192];
+	size_t	off = 0;
+	int	inframe = 0;
+
+	if (data != NULL && dsize > 0)
+		data[0] = '\0';
+	tc_sendf(c, "%s", cmd);
+	for (;;) {
+		if (tc_line(c, line, sizeof line, TD_DEADLINE_MS) != 0)
+			return (-1);
+		if (strncmp(line, "frame ", 6) == 0) {
+			inframe = 1;
+			continue;
+		}
+		if (inframe) {
+			if (strcmp(line, "end") == 0)
+				inframe = 0;
+			continue;
+		}
+		if (strncmp(line, "ok", 2) == 0 &&
+		    (line[2] == '\0' || line[2] == ' ')) {
+			snprintf(final, fsize, "%s", line);
+			return (0);
+		}
+		if (strncmp(line, "err ", 4) == 0) {
+			snprintf(final, fsize, "%s", line);
+			return (0);
+		}
+		if (data != NULL && off + strlen(line) + 2 < dsize) {
+			off += (size_t)snprintf(data + off, dsize - off, "%s\n",
+			    line);
+		}
+	}
+}
+
+/* The value of key=... in a line of key=value words; -1 if absent. */
+static __attribute__((unused)) long long
+td_field(const char *line, const char *key)
+{
+	char		 pat[64];
+	const char	*p = line;
+	size_t		 n;
+
+	n = (size_t)snprintf(pat, sizeof pat, "%s=", key);
+	while ((p = strstr(p, pat)) != NULL) {
+		if (p == line || p[-1] == ' ')
+			return (strtoll(p + n, NULL, 10));
+		p += n;
+	}
+	return (-1);
+}
+
+/* A numeric field of the status line, or -1. */
+static __attribute__((unused)) long long
+tc_status(struct tconn *c, const char *key)
+{
+	char	data[4096], final[256];
+
+	if (tc_cmd(c, "status", data, sizeof data, final, sizeof final) != 0)
+		return (-1);
+	return (td_field(data, key));
+}
+
+/* The VmRSS of a process in kB, or -1. */
+static __attribute__((unused)) long
+td_rss(pid_t pid)
+{
+	char	path[64], line[256];
+	long	kb = -1;
+	FILE	*f;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (-1);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			kb = strtol(line + 6, NULL, 10);
+	}
+	fclose(f);
+	return (kb);
+}
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * test_daemon_cmds.c -- every protocol command against a real stairsd on
+ * a temporary socket: the ok replies, the err replies (unknown command,
+ * unknown task, bad, negative and overflowing numbers), long lines,
+ * binary bytes, pause/step exactness and scenario events reaching a
+ * subscriber.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "daemon_harness.h"
+
+/* Run cmd and check its final line starts with want. */
+static void
+expect(struct tconn *c, const char *cmd, const char *want)
+{
+	char	final[1024];
+
+	assert_int_equal(tc_cmd(c, cmd, NULL, 0, final, sizeof final), 0);
+	if (strncmp(final, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
+		fail();
+	}
+}
+
+/* Run cmd, check the final line, return the data lines in data. */
+static void
+expect_data(struct tconn *c, const char *cmd, const char *want, char *data,
+    size_t size)
+{
+	char	final[1024];
+
+	assert_int_equal(tc_cmd(c, cmd, data, size, final, sizeof final), 0);
+	if (strncmp(final, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
+		fail();
+	}
+}
+
+/* The greeting, and every command's ok reply. */
+static void
+test_commands_ok(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 data[16384];
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+
+	expect_data(c, "help", "ok", data, sizeof data);
+	assert_non_null(strstr(data, "help subscribe"));
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_true(strncmp(data, "status tick=", 12) == 0);
+	assert_int_equal(td_field(data, "cpus"), 2);
+	assert_int_equal(td_field(data, "tasks"), 2);
+	assert_non_null(strstr(data, " scenario=test"));
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, "task id=1 name=hog kind=sim pid=- "));
+	assert_non_null(strstr(data, "task id=2 name=editor "));
+	expect_data(c, "cpus", "ok 2", data, sizeof data);
+	assert_true(strncmp(data, "cpu id=0 task=", 14) == 0);
+	assert_non_null(strstr(data, "\ncpu id=1 "));
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_true(strncmp(data, "table task=1 name=hog base=120 stairs=20 "
+	    "rr=10", 40) == 0);
+
+	expect(c, "sleep hog 50", "ok");
+	expect(c, "sleep 1", "ok");		/* by id, default length */
+	expect(c, "nice hog 5", "ok");
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
+	expect(c, "affinity editor 1", "ok");
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, "cpus=1 "));
+	expect(c, "add ed2 nice=-3 cpus=0-1 pattern=2,40,5,10 runtime=100",
+	    "ok 3");
+	expect(c, "add hog2", "ok 4");
+	expect(c, "kill hog2", "ok");
+	expect_data(c, "tasks", "ok 4", data, sizeof data);
+	assert_non_null(strstr(data, "name=hog2 kind=sim pid=- nice=0"));
+	assert_non_null(strstr(data, "state=exited"));
+	assert_non_null(strstr(data, "exit=killed"));
+	expect(c, "pause", "ok");
+	expect(c, "step", "ok");
+	expect(c, "step 3", "ok");
+	expect(c, "speed 2.5", "ok");
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_non_null(strstr(data, " speed=2.5 "));
+	expect(c, "resume", "ok");
+	expect(c, "speed 1", "ok");
+	expect(c, "subscribe 10", "ok");
+	expect(c, "unsubscribe", "ok");
+	expect(c, "quit", "ok");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* Every kind of error names what was wrong; the connection stays up. */
+static void
+test_commands_err(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+
+	expect(c, "frob", "err unknown command \"frob\" (try help)");
+	expect(c, "sleep foo 10", "err unknown task \"foo\"");
+	expect(c, "sleep 99 10", "err unknown task \"99\"");
+	expect(c, "sleep hog -5",
+	    "err bad ms \"-5\": expected a positive number");
+	expect(c, "sleep hog 0", "err bad ms \"0\"");
+	expect(c, "sleep hog 10x", "err bad ms \"10x\"");
+	expect(c, "sleep hog 99999999999999999999999", "err bad ms");
+	expect(c, "sleep hog 1.5", "err bad ms");
+	expect(c, "sleep", "err usage: sleep <task> [ms]");
+	expect(c, "sleep hog 1 2", "err usage");
+	expect(c, "nice hog 20", "err bad nice \"20\": expected a whole "
+	    "number in -20..19");
+	expect(c, "nice hog -21", "err bad nice");
+	expect(c, "nice hog 5abc", "err bad nice");
+	expect(c, "nice nobody 1", "err unknown task \"nobody\"");
+	expect(c, "affinity hog 7", "err cpu 7 is outside 0..1");
+	expect(c, "affinity hog x", "err bad cpu list");
+	expect(c, "kill nobody", "err unknown task");
+	expect(c, "table nobody", "err unknown task");
+	expect(c, "add hog", "err task \"hog\" exists");
+	expect(c, "add 12", "err bad name \"12\"");
+	expect(c, "add a/b", "err bad name");
+	expect(c, "add x pattern=2", "err bad pattern");
+	expect(c, "add x pattern=2,-1", "err bad pattern ms");
+	expect(c, "add x frob=1", "err bad option \"frob=1\"");
+	expect(c, "add x cpus=5", "err cpu 5 is outside");
+	expect(c, "spawn x -- /bin/true", "err real processes are not "
+	    "available yet");
+	expect(c, "spawn x /bin/true", "err usage");
+	expect(c, "spawn x nice=1 --", "err usage");
+	expect(c, "step 0", "err bad steps");
+	expect(c, "step -1", "err bad steps");
+	expect(c, "step 1 2", "err usage");
+	expect(c, "speed 0", "err bad speed \"0\": expected a number in "
+	    "0.01..100");
+	expect(c, "speed 101", "err bad speed");
+	expect(c, "speed -1", "err bad speed");
+	expect(c, "speed 1e2", "err bad speed");
+	expect(c, "speed nan", "err bad speed");
+	expect(c, "subscribe 0", "err bad fps");
+	expect(c, "subscribe 121", "err bad fps");
+	expect(c, "status now", "err usage: status");
+	/* Still usable after all that. */
+	expect(c, "status", "ok");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* A 5000-byte line (whole or in pieces) errs; the next line works. */
+static void
+test_long_line(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 big[5001], final[256];
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	memset(big, 'a', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	assert_int_equal(tc_cmd(c, big, NULL, 0, final, sizeof final), 0);
+	assert_string_equal(final, "err line too long (max 4096 bytes)");
+	expect(c, "status", "ok");
+
+	/* In pieces, the tail arriving later: one error, then usable. */
+	tc_send(c, big, 3000);
+	td_nap(50);
+	tc_send(c, big, 3000);
+	td_nap(50);
+	tc_send(c, "tail\nstatus\n", 12);
+	assert_int_equal(tc_line(c, final, sizeof final, TD_DEADLINE_MS), 0);
+	assert_string_equal(final, "err line too long (max 4096 bytes)");
+	assert_int_equal(tc_line(c, final, sizeof final, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(final, "status tick=", 12) == 0);
+	assert_int_equal(tc_line(c, final, sizeof final, TD_DEADLINE_MS), 0);
+	assert_string_equal(final, "ok");
+
+	/* Exactly 4096 bytes is allowed (an unknown command). */
+	memset(big, 'b', 4096);
+	big[4096] = '\0';
+	assert_int_equal(tc_cmd(c, big, NULL, 0, final, sizeof final), 0);
+	assert_true(strncmp(final, "err unknown command \"bbb", 24) == 0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* Binary bytes, CRLF and blank lines. */
+static void
+test_binary(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 line[256];
+	static const char nul[] = "sta\0tus\n";
+	static const char ctl[] = "status\x01\n";
+	static const char high[] = "\xff\xfe\x80 hog\n";
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	tc_send(c, nul, sizeof nul - 1);
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "err NUL byte in line");
+	tc_send(c, ctl, sizeof ctl - 1);
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "err control byte 0x01 in line");
+	tc_send(c, high, sizeof high - 1);
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "err unknown command \"???\" (try help)");
+	/* A blank line gets no reply; CRLF is accepted. */
+	tc_send(c, "\n  \nstatus\r\n", 12);
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(line, "status tick=", 12) == 0);
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* While paused the tick does not move; step N moves it by exactly N. */
+static void
+test_pause_step(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	long long	 t0;
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	t0 = tc_status(c, "tick");
+	assert_true(t0 >= 0);
+	assert_int_equal(tc_status(c, "paused"), 1);
+	td_nap(100);
+	assert_int_equal(tc_status(c, "tick"), t0);
+	expect(c, "step 5", "ok");
+	assert_int_equal(tc_status(c, "tick"), t0 + 5);
+	expect(c, "step", "ok");
+	assert_int_equal(tc_status(c, "tick"), t0 + 6);
+	expect(c, "step 1000", "ok");
+	assert_int_equal(tc_status(c, "tick"), t0 + 1006);
+	/* step while running pauses first (documented). */
+	expect(c, "resume", "ok");
+	assert_int_equal(tc_status(c, "paused"), 0);
+	expect(c, "step 2", "ok");
+	assert_int_equal(tc_status(c, "paused"), 1);
+	t0 = tc_status(c, "tick");
+	expect(c, "step 2", "ok");
+	assert_int_equal(tc_status(c, "tick"), t0 + 2);
+	/* The clock moves again after resume. */
+	expect(c, "resume", "ok");
+	while (tc_status(c, "tick") <= t0 + 2)
+		td_nap(5);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* Read frames until a line containing want shows up; 0 if it did. */
+static int
+wait_frame_line(struct tconn *c, const char *want, char *found, size_t len)
+{
+	char	line[8192];
+	long	end = td_ms() + TD_DEADLINE_MS;
+
+	while (td_ms() < end) {
+		if (tc_line(c, line, sizeof line, TD_DEADLINE_MS) != 0)
+			return (-1);
+		if (strstr(line, want) != NULL) {
+			if (found != NULL)
+				snprintf(found, len, "%s", line);
+			return (0);
+		}
+	}
+	return (-1);
+}
+
+/*
+ * Scenario events fire live at their tick and reach subscribers as
+ * event lines; captions as caption lines; actions by another client too.
+ */
+static void
+test_events(void **state)
+{
+	struct td	 t;
+	struct tconn	*sub, *c;
+	char		 line[8192];
+
+	td_init(&t, NULL,
+	    "name = \"events\";\ncpus = 1;\n"
+	    "tasks = ( { name = \"hog\"; }, { name = \"ed\"; pattern = "
+	    "[ 2, 40 ]; } );\n"
+	    "events = (\n"
+	    "  { at = 1000; action = \"sleep\"; task = \"hog\"; ms = 100; },\n"
+	    "  { at = 1100; action = \"nice\"; task = \"hog\"; value = 5; },\n"
+	    "  { at = 1200; action = \"caption\"; text = \"The hog climbs\"; },\n"
+	    "  { at = 1300; action = \"kill\"; task = \"ed\"; }\n);\n");
+	td_start(&t);
+	assert_non_null(sub = tc_open(&t));
+	assert_non_null(c = tc_open(&t));
+	/* Subscribe at once: the daemon starts at tick 0, events at 1000+. */
+	tc_sendf(sub, "subscribe 30");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(line, "frame tick=", 11) == 0);
+	assert_int_equal(td_field(line, "dropped"), 0);
+
+	assert_int_equal(wait_frame_line(sub, "text=hog sleeps 100 ms", line,
+	    sizeof line), 0);
+	assert_true(strncmp(line, "event tick=1000 ", 16) == 0);
+	assert_int_equal(wait_frame_line(sub, "text=hog nice 0 -> 5", line,
+	    sizeof line), 0);
+	assert_true(strncmp(line, "event tick=1100 ", 16) == 0);
+	assert_int_equal(wait_frame_line(sub, "caption tick=1200 text=The hog "
+	    "climbs", NULL, 0), 0);
+	assert_int_equal(wait_frame_line(sub, "text=ed killed", NULL, 0), 0);
+	/* Another client's action shows up too. */
+	expect(c, "nice hog -2", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=hog nice 5 -> -2", NULL,
+	    0), 0);
+	expect(c, "pause", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=paused", NULL, 0), 0);
+	/* Replies to the subscriber's own commands come between frames. */
+	tc_sendf(sub, "unsubscribe");
+	for (;;) {
+		assert_int_equal(tc_line(sub, line, sizeof line,
+		    TD_DEADLINE_MS), 0);
+		if (strcmp(line, "ok") == 0)
+			break;
+	}
+	tc_close(sub);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* A frame is a well-formed block: header, cpus, tasks, end. */
+static void
+test_frame_format(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 line[8192];
+	int		 cpus = 0, tasks = 0;
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	tc_sendf(c, "subscribe");
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(line, "frame tick=", 11) == 0);
+	assert_int_equal(td_field(line, "cpus"), 2);
+	assert_int_equal(td_field(line, "tasks"), 2);
+	assert_int_equal(td_field(line, "paused"), 1);
+	for (;;) {
+		assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS),
+		    0);
+		if (strcmp(line, "end") == 0)
+			break;
+		if (strncmp(line, "cpu ", 4) == 0)
+			cpus++;
+		else if (strncmp(line, "task ", 5) == 0)
+			tasks++;
+		else
+			assert_true(strncmp(line, "event ", 6) == 0 ||
+			    strncmp(line, "caption ", 8) == 0);
+	}
+	assert_int_equal(cpus, 2);
+	assert_int_equal(tasks, 2);
+	/* Paused, nothing changes: the next frame comes with a step. */
+	tc_sendf(c, "step 1");
+	assert_int_equal(wait_frame_line(c, "text=stepped 1 tick", NULL, 0),
+	    0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commands_ok),
+		cmocka_unit_test(test_commands_err),
+		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_binary),
+		cmocka_unit_test(test_pause_step),
+		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_frame_format),
+	};
+
+	signal(SIGPIPE, SIG_IGN);
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}

@@ -1,0 +1,384 @@
+/*
+ * test_protocol.c -- the protocol's pure parse and format functions:
+ * every command's parse, strict numbers, error texts, line formats, and
+ * a random-bytes fuzz that must never crash or leak.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "protocol.h"
+
+/* Parse line; must succeed; the command is left in cmd. */
+static void
+ok(const char *line, struct proto_cmd *cmd)
+{
+	char	*cause = NULL;
+
+	if (protocol_parse(line, cmd, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", line, cause);
+		free(cause);
+		fail();
+	}
+}
+
+/* Parse line; must fail with a cause starting with want. */
+static void
+bad(const char *line, const char *want)
+{
+	struct proto_cmd	 cmd;
+	char			*cause = NULL;
+
+	if (protocol_parse(line, &cmd, &cause) == 0) {
+		fprintf(stderr, "%s: parsed\n", line);
+		protocol_cmd_free(&cmd);
+		fail();
+	}
+	if (strncmp(cause, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s: \"%s\", wanted \"%s\"\n", line, cause,
+		    want);
+		free(cause);
+		fail();
+	}
+	free(cause);
+}
+
+/* Commands without arguments, and blank lines. */
+static void
+test_simple(void **state)
+{
+	static const struct { const char *s; enum proto_type t; } v[] = {
+		{ "help", PROTO_HELP }, { "status", PROTO_STATUS },
+		{ "tasks", PROTO_TASKS }, { "cpus", PROTO_CPUS },
+		{ "pause", PROTO_PAUSE }, { "resume", PROTO_RESUME },
+		{ "unsubscribe", PROTO_UNSUBSCRIBE },
+		{ "shutdown", PROTO_SHUTDOWN }, { "quit", PROTO_QUIT },
+		{ "  status  ", PROTO_STATUS }, { "\tstatus", PROTO_STATUS },
+		{ "", PROTO_NONE }, { "   ", PROTO_NONE },
+	};
+	struct proto_cmd	cmd;
+	size_t			i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		ok(v[i].s, &cmd);
+		assert_int_equal(cmd.type, v[i].t);
+		protocol_cmd_free(&cmd);
+	}
+	bad("status 1", "usage: status");
+	bad("frob", "unknown command \"frob\" (try help)");
+	bad("STATUS", "unknown command \"STATUS\"");
+	bad("status\x01", "control byte 0x01 in line");
+}
+
+/* Task commands and their numbers. */
+static void
+test_task_commands(void **state)
+{
+	struct proto_cmd	cmd;
+
+	ok("sleep hog 100", &cmd);
+	assert_int_equal(cmd.type, PROTO_SLEEP);
+	assert_string_equal(cmd.task, "hog");
+	assert_int_equal(cmd.has_ms, 1);
+	assert_int_equal(cmd.ms, 100);
+	protocol_cmd_free(&cmd);
+	ok("sleep 3", &cmd);
+	assert_string_equal(cmd.task, "3");
+	assert_int_equal(cmd.has_ms, 0);
+	protocol_cmd_free(&cmd);
+	ok("nice hog -20", &cmd);
+	assert_int_equal(cmd.nice, -20);
+	protocol_cmd_free(&cmd);
+	ok("nice hog +19", &cmd);
+	assert_int_equal(cmd.nice, 19);
+	protocol_cmd_free(&cmd);
+	ok("affinity hog 0-2,5", &cmd);
+	assert_string_equal(cmd.cpus, "0-2,5");
+	protocol_cmd_free(&cmd);
+	ok("kill hog", &cmd);
+	assert_int_equal(cmd.type, PROTO_KILL);
+	protocol_cmd_free(&cmd);
+	ok("table hog", &cmd);
+	assert_int_equal(cmd.type, PROTO_TABLE);
+	protocol_cmd_free(&cmd);
+
+	bad("sleep hog -5", "bad ms \"-5\": expected a positive number");
+	bad("sleep hog 0", "bad ms \"0\": expected a positive number");
+	bad("sleep hog 5ms", "bad ms \"5ms\"");
+	bad("sleep hog 1e3", "bad ms \"1e3\"");
+	bad("sleep hog 100000001", "bad ms \"100000001\": more than 100000000");
+	bad("sleep hog 184467440737095516160", "bad ms");
+	bad("sleep", "usage: sleep <task> [ms]");
+	bad("nice hog", "usage: nice");
+	bad("nice hog 20", "bad nice \"20\": expected a whole number in "
+	    "-20..19");
+	bad("nice hog -", "bad nice");
+	bad("nice hog 9999999999999999999999", "bad nice");
+	bad("affinity hog", "usage: affinity");
+	bad("kill", "usage: kill");
+}
+
+/* add and spawn. */
+static void
+test_add_spawn(void **state)
+{
+	struct proto_cmd	cmd;
+
+	ok("add ed nice=-5 cpus=1 pattern=2,40,3,10 runtime=500", &cmd);
+	assert_int_equal(cmd.type, PROTO_ADD);
+	assert_string_equal(cmd.task, "ed");
+	assert_int_equal(cmd.nice, -5);
+	assert_string_equal(cmd.cpus, "1");
+	assert_int_equal(cmd.npattern, 4);
+	assert_int_equal(cmd.pattern[0], 2);
+	assert_int_equal(cmd.pattern[3], 10);
+	assert_int_equal(cmd.runtime, 500);
+	protocol_cmd_free(&cmd);
+	ok("add hog", &cmd);
+	assert_null(cmd.pattern);
+	assert_int_equal(cmd.has_nice, 0);
+	protocol_cmd_free(&cmd);
+	ok("spawn burn nice=3 -- stairs-load --run 30 --sleep 10", &cmd);
+	assert_int_equal(cmd.type, PROTO_SPAWN);
+	assert_int_equal(cmd.nice, 3);
+	assert_int_equal(cmd.argc, 5);
+	assert_string_equal(cmd.argv[0], "stairs-load");
+	assert_string_equal(cmd.argv[4], "10");
+	assert_null(cmd.argv[5]);
+	protocol_cmd_free(&cmd);
+	ok("spawn x -- a -- b", &cmd);
+	assert_int_equal(cmd.argc, 3);
+	assert_string_equal(cmd.argv[1], "--");
+	protocol_cmd_free(&cmd);
+
+	bad("add", "usage: add");
+	bad("add 42", "bad name \"42\"");
+	bad("add a:b", "bad name \"a:b\"");
+	bad("add abcdefghijabcdefghijabcdefghij12", "bad name");
+	bad("add x nice=20", "bad nice \"20\"");
+	bad("add x nice=1 nice=2", "bad option \"nice=2\"");
+	bad("add x pattern=2,40,3", "bad pattern \"2,40,3\": expected "
+	    "run,sleep pairs");
+	bad("add x pattern=2,,40", "bad pattern");
+	bad("add x pattern=2,0", "bad pattern ms \"0\"");
+	bad("add x pattern=", "bad pattern");
+	bad("add x runtime=-1", "bad runtime \"-1\"");
+	bad("add x color=red", "bad option \"color=red\" for add");
+	bad("spawn x", "usage: spawn");
+	bad("spawn x -- ", "usage: spawn");
+	bad("spawn x prog", "usage: spawn");
+	bad("spawn x pattern=1,2 -- prog", "bad option \"pattern=1,2\" for "
+	    "spawn");
+}
+
+/* Clock commands. */
+static void
+test_clock_commands(void **state)
+{
+	struct proto_cmd	cmd;
+
+	ok("step", &cmd);
+	assert_int_equal(cmd.steps, 1);
+	protocol_cmd_free(&cmd);
+	ok("step 25", &cmd);
+	assert_int_equal(cmd.steps, 25);
+	protocol_cmd_free(&cmd);
+	ok("speed 0.01", &cmd);
+	assert_true(cmd.speed > 0.0099 && cmd.speed < 0.0101);
+	protocol_cmd_free(&cmd);
+	ok("speed 100", &cmd);
+	assert_true(cmd.speed == 100.0);
+	protocol_cmd_free(&cmd);
+	ok("speed .5", &cmd);
+	assert_true(cmd.speed == 0.5);
+	protocol_cmd_free(&cmd);
+	ok("subscribe", &cmd);
+	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
+	protocol_cmd_free(&cmd);
+	ok("subscribe 120", &cmd);
+	assert_int_equal(cmd.fps, 120);
+	protocol_cmd_free(&cmd);
+
+	bad("step 0", "bad steps \"0\"");
+	bad("step x", "bad steps");
+	bad("step 1000001", "bad steps");
+	bad("speed 0", "bad speed \"0\": expected a number in 0.01..100");
+	bad("speed 0.001", "bad speed");
+	bad("speed 100.5", "bad speed");
+	bad("speed -1", "bad speed");
+	bad("speed 1e1", "bad speed");
+	bad("speed inf", "bad speed");
+	bad("speed 1.2.3", "bad speed");
+	bad("speed .", "bad speed");
+	bad("speed", "usage: speed");
+	bad("subscribe 0", "bad fps \"0\"");
+	bad("subscribe 121", "bad fps");
+}
+
+/* Quoting user words in errors: printable, bounded. */
+static void
+test_quote(void **state)
+{
+	char	buf[64];
+
+	assert_string_equal(protocol_quote("abc", buf, sizeof buf), "\"abc\"");
+	assert_string_equal(protocol_quote("a\xff\x01z", buf, sizeof buf),
+	    "\"a??z\"");
+	protocol_quote("0123456789012345678901234567890123456789XYZ", buf,
+	    sizeof buf);
+	assert_string_equal(buf,
+	    "\"0123456789012345678901234567890123456789...\"");
+}
+
+/* The line formats of docs/PROTOCOL.md. */
+static void
+test_format(void **state)
+{
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct proto_status	 st;
+	struct proto_real	 real;
+	char			 buf[1024];
+	size_t			 n;
+
+	n = protocol_greeting(buf, sizeof buf);
+	assert_string_equal(buf, "stairs 1 " STAIRS_VERSION);
+	assert_int_equal(n, strlen(buf));
+
+	memset(&st, 0, sizeof st);
+	st.tick = 42;
+	st.cpus = 2;
+	st.tasks = 3;
+	st.live = 2;
+	st.paused = 1;
+	st.speed = 0.5;
+	st.rr = 10;
+	st.cgroups = "none";
+	st.clients = 1;
+	st.scenario = "demo";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
+	    "speed=0.5 rr=10 cgroups=none live=2 lag=0 clients=1 "
+	    "scenario=demo");
+	protocol_frame_line(buf, sizeof buf, &st, 7);
+	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
+	    "speed=0.5 rr=10 dropped=7 live=2 lag=0");
+
+	memset(&ti, 0, sizeof ti);
+	ti.id = 3;
+	ti.name = "make";
+	ti.kind = ENGINE_REAL;
+	ti.state = ENGINE_RUNNABLE;
+	ti.cpu = 0;
+	ti.group = -1;
+	ti.stair.nice = 0;
+	ti.stair.rank = 123;
+	ti.stair.iter = 2;
+	ti.stair.left = 10;
+	ti.ran = 2020;
+	cpumask_fill(&ti.allowed, 2);
+	real.pid = 41022;
+	real.cputime_ms = 2010;
+	real.exit = NULL;
+	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
+	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
+	    "cputime=2010 cpus=0-1 group=- exit=-");
+	ti.kind = ENGINE_SIM;
+	ti.running = 1;
+	ti.cpu = -1;
+	protocol_task_line(buf, sizeof buf, &ti, NULL, "batch");
+	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
+	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
+	    "cputime=- cpus=0-1 group=batch exit=-");
+	ti.state = ENGINE_EXITED;
+	ti.exit = ENGINE_EXIT_KILLED;
+	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	assert_non_null(strstr(buf, "state=exited"));
+	assert_non_null(strstr(buf, "exit=killed"));
+	ti.exit = ENGINE_EXIT_NONE;
+	ti.kind = ENGINE_REAL;
+	real.exit = "exec: nope: No such file";
+	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	assert_non_null(strstr(buf, "exit=exec:_nope:_No_such_file"));
+	ti.state = ENGINE_WAITING;
+	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	assert_non_null(strstr(buf, "state=sleeping"));
+
+	memset(&ci, 0, sizeof ci);
+	ci.cpu = 1;
+	ci.nr = 2;
+	ci.task = 3;
+	ci.rank = 123;
+	ci.iter = 2;
+	ci.left = 10;
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	assert_string_equal(buf, "cpu id=1 task=3 nr=2 rank=123 iter=2 "
+	    "left=10");
+	ci.task = 0;
+	ci.nr = 0;
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	assert_string_equal(buf, "cpu id=1 task=0 nr=0 rank=- iter=- left=-");
+
+	protocol_text_line(buf, sizeof buf, "event", 9, "hog\nsleeps");
+	assert_string_equal(buf, "event tick=9 text=hog sleeps");
+	n = protocol_text_line(buf, 20, "caption", 1, "a long caption text");
+	assert_int_equal(n, 19);
+	assert_int_equal(strlen(buf), 19);
+}
+
+/* Random bytes never crash the parser, and causes are always set. */
+static void
+test_fuzz(void **state)
+{
+	static const char *words[] = { "sleep", "nice", "add", "spawn", "--",
+	    "nice=", "cpus=", "pattern=", "1", "-1", "2,40", "hog", " ", "step",
+	    "speed", "0.5", "runtime=", "subscribe", "x", "\t" };
+	struct proto_cmd	 cmd;
+	char			 line[256], *cause;
+	int			 i, j, n;
+
+	srandom(1);
+	for (i = 0; i < 20000; i++) {
+		n = 0;
+		if (i % 2) {
+			for (j = random() % 10; j > 0; j--)
+				n += snprintf(line + n, sizeof line - n, "%s ",
+				    words[random() % 20]);
+		} else {
+			for (j = random() % 60; j > 0; j--)
+				line[n++] = (char)(1 + random() % 255);
+			line[n] = '\0';
+		}
+		cause = NULL;
+		if (protocol_parse(line, &cmd, &cause) == 0)
+			protocol_cmd_free(&cmd);
+		else {
+			assert_non_null(cause);
+			assert_null(strchr(cause, '\n'));
+			free(cause);
+		}
+	}
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_simple),
+		cmocka_unit_test(test_task_commands),
+		cmocka_unit_test(test_add_spawn),
+		cmocka_unit_test(test_clock_commands),
+		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_fuzz),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
