@@ -38,6 +38,7 @@ struct procs_info {
 	uint64_t	 cputime_ms;	/* measured: all its processes */
 	uint64_t	 cputime_ns;
 	int		 exited;
+	int		 stopped;	/* the last signal sent was SIGSTOP */
 	char		 exit[64];	/* "status=0", "signal=KILL", "exec=ENOENT" */
 	char		 error[256];	/* exec failure text, else "" */
 };
