@@ -1156,14 +1156,17 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	y = 1 + ph;
 	/* The task table takes what is left, the article's table below. */
 	want = avail - ph - th;
-	draw_tasks(&d, y, want);
-	if (th > 0) {
-		/* Tables shorter than their space leave the gap below. */
-		i = 1 + m->ntasks;
-		if (i < want)
-			want = i;
-		draw_table(&d, y + want, th);
+	if (th > 0 && 1 + m->ntasks < want) {
+		/* Few tasks: their spare lines show more descents. */
+		th += want - (1 + m->ntasks);
+		want = 1 + m->ntasks;
+		i = m->table.nrows < 1 ? 1 : m->table.nrows;
+		if (th > 2 + i)
+			th = 2 + i;
 	}
+	draw_tasks(&d, y, want);
+	if (th > 0)
+		draw_table(&d, y + want, th);
 	draw_caption(&d, g->h - 2);
 	draw_keys(&d, g->h - 1);
 	if (v->show_help && help != NULL)
