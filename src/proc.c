@@ -85,7 +85,7 @@ struct proc {
 	int			 nm;
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	uint64_t		 cpu_ns;
-	char			 exit[256];
+	char			 exit[320];
 	char			 error[256];
 };
 
@@ -1188,7 +1188,7 @@ proc_status_text(int status, char *buf, size_t len)
 static void
 proc_ended(struct procs *ps, struct proc *p, int status)
 {
-	char	reason[256], error[256];
+	char	reason[300], error[256];
 	int	err;
 
 	proc_cputime(p);

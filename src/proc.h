@@ -41,7 +41,7 @@ struct procs_info {
 	int		 stopped;	/* the last signal sent was SIGSTOP */
 	int		 by_engine;	/* ended by the engine (kill, runtime) */
 	/* Why it ended: "status=0", "signal=KILL", "exec: PROG: ERRNO TEXT". */
-	char		 exit[256];
+	char		 exit[320];
 	char		 error[256];	/* exec failure "PROG: ERRNO TEXT", else "" */
 };
 
