@@ -503,6 +503,12 @@ main(int argc, char **argv)
 		stairs_usage(stderr);
 		return (2);
 	}
+	/* No terminal: say so before starting anything. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "stairs: not a terminal\n");
+		free(path);
+		return (1);
+	}
 	if (path == NULL)
 		path = stairs_default_socket();
 	c.path = path;
