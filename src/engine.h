@@ -98,7 +98,8 @@ struct engine_task_info {
 	const char		*name;	/* valid while the task exists */
 	enum engine_kind	 kind;
 	enum engine_state	 state;
-	int			 running;	/* ran on its CPU in the last tick */
+	int			 running;	/* ran in the last tick and is still
+						   runnable on that CPU */
 	int			 cpu;		/* queued or last CPU; -1 none */
 	int			 group;
 	struct engine_stair	 stair;
@@ -151,6 +152,7 @@ int	engine_group_set_cpus(struct engine *, int group,
 	    const struct cpumask *, char **cause);
 int	engine_task_add(struct engine *, const struct engine_task_spec *,
 	    char **cause);				/* returns task id */
+/* A task's id by name, else by decimal id; 0 if there is none. */
 int	engine_task_find(struct engine *, const char *name_or_id);
 int	engine_task_sleep(struct engine *, int id, uint64_t ms, char **cause);
 int	engine_task_nice(struct engine *, int id, int nice, char **cause);

@@ -29,6 +29,7 @@
  * shows in its exit reason.
  */
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -51,7 +52,7 @@
 #include "xmalloc.h"
 
 #define PROC_SWEEP_NS		(100 * 1000000ULL)	/* members, at most */
-#define PROC_SWEEP_SOON_NS	(5 * 1000000ULL)	/* when deciding blocks */
+#define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
 #define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
 
 /* One process of a task's process group. */
@@ -84,7 +85,7 @@ struct proc {
 	int			 nm;
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	uint64_t		 cpu_ns;
-	char			 exit[64];
+	char			 exit[320];
 	char			 error[256];
 };
 
@@ -100,14 +101,17 @@ struct procs {
 	int			 nt;
 	int			*runcpu;	/* scratch: task id -> cpu */
 	int			 loadavgfd;
-	char			 lastpid[32];	/* from /proc/loadavg */
+	long			 lastpid;	/* from /proc/loadavg */
+	long			 pidmax;
 	uint64_t		 last_sweep;
 	uint64_t		 last_cputime;
+	uint64_t		 ticks;		/* procs_observe calls */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
 };
 
 static void	proc_sweep(struct procs *, uint64_t);
+static uint64_t	proc_pcount(struct proc *);
 
 /* Monotonic time in ns. */
 static uint64_t
@@ -127,15 +131,26 @@ proc_now(void)
 static int
 proc_parse_stat(char *buf, char *state, pid_t *pgid)
 {
-	char	*p;
-	long	 ppid, pg;
+	char	*p, *end;
+	long	 pg;
 
-	if ((p = strrchr(buf, ')')) == NULL)
+	/* ") S ppid pgrp": parsed by hand, sscanf costs more than the read. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == '\0')
 		return (-1);
-	if (sscanf(p + 1, " %c %ld %ld", state, &ppid, &pg) != 3)
+	*state = p[2];
+	if (pgid == NULL)
+		return (0);
+	p += 3;
+	if (*p++ != ' ')
 		return (-1);
-	if (pgid != NULL)
-		*pgid = (pid_t)pg;
+	strtol(p, &end, 10);		/* ppid */
+	if (end == p || *end != ' ')
+		return (-1);
+	p = end + 1;
+	pg = strtol(p, &end, 10);
+	if (end == p)
+		return (-1);
+	*pgid = (pid_t)pg;
 	return (0);
 }
 
@@ -159,18 +174,24 @@ proc_member_state(struct proc_member *m)
 static uint64_t
 proc_member_pcount(struct proc_member *m)
 {
-	char			buf[128];
-	unsigned long long	run, wait, count;
-	ssize_t			n;
+	char		 buf[128], *p;
+	ssize_t		 n;
+	int		 field;
 
+	if (m->schedfd == -1)
+		return (m->pcount);
 	n = pread(m->schedfd, buf, sizeof buf - 1, 0);
 	if (n <= 0)
 		return (m->pcount);
 	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu %llu", &run, &wait, &count) != 3)
-		return (m->pcount);
-	m->pcount = count;
-	return (count);
+	p = buf;
+	for (field = 0; field < 2; field++) {
+		if ((p = strchr(p, ' ')) == NULL)
+			return (m->pcount);
+		p++;
+	}
+	m->pcount = strtoull(p, NULL, 10);
+	return (m->pcount);
 }
 
 /* Read a member's CPU time (all its threads). */
@@ -257,109 +278,124 @@ proc_get(struct procs *ps, int id)
 	return (ps->t[id]);
 }
 
+/* The last pid handed out (the last field of /proc/loadavg), -1 unknown. */
+static long
+proc_lastpid(struct procs *ps)
+{
+	char	 buf[128], *last;
+	ssize_t	 n;
+
+	if (ps->loadavgfd == -1)
+		return (-1);
+	n = pread(ps->loadavgfd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	if ((last = strrchr(buf, ' ')) == NULL)
+		return (-1);
+	return (strtol(last + 1, NULL, 10));
+}
+
 /* Has any process been created since the last sweep? */
 static int
 proc_forked_since(struct procs *ps)
 {
-	char	 buf[128], *last;
-	ssize_t	 n;
+	long	last = proc_lastpid(ps);
 
-	if (ps->loadavgfd == -1)
-		return (1);
-	n = pread(ps->loadavgfd, buf, sizeof buf - 1, 0);
-	if (n <= 0)
-		return (1);
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if ((last = strrchr(buf, ' ')) == NULL)
-		return (1);
-	return (strcmp(last, ps->lastpid) != 0);
+	return (last == -1 || last != ps->lastpid);
 }
 
-/* Remember the last pid in /proc/loadavg. */
-static void
-proc_mark_sweep(struct procs *ps)
-{
-	char	 buf[128], *last;
-	ssize_t	 n;
+/* Look at one pid: if it is in the group of a task that ran, track it. */
 
-	ps->lastpid[0] = '\0';
-	if (ps->loadavgfd == -1)
+static void
+proc_sweep_pid(struct procs *ps, pid_t pid)
+{
+	struct proc	*p;
+	char		 path[64], buf[512], state;
+	pid_t		 pgid;
+	ssize_t		 n;
+	int		 fd, j;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return;
-	n = pread(ps->loadavgfd, buf, sizeof buf - 1, 0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
 	if (n <= 0)
 		return;
 	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	if ((last = strrchr(buf, ' ')) != NULL)
-		snprintf(ps->lastpid, sizeof ps->lastpid, "%s", last);
+	if (proc_parse_stat(buf, &state, &pgid) != 0 || state == 'Z')
+		return;
+	if ((p = proc_by_pid(ps, pgid)) == NULL || !p->forked)
+		return;
+	for (j = 0; j < p->nm; j++) {
+		if (p->m[j].pid == pid)
+			return;
+	}
+	proc_member_add(p, pid);
 }
 
 /*
- * Find the members of every live group that was continued since the last
- * sweep (a stopped group cannot fork) with one pass over /proc.
+ * Find the new members of every live group that was continued since the
+ * last sweep (a stopped group cannot fork), and drop the members gone.
+ * Pids are handed out cyclically, so every process created since the last
+ * sweep has a pid in (last, now]: only those are read, unless the range is
+ * unknown or large, when all of /proc is.
  */
 static void
 proc_sweep(struct procs *ps, uint64_t now)
 {
-	DIR			*d;
-	struct dirent		*de;
-	struct proc		*p;
-	char			 path[64], buf[512], state, *end;
-	pid_t			 pid, pgid;
-	ssize_t			 n;
-	int			 i, j, fd, any = 0;
+	DIR		*d;
+	struct dirent	*de;
+	struct proc	*p;
+	char		*end;
+	long		 last, pid, span;
+	int		 i, j, any = 0;
 
 	for (i = 1; i < ps->nt; i++) {
 		p = ps->t[i];
 		if (p == NULL || !p->live || !p->forked)
 			continue;
 		any = 1;
-		for (j = 0; j < p->nm; j++)
-			p->m[j].seen = 0;
+		/* Members gone (the leader stays until it is reaped). */
+		for (j = p->nm - 1; j >= 0; j--) {
+			if (p->m[j].pid == p->pid)
+				continue;
+			switch (proc_member_state(&p->m[j])) {
+			case 0:
+			case 'Z':
+			case 'X':
+			case 'x':
+				proc_member_drop(p, j);
+				break;
+			}
+		}
 	}
 	ps->last_sweep = now;
-	proc_mark_sweep(ps);
-	if (!any)
-		return;
-	if ((d = opendir("/proc")) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		pid = (pid_t)strtol(de->d_name, &end, 10);
-		if (*end != '\0' || pid <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-			continue;
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		if (proc_parse_stat(buf, &state, &pgid) != 0)
-			continue;
-		if ((p = proc_by_pid(ps, pgid)) == NULL || !p->forked)
-			continue;
-		for (j = 0; j < p->nm; j++) {
-			if (p->m[j].pid == pid)
-				break;
+	last = proc_lastpid(ps);
+	if (any && last != ps->lastpid) {
+		span = last - ps->lastpid;
+		if (span < 0)
+			span += ps->pidmax;
+		if (last > 0 && ps->lastpid > 0 && span > 0 && span <= 4096) {
+			for (pid = ps->lastpid + 1; span > 0; span--, pid++) {
+				if (pid > ps->pidmax)
+					pid = 1;
+				proc_sweep_pid(ps, (pid_t)pid);
+			}
+		} else if ((d = opendir("/proc")) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				pid = strtol(de->d_name, &end, 10);
+				if (*end == '\0' && pid > 0)
+					proc_sweep_pid(ps, (pid_t)pid);
+			}
+			closedir(d);
 		}
-		if (j < p->nm)
-			p->m[j].seen = 1;
-		else
-			proc_member_add(p, pid);
 	}
-	closedir(d);
+	ps->lastpid = last;
 	for (i = 1; i < ps->nt; i++) {
 		p = ps->t[i];
-		if (p == NULL || !p->live || !p->forked)
-			continue;
-		for (j = p->nm - 1; j >= 0; j--) {
-			/* The leader stays until it is reaped. */
-			if (!p->m[j].seen && p->m[j].pid != p->pid)
-				proc_member_drop(p, j);
-		}
-		if (p->stopped)
+		if (p != NULL && p->live && p->stopped)
 			p->forked = 0;
 	}
 }
@@ -445,6 +481,21 @@ proc_run(struct procs *ps, struct proc *p, int phys)
 	}
 	p->ran = 1;
 	p->forked = 1;
+}
+
+/* The kernel's pid_max. */
+static long
+proc_pidmax(void)
+{
+	FILE	*f;
+	long	 v = 4194304;
+
+	if ((f = fopen("/proc/sys/kernel/pid_max", "re")) != NULL) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = 4194304;
+		fclose(f);
+	}
+	return (v);
 }
 
 /* The default map: the CPUs we may run on, round-robin. */
@@ -621,7 +672,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 	if (conf != NULL && conf->bindir != NULL)
 		ps->bindir = xstrdup(conf->bindir);
 	ps->loadavgfd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-	proc_mark_sweep(ps);
+	ps->lastpid = proc_lastpid(ps);
+	ps->pidmax = proc_pidmax();
 
 	if (conf != NULL && conf->cgroups) {
 		why = NULL;
@@ -702,11 +754,12 @@ procs_free(struct procs *ps)
 }
 
 /*
- * Look a program up: as given if it holds a '/', else beside the daemon,
- * then in PATH.  Returns the path, or NULL with errno set.
+ * Look a program up: as given if it holds a '/', else in bindir (the
+ * daemon's own directory), then in PATH.  Returns the path, or NULL with
+ * errno set.
  */
 static char *
-proc_lookup(struct procs *ps, const char *prog)
+proc_lookup(const char *bindir, const char *prog)
 {
 	const char	*path, *dir, *next;
 	char		*try;
@@ -721,8 +774,8 @@ proc_lookup(struct procs *ps, const char *prog)
 			return (NULL);
 		return (xstrdup(prog));
 	}
-	if (ps->bindir != NULL) {
-		try = xasprintf("%s/%s", ps->bindir, prog);
+	if (bindir != NULL) {
+		try = xasprintf("%s/%s", bindir, prog);
 		if (access(try, X_OK) == 0)
 			return (try);
 		free(try);
@@ -744,6 +797,36 @@ proc_lookup(struct procs *ps, const char *prog)
 	}
 	errno = err;
 	return (NULL);
+}
+
+/* Check that a program can be found, before anything is started. */
+int
+procs_lookup(const char *bindir, const char *prog, char **cause)
+{
+	char	*path;
+
+	if ((path = proc_lookup(bindir, prog)) == NULL) {
+		*cause = xasprintf("%s: %s", prog, strerror(errno));
+		return (-1);
+	}
+	free(path);
+	return (0);
+}
+
+/* The directory holding the running program, NULL if unknown. */
+char *
+procs_self_dir(void)
+{
+	char	buf[PATH_MAX], *slash;
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", buf, sizeof buf - 1)) <= 0)
+		return (NULL);
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL)
+		return (NULL);
+	*slash = '\0';
+	return (xstrdup(buf[0] == '\0' ? "/" : buf));
 }
 
 /* Mark a task exited with a reason. */
@@ -770,12 +853,20 @@ static void __attribute__((noreturn))
 proc_child(pid_t parent, const char *path, char *const argv[], int out,
     int errfd)
 {
-	sigset_t	set;
-	int		sig, null, err;
+	struct sched_param	sp;
+	sigset_t		set;
+	int			sig, null, err;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
 		_exit(126);
+	/* A real-time or reniced daemon must not hand that down. */
+	if (sched_getscheduler(0) != SCHED_OTHER) {
+		memset(&sp, 0, sizeof sp);
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+	}
+	if (getpriority(PRIO_PROCESS, 0) < 0)
+		setpriority(PRIO_PROCESS, 0, 0);
 	sigemptyset(&set);
 	sigprocmask(SIG_SETMASK, &set, NULL);
 	for (sig = 1; sig < NSIG; sig++)
@@ -800,7 +891,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 {
 	struct engine_task_info	 ti;
 	struct proc		*p;
-	char			*path, *log = NULL, reason[64], *why;
+	char			*path, *log = NULL, reason[256], *why;
 	int			 out, fds[2], status, err, saved;
 	pid_t			 pid, r;
 
@@ -830,11 +921,10 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p->group = ti.group;
 	ps->t[id] = p;
 
-	if ((path = proc_lookup(ps, argv[0])) == NULL) {
+	if ((path = proc_lookup(ps->bindir, argv[0])) == NULL) {
 		err = errno;
 		*cause = xasprintf("%s: %s", argv[0], strerror(err));
-		snprintf(reason, sizeof reason, "exec=%s",
-		    strerrorname_np(err) != NULL ? strerrorname_np(err) : "?");
+		snprintf(reason, sizeof reason, "exec: %s", *cause);
 		proc_exited(ps, p, reason, *cause);
 		return (-1);
 	}
@@ -937,20 +1027,27 @@ proc_blocked(struct proc *p)
 	return (blocked);
 }
 
-/* Has a task we put to sleep run or become runnable since? */
+/*
+ * Has a task we put to sleep woken?  Its processes are left continued, so
+ * one that became runnable is scheduled in soon: the schedule count in
+ * /proc/PID/schedstat (one 1.3 us pread) moves, even for a burst shorter
+ * than a tick.  Every few ticks the state letters are read as well (2 us
+ * each), for a process that is runnable but still waiting for a CPU.
+ */
 static int
-proc_woken(struct proc *p)
+proc_woken(struct proc *p, int look)
 {
-	uint64_t	sum = 0;
-	int		i;
+	int	i;
 
+	if (proc_pcount(p) != p->blocked_pcount)
+		return (1);
+	if (!look)
+		return (0);
 	for (i = 0; i < p->nm; i++) {
 		if (proc_member_state(&p->m[i]) == 'R')
 			return (1);
 	}
-	for (i = 0; i < p->nm; i++)
-		sum += proc_member_pcount(&p->m[i]);
-	return (sum != p->blocked_pcount);
+	return (0);
 }
 
 /* The schedule count of all of a task's processes. */
@@ -975,6 +1072,7 @@ procs_observe(struct procs *ps)
 	char			*cause;
 	int			 i, swept = 0;
 
+	ps->ticks++;
 	if (now - ps->last_sweep >= PROC_SWEEP_NS && proc_forked_since(ps)) {
 		proc_sweep(ps, now);
 		swept = 1;
@@ -989,9 +1087,7 @@ procs_observe(struct procs *ps)
 			if (!proc_blocked(p))
 				continue;
 			/* A new member may be running: look before deciding. */
-			if (!swept && p->forked &&
-			    now - ps->last_sweep >= PROC_SWEEP_SOON_NS &&
-			    proc_forked_since(ps)) {
+			if (!swept && p->forked && proc_forked_since(ps)) {
 				proc_sweep(ps, now);
 				swept = 1;
 				if (!proc_blocked(p))
@@ -1001,7 +1097,7 @@ procs_observe(struct procs *ps)
 			if (engine_task_block(ps->e, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {
-			if (!proc_woken(p))
+			if (!proc_woken(p, ps->ticks % PROC_LOOK_TICKS == 0))
 				continue;
 			if (engine_task_wake(ps->e, p->id, &cause) != 0)
 				goto warn;
@@ -1092,7 +1188,7 @@ proc_status_text(int status, char *buf, size_t len)
 static void
 proc_ended(struct procs *ps, struct proc *p, int status)
 {
-	char	reason[64], error[256];
+	char	reason[300], error[256];
 	int	err;
 
 	proc_cputime(p);
@@ -1106,11 +1202,9 @@ proc_ended(struct procs *ps, struct proc *p, int status)
 	proc_status_text(status, reason, sizeof reason);
 	if (p->errfd != -1) {
 		if (read(p->errfd, &err, sizeof err) == sizeof err) {
-			snprintf(reason, sizeof reason, "exec=%s",
-			    strerrorname_np(err) != NULL ?
-			    strerrorname_np(err) : "?");
 			snprintf(error, sizeof error, "%s: %s", p->prog,
 			    strerror(err));
+			snprintf(reason, sizeof reason, "exec: %s", error);
 			log_warnx("task %s: %s", p->name, error);
 		}
 		close(p->errfd);
@@ -1185,6 +1279,8 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	info->cputime_ns = p->cpu_ns;
 	info->cputime_ms = p->cpu_ns / 1000000ULL;
 	info->exited = !p->live;
+	info->stopped = p->live && p->stopped;
+	info->by_engine = p->killed;
 	snprintf(info->exit, sizeof info->exit, "%s", p->exit);
 	snprintf(info->error, sizeof info->error, "%s", p->error);
 	return (0);

@@ -6,7 +6,8 @@
  * (getrusage ru_maxrss) is its own.  The mix is half CPU hogs, half
  * sleepers with a short pattern [1..5 run, 5..50 sleep], nice -10..10,
  * seeded.  After a warmup the child times windows of ticks with
- * CLOCK_MONOTONIC and keeps the best window (the machine is shared).
+ * CLOCK_MONOTONIC and keeps the best window; three rounds over all the
+ * configurations keep each cell's best round (the machine is shared).
  * The issue's goal: at 100 000 tasks, within 1.5x of the cost at 10.
  *
  * Usage: bench_engine [-q] [CPUS TASKS]
@@ -234,12 +235,13 @@ bench_fork(int ncpus, int ntasks, double window_ns, struct result *res)
 int
 main(int argc, char **argv)
 {
-	struct result	res[NCPUS][NTASKS];
+	struct result	res[NCPUS][NTASKS], r1;
 	double		window_ns = 100e6, t0;
-	int		i, j;
+	int		i, j, round, rounds = 3;
 
 	if (argc > 1 && strcmp(argv[1], "-q") == 0) {
 		window_ns = 10e6;
+		rounds = 1;
 		argc--;
 		argv++;
 	}
@@ -256,24 +258,34 @@ main(int argc, char **argv)
 		return (2);
 	}
 	t0 = bench_now();
+	/*
+	 * Rounds over every configuration, keeping each cell's best: a
+	 * neighbour's burst on the shared machine then spoils one round of
+	 * one cell, not the table.
+	 */
+	for (round = 0; round < rounds; round++) {
 	for (i = 0; i < NCPUS; i++) {
 		for (j = 0; j < NTASKS; j++) {
 			if (bench_fork(cpus_list[i], tasks_list[j], window_ns,
-			    &res[i][j]) != 0)
+			    &r1) != 0)
 				return (1);
+			if (round == 0 ||
+			    r1.ns_per_cpu_tick < res[i][j].ns_per_cpu_tick)
+				res[i][j] = r1;
 			fprintf(stderr, "  %2d cpus %6d tasks: %.1f ns "
 			    "(worst %.1f), %llu ticks/window, setup %.0f ms, "
 			    "%d runnable, %.1f busy CPUs, %.3f switches per "
 			    "CPU-tick\n", cpus_list[i], tasks_list[j],
-			    res[i][j].ns_per_cpu_tick, res[i][j].ns_worst,
-			    (unsigned long long)res[i][j].ticks,
-			    res[i][j].setup_ms, res[i][j].runnable,
-			    res[i][j].busy, res[i][j].switches);
+			    r1.ns_per_cpu_tick, r1.ns_worst,
+			    (unsigned long long)r1.ticks, r1.setup_ms,
+			    r1.runnable, r1.busy, r1.switches);
 		}
 	}
+	}
 
-	printf("Engine: ns per CPU-tick (best of %d windows of ~%.0f ms); "
-	    "half hogs, half [1..5, 5..50]\n\n", WINDOWS, window_ns / 1e6);
+	printf("Engine: ns per CPU-tick (best of %d rounds x %d windows of "
+	    "~%.0f ms); half hogs, half [1..5, 5..50]\n\n", rounds, WINDOWS,
+	    window_ns / 1e6);
 	printf("| CPUs | 10 tasks | 1 000 tasks | 100 000 tasks | "
 	    "100k / 10 | 100k / 1k |\n");
 	printf("|---:|---:|---:|---:|---:|---:|\n");

@@ -9,6 +9,7 @@
 #   - at 80x24 every CPU is still there;
 #   - `q` detaches and the daemon keeps serving;
 #   - `-r` refuses keys that change things, saying so;
+#   - NO_COLOR gives attributes only; a C locale gives ASCII only;
 #   - the daemon going away ends the client: status 1, a message on
 #     stderr, the terminal restored;
 #   - `Q` shuts the daemon down.
@@ -187,7 +188,36 @@ ask tasks | grep -q "state=exited" && bad "-r: a task was killed"
 $tm send-keys -t r q
 [ "$(wait_rc r)" = 0 ] || bad "-r: q did not exit 0"
 
-# 8. The daemon going away: status 1, a message, the terminal restored.
+# 8. NO_COLOR: attributes only (reverse for the status line), no colours.
+$tm new-session -d -s n -x 120 -y 40 \
+    "env XDG_RUNTIME_DIR=$tmp LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1 \
+    $bin/stairs; sleep 600"
+wait_screen CPU0 50 n || bad "NO_COLOR: nothing drawn"
+esc=$(printf '\033')
+if $tm capture-pane -e -p -t n | grep -q "$esc\[[34][0-7]m"; then
+	bad "NO_COLOR: colours on screen"
+elif ! $tm capture-pane -e -p -t n | grep -q "$esc\[7m"; then
+	bad "NO_COLOR: no reverse video"
+else
+	ok "NO_COLOR: reverse/bold, no colours"
+fi
+$tm send-keys -t n q
+
+# 9. A locale that is not UTF-8: ASCII only, never garbage.
+$tm new-session -d -s a -x 120 -y 40 \
+    "env XDG_RUNTIME_DIR=$tmp LANG=C LC_ALL=C $bin/stairs; sleep 600"
+wait_screen CPU0 50 a || bad "C locale: nothing drawn"
+s=$(screen a)
+if echo "$s" | LC_ALL=C grep -q '[^ -~]'; then
+	bad "C locale: non-ASCII on screen"
+elif ! echo "$s" | grep -q '^+ CPU0'; then
+	bad "C locale: no ASCII panel border"
+else
+	ok "C locale: ASCII panels"
+fi
+$tm send-keys -t a q
+
+# 10. The daemon going away: status 1, a message, the terminal restored.
 client g ""
 wait_screen CPU0 50 g || bad "g: nothing drawn"
 ask shutdown >/dev/null
@@ -197,7 +227,7 @@ grep -q "daemon went away" "$tmp/g.err" && ok "daemon gone: said so" ||
     bad "daemon gone: stderr: $(cat "$tmp/g.err")"
 screen g | grep -qF "CPU0" && bad "daemon gone: screen not restored"
 
-# 9. `Q` shuts the daemon down (the client starts a fresh one first).
+# 11. `Q` shuts the daemon down (the client starts a fresh one first).
 client k ""
 wait_screen CPU0 100 k || bad "Q: no daemon started again"
 $tm send-keys -t k Q

@@ -74,6 +74,18 @@ harness_bindir(char *buf, size_t len)
 		snprintf(buf, len, "%s/../..", d);
 }
 
+/*
+ * Run this process at SCHED_FIFO (reset on fork, so children do not
+ * inherit it), as the daemon does where allowed; 0 if it could.
+ */
+static __attribute__((unused)) int
+harness_realtime(void)
+{
+	struct sched_param	sp = { .sched_priority = 1 };
+
+	return (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp));
+}
+
 /* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
 static __attribute__((unused)) void
 harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
@@ -83,6 +95,7 @@ harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
 	char			*cause = NULL;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
 	memset(h, 0, sizeof *h);
 	harness_bindir(h->bindir, sizeof h->bindir);
@@ -191,6 +204,40 @@ harness_state(pid_t pid)
 	    &state) != 1)
 		return (0);
 	return (state);
+}
+
+/*
+ * Is a process stopped, or about to: state T, or SIGSTOP pending (sent,
+ * but the process is waiting for a CPU to act on it; it runs no more of
+ * its own code).
+ */
+static __attribute__((unused)) int
+harness_stopped(pid_t pid)
+{
+	char			 path[64], line[256];
+	FILE			*f;
+	unsigned long long	 pend;
+	int			 stopped = 0;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "State:", 6) == 0 && strchr(line, 'T'))
+			stopped = 1;
+		if (sscanf(line, "ShdPnd: %llx", &pend) == 1 &&
+		    (pend & (1ULL << (SIGSTOP - 1))))
+			stopped = 1;
+	}
+	fclose(f);
+	return (stopped);
+}
+
+/* Running or runnable, and not about to stop. */
+static __attribute__((unused)) int
+harness_running(pid_t pid)
+{
+	return (harness_state(pid) == 'R' && !harness_stopped(pid));
 }
 
 /* Is a pid gone (no such process, or a zombie nobody reaped yet)? */

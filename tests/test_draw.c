@@ -251,6 +251,11 @@ test_help(void **state)
 	golden("help_80x24", d);
 	assert_non_null(strstr(d, "detach"));
 	free(d);
+	/* In ASCII the help's bar has stand-ins, not question marks. */
+	v.ascii = 1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "[hog ###..]"));
+	free(d);
 	model_free(m);
 }
 

@@ -9,7 +9,10 @@
  * idle pull before periodic balance, each idle CPU looks only at the
  * busiest CPU; a nice change always requeues at the tail; an injected
  * sleep on a sleeper keeps the sleep's start and wakes at the later wake;
- * a pattern resumes its cut run burst.
+ * a pattern resumes its cut run burst; a group change that would leave a
+ * member no CPU is refused whole; a real task can be woken only from a
+ * block, not from an injected sleep.  Half the changes go through
+ * engine_event_add (for the tick about to run) instead of the calls.
  */
 #include "engine_test.h"
 
@@ -24,7 +27,9 @@ struct m_task {
 	uint32_t	 descent;
 	enum m_state	 state;
 	int		 cpu, last_cpu;
-	uint64_t	 allowed;		/* bit per CPU */
+	int		 real, injected, group;
+	uint64_t	 affinity;		/* bit per CPU */
+	uint64_t	 allowed;		/* affinity & group & CPUs */
 	uint32_t	 pattern[4];
 	int		 npattern, pidx;
 	uint32_t	 burst_left;
@@ -46,6 +51,7 @@ struct m_cpu {
 
 struct model {
 	int		cpus, rr, sleep_min, balance;
+	uint64_t	all, group[2];
 	uint64_t	now;
 	int		ntasks;
 	struct m_task	t[M_TASKS + 1];		/* 1-based */
@@ -169,6 +175,7 @@ m_make_runnable(struct model *m, int id)
 		t->left = m_allot(m, t, t->rank, t->iter);
 	}
 	t->state = M_RUN;
+	t->injected = 0;
 	m_enqueue(m, id, m_place(m, t));
 }
 
@@ -183,7 +190,7 @@ m_tick(struct model *m)
 	for (id = 1; id <= m->ntasks; id++) {
 		t = &m->t[id];
 		if ((t->state == M_WAIT || t->state == M_SLEEP) &&
-		    t->wake == now)
+		    t->wake == now && t->wake != ENGINE_NEVER)
 			m_make_runnable(m, id);
 	}
 	/* Idle pull: the CPUs idle at this point, in index order. */
@@ -261,8 +268,9 @@ m_sleep(struct model *m, int id, uint64_t ms)
 
 	if (t->state == M_EXIT || t->state == M_WAIT)
 		return (-1);
+	t->injected = 1;
 	if (t->state == M_SLEEP) {
-		if (m->now + ms > t->wake)
+		if (t->wake == ENGINE_NEVER || m->now + ms > t->wake)
 			t->wake = m->now + ms;
 		return (0);
 	}
@@ -303,20 +311,87 @@ m_nice(struct model *m, int id, int nice)
 	return (0);
 }
 
-/* Affinity change: a queued task on a CPU now excluded is placed anew. */
+/* What a task may use: affinity & its group's cpus & the CPUs. */
+static uint64_t
+m_allowed(const struct model *m, uint64_t affinity, int group)
+{
+	return (affinity & m->all & (group >= 0 ? m->group[group] : ~0ULL));
+}
+
+/* A queued task on a CPU it may no longer use is placed anew. */
+static void
+m_migrate(struct model *m, int id)
+{
+	struct m_task	*t = &m->t[id];
+
+	if (t->state == M_RUN && !(t->allowed >> t->cpu & 1)) {
+		m_dequeue(m, id);
+		m_enqueue(m, id, m_place(m, t));
+	}
+}
+
+/* Affinity change; refused if nothing would be allowed. */
 static int
 m_affinity(struct model *m, int id, uint64_t bits)
 {
 	struct m_task	*t = &m->t[id];
 
-	bits &= (m->cpus == 64 ? ~0ULL : (1ULL << m->cpus) - 1);
-	if (t->state == M_EXIT || bits == 0)
+	if (t->state == M_EXIT || m_allowed(m, bits, t->group) == 0)
 		return (-1);
-	t->allowed = bits;
-	if (t->state == M_RUN && !(bits >> t->cpu & 1)) {
-		m_dequeue(m, id);
-		m_enqueue(m, id, m_place(m, t));
+	t->affinity = bits;
+	t->allowed = m_allowed(m, bits, t->group);
+	m_migrate(m, id);
+	return (0);
+}
+
+/* Group change; refused whole if a live member would have no CPU. */
+static int
+m_group_set(struct model *m, int g, uint64_t bits)
+{
+	uint64_t	old = m->group[g];
+	int		id;
+
+	m->group[g] = bits;
+	for (id = 1; id <= m->ntasks; id++) {
+		if (m->t[id].group == g && m->t[id].state != M_EXIT &&
+		    m_allowed(m, m->t[id].affinity, g) == 0) {
+			m->group[g] = old;
+			return (-1);
+		}
 	}
+	for (id = 1; id <= m->ntasks; id++) {
+		if (m->t[id].group != g || m->t[id].state == M_EXIT)
+			continue;
+		m->t[id].allowed = m_allowed(m, m->t[id].affinity, g);
+		m_migrate(m, id);
+	}
+	return (0);
+}
+
+/* A real task seen blocked: asleep with no wake. */
+static int
+m_block(struct model *m, int id)
+{
+	struct m_task	*t = &m->t[id];
+
+	if (t->state != M_RUN)
+		return (-1);
+	m_dequeue(m, id);
+	t->state = M_SLEEP;
+	t->sleep_start = m->now;
+	t->wake = ENGINE_NEVER;
+	return (0);
+}
+
+/* A blocked real task seen runnable: runnable at now. */
+static int
+m_wake(struct model *m, int id)
+{
+	struct m_task	*t = &m->t[id];
+
+	if (t->state != M_SLEEP || t->injected)
+		return (-1);
+	t->wake = m->now;
 	return (0);
 }
 
@@ -331,6 +406,7 @@ m_kill(struct model *m, int id)
 	if (t->state == M_RUN)
 		m_dequeue(m, id);
 	t->state = M_EXIT;
+	t->injected = 0;
 	return (0);
 }
 
@@ -403,6 +479,90 @@ m_compare(struct model *m, struct engine *e, uint64_t seed)
 	}
 }
 
+/*
+ * One random change, made in the model at once and in the engine either
+ * by a call (results must agree) or as an event for the coming tick
+ * (a failing event is skipped, so only the model's result is kept).
+ */
+static void
+m_change(struct model *m, struct engine *e, uint64_t *s, uint64_t seed,
+    const int *groups)
+{
+	struct engine_event	 ev;
+	struct cpumask		 mask;
+	char			*cause = NULL;
+	uint64_t		 bits;
+	int			 id, act, v, rc = 0, mrc, event;
+
+	id = m_range(s, 1, m->ntasks);
+	act = m_range(s, 0, 11);
+	event = m_range(s, 0, 1);
+	memset(&ev, 0, sizeof ev);
+	ev.at = m->now;
+	ev.task = id;
+	bits = m_rnd(s) & 0xff;
+	cpumask_zero(&mask);
+	mask.bits[0] = bits;
+	if (act < 4) {
+		v = m_range(s, 1, 5 * m->rr);
+		mrc = m_sleep(m, id, v);
+		ev.action = ENGINE_ACT_SLEEP;
+		ev.value = v;
+		if (!event)
+			rc = engine_task_sleep(e, id, v, &cause);
+	} else if (act < 7) {
+		v = m_range(s, -20, 19);
+		mrc = m_nice(m, id, v);
+		ev.action = ENGINE_ACT_NICE;
+		ev.value = v;
+		if (!event)
+			rc = engine_task_nice(e, id, v, &cause);
+	} else if (act < 9) {
+		mrc = m_affinity(m, id, bits);
+		ev.action = ENGINE_ACT_AFFINITY;
+		ev.cpus = mask;
+		if (!event)
+			rc = engine_task_affinity(e, id, &mask, &cause);
+	} else if (act == 9) {
+		if (m_range(s, 0, 7) != 0)	/* keep most tasks alive */
+			return;
+		mrc = m_kill(m, id);
+		ev.action = ENGINE_ACT_KILL;
+		if (!event)
+			rc = engine_task_kill(e, id, &cause);
+	} else if (act == 10) {
+		if (!m->t[id].real)
+			return;
+		event = 0;
+		if (m->t[id].state == M_RUN) {
+			mrc = m_block(m, id);
+			rc = engine_task_block(e, id, &cause);
+		} else {
+			mrc = m_wake(m, id);
+			rc = engine_task_wake(e, id, &cause);
+		}
+	} else {
+		event = 0;
+		if (m_range(s, 0, 3) != 0)
+			return;
+		v = m_range(s, 0, 1);
+		if (bits == 0)
+			bits = 1;
+		mask.bits[0] = bits;
+		mrc = m_group_set(m, v, bits);
+		rc = engine_group_set_cpus(e, groups[v], &mask, &cause);
+	}
+	free(cause);
+	if (event) {
+		engine_event_add(e, &ev);
+		return;
+	}
+	if (rc != mrc)
+		fail_msg("seed %llu at %llu: action %d on task %d: engine %d, "
+		    "model %d", (unsigned long long)seed,
+		    (unsigned long long)m->now, act, id, rc, mrc);
+}
+
 /* Build the same random workload in the model and the engine; run both. */
 static void
 m_run(uint64_t seed, int cpus, int ntasks, int rr, int sleep_min,
@@ -413,21 +573,31 @@ m_run(uint64_t seed, int cpus, int ntasks, int rr, int sleep_min,
 	struct engine_task_spec	 ts;
 	struct cpumask		 mask;
 	struct m_task		*t;
-	char			 name[16], *cause;
+	char			 name[16], *cause = NULL;
 	uint64_t		 s = seed, bits;
-	int			 id, i, rc, mrc, act, v;
+	int			 id, i, groups[2];
 
 	m->cpus = cpus;
 	m->rr = rr;
 	m->sleep_min = sleep_min;
 	m->balance = balance;
 	m->ntasks = ntasks;
+	m->all = cpus == 64 ? ~0ULL : (1ULL << cpus) - 1;
+	for (i = 0; i < 2; i++) {
+		m->group[i] = m_rnd(&s) & m->all;
+		if (m->group[i] == 0)
+			m->group[i] = m->all;
+		cpumask_zero(&mask);
+		mask.bits[0] = m->group[i];
+		snprintf(name, sizeof name, "g%d", i);
+		groups[i] = engine_group_add(e, name, &mask, &cause);
+		assert_true(groups[i] >= 0);
+	}
 	for (id = 1; id <= ntasks; id++) {
 		t = &m->t[id];
 		memset(&ts, 0, sizeof ts);
 		snprintf(name, sizeof name, "m%d", id);
 		ts.name = name;
-		ts.group = -1;
 		t->nice = ts.nice = m_range(&s, -20, 19);
 		t->prio = t->rank = 120 + t->nice;
 		t->iter = 1;
@@ -436,7 +606,9 @@ m_run(uint64_t seed, int cpus, int ntasks, int rr, int sleep_min,
 		t->cpu = t->last_cpu = -1;
 		t->wake = ts.start = m_range(&s, 0, 2) == 0 ?
 		    (uint64_t)m_range(&s, 0, 300) : 0;
-		if (m_range(&s, 0, 2) != 0) {
+		t->real = m_range(&s, 0, 6) == 0;
+		ts.kind = t->real ? ENGINE_REAL : ENGINE_SIM;
+		if (!t->real && m_range(&s, 0, 2) != 0) {
 			t->npattern = m_range(&s, 0, 1) ? 4 : 2;
 			for (i = 0; i < t->npattern; i += 2) {
 				t->pattern[i] = m_range(&s, 1, 3 * rr);
@@ -448,51 +620,25 @@ m_run(uint64_t seed, int cpus, int ntasks, int rr, int sleep_min,
 		}
 		if (m_range(&s, 0, 4) == 0)
 			t->runtime = ts.runtime = m_range(&s, 10, 400);
-		t->allowed = (cpus == 64 ? ~0ULL : (1ULL << cpus) - 1);
+		i = m_range(&s, 0, 3);
+		t->group = ts.group = i < 2 ? groups[i] : -1;
+		t->affinity = ~0ULL;
 		if (m_range(&s, 0, 3) == 0) {
-			bits = m_rnd(&s) & t->allowed;
-			if (bits != 0) {
-				t->allowed = bits;
+			bits = m_rnd(&s) & 0xff;
+			if (m_allowed(m, bits, t->group) != 0) {
+				t->affinity = bits;
 				cpumask_zero(&mask);
 				mask.bits[0] = bits;
 				ts.cpus = &mask;
 			}
 		}
-		cause = NULL;
+		t->allowed = m_allowed(m, t->affinity, t->group);
 		if (engine_task_add(e, &ts, &cause) != id)
 			fail_msg("add %d: %s", id, cause);
 	}
 	while (m->now < (uint64_t)nticks) {
-		if (m_range(&s, 0, 3) == 0) {
-			id = m_range(&s, 1, ntasks);
-			act = m_range(&s, 0, 9);
-			cause = NULL;
-			if (act < 4) {
-				v = m_range(&s, 1, 5 * rr);
-				mrc = m_sleep(m, id, v);
-				rc = engine_task_sleep(e, id, v, &cause);
-			} else if (act < 7) {
-				v = m_range(&s, -20, 19);
-				mrc = m_nice(m, id, v);
-				rc = engine_task_nice(e, id, v, &cause);
-			} else if (act < 9) {
-				bits = m_rnd(&s) & 0xff;
-				mrc = m_affinity(m, id, bits);
-				cpumask_zero(&mask);
-				mask.bits[0] = bits;
-				rc = engine_task_affinity(e, id, &mask, &cause);
-			} else {
-				mrc = m_kill(m, id);
-				rc = engine_task_kill(e, id, &cause);
-			}
-			free(cause);
-			if (rc != mrc)
-				fail_msg("seed %llu at %llu: action %d on task "
-				    "%d: engine %d, model %d",
-				    (unsigned long long)seed,
-				    (unsigned long long)m->now, act, id, rc,
-				    mrc);
-		}
+		if (m_range(&s, 0, 3) == 0)
+			m_change(m, e, &s, seed, groups);
 		m_tick(m);
 		engine_tick(e);
 		m_compare(m, e, seed);

@@ -66,6 +66,15 @@ static SCREEN	*crt_screen;
 static int	 crt_colour;
 static int	 crt_registered;
 
+/*
+ * What is on the screen now, so a frame only touches the cells that
+ * changed: far fewer calls into ncurses, and wnoutrefresh only looks at
+ * the lines touched.  Cleared (forcing a full paint) on a resize.
+ */
+static struct cell *crt_shown;
+static int	 crt_shown_w;
+static int	 crt_shown_h;
+
 /* Is the terminal in curses mode? */
 int
 crt_active(void)
@@ -128,6 +137,9 @@ crt_fini(void)
 {
 	if (crt_screen == NULL)
 		return;
+	free(crt_shown);
+	crt_shown = NULL;
+	crt_shown_w = crt_shown_h = 0;
 	mousemask(0, NULL);
 	curs_set(1);
 	endwin();
@@ -154,6 +166,7 @@ crt_resize(void)
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
 	    ws.ws_col > 0)
 		resizeterm(ws.ws_row, ws.ws_col);
+	crt_shown_w = crt_shown_h = 0;
 }
 
 /*
@@ -195,11 +208,26 @@ crt_render(const struct grid *g)
 	short			 pair;
 	int			 x, y;
 
+	const struct cell	*was;
+	int			 full = 0;
+
 	if (crt_screen == NULL)
 		return;
+	if (crt_shown_w != g->w || crt_shown_h != g->h) {
+		free(crt_shown);
+		crt_shown = xreallocarray(NULL, (size_t)g->w * g->h,
+		    sizeof *crt_shown);
+		crt_shown_w = g->w;
+		crt_shown_h = g->h;
+		full = 1;
+	}
 	for (y = 0; y < g->h && y < LINES; y++) {
 		for (x = 0; x < g->w && x < COLS; x++) {
 			c = &g->cells[y * g->w + x];
+			was = &crt_shown[y * g->w + x];
+			if (!full && was->ch == c->ch && was->col == c->col)
+				continue;
+			crt_shown[y * g->w + x] = *c;
 			if (c->ch == 0)
 				continue;
 			if (crt_colour) {

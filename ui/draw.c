@@ -175,10 +175,25 @@ draw_utf8_next(const char *s, wchar_t *out)
 	return (n);
 }
 
+/* The ASCII stand-in for a character of ours, or '?'. */
+static wchar_t
+draw_ascii_of(wchar_t ch)
+{
+	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→";
+	static const wchar_t	to[] = L"-|++++_#.:>>x.>";
+	size_t			i;
+
+	for (i = 0; from[i] != L'\0'; i++) {
+		if (from[i] == ch)
+			return (to[i]);
+	}
+	return (L'?');
+}
+
 /*
  * Write UTF-8 text from x, stopping before xmax; returns the x after it.
- * Control characters become '?', and so does anything not ASCII when
- * drawing in ASCII.
+ * Control characters become '?'; drawing in ASCII, so does anything not
+ * ASCII that has no stand-in.
  */
 static int
 draw_text(struct draw *d, int x, int y, int xmax, const char *s,
@@ -191,8 +206,10 @@ draw_text(struct draw *d, int x, int y, int xmax, const char *s,
 		xmax = d->g->w;
 	while (*s != '\0' && x < xmax) {
 		s += draw_utf8_next(s, &ch);
-		if (ch < 32 || ch == 127 || (d->gl == &draw_ascii && ch > 127))
+		if (ch < 32 || ch == 127)
 			ch = L'?';
+		else if (d->gl == &draw_ascii && ch > 127)
+			ch = draw_ascii_of(ch);
 		w = ch < 128 ? 1 : wcwidth(ch);
 		if (w == 0)
 			continue;
@@ -1139,14 +1156,17 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	y = 1 + ph;
 	/* The task table takes what is left, the article's table below. */
 	want = avail - ph - th;
-	draw_tasks(&d, y, want);
-	if (th > 0) {
-		/* Tables shorter than their space leave the gap below. */
-		i = 1 + m->ntasks;
-		if (i < want)
-			want = i;
-		draw_table(&d, y + want, th);
+	if (th > 0 && 1 + m->ntasks < want) {
+		/* Few tasks: their spare lines show more descents. */
+		th += want - (1 + m->ntasks);
+		want = 1 + m->ntasks;
+		i = m->table.nrows < 1 ? 1 : m->table.nrows;
+		if (th > 2 + i)
+			th = 2 + i;
 	}
+	draw_tasks(&d, y, want);
+	if (th > 0)
+		draw_table(&d, y + want, th);
 	draw_caption(&d, g->h - 2);
 	draw_keys(&d, g->h - 1);
 	if (v->show_help && help != NULL)

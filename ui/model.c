@@ -184,16 +184,6 @@ model_long(const struct fields *f, const char *key, long *out, int required)
 	return (model_num(s, out, -1));
 }
 
-/* Copy a string field if present. */
-static void
-model_str(const struct fields *f, const char *key, char *out, size_t len)
-{
-	const char	*s;
-
-	if ((s = model_get(f, key)) != NULL)
-		snprintf(out, len, "%s", s);
-}
-
 /* Read the header fields shared by `frame` and `status`. */
 static int
 model_header(const struct fields *f, long *tick, int *paused, double *speed,
@@ -243,12 +233,41 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 	return (0);
 }
 
-/* Parse a `task` line. */
+/* The keys of a `task` line. */
+enum {
+	TK_ID, TK_NAME, TK_KIND, TK_PID, TK_NICE, TK_CPU, TK_RANK, TK_ITER,
+	TK_LEFT, TK_STATE, TK_RAN, TK_CPUTIME, TK_CPUS, TK_GROUP, TK_EXIT,
+	TK_MAX
+};
+static const char *model_task_keys[TK_MAX] = {
+	"id", "name", "kind", "pid", "nice", "cpu", "rank", "iter", "left",
+	"state", "ran", "cputime", "cpus", "group", "exit"
+};
+
+/* Copy a string value, refusing one that does not fit. */
+static int
+model_copy(char *dst, size_t len, const char *s)
+{
+	size_t	n = strlen(s);
+
+	if (n >= len)
+		return (-1);
+	memcpy(dst, s, n + 1);
+	return (0);
+}
+
+/*
+ * Parse a `task` line in one pass over its fields (this is most of a
+ * frame: keep it cheap).  id, name and state are required; unknown keys
+ * are skipped, so a newer daemon may add some.
+ */
 static int
 model_parse_task(const struct fields *f, struct mtask *t)
 {
-	const char	*s;
-	size_t		 i;
+	const char	*k, *s;
+	long		 v;
+	int		 i, key, seen = 0;
+	size_t		 j;
 
 	memset(t, 0, sizeof *t);
 	t->pid = t->cpu = -1;
@@ -256,48 +275,100 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	t->pct = -1;
 	t->rank = 120;
 	t->iter = 1;
-	snprintf(t->cpus, sizeof t->cpus, "-");
-	snprintf(t->group, sizeof t->group, "-");
-	snprintf(t->exit, sizeof t->exit, "-");
+	t->cpus[0] = t->group[0] = t->exit[0] = '-';
 
-	if (model_int(f, "id", &t->id, 1, 0) != 0 || t->id <= 0)
-		return (-1);
-	if ((s = model_get(f, "name")) == NULL || *s == '\0' ||
-	    strlen(s) >= sizeof t->name)
-		return (-1);
-	snprintf(t->name, sizeof t->name, "%s", s);
-	if ((s = model_get(f, "kind")) != NULL) {
-		if (strcmp(s, "real") == 0)
-			t->real = 1;
-		else if (strcmp(s, "sim") != 0)
-			return (-1);
-	}
-	if ((s = model_get(f, "state")) == NULL)
-		return (-1);
-	for (i = 0; i < sizeof model_state_names / sizeof *model_state_names;
-	    i++) {
-		if (strcmp(s, model_state_names[i]) == 0)
+	for (i = 0; i < f->n; i++) {
+		k = f->key[i];
+		if ((s = f->val[i]) == NULL)
+			continue;
+		for (key = 0; key < TK_MAX; key++) {
+			if (k[0] == model_task_keys[key][0] &&
+			    strcmp(k, model_task_keys[key]) == 0)
+				break;
+		}
+		switch (key) {
+		case TK_NAME:
+			if (*s == '\0' || model_copy(t->name, sizeof t->name,
+			    s) != 0)
+				return (-1);
 			break;
+		case TK_KIND:
+			if (strcmp(s, "real") == 0)
+				t->real = 1;
+			else if (strcmp(s, "sim") != 0)
+				return (-1);
+			break;
+		case TK_STATE:
+			for (j = 0; j < sizeof model_state_names /
+			    sizeof *model_state_names; j++) {
+				if (strcmp(s, model_state_names[j]) == 0)
+					break;
+			}
+			if (j == sizeof model_state_names /
+			    sizeof *model_state_names)
+				return (-1);
+			t->state = (enum mtask_state)j;
+			break;
+		case TK_CPUS:
+			if (model_copy(t->cpus, sizeof t->cpus, s) != 0)
+				return (-1);
+			break;
+		case TK_GROUP:
+			if (model_copy(t->group, sizeof t->group, s) != 0)
+				return (-1);
+			break;
+		case TK_EXIT:
+			/* Free text with _ for spaces: cut, never refused. */
+			snprintf(t->exit, sizeof t->exit, "%s", s);
+			break;
+		case TK_MAX:
+			continue;
+		default:
+			/* The numbers; pid, cpu and cputime may be "-". */
+			if (model_num(s, &v, key == TK_PID || key == TK_CPU ||
+			    key == TK_CPUTIME ? -1 : LONG_MIN) != 0)
+				return (-1);
+			if (key != TK_RAN && key != TK_CPUTIME &&
+			    (v < INT_MIN || v > INT_MAX))
+				return (-1);
+			switch (key) {
+			case TK_ID:
+				t->id = (int)v;
+				break;
+			case TK_PID:
+				t->pid = (int)v;
+				break;
+			case TK_NICE:
+				t->nice = (int)v;
+				break;
+			case TK_CPU:
+				t->cpu = (int)v;
+				break;
+			case TK_RANK:
+				t->rank = (int)v;
+				break;
+			case TK_ITER:
+				t->iter = (int)v;
+				break;
+			case TK_LEFT:
+				t->left = (int)v;
+				break;
+			case TK_RAN:
+				t->ran = v;
+				break;
+			case TK_CPUTIME:
+				t->cputime = v;
+				break;
+			}
+			break;
+		}
+		seen |= 1 << key;
 	}
-	if (i == sizeof model_state_names / sizeof *model_state_names)
+	if ((seen & (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE)) !=
+	    (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE) || t->id <= 0 ||
+	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
+	    t->rank > MODEL_BOTTOM)
 		return (-1);
-	t->state = (enum mtask_state)i;
-	if (model_int(f, "pid", &t->pid, 0, 1) != 0 ||
-	    model_int(f, "nice", &t->nice, 0, 0) != 0 ||
-	    t->nice < -20 || t->nice > 19 ||
-	    model_int(f, "cpu", &t->cpu, 0, 1) != 0 ||
-	    model_int(f, "rank", &t->rank, 0, 0) != 0 ||
-	    t->rank < 0 || t->rank > MODEL_BOTTOM ||
-	    model_int(f, "iter", &t->iter, 0, 0) != 0 ||
-	    model_int(f, "left", &t->left, 0, 0) != 0 ||
-	    model_long(f, "ran", &t->ran, 0) != 0)
-		return (-1);
-	if ((s = model_get(f, "cputime")) != NULL &&
-	    model_num(s, &t->cputime, -1) != 0)
-		return (-1);
-	model_str(f, "cpus", t->cpus, sizeof t->cpus);
-	model_str(f, "group", t->group, sizeof t->group);
-	model_str(f, "exit", t->exit, sizeof t->exit);
 	return (0);
 }
 

@@ -175,7 +175,14 @@ stairs_start_daemon(const char *path, char **cause)
 		_exit(127);
 	}
 	for (waited = 0; waited < STAIRS_START_WAIT; waited += 50) {
-		if ((fd = stairs_connect(path)) != -1) {
+		/*
+		 * stairsd listens before it detaches, and its first process
+		 * exits 0 once the daemon is ready (1 if it failed): connect
+		 * after that, or after a second for a daemon that stays in
+		 * the foreground.
+		 */
+		if ((reaped || waited >= 1000) &&
+		    (fd = stairs_connect(path)) != -1) {
 			free(prog);
 			return (fd);
 		}
@@ -190,6 +197,7 @@ stairs_start_daemon(const char *path, char **cause)
 				free(prog);
 				return (-1);
 			}
+			continue;
 		}
 		stairs_nap(50);
 	}
@@ -494,6 +502,12 @@ main(int argc, char **argv)
 		    argv[optind]);
 		stairs_usage(stderr);
 		return (2);
+	}
+	/* No terminal: say so before starting anything. */
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "stairs: not a terminal\n");
+		free(path);
+		return (1);
 	}
 	if (path == NULL)
 		path = stairs_default_socket();

@@ -1,0 +1,276 @@
+/*
+ * bench_proc.c -- what enforcing the engine on real processes costs: the
+ * time of a switch (the procs_enforce that stops one task and pins and
+ * continues another), the CPU the 1 ms loop uses with 50 real tasks on 2
+ * engine CPUs, how often two tasks of one engine CPU are seen running at
+ * once, and how far measured CPU shares are from the engine's ran shares.
+ * Prints a table (docs/BENCH.md, "Real processes").
+ */
+#include <sys/resource.h>
+
+#include "proc_harness.h"
+
+#define NHOGS		40
+#define NINTER		10
+#define NTASKS		(NHOGS + NINTER)
+#define SAMPLE_MS	3000
+#define CPU_MS		5000
+
+static int	 ids[NTASKS + 1];
+static pid_t	 pids[NTASKS + 1];
+static double	*switch_us;
+static int	 nswitch, maxswitch;
+static int	 samples, doubled, doubled_unstopped;
+static int	 last_task[2];
+static double	 t_reap, t_observe, t_tick, t_enforce;
+static int	 nticks;
+
+static volatile sig_atomic_t sigchld;
+
+/* SIGCHLD (not for stops and continues): reap in the loop. */
+static void
+on_sigchld(int sig)
+{
+	sigchld = 1;
+}
+
+/* Microseconds between two times. */
+static double
+us_between(const struct timespec *a, const struct timespec *b)
+{
+	return ((double)(b->tv_sec - a->tv_sec) * 1e6 +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e3);
+}
+
+/* CPU time used by this process (not its children), in seconds. */
+static double
+self_cpu(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+}
+
+/* Monotonic seconds. */
+static double
+now_s(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+/* Sort helper. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * One 1 ms loop like the daemon's, timing procs_enforce on the ticks where
+ * an engine CPU changed task.
+ */
+static void
+run(struct harness *h, int ms, int sample)
+{
+	struct timespec		 next, a, b;
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	int			 i, c, k, changed, r[2], u[2];
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < ms; i++) {
+		if (sample && i % 2 == 0 && harness_since_enforce(h) >= 300) {
+			/* Real tasks seen R, by the engine CPU they are on. */
+			r[0] = r[1] = u[0] = u[1] = 0;
+			for (k = 1; k <= NTASKS; k++) {
+				if (!harness_running(pids[k]))
+					continue;
+				engine_task_info(h->e, ids[k], &ti);
+				if (ti.cpu < 0)
+					continue;
+				r[ti.cpu]++;
+				if (ti.state == ENGINE_RUNNABLE)
+					u[ti.cpu]++;
+			}
+			samples++;
+			if (r[0] >= 2 || r[1] >= 2)
+				doubled++;
+			if (u[0] >= 2 || u[1] >= 2)
+				doubled_unstopped++;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (sigchld) {
+			sigchld = 0;
+			procs_reap(h->ps);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t_reap += us_between(&a, &b);
+		procs_observe(h->ps);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		t_observe += us_between(&b, &a);
+		engine_tick(h->e);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t_tick += us_between(&a, &b);
+		changed = 0;
+		for (c = 0; c < 2; c++) {
+			engine_cpu_info(h->e, c, &ci);
+			if (ci.task != last_task[c])
+				changed = 1;
+			last_task[c] = ci.task;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		procs_enforce(h->ps);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		h->enforced = b;
+		t_enforce += us_between(&a, &b);
+		nticks++;
+		if (changed && nswitch < maxswitch)
+			switch_us[nswitch++] = us_between(&a, &b);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+		    NULL) == EINTR)
+			;
+	}
+}
+
+/* The CPU use of a bare 1 ms clock_nanosleep loop: the floor. */
+static double
+bare_loop(int ms)
+{
+	struct timespec	next;
+	double		t0, c0;
+	int		i;
+
+	t0 = now_s();
+	c0 = self_cpu();
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < ms; i++) {
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
+		    NULL) == EINTR)
+			;
+	}
+	return (100.0 * (self_cpu() - c0) / (now_s() - t0));
+}
+
+int
+main(void)
+{
+	struct harness		 h;
+	struct procs_info	 info;
+	struct engine_task_info	 ti;
+	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
+	uint64_t		 cpu[NTASKS + 1], ran[NTASKS + 1];
+	uint64_t		 cpusum = 0, ransum = 0;
+	double			 t0, c0, wall, used, a, b, err, maxerr = 0;
+	double			 sumerr = 0, tr, to, tt, te, bare;
+	char			 name[32];
+	struct sigaction	 sa;
+	int			 map[2] = { 0, 1 }, k, n, rt;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		map[1] = 0;
+	/* As the daemon should: reap on SIGCHLD, not told of stops. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+	sigaction(SIGCHLD, &sa, NULL);
+	harness_init(&h, 2, map, 1);
+	rt = harness_realtime() == 0;
+	maxswitch = 100000;
+	switch_us = xcalloc(maxswitch, sizeof *switch_us);
+	for (k = 1; k <= NTASKS; k++) {
+		snprintf(name, sizeof name, "%s%d", k <= NHOGS ? "hog" :
+		    "inter", k);
+		ids[k] = k <= NHOGS ? harness_load(&h, name, "1000000", "0") :
+		    harness_load(&h, name, "2", "40");
+		pids[k] = harness_pid(&h, ids[k]);
+	}
+	run(&h, 300, 0);
+	bare = bare_loop(2000);
+
+	/* The loop's own CPU use, no sampling. */
+	nswitch = 0;
+	t_reap = t_observe = t_tick = t_enforce = 0;
+	nticks = 0;
+	t0 = now_s();
+	c0 = self_cpu();
+	run(&h, CPU_MS, 0);
+	wall = now_s() - t0;
+	used = self_cpu() - c0;
+	n = nswitch;
+	tr = t_reap / nticks;
+	to = t_observe / nticks;
+	tt = t_tick / nticks;
+	te = t_enforce / nticks;
+	qsort(switch_us, n, sizeof *switch_us, cmp_double);
+
+	/* Two running on one engine CPU, and shares (hogs only). */
+	for (k = 1; k <= NHOGS; k++) {
+		procs_info(h.ps, ids[k], &info);
+		cpu0[k] = info.cputime_ns;
+		ran0[k] = harness_info(&h, ids[k]).ran;
+	}
+	nswitch = maxswitch;	/* stop timing */
+	run(&h, SAMPLE_MS, 1);
+	for (k = 1; k <= NHOGS; k++) {
+		procs_info(h.ps, ids[k], &info);
+		engine_task_info(h.e, ids[k], &ti);
+		cpu[k] = info.cputime_ns - cpu0[k];
+		ran[k] = ti.ran - ran0[k];
+		cpusum += cpu[k];
+		ransum += ran[k];
+	}
+	for (k = 1; k <= NHOGS; k++) {
+		a = 100.0 * (double)cpu[k] / (double)(cpusum ? cpusum : 1);
+		b = 100.0 * (double)ran[k] / (double)(ransum ? ransum : 1);
+		err = a > b ? a - b : b - a;
+		sumerr += err;
+		if (err > maxerr)
+			maxerr = err;
+	}
+
+	printf("Real processes: %d tasks (%d hogs, %d stairs-load --run 2 "
+	    "--sleep 40), 2 engine CPUs -> CPUs %d,%d, 1 ms tick, cgroups %s, loop at %s\n",
+	    NTASKS, NHOGS, NINTER, map[0], map[1], procs_cgroup_mode(h.ps),
+	    rt ? "SCHED_FIFO 1" : "nice 0 (SCHED_FIFO refused)");
+	printf("| what | value |\n|---|---|\n");
+	printf("| switch: procs_enforce on a tick where a CPU changed task, "
+	    "median (p90, p99) | %.1f us (%.1f, %.1f), %d switches |\n",
+	    n ? switch_us[n / 2] : 0, n ? switch_us[n * 9 / 10] : 0,
+	    n ? switch_us[n * 99 / 100] : 0, n);
+	printf("| loop CPU use (getrusage, %.1f s) | %.2f%% of one core "
+	    "(goal < 3%%) |\n", wall, 100.0 * used / wall);
+	printf("| of which a bare 1 ms clock_nanosleep loop (same load) | "
+	    "%.2f%% |\n", bare);
+	printf("| mean time per tick: reap, observe, engine_tick, enforce "
+	    "| %.1f, %.1f, %.1f, %.1f us |\n", tr, to, tt, te);
+	printf("| samples (every 2 ms) with two running on one engine CPU "
+	    "(R, no SIGSTOP pending) | %d of %d (%.2f%%) |\n", doubled,
+	    samples, samples ? 100.0 * doubled / samples : 0);
+	printf("| same, not counting tasks that woke from a real sleep "
+	    "before the engine saw it | %d of %d (%.2f%%) |\n",
+	    doubled_unstopped, samples,
+	    samples ? 100.0 * doubled_unstopped / samples : 0);
+	printf("| CPU share error, hogs (measured vs ran, %d s), mean (max) "
+	    "| %.2f (%.2f) points |\n", SAMPLE_MS / 1000, sumerr / NHOGS,
+	    maxerr);
+	harness_done(&h);
+	free(switch_us);
+	return (0);
+}
