@@ -26,7 +26,7 @@
 #define DRAW_PANEL_MIN	24	/* a comfortable panel width */
 #define DRAW_PANEL_TINY	14	/* the narrowest panel */
 #define DRAW_LABEL	4	/* "139⋮" before the stairs */
-#define DRAW_ROOM	12	/* kept right of the last stair for names */
+#define DRAW_ROOM	20	/* kept right of the last stair for names */
 #define DRAW_GAUGE	10	/* the widest `left` gauge */
 
 /* The characters a screen is drawn with: UTF-8 or plain ASCII. */
@@ -607,7 +607,8 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 	const struct mtask	*t;
 	struct grid		*g = d->g;
 	struct prow		 rows[2 * (MODEL_BOTTOM + 1)];
-	int			 i, n, ix, iw, nrank, k, step, sx, tx, yy;
+	int			 i, n, ix, iw, nrank, k, nstep, span, sx, sw;
+	int			 tx, yy;
 	char			 label[8];
 
 	if (w < 4 || h < 2)
@@ -646,24 +647,28 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 	if (nrank == 0)
 		return;
 	/*
-	 * Stairs step right by as much as leaves room for names; the same
-	 * step on every panel of this size, whatever ranks each shows.
+	 * Stairs step right by as much as leaves room for the names on the
+	 * bottom stair: span columns over nstep stairs, in fractional steps
+	 * (stairs one or two wide when that is what fits), at most 4 a
+	 * stair.  The same on every panel of this size, whatever ranks
+	 * each shows, so that nothing jumps when tasks move.
 	 */
-	k = MODEL_BOTTOM - d->top_static + 1;
-	if (k > h - 2)
-		k = h - 2;
-	if (k < nrank)
-		k = nrank;
-	step = (iw - DRAW_LABEL - DRAW_ROOM) / k;
-	if (step > 4)
-		step = 4;
-	if (step < 1)
-		step = 1;
+	nstep = MODEL_BOTTOM - d->top_static + 1;
+	if (nstep > h - 2)
+		nstep = h - 2;
+	if (nstep < nrank)
+		nstep = nrank;
+	span = iw - DRAW_LABEL - DRAW_ROOM;
+	if (span > 4 * nstep)
+		span = 4 * nstep;
+	if (span < nstep)
+		span = nstep;
 	for (i = k = 0; i < n; i++) {
 		yy = y + 1 + i;
-		sx = ix + DRAW_LABEL + k * step;
-		if (sx + step > ix + iw)
-			sx = ix + iw - step;
+		sx = ix + DRAW_LABEL + k * span / nstep;
+		sw = ix + DRAW_LABEL + (k + 1) * span / nstep - sx;
+		if (sx + sw > ix + iw)
+			sx = ix + iw - sw;
 		if (rows[i].gap) {
 			draw_put(g, ix + 1, yy, d->gl->skip, COL_SKIP);
 			draw_put(g, sx, yy, d->gl->skip, COL_SKIP);
@@ -673,8 +678,8 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 		draw_text(d, ix, yy, ix + iw, label, COL_RANK);
 		if (rows[i].skipped_after)
 			draw_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
-		draw_fill(g, sx, yy, step, d->gl->stair, COL_STAIR);
-		draw_stair_tasks(d, cpu, &rows[i], i == n - 1, sx + step + 1,
+		draw_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
+		draw_stair_tasks(d, cpu, &rows[i], i == n - 1, sx + sw + 1,
 		    yy, ix + iw);
 		k++;
 	}
