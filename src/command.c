@@ -15,6 +15,7 @@
 
 #include "daemon.h"
 #include "ledger.h"
+#include "proc.h"
 #include "xmalloc.h"
 
 /* Write "err <cause>" and free cause. */
@@ -183,8 +184,11 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	if (ti.state == ENGINE_EXITED)
 		return (command_err(out, xasprintf("task %s has already "
 		    "exited", ti.name)));
-	/* Hook: a real task's process group is killed here (procs_kill). */
-	if (engine_task_kill(d->engine, id, &cause) != 0)
+	if (ti.kind == ENGINE_REAL && d->procs != NULL) {
+		/* Its process group goes too; the reap records the signal. */
+		if (procs_kill(d->procs, id, &cause) != 0)
+			return (command_err(out, cause));
+	} else if (engine_task_kill(d->engine, id, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_task_added(d, id);
 	daemon_note(d, "%s killed", ti.name);
@@ -237,17 +241,43 @@ static int
 command_spawn(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	char	q[64];
+	struct engine_task_spec	 spec;
+	struct cpumask		 mask;
+	char			*cause = NULL, q[64];
+	int			 id;
 
 	if (engine_task_find(d->engine, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))));
-	/*
-	 * Hook: with real processes, add an ENGINE_REAL task and
-	 * procs_spawn(d->procs, id, cmd->argv, &cause) here.
-	 */
-	evbuffer_add_printf(out, "err real processes are not available "
-	    "yet\n");
+	if (d->procs == NULL)
+		return (command_err(out, xasprintf("real processes are not "
+		    "available")));
+	memset(&spec, 0, sizeof spec);
+	spec.name = cmd->task;
+	spec.kind = ENGINE_REAL;
+	spec.nice = cmd->nice;
+	spec.start = engine_now(d->engine);
+	spec.group = -1;
+	if (cmd->cpus != NULL) {
+		if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus,
+		    &mask, &cause) != 0)
+			return (command_err(out, cause));
+		if (cpumask_empty(&mask))
+			return (command_err(out, xasprintf("empty cpu list")));
+		spec.cpus = &mask;
+	}
+	if ((id = engine_task_add(d->engine, &spec, &cause)) < 0)
+		return (command_err(out, cause));
+	/* A failed start leaves the task exited, with the reason. */
+	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
+		daemon_task_added(d, id);
+		daemon_note(d, "%s failed to start: %s", cmd->task, cause);
+		return (command_err(out, cause));
+	}
+	daemon_task_added(d, id);
+	daemon_note(d, "%s spawned (%s, nice %d)", cmd->task, cmd->argv[0],
+	    cmd->nice);
+	evbuffer_add_printf(out, "ok %d\n", id);
 	return (0);
 }
 

@@ -35,6 +35,7 @@
 #include "daemon.h"
 #include "ledger.h"
 #include "log.h"
+#include "proc.h"
 #include "scenario.h"
 #include "server.h"
 #include "stairsd.h"
@@ -51,6 +52,19 @@ struct daemon_seen {
 
 static struct daemon_seen	*daemon_seen;
 static int			 daemon_nseen;
+
+/*
+ * The scenario's real tasks: checked at load (their programs exist) but
+ * spawned only once the daemon has detached, so that the children belong
+ * to the daemon and not to the process the shell waits for.
+ */
+struct daemon_pending {
+	int	  id;
+	char	**argv;
+};
+static struct daemon_pending	*daemon_pending;
+static size_t			 daemon_npending;
+static char			*daemon_bindir;	/* programs looked up here */
 
 static const struct option daemon_longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -170,10 +184,19 @@ int
 daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
     size_t len)
 {
+	struct procs_info	info;
+
 	memset(real, 0, sizeof *real);
-	if (d->procs == NULL)
+	if (d->procs == NULL || procs_info(d->procs, id, &info) != 0)
 		return (-1);
-	return (-1);
+	real->pid = info.pid;
+	real->cputime_ms = info.cputime_ms;
+	/* Ended by the engine (kill, runtime): the engine's word says it. */
+	if (info.exit[0] != '\0' && !info.by_engine) {
+		snprintf(exitbuf, len, "%s", info.exit);
+		real->exit = exitbuf;
+	}
+	return (0);
 }
 
 /* The status line's fields. */
@@ -190,7 +213,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->paused = d->clock.paused;
 	st->speed = d->clock.speed;
 	st->rr = p->rr_interval;
-	st->cgroups = "none";	/* Hook: procs_cgroup_mode(d->procs). */
+	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? d->server->nclients : 0;
 	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
@@ -279,9 +302,11 @@ daemon_tick_once(struct daemon *d)
 	int			 c, ncpus, nlive;
 
 	nlive = engine_nlive(d->engine);
-	/* Hook: procs_observe(d->procs); */
+	if (d->procs != NULL)
+		procs_observe(d->procs);
 	engine_tick(d->engine);
-	/* Hook: procs_enforce(d->procs); */
+	if (d->procs != NULL)
+		procs_enforce(d->procs);
 	d->ticks_run++;
 
 	ncpus = engine_params(d->engine)->cpus;
@@ -462,9 +487,12 @@ daemon_signal(evutil_socket_t sig, short events, void *arg)
 		daemon_reload(d);
 		break;
 	case SIGCHLD:
-		/* Hook: procs_reap(d->procs) once real processes run. */
-		while (waitpid(-1, &status, WNOHANG) > 0)
-			;
+		if (d->procs != NULL)
+			procs_reap(d->procs);
+		else {
+			while (waitpid(-1, &status, WNOHANG) > 0)
+				;
+		}
 		break;
 	}
 }
@@ -561,6 +589,75 @@ daemon_detach(void)
 	return (fds[1]);
 }
 
+/* A scenario's real task: check its program now, spawn it later. */
+static int
+daemon_scenario_spawn(void *arg, struct engine *e, int id,
+    const struct scenario_task *t, char **cause)
+{
+	struct daemon_pending	*pd;
+	size_t			 n, i;
+
+	if (procs_lookup(daemon_bindir, t->argv[0], cause) != 0)
+		return (-1);
+	daemon_pending = xreallocarray(daemon_pending, daemon_npending + 1,
+	    sizeof *daemon_pending);
+	pd = &daemon_pending[daemon_npending++];
+	pd->id = id;
+	for (n = 0; t->argv[n] != NULL; n++)
+		;
+	pd->argv = xcalloc(n + 1, sizeof *pd->argv);
+	for (i = 0; i < n; i++)
+		pd->argv[i] = xstrdup(t->argv[i]);
+	return (0);
+}
+
+/*
+ * Start the real-process layer (after detaching): cgroups for the groups,
+ * then the scenario's real tasks.  A task that fails to start shows as
+ * exited with the reason; the rest carry on.
+ */
+static void
+daemon_procs_start(struct daemon *d, const char *child_output)
+{
+	struct procs_config	 pc;
+	char			*cause = NULL, **av;
+	size_t			 i, j;
+	int			 g;
+
+	memset(&pc, 0, sizeof pc);
+	if (d->cfg.ncpu_map > 0) {
+		pc.map = d->cfg.cpu_map;
+		pc.nmap = d->cfg.ncpu_map;
+	}
+	pc.outdir = child_output;
+	pc.bindir = daemon_bindir;
+	pc.cgroups = d->cfg.cgroups;
+	if ((d->procs = procs_create(d->engine, &pc, &cause)) == NULL)
+		fatalx("real processes: %s", cause);
+	for (g = 0; g < engine_ngroups(d->engine); g++) {
+		if (procs_group_setup(d->procs, g, &cause) != 0) {
+			log_warnx("group %s: %s", engine_group_name(d->engine,
+			    g), cause);
+			free(cause);
+		}
+	}
+	for (i = 0; i < daemon_npending; i++) {
+		if (procs_spawn(d->procs, daemon_pending[i].id,
+		    daemon_pending[i].argv, &cause) != 0) {
+			log_warnx("%s", cause);
+			daemon_note(d, "%s", cause);
+			free(cause);
+		}
+		av = daemon_pending[i].argv;
+		for (j = 0; av[j] != NULL; j++)
+			free(av[j]);
+		free(av);
+	}
+	free(daemon_pending);
+	daemon_pending = NULL;
+	daemon_npending = 0;
+}
+
 /* Load the scenario and build the engine from it and the config. */
 static int
 daemon_load(struct daemon *d, const char *path, char **cause)
@@ -589,12 +686,8 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 		return (-1);
 	}
 	d->engine = engine_create(&p, NULL);
-	/*
-	 * Hook: with real processes, pass a spawn callback calling
-	 * procs_spawn(d->procs, task_id, task->argv, cause).  Without one
-	 * the loader refuses command tasks with a clear error.
-	 */
-	if (scenario_apply(sc, d->engine, NULL, d, cause) != 0) {
+	if (scenario_apply(sc, d->engine, daemon_scenario_spawn, d,
+	    cause) != 0) {
 		scenario_free(sc);
 		return (-1);
 	}
@@ -614,9 +707,10 @@ daemon_main(int argc, char **argv)
 	struct event_config	*ecfg;
 	struct event		*sigs[4], *flush;
 	struct timeval		 tv;
+	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
-	char			*cause = NULL, *path;
+	char			*cause = NULL, *path, *child_output = NULL;
 	int			 ch, foreground = 0, fd, ready = -1, i;
 	static const int	 signos[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
 
@@ -673,6 +767,9 @@ daemon_main(int argc, char **argv)
 	log_set_level(d->cfg.log_level);
 
 	/* The scenario and the engine. */
+	daemon_bindir = procs_self_dir();
+	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
+		child_output = daemon_absolute(d->cfg.child_output);
 	d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
 	    d->cfg.scenario, &cause) != 0) {
@@ -732,6 +829,13 @@ daemon_main(int argc, char **argv)
 	tv.tv_sec = 0;
 	tv.tv_usec = 200000;
 	evtimer_add(flush, &tv);
+	/* Children are stopped and continued all the time: SIGCHLD only
+	 * when one ends (libevent installs the handler without the flag). */
+	if (sigaction(SIGCHLD, NULL, &sa) == 0) {
+		sa.sa_flags |= SA_NOCLDSTOP;
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+	daemon_procs_start(d, child_output);
 	daemon_priority(&d->cfg);
 
 	d->timer = evtimer_new(d->base, daemon_timer, d);
@@ -752,7 +856,9 @@ daemon_main(int argc, char **argv)
 	server_flush(d->server);
 	server_free(d->server);
 	unlink(d->socket_path);
-	/* Hook: procs_free(d->procs) kills and reaps real children. */
+	procs_free(d->procs);	/* kills and reaps children, removes cgroups */
+	free(child_output);
+	free(daemon_bindir);
 	if (d->trace != NULL && d->trace != stdout)
 		fclose(d->trace);
 	else if (d->trace != NULL)

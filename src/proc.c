@@ -85,7 +85,7 @@ struct proc {
 	int			 nm;
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	uint64_t		 cpu_ns;
-	char			 exit[64];
+	char			 exit[320];
 	char			 error[256];
 };
 
@@ -754,11 +754,12 @@ procs_free(struct procs *ps)
 }
 
 /*
- * Look a program up: as given if it holds a '/', else beside the daemon,
- * then in PATH.  Returns the path, or NULL with errno set.
+ * Look a program up: as given if it holds a '/', else in bindir (the
+ * daemon's own directory), then in PATH.  Returns the path, or NULL with
+ * errno set.
  */
 static char *
-proc_lookup(struct procs *ps, const char *prog)
+proc_lookup(const char *bindir, const char *prog)
 {
 	const char	*path, *dir, *next;
 	char		*try;
@@ -773,8 +774,8 @@ proc_lookup(struct procs *ps, const char *prog)
 			return (NULL);
 		return (xstrdup(prog));
 	}
-	if (ps->bindir != NULL) {
-		try = xasprintf("%s/%s", ps->bindir, prog);
+	if (bindir != NULL) {
+		try = xasprintf("%s/%s", bindir, prog);
 		if (access(try, X_OK) == 0)
 			return (try);
 		free(try);
@@ -796,6 +797,36 @@ proc_lookup(struct procs *ps, const char *prog)
 	}
 	errno = err;
 	return (NULL);
+}
+
+/* Check that a program can be found, before anything is started. */
+int
+procs_lookup(const char *bindir, const char *prog, char **cause)
+{
+	char	*path;
+
+	if ((path = proc_lookup(bindir, prog)) == NULL) {
+		*cause = xasprintf("%s: %s", prog, strerror(errno));
+		return (-1);
+	}
+	free(path);
+	return (0);
+}
+
+/* The directory holding the running program, NULL if unknown. */
+char *
+procs_self_dir(void)
+{
+	char	buf[PATH_MAX], *slash;
+	ssize_t	n;
+
+	if ((n = readlink("/proc/self/exe", buf, sizeof buf - 1)) <= 0)
+		return (NULL);
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL)
+		return (NULL);
+	*slash = '\0';
+	return (xstrdup(buf[0] == '\0' ? "/" : buf));
 }
 
 /* Mark a task exited with a reason. */
@@ -860,7 +891,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 {
 	struct engine_task_info	 ti;
 	struct proc		*p;
-	char			*path, *log = NULL, reason[64], *why;
+	char			*path, *log = NULL, reason[256], *why;
 	int			 out, fds[2], status, err, saved;
 	pid_t			 pid, r;
 
@@ -890,11 +921,10 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p->group = ti.group;
 	ps->t[id] = p;
 
-	if ((path = proc_lookup(ps, argv[0])) == NULL) {
+	if ((path = proc_lookup(ps->bindir, argv[0])) == NULL) {
 		err = errno;
 		*cause = xasprintf("%s: %s", argv[0], strerror(err));
-		snprintf(reason, sizeof reason, "exec=%s",
-		    strerrorname_np(err) != NULL ? strerrorname_np(err) : "?");
+		snprintf(reason, sizeof reason, "exec: %s", *cause);
 		proc_exited(ps, p, reason, *cause);
 		return (-1);
 	}
@@ -1158,7 +1188,7 @@ proc_status_text(int status, char *buf, size_t len)
 static void
 proc_ended(struct procs *ps, struct proc *p, int status)
 {
-	char	reason[64], error[256];
+	char	reason[300], error[256];
 	int	err;
 
 	proc_cputime(p);
@@ -1172,11 +1202,9 @@ proc_ended(struct procs *ps, struct proc *p, int status)
 	proc_status_text(status, reason, sizeof reason);
 	if (p->errfd != -1) {
 		if (read(p->errfd, &err, sizeof err) == sizeof err) {
-			snprintf(reason, sizeof reason, "exec=%s",
-			    strerrorname_np(err) != NULL ?
-			    strerrorname_np(err) : "?");
 			snprintf(error, sizeof error, "%s: %s", p->prog,
 			    strerror(err));
+			snprintf(reason, sizeof reason, "exec: %s", error);
 			log_warnx("task %s: %s", p->name, error);
 		}
 		close(p->errfd);
@@ -1252,6 +1280,7 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	info->cputime_ms = p->cpu_ns / 1000000ULL;
 	info->exited = !p->live;
 	info->stopped = p->live && p->stopped;
+	info->by_engine = p->killed;
 	snprintf(info->exit, sizeof info->exit, "%s", p->exit);
 	snprintf(info->error, sizeof info->error, "%s", p->error);
 	return (0);

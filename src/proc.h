@@ -39,8 +39,10 @@ struct procs_info {
 	uint64_t	 cputime_ns;
 	int		 exited;
 	int		 stopped;	/* the last signal sent was SIGSTOP */
-	char		 exit[64];	/* "status=0", "signal=KILL", "exec=ENOENT" */
-	char		 error[256];	/* exec failure text, else "" */
+	int		 by_engine;	/* ended by the engine (kill, runtime) */
+	/* Why it ended: "status=0", "signal=KILL", "exec: PROG: ERRNO TEXT". */
+	char		 exit[320];
+	char		 error[256];	/* exec failure "PROG: ERRNO TEXT", else "" */
 };
 
 struct procs *procs_create(struct engine *, const struct procs_config *,
@@ -59,5 +61,9 @@ const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
 /* The physical CPU of an engine CPU. */
 int	procs_phys_cpu(struct procs *, int cpu);
+/* Can prog be found (in bindir, then PATH)?  For checks before spawning. */
+int	procs_lookup(const char *bindir, const char *prog, char **cause);
+/* The directory of the running program (for procs_config.bindir). */
+char   *procs_self_dir(void);
 
 #endif

@@ -603,7 +603,7 @@ protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 		snprintf(cput, sizeof cput, "-");
 	}
 	if (real != NULL && real->exit != NULL && real->exit[0] != '\0' &&
-	    ti->exit != ENGINE_EXIT_KILLED && ti->exit != ENGINE_EXIT_RUNTIME)
+	    ti->exit != ENGINE_EXIT_RUNTIME)
 		protocol_word(real->exit, ex, sizeof ex);
 	else
 		protocol_word(protocol_exit_name(ti->exit), ex, sizeof ex);

@@ -140,8 +140,8 @@ test_commands_err(void **state)
 	expect(c, "add x pattern=2,-1", "err bad pattern ms");
 	expect(c, "add x frob=1", "err bad option \"frob=1\"");
 	expect(c, "add x cpus=5", "err cpu 5 is outside");
-	expect(c, "spawn x -- /bin/true", "err real processes are not "
-	    "available yet");
+	expect(c, "spawn x -- /nonexistent/prog", "err /nonexistent/prog: "
+	    "No such file or directory");
 	expect(c, "spawn x /bin/true", "err usage");
 	expect(c, "spawn x nice=1 --", "err usage");
 	expect(c, "step 0", "err bad steps");

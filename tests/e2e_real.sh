@@ -1,0 +1,229 @@
+#!/bin/sh
+# e2e_real.sh -- stairsd with real processes, end to end:
+# - `stairsd -f --scenario scenarios/real-hogs.cfg` keeps exactly one hog
+#   running at a time (sampling /proc: state R with no SIGSTOP pending),
+#   and each hog gets turns;
+# - the tasks lines carry pid, cputime and exit; spawn and kill work, a
+#   program that does not exist is refused with its name and why;
+# - SIGTERM leaves no child and no stairs-<pid> cgroup;
+# - SIGKILL leaves none either (PR_SET_PDEATHSIG and the watchdog), not
+#   even the grandchildren of a shell pipeline.
+bin=${STAIRS_BIN:-.}
+sd="$bin/stairsd"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_real.XXXXXX") || exit 1
+daemon=""
+cleanup() {
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+[ -d /proc/self ] || { echo "skip: no /proc"; exit 77; }
+
+# The protocol splits words on blanks: the pipeline goes in a script.
+echo 'yes | cat > /dev/null' >"$tmp/pipe.sh"
+cat >"$tmp/stairsd.cfg" <<EOF
+socket = "";
+child_output = "$tmp";
+realtime = true;
+cgroups = true;
+EOF
+
+# start SCENARIO: start a daemon in the foreground, wait for its socket.
+start() {
+	rm -f "$tmp/sock"
+	"$sd" -f -c "$tmp/stairsd.cfg" -S "$tmp/sock" --scenario "$1" \
+	    >"$tmp/log" 2>&1 &
+	daemon=$!
+	i=0
+	while [ ! -S "$tmp/sock" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$tmp/sock" ] || { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
+	return 0
+}
+
+# ask LINES: send command lines, print the replies.
+ask() {
+	printf '%s\n' "$@" | socat -t 2 - UNIX-CONNECT:"$tmp/sock"
+}
+
+# pids: the pids of the live real tasks.
+pids() {
+	ask tasks | sed -n 's/.* kind=real pid=\([0-9][0-9]*\) .*state=\(running\|runnable\|sleeping\).*/\1/p'
+}
+
+# running PID...: those running (R, no SIGSTOP pending), read in one go.
+running() {
+	files=""
+	for p in "$@"; do
+		files="$files /proc/$p/status"
+	done
+	awk '
+	    FNR == 1 { s = ""; pid = "" }
+	    /^State:/ { s = $2 }
+	    /^Pid:/ { pid = $2 }
+	    /^ShdPnd:/ {
+		# SIGSTOP is signal 19: bit 18, worth 4 in the fifth hex
+		# digit from the right.
+		d = substr($2, length($2) - 4, 1)
+		if (s == "R" && index("4567cdefCDEF", d) == 0)
+			print pid
+	    }' $files 2>/dev/null
+}
+
+# gone PID...: true if none of them is alive (zombies count as gone).
+gone() {
+	for p in "$@"; do
+		s=$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+		case "$s" in
+		""|Z|X) ;;
+		*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+# wait_gone PID...: wait up to 5 s for them to be gone.
+wait_gone() {
+	i=0
+	while ! gone "$@" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	gone "$@"
+}
+
+# pgid_members PGID: live processes of a process group.
+pgid_members() {
+	ps -e -o pid=,pgid=,stat= | awk -v g="$1" '$2 == g && $3 !~ /^Z/ { print $1 }'
+}
+
+# no_cgroup PID: no stairs-PID directory in any cgroup hierarchy.
+no_cgroup() {
+	[ -z "$(find /sys/fs/cgroup -maxdepth 3 -type d -name "stairs-$1" 2>/dev/null)" ]
+}
+
+wait_no_cgroup() {
+	i=0
+	while ! no_cgroup "$1" && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	no_cgroup "$1"
+}
+
+# 1. real-hogs: one hog running at a time, each gets turns.
+start scenarios/real-hogs.cfg || exit 1
+sleep 0.3
+hogs=$(pids)
+set -- $hogs
+if [ $# -ne 3 ]; then
+	fail "real-hogs: want 3 live real tasks, got '$hogs': $(ask tasks)"
+else
+	ask status | grep -q 'cgroups=\(v1\|v2\|none\)' && ok "status has cgroups=" ||
+	    fail "status: $(ask status)"
+	samples=0 two=0 seen=""
+	while [ $samples -lt 150 ]; do
+		r=$(running "$@")
+		n=$(echo "$r" | grep -c .)
+		[ "$n" -ge 2 ] && two=$((two + 1))
+		seen="$seen $r"
+		samples=$((samples + 1))
+		sleep 0.01
+	done
+	turns=0
+	for p in "$@"; do
+		echo "$seen" | grep -qw "$p" && turns=$((turns + 1))
+	done
+	echo "real-hogs: $samples samples, $two with two or more running; $turns of 3 hogs seen running"
+	[ $((two * 100)) -le $((samples * 3)) ] && ok "one hog running at a time" ||
+	    fail "two hogs running in $two of $samples samples"
+	[ $turns -eq 3 ] && ok "every hog gets turns" || fail "only $turns hogs ran"
+	line=$(ask tasks | grep "pid=$1 ")
+	echo "$line" | grep -q 'cputime=[1-9]' && ok "tasks line has a measured cputime" ||
+	    fail "no cputime: $line"
+fi
+
+# spawn, an exec failure, kill.
+r=$(ask "spawn pipe -- sh $tmp/pipe.sh" | tail -1)
+case "$r" in
+ok*) ok "spawn a pipeline: $r" ;;
+*) fail "spawn: $r" ;;
+esac
+r=$(ask "spawn nope -- stairs-no-such-program" | tail -1)
+case "$r" in
+"err stairs-no-such-program: No such file or directory") ok "spawn of a missing program: $r" ;;
+*) fail "spawn of a missing program: $r" ;;
+esac
+ask tasks | grep 'name=nope' | grep 'state=exited' |
+    grep -q 'exit=exec:_stairs-no-such-program:_No_such_file_or_directory' &&
+    ok "the failed task shows as exited, with why" ||
+    fail "failed task: $(ask tasks | grep name=nope)"
+pipe=$(ask tasks | sed -n 's/.*name=pipe kind=real pid=\([0-9]*\) .*/\1/p')
+sleep 0.3
+[ -n "$pipe" ] && [ "$(pgid_members "$pipe" | wc -l)" -ge 3 ] && ok "pipeline has its processes" ||
+    fail "pipeline: pid '$pipe', members: $(pgid_members "$pipe" | tr '\n' ' ')"
+r=$(ask "kill hog1" | tail -1)
+sleep 0.3
+line=$(ask tasks | grep 'name=hog1 ')
+echo "$line" | grep -q 'state=exited' && echo "$line" | grep -q 'exit=killed' &&
+    gone "$1" && ok "kill hog1: exited, its process gone" || fail "kill hog1 ($r): $line"
+kill -KILL "$2"
+sleep 0.3
+line=$(ask tasks | grep 'name=hog2 ')
+echo "$line" | grep -q 'state=exited' && echo "$line" | grep -q 'exit=signal=KILL' &&
+    ok "hog2 killed from outside: exited signal=KILL" || fail "hog2 killed from outside: $line"
+ask tasks | grep 'name=hog3 ' | grep -q 'state=run' && ok "hog3 carries on" ||
+    fail "hog3: $(ask tasks | grep 'name=hog3 ')"
+[ -f "$tmp/hog3.log" ] && ok "child output goes to <dir>/<task>.log" ||
+    fail "no $tmp/hog3.log"
+
+# 2. SIGTERM: no child, no cgroup left.
+all="$hogs $pipe $(pgid_members "$pipe")"
+dpid=$daemon
+kill -TERM "$daemon"
+wait "$daemon"
+st=$?
+daemon=""
+[ $st -eq 0 ] && ok "SIGTERM: exit status 0" || fail "SIGTERM: exit status $st"
+wait_gone $all && ok "SIGTERM: no child left" || fail "SIGTERM: left $(for p in $all; do gone $p || echo $p; done)"
+wait_no_cgroup "$dpid" && ok "SIGTERM: no stairs-$dpid cgroup" ||
+    fail "SIGTERM: cgroup left: $(find /sys/fs/cgroup -maxdepth 3 -name "stairs-$dpid")"
+
+# 3. SIGKILL: no child, no grandchild, no cgroup left.
+start scenarios/real-groups.cfg || exit 1
+sleep 0.3
+ask "spawn pipe -- sh $tmp/pipe.sh" >/dev/null
+sleep 0.3
+kids=$(pids)
+pipe=$(ask tasks | sed -n 's/.*name=pipe kind=real pid=\([0-9]*\) .*/\1/p')
+members=$(pgid_members "$pipe")
+set -- $kids
+[ $# -ge 5 ] || fail "real-groups: want 5 live real tasks, got '$kids'"
+dpid=$daemon
+kill -KILL "$daemon"
+wait "$daemon" 2>/dev/null
+daemon=""
+wait_gone $kids $members && ok "SIGKILL: no child or grandchild left" ||
+    fail "SIGKILL: left $(for p in $kids $members; do gone $p || echo $p; done)"
+wait_no_cgroup "$dpid" && ok "SIGKILL: no stairs-$dpid cgroup" ||
+    fail "SIGKILL: cgroup left: $(find /sys/fs/cgroup -maxdepth 3 -name "stairs-$dpid")"
+
+[ $failed -eq 0 ] && echo "e2e_real: all passed" && exit 0
+echo "e2e_real: $failed failed"
+exit 1
