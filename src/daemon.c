@@ -177,10 +177,7 @@ daemon_task_added(struct daemon *d, int id)
 	daemon_changed(d);
 }
 
-/*
- * The real-process part of a task line.  Hook: procs_info(d->procs, id,
- * &info) fills pid, cputime and exit here once real processes run.
- */
+/* The real-process part of a task line, from procs_info. */
 int
 daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
     size_t len)
