@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -858,6 +859,15 @@ daemon_main(int argc, char **argv)
 		log_init("stairsd", 0, d->cfg.log_level);
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Frames for many tasks are 100+ KB each, 30 a second per subscriber:
+	 * keep that memory in the heap rather than mapping and faulting in
+	 * fresh pages for every frame (measured: a third of the daemon's CPU
+	 * with 1 000 tasks and 5 subscribers went to page faults and cold
+	 * copies).  The heap stays bounded by the per-client output bound.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 32 * 1024 * 1024);
 
 	/* The event loop, with precise timers (timerfd) for the clock. */
 	if ((ecfg = event_config_new()) == NULL)
