@@ -26,7 +26,7 @@
 #define DRAW_PANEL_MIN	24	/* a comfortable panel width */
 #define DRAW_PANEL_TINY	14	/* the narrowest panel */
 #define DRAW_LABEL	4	/* "139⋮" before the stairs */
-#define DRAW_ROOM	14	/* kept right of the last stair for names */
+#define DRAW_ROOM	20	/* kept right of the last stair for names */
 #define DRAW_GAUGE	10	/* the widest `left` gauge */
 
 /* The characters a screen is drawn with: UTF-8 or plain ASCII. */
@@ -409,13 +409,16 @@ draw_panel_rows(struct draw *d, int cpu, int lines, struct prow *rows)
 	int			 some[MODEL_BOTTOM + 1], nsome = 0;
 	int			*set, n, i, j, gaps, first;
 
-	first = d->top_static;
+	/* From the best static rank of this CPU's tasks (any, if none). */
+	first = MODEL_BOTTOM + 1;
 	for (i = 0; i < m->ntasks; i++) {
 		t = &m->tasks[i];
 		if (!draw_on_cpu(t, cpu))
 			continue;
 		if (t->rank < first)
 			first = t->rank;
+		if (120 + t->nice < first)
+			first = 120 + t->nice;
 		if (t->state != MTASK_SLEEPING) {
 			draw_rank_add(used, &nused, t->rank);
 			draw_rank_add(some, &nsome, t->rank);
@@ -424,6 +427,8 @@ draw_panel_rows(struct draw *d, int cpu, int lines, struct prow *rows)
 		draw_rank_add(all, &nall, t->rank);
 		draw_rank_add(all, &nall, 120 + t->nice);
 	}
+	if (first > MODEL_BOTTOM)
+		first = d->top_static;
 	if (lines <= 0)
 		return (0);
 	if (MODEL_BOTTOM - first + 1 <= lines) {
@@ -602,7 +607,8 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 	const struct mtask	*t;
 	struct grid		*g = d->g;
 	struct prow		 rows[2 * (MODEL_BOTTOM + 1)];
-	int			 i, n, ix, iw, nrank, k, step, sx, tx, yy;
+	int			 i, n, ix, iw, nrank, k, nstep, span, sx, sw;
+	int			 tx, yy;
 	char			 label[8];
 
 	if (w < 4 || h < 2)
@@ -623,9 +629,12 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 
 	/* The title: the CPU, what runs on it, how many are runnable. */
 	tx = draw_textf(d, x + 1, y, x + w - 1, COL_TITLE, " CPU%d ", c->id);
+	/* The task that ran in the last tick, even if it has just slept. */
 	t = c->task > 0 ? model_task(m, c->task) : NULL;
-	if (t != NULL && t->state == MTASK_RUNNING && t->cpu == cpu)
-		tx = draw_text(d, tx, y, x + w - 1, t->name, COL_RUNNING);
+	if (t != NULL)
+		tx = draw_text(d, tx, y, x + w - 1, t->name,
+		    t->state == MTASK_RUNNING && t->cpu == cpu ? COL_RUNNING :
+		    COL_TITLE);
 	else
 		tx = draw_text(d, tx, y, x + w - 1, "idle", COL_TITLE);
 	draw_textf(d, tx, y, x + w - 1, COL_TITLE, " nr %d ", c->nr);
@@ -637,17 +646,29 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 		nrank += !rows[i].gap;
 	if (nrank == 0)
 		return;
-	/* Stairs step right by as much as leaves room for names. */
-	step = (iw - DRAW_LABEL - DRAW_ROOM) / nrank;
-	if (step > 4)
-		step = 4;
-	if (step < 1)
-		step = 1;
+	/*
+	 * Stairs step right by as much as leaves room for the names on the
+	 * bottom stair: span columns over nstep stairs, in fractional steps
+	 * (stairs one or two wide when that is what fits), at most 4 a
+	 * stair.  The same on every panel of this size, whatever ranks
+	 * each shows, so that nothing jumps when tasks move.
+	 */
+	nstep = MODEL_BOTTOM - d->top_static + 1;
+	if (nstep > h - 2)
+		nstep = h - 2;
+	if (nstep < nrank)
+		nstep = nrank;
+	span = iw - DRAW_LABEL - DRAW_ROOM;
+	if (span > 4 * nstep)
+		span = 4 * nstep;
+	if (span < nstep)
+		span = nstep;
 	for (i = k = 0; i < n; i++) {
 		yy = y + 1 + i;
-		sx = ix + DRAW_LABEL + k * step;
-		if (sx + step > ix + iw)
-			sx = ix + iw - step;
+		sx = ix + DRAW_LABEL + k * span / nstep;
+		sw = ix + DRAW_LABEL + (k + 1) * span / nstep - sx;
+		if (sx + sw > ix + iw)
+			sx = ix + iw - sw;
 		if (rows[i].gap) {
 			draw_put(g, ix + 1, yy, d->gl->skip, COL_SKIP);
 			draw_put(g, sx, yy, d->gl->skip, COL_SKIP);
@@ -657,8 +678,8 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 		draw_text(d, ix, yy, ix + iw, label, COL_RANK);
 		if (rows[i].skipped_after)
 			draw_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
-		draw_fill(g, sx, yy, step, d->gl->stair, COL_STAIR);
-		draw_stair_tasks(d, cpu, &rows[i], i == n - 1, sx + step + 1,
+		draw_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
+		draw_stair_tasks(d, cpu, &rows[i], i == n - 1, sx + sw + 1,
 		    yy, ix + iw);
 		k++;
 	}
