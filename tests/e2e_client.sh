@@ -205,6 +205,15 @@ $tm send-keys -t t -
 wait_ask tasks "^task id=$fid .* nice=0 " && ok "-: $fname nice 0" ||
     bad "-: $fname not reniced back"
 
+# 4c. An error from the daemon shows on the caption line: CPU 9 of 2.
+$tm send-keys -t t a
+wait_screen "CPUs for $fname" 30 || bad "a: no prompt"
+$tm send-keys -t t C-u 9 Enter
+wait_screen "$fname on CPUs 9: " 30 && ok "a 9: the daemon's error shown" ||
+    bad "a 9: no error on the caption line"
+ask tasks | grep -q "^task id=$fid .* cpus=0-1 " ||
+    bad "a 9: affinity changed anyway"
+
 # 5. Smaller: every CPU still on screen.
 $tm resize-window -t t -x 80 -y 24
 sleep 0.5
