@@ -65,6 +65,7 @@ struct daemon_pending {
 static struct daemon_pending	*daemon_pending;
 static size_t			 daemon_npending;
 static char			*daemon_bindir;	/* programs looked up here */
+static char			*daemon_child_output;	/* children's logs */
 
 static const struct option daemon_longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -312,15 +313,17 @@ daemon_tick_once(struct daemon *d)
 	ncpus = engine_params(d->engine)->cpus;
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(d->engine, c, &ci);
-		if (ci.task != 0)
-			ledger_add(d->ledger, ci.task, ci.descent, ci.rank);
-		if (d->trace == NULL)
-			continue;
+		/* A nice change fired this tick applied before the CPUs ran. */
 		if (ci.task == 0 ||
-		    engine_task_info(d->engine, ci.task, &ti) != 0)
-			fprintf(d->trace, "%llu,%d,-,-,-,-\n",
-			    (unsigned long long)tick, c);
-		else
+		    engine_task_info(d->engine, ci.task, &ti) != 0) {
+			if (d->trace != NULL)
+				fprintf(d->trace, "%llu,%d,-,-,-,-\n",
+				    (unsigned long long)tick, c);
+			continue;
+		}
+		ledger_add(d->ledger, ci.task, ci.descent,
+		    ci.rank - ti.stair.prio);
+		if (d->trace != NULL)
 			fprintf(d->trace, "%llu,%d,%s,%d,%d,%d\n",
 			    (unsigned long long)tick, c, ti.name, ci.rank,
 			    ci.iter, ci.left);
@@ -698,6 +701,55 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 	return (0);
 }
 
+/* Free what the daemon holds (any part may be missing). */
+static void
+daemon_free(struct daemon *d)
+{
+	size_t	j;
+	int	i;
+
+	if (d->trace != NULL && d->trace != stdout)
+		fclose(d->trace);
+	else if (d->trace != NULL)
+		fflush(d->trace);
+	d->trace = NULL;
+	for (i = 0; i < DAEMON_EVENTS; i++)
+		free(d->events[i].text);
+	ledger_free(d->ledger);
+	engine_free(d->engine);
+	free(daemon_seen);
+	daemon_seen = NULL;
+	daemon_nseen = 0;
+	for (j = 0; j < daemon_npending; j++) {
+		for (i = 0; daemon_pending[j].argv[i] != NULL; i++)
+			free(daemon_pending[j].argv[i]);
+		free(daemon_pending[j].argv);
+	}
+	free(daemon_pending);
+	daemon_pending = NULL;
+	daemon_npending = 0;
+	free(daemon_bindir);
+	daemon_bindir = NULL;
+	free(daemon_child_output);
+	daemon_child_output = NULL;
+	config_free(&d->cfg);
+	free(d->config_path);
+	free(d->socket_path);
+	free(d->scenario_label);
+	free(d->scenario_name);
+	memset(d, 0, sizeof *d);
+}
+
+/* A start-up failure: say why, free everything, return the status. */
+static int
+daemon_fail(struct daemon *d, char *cause, int status)
+{
+	fprintf(stderr, "stairsd: %s\n", cause);
+	free(cause);
+	daemon_free(d);
+	return (status);
+}
+
 /* Run the live daemon. */
 int
 daemon_main(int argc, char **argv)
@@ -710,7 +762,7 @@ daemon_main(int argc, char **argv)
 	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
-	char			*cause = NULL, *path, *child_output = NULL;
+	char			*cause = NULL, *path;
 	int			 ch, foreground = 0, fd, ready = -1, i;
 	static const int	 signos[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
 
@@ -758,8 +810,8 @@ daemon_main(int argc, char **argv)
 	    config_default_path();
 	if (path != NULL) {
 		if (config_load(path, &d->cfg, &cause) != 0) {
-			fprintf(stderr, "stairsd: %s\n", cause);
-			return (2);
+			free(path);
+			return (daemon_fail(d, cause, 2));
 		}
 		d->config_path = daemon_absolute(path);
 		free(path);
@@ -769,13 +821,11 @@ daemon_main(int argc, char **argv)
 	/* The scenario and the engine. */
 	daemon_bindir = procs_self_dir();
 	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
-		child_output = daemon_absolute(d->cfg.child_output);
+		daemon_child_output = daemon_absolute(d->cfg.child_output);
 	d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
-	    d->cfg.scenario, &cause) != 0) {
-		fprintf(stderr, "stairsd: %s\n", cause);
-		return (2);
-	}
+	    d->cfg.scenario, &cause) != 0)
+		return (daemon_fail(d, cause, 2));
 
 	/* The socket. */
 	if (socket_arg != NULL)
@@ -784,29 +834,28 @@ daemon_main(int argc, char **argv)
 		d->socket_path = daemon_absolute(d->cfg.socket);
 	else
 		d->socket_path = server_default_path();
-	if ((fd = server_listen(d->socket_path, &cause)) == -1) {
-		fprintf(stderr, "stairsd: %s\n", cause);
-		return (1);
-	}
+	if ((fd = server_listen(d->socket_path, &cause)) == -1)
+		return (daemon_fail(d, cause, 1));
 
 	/* The trace. */
 	if (trace_arg != NULL) {
 		if (strcmp(trace_arg, "-") == 0)
 			d->trace = stdout;
 		else if ((d->trace = fopen(trace_arg, "w")) == NULL) {
-			fprintf(stderr, "stairsd: %s: %s\n", trace_arg,
-			    strerror(errno));
+			cause = xasprintf("%s: %s", trace_arg, strerror(errno));
+			close(fd);
 			unlink(d->socket_path);
-			return (1);
+			return (daemon_fail(d, cause, 1));
 		}
 		fprintf(d->trace, "tick,cpu,task,rank,iter,left\n");
 	}
 
 	if (!foreground) {
 		if (d->trace == stdout) {
-			fprintf(stderr, "stairsd: --trace - needs -f\n");
+			close(fd);
 			unlink(d->socket_path);
-			return (2);
+			return (daemon_fail(d, xstrdup("--trace - needs -f"),
+			    2));
 		}
 		ready = daemon_detach();
 		log_init("stairsd", 0, d->cfg.log_level);
@@ -835,7 +884,7 @@ daemon_main(int argc, char **argv)
 		sa.sa_flags |= SA_NOCLDSTOP;
 		sigaction(SIGCHLD, &sa, NULL);
 	}
-	daemon_procs_start(d, child_output);
+	daemon_procs_start(d, daemon_child_output);
 	daemon_priority(&d->cfg);
 
 	d->timer = evtimer_new(d->base, daemon_timer, d);
@@ -857,27 +906,13 @@ daemon_main(int argc, char **argv)
 	server_free(d->server);
 	unlink(d->socket_path);
 	procs_free(d->procs);	/* kills and reaps children, removes cgroups */
-	free(child_output);
-	free(daemon_bindir);
-	if (d->trace != NULL && d->trace != stdout)
-		fclose(d->trace);
-	else if (d->trace != NULL)
-		fflush(d->trace);
+	d->procs = NULL;
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);
 	event_free(flush);
 	event_free(d->timer);
 	event_base_free(d->base);
-	for (i = 0; i < DAEMON_EVENTS; i++)
-		free(d->events[i].text);
-	ledger_free(d->ledger);
-	engine_free(d->engine);
-	free(daemon_seen);
-	config_free(&d->cfg);
-	free(d->config_path);
-	free(d->socket_path);
-	free(d->scenario_label);
-	free(d->scenario_name);
+	daemon_free(d);
 	log_info("exited");
 	return (0);
 }

@@ -2,10 +2,12 @@
  * ledger.c -- ticks per (descent, rank) for every task, for `table`.
  *
  * A task's descents only grow, so each task keeps an array of rows and
- * only ever adds to the last one or appends.  Ranks are counted from 100
- * (the best static priority) so a nice change keeps its counts.  Rows
- * past max_rows are not kept (the table says how many were dropped):
- * memory stays bounded however long the daemon runs.
+ * only ever adds to the last one or appends.  Ticks are counted by stair
+ * (rank less the static priority at that tick: the table's columns Base,
+ * -1, -2 ...), so a nice change in the middle of a run keeps the columns
+ * meaning what they say.  Rows past max_rows are not kept (the table
+ * says how many were dropped): memory stays bounded however long the
+ * daemon runs.
  */
 #include <event2/buffer.h>
 
@@ -15,17 +17,17 @@
 #include "ledger.h"
 #include "xmalloc.h"
 
-#define LEDGER_BASE	100
-#define LEDGER_RANKS	(ENGINE_NRANKS - LEDGER_BASE)
+#define LEDGER_STAIRS	40	/* nice -20: 40 stairs */
 
 struct ledger_row {
 	uint32_t	descent;
-	uint32_t	ticks[LEDGER_RANKS];
+	uint32_t	ticks[LEDGER_STAIRS];
 };
 
 struct ledger_task {
 	struct ledger_row	*rows;
 	int			 nrows, size;
+	int			 widest;	/* highest stair run + 1 */
 	uint64_t		 dropped;	/* ticks in rows not kept */
 };
 
@@ -60,15 +62,15 @@ ledger_free(struct ledger *l)
 	free(l);
 }
 
-/* Count one tick run by task id at rank in descent. */
+/* Count one tick run by task id at stair (rank - static) in descent. */
 void
-ledger_add(struct ledger *l, int id, uint32_t descent, int rank)
+ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
 {
 	struct ledger_task	*t;
 	struct ledger_row	*r;
 	int			 n;
 
-	if (id < 1 || rank < LEDGER_BASE || rank >= ENGINE_NRANKS)
+	if (id < 1 || stair < 0 || stair >= LEDGER_STAIRS)
 		return;
 	if (id > l->ntasks) {
 		n = id > l->ntasks * 2 ? id : l->ntasks * 2;
@@ -92,7 +94,9 @@ ledger_add(struct ledger *l, int id, uint32_t descent, int rank)
 		memset(r, 0, sizeof *r);
 		r->descent = descent;
 	}
-	t->rows[t->nrows - 1].ticks[rank - LEDGER_BASE]++;
+	t->rows[t->nrows - 1].ticks[stair]++;
+	if (stair + 1 > t->widest)
+		t->widest = stair + 1;
 }
 
 /* How many descents are kept for a task. */
@@ -106,7 +110,8 @@ ledger_rows(const struct ledger *l, int id)
 
 /*
  * The table's lines for a task: a header, then one row per descent with
- * the ticks run at each rank from the task's static priority to 139.
+ * the ticks run on each stair from Base down.  There are as many columns
+ * as the task has stairs now, or more if it ran lower before a renice.
  */
 void
 ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
@@ -114,22 +119,25 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 {
 	const struct ledger_task	*t = NULL;
 	const struct ledger_row		*r;
-	int				 i, j, base = ti->stair.prio;
+	int				 i, j, cols;
 
 	if (id >= 1 && id <= l->ntasks)
 		t = &l->tasks[id - 1];
+	cols = ENGINE_NRANKS - ti->stair.prio;
+	if (t != NULL && t->widest > cols)
+		cols = t->widest;
 	evbuffer_add_printf(out, "table task=%d name=%s base=%d stairs=%d "
-	    "rr=%d rows=%d dropped=%llu\n", id, ti->name, base,
-	    ENGINE_NRANKS - base, rr, t != NULL ? t->nrows : 0,
+	    "rr=%d rows=%d dropped=%llu\n", id, ti->name, ti->stair.prio,
+	    cols, rr, t != NULL ? t->nrows : 0,
 	    t != NULL ? (unsigned long long)t->dropped : 0ULL);
 	if (t == NULL)
 		return;
 	for (i = 0; i < t->nrows; i++) {
 		r = &t->rows[i];
 		evbuffer_add_printf(out, "row iter=%u ticks=", r->descent);
-		for (j = base; j < ENGINE_NRANKS; j++)
-			evbuffer_add_printf(out, "%s%u", j == base ? "" : ",",
-			    r->ticks[j - LEDGER_BASE]);
+		for (j = 0; j < cols; j++)
+			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
+			    r->ticks[j]);
 		evbuffer_add(out, "\n", 1);
 	}
 }

@@ -15,7 +15,7 @@ struct ledger;
 
 struct ledger *ledger_create(int max_rows);
 void	ledger_free(struct ledger *);
-void	ledger_add(struct ledger *, int id, uint32_t descent, int rank);
+void	ledger_add(struct ledger *, int id, uint32_t descent, int stair);
 int	ledger_rows(const struct ledger *, int id);
 void	ledger_write(const struct ledger *, int id,
 	    const struct engine_task_info *, int rr, struct evbuffer *);

@@ -583,51 +583,139 @@ protocol_word(const char *s, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/*
+ * A bounded string being built.  Task lines are formatted for every
+ * frame (30 a second, 1 000 tasks), so they are built with these plain
+ * appends rather than snprintf, which costs several times more.
+ */
+struct proto_out {
+	char	*p;
+	size_t	 len, size;	/* size > 0; len < size always */
+};
+
+/* Append a string (truncated at the end of the buffer). */
+static void
+proto_out_str(struct proto_out *o, const char *s)
+{
+	while (*s != '\0' && o->len + 1 < o->size)
+		o->p[o->len++] = *s++;
+	o->p[o->len] = '\0';
+}
+
+/* Append a signed decimal number. */
+static void
+proto_out_num(struct proto_out *o, long long v)
+{
+	char			 tmp[24];
+	int			 n = 0;
+	unsigned long long	 u = v < 0 ? -(unsigned long long)v :
+				    (unsigned long long)v;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		tmp[n++] = '-';
+	while (n > 0 && o->len + 1 < o->size)
+		o->p[o->len++] = tmp[--n];
+	o->p[o->len] = '\0';
+}
+
+/* Append an unsigned decimal number. */
+static void
+proto_out_unum(struct proto_out *o, unsigned long long u)
+{
+	char	tmp[24];
+	int	n = 0;
+
+	do
+		tmp[n++] = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	while (n > 0 && o->len + 1 < o->size)
+		o->p[o->len++] = tmp[--n];
+	o->p[o->len] = '\0';
+}
+
+/* Append " key=" and a number. */
+static void
+proto_out_kv(struct proto_out *o, const char *key, long long v)
+{
+	proto_out_str(o, key);
+	proto_out_num(o, v);
+}
+
 /* One task line. */
 size_t
 protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
     const struct proto_real *real, const char *group)
 {
-	char	 cpu[16], pid[24], cput[24], cpus[160], ex[96];
+	struct proto_out	 o = { buf, 0, len };
+	char			 cpus[160], ex[96];
 
-	if (ti->cpu >= 0)
-		snprintf(cpu, sizeof cpu, "%d", ti->cpu);
-	else
-		snprintf(cpu, sizeof cpu, "-");
-	if (real != NULL && real->pid > 0) {
-		snprintf(pid, sizeof pid, "%ld", real->pid);
-		snprintf(cput, sizeof cput, "%llu",
-		    (unsigned long long)real->cputime_ms);
-	} else {
-		snprintf(pid, sizeof pid, "-");
-		snprintf(cput, sizeof cput, "-");
-	}
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
 	if (real != NULL && real->exit != NULL && real->exit[0] != '\0' &&
 	    ti->exit != ENGINE_EXIT_RUNTIME)
 		protocol_word(real->exit, ex, sizeof ex);
 	else
 		protocol_word(protocol_exit_name(ti->exit), ex, sizeof ex);
-	return (protocol_len(snprintf(buf, len, "task id=%d name=%s kind=%s "
-	    "pid=%s nice=%d cpu=%s rank=%d iter=%d left=%d state=%s ran=%llu "
-	    "cputime=%s cpus=%s group=%s exit=%s", ti->id, ti->name,
-	    ti->kind == ENGINE_REAL ? "real" : "sim", pid, ti->stair.nice, cpu,
-	    ti->stair.rank, ti->stair.iter, ti->stair.left,
-	    protocol_state_name(ti), (unsigned long long)ti->ran, cput,
-	    cpumask_format(&ti->allowed, cpus, sizeof cpus),
-	    group != NULL ? group : "-", ex),
-	    len));
+	proto_out_kv(&o, "task id=", ti->id);
+	proto_out_str(&o, " name=");
+	proto_out_str(&o, ti->name);
+	proto_out_str(&o, ti->kind == ENGINE_REAL ? " kind=real pid=" :
+	    " kind=sim pid=");
+	if (real != NULL && real->pid > 0)
+		proto_out_num(&o, real->pid);
+	else
+		proto_out_str(&o, "-");
+	proto_out_kv(&o, " nice=", ti->stair.nice);
+	proto_out_str(&o, " cpu=");
+	if (ti->cpu >= 0)
+		proto_out_num(&o, ti->cpu);
+	else
+		proto_out_str(&o, "-");
+	proto_out_kv(&o, " rank=", ti->stair.rank);
+	proto_out_kv(&o, " iter=", ti->stair.iter);
+	proto_out_kv(&o, " left=", ti->stair.left);
+	proto_out_str(&o, " state=");
+	proto_out_str(&o, protocol_state_name(ti));
+	proto_out_str(&o, " ran=");
+	proto_out_unum(&o, ti->ran);
+	proto_out_str(&o, " cputime=");
+	if (real != NULL && real->pid > 0)
+		proto_out_unum(&o, real->cputime_ms);
+	else
+		proto_out_str(&o, "-");
+	proto_out_str(&o, " cpus=");
+	proto_out_str(&o, cpumask_format(&ti->allowed, cpus, sizeof cpus));
+	proto_out_str(&o, " group=");
+	proto_out_str(&o, group != NULL ? group : "-");
+	proto_out_str(&o, " exit=");
+	proto_out_str(&o, ex);
+	return (o.len);
 }
 
 /* One cpu line. */
 size_t
 protocol_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
 {
-	if (ci->task == 0)
-		return (protocol_len(snprintf(buf, len, "cpu id=%d task=0 "
-		    "nr=%d rank=- iter=- left=-", ci->cpu, ci->nr), len));
-	return (protocol_len(snprintf(buf, len, "cpu id=%d task=%d nr=%d "
-	    "rank=%d iter=%d left=%d", ci->cpu, ci->task, ci->nr, ci->rank,
-	    ci->iter, ci->left), len));
+	struct proto_out	o = { buf, 0, len };
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	proto_out_kv(&o, "cpu id=", ci->cpu);
+	proto_out_kv(&o, " task=", ci->task);
+	proto_out_kv(&o, " nr=", ci->nr);
+	if (ci->task == 0) {
+		proto_out_str(&o, " rank=- iter=- left=-");
+		return (o.len);
+	}
+	proto_out_kv(&o, " rank=", ci->rank);
+	proto_out_kv(&o, " iter=", ci->iter);
+	proto_out_kv(&o, " left=", ci->left);
+	return (o.len);
 }
 
 /*

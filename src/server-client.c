@@ -63,9 +63,9 @@ server_client_free(struct server_client *c)
 
 	TAILQ_REMOVE(&srv->clients, c, entry);
 	srv->nclients--;
-	if (c->frame_timer != NULL)
-		event_free(c->frame_timer);
 	bufferevent_free(c->bev);
+	if (c->subscribed)
+		server_update_frames(srv);
 	log_debug("client %p gone (%d)", (void *)c, srv->nclients);
 	free(c);
 }
@@ -94,7 +94,7 @@ server_client_queued(struct server_client *c)
 }
 
 /* Send one frame, or count it as dropped if the client is not reading. */
-static void
+void
 server_client_frame(struct server_client *c)
 {
 	struct server		*srv = c->server;
@@ -142,30 +142,18 @@ server_client_frame(struct server_client *c)
 	c->dropped = 0;
 }
 
-/* The frame timer: a frame if something changed since the last. */
-static void
-server_client_tick(evutil_socket_t fd, short events, void *arg)
-{
-	server_client_frame(arg);
-}
-
 /* Start (or change the rate of) frames; the first one goes at once. */
 static void
 server_client_subscribe(struct server_client *c, int fps)
 {
 	struct daemon	*d = c->server->daemon;
-	struct timeval	 tv;
 
 	if (fps > d->cfg.max_fps)
 		fps = d->cfg.max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
-	if (c->frame_timer == NULL)
-		c->frame_timer = event_new(d->base, -1, EV_PERSIST,
-		    server_client_tick, c);
-	tv.tv_sec = 0;
-	tv.tv_usec = 1000000 / fps;
-	evtimer_add(c->frame_timer, &tv);
+	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
+	server_update_frames(c->server);
 	c->gen_sent = d->gen - 1;
 	server_client_frame(c);
 }
@@ -174,9 +162,10 @@ server_client_subscribe(struct server_client *c, int fps)
 static void
 server_client_unsubscribe(struct server_client *c)
 {
+	if (!c->subscribed)
+		return;
 	c->subscribed = 0;
-	if (c->frame_timer != NULL)
-		evtimer_del(c->frame_timer);
+	server_update_frames(c->server);
 }
 
 /* Run one complete line. */

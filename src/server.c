@@ -248,9 +248,62 @@ server_free(struct server *srv)
 		return;
 	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
 		server_client_free(c);
+	if (srv->frame_timer != NULL)
+		event_free(srv->frame_timer);
 	evconnlistener_free(srv->listener);
+	free(srv->lines);
 	free(srv->body);
 	free(srv);
+}
+
+/*
+ * The frame clock: every subscriber whose time has come gets a frame.
+ * One clock for all (not one timer per client) so that subscribers share
+ * the formatted body: with 1 000 tasks formatting is most of the cost.
+ */
+static void
+server_frame_tick(evutil_socket_t fd, short events, void *arg)
+{
+	struct server		*srv = arg;
+	struct server_client	*c;
+	uint64_t		 now = clock_now_ns(), period, slack;
+
+	slack = 500000000ULL / srv->frame_fps;	/* half the clock's period */
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (!c->subscribed || c->next_frame > now + slack)
+			continue;
+		period = 1000000000ULL / c->fps;
+		c->next_frame += period;
+		if (c->next_frame + slack < now)
+			c->next_frame = now + period;
+		server_client_frame(c);
+	}
+}
+
+/* Run the frame clock at the highest rate any subscriber asked for. */
+void
+server_update_frames(struct server *srv)
+{
+	struct server_client	*c;
+	struct timeval		 tv;
+	int			 fps = 0;
+
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->subscribed && c->fps > fps)
+			fps = c->fps;
+	}
+	if (fps == srv->frame_fps)
+		return;
+	srv->frame_fps = fps;
+	if (srv->frame_timer == NULL)
+		srv->frame_timer = event_new(srv->daemon->base, -1, EV_PERSIST,
+		    server_frame_tick, srv);
+	evtimer_del(srv->frame_timer);
+	if (fps == 0)
+		return;
+	tv.tv_sec = 0;
+	tv.tv_usec = 1000000 / fps;
+	evtimer_add(srv->frame_timer, &tv);
 }
 
 /*

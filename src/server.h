@@ -16,6 +16,7 @@ struct bufferevent;
 struct daemon;
 struct event;
 struct evconnlistener;
+struct server_line;
 
 /* Queued output past which frames are dropped and commands wait. */
 #define SERVER_OUT_MAX	(1024 * 1024)
@@ -29,7 +30,7 @@ struct server_client {
 
 	int			 subscribed;
 	int			 fps;
-	struct event		*frame_timer;
+	uint64_t		 next_frame;	/* ns, CLOCK_MONOTONIC */
 	uint64_t		 gen_sent;	/* daemon gen of the last frame */
 	uint64_t		 event_seen;	/* seq of the last event sent */
 	uint64_t		 dropped;	/* frames not sent since the last */
@@ -45,9 +46,15 @@ struct server {
 	int			 nclients;
 	uint64_t		 refused;
 
+	/* One frame clock for every subscriber, at the highest fps. */
+	struct event		*frame_timer;
+	int			 frame_fps;
+
 	/* The cpu and task lines of a frame, built once per change. */
 	char			*body;
-	size_t			 body_len;
+	size_t			 body_len, body_size;
+	struct server_line	*lines;		/* per task id, cached */
+	int			 nlines;
 	uint64_t		 body_gen;
 	int			 body_valid;
 };
@@ -59,10 +66,12 @@ struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
 const char *server_frame_body(struct server *, size_t *len);
+void	server_update_frames(struct server *);
 
 /* server-client.c */
 void	server_client_create(struct server *, int fd);
 void	server_client_free(struct server_client *);
 void	server_client_flush(struct server_client *);
+void	server_client_frame(struct server_client *);
 
 #endif

@@ -395,6 +395,76 @@ test_frame_format(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/* table: a lone hog's descents, counted per stair; renice keeps columns. */
+static void
+test_table(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 data[8192], cmd[64];
+	long long	 tick;
+
+	td_init(&t, NULL, "cpus = 1;\ntasks = ( { name = \"hog\"; } );\n");
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	tick = tc_status(c, "tick");
+	assert_true(tick < 400);
+	snprintf(cmd, sizeof cmd, "step %lld", 400 - tick);
+	expect(c, cmd, "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_string_equal(data,
+	    "table task=1 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0\n"
+	    "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
+	    "10,10,10,10\n"
+	    "row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
+	    "10,10,10,10\n");
+	/* Renice to 10: 10 stairs now, but the columns it ran stay. */
+	expect(c, "nice hog 10", "ok");
+	expect(c, "step 5", "ok");
+	expect_data(c, "table 1", "ok", data, sizeof data);
+	assert_true(strncmp(data, "table task=1 name=hog base=130 stairs=20 "
+	    "rr=10 rows=3 ", 54) == 0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* --trace writes the CSV of SPEC.md section 3 live, every tick. */
+static void
+test_trace(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 trace[PATH_MAX + 32], line[256], first[256];
+	char		*extra[] = { "--scenario", t.scen, "--trace", trace, NULL };
+	long long	 tick;
+	long		 rows = 0, lasttick = -1;
+	FILE		*f;
+
+	td_init(&t, NULL, NULL);
+	snprintf(trace, sizeof trace, "%s/trace.csv", t.dir);
+	td_start_args(&t, extra);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	tick = tc_status(c, "tick");
+	expect(c, "step 10", "ok");
+	assert_non_null(f = fopen(trace, "r"));
+	assert_non_null(fgets(first, sizeof first, f));
+	assert_string_equal(first, "tick,cpu,task,rank,iter,left\n");
+	while (fgets(line, sizeof line, f) != NULL) {
+		rows++;
+		lasttick = strtol(line, NULL, 10);
+		if (rows == 1)
+			assert_true(strncmp(line, "0,0,", 4) == 0);
+	}
+	fclose(f);
+	/* Two CPUs, a row each per tick run, flushed at every step. */
+	assert_int_equal(rows, (tick + 10) * 2);
+	assert_int_equal(lasttick, tick + 9);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
@@ -406,6 +476,8 @@ main(void)
 		cmocka_unit_test(test_pause_step),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_frame_format),
+		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_table),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

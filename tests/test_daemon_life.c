@@ -347,6 +347,44 @@ test_max_clients(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/*
+ * No arguments at all (what the client runs): detached, the demo, on
+ * $XDG_RUNTIME_DIR/stairs/socket in a directory made 0700.
+ */
+static void
+test_no_arguments(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	struct stat	 sb;
+	char		 data[4096], final[256], dir[PATH_MAX + 32];
+	char		*none[] = { NULL };
+	long		 end;
+
+	td_init(&t, NULL, NULL);
+	setenv("XDG_RUNTIME_DIR", t.dir, 1);
+	setenv("XDG_CONFIG_HOME", t.dir, 1);	/* no stairs/stairsd.cfg */
+	snprintf(t.sock, sizeof t.sock, "%s/stairs/socket", t.dir);
+	assert_int_equal(run_status(&t, none), 0);
+	snprintf(dir, sizeof dir, "%s/stairs", t.dir);
+	assert_int_equal(stat(dir, &sb), 0);
+	assert_int_equal(sb.st_mode & 0777, 0700);
+	assert_non_null(c = tc_open(&t));
+	assert_int_equal(tc_cmd(c, "status", data, sizeof data, final,
+	    sizeof final), 0);
+	assert_non_null(strstr(data, " scenario=demo"));
+	assert_int_equal(tc_cmd(c, "shutdown", NULL, 0, final, sizeof final),
+	    0);
+	tc_close(c);
+	end = td_ms() + TD_DEADLINE_MS;
+	while (exists(t.sock) && td_ms() < end)
+		td_nap(10);
+	assert_false(exists(t.sock));
+	unsetenv("XDG_RUNTIME_DIR");
+	unsetenv("XDG_CONFIG_HOME");
+	td_stop(&t);
+}
+
 int
 main(void)
 {
@@ -360,6 +398,7 @@ main(void)
 		cmocka_unit_test(test_startup_errors),
 		cmocka_unit_test(test_reload),
 		cmocka_unit_test(test_max_clients),
+		cmocka_unit_test(test_no_arguments),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -1,0 +1,219 @@
+/*
+ * bench_daemon.c -- what the live daemon costs and how well its clock
+ * keeps time.  Starts real stairsd processes (foreground, default
+ * config: realtime on) on temporary sockets and measures:
+ *
+ *   - CPU use (% of one core, from /proc/PID/schedstat) idle (no tasks),
+ *     on the built-in demo, and with 1 000 scripted tasks at speed 1
+ *     with 5 subscribers at 30 fps reading every frame;
+ *   - the clock's drift: engine ticks against CLOCK_MONOTONIC over a
+ *     run at speed 1 (ticks run vs. ms elapsed), and the lag counter.
+ *
+ * Usage: bench_daemon [-q]   (-q: short windows, a smoke run)
+ */
+#include <setjmp.h>
+
+#include "daemon_harness.h"
+
+static int	quick;
+
+/* CPU time (ns) a process has used, from /proc/PID/schedstat. */
+static unsigned long long
+cpu_ns(pid_t pid)
+{
+	char			 path[64];
+	unsigned long long	 ns = 0;
+	FILE			*f;
+
+	snprintf(path, sizeof path, "/proc/%ld/schedstat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	if (fscanf(f, "%llu", &ns) != 1)
+		ns = 0;
+	fclose(f);
+	return (ns);
+}
+
+/* Read whatever the subscribers sent; count frames. */
+static void
+drain(struct tconn **subs, int n, long ms, long *frames)
+{
+	struct pollfd	 pfd[16];
+	char		 buf[1 << 16];
+	long		 end = td_ms() + ms;
+	ssize_t		 r;
+	int		 i;
+
+	while (td_ms() < end) {
+		for (i = 0; i < n; i++) {
+			pfd[i].fd = subs[i]->fd;
+			pfd[i].events = POLLIN;
+		}
+		if (poll(pfd, n, (int)(end - td_ms())) <= 0)
+			continue;
+		for (i = 0; i < n; i++) {
+			if (!(pfd[i].revents & POLLIN))
+				continue;
+			r = read(subs[i]->fd, buf, sizeof buf);
+			if (r <= 0)
+				continue;
+			/* Count frame headers (one split by a read is lost). */
+			for (char *p = buf; (p = memmem(p, buf + r - p,
+			    "frame tick=", 11)) != NULL; p += 11)
+				frames[i]++;
+		}
+	}
+}
+
+/*
+ * One CPU measurement: start a daemon on scenario text, optionally with
+ * subscribers, wait warm-up, then measure CPU over window ms.
+ */
+static double
+measure(const char *label, const char *scenario, int nsubs, int fps,
+    long window, long *fpsout)
+{
+	struct td	 t;
+	struct tconn	*subs[16], *c;
+	unsigned long long c0, c1;
+	long		 t0, t1, frames[16] = { 0 }, total = 0;
+	double		 pct;
+	int		 i;
+
+	td_init(&t, "log_level = \"warn\";\n", scenario);
+	td_start(&t);
+	if (t.pid <= 0) {
+		fprintf(stderr, "%s: the daemon did not start\n", label);
+		exit(1);
+	}
+	for (i = 0; i < nsubs; i++) {
+		subs[i] = tc_open(&t);
+		tc_sendf(subs[i], "subscribe %d", fps);
+	}
+	drain(subs, nsubs, quick ? 300 : 1500, frames);	/* warm up */
+	memset(frames, 0, sizeof frames);
+	c0 = cpu_ns(t.pid);
+	t0 = td_ms();
+	if (nsubs > 0)
+		drain(subs, nsubs, window, frames);
+	else
+		td_nap((int)window);
+	c1 = cpu_ns(t.pid);
+	t1 = td_ms();
+	pct = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
+	for (i = 0; i < nsubs; i++) {
+		total += frames[i];
+		tc_close(subs[i]);
+	}
+	if (getenv("BENCH_DEBUG") != NULL)
+		fprintf(stderr, "# %s: %ld frames in %ld ms\n", label, total,
+		    t1 - t0);
+	if (fpsout != NULL)
+		*fpsout = nsubs > 0 ? total * 1000 / (t1 - t0) / nsubs : 0;
+	if ((c = tc_open(&t)) != NULL) {
+		if (tc_status(c, "lag") > 0)
+			fprintf(stderr, "# %s: lag %lld ticks\n", label,
+			    tc_status(c, "lag"));
+		tc_close(c);
+	}
+	td_stop(&t);
+	return (pct);
+}
+
+/* The scenario text of n scripted tasks: half hogs, half sleepers. */
+static char *
+many_tasks(int n)
+{
+	size_t	 size = 64 + (size_t)n * 96, off;
+	char	*s = malloc(size);
+	int	 i;
+
+	off = (size_t)snprintf(s, size, "name = \"bench\";\ncpus = 4;\n"
+	    "tasks = (\n");
+	for (i = 0; i < n; i++) {
+		if (i % 2)
+			off += (size_t)snprintf(s + off, size - off,
+			    "%s{ name = \"t%d\"; nice = %d; pattern = [ %d, %d ]; "
+			    "}\n", i ? "," : "", i, i % 21 - 10, 1 + i % 5,
+			    5 + i % 46);
+		else
+			off += (size_t)snprintf(s + off, size - off,
+			    "%s{ name = \"t%d\"; nice = %d; }\n", i ? "," : "",
+			    i, i % 21 - 10);
+	}
+	snprintf(s + off, size - off, ");\n");
+	return (s);
+}
+
+/* Drift of the clock at speed 1 over window ms. */
+static void
+drift(long window)
+{
+	struct td	 t;
+	struct tconn	*c;
+	long long	 k0, k1, lag;
+	long		 t0, t1, end;
+	double		 d;
+
+	td_init(&t, "log_level = \"warn\";\n", NULL);
+	td_start(&t);
+	c = tc_open(&t);
+	/* Measure from a tick boundary: wait for the tick to move. */
+	k0 = tc_status(c, "tick");
+	while (tc_status(c, "tick") == k0)
+		;
+	t0 = td_ms();
+	k0 = tc_status(c, "tick");
+	end = t0 + window;
+	while (td_ms() < end)
+		td_nap(50);
+	t1 = td_ms();
+	k1 = tc_status(c, "tick");
+	lag = tc_status(c, "lag");
+	d = 100.0 * ((double)(k1 - k0) - (double)(t1 - t0)) / (double)(t1 - t0);
+	printf("| clock drift at speed 1 over %ld s | %+.4f %% "
+	    "(%lld ticks in %ld ms; lag %lld) | < 0.1 %% |\n", window / 1000, d,
+	    k1 - k0, t1 - t0, lag);
+	tc_close(c);
+	td_stop(&t);
+}
+
+int
+main(int argc, char **argv)
+{
+	char	*many;
+	long	 window, fps;
+	double	 pct;
+
+	if (argc > 1 && strcmp(argv[1], "-q") == 0)
+		quick = 1;
+	window = quick ? 1000 : 10000;
+	signal(SIGPIPE, SIG_IGN);
+	printf("stairsd: CPU use (%% of one core, over %ld s) and clock "
+	    "drift\n\n", window / 1000);
+	printf("| what | measured | goal |\n|---|---:|---:|\n");
+	fflush(stdout);
+
+	pct = measure("idle", "name = \"idle\";\ntasks = ();\n", 0, 0,
+	    window, NULL);
+	printf("| idle, no tasks, speed 1 | %.2f %% | |\n", pct);
+	fflush(stdout);
+	pct = measure("demo",
+	    "name = \"d\";\ncpus = 2;\ntasks = ( { name = \"hog\"; }, "
+	    "{ name = \"ed\"; pattern = [ 2, 40 ]; } );\n", 1, 30, window,
+	    &fps);
+	printf("| 2 tasks, 1 subscriber at 30 fps | %.2f %% | |\n", pct);
+	fflush(stdout);
+	many = many_tasks(1000);
+	pct = measure("1000 tasks", many, 0, 0, window, NULL);
+	printf("| 1 000 tasks, 4 cpus, speed 1, no subscriber | %.2f %% | |\n",
+	    pct);
+	fflush(stdout);
+	pct = measure("1000 tasks + 5 subscribers", many, 5, 30, window, &fps);
+	printf("| 1 000 tasks, 4 cpus, speed 1, 5 subscribers at 30 fps "
+	    "(%ld frames/s each) | %.2f %% | < 5 %% |\n", fps, pct);
+	fflush(stdout);
+	free(many);
+	drift(quick ? 2000 : 20000);
+	return (0);
+}
