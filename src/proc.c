@@ -111,6 +111,7 @@ struct procs {
 };
 
 static void	proc_sweep(struct procs *, uint64_t);
+static int	proc_pin(struct procs *, struct proc *, int);
 static uint64_t	proc_pcount(struct proc *);
 
 /* Monotonic time in ns. */
@@ -415,8 +416,8 @@ proc_cputime(struct proc *p)
 		p->cpu_ns = sum;
 }
 
-/* Pin every thread of every member of a task to a physical CPU. */
-static void
+/* Pin every thread of every member of a task to a CPU; 0 or an errno. */
+static int
 proc_pin(struct procs *ps, struct proc *p, int phys)
 {
 	cpu_set_t	 set;
@@ -445,10 +446,7 @@ proc_pin(struct procs *ps, struct proc *p, int phys)
 		}
 		closedir(d);
 	}
-	if (failed != 0 && p->pinned != -2)
-		log_warnx("task %s: sched_setaffinity cpu %d: %s", p->name,
-		    phys, strerror(failed));
-	p->pinned = failed != 0 ? -2 : phys;
+	return (failed);
 }
 
 /* Send a signal to a task's process group. */
@@ -473,8 +471,29 @@ proc_stop(struct proc *p)
 static void
 proc_run(struct procs *ps, struct proc *p, int phys)
 {
-	if (p->pinned != phys)
-		proc_pin(ps, p, phys);
+	char	*cause = NULL;
+	int	 err;
+
+	if (p->pinned != phys) {
+		err = proc_pin(ps, p, phys);
+		/*
+		 * Outside its group's cpuset (the set follows what the
+		 * group's tasks may use, which an affinity change can
+		 * widen): update the cpuset and try again.
+		 */
+		if (err == EINVAL && p->group >= 0 && ps->cg != NULL) {
+			if (procs_group_setup(ps, p->group, &cause) == 0)
+				err = proc_pin(ps, p, phys);
+			else {
+				log_warnx("task %s: %s", p->name, cause);
+				free(cause);
+			}
+		}
+		if (err != 0 && p->pinned != -2)
+			log_warnx("task %s: sched_setaffinity cpu %d: %s",
+			    p->name, phys, strerror(err));
+		p->pinned = err != 0 ? -2 : phys;
+	}
 	if (p->stopped) {
 		proc_signal(p, SIGCONT);
 		p->stopped = 0;
