@@ -421,6 +421,7 @@ test_click(void **state)
 	model_free(m);
 }
 
+/* Run the model and key tests. */
 int
 main(void)
 {

@@ -385,7 +385,7 @@ keys_prompt_done(struct keys_env *e)
 		    v->prompt_buf);
 		break;
 	case PROMPT_NEW:
-		/* NAME [pattern] [nice=N] [cpus=L]: a bare list is the pattern. */
+		/* NAME [pattern] [nice=N] [cpus=L]; a bare list: pattern. */
 		name[0] = rest[0] = '\0';
 		p = strtok(v->prompt_buf, " ");
 		snprintf(name, sizeof name, "%s", p != NULL ? p : "");
@@ -449,6 +449,7 @@ keys_handle(struct keys_env *e, int key)
 {
 	const struct keys_binding	*b;
 	size_t				 i;
+	char				 name[16];
 
 	if (e->view->prompt != PROMPT_NONE)
 		return (keys_prompt_key(e, key));
@@ -461,13 +462,12 @@ keys_handle(struct keys_env *e, int key)
 		if (key != b->key && (b->alt == 0 || key != b->alt))
 			continue;
 		if (b->changes && e->view->readonly) {
-			draw_message(e->view, 1, "read-only client: %s%c%s "
-			    "refused (it would change the daemon)",
-			    key == ' ' ? "" : "'", key == ' ' ? '?' : key,
-			    key == ' ' ? "" : "'");
 			if (key == ' ')
-				draw_message(e->view, 1, "read-only client: "
-				    "space refused (it would change the daemon)");
+				snprintf(name, sizeof name, "space");
+			else
+				snprintf(name, sizeof name, "'%c'", key);
+			draw_message(e->view, 1, "read-only client: %s refused "
+			    "(it would change the daemon)", name);
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
 		return (b->fn(e, key));

@@ -56,7 +56,7 @@ struct client {
 	struct keys_env		 keys;
 
 	int			 shutting_down;	/* Q: quit when it closes */
-	int			 table_stale;	/* frames since the last table */
+	int			 table_stale;	/* a frame since the table */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 };
@@ -471,6 +471,7 @@ stairs_free(struct client *c)
 	free(c->why);
 }
 
+/* Parse the options, connect (or start a daemon), run the loop. */
 int
 main(int argc, char **argv)
 {
