@@ -201,6 +201,7 @@ test_real_sleep_climbs(void **state)
 {
 	struct harness		 h;
 	struct climb_sample	 s;
+	int			 k;
 
 	harness_init(&h, 1, NULL, 0);
 	harness_load(&h, "hog", "1000000", "0");
@@ -208,7 +209,9 @@ test_real_sleep_climbs(void **state)
 	/* 35 ms of work descends three stairs; the sleep climbs one. */
 	s.id = harness_load(&h, "worker", "35", "30");
 	s.pid = harness_pid(&h, s.id);
-	harness_run(&h, 1500, climb_sample, &s);
+	/* Up to 8 s on a busy machine; usually done in 1.5. */
+	for (k = 0; k < 16 && (s.sleeps < 3 || s.climbs < 2); k++)
+		harness_run(&h, 500, climb_sample, &s);
 	print_message("sleeps %d climbs %d\n", s.sleeps, s.climbs);
 	assert_true(s.sleeps >= 3);
 	assert_true(s.climbs >= 2);
