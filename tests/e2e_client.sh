@@ -8,6 +8,7 @@
 #   - `s` makes the selected task sleep (`tasks` says sleeping); space,
 #     `.`, `>`, `<`, `+`, `-` do what they say (checked with `status`,
 #     `tasks`);
+#   - a mouse click selects a task, and its article table shows;
 #   - at 80x24 every CPU is still there;
 #   - `q` detaches and the daemon keeps serving;
 #   - `-r` refuses keys that change things, saying so;
@@ -213,6 +214,24 @@ wait_screen "$fname on CPUs 9: " 30 && ok "a 9: the daemon's error shown" ||
     bad "a 9: no error on the caption line"
 ask tasks | grep -q "^task id=$fid .* cpus=0-1 " ||
     bad "a 9: affinity changed anyway"
+
+# 4d. A mouse click on a task's row selects it; its article table follows.
+third=$(echo $names | cut -d' ' -f3)
+row=$(screen | grep -n "^[ ▶]*[0-9][0-9]* $third " | head -1 | cut -d: -f1)
+if [ -n "$row" ]; then
+	# An X10 mouse report: button 1 pressed at column 10, row $row.
+	$tm send-keys -t t -H 1b 5b 4d 20 2b "$(printf %x $((32 + row)))"
+	wait_screen "▶" 10
+	if screen | grep -q "^▶ *[0-9][0-9]* $third "; then
+		ok "click: $third selected"
+	else
+		bad "click: $third not selected"
+	fi
+	wait_screen "$third: descents" 30 && ok "click: $third's table" ||
+	    bad "click: no article table for $third"
+else
+	bad "click: no row for $third on screen"
+fi
 
 # 5. Smaller: every CPU still on screen.
 $tm resize-window -t t -x 80 -y 24

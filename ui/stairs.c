@@ -56,7 +56,7 @@ struct client {
 	struct keys_env		 keys;
 
 	int			 shutting_down;	/* Q: quit when it closes */
-	int			 table_stale;	/* frames since the last table */
+	int			 table_stale;	/* a frame since the table */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 };
@@ -285,9 +285,13 @@ stairs_reply(struct client *c)
 			    m->reply_text);
 		else if (m->reply_ok)
 			draw_message(&c->v, 0, "%s", m->reply_what);
-		else
+		else {
 			draw_message(&c->v, 1, "%s: %s", m->reply_what,
 			    m->reply_text);
+			c->v.nice_task = 0;
+			c->v.speed_sent = 0;
+			c->v.pause_sent = -1;
+		}
 		stairs_redraw(c);
 		break;
 	case PEND_SHUTDOWN:
@@ -349,6 +353,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 	}
 	if (frame) {
 		c->table_stale = 1;
+		keys_frame(c->m, &c->v);
 		sel = c->v.selected;
 		keys_select_first(c->m, &c->v);
 		if (sel != c->v.selected)
@@ -471,6 +476,7 @@ stairs_free(struct client *c)
 	free(c->why);
 }
 
+/* Parse the options, connect (or start a daemon), run the loop. */
 int
 main(int argc, char **argv)
 {
@@ -487,6 +493,7 @@ main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	memset(&c, 0, sizeof c);
 	c.v.show_table = 1;
+	c.v.pause_sent = -1;
 	while ((ch = getopt_long(argc, argv, "hrS:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
