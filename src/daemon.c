@@ -272,6 +272,7 @@ daemon_fired(struct daemon *d)
 static void
 daemon_exits(struct daemon *d)
 {
+	struct procs_info	info;
 	struct engine_task_info	ti;
 	int			id;
 
@@ -282,7 +283,11 @@ daemon_exits(struct daemon *d)
 		    ti.state != ENGINE_EXITED)
 			continue;
 		daemon_seen[id - 1].exited = 1;
-		if (ti.exit == ENGINE_EXIT_RUNTIME)
+		if (ti.kind == ENGINE_REAL && d->procs != NULL &&
+		    procs_info(d->procs, id, &info) == 0 && !info.by_engine &&
+		    info.exit[0] != '\0')
+			daemon_note_ran(d, "%s exited, %s", ti.name, info.exit);
+		else if (ti.exit == ENGINE_EXIT_RUNTIME)
 			daemon_note_ran(d, "%s finished its runtime", ti.name);
 		else if (ti.exit == ENGINE_EXIT_KILLED)
 			daemon_note_ran(d, "%s killed", ti.name);

@@ -108,9 +108,12 @@ struct procs {
 	uint64_t		 ticks;		/* procs_observe calls */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
+	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
+	int			 nofile_set;
 };
 
 static void	proc_sweep(struct procs *, uint64_t);
+static int	proc_pin(struct procs *, struct proc *, int);
 static uint64_t	proc_pcount(struct proc *);
 
 /* Monotonic time in ns. */
@@ -415,8 +418,8 @@ proc_cputime(struct proc *p)
 		p->cpu_ns = sum;
 }
 
-/* Pin every thread of every member of a task to a physical CPU. */
-static void
+/* Pin every thread of every member of a task to a CPU; 0 or an errno. */
+static int
 proc_pin(struct procs *ps, struct proc *p, int phys)
 {
 	cpu_set_t	 set;
@@ -428,6 +431,9 @@ proc_pin(struct procs *ps, struct proc *p, int phys)
 
 	CPU_ZERO(&set);
 	CPU_SET(phys, &set);
+	if (p->nm == 0 && sched_setaffinity(p->pid, sizeof set, &set) != 0 &&
+	    errno != ESRCH)
+		failed = errno;
 	for (i = 0; i < p->nm; i++) {
 		snprintf(path, sizeof path, "/proc/%ld/task",
 		    (long)p->m[i].pid);
@@ -445,10 +451,7 @@ proc_pin(struct procs *ps, struct proc *p, int phys)
 		}
 		closedir(d);
 	}
-	if (failed != 0 && p->pinned != -2)
-		log_warnx("task %s: sched_setaffinity cpu %d: %s", p->name,
-		    phys, strerror(failed));
-	p->pinned = failed != 0 ? -2 : phys;
+	return (failed);
 }
 
 /* Send a signal to a task's process group. */
@@ -473,8 +476,29 @@ proc_stop(struct proc *p)
 static void
 proc_run(struct procs *ps, struct proc *p, int phys)
 {
-	if (p->pinned != phys)
-		proc_pin(ps, p, phys);
+	char	*cause = NULL;
+	int	 err;
+
+	if (p->pinned != phys) {
+		err = proc_pin(ps, p, phys);
+		/*
+		 * Outside its group's cpuset (the set follows what the
+		 * group's tasks may use, which an affinity change can
+		 * widen): update the cpuset and try again.
+		 */
+		if (err == EINVAL && p->group >= 0 && ps->cg != NULL) {
+			if (procs_group_setup(ps, p->group, &cause) == 0)
+				err = proc_pin(ps, p, phys);
+			else {
+				log_warnx("task %s: %s", p->name, cause);
+				free(cause);
+			}
+		}
+		if (err != 0 && p->pinned != -2)
+			log_warnx("task %s: sched_setaffinity cpu %d: %s",
+			    p->name, phys, strerror(err));
+		p->pinned = err != 0 ? -2 : phys;
+	}
 	if (p->stopped) {
 		proc_signal(p, SIGCONT);
 		p->stopped = 0;
@@ -644,6 +668,7 @@ struct procs *
 procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 {
 	struct procs	*ps;
+	struct rlimit	 rl;
 	char		*why;
 	int		 i;
 
@@ -671,6 +696,15 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 		ps->outdir = xstrdup(conf->outdir);
 	if (conf != NULL && conf->bindir != NULL)
 		ps->bindir = xstrdup(conf->bindir);
+	/* Each real task keeps two or three /proc descriptors open. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		ps->nofile = rl;	/* children get the old one back */
+		ps->nofile_set = 1;
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	ps->loadavgfd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	ps->lastpid = proc_lastpid(ps);
 	ps->pidmax = proc_pidmax();
@@ -850,7 +884,7 @@ proc_exited(struct procs *ps, struct proc *p, const char *reason,
 
 /* The child side of a spawn: never returns. */
 static void __attribute__((noreturn))
-proc_child(pid_t parent, const char *path, char *const argv[], int out,
+proc_child(struct procs *ps, const char *path, char *const argv[], int out,
     int errfd)
 {
 	struct sched_param	sp;
@@ -858,8 +892,10 @@ proc_child(pid_t parent, const char *path, char *const argv[], int out,
 	int			sig, null, err;
 
 	setpgid(0, 0);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != ps->self)
 		_exit(126);
+	if (ps->nofile_set)
+		setrlimit(RLIMIT_NOFILE, &ps->nofile);
 	/* A real-time or reniced daemon must not hand that down. */
 	if (sched_getscheduler(0) != SCHED_OTHER) {
 		memset(&sp, 0, sizeof sp);
@@ -961,7 +997,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		return (-1);
 	case 0:
 		close(fds[0]);
-		proc_child(ps->self, path, argv, out, fds[1]);
+		proc_child(ps, path, argv, out, fds[1]);
 	}
 	free(path);
 	close(out);

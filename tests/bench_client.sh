@@ -51,8 +51,10 @@ trap 'exit 1' INT TERM
 		if [ $((i % 4)) -eq 0 ]; then
 			echo "  { name = \"hog$i\"; nice = $nice; }$sep"
 		else
+			run=$((i % 7 + 1))
+			slp=$((i % 13 * 5 + 10))
 			echo "  { name = \"t$i\"; nice = $nice;" \
-			    "pattern = [ $((i % 7 + 1)), $((i % 13 * 5 + 10)) ]; }$sep"
+			    "pattern = [ $run, $slp ]; }$sep"
 		fi
 		i=$((i + 1))
 	done

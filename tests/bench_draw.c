@@ -141,6 +141,7 @@ measure(const char *what, void (*fn)(int), int quick)
 	return (best);
 }
 
+/* Time feed and draw at two screen sizes; print a table. */
 int
 main(int argc, char **argv)
 {

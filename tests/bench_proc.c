@@ -10,12 +10,11 @@
 
 #include "proc_harness.h"
 
-#define NHOGS		40
-#define NINTER		10
-#define NTASKS		(NHOGS + NINTER)
+#define NTASKS		50
 #define SAMPLE_MS	3000
 #define CPU_MS		5000
 
+static int	 nhogs;
 static int	 ids[NTASKS + 1];
 static pid_t	 pids[NTASKS + 1];
 static double	*switch_us;
@@ -168,8 +167,20 @@ bare_loop(int ms)
 	return (100.0 * (self_cpu() - c0) / (now_s() - t0));
 }
 
-int
-main(void)
+/* The results of one mix of tasks. */
+struct result {
+	int	hogs, inter;
+	int	switches;
+	double	sw50, sw90, sw99;	/* us */
+	double	cpu, bare;		/* % of a core */
+	double	tr, to, tt, te;		/* us per tick */
+	int	samples, doubled, doubled_known;
+	double	errmean, errmax;	/* points */
+};
+
+/* Run one mix: hogs stairs-load hogs and 50 - hogs interactive ones. */
+static void
+bench(int hogs, struct result *res)
 {
 	struct harness		 h;
 	struct procs_info	 info;
@@ -177,35 +188,29 @@ main(void)
 	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
 	uint64_t		 cpu[NTASKS + 1], ran[NTASKS + 1];
 	uint64_t		 cpusum = 0, ransum = 0;
-	double			 t0, c0, wall, used, a, b, err, maxerr = 0;
-	double			 sumerr = 0, tr, to, tt, te, bare;
+	double			 t0, c0, wall, used, a, b, err;
 	char			 name[32];
-	struct sigaction	 sa;
-	int			 map[2] = { 0, 1 }, k, n, rt;
+	int			 map[2] = { 0, 1 }, k, n;
 
+	memset(res, 0, sizeof *res);
+	res->hogs = nhogs = hogs;
+	res->inter = NTASKS - hogs;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
-	/* As the daemon should: reap on SIGCHLD, not told of stops. */
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigchld;
-	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
-	sigaction(SIGCHLD, &sa, NULL);
 	harness_init(&h, 2, map, 1);
-	rt = harness_realtime() == 0;
-	maxswitch = 100000;
-	switch_us = xcalloc(maxswitch, sizeof *switch_us);
+	nswitch = samples = doubled = doubled_unstopped = 0;
+	last_task[0] = last_task[1] = 0;
 	for (k = 1; k <= NTASKS; k++) {
-		snprintf(name, sizeof name, "%s%d", k <= NHOGS ? "hog" :
+		snprintf(name, sizeof name, "%s%d", k <= hogs ? "hog" :
 		    "inter", k);
-		ids[k] = k <= NHOGS ? harness_load(&h, name, "1000000", "0") :
+		ids[k] = k <= hogs ? harness_load(&h, name, "1000000", "0") :
 		    harness_load(&h, name, "2", "40");
 		pids[k] = harness_pid(&h, ids[k]);
 	}
 	run(&h, 300, 0);
-	bare = bare_loop(2000);
+	res->bare = bare_loop(2000);
 
 	/* The loop's own CPU use, no sampling. */
-	nswitch = 0;
 	t_reap = t_observe = t_tick = t_enforce = 0;
 	nticks = 0;
 	t0 = now_s();
@@ -213,22 +218,28 @@ main(void)
 	run(&h, CPU_MS, 0);
 	wall = now_s() - t0;
 	used = self_cpu() - c0;
-	n = nswitch;
-	tr = t_reap / nticks;
-	to = t_observe / nticks;
-	tt = t_tick / nticks;
-	te = t_enforce / nticks;
+	res->cpu = 100.0 * used / wall;
+	n = res->switches = nswitch;
+	res->tr = t_reap / nticks;
+	res->to = t_observe / nticks;
+	res->tt = t_tick / nticks;
+	res->te = t_enforce / nticks;
 	qsort(switch_us, n, sizeof *switch_us, cmp_double);
+	if (n > 0) {
+		res->sw50 = switch_us[n / 2];
+		res->sw90 = switch_us[n * 9 / 10];
+		res->sw99 = switch_us[n * 99 / 100];
+	}
 
 	/* Two running on one engine CPU, and shares (hogs only). */
-	for (k = 1; k <= NHOGS; k++) {
+	for (k = 1; k <= hogs; k++) {
 		procs_info(h.ps, ids[k], &info);
 		cpu0[k] = info.cputime_ns;
 		ran0[k] = harness_info(&h, ids[k]).ran;
 	}
 	nswitch = maxswitch;	/* stop timing */
 	run(&h, SAMPLE_MS, 1);
-	for (k = 1; k <= NHOGS; k++) {
+	for (k = 1; k <= hogs; k++) {
 		procs_info(h.ps, ids[k], &info);
 		engine_task_info(h.e, ids[k], &ti);
 		cpu[k] = info.cputime_ns - cpu0[k];
@@ -236,41 +247,77 @@ main(void)
 		cpusum += cpu[k];
 		ransum += ran[k];
 	}
-	for (k = 1; k <= NHOGS; k++) {
+	for (k = 1; k <= hogs; k++) {
 		a = 100.0 * (double)cpu[k] / (double)(cpusum ? cpusum : 1);
 		b = 100.0 * (double)ran[k] / (double)(ransum ? ransum : 1);
 		err = a > b ? a - b : b - a;
-		sumerr += err;
-		if (err > maxerr)
-			maxerr = err;
+		res->errmean += err / hogs;
+		if (err > res->errmax)
+			res->errmax = err;
 	}
-
-	printf("Real processes: %d tasks (%d hogs, %d stairs-load --run 2 "
-	    "--sleep 40), 2 engine CPUs -> CPUs %d,%d, 1 ms tick, cgroups %s, loop at %s\n",
-	    NTASKS, NHOGS, NINTER, map[0], map[1], procs_cgroup_mode(h.ps),
-	    rt ? "SCHED_FIFO 1" : "nice 0 (SCHED_FIFO refused)");
-	printf("| what | value |\n|---|---|\n");
-	printf("| switch: procs_enforce on a tick where a CPU changed task, "
-	    "median (p90, p99) | %.1f us (%.1f, %.1f), %d switches |\n",
-	    n ? switch_us[n / 2] : 0, n ? switch_us[n * 9 / 10] : 0,
-	    n ? switch_us[n * 99 / 100] : 0, n);
-	printf("| loop CPU use (getrusage, %.1f s) | %.2f%% of one core "
-	    "(goal < 3%%) |\n", wall, 100.0 * used / wall);
-	printf("| of which a bare 1 ms clock_nanosleep loop (same load) | "
-	    "%.2f%% |\n", bare);
-	printf("| mean time per tick: reap, observe, engine_tick, enforce "
-	    "| %.1f, %.1f, %.1f, %.1f us |\n", tr, to, tt, te);
-	printf("| samples (every 2 ms) with two running on one engine CPU "
-	    "(R, no SIGSTOP pending) | %d of %d (%.2f%%) |\n", doubled,
-	    samples, samples ? 100.0 * doubled / samples : 0);
-	printf("| same, not counting tasks that woke from a real sleep "
-	    "before the engine saw it | %d of %d (%.2f%%) |\n",
-	    doubled_unstopped, samples,
-	    samples ? 100.0 * doubled_unstopped / samples : 0);
-	printf("| CPU share error, hogs (measured vs ran, %d s), mean (max) "
-	    "| %.2f (%.2f) points |\n", SAMPLE_MS / 1000, sumerr / NHOGS,
-	    maxerr);
+	res->samples = samples;
+	res->doubled = doubled;
+	res->doubled_known = doubled_unstopped;
 	harness_done(&h);
+}
+
+int
+main(void)
+{
+	struct result		 r[2];
+	struct sigaction	 sa;
+	int			 rt, i;
+
+	/* As the daemon does: reap on SIGCHLD, not told of stops. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+	sigaction(SIGCHLD, &sa, NULL);
+	log_init("bench_proc", 1, LOG_LEVEL_WARN);
+	rt = harness_realtime() == 0;
+	maxswitch = 100000;
+	switch_us = xcalloc(maxswitch, sizeof *switch_us);
+	bench(50, &r[0]);
+	bench(40, &r[1]);
+
+	printf("Real processes: %d stairs-load tasks on 2 engine CPUs, 1 ms "
+	    "tick, loop at %s; interactive = --run 2 --sleep 40\n", NTASKS,
+	    rt ? "SCHED_FIFO 1" : "nice 0 (SCHED_FIFO refused)");
+	printf("| what |");
+	for (i = 0; i < 2; i++)
+		printf(" %d hogs, %d interactive |", r[i].hogs, r[i].inter);
+	printf("\n|---|---|---|\n| switch: procs_enforce on a tick where a "
+	    "CPU changed task, median (p90, p99) |");
+	for (i = 0; i < 2; i++)
+		printf(" %.1f µs (%.1f, %.1f), %d switches |", r[i].sw50,
+		    r[i].sw90, r[i].sw99, r[i].switches);
+	printf("\n| loop CPU use, getrusage over %d s (goal < 3 %%) |",
+	    CPU_MS / 1000);
+	for (i = 0; i < 2; i++)
+		printf(" %.2f %% |", r[i].cpu);
+	printf("\n| of which a bare 1 ms clock_nanosleep loop |");
+	for (i = 0; i < 2; i++)
+		printf(" %.2f %% |", r[i].bare);
+	printf("\n| mean µs per tick: reap, observe, engine_tick, enforce |");
+	for (i = 0; i < 2; i++)
+		printf(" %.1f, %.1f, %.1f, %.1f |", r[i].tr, r[i].to, r[i].tt,
+		    r[i].te);
+	printf("\n| samples (every 2 ms, %d s) with two running on one engine "
+	    "CPU (R, no SIGSTOP pending) |", SAMPLE_MS / 1000);
+	for (i = 0; i < 2; i++)
+		printf(" %d of %d (%.2f %%) |", r[i].doubled, r[i].samples,
+		    r[i].samples ? 100.0 * r[i].doubled / r[i].samples : 0);
+	printf("\n| same, not counting tasks that woke from a real sleep "
+	    "before the engine saw it |");
+	for (i = 0; i < 2; i++)
+		printf(" %d of %d (%.2f %%) |", r[i].doubled_known,
+		    r[i].samples, r[i].samples ? 100.0 * r[i].doubled_known /
+		    r[i].samples : 0);
+	printf("\n| CPU share error of the hogs, measured vs ran over %d s, "
+	    "mean (max) |", SAMPLE_MS / 1000);
+	for (i = 0; i < 2; i++)
+		printf(" %.2f (%.2f) points |", r[i].errmean, r[i].errmax);
+	printf("\n");
 	free(switch_us);
 	return (0);
 }

@@ -5,7 +5,10 @@
 #   - with no daemon, `stairs` starts one with the demo and draws it;
 #   - every CPU, every task and the ranks are on screen;
 #   - the screen moves (the tick changes);
-#   - `s` makes the selected task sleep (`tasks` says sleeping);
+#   - `s` makes the selected task sleep (`tasks` says sleeping); space,
+#     `.`, `>`, `<`, `+`, `-` do what they say (checked with `status`,
+#     `tasks`);
+#   - a mouse click selects a task, and its article table shows;
 #   - at 80x24 every CPU is still there;
 #   - `q` detaches and the daemon keeps serving;
 #   - `-r` refuses keys that change things, saying so;
@@ -58,6 +61,17 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 # Send a command to the daemon; print its reply.
 ask() {
 	printf '%s\n' "$1" | socat -t2 - UNIX-CONNECT:"$sock" 2>/dev/null
+}
+
+# Wait (up to 3 s) until the reply to command $1 matches pattern $2.
+wait_ask() {
+	n=0
+	while [ $n -lt 30 ]; do
+		ask "$1" | grep -q -- "$2" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
 }
 
 # The client's screen.
@@ -158,6 +172,66 @@ done
 [ $slept = 1 ] && ok "s: $fname sleeps" || bad "s: $fname not sleeping"
 wait_screen "$fname sleeps" 30 && ok "s: said on the caption line" ||
     bad "s: no message"
+
+# 4b. space pauses, . steps one tick, > doubles the speed, + renices.
+tick_now() {
+	ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p'
+}
+$tm send-keys -t t ' '
+wait_screen PAUSED 30 && ok "space: PAUSED on the status line" ||
+    bad "space: not paused on screen"
+wait_ask status 'paused=1' && ok "space: the daemon is paused" ||
+    bad "space: daemon not paused"
+k1=$(tick_now)
+$tm send-keys -t t .
+n=0
+while [ $n -lt 30 ] && [ "$(tick_now)" = "$k1" ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+k2=$(tick_now)
+[ "$k2" = $((k1 + 1)) ] && ok ".: one tick ($k1 -> $k2)" ||
+    bad ".: tick $k1 -> $k2"
+wait_screen "tick $k2 " 30 && ok ".: the screen shows tick $k2" ||
+    bad ".: the screen did not move to tick $k2"
+$tm send-keys -t t ' '
+$tm send-keys -t t '>'
+wait_ask status 'paused=0 speed=2' && ok "space, >: running at speed 2" ||
+    bad "space, >: $(ask status | grep '^status')"
+$tm send-keys -t t '<'
+$tm send-keys -t t +
+wait_ask tasks "^task id=$fid .* nice=1 " && ok "+: $fname nice 1" ||
+    bad "+: $fname not reniced"
+$tm send-keys -t t -
+wait_ask tasks "^task id=$fid .* nice=0 " && ok "-: $fname nice 0" ||
+    bad "-: $fname not reniced back"
+
+# 4c. An error from the daemon shows on the caption line: CPU 9 of 2.
+$tm send-keys -t t a
+wait_screen "CPUs for $fname" 30 || bad "a: no prompt"
+$tm send-keys -t t C-u 9 Enter
+wait_screen "$fname on CPUs 9: " 30 && ok "a 9: the daemon's error shown" ||
+    bad "a 9: no error on the caption line"
+ask tasks | grep -q "^task id=$fid .* cpus=0-1 " ||
+    bad "a 9: affinity changed anyway"
+
+# 4d. A mouse click on a task's row selects it; its article table follows.
+third=$(echo $names | cut -d' ' -f3)
+row=$(screen | grep -n "^[ ▶]*[0-9][0-9]* $third " | head -1 | cut -d: -f1)
+if [ -n "$row" ]; then
+	# An X10 mouse report: button 1 pressed at column 10, row $row.
+	$tm send-keys -t t -H 1b 5b 4d 20 2b "$(printf %x $((32 + row)))"
+	wait_screen "▶" 10
+	if screen | grep -q "^▶ *[0-9][0-9]* $third "; then
+		ok "click: $third selected"
+	else
+		bad "click: $third not selected"
+	fi
+	wait_screen "$third: descents" 30 && ok "click: $third's table" ||
+	    bad "click: no article table for $third"
+else
+	bad "click: no row for $third on screen"
+fi
 
 # 5. Smaller: every CPU still on screen.
 $tm resize-window -t t -x 80 -y 24

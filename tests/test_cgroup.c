@@ -147,6 +147,57 @@ test_group_cpuset(void **state)
 	assert_int_equal(stat(root, &sb), -1);
 }
 
+/*
+ * A group's cpuset follows what its tasks may use: an affinity change to
+ * a CPU of the group outside it widens it, and the task runs pinned there.
+ */
+static void
+test_group_affinity_change(void **state)
+{
+	struct harness		 h;
+	struct cpumask		 m;
+	cpu_set_t		 set;
+	char			*cause = NULL, buf[256], path[PATH_MAX + 32];
+	char			*argv[] = { "stairs-load", "--run", "1000000",
+				    "--sleep", "0", NULL };
+	int			 map[2] = { 0, 1 }, g, a, phys;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("one CPU: nothing to widen\n");
+		skip();
+	}
+	harness_init(&h, 2, map, 1);
+	if (strcmp(procs_cgroup_mode(h.ps), "none") == 0) {
+		harness_done(&h);
+		skip();
+	}
+	cpumask_fill(&m, 2);
+	g = engine_group_add(h.e, "both", &m, &cause);
+	assert_int_equal(procs_group_setup(h.ps, g, &cause), 0);
+	a = harness_spawn_cpus(&h, "a", "0", g, argv);
+	harness_run(&h, 50, NULL, NULL);
+	snprintf(path, sizeof path, "%s/cpuset.cpus",
+	    procs_cgroup_path(h.ps, g));
+	assert_int_equal(read_line(path, buf, sizeof buf), 0);
+	assert_string_equal(buf, "0");
+
+	cpumask_zero(&m);
+	cpumask_set(&m, 1);
+	assert_int_equal(engine_task_affinity(h.e, a, &m, &cause), 0);
+	harness_run(&h, 50, NULL, NULL);
+	assert_int_equal(harness_info(&h, a).cpu, 1);
+	assert_true(harness_info(&h, a).running);
+	phys = procs_phys_cpu(h.ps, 1);
+	assert_int_equal(sched_getaffinity(harness_pid(&h, a), sizeof set,
+	    &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 1);
+	assert_true(CPU_ISSET(phys, &set));
+	assert_int_equal(read_line(path, buf, sizeof buf), 0);
+	snprintf(path, sizeof path, "%d", phys);
+	assert_string_equal(buf, path);
+	harness_done(&h);
+}
+
 /* With cgroups off, the mode is "none" and tasks still run pinned. */
 static void
 test_none(void **state)
@@ -169,6 +220,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_free),
 		cmocka_unit_test(test_group_cpuset),
+		cmocka_unit_test(test_group_affinity_change),
 		cmocka_unit_test(test_none),
 	};
 

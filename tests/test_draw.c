@@ -318,6 +318,7 @@ test_tiny(void **state)
 	model_free(m);
 }
 
+/* Run the drawing tests. */
 int
 main(void)
 {

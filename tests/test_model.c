@@ -320,6 +320,7 @@ test_keys(void **state)
 	model_feed(m, TASK(9, "ed", "sleeping", 0));
 	model_feed(m, "end");
 	memset(&v, 0, sizeof v);
+	v.pause_sent = -1;
 	memset(&e, 0, sizeof e);
 	e.model = m;
 	e.view = &v;
@@ -335,6 +336,17 @@ test_keys(void **state)
 	assert_int_equal(v.selected, 9);
 	keys_handle(&e, '+');
 	assert_string_equal(sent[1], "nice 9 1");
+	/* Again before a frame shows nice 1: counts from what was sent. */
+	keys_handle(&e, '+');
+	assert_string_equal(sent[2], "nice 9 2");
+	nsent = 2;
+	/* A frame that shows it ends that. */
+	model_feed(m, "frame tick=2 cpus=2 tasks=2 paused=0 speed=1 rr=10");
+	model_feed(m, TASK(4, "hog", "running", 0));
+	model_feed(m, "task id=9 name=ed nice=2 state=sleeping");
+	model_feed(m, "end");
+	keys_frame(m, &v);
+	assert_int_equal(v.nice_task, 0);
 	keys_handle(&e, KEY_UP);
 	keys_handle(&e, '-');
 	assert_string_equal(sent[2], "nice 4 -1");
@@ -342,6 +354,12 @@ test_keys(void **state)
 	assert_string_equal(sent[3], "pause");
 	keys_handle(&e, '>');
 	assert_string_equal(sent[4], "speed 2");
+	/* Pressed again before a frame shows them: from what was sent. */
+	keys_handle(&e, ' ');
+	assert_string_equal(sent[5], "resume");
+	keys_handle(&e, '>');
+	assert_string_equal(sent[6], "speed 4");
+	nsent = 5;
 	keys_handle(&e, '.');
 	assert_string_equal(sent[5], "step 1");
 	keys_handle(&e, 'x');
@@ -421,6 +439,7 @@ test_click(void **state)
 	model_free(m);
 }
 
+/* Run the model and key tests. */
 int
 main(void)
 {

@@ -29,6 +29,8 @@
 #define DRAW_ROOM	20	/* kept right of the last stair for names */
 #define DRAW_GAUGE	10	/* the widest `left` gauge */
 
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+
 /* The characters a screen is drawn with: UTF-8 or plain ASCII. */
 struct glyphs {
 	wchar_t		 h, v, tl, tr, bl, br;
@@ -1074,8 +1076,25 @@ draw_caption(struct draw *d, int y)
 static void
 draw_keys(struct draw *d, int y)
 {
+	static const struct {
+		int		 readonly;
+		const char	*text;
+	} hints[] = {
+		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
+		    "space pause  . step  </> speed  t table  ? help  "
+		    "q detach  Q quit" },
+		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
+		    "space pause  . step  </> speed  t table  ? help  q/Q" },
+		{ 1, "read-only:  arrows/j/k select  t table  [ ] CPUs  "
+		    "? help  q detach" },
+		{ 0, "s/S sleep +/- nice a cpus x kill n new spc pause . step "
+		    "<> speed ? help q/Q" },
+		{ 1, "read-only: j/k select  t table  ? help  q detach" },
+	};
 	struct view	*v = d->v;
 	struct grid	*g = d->g;
+	const char	*text;
+	size_t		 i;
 	int		 x;
 
 	if (v->prompt) {
@@ -1086,12 +1105,16 @@ draw_keys(struct draw *d, int y)
 		draw_put(g, x, y, L'_', COL_PROMPT);
 		return;
 	}
-	draw_text(d, 1, y, g->w, v->readonly ?
-	    "read-only:  arrows/j/k select  t table  [ ] CPUs  "
-	    "? help  q detach" :
-	    "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-	    "space pause  . step  </> speed  t table  ? help  q/Q",
-	    COL_KEYS);
+	/* The longest hint line that fits (else the shortest, cut). */
+	text = NULL;
+	for (i = 0; i < nitems(hints); i++) {
+		if (hints[i].readonly != v->readonly)
+			continue;
+		text = hints[i].text;
+		if (draw_width(text) + 1 <= g->w)
+			break;
+	}
+	draw_text(d, 1, y, g->w, text, COL_KEYS);
 }
 
 /* The help, in a box over the middle of the screen. */

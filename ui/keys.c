@@ -173,13 +173,19 @@ keys_nice(struct keys_env *e, int key)
 
 	if ((t = keys_selected(e)) == NULL)
 		return (KEYS_HANDLED | KEYS_REDRAW);
-	n = t->nice + (key == '-' ? -1 : 1);
+	n = t->nice;
+	if (e->view->nice_task == t->id)
+		n = e->view->nice_value;
+	n += key == '-' ? -1 : 1;
 	if (n < -20 || n > 19) {
 		draw_message(e->view, 1, "%s: nice stays in -20..19", t->name);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	snprintf(cmd, sizeof cmd, "nice %d %d", t->id, n);
 	snprintf(what, sizeof what, "%s nice %d", t->name, n);
+	e->view->nice_task = t->id;
+	e->view->nice_value = n;
+	e->view->nice_frames = e->model->frames;
 	return (keys_send(e, PEND_ACTION, what, cmd));
 }
 
@@ -223,7 +229,14 @@ keys_new(struct keys_env *e, int key)
 static int
 keys_pause(struct keys_env *e, int key)
 {
-	if (e->model->paused)
+	struct view	*v = e->view;
+	int		 paused = e->model->paused;
+
+	if (v->pause_sent != -1)
+		paused = v->pause_sent;
+	v->pause_sent = !paused;
+	v->pause_frames = e->model->frames;
+	if (paused)
 		return (keys_send(e, PEND_ACTION, "resume", "resume"));
 	return (keys_send(e, PEND_ACTION, "pause", "pause"));
 }
@@ -239,9 +252,15 @@ keys_step(struct keys_env *e, int key)
 static int
 keys_speed(struct keys_env *e, int key)
 {
-	char	cmd[64], what[64];
-	double	s = e->model->speed * (key == '<' ? 0.5 : 2);
+	struct view	*v = e->view;
+	char		 cmd[64], what[64];
+	double		 s = e->model->speed;
 
+	if (v->speed_sent > 0)
+		s = v->speed_sent;
+	s *= key == '<' ? 0.5 : 2;
+	v->speed_sent = s;
+	v->speed_frames = e->model->frames;
 	snprintf(cmd, sizeof cmd, "speed %g", s);
 	snprintf(what, sizeof what, "speed %gx", s);
 	return (keys_send(e, PEND_ACTION, what, cmd));
@@ -342,6 +361,30 @@ keys_select_first(struct model *m, struct view *v)
 		v->selected = m->tasks[0].id;
 }
 
+/*
+ * A frame came: forget the last nice, speed or pause sent once the frame
+ * shows it (or after a second of frames, if something else changed it
+ * meanwhile).
+ */
+void
+keys_frame(struct model *m, struct view *v)
+{
+	const struct mtask	*t;
+
+	if (v->speed_sent > 0 && (m->speed == v->speed_sent ||
+	    m->frames > v->speed_frames + 30))
+		v->speed_sent = 0;
+	if (v->pause_sent != -1 && (m->paused == v->pause_sent ||
+	    m->frames > v->pause_frames + 30))
+		v->pause_sent = -1;
+	if (v->nice_task == 0)
+		return;
+	t = model_task(m, v->nice_task);
+	if (t == NULL || t->nice == v->nice_value ||
+	    m->frames > v->nice_frames + 30)
+		v->nice_task = 0;
+}
+
 /* The prompt line was entered: act on it. */
 static int
 keys_prompt_done(struct keys_env *e)
@@ -385,7 +428,7 @@ keys_prompt_done(struct keys_env *e)
 		    v->prompt_buf);
 		break;
 	case PROMPT_NEW:
-		/* NAME [pattern] [nice=N] [cpus=L]: a bare list is the pattern. */
+		/* NAME [pattern] [nice=N] [cpus=L]; a bare list: pattern. */
 		name[0] = rest[0] = '\0';
 		p = strtok(v->prompt_buf, " ");
 		snprintf(name, sizeof name, "%s", p != NULL ? p : "");
@@ -449,6 +492,7 @@ keys_handle(struct keys_env *e, int key)
 {
 	const struct keys_binding	*b;
 	size_t				 i;
+	char				 name[16];
 
 	if (e->view->prompt != PROMPT_NONE)
 		return (keys_prompt_key(e, key));
@@ -461,13 +505,12 @@ keys_handle(struct keys_env *e, int key)
 		if (key != b->key && (b->alt == 0 || key != b->alt))
 			continue;
 		if (b->changes && e->view->readonly) {
-			draw_message(e->view, 1, "read-only client: %s%c%s "
-			    "refused (it would change the daemon)",
-			    key == ' ' ? "" : "'", key == ' ' ? '?' : key,
-			    key == ' ' ? "" : "'");
 			if (key == ' ')
-				draw_message(e->view, 1, "read-only client: "
-				    "space refused (it would change the daemon)");
+				snprintf(name, sizeof name, "space");
+			else
+				snprintf(name, sizeof name, "'%c'", key);
+			draw_message(e->view, 1, "read-only client: %s refused "
+			    "(it would change the daemon)", name);
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
 		return (b->fn(e, key));

@@ -207,7 +207,8 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
 		return (-1);
 	/* Not in protocol 1, but used if a daemon offers it. */
 	if (sleep_ms != NULL) {
-		if (model_int(f, "sleep", sleep_ms, 0, 0) != 0 || *sleep_ms <= 0)
+		if (model_int(f, "sleep", sleep_ms, 0, 0) != 0 ||
+		    *sleep_ms <= 0)
 			return (-1);
 	}
 	return (0);
@@ -662,7 +663,8 @@ model_final(struct model *m, struct fields *f, int ok)
 		model_cat(m->reply_text, f->key[i], sizeof m->reply_text);
 		if (f->val[i] != NULL) {
 			model_cat(m->reply_text, "=", sizeof m->reply_text);
-			model_cat(m->reply_text, f->val[i], sizeof m->reply_text);
+			model_cat(m->reply_text, f->val[i],
+			    sizeof m->reply_text);
 		}
 	}
 	if (f->text != NULL) {

@@ -56,6 +56,7 @@ struct client {
 	struct keys_env		 keys;
 
 	int			 shutting_down;	/* Q: quit when it closes */
+	int			 table_stale;	/* a frame since the table */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 };
@@ -239,15 +240,20 @@ stairs_finish(struct client *c, int status, const char *why)
 	event_base_loopbreak(c->base);
 }
 
-/* Ask for the selected task's article table, unless one is on its way. */
+/*
+ * Ask for the selected task's article table, unless one is on its way
+ * or nothing ran since the last one (a paused daemon sends no frames).
+ */
 static void
-stairs_ask_table(struct client *c)
+stairs_ask_table(struct client *c, int force)
 {
 	char	cmd[64];
 
 	if (!c->v.show_table || c->v.selected <= 0 ||
-	    model_pending(c->m, PEND_TABLE) > 0)
+	    model_pending(c->m, PEND_TABLE) > 0 ||
+	    (!force && !c->table_stale))
 		return;
+	c->table_stale = 0;
 	snprintf(cmd, sizeof cmd, "table %d", c->v.selected);
 	stairs_command(c, PEND_TABLE, cmd);
 }
@@ -261,7 +267,10 @@ stairs_reply(struct client *c)
 
 	switch (m->reply_kind) {
 	case PEND_STATUS:
+		break;
 	case PEND_TABLE:
+		/* Shown at once: frames may be far apart (paused, step). */
+		stairs_redraw(c);
 		break;
 	case PEND_SUBSCRIBE:
 		if (!m->reply_ok) {
@@ -276,9 +285,13 @@ stairs_reply(struct client *c)
 			    m->reply_text);
 		else if (m->reply_ok)
 			draw_message(&c->v, 0, "%s", m->reply_what);
-		else
+		else {
 			draw_message(&c->v, 1, "%s: %s", m->reply_what,
 			    m->reply_text);
+			c->v.nice_task = 0;
+			c->v.speed_sent = 0;
+			c->v.pause_sent = -1;
+		}
 		stairs_redraw(c);
 		break;
 	case PEND_SHUTDOWN:
@@ -339,10 +352,12 @@ stairs_read(struct bufferevent *bev, void *arg)
 		draw_message(&c->v, 1, "overlong line from the daemon dropped");
 	}
 	if (frame) {
+		c->table_stale = 1;
+		keys_frame(c->m, &c->v);
 		sel = c->v.selected;
 		keys_select_first(c->m, &c->v);
 		if (sel != c->v.selected)
-			stairs_ask_table(c);
+			stairs_ask_table(c, 1);
 		stairs_redraw(c);
 	}
 }
@@ -410,7 +425,7 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 	if (flags & KEYS_SHUTDOWN)
 		c->shutting_down = 1;
 	if (flags & KEYS_TABLE)
-		stairs_ask_table(c);
+		stairs_ask_table(c, 1);
 	if (flags & KEYS_REDRAW)
 		stairs_redraw(c);
 }
@@ -434,7 +449,7 @@ stairs_signal(evutil_socket_t sig, short what, void *arg)
 static void
 stairs_table_timer(evutil_socket_t fd, short what, void *arg)
 {
-	stairs_ask_table(arg);
+	stairs_ask_table(arg, 0);
 }
 
 /* Free what the loop used (the terminal is restored by the caller). */
@@ -461,6 +476,7 @@ stairs_free(struct client *c)
 	free(c->why);
 }
 
+/* Parse the options, connect (or start a daemon), run the loop. */
 int
 main(int argc, char **argv)
 {
@@ -477,6 +493,7 @@ main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	memset(&c, 0, sizeof c);
 	c.v.show_table = 1;
+	c.v.pause_sent = -1;
 	while ((ch = getopt_long(argc, argv, "hrS:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':

@@ -217,6 +217,18 @@ struct view {
 	char		 prompt_label[64];
 	char		 prompt_buf[128];
 	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
+
+	/*
+	 * The last nice sent, until a frame shows it: + and - pressed in
+	 * quick succession count from it, not from a stale frame.
+	 */
+	int		 nice_task;	/* 0: none */
+	int		 nice_value;
+	long		 nice_frames;	/* model frames when it was sent */
+	double		 speed_sent;	/* the same for speed (0: none) */
+	long		 speed_frames;
+	int		 pause_sent;	/* and pause/resume (-1: none) */
+	long		 pause_frames;
 	int		 message_error;
 
 	/* Filled by draw_screen: where things landed, for mouse clicks. */
@@ -256,6 +268,7 @@ int		 keys_handle(struct keys_env *, int key);
 int		 keys_click(struct keys_env *, int x, int y);
 const char *const *keys_help(void);
 void		 keys_select_first(struct model *, struct view *);
+void		 keys_frame(struct model *, struct view *);
 
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */

@@ -1,0 +1,150 @@
+#!/bin/sh
+# e2e_client_many.sh -- the client with many CPUs and many tasks against
+# a live daemon (stairsd -f on a scenario written here), in a private tmux
+# server with LANG=C.UTF-8:
+#   - 8 CPUs at 80x24: every CPU label on screen;
+#   - 2 000 tasks: End selects the last task and it is on screen, Home
+#     the first; a crowded stair says "+N";
+#   - 64 CPUs at 120x40: every CPU label on screen.
+# Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
+# yet), 1 fail.
+
+bin=$(cd "${STAIRS_BIN:-.}" && pwd)
+for tool in tmux socat; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "skip: $tool not installed"
+		exit 77
+	fi
+done
+if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
+	echo "skip: stairsd live daemon not available"
+	exit 77
+fi
+
+tmp=$(mktemp -d /tmp/stairs-e2e-many.XXXXXX)
+tm="tmux -L stairs-e2e-many-$$ -f /dev/null"
+fails=0
+dpid=
+
+# Stop what this test started.
+cleanup() {
+	$tm kill-server 2>/dev/null
+	if [ -n "$dpid" ]; then
+		kill "$dpid" 2>/dev/null
+		wait "$dpid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# Wait (up to $2 tenths of a second) until the screen shows $1.
+wait_screen() {
+	n=0
+	while [ $n -lt "${2:-100}" ]; do
+		$tm capture-pane -p -t c 2>/dev/null | grep -qF -- "$1" &&
+		    return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# Write a scenario: $1 CPUs, $2 tasks (a third hogs, the rest sleepers).
+scenario() {
+	{
+		echo "name = \"many\";"
+		echo "cpus = $1;"
+		echo "tasks = ("
+		i=1
+		while [ "$i" -le "$2" ]; do
+			sep=","
+			[ "$i" -eq "$2" ] && sep=""
+			if [ $((i % 3)) -eq 0 ]; then
+				echo "  { name = \"h$i\"; }$sep"
+			else
+				echo "  { name = \"s$i\";" \
+				    "pattern = [ $((i % 5 + 1)), 30 ]; }$sep"
+			fi
+			i=$((i + 1))
+		done
+		echo ");"
+	} >"$tmp/many.cfg"
+}
+
+# Run a daemon on scenario $1 CPUs x $2 tasks, and the client at $3 x $4.
+run() {
+	$tm kill-server 2>/dev/null
+	if [ -n "$dpid" ]; then
+		kill "$dpid" 2>/dev/null
+		wait "$dpid" 2>/dev/null
+	fi
+	rm -f "$tmp/socket"
+	scenario "$1" "$2"
+	"$bin/stairsd" -f -S "$tmp/socket" --scenario "$tmp/many.cfg" \
+	    >"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	n=0
+	while [ $n -lt 50 ] && [ ! -S "$tmp/socket" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ ! -S "$tmp/socket" ]; then
+		bad "daemon: $(cat "$tmp/daemon.log")"
+		return 1
+	fi
+	$tm new-session -d -s c -x "$3" -y "$4" \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $tmp/socket; \
+	    sleep 600"
+	wait_screen "CPU0 " 100 || { bad "$1 CPUs: nothing drawn"; return 1; }
+	sleep 0.5
+}
+
+# Every CPU label 0..$1-1 on screen.
+every_cpu() {
+	s=$($tm capture-pane -p -t c)
+	i=0
+	missing=""
+	while [ $i -lt "$1" ]; do
+		echo "$s" | grep -q "CPU$i " || missing="$missing CPU$i"
+		i=$((i + 1))
+	done
+	[ -z "$missing" ] && ok "$1 CPUs at $2: every CPU on screen" ||
+	    bad "$1 CPUs at $2: missing$missing"
+}
+
+# 8 CPUs at 80x24.
+if run 8 24 80 24; then
+	every_cpu 8 80x24
+fi
+
+# 2 000 tasks on 4 CPUs at 120x40: End, Home, +N.
+if run 4 2000 120 40; then
+	$tm send-keys -t c End
+	if wait_screen "▶ 2000 " 50; then
+		ok "2000 tasks: End selects the last, on screen"
+	else
+		bad "2000 tasks: the last task not selected on screen"
+	fi
+	$tm send-keys -t c Home
+	wait_screen "▶    1 " 50 && ok "2000 tasks: Home back to the first" ||
+	    bad "2000 tasks: Home"
+	$tm capture-pane -p -t c | grep -q ' +[0-9][0-9]*' &&
+	    ok "2000 tasks: crowded stairs say +N" || bad "2000 tasks: no +N"
+	every_cpu 4 120x40
+fi
+
+# 64 CPUs at 120x40.
+if run 64 128 120 40; then
+	every_cpu 64 120x40
+fi
+
+if [ $fails -gt 0 ]; then
+	echo "e2e_client_many: $fails failed"
+	exit 1
+fi
+echo "e2e_client_many: all passed"
+exit 0
