@@ -108,6 +108,8 @@ struct procs {
 	uint64_t		 ticks;		/* procs_observe calls */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
+	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
+	int			 nofile_set;
 };
 
 static void	proc_sweep(struct procs *, uint64_t);
@@ -429,6 +431,9 @@ proc_pin(struct procs *ps, struct proc *p, int phys)
 
 	CPU_ZERO(&set);
 	CPU_SET(phys, &set);
+	if (p->nm == 0 && sched_setaffinity(p->pid, sizeof set, &set) != 0 &&
+	    errno != ESRCH)
+		failed = errno;
 	for (i = 0; i < p->nm; i++) {
 		snprintf(path, sizeof path, "/proc/%ld/task",
 		    (long)p->m[i].pid);
@@ -663,6 +668,7 @@ struct procs *
 procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 {
 	struct procs	*ps;
+	struct rlimit	 rl;
 	char		*why;
 	int		 i;
 
@@ -690,6 +696,15 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 		ps->outdir = xstrdup(conf->outdir);
 	if (conf != NULL && conf->bindir != NULL)
 		ps->bindir = xstrdup(conf->bindir);
+	/* Each real task keeps two or three /proc descriptors open. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		ps->nofile = rl;	/* children get the old one back */
+		ps->nofile_set = 1;
+		if (rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	ps->loadavgfd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	ps->lastpid = proc_lastpid(ps);
 	ps->pidmax = proc_pidmax();
@@ -869,7 +884,7 @@ proc_exited(struct procs *ps, struct proc *p, const char *reason,
 
 /* The child side of a spawn: never returns. */
 static void __attribute__((noreturn))
-proc_child(pid_t parent, const char *path, char *const argv[], int out,
+proc_child(struct procs *ps, const char *path, char *const argv[], int out,
     int errfd)
 {
 	struct sched_param	sp;
@@ -877,8 +892,10 @@ proc_child(pid_t parent, const char *path, char *const argv[], int out,
 	int			sig, null, err;
 
 	setpgid(0, 0);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != ps->self)
 		_exit(126);
+	if (ps->nofile_set)
+		setrlimit(RLIMIT_NOFILE, &ps->nofile);
 	/* A real-time or reniced daemon must not hand that down. */
 	if (sched_getscheduler(0) != SCHED_OTHER) {
 		memset(&sp, 0, sizeof sp);
@@ -980,7 +997,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		return (-1);
 	case 0:
 		close(fds[0]);
-		proc_child(ps->self, path, argv, out, fds[1]);
+		proc_child(ps, path, argv, out, fds[1]);
 	}
 	free(path);
 	close(out);

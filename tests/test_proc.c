@@ -299,6 +299,60 @@ test_pipeline(void **state)
 	harness_done(&h);
 }
 
+/* Count the lines of a file (none if it does not exist). */
+static int
+count_lines(const char *path)
+{
+	FILE	*f;
+	int	 c, n = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while ((c = fgetc(f)) != EOF) {
+		if (c == '\n')
+			n++;
+	}
+	fclose(f);
+	return (n);
+}
+
+/*
+ * Only changes are signalled: a task alone on its CPU is continued once
+ * (its first SIGCONT ends the stop it put itself in before exec, so the
+ * shell never sees it), however many ticks it runs; a task sharing its
+ * CPU, once per turn.
+ */
+static void
+test_only_changes(void **state)
+{
+	struct harness	 h;
+	char		 dir[] = "/tmp/stairs-conts-XXXXXX", path[64], cmd[160];
+	char		*argv[] = { "sh", "-c", cmd, NULL };
+	int		 n;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/conts", dir);
+	snprintf(cmd, sizeof cmd, "trap 'echo c >> %s' CONT; "
+	    "while :; do :; done", path);
+	harness_init(&h, 1, NULL, 0);
+	harness_spawn_cpus(&h, "alone", NULL, -1, argv);
+	harness_run(&h, 300, NULL, NULL);
+	n = count_lines(path);
+	print_message("alone: continued %d times after exec in 300 ticks\n",
+	    n);
+	assert_int_equal(n, 0);
+
+	/* Beside a hog: a turn every other rr_interval or so. */
+	harness_load(&h, "hog", "1000000", "0");
+	harness_run(&h, 300, NULL, NULL);
+	n = count_lines(path);
+	print_message("shared: continued %d times in 300 ticks\n", n);
+	assert_true(n >= 5 && n <= 20);
+	harness_done(&h);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* A missing program is an error naming it; a bad binary exits with why. */
 static void
 test_exec_failure(void **state)
@@ -483,6 +537,7 @@ main(void)
 		cmocka_unit_test(test_injected_sleep),
 		cmocka_unit_test(test_real_sleep_climbs),
 		cmocka_unit_test(test_pipeline),
+		cmocka_unit_test(test_only_changes),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_killed_outside),
 		cmocka_unit_test(test_kill),
