@@ -3,6 +3,7 @@
 # - `stairsd -f --scenario scenarios/real-hogs.cfg` keeps exactly one hog
 #   running at a time (sampling /proc: state R with no SIGSTOP pending),
 #   and each hog gets turns;
+# - in real-mixed the interactive task is seen sleeping (a real sleep);
 # - the tasks lines carry pid, cputime and exit; spawn and kill work, a
 #   program that does not exist is refused with its name and why;
 # - SIGTERM leaves no child and no stairs-<pid> cgroup;
@@ -204,6 +205,22 @@ daemon=""
 wait_gone $all && ok "SIGTERM: no child left" || fail "SIGTERM: left $(for p in $all; do gone $p || echo $p; done)"
 wait_no_cgroup "$dpid" && ok "SIGTERM: no stairs-$dpid cgroup" ||
     fail "SIGTERM: cgroup left: $(find /sys/fs/cgroup -maxdepth 3 -name "stairs-$dpid")"
+
+# real-mixed: the interactive task is seen sleeping and back at the top.
+start scenarios/real-mixed.cfg || exit 1
+i=0 slept=0 top=0
+while [ $i -lt 40 ]; do
+	line=$(ask tasks | grep 'name=editor ')
+	case "$line" in *state=sleeping*) slept=$((slept + 1)) ;; esac
+	case "$line" in *rank=120*) top=$((top + 1)) ;; esac
+	sleep 0.05
+	i=$((i + 1))
+done
+[ $slept -gt 0 ] && [ $top -gt 0 ] && ok "real-mixed: the editor sleeps for real ($slept of 40 looks) and stays near the top" ||
+    fail "real-mixed: editor sleeping in $slept, at rank 120 in $top of 40 looks: $line"
+kill -TERM "$daemon"
+wait "$daemon"
+daemon=""
 
 # 3. SIGKILL: no child, no grandchild, no cgroup left.
 start scenarios/real-groups.cfg || exit 1
