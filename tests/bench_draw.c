@@ -10,7 +10,8 @@
  * timed with CLOCK_MONOTONIC and the best is kept (the machine is
  * shared); the worst goes to stderr.
  *
- * Usage: bench_draw [-q]   (-q: shorter windows, a smoke run)
+ * Usage: bench_draw [-q] [TASKS]   (-q: shorter windows, a smoke run;
+ *        TASKS: other than 200, to see how it scales)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +22,9 @@
 #include "xmalloc.h"
 
 #define NCPUS		4
-#define NTASKS		200
 #define NFRAMES		64	/* distinct frames, cycled */
+
+static int	ntasks = 200;	/* tasks in a frame */
 #define WINDOWS		7
 
 /* Seconds on the monotonic clock. */
@@ -43,16 +45,16 @@ make_frame(int f, int *nlines)
 	int	  n = 0, i, c, nice, rank, run[NCPUS];
 	unsigned  seed = 12345;
 
-	lines = xcalloc(2 + NCPUS + NTASKS + 2, sizeof *lines);
+	lines = xcalloc(2 + NCPUS + ntasks + 2, sizeof *lines);
 	lines[n++] = xasprintf("frame tick=%d cpus=%d tasks=%d paused=0 "
-	    "speed=1 rr=10 dropped=0", 1000 + f * 33, NCPUS, NTASKS);
+	    "speed=1 rr=10 dropped=0", 1000 + f * 33, NCPUS, ntasks);
 	for (c = 0; c < NCPUS; c++) {
 		run[c] = c + 1;
 		lines[n++] = xasprintf("cpu id=%d task=%d nr=%d rank=%d "
-		    "iter=1 left=%d", c, run[c], NTASKS / NCPUS, 120 + c,
+		    "iter=1 left=%d", c, run[c], ntasks / NCPUS, 120 + c,
 		    10 - f % 10);
 	}
-	for (i = 1; i <= NTASKS; i++) {
+	for (i = 1; i <= ntasks; i++) {
 		seed = seed * 1103515245 + 12345;
 		nice = (int)((seed >> 16) % 11) - 5;
 		rank = 120 + nice + (int)(((seed >> 8) + f * (unsigned)i) %
@@ -152,6 +154,11 @@ main(int argc, char **argv)
 	char			 what[64];
 
 	quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+	if (argc > 1 + quick && (ntasks = atoi(argv[1 + quick])) < NCPUS) {
+		fprintf(stderr, "usage: bench_draw [-q] [TASKS >= %d]\n",
+		    NCPUS);
+		return (2);
+	}
 	for (f = 0; f < NFRAMES; f++)
 		frames[f] = make_frame(f, &nframe_lines[f]);
 	bm = model_create();
@@ -162,7 +169,7 @@ main(int argc, char **argv)
 	keys_select_first(bm, &bv);
 
 	printf("client per frame, %d tasks on %d CPUs (best of %d windows)\n",
-	    NTASKS, NCPUS, quick ? 3 : WINDOWS);
+	    ntasks, NCPUS, quick ? 3 : WINDOWS);
 	printf("| screen | model_feed (us) | draw_screen (us) | both (us) "
 	    "| both at 30 fps (%% of a core) |\n");
 	printf("|---|---|---|---|---|\n");

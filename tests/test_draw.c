@@ -296,6 +296,57 @@ test_scroll(void **state)
 	model_free(m);
 }
 
+/*
+ * A crowded stair: the names that fit, then "+N" for the rest, N whole
+ * (a three-digit N was once cut to two digits).
+ */
+static void
+test_crowded(void **state)
+{
+	struct model	*m = model_create();
+	struct view	 v;
+	struct grid	 g;
+	char		 line[256], *d, *row, *p, *end;
+	int		 i, w, shown, more;
+
+	model_feed(m, "stairs 1 0.1.0");
+	model_feed(m, "frame tick=5 cpus=1 tasks=500 paused=0 speed=1 rr=10");
+	model_feed(m, "cpu id=0 task=1 nr=500 rank=139 iter=1 left=10");
+	for (i = 1; i <= 500; i++) {
+		snprintf(line, sizeof line, "task id=%d name=t%d nice=19 cpu=0 "
+		    "rank=139 iter=1 left=10 state=%s", i, i,
+		    i == 1 ? "running" : "runnable");
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	/* Every width, so the names end at every place near the edge. */
+	for (w = 30; w <= 80; w++) {
+		draw_grid_init(&g, w, 24);
+		draw_screen(&g, m, &v, keys_help());
+		d = draw_dump(&g, 0);
+		row = strstr(d, "139 ");
+		assert_non_null(row);
+		*strchr(row, '\n') = '\0';
+		shown = 0;
+		for (p = row; (p = strchr(p, 't')) != NULL; p++) {
+			if (p[1] >= '0' && p[1] <= '9')
+				shown++;
+		}
+		p = strchr(row, '+');
+		assert_non_null(p);
+		more = (int)strtol(p + 1, &end, 10);
+		assert_true(end > p + 1);
+		if (shown + more != 500)
+			fail_msg("width %d: %d shown + %d more: %s", w, shown,
+			    more, row);
+		assert_non_null(strstr(row, "[t1"));
+		free(d);
+		draw_grid_free(&g);
+	}
+	model_free(m);
+}
+
 /* Tiny screens do not crash and keep the status line. */
 static void
 test_tiny(void **state)
@@ -330,6 +381,7 @@ main(void)
 		cmocka_unit_test(test_readonly_ascii),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_scroll),
+		cmocka_unit_test(test_crowded),
 		cmocka_unit_test(test_tiny),
 	};
 

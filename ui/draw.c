@@ -65,6 +65,16 @@ struct draw {
 	struct view		*v;
 	const struct glyphs	*gl;
 	int			 top_static;	/* best static rank in use */
+
+	/* The tasks on the stairs by CPU: bycpu[cstart[c] .. cstart[c+1]). */
+	const struct mtask	**bycpu;
+	int			 *cstart;
+	/*
+	 * One panel's tasks by rank: pl[rstart[r] .. rstart[r + 1]), the
+	 * running one first, then the runnable, then the sleeping ones.
+	 */
+	const struct mtask	**pl;
+	int			  rstart[MODEL_BOTTOM + 2];
 };
 
 /* Make a grid of w x h blank cells. */
@@ -303,11 +313,64 @@ draw_status(struct draw *d)
 		draw_text(d, rx, 0, g->w, right, COL_STATUS);
 }
 
-/* Is this task shown on a CPU's stairs? */
-static int
-draw_on_cpu(const struct mtask *t, int cpu)
+/*
+ * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
+ * stay in id order): one pass for all panels instead of one per row.
+ */
+static void
+draw_index(struct draw *d)
 {
-	return (t->cpu == cpu && t->state != MTASK_EXITED);
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	int			*pos, i, c;
+
+	d->cstart = xcalloc(m->ncpus + 1, sizeof *d->cstart);
+	d->bycpu = xcalloc(m->ntasks + 1, sizeof *d->bycpu);
+	d->pl = xcalloc(m->ntasks + 1, sizeof *d->pl);
+	pos = xcalloc(m->ncpus + 1, sizeof *pos);
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->state != MTASK_EXITED && t->cpu >= 0 &&
+		    t->cpu < m->ncpus)
+			d->cstart[t->cpu + 1]++;
+	}
+	for (c = 0; c < m->ncpus; c++) {
+		d->cstart[c + 1] += d->cstart[c];
+		pos[c] = d->cstart[c];
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->state != MTASK_EXITED && t->cpu >= 0 &&
+		    t->cpu < m->ncpus)
+			d->bycpu[pos[t->cpu]++] = t;
+	}
+	free(pos);
+}
+
+/* Sort one CPU's tasks by rank, running, runnable, then sleeping. */
+static void
+draw_index_panel(struct draw *d, int cpu)
+{
+	static const enum mtask_state	 order[] = {
+		MTASK_RUNNING, MTASK_RUNNABLE, MTASK_SLEEPING
+	};
+	const struct mtask		*t;
+	int				 pos[MODEL_BOTTOM + 1], i, r, k;
+
+	memset(d->rstart, 0, sizeof d->rstart);
+	for (i = d->cstart[cpu]; i < d->cstart[cpu + 1]; i++)
+		d->rstart[d->bycpu[i]->rank + 1]++;
+	for (r = 0; r <= MODEL_BOTTOM; r++) {
+		d->rstart[r + 1] += d->rstart[r];
+		pos[r] = d->rstart[r];
+	}
+	for (k = 0; k < 3; k++) {
+		for (i = d->cstart[cpu]; i < d->cstart[cpu + 1]; i++) {
+			t = d->bycpu[i];
+			if (t->state == order[k])
+				d->pl[pos[t->rank]++] = t;
+		}
+	}
 }
 
 /* A rank row a panel shows, and what is on it. */
@@ -404,30 +467,38 @@ draw_rank_fill(int *set, int n, int first, int lines)
 static int
 draw_panel_rows(struct draw *d, int cpu, int lines, struct prow *rows)
 {
-	const struct model	*m = d->m;
 	const struct mtask	*t;
 	int			 used[MODEL_BOTTOM + 1], nused = 0;
 	int			 all[MODEL_BOTTOM + 1], nall = 0;
 	int			 some[MODEL_BOTTOM + 1], nsome = 0;
-	int			*set, n, i, j, gaps, first;
+	char			 mused[MODEL_BOTTOM + 1];
+	char			 mall[MODEL_BOTTOM + 1];
+	char			 msome[MODEL_BOTTOM + 1];
+	int			*set, n, i, j, gaps, first, st;
 
 	/* From the best static rank of this CPU's tasks (any, if none). */
 	first = MODEL_BOTTOM + 1;
-	for (i = 0; i < m->ntasks; i++) {
-		t = &m->tasks[i];
-		if (!draw_on_cpu(t, cpu))
-			continue;
+	memset(mused, 0, sizeof mused);
+	memset(mall, 0, sizeof mall);
+	memset(msome, 0, sizeof msome);
+	for (i = d->cstart[cpu]; i < d->cstart[cpu + 1]; i++) {
+		t = d->bycpu[i];
+		st = 120 + t->nice;
 		if (t->rank < first)
 			first = t->rank;
-		if (120 + t->nice < first)
-			first = 120 + t->nice;
-		if (t->state != MTASK_SLEEPING) {
-			draw_rank_add(used, &nused, t->rank);
-			draw_rank_add(some, &nsome, t->rank);
-			draw_rank_add(some, &nsome, 120 + t->nice);
-		}
-		draw_rank_add(all, &nall, t->rank);
-		draw_rank_add(all, &nall, 120 + t->nice);
+		if (st < first)
+			first = st;
+		if (t->state != MTASK_SLEEPING)
+			mused[t->rank] = msome[t->rank] = msome[st] = 1;
+		mall[t->rank] = mall[st] = 1;
+	}
+	for (i = 0; i <= MODEL_BOTTOM; i++) {
+		if (mused[i])
+			used[nused++] = i;
+		if (msome[i])
+			some[nsome++] = i;
+		if (mall[i])
+			all[nall++] = i;
 	}
 	if (first > MODEL_BOTTOM)
 		first = d->top_static;
@@ -511,36 +582,21 @@ draw_gauge(struct draw *d, int x, int y, int width, const struct mtask *t)
  * adds tasks from ranks not shown below this row.
  */
 static void
-draw_stair_tasks(struct draw *d, int cpu, const struct prow *row, int last,
-    int x, int y, int xmax)
+draw_stair_tasks(struct draw *d, const struct prow *row, int last, int x,
+    int y, int xmax)
 {
-	const struct model	*m = d->m;
-	const struct mtask	*t, *list[64];
-	int			 n = 0, more = 0, i, pass, need, gw, sel;
-	enum col		 col;
-	char			 num[16];
+	const struct mtask	**list, *t;
+	int			  n, more = 0, i, r, need, gw, sel, rest;
+	enum col		  col;
+	char			  num[16];
 
 	/* Running, then runnable, then sleeping, each in id order. */
-	for (pass = 0; pass < 3; pass++) {
-		for (i = 0; i < m->ntasks; i++) {
-			t = &m->tasks[i];
-			if (!draw_on_cpu(t, cpu))
-				continue;
-			if ((pass == 0 && t->state != MTASK_RUNNING) ||
-			    (pass == 1 && t->state != MTASK_RUNNABLE) ||
-			    (pass == 2 && t->state != MTASK_SLEEPING))
-				continue;
-			/* The last row also counts tasks below it. */
-			if (t->rank != row->rank &&
-			    !(last && t->rank > row->rank &&
-			    t->state != MTASK_SLEEPING))
-				continue;
-			if (t->rank != row->rank || n == 64) {
-				more++;
-				continue;
-			}
-			list[n++] = t;
-		}
+	list = d->pl + d->rstart[row->rank];
+	n = d->rstart[row->rank + 1] - d->rstart[row->rank];
+	/* The last row also counts the runnable tasks below it. */
+	for (r = row->rank + 1; last && r <= MODEL_BOTTOM; r++) {
+		for (i = d->rstart[r]; i < d->rstart[r + 1]; i++)
+			more += d->pl[i]->state != MTASK_SLEEPING;
 	}
 
 	for (i = 0; i < n; i++) {
@@ -552,8 +608,11 @@ draw_stair_tasks(struct draw *d, int cpu, const struct prow *row, int last,
 			need += 2 + 4;
 		else if (t->state == MTASK_SLEEPING)
 			need += 2;
-		/* Leave room to say how many did not fit. */
-		if (x + need > xmax - (i + 1 < n || more ? 3 : 0)) {
+		/* Leave room to say how many more did not fit: " +N". */
+		rest = 0;
+		if (i + 1 < n || more > 0)
+			rest = 2 + snprintf(NULL, 0, "%d", n - i - 1 + more);
+		if (x + need > xmax - rest) {
 			if (t->state == MTASK_RUNNING && x + 3 < xmax) {
 				/* The running one always shows, cut short. */
 				x = draw_text(d, x, y, xmax - 3, "[",
@@ -576,7 +635,7 @@ draw_stair_tasks(struct draw *d, int cpu, const struct prow *row, int last,
 		if (t->state == MTASK_RUNNING) {
 			x = draw_text(d, x, y, xmax, "[", COL_RUNNING);
 			x = draw_text(d, x, y, xmax, t->name, COL_RUNNING);
-			gw = xmax - x - 2 - (i + 1 < n || more ? 3 : 0);
+			gw = xmax - x - 2 - rest;
 			if (gw > DRAW_GAUGE)
 				gw = DRAW_GAUGE;
 			if (gw >= 3) {
@@ -643,6 +702,7 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 
 	ix = x + 1;
 	iw = w - 2;
+	draw_index_panel(d, cpu);
 	n = draw_panel_rows(d, cpu, h - 2, rows);
 	for (i = nrank = 0; i < n; i++)
 		nrank += !rows[i].gap;
@@ -681,8 +741,8 @@ draw_panel(struct draw *d, int cpu, int x, int y, int w, int h)
 		if (rows[i].skipped_after)
 			draw_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
 		draw_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
-		draw_stair_tasks(d, cpu, &rows[i], i == n - 1, sx + sw + 1,
-		    yy, ix + iw);
+		draw_stair_tasks(d, &rows[i], i == n - 1, sx + sw + 1, yy,
+		    ix + iw);
 		k++;
 	}
 }
@@ -1196,7 +1256,11 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		th = 0;
 	if (avail - tmin < 3)
 		tmin = avail > 3 ? avail - 3 : 0;
+	draw_index(&d);
 	ph = draw_panels(&d, 1, avail - th - tmin);
+	free(d.bycpu);
+	free(d.cstart);
+	free(d.pl);
 	y = 1 + ph;
 	/* The task table takes what is left, the article's table below. */
 	want = avail - ph - th;

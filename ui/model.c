@@ -442,10 +442,19 @@ model_commit(struct model *m)
 	struct mcpu	*ctmp;
 	int		 i, j, n;
 
-	if (m->ntask_stage > 0)
+	/* Daemons send them in order: sort only if they were not. */
+	for (i = 1; i < m->ntask_stage; i++) {
+		if (m->task_stage[i - 1].id > m->task_stage[i].id)
+			break;
+	}
+	if (i < m->ntask_stage)
 		qsort(m->task_stage, m->ntask_stage, sizeof *m->task_stage,
 		    model_cmp_task);
-	if (m->nncpu_stage > 0)
+	for (i = 1; i < m->nncpu_stage; i++) {
+		if (m->ncpu_stage[i - 1].id > m->ncpu_stage[i].id)
+			break;
+	}
+	if (i < m->nncpu_stage)
 		qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
 		    model_cmp_cpu);
 	/* Both sorted by id: walk them together to keep %cpu history. */
