@@ -94,6 +94,7 @@ load_sleep(long long ms)
 		;
 }
 
+/* stairs-load --run MS --sleep MS [--count N] */
 int
 main(int argc, char **argv)
 {

@@ -12,12 +12,13 @@
  *   is pinned while still stopped, then continued; stops go out before
  *   continues so a switch frees the CPU first;
  * - each tick reads only the running tasks (are they all blocked?) and the
- *   ones we put to sleep because they blocked (are they runnable again?),
+ *   ones we put to sleep because they blocked (have they run since?),
  *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds;
- * - the members of a process group (shell pipelines) are found by one
- *   sweep of /proc, done only when some process was created since the last
- *   one (the last pid in /proc/loadavg moved), at most every 100 ms, or
- *   sooner (5 ms) when a group looks blocked and may have new members;
+ * - the members of a process group (shell pipelines) are found by reading
+ *   the pids created since the last look (the last pid handed out is in
+ *   /proc/loadavg; nothing is read if it did not move), at most every
+ *   100 ms, or at once when a group that may have new members looks
+ *   blocked;
  * - measured CPU time (the process CPU clocks of the members) is read
  *   every 100 ms for groups that ran since, and on demand by procs_info.
  *
@@ -309,7 +310,6 @@ proc_forked_since(struct procs *ps)
 }
 
 /* Look at one pid: if it is in the group of a task that ran, track it. */
-
 static void
 proc_sweep_pid(struct procs *ps, pid_t pid)
 {
@@ -1355,13 +1355,13 @@ static void
 proc_group_cpus(struct procs *ps, int group, struct cpumask *set)
 {
 	struct engine_task_info	ti;
-	int			id, n = engine_ntasks(ps->e), any = 0;
+	int			id, c, n = engine_ntasks(ps->e), any = 0;
 
 	cpumask_zero(set);
 	for (id = 1; id <= n; id++) {
 		if (engine_task_info(ps->e, id, &ti) != 0 || ti.group != group)
 			continue;
-		for (int c = 0; c < ps->ncpus; c++) {
+		for (c = 0; c < ps->ncpus; c++) {
 			if (cpumask_test(&ti.allowed, c))
 				cpumask_set(set, c);
 		}
