@@ -41,7 +41,8 @@ struct daemon {
 
 	struct engine		*engine;
 	struct clock		 clock;
-	struct event		*timer;
+	struct event		*timer;		/* on tick_fd */
+	int			 tick_fd;	/* a periodic timerfd */
 	uint64_t		 ticks_run;	/* since start, by the clock */
 
 	FILE			*trace;

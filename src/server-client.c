@@ -102,7 +102,7 @@ server_client_frame(struct server_client *c)
 	struct evbuffer		*out = bufferevent_get_output(c->bev);
 	struct proto_status	 st;
 	struct daemon_event	*ev;
-	const char		*body, *caption;
+	const char		*caption;
 	char			 buf[PROTO_TEXT_MAX + 64];
 	uint64_t		 seq, first;
 	size_t			 len;
@@ -117,8 +117,7 @@ server_client_frame(struct server_client *c)
 	len = protocol_frame_line(buf, sizeof buf, &st, c->dropped);
 	buf[len++] = '\n';
 	evbuffer_add(out, buf, len);
-	body = server_frame_body(srv, &len);
-	evbuffer_add(out, body, len);
+	server_body_add(out, server_frame_body(srv));
 	if ((caption = engine_caption(d->engine, NULL)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption",
 		    d->caption_tick, caption);

@@ -306,28 +306,151 @@ server_update_frames(struct server *srv)
 	evtimer_add(srv->frame_timer, &tv);
 }
 
+/* What a task line shows: when it is unchanged, so is the line. */
+struct server_key {
+	enum engine_state	state;
+	enum engine_exit	exit;
+	int			running, cpu, group, nice, rank, iter, left;
+	uint64_t		ran;
+	struct cpumask		allowed;
+};
+
+/* A task's line as last formatted, and what it showed. */
+struct server_line {
+	struct server_key	 key;
+	int			 valid;
+	size_t			 len;
+	char			 text[512];
+};
+
+/* Fill a task's key from its info (zeroed first: it is memcmp'd). */
+static void
+server_key(struct server_key *k, const struct engine_task_info *ti)
+{
+	memset(k, 0, sizeof *k);
+	k->state = ti->state;
+	k->exit = ti->exit;
+	k->running = ti->running;
+	k->cpu = ti->cpu;
+	k->group = ti->group;
+	k->nice = ti->stair.nice;
+	k->rank = ti->stair.rank;
+	k->iter = ti->stair.iter;
+	k->left = ti->stair.left;
+	k->ran = ti->ran;
+	k->allowed = ti->allowed;
+}
+
+/* Drop a reference to a frame body; the last one frees it. */
+void
+server_body_unref(struct server_body *b)
+{
+	if (b != NULL && --b->refs == 0)
+		free(b);
+}
+
+/* evbuffer's cleanup for a body added by reference. */
+static void
+server_body_cleanup(const void *data, size_t len, void *arg)
+{
+	server_body_unref(arg);
+}
+
+/* Queue a frame body on an output buffer, by reference (no copy). */
+void
+server_body_add(struct evbuffer *out, struct server_body *b)
+{
+	b->refs++;
+	if (evbuffer_add_reference(out, b->data, b->len, server_body_cleanup,
+	    b) != 0) {
+		b->refs--;
+		evbuffer_add(out, b->data, b->len);
+	}
+}
+
+/* Append len bytes to the body being built (which nobody else holds). */
+static void
+server_body_append(struct server *srv, const char *p, size_t len)
+{
+	struct server_body	*b = srv->body;
+	size_t			 size = b->size;
+
+	if (b->len + len > size) {
+		while (b->len + len > size)
+			size *= 2;
+		b = xrealloc(b, sizeof *b + size);
+		b->size = size;
+		srv->body = b;
+	}
+	memcpy(b->data + b->len, p, len);
+	b->len += len;
+}
+
 /*
  * The cpu and task lines of a frame for the daemon's current state,
- * formatted once however many subscribers there are.
+ * built once per change however many subscribers there are, and queued
+ * to each by reference.  Between two frames most tasks did not change,
+ * so each task's line is kept and formatted again only when what it
+ * shows changed (real tasks always: their CPU time moves on its own).
  */
-const char *
-server_frame_body(struct server *srv, size_t *len)
+struct server_body *
+server_frame_body(struct server *srv)
 {
-	struct daemon	*d = srv->daemon;
-	struct evbuffer	*b;
+	struct daemon		*d = srv->daemon;
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct server_line	*l;
+	struct server_key	 key;
+	struct proto_real	 real;
+	char			 buf[256], ex[96];
+	size_t			 size = 65536;
+	int			 c, id, n, isreal;
 
-	if (!srv->body_valid || srv->body_gen != d->gen) {
-		b = evbuffer_new();
-		command_cpu_lines(d, b);
-		command_task_lines(d, b);
-		free(srv->body);
-		srv->body_len = evbuffer_get_length(b);
-		srv->body = xmalloc(srv->body_len + 1);
-		evbuffer_remove(b, srv->body, srv->body_len);
-		evbuffer_free(b);
-		srv->body_gen = d->gen;
-		srv->body_valid = 1;
+	if (srv->body != NULL && srv->body_gen == d->gen)
+		return (srv->body);
+	if (srv->body != NULL && srv->body->refs > 1) {
+		size = srv->body->size;		/* still queued somewhere */
+		server_body_unref(srv->body);
+		srv->body = NULL;
 	}
-	*len = srv->body_len;
+	if (srv->body == NULL) {
+		srv->body = xmalloc(sizeof *srv->body + size);
+		srv->body->refs = 1;
+		srv->body->size = size;
+	}
+	srv->body->len = 0;
+
+	for (c = 0; c < engine_params(d->engine)->cpus; c++) {
+		engine_cpu_info(d->engine, c, &ci);
+		n = (int)protocol_cpu_line(buf, sizeof buf - 1, &ci);
+		buf[n++] = '\n';
+		server_body_append(srv, buf, (size_t)n);
+	}
+	n = engine_ntasks(d->engine);
+	if (n > srv->nlines) {
+		srv->lines = xreallocarray(srv->lines, n, sizeof *srv->lines);
+		memset(srv->lines + srv->nlines, 0,
+		    (n - srv->nlines) * sizeof *srv->lines);
+		srv->nlines = n;
+	}
+	for (id = 1; id <= n; id++) {
+		if (engine_task_info(d->engine, id, &ti) != 0)
+			continue;
+		l = &srv->lines[id - 1];
+		server_key(&key, &ti);
+		if (!l->valid || ti.kind == ENGINE_REAL ||
+		    memcmp(&key, &l->key, sizeof key) != 0) {
+			isreal = ti.kind == ENGINE_REAL &&
+			    daemon_real(d, id, &real, ex, sizeof ex) == 0;
+			l->len = protocol_task_line(l->text, sizeof l->text - 1,
+			    &ti, isreal ? &real : NULL, ti.group >= 0 ?
+			    engine_group_name(d->engine, ti.group) : NULL);
+			l->text[l->len++] = '\n';
+			l->key = key;
+			l->valid = 1;
+		}
+		server_body_append(srv, l->text, l->len);
+	}
+	srv->body_gen = d->gen;
 	return (srv->body);
 }

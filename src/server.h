@@ -16,6 +16,7 @@ struct bufferevent;
 struct daemon;
 struct event;
 struct evconnlistener;
+struct evbuffer;
 struct server_line;
 
 /* Queued output past which frames are dropped and commands wait. */
@@ -51,12 +52,17 @@ struct server {
 	int			 frame_fps;
 
 	/* The cpu and task lines of a frame, built once per change. */
-	char			*body;
-	size_t			 body_len, body_size;
+	struct server_body	*body;
+	uint64_t		 body_gen;
 	struct server_line	*lines;		/* per task id, cached */
 	int			 nlines;
-	uint64_t		 body_gen;
-	int			 body_valid;
+};
+
+/* A frame body, shared by reference by the subscribers' output. */
+struct server_body {
+	int		refs;
+	size_t		len, size;
+	char		data[];
 };
 
 /* server.c */
@@ -65,7 +71,9 @@ int	server_listen(const char *path, char **cause);
 struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
-const char *server_frame_body(struct server *, size_t *len);
+struct server_body *server_frame_body(struct server *);
+void	server_body_add(struct evbuffer *, struct server_body *);
+void	server_body_unref(struct server_body *);
 void	server_update_frames(struct server *);
 
 /* server-client.c */

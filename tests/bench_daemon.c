@@ -65,20 +65,31 @@ drain(struct tconn **subs, int n, long ms, long *frames)
 	}
 }
 
+/* Compare doubles, for qsort. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
 /*
  * One CPU measurement: start a daemon on scenario text, optionally with
- * subscribers, wait warm-up, then measure CPU over window ms.
+ * subscribers reading everything, warm up, then measure its CPU use in
+ * five windows.  The machine is shared, so other jobs only ever add to a
+ * window: report the best and the median.
  */
-static double
+static void
 measure(const char *label, const char *scenario, int nsubs, int fps,
-    long window, long *fpsout)
+    long window, long *fpsout, double *best, double *median)
 {
 	struct td	 t;
 	struct tconn	*subs[16], *c;
 	unsigned long long c0, c1;
-	long		 t0, t1, frames[16] = { 0 }, total = 0;
-	double		 pct;
-	int		 i;
+	long		 t0, t1, frames[16] = { 0 }, total = 0, elapsed = 0;
+	double		 pct[5];
+	int		 i, w;
 
 	td_init(&t, "log_level = \"warn\";\n", scenario);
 	td_start(&t);
@@ -92,24 +103,31 @@ measure(const char *label, const char *scenario, int nsubs, int fps,
 	}
 	drain(subs, nsubs, quick ? 300 : 1500, frames);	/* warm up */
 	memset(frames, 0, sizeof frames);
-	c0 = cpu_ns(t.pid);
-	t0 = td_ms();
-	if (nsubs > 0)
-		drain(subs, nsubs, window, frames);
-	else
-		td_nap((int)window);
-	c1 = cpu_ns(t.pid);
-	t1 = td_ms();
-	pct = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
+	for (w = 0; w < 5; w++) {
+		c0 = cpu_ns(t.pid);
+		t0 = td_ms();
+		if (nsubs > 0)
+			drain(subs, nsubs, window / 5, frames);
+		else
+			td_nap((int)(window / 5));
+		c1 = cpu_ns(t.pid);
+		t1 = td_ms();
+		elapsed += t1 - t0;
+		pct[w] = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
+	}
+	qsort(pct, 5, sizeof pct[0], cmp_double);
+	*best = pct[0];
+	*median = pct[2];
 	for (i = 0; i < nsubs; i++) {
 		total += frames[i];
 		tc_close(subs[i]);
 	}
 	if (getenv("BENCH_DEBUG") != NULL)
-		fprintf(stderr, "# %s: %ld frames in %ld ms\n", label, total,
-		    t1 - t0);
+		fprintf(stderr, "# %s: %ld frames in %ld ms; windows %.2f %.2f "
+		    "%.2f %.2f %.2f\n", label, total, elapsed, pct[0], pct[1],
+		    pct[2], pct[3], pct[4]);
 	if (fpsout != NULL)
-		*fpsout = nsubs > 0 ? total * 1000 / (t1 - t0) / nsubs : 0;
+		*fpsout = nsubs > 0 ? total * 1000 / elapsed / nsubs : 0;
 	if ((c = tc_open(&t)) != NULL) {
 		if (tc_status(c, "lag") > 0)
 			fprintf(stderr, "# %s: lag %lld ticks\n", label,
@@ -117,7 +135,6 @@ measure(const char *label, const char *scenario, int nsubs, int fps,
 		tc_close(c);
 	}
 	td_stop(&t);
-	return (pct);
 }
 
 /* The scenario text of n scripted tasks: half hogs, half sleepers. */
@@ -145,35 +162,54 @@ many_tasks(int n)
 	return (s);
 }
 
+/*
+ * The clock's offset now: engine tick less wall ms since t0, the best of
+ * five status round trips (a late reply only makes the offset smaller).
+ */
+static long long
+offset(struct tconn *c, long t0)
+{
+	long long	best = LLONG_MIN, off;
+	long		before;
+	int		i;
+
+	for (i = 0; i < 5; i++) {
+		before = td_ms();
+		off = tc_status(c, "tick") - (before - t0);
+		if (off > best)
+			best = off;
+		td_nap(20);
+	}
+	return (best);
+}
+
 /* Drift of the clock at speed 1 over window ms. */
 static void
 drift(long window)
 {
 	struct td	 t;
 	struct tconn	*c;
-	long long	 k0, k1, lag;
+	long long	 o0, o1, lag, k0, k1;
 	long		 t0, t1, end;
 	double		 d;
 
 	td_init(&t, "log_level = \"warn\";\n", NULL);
 	td_start(&t);
 	c = tc_open(&t);
-	/* Measure from a tick boundary: wait for the tick to move. */
-	k0 = tc_status(c, "tick");
-	while (tc_status(c, "tick") == k0)
-		;
 	t0 = td_ms();
+	o0 = offset(c, t0);
 	k0 = tc_status(c, "tick");
-	end = t0 + window;
+	end = td_ms() + window;
 	while (td_ms() < end)
 		td_nap(50);
+	o1 = offset(c, t0);
 	t1 = td_ms();
 	k1 = tc_status(c, "tick");
 	lag = tc_status(c, "lag");
-	d = 100.0 * ((double)(k1 - k0) - (double)(t1 - t0)) / (double)(t1 - t0);
-	printf("| clock drift at speed 1 over %ld s | %+.4f %% "
-	    "(%lld ticks in %ld ms; lag %lld) | < 0.1 %% |\n", window / 1000, d,
-	    k1 - k0, t1 - t0, lag);
+	d = 100.0 * (double)(o1 - o0) / (double)(t1 - t0);
+	printf("| clock drift at speed 1 over %ld s | %+.4f %% (%+lld ticks; "
+	    "%lld ticks in %ld ms; lag %lld) | < 0.1 %% |\n", window / 1000, d,
+	    o1 - o0, k1 - k0, t1 - t0, lag);
 	tc_close(c);
 	td_stop(&t);
 }
@@ -183,7 +219,7 @@ main(int argc, char **argv)
 {
 	char	*many;
 	long	 window, fps;
-	double	 pct;
+	double	 best, median;
 
 	if (argc > 1 && strcmp(argv[1], "-q") == 0)
 		quick = 1;
@@ -194,24 +230,27 @@ main(int argc, char **argv)
 	printf("| what | measured | goal |\n|---|---:|---:|\n");
 	fflush(stdout);
 
-	pct = measure("idle", "name = \"idle\";\ntasks = ();\n", 0, 0,
-	    window, NULL);
-	printf("| idle, no tasks, speed 1 | %.2f %% | |\n", pct);
+	measure("idle", "name = \"idle\";\ntasks = ();\n", 0, 0, window,
+	    NULL, &best, &median);
+	printf("| idle, no tasks, speed 1 | %.2f %% (median %.2f %%) | |\n",
+	    best, median);
 	fflush(stdout);
-	pct = measure("demo",
-	    "name = \"d\";\ncpus = 2;\ntasks = ( { name = \"hog\"; }, "
-	    "{ name = \"ed\"; pattern = [ 2, 40 ]; } );\n", 1, 30, window,
-	    &fps);
-	printf("| 2 tasks, 1 subscriber at 30 fps | %.2f %% | |\n", pct);
+	measure("demo", "name = \"d\";\ncpus = 2;\ntasks = ( { name = "
+	    "\"hog\"; }, { name = \"ed\"; pattern = [ 2, 40 ]; } );\n", 1, 30,
+	    window, &fps, &best, &median);
+	printf("| 2 tasks, 1 subscriber at 30 fps | %.2f %% (median %.2f %%) "
+	    "| |\n", best, median);
 	fflush(stdout);
 	many = many_tasks(1000);
-	pct = measure("1000 tasks", many, 0, 0, window, NULL);
-	printf("| 1 000 tasks, 4 cpus, speed 1, no subscriber | %.2f %% | |\n",
-	    pct);
+	measure("1000 tasks", many, 0, 0, window, NULL, &best, &median);
+	printf("| 1 000 tasks, 4 cpus, speed 1, no subscriber | %.2f %% "
+	    "(median %.2f %%) | |\n", best, median);
 	fflush(stdout);
-	pct = measure("1000 tasks + 5 subscribers", many, 5, 30, window, &fps);
+	measure("1000 tasks + 5 subscribers", many, 5, 30, window, &fps, &best,
+	    &median);
 	printf("| 1 000 tasks, 4 cpus, speed 1, 5 subscribers at 30 fps "
-	    "(%ld frames/s each) | %.2f %% | < 5 %% |\n", fps, pct);
+	    "(%ld frames/s each) | %.2f %% (median %.2f %%) | < 5 %% |\n", fps,
+	    best, median);
 	fflush(stdout);
 	free(many);
 	drift(quick ? 2000 : 20000);

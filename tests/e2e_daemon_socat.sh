@@ -1,0 +1,84 @@
+#!/bin/sh
+# e2e_daemon_socat.sh -- the by-hand session of docs/PROTOCOL.md, with
+# socat as a presenter would type it: stairsd -f on a temporary socket,
+# then status, tasks, pause, step, cpus, sleep, nice, an error, an
+# unknown command, subscribe (a frame with the events), quit; and a
+# one-shot "echo status | socat" whose reply arrives before the close.
+bin=${STAIRS_BIN:-.}
+sd="$bin/stairsd"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_daemon.XXXXXX") || exit 1
+daemon=""
+cleanup() {
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+
+sock="$tmp/socket"
+printf 'realtime = false;\n' >"$tmp/stairsd.cfg"
+"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" 2>"$tmp/log" &
+daemon=$!
+i=0
+until socat -u OPEN:/dev/null UNIX-CONNECT:"$sock" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 400 ] && { echo "FAIL: no socket"; cat "$tmp/log"; exit 1; }
+	sleep 0.05
+done
+grep -q "serving demo on $sock" "$tmp/log" || fail "no 'serving' line"
+
+# The session: lines sent with pauses, as typed.
+{
+	printf 'status\ntasks\npause\nstep 5\ncpus\nsleep hog 300\n'
+	printf 'nice hog 5\nsleep hog -5\nfrob\nresume\nspeed 0.5\n'
+	printf 'subscribe 2\n'
+	sleep 1.5
+	printf 'unsubscribe\nquit\n'
+} | socat -t 5 - UNIX-CONNECT:"$sock" >"$tmp/out"
+
+expect() {
+	grep -q -e "$1" "$tmp/out" || fail "no line matching: $1"
+}
+expect '^stairs 1 '
+expect '^status tick=[0-9]* cpus=2 tasks=5 paused=0 speed=1 rr=10 '
+expect '^task id=1 name=hog kind=sim pid=- nice=0 '
+expect '^ok 5$'
+expect '^cpu id=0 task=[0-9]* nr=[0-9]* '
+expect '^ok 2$'
+expect '^err bad ms "-5": expected a positive number$'
+expect '^err unknown command "frob" (try help)$'
+expect '^frame tick=[0-9]* cpus=2 tasks=5 paused=0 speed=0.5 rr=10 dropped=0'
+expect '^caption tick=[0-9]* text='
+expect '^event tick=[0-9]* text=stepped 5 ticks$'
+expect '^event tick=[0-9]* text=hog sleeps 300 ms$'
+expect '^event tick=[0-9]* text=hog nice 0 -> 5$'
+expect '^event tick=[0-9]* text=speed 1 -> 0.5$'
+expect '^end$'
+expect '^ok bye$'
+
+# One-shot: the reply comes before the daemon closes.
+echo status | socat - UNIX-CONNECT:"$sock" >"$tmp/one"
+grep -q '^status tick=' "$tmp/one" && grep -q '^ok$' "$tmp/one" ||
+    fail "one-shot status: $(cat "$tmp/one")"
+
+kill -TERM "$daemon"
+wait "$daemon"
+rc=$?
+daemon=""
+[ $rc -eq 0 ] || fail "SIGTERM: exit $rc"
+[ -e "$sock" ] && fail "socket left behind"
+
+if [ $failed -ne 0 ]; then
+	echo "--- session output"; cat "$tmp/out"; echo "--- log"; cat "$tmp/log"
+	exit 1
+fi
+echo "e2e_daemon_socat: all passed"
