@@ -1054,6 +1054,7 @@ static void
 draw_table(struct draw *d, int y, int h)
 {
 	const struct mtable	*t = &d->m->table;
+	const struct mtask	*task;
 	struct grid		*g = d->g;
 	int			 cw, ncol, c, r, first, x;
 	char			 buf[32];
@@ -1099,8 +1100,21 @@ draw_table(struct draw *d, int y, int h)
 			    COL_CELL, "%*s", cw, buf);
 		}
 	}
-	if (t->nrows == 0)
+	if (t->nrows == 0) {
 		draw_text(d, 5, y + 2, g->w, "(has not run yet)", COL_SLEEPING);
+		return;
+	}
+	/* Where the task is now: its rank in the newest descent. */
+	task = model_task(d->m, t->task);
+	r = t->nrows - 1;
+	if (task != NULL && task->state != MTASK_EXITED &&
+	    y + 2 + r - first < y + h) {
+		c = task->rank - t->base;
+		if (c >= 0 && c < ncol)
+			draw_paint(g, 5 + c * cw + 1, y + 2 + r - first, cw - 1,
+			    task->state == MTASK_RUNNING ? COL_RUNNING :
+			    COL_MARK);
+	}
 }
 
 /* The caption line: the scenario's caption, and the last key's outcome. */
