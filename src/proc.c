@@ -17,8 +17,8 @@
  * - the members of a process group (shell pipelines) are found by reading
  *   the pids created since the last look (the last pid handed out is in
  *   /proc/loadavg; nothing is read if it did not move), at most every
- *   100 ms, or at once when a group that may have new members looks
- *   blocked;
+ *   500 ms (new members inherit their parent's CPU anyway), or at once
+ *   when a group that may have new members looks blocked;
  * - measured CPU time (the process CPU clocks of the members) is read
  *   every 100 ms for groups that ran since, and on demand by procs_info.
  *
@@ -52,7 +52,7 @@
 #include "proc.h"
 #include "xmalloc.h"
 
-#define PROC_SWEEP_NS		(100 * 1000000ULL)	/* members, at most */
+#define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */
 #define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
 #define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
 
