@@ -71,6 +71,9 @@ test_commands_ok(void **state)
 	assert_true(strncmp(data, "table task=1 name=hog base=120 stairs=20 "
 	    "rr=10", 40) == 0);
 
+	/* Tasks start at tick 0: wait until it has run. */
+	while (tc_status(c, "tick") < 1)
+		td_nap(1);
 	expect(c, "sleep hog 50", "ok");
 	expect(c, "sleep 1", "ok");		/* by id, default length */
 	expect(c, "nice hog 5", "ok");
