@@ -16,6 +16,8 @@
 #include "protocol.h"
 #include "xmalloc.h"
 
+static void	protocol_word(const char *, char *, size_t);
+
 /* Command names, with how many words they take (after the name). */
 static const struct proto_def {
 	const char	*name;
@@ -515,18 +517,19 @@ protocol_format_speed(double speed, char *buf, size_t len)
 	return (buf);
 }
 
-/* The status line. */
+/* The status line; a scenario name's blanks become '_' (one word). */
 size_t
 protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 {
-	char	sp[32];
+	char	sp[32], name[64];
 
+	protocol_word(st->scenario, name, sizeof name);
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
 	    "clients=%d scenario=%s", (unsigned long long)st->tick, st->cpus,
 	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
 	    sizeof sp), st->rr, st->cgroups, st->live,
-	    (unsigned long long)st->lag, st->clients, st->scenario), len));
+	    (unsigned long long)st->lag, st->clients, name), len));
 }
 
 /* The first line of a frame. */
