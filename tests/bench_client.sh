@@ -24,12 +24,14 @@ fi
 
 tmp=$(mktemp -d /tmp/stairs-bench-client.XXXXXX)
 sock=$tmp/socket
-tm="tmux -L stairs-bench-client-$$ -f /dev/null"
+tmsock=stairs-bench-client-$$
+tm="tmux -L $tmsock -f /dev/null"
 dpid=
 
 # Stop what this bench started.
 cleanup() {
 	$tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
 	rm -rf "$tmp"
 }

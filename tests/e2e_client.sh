@@ -34,12 +34,14 @@ fi
 
 tmp=$(mktemp -d /tmp/stairs-e2e-client.XXXXXX)
 sock=$tmp/stairs/socket
-tm="tmux -L stairs-e2e-client-$$ -f /dev/null"
+tmsock=stairs-e2e-client-$$
+tm="tmux -L $tmsock -f /dev/null"
 fails=0
 
 # Kill what this test started: the tmux server, and daemons on our socket.
 cleanup() {
 	$tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
 	if [ -S "$sock" ]; then
 		echo shutdown | socat -t2 - UNIX-CONNECT:"$sock" >/dev/null 2>&1
 		sleep 0.3

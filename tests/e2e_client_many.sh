@@ -22,13 +22,15 @@ if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
 fi
 
 tmp=$(mktemp -d /tmp/stairs-e2e-many.XXXXXX)
-tm="tmux -L stairs-e2e-many-$$ -f /dev/null"
+tmsock=stairs-e2e-many-$$
+tm="tmux -L $tmsock -f /dev/null"
 fails=0
 dpid=
 
 # Stop what this test started.
 cleanup() {
 	$tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
 	if [ -n "$dpid" ]; then
 		kill "$dpid" 2>/dev/null
 		wait "$dpid" 2>/dev/null

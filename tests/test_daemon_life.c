@@ -111,9 +111,14 @@ test_second_refused(void **state)
 	char		*av[] = { "-f", "-c", t.cfg, "-S", t.sock, "--scenario",
 			    t.scen, NULL };
 
+	char		*detached[] = { "-c", t.cfg, "-S", t.sock, NULL };
+
 	td_init(&t, NULL, NULL);
 	td_start(&t);
 	assert_int_equal(run_status(&t, av), 1);
+	assert_true(td_log_has(&t, "a daemon is already running on"));
+	td_write(t.log, "");
+	assert_int_equal(run_status(&t, detached), 1);
 	assert_true(td_log_has(&t, "a daemon is already running on"));
 	/* The first one is unharmed. */
 	assert_non_null(c = tc_open(&t));
@@ -227,11 +232,17 @@ test_startup_errors(void **state)
 	char		*help[] = { "--help", NULL };
 	char		*version[] = { "--version", NULL };
 
+	char		*detached[] = { "-c", t.cfg, "-S", t.sock, NULL };
+
 	td_init(&t, "realtime = false;\n\nspeed = 500;\n", NULL);
 	assert_int_equal(run_status(&t, av), 2);
 	assert_true(td_log_has(&t, "stairsd.cfg:3: speed 500 is outside "
 	    "0.01..100"));
 	assert_false(exists(t.sock));
+	/* Without -f too: the error reaches the caller's stderr. */
+	td_write(t.log, "");
+	assert_int_equal(run_status(&t, detached), 2);
+	assert_true(td_log_has(&t, "stairsd.cfg:3: speed 500 is outside"));
 
 	td_write(t.cfg, "frob = 1;\n");
 	assert_int_equal(run_status(&t, av), 2);
@@ -348,6 +359,56 @@ test_max_clients(void **state)
 }
 
 /*
+ * A peer of another uid is refused (SO_PEERCRED) even when the socket's
+ * permissions would let it in.  Needs root, to be another uid.
+ */
+static void
+test_other_uid(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 line[256];
+	pid_t		 pid;
+	int		 st, fds[2];
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "# skipped: not root\n");
+		skip();
+	}
+	td_init(&t, NULL, NULL);
+	assert_int_equal(chmod(t.dir, 0755), 0);
+	td_start(&t);
+	assert_int_equal(chmod(t.sock, 0777), 0);
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		if (setgid(65534) != 0 || setuid(65534) != 0)
+			_exit(3);
+		c = calloc(1, sizeof *c);
+		if ((c->fd = td_connect_once(t.sock)) == -1)
+			_exit(4);
+		if (tc_line(c, line, sizeof line, TD_DEADLINE_MS) != 0)
+			_exit(5);
+		(void)write(fds[1], line, strlen(line));
+		_exit(tc_line(c, line, sizeof line, TD_DEADLINE_MS) == -1 ?
+		    0 : 6);
+	}
+	close(fds[1]);
+	memset(line, 0, sizeof line);
+	(void)read(fds[0], line, sizeof line - 1);
+	close(fds[0]);
+	waitpid(pid, &st, 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_string_equal(line, "err permission denied");
+	/* We (root) are still served. */
+	assert_non_null(c = tc_open(&t));
+	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/*
  * No arguments at all (what the client runs): detached, the demo, on
  * $XDG_RUNTIME_DIR/stairs/socket in a directory made 0700.
  */
@@ -399,6 +460,7 @@ main(void)
 		cmocka_unit_test(test_reload),
 		cmocka_unit_test(test_max_clients),
 		cmocka_unit_test(test_no_arguments),
+		cmocka_unit_test(test_other_uid),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -413,6 +413,37 @@ test_keys(void **state)
 	model_free(m);
 }
 
+/* A key's message gives way to events after a while; errors later. */
+static void
+test_message_age(void **state)
+{
+	struct model	*m = greeted();
+	struct view	 v;
+	int		 i;
+
+	memset(&v, 0, sizeof v);
+	v.pause_sent = -1;
+	draw_message(&v, 0, "hog sleeps 1000 ms");
+	for (i = 0; i < 5 * KEYS_FPS; i++) {
+		frame_at(m, 1000 + i, 0);
+		keys_frame(m, &v);
+	}
+	assert_string_equal(v.message, "hog sleeps 1000 ms");
+	for (i = 0; i < 3; i++) {
+		frame_at(m, 2000 + i, 0);
+		keys_frame(m, &v);
+	}
+	assert_string_equal(v.message, "");
+	/* A new message starts its own time; an error stays longer. */
+	draw_message(&v, 1, "err no such task");
+	for (i = 0; i < 10 * KEYS_FPS; i++) {
+		frame_at(m, 3000 + i, 0);
+		keys_frame(m, &v);
+	}
+	assert_string_equal(v.message, "err no such task");
+	model_free(m);
+}
+
 /* A click on a task row selects it. */
 static void
 test_click(void **state)
@@ -454,6 +485,7 @@ main(void)
 		cmocka_unit_test(test_allot),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_click),
+		cmocka_unit_test(test_message_age),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1124,26 +1124,35 @@ draw_caption(struct draw *d, int y)
 	const struct model	*m = d->m;
 	struct view		*v = d->v;
 	struct grid		*g = d->g;
-	const char		*text;
+	const char		*right, *event;
+	enum col		 col;
 	int			 x, mx, mw;
 
-	x = 0;
 	draw_put(g, 1, y, d->gl->quote, COL_CAPTION);
 	x = 3;
 	mx = g->w;
-	if (v->message[0] != '\0') {
-		mw = draw_width(v->message) + 2;
+	/*
+	 * On the right, the last key's outcome; when there is none (or it
+	 * is old), what just happened: the newest event.
+	 */
+	event = model_last_event(m);
+	right = v->message;
+	col = v->message_error ? COL_ERROR : COL_KEYS;
+	if (right[0] == '\0' && event != NULL && m->caption[0] != '\0') {
+		right = event;
+		col = COL_SLEEPING;
+	}
+	if (right[0] != '\0') {
+		mw = draw_width(right) + 2;
 		if (mw > g->w - 3)
 			mw = g->w - 3;
 		mx = g->w - mw;
-		draw_text(d, mx + 1, y, g->w, v->message,
-		    v->message_error ? COL_ERROR : COL_KEYS);
+		draw_text(d, mx + 1, y, g->w, right, col);
 	}
-	text = m->caption;
-	if (text[0] != '\0')
-		draw_text(d, x, y, mx - 1, text, COL_CAPTION);
-	else if ((text = model_last_event(m)) != NULL)
-		draw_text(d, x, y, mx - 1, text, COL_SLEEPING);
+	if (m->caption[0] != '\0')
+		draw_text(d, x, y, mx - 1, m->caption, COL_CAPTION);
+	else if (event != NULL && right != event)
+		draw_text(d, x, y, mx - 1, event, COL_SLEEPING);
 }
 
 /* The bottom line: a prompt, or the keys. */

@@ -362,14 +362,29 @@ keys_select_first(struct model *m, struct view *v)
 }
 
 /*
- * A frame came: forget the last nice, speed or pause sent once the frame
- * shows it (or after a second of frames, if something else changed it
- * meanwhile).
+ * A frame came.  A key's outcome stays on the caption line for about
+ * five seconds of frames (errors twenty), then gives way to the
+ * scenario's events.  The last nice, speed or pause sent is forgotten
+ * once a frame shows it (or after a second of frames, if something else
+ * changed it meanwhile).
  */
 void
 keys_frame(struct model *m, struct view *v)
 {
 	const struct mtask	*t;
+	long			 keep;
+
+	if (v->message[0] != '\0') {
+		keep = (v->message_error ? 20 : 5) * KEYS_FPS;
+		if (strcmp(v->message, v->message_seen) != 0) {
+			memcpy(v->message_seen, v->message,
+			    sizeof v->message_seen);
+			v->message_frames = m->frames;
+		} else if (m->frames - v->message_frames > keep) {
+			v->message[0] = '\0';
+			v->message_seen[0] = '\0';
+		}
+	}
 
 	if (v->speed_sent > 0 && (m->speed == v->speed_sent ||
 	    m->frames > v->speed_frames + 30))

@@ -34,7 +34,7 @@
 #include "stairs.h"
 #include "xmalloc.h"
 
-#define STAIRS_FPS		30	/* frames asked of the daemon */
+#define STAIRS_FPS		KEYS_FPS	/* frames asked of the daemon */
 #define STAIRS_TABLE_MS		250	/* article table poll */
 #define STAIRS_START_WAIT	5000	/* ms to wait for a started daemon */
 #define STAIRS_LINE_MAX		8192

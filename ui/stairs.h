@@ -230,6 +230,8 @@ struct view {
 	int		 pause_sent;	/* and pause/resume (-1: none) */
 	long		 pause_frames;
 	int		 message_error;
+	long		 message_frames;	/* frames when it was new */
+	char		 message_seen[MODEL_TEXT_MAX];
 
 	/* Filled by draw_screen: where things landed, for mouse clicks. */
 	int		 task_y;	/* screen row of the first task row */
@@ -254,6 +256,8 @@ void		 draw_message(struct view *, int error, const char *, ...)
 #define KEYS_QUIT	0x4	/* detach, leave the daemon running */
 #define KEYS_SHUTDOWN	0x8	/* `shutdown` sent: quit on its reply */
 #define KEYS_TABLE	0x10	/* selection changed: fetch its table */
+
+#define KEYS_FPS	30	/* frames a second the client asks for */
 
 /* How keys.c talks to the daemon. */
 struct keys_env {
