@@ -68,7 +68,8 @@ static const struct config_option {
 	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
 	    offsetof(struct config, max_fps), 1 },
 };
-#define CONFIG_NOPTIONS ((int)(sizeof config_options / sizeof config_options[0]))
+#define CONFIG_NOPTIONS \
+	((int)(sizeof config_options / sizeof config_options[0]))
 
 /* The number of options in the table. */
 int
@@ -186,7 +187,8 @@ config_set(struct config *c, const struct config_option *o,
 	switch (o->type) {
 	case CONFIG_INT:
 		if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) {
-			*cause = xasprintf("%s must be a whole number", o->name);
+			*cause = xasprintf("%s must be a whole number",
+			    o->name);
 			return (-1);
 		}
 		config_number(s, &v);
@@ -227,7 +229,8 @@ config_set(struct config *c, const struct config_option *o,
 		break;
 	case CONFIG_LEVEL:
 		if (t != CONFIG_TYPE_STRING ||
-		    log_level_parse(config_setting_get_string(s), &level) != 0) {
+		    log_level_parse(config_setting_get_string(s),
+		    &level) != 0) {
 			str = t == CONFIG_TYPE_STRING ?
 			    config_setting_get_string(s) : "?";
 			*cause = xasprintf("%s \"%s\" is not one of error, "

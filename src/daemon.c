@@ -777,7 +777,8 @@ daemon_main(int argc, char **argv)
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
 	char			*cause = NULL, *path;
 	int			 ch, foreground = 0, fd, ready = -1, i;
-	static const int	 signos[] = { SIGTERM, SIGINT, SIGHUP, SIGCHLD };
+	static const int	 signos[] = {
+	    SIGTERM, SIGINT, SIGHUP, SIGCHLD };
 
 	while ((ch = getopt_long(argc, argv, "fc:S:hV", daemon_longopts,
 	    NULL)) != -1) {
@@ -908,7 +909,8 @@ daemon_main(int argc, char **argv)
 	daemon_procs_start(d, daemon_child_output);
 	daemon_priority(&d->cfg);
 
-	d->tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	d->tick_fd = timerfd_create(CLOCK_MONOTONIC,
+	    TFD_NONBLOCK | TFD_CLOEXEC);
 	if (d->tick_fd == -1)
 		fatal("timerfd_create");
 	d->timer = event_new(d->base, d->tick_fd, EV_READ | EV_PERSIST,

@@ -62,7 +62,7 @@ const char *const protocol_help[] = {
 	"pause | resume            stop or restart the clock",
 	"step [N]                  run N ticks (default 1); pauses the clock",
 	"speed <x>                 ticks per ms of wall time, 0.01..100",
-	"subscribe [fps]           stream frames, at most fps a second (1..120)",
+	"subscribe [fps]           stream frames, at most fps a second",
 	"unsubscribe               stop the frames",
 	"shutdown                  stop the daemon",
 	"quit                      close this connection",
@@ -219,8 +219,9 @@ protocol_parse_pattern(const char *s, uint32_t **out, size_t *n,
 	for (word = strtok_r(copy, ",", &last); word != NULL;
 	    word = strtok_r(NULL, ",", &last)) {
 		if (nv == PROTO_PATTERN_MAX) {
-			*cause = xasprintf("bad pattern %s: more than %d numbers",
-			    protocol_quote(s, q, sizeof q), PROTO_PATTERN_MAX);
+			*cause = xasprintf("bad pattern %s: more than %d "
+			    "numbers", protocol_quote(s, q, sizeof q),
+			    PROTO_PATTERN_MAX);
 			goto fail;
 		}
 		if (protocol_parse_ms("pattern ms", word, &ms, cause) != 0)
@@ -231,7 +232,8 @@ protocol_parse_pattern(const char *s, uint32_t **out, size_t *n,
 	if (nv == 0 || nv % 2 != 0 || s[strlen(s) - 1] == ',' || s[0] == ',' ||
 	    strstr(s, ",,") != NULL) {
 		*cause = xasprintf("bad pattern %s: expected run,sleep pairs "
-		    "of positive ms, e.g. 2,40", protocol_quote(s, q, sizeof q));
+		    "of positive ms, e.g. 2,40",
+		    protocol_quote(s, q, sizeof q));
 		goto fail;
 	}
 	free(copy);

@@ -52,18 +52,18 @@ enum proto_type {
 /* One parsed command; protocol_cmd_free() releases it. */
 struct proto_cmd {
 	enum proto_type	 type;
-	char		*task;		/* <task>, or the new name (add, spawn) */
+	char		*task;		/* <task>, or the name (add, spawn) */
 	int		 has_ms;	/* sleep: ms given (else the default) */
 	uint64_t	 ms;		/* sleep */
 	int		 nice;		/* nice; add/spawn nice= */
 	int		 has_nice;
-	char		*cpus;		/* affinity; add/spawn cpus= (unparsed) */
+	char		*cpus;		/* affinity, cpus= (unparsed) */
 	uint32_t	*pattern;	/* add pattern= */
 	size_t		 npattern;
 	uint64_t	 runtime;	/* add runtime=, 0: none */
 	uint64_t	 steps;		/* step, default 1 */
 	double		 speed;		/* speed */
-	int		 fps;		/* subscribe, default PROTO_FPS_DEFAULT */
+	int		 fps;		/* subscribe */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 };
@@ -72,7 +72,7 @@ struct proto_cmd {
 struct proto_real {
 	long		 pid;		/* 0: not started */
 	uint64_t	 cputime_ms;
-	const char	*exit;		/* "status=0", ... ; NULL: use engine's */
+	const char	*exit;		/* "status=0"...; NULL: engine's */
 };
 
 /* What the status line and a frame header say. */

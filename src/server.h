@@ -26,15 +26,15 @@ struct server_client {
 	struct server		*server;
 	struct bufferevent	*bev;
 	int			 discarding;	/* inside an over-long line */
-	int			 blocked;	/* reading stopped: output full */
+	int			 blocked;	/* not read: output full */
 	int			 closing;	/* close once output is sent */
 
 	int			 subscribed;
 	int			 fps;
 	uint64_t		 next_frame;	/* ns, CLOCK_MONOTONIC */
-	uint64_t		 gen_sent;	/* daemon gen of the last frame */
+	uint64_t		 gen_sent;	/* gen of the last frame */
 	uint64_t		 event_seen;	/* seq of the last event sent */
-	uint64_t		 dropped;	/* frames not sent since the last */
+	uint64_t		 dropped;	/* frames not sent since */
 
 	TAILQ_ENTRY(server_client) entry;
 };

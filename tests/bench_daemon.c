@@ -152,7 +152,8 @@ many_tasks(int n)
 	for (i = 0; i < n; i++) {
 		if (i % 2)
 			off += (size_t)snprintf(s + off, size - off,
-			    "%s{ name = \"t%d\"; nice = %d; pattern = [ %d, %d ]; "
+			    "%s{ name = \"t%d\"; nice = %d; "
+			    "pattern = [ %d, %d ]; "
 			    "}\n", i ? "," : "", i, i % 21 - 10, 1 + i % 5,
 			    5 + i % 46);
 		else
@@ -232,7 +233,8 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
 			drift_s = strtol(argv[++i], NULL, 10);
 		else {
-			fprintf(stderr, "usage: bench_daemon [-q] [-d SECONDS]\n");
+			fprintf(stderr,
+			    "usage: bench_daemon [-q] [-d SECONDS]\n");
 			return (2);
 		}
 	}

@@ -155,27 +155,12 @@ else
 	bad "tick did not move: '$t1' -> '$t2'"
 fi
 
-# 4. `s` makes the selected task (the first row) sleep.
+# 4. space pauses (so nothing wakes on its own while we look), `s`
+# makes the selected task (the first row) sleep, `.` steps one tick.
 first=$(ask tasks |
     sed -n '/^task /{s/^task id=\([0-9]*\) name=\([^ ]*\).*/\1 \2/p;q;}')
 fid=${first%% *}
 fname=${first#* }
-$tm send-keys -t t s
-slept=0
-n=0
-while [ $n -lt 20 ]; do
-	if ask tasks | grep -q "^task id=$fid .*state=sleeping"; then
-		slept=1
-		break
-	fi
-	sleep 0.05
-	n=$((n + 1))
-done
-[ $slept = 1 ] && ok "s: $fname sleeps" || bad "s: $fname not sleeping"
-wait_screen "$fname sleeps" 30 && ok "s: said on the caption line" ||
-    bad "s: no message"
-
-# 4b. space pauses, . steps one tick, > doubles the speed, + renices.
 tick_now() {
 	ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p'
 }
@@ -184,6 +169,11 @@ wait_screen PAUSED 30 && ok "space: PAUSED on the status line" ||
     bad "space: not paused on screen"
 wait_ask status 'paused=1' && ok "space: the daemon is paused" ||
     bad "space: daemon not paused"
+$tm send-keys -t t s
+wait_ask tasks "^task id=$fid .*state=sleeping" && ok "s: $fname sleeps" ||
+    bad "s: $fname not sleeping"
+wait_screen "$fname sleeps" 30 && ok "s: said on the caption line" ||
+    bad "s: no message"
 k1=$(tick_now)
 $tm send-keys -t t .
 n=0
@@ -196,6 +186,8 @@ k2=$(tick_now)
     bad ".: tick $k1 -> $k2"
 wait_screen "tick $k2 " 30 && ok ".: the screen shows tick $k2" ||
     bad ".: the screen did not move to tick $k2"
+
+# 4b. space resumes, > doubles the speed, < halves it, + and - renice.
 $tm send-keys -t t ' '
 $tm send-keys -t t '>'
 wait_ask status 'paused=0 speed=2' && ok "space, >: running at speed 2" ||

@@ -47,7 +47,8 @@ bad(const char *text, const char *want)
 		fail();
 	}
 	if (strstr(cause, want) == NULL) {
-		fprintf(stderr, "\"%s\" does not contain \"%s\"\n", cause, want);
+		fprintf(stderr, "\"%s\" does not contain \"%s\"\n", cause,
+		    want);
 		fail();
 	}
 	free(cause);
@@ -102,7 +103,8 @@ test_values(void **state)
 	struct config	 c;
 	char		*cause = NULL;
 
-	put("cpus = 4;\nspeed = 2;\nsocket = \"/x/s\";\ncpu_map = [ 1, 0, 1, 0 ];\n"
+	put("cpus = 4;\nspeed = 2;\nsocket = \"/x/s\";\n"
+	    "cpu_map = [ 1, 0, 1, 0 ];\n"
 	    "log_level = \"debug\";\nrealtime = false;\nmax_clients = 3;\n"
 	    "default_sleep = 5;\n");
 	config_defaults(&c);

@@ -310,7 +310,8 @@ test_events(void **state)
 	    "events = (\n"
 	    "  { at = 1000; action = \"sleep\"; task = \"hog\"; ms = 100; },\n"
 	    "  { at = 1100; action = \"nice\"; task = \"hog\"; value = 5; },\n"
-	    "  { at = 1200; action = \"caption\"; text = \"The hog climbs\"; },\n"
+	    "  { at = 1200; action = \"caption\";\n"
+	    "    text = \"The hog climbs\"; },\n"
 	    "  { at = 1300; action = \"kill\"; task = \"ed\"; }\n);\n");
 	td_start(&t);
 	assert_non_null(sub = tc_open(&t));
@@ -436,7 +437,8 @@ test_trace(void **state)
 	struct td	 t;
 	struct tconn	*c;
 	char		 trace[PATH_MAX + 32], line[256], first[256];
-	char		*extra[] = { "--scenario", t.scen, "--trace", trace, NULL };
+	char		*extra[] = { "--scenario", t.scen, "--trace", trace,
+			    NULL };
 	long long	 tick;
 	long		 rows = 0, lasttick = -1;
 	FILE		*f;
