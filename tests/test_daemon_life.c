@@ -359,6 +359,38 @@ test_max_clients(void **state)
 }
 
 /*
+ * Bounded catch-up: a daemon stopped for a second owes ~1000 ticks; it
+ * runs at most 100 in the next wake-up and counts the rest as lag.
+ */
+static void
+test_lag(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	long long	 t0, t1, lag, lag0;
+	long		 end;
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	lag0 = tc_status(c, "lag");	/* 0 unless the machine is swamped */
+	t0 = tc_status(c, "tick");
+	kill(t.pid, SIGSTOP);
+	td_nap(1000);
+	kill(t.pid, SIGCONT);
+	end = td_ms() + TD_DEADLINE_MS;
+	while ((lag = tc_status(c, "lag") - lag0) == 0 && td_ms() < end)
+		td_nap(1);
+	t1 = tc_status(c, "tick");
+	fprintf(stderr, "# tick %lld -> %lld, lag %lld\n", t0, t1, lag);
+	assert_true(lag >= 500);
+	assert_true(t1 > t0);
+	assert_true(t1 - t0 + lag >= 1000);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/*
  * A peer of another uid is refused (SO_PEERCRED) even when the socket's
  * permissions would let it in.  Needs root, to be another uid.
  */
@@ -461,6 +493,7 @@ main(void)
 		cmocka_unit_test(test_max_clients),
 		cmocka_unit_test(test_no_arguments),
 		cmocka_unit_test(test_other_uid),
+		cmocka_unit_test(test_lag),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -146,6 +146,9 @@ test_frame_malformed(void **state)
 	    "state=running"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "task id=5 name=e rank=200 "
 	    "state=running"), MODEL_BAD);
+	/* iter is at most 40 stairs (nice -20): no overflow in allot. */
+	assert_int_equal(model_feed(m, "task id=8 name=h iter=2147483647 "
+	    "state=running"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "cpu id=0 task=1 nr=two"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "event tick=3"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "bogus stuff"), MODEL_BAD);
@@ -154,7 +157,7 @@ test_frame_malformed(void **state)
 	assert_int_equal(model_feed(m, "task id=6 name=f state=sleeping "
 	    "colour=blue"), MODEL_NOTHING);
 	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
-	assert_int_equal(m->nbad, 9);
+	assert_int_equal(m->nbad, 10);
 	assert_int_equal(m->ntasks, 1);
 	assert_int_equal(m->tasks[0].id, 6);
 	assert_int_equal(m->tick, 10);
@@ -413,6 +416,62 @@ test_keys(void **state)
 	model_free(m);
 }
 
+/*
+ * Garbage made of protocol words, seeded: the model never crashes (run
+ * under the sanitizers by make test) and what it keeps draws.
+ */
+static void
+test_garbage(void **state)
+{
+	static const char *words[] = {
+		"frame", "end", "cpu", "task", "caption", "event", "ok", "err",
+		"table", "row", "status", "id=1", "id=-3", "id=99999999999",
+		"name=x", "name=", "state=running", "state=sleeping",
+		"state=exited", "cpu=0", "cpu=7", "cpu=-", "rank=139",
+		"rank=120", "rank=-1", "nice=19", "nice=-20", "iter=40",
+		"left=5", "tick=3", "tick=", "cpus=2", "task=1", "nr=2",
+		"stairs=20", "stairs=0", "base=120", "rr=10", "rr=0",
+		"ticks=1,2,3", "ticks=", "iter=1", "text=hello world", "=",
+		"speed=0", "speed=2", "paused=1", "kind=real", "pid=4",
+		"\xff\xfe", "", " ", "x"
+	};
+	struct model	*m = greeted();
+	struct view	 v;
+	struct grid	 g;
+	char		 line[512], *d;
+	unsigned	 seed = 7;
+	int		 i, k, n;
+	size_t		 len;
+
+	memset(&v, 0, sizeof v);
+	v.show_table = 1;
+	for (i = 0; i < 20000; i++) {
+		line[0] = '\0';
+		len = 0;
+		seed = seed * 1103515245 + 12345;
+		n = 1 + (seed >> 16) % 8;
+		for (k = 0; k < n; k++) {
+			seed = seed * 1103515245 + 12345;
+			len += snprintf(line + len, sizeof line - len, "%s%s",
+			    k > 0 ? " " : "", words[(seed >> 16) %
+			    (sizeof words / sizeof words[0])]);
+		}
+		if (i % 7 == 0)
+			model_sent(m, PEND_TABLE, "table 1");
+		model_feed(m, line);
+		if (i % 500 == 0) {
+			draw_grid_init(&g, 80, 24);
+			keys_select_first(m, &v);
+			draw_screen(&g, m, &v, keys_help());
+			d = draw_dump(&g, 1);
+			free(d);
+			draw_grid_free(&g);
+		}
+	}
+	assert_true(m->nbad > 0);
+	model_free(m);
+}
+
 /* A key's message gives way to events after a while; errors later. */
 static void
 test_message_age(void **state)
@@ -486,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_click),
 		cmocka_unit_test(test_message_age),
+		cmocka_unit_test(test_garbage),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

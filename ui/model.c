@@ -368,7 +368,8 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	if ((seen & (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE)) !=
 	    (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE) || t->id <= 0 ||
 	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
-	    t->rank > MODEL_BOTTOM)
+	    t->rank > MODEL_BOTTOM || t->iter < 0 || t->iter > 40 ||
+	    t->left < 0)
 		return (-1);
 	return (0);
 }
