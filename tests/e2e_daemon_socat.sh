@@ -34,6 +34,13 @@ until socat -u OPEN:/dev/null UNIX-CONNECT:"$sock" 2>/dev/null; do
 	[ $i -gt 400 ] && { echo "FAIL: no socket"; cat "$tmp/log"; exit 1; }
 	sleep 0.05
 done
+# The socket listens before the daemon has started its real-process layer
+# and its event loop; the "serving" line comes once it has.
+i=0
+until grep -q "serving demo on $sock" "$tmp/log" || [ $i -gt 100 ]; do
+	i=$((i + 1))
+	sleep 0.05
+done
 grep -q "serving demo on $sock" "$tmp/log" || fail "no 'serving' line"
 
 # The session: lines sent with pauses, as typed.

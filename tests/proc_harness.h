@@ -322,6 +322,24 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 	}
 }
 
+/*
+ * Run the loop until a task's process has been reaped, for up to 5 s: a
+ * killed process still needs a CPU to die on, which a busy machine may be
+ * slow to give it.
+ */
+static __attribute__((unused)) void
+harness_run_until_exited(struct harness *h, int id)
+{
+	struct procs_info	info;
+	int			i;
+
+	for (i = 0; i < 500; i++) {
+		if (procs_info(h->ps, id, &info) == 0 && info.exited)
+			return;
+		harness_run(h, 10, NULL, NULL);
+	}
+}
+
 /* A task's engine info. */
 static __attribute__((unused)) struct engine_task_info
 harness_info(struct harness *h, int id)
