@@ -43,7 +43,7 @@
 #include "stairsd.h"
 #include "xmalloc.h"
 
-#define DAEMON_LEDGER_ROWS	1000
+#define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
 
 /* What daemon.c remembers about each task to describe changes. */
 struct daemon_seen {

@@ -1,0 +1,109 @@
+/*
+ * test_ledger.c -- the daemon's per-task table counts: rows per descent,
+ * columns per stair, the row bound and its dropped count, and the
+ * columns kept after a renice.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/buffer.h>
+
+#include <cmocka.h>
+
+#include "ledger.h"
+
+/* The ledger's lines for task id as one string (caller frees). */
+static char *
+lines(struct ledger *l, int id, int prio)
+{
+	struct engine_task_info	 ti;
+	struct evbuffer		*b = evbuffer_new();
+	size_t			 n;
+	char			*s;
+
+	memset(&ti, 0, sizeof ti);
+	ti.id = id;
+	ti.name = "t";
+	ti.stair.prio = prio;
+	ledger_write(l, id, &ti, 10, b);
+	n = evbuffer_get_length(b);
+	s = calloc(1, n + 1);
+	evbuffer_remove(b, s, n);
+	evbuffer_free(b);
+	return (s);
+}
+
+/* Rows per descent, columns per stair. */
+static void
+test_rows(void **state)
+{
+	struct ledger	*l = ledger_create(10);
+	char		*s;
+	int		 i;
+
+	s = lines(l, 1, 138);
+	assert_string_equal(s, "table task=1 name=t base=138 stairs=2 rr=10 "
+	    "rows=0 dropped=0\n");
+	free(s);
+	for (i = 0; i < 10; i++)
+		ledger_add(l, 1, 1, 0);
+	for (i = 0; i < 3; i++)
+		ledger_add(l, 1, 1, 1);
+	for (i = 0; i < 20; i++)
+		ledger_add(l, 1, 2, 1);
+	s = lines(l, 1, 138);
+	assert_string_equal(s, "table task=1 name=t base=138 stairs=2 rr=10 "
+	    "rows=2 dropped=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
+	free(s);
+	/* A renice to 19 (1 stair): the second column stays. */
+	s = lines(l, 1, 139);
+	assert_string_equal(s, "table task=1 name=t base=139 stairs=2 rr=10 "
+	    "rows=2 dropped=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
+	free(s);
+	/* Another task, a far id: its own rows. */
+	ledger_add(l, 1000, 1, 0);
+	assert_int_equal(ledger_rows(l, 1000), 1);
+	assert_int_equal(ledger_rows(l, 999), 0);
+	assert_int_equal(ledger_rows(l, 1), 2);
+	/* Out of range is ignored. */
+	ledger_add(l, 0, 1, 0);
+	ledger_add(l, 1, 3, 40);
+	ledger_add(l, 1, 3, -1);
+	assert_int_equal(ledger_rows(l, 1), 2);
+	ledger_free(l);
+}
+
+/* At most max_rows descents; the ticks of later ones are counted. */
+static void
+test_bound(void **state)
+{
+	struct ledger	*l = ledger_create(3);
+	char		*s;
+	uint32_t	 d;
+
+	for (d = 1; d <= 5; d++) {
+		ledger_add(l, 1, d, 0);
+		ledger_add(l, 1, d, 0);
+	}
+	assert_int_equal(ledger_rows(l, 1), 3);
+	s = lines(l, 1, 120);
+	assert_non_null(strstr(s, " rows=3 dropped=4\n"));
+	assert_null(strstr(s, "iter=4"));
+	free(s);
+	ledger_free(l);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_bound),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
