@@ -217,6 +217,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? d->server->nclients : 0;
 	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
+	st->sleep = d->cfg.default_sleep;
 }
 
 /* Describe the scenario events that fired in the last tick. */

@@ -526,10 +526,10 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 	protocol_word(st->scenario, name, sizeof name);
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
-	    "clients=%d scenario=%s", (unsigned long long)st->tick, st->cpus,
-	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
-	    sizeof sp), st->rr, st->cgroups, st->live,
-	    (unsigned long long)st->lag, st->clients, name), len));
+	    "clients=%d scenario=%s sleep=%d", (unsigned long long)st->tick,
+	    st->cpus, st->tasks, st->paused, protocol_format_speed(st->speed,
+	    sp, sizeof sp), st->rr, st->cgroups, st->live,
+	    (unsigned long long)st->lag, st->clients, name, st->sleep), len));
 }
 
 /* The first line of a frame. */
@@ -540,11 +540,11 @@ protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
 	char	sp[32];
 
 	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu",
-	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
-	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
-	    (unsigned long long)dropped, st->live,
-	    (unsigned long long)st->lag), len));
+	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu "
+	    "sleep=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
+	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
+	    st->rr, (unsigned long long)dropped, st->live,
+	    (unsigned long long)st->lag, st->sleep), len));
 }
 
 /* The protocol's name for a task's state. */

@@ -88,6 +88,7 @@ struct proto_status {
 	uint64_t	 lag;		/* ticks dropped by the clock */
 	int		 clients;
 	const char	*scenario;	/* its name, "-" if none */
+	int		 sleep;		/* default injected sleep, ms */
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);

@@ -61,6 +61,7 @@ test_commands_ok(void **state)
 	assert_int_equal(td_field(data, "cpus"), 2);
 	assert_int_equal(td_field(data, "tasks"), 2);
 	assert_non_null(strstr(data, " scenario=test"));
+	assert_int_equal(td_field(data, "sleep"), 1000);
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "task id=1 name=hog kind=sim pid=- "));
 	assert_non_null(strstr(data, "task id=2 name=editor "));

@@ -302,6 +302,7 @@ test_reload(void **state)
 		td_nap(10);
 	}
 	assert_int_equal(td_field(data, "rr"), 10);	/* needs a restart */
+	assert_int_equal(td_field(data, "sleep"), 7);	/* live */
 	assert_int_equal(wait_log(&t, "reload: rr_interval 10 -> 20 needs a "
 	    "restart"), 0);
 	assert_true(td_log_has(&t, "reload: speed 1 -> 2.5"));

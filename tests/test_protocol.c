@@ -262,16 +262,17 @@ test_format(void **state)
 	st.cgroups = "none";
 	st.clients = 1;
 	st.scenario = "demo";
+	st.sleep = 1000;
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none live=2 lag=0 clients=1 "
-	    "scenario=demo");
+	    "scenario=demo sleep=1000");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
 	protocol_frame_line(buf, sizeof buf, &st, 7);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
-	    "speed=0.5 rr=10 dropped=7 live=2 lag=0");
+	    "speed=0.5 rr=10 dropped=7 live=2 lag=0 sleep=1000");
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;
