@@ -1126,6 +1126,16 @@ engine_group_name(const struct engine *e, int group)
 	return (e->groups[group].name);
 }
 
+/* A group's engine CPUs; -1 if there is no such group. */
+int
+engine_group_cpus(const struct engine *e, int group, struct cpumask *cpus)
+{
+	if (group < 0 || group >= e->ngroups)
+		return (-1);
+	*cpus = e->groups[group].cpus;
+	return (0);
+}
+
 /* Fill a snapshot of a task; -1 if there is no such id. */
 int
 engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)

@@ -175,6 +175,8 @@ int	engine_ntasks(const struct engine *);		/* highest id */
 int	engine_nlive(const struct engine *);		/* not exited */
 int	engine_ngroups(const struct engine *);
 const char *engine_group_name(const struct engine *, int group);
+int	engine_group_cpus(const struct engine *, int group,
+	    struct cpumask *);				/* -1: no such group */
 int	engine_task_info(const struct engine *, int id,
 	    struct engine_task_info *);			/* -1: no such id */
 void	engine_cpu_info(const struct engine *, int cpu,

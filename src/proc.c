@@ -482,9 +482,8 @@ proc_run(struct procs *ps, struct proc *p, int phys)
 	if (p->pinned != phys) {
 		err = proc_pin(ps, p, phys);
 		/*
-		 * Outside its group's cpuset (the set follows what the
-		 * group's tasks may use, which an affinity change can
-		 * widen): update the cpuset and try again.
+		 * Outside its group's cpuset (the group's CPUs changed
+		 * since the cpuset was written): update it and try again.
 		 */
 		if (err == EINVAL && p->group >= 0 && ps->cg != NULL) {
 			if (procs_group_setup(ps, p->group, &cause) == 0)
@@ -1024,7 +1023,6 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	proc_watchdog_tell(ps, '+', pid);
 	if (ps->cg != NULL && p->group >= 0) {
 		why = NULL;
-		/* Its group's CPUs are known better now it has a task. */
 		if (procs_group_setup(ps, p->group, &why) != 0) {
 			log_warnx("task %s: %s", p->name, why);
 			free(why);
@@ -1347,30 +1345,6 @@ procs_phys_cpu(struct procs *ps, int cpu)
 	return (ps->map[cpu]);
 }
 
-/*
- * The engine CPUs of a group.  The engine has no getter for them, so use
- * what its tasks may use (affinity & group cpus); with no task yet, all.
- */
-static void
-proc_group_cpus(struct procs *ps, int group, struct cpumask *set)
-{
-	struct engine_task_info	ti;
-	int			id, c, n = engine_ntasks(ps->e), any = 0;
-
-	cpumask_zero(set);
-	for (id = 1; id <= n; id++) {
-		if (engine_task_info(ps->e, id, &ti) != 0 || ti.group != group)
-			continue;
-		for (c = 0; c < ps->ncpus; c++) {
-			if (cpumask_test(&ti.allowed, c))
-				cpumask_set(set, c);
-		}
-		any = 1;
-	}
-	if (!any)
-		cpumask_fill(set, ps->ncpus);
-}
-
 /* Create (or update) the cgroup of an engine group. */
 int
 procs_group_setup(struct procs *ps, int group, char **cause)
@@ -1385,7 +1359,10 @@ procs_group_setup(struct procs *ps, int group, char **cause)
 		*cause = xasprintf("no group %d", group);
 		return (-1);
 	}
-	proc_group_cpus(ps, group, &eng);
+	if (engine_group_cpus(ps->e, group, &eng) != 0) {
+		*cause = xasprintf("no group %d", group);
+		return (-1);
+	}
 	cpumask_zero(&phys);
 	CPUMASK_FOREACH(c, &eng) {
 		if (c < ps->ncpus)

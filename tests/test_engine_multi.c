@@ -510,6 +510,10 @@ test_group_moves(void **state)
 	assert_int_equal(engine_group_find(e, "nope"), -1);
 	assert_int_equal(engine_ngroups(e), 1);
 	assert_string_equal(engine_group_name(e, g), "g");
+	assert_int_equal(engine_group_cpus(e, g, &m), 0);
+	assert_true(cpumask_equal(&m, &(struct cpumask){ .bits = { 3 } }));
+	assert_int_equal(engine_group_cpus(e, g + 1, &m), -1);
+	m = et_mask("0-1");
 	a = et_add(e, "a", ENGINE_SIM, 0, 0, NULL, 0, 0, NULL, g);
 	b = et_hog(e, "b", 0, 0, NULL);
 	RUN_TO(e, 4);
@@ -517,6 +521,8 @@ test_group_moves(void **state)
 	assert_int_equal(et_info(e, a).group, g);
 	m = et_mask("1");
 	assert_int_equal(engine_group_set_cpus(e, g, &m, &cause), 0);
+	assert_int_equal(engine_group_cpus(e, g, &ti.allowed), 0);
+	assert_true(cpumask_equal(&ti.allowed, &m));
 	ti = et_info(e, a);
 	assert_int_equal(ti.cpu, 1);
 	assert_true(cpumask_equal(&ti.allowed, &m));
