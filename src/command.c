@@ -196,10 +196,13 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
-/* add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
+/*
+ * Add the task that `add` or `spawn` names to the engine, starting now.
+ * Returns its id, or -1 with the err line already written to out.
+ */
 static int
-command_add(struct daemon *d, const struct proto_cmd *cmd,
-    struct evbuffer *out)
+command_task_add(struct daemon *d, const struct proto_cmd *cmd,
+    enum engine_kind kind, struct evbuffer *out)
 {
 	struct engine_task_spec	 spec;
 	struct cpumask		 mask;
@@ -208,26 +211,41 @@ command_add(struct daemon *d, const struct proto_cmd *cmd,
 
 	if (engine_task_find(d->engine, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
-		    protocol_quote(cmd->task, q, sizeof q))));
+		    protocol_quote(cmd->task, q, sizeof q))), -1);
 	memset(&spec, 0, sizeof spec);
 	spec.name = cmd->task;
-	spec.kind = ENGINE_SIM;
+	spec.kind = kind;
 	spec.nice = cmd->nice;
 	spec.start = engine_now(d->engine);
-	spec.pattern = cmd->pattern;
-	spec.npattern = cmd->npattern;
-	spec.runtime = cmd->runtime;
+	if (kind == ENGINE_SIM) {
+		spec.pattern = cmd->pattern;
+		spec.npattern = cmd->npattern;
+		spec.runtime = cmd->runtime;
+	}
 	spec.group = -1;
 	if (cmd->cpus != NULL) {
 		if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus,
 		    &mask, &cause) != 0)
-			return (command_err(out, cause));
+			return (command_err(out, cause), -1);
 		if (cpumask_empty(&mask))
-			return (command_err(out, xasprintf("empty cpu list")));
+			return (command_err(out,
+			    xasprintf("empty cpu list")), -1);
 		spec.cpus = &mask;
 	}
 	if ((id = engine_task_add(d->engine, &spec, &cause)) < 0)
-		return (command_err(out, cause));
+		return (command_err(out, cause), -1);
+	return (id);
+}
+
+/* add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
+static int
+command_add(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	int	id;
+
+	if ((id = command_task_add(d, cmd, ENGINE_SIM, out)) < 0)
+		return (0);
 	daemon_task_added(d, id);
 	daemon_note(d, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
 	    cmd->pattern != NULL ? ", pattern" : ", hog",
@@ -241,33 +259,14 @@ static int
 command_spawn(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	struct engine_task_spec	 spec;
-	struct cpumask		 mask;
-	char			*cause = NULL, q[64];
-	int			 id;
+	char	*cause = NULL;
+	int	 id;
 
-	if (engine_task_find(d->engine, cmd->task) != 0)
-		return (command_err(out, xasprintf("task %s exists",
-		    protocol_quote(cmd->task, q, sizeof q))));
 	if (d->procs == NULL)
 		return (command_err(out, xasprintf("real processes are not "
 		    "available")));
-	memset(&spec, 0, sizeof spec);
-	spec.name = cmd->task;
-	spec.kind = ENGINE_REAL;
-	spec.nice = cmd->nice;
-	spec.start = engine_now(d->engine);
-	spec.group = -1;
-	if (cmd->cpus != NULL) {
-		if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus,
-		    &mask, &cause) != 0)
-			return (command_err(out, cause));
-		if (cpumask_empty(&mask))
-			return (command_err(out, xasprintf("empty cpu list")));
-		spec.cpus = &mask;
-	}
-	if ((id = engine_task_add(d->engine, &spec, &cause)) < 0)
-		return (command_err(out, cause));
+	if ((id = command_task_add(d, cmd, ENGINE_REAL, out)) < 0)
+		return (0);
 	/* A failed start leaves the task exited, with the reason. */
 	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
 		daemon_task_added(d, id);

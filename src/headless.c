@@ -287,19 +287,6 @@ headless_table(struct headless_run *run, int ncpus)
 		table_add(run->table, ci.descent, ci.rank);
 }
 
-/* Find the task named name in the scenario; -1 if none. */
-static int
-headless_find(const struct scenario *sc, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < sc->ntasks; i++) {
-		if (strcmp(sc->tasks[i].name, name) == 0)
-			return ((int)i);
-	}
-	return (-1);
-}
-
 /* Load and check everything; 0, or an exit status. */
 static int
 headless_setup(const struct headless_opts *o, struct scenario **scp,
@@ -324,7 +311,7 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 		    sc->tasks[i].argv[0]);
 		return (2);
 	}
-	if (o->table != NULL && headless_find(sc, o->table) == -1) {
+	if (o->table != NULL && scenario_find_task(sc, o->table) == -1) {
 		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
 		    o->table, sc->path);
 		return (2);

@@ -441,8 +441,8 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 	return (0);
 }
 
-/* Find a task by name in the scenario; -1 if none. */
-static int
+/* Find a task by name in the scenario; its index, or -1 if none. */
+int
 scenario_find_task(const struct scenario *sc, const char *name)
 {
 	size_t	i;

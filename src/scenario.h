@@ -85,6 +85,7 @@ typedef int (*scenario_spawn_cb)(void *arg, struct engine *, int task_id,
 struct scenario *scenario_load_file(const char *path, char **cause);
 struct scenario *scenario_load_string(const char *text, const char *label,
 	    char **cause);
+int	scenario_find_task(const struct scenario *, const char *name);
 void	scenario_free(struct scenario *);
 
 /* Apply the scenario's engine overrides on top of *p. */
