@@ -89,16 +89,25 @@ cpumask_first(const struct cpumask *m)
 int
 cpumask_next(const struct cpumask *m, int cpu)
 {
-	int		i;
+	return (cpumask_bits_next(m->bits, CPUMASK_WORDS, cpu));
+}
+
+/*
+ * The lowest set bit above `after` in nwords words, or -1.  Also serves
+ * the engine's 140-bit rank bitmaps.
+ */
+int
+cpumask_bits_next(const uint64_t *words, int nwords, int after)
+{
+	int		i, bit = after + 1;
 	uint64_t	w;
 
-	cpu++;
-	if (cpu < 0)
-		cpu = 0;
-	for (i = cpu / 64; i < CPUMASK_WORDS; i++) {
-		w = m->bits[i];
-		if (i == cpu / 64)
-			w &= ~(uint64_t)0 << (cpu % 64);
+	if (bit < 0)
+		bit = 0;
+	for (i = bit / 64; i < nwords; i++) {
+		w = words[i];
+		if (i == bit / 64)
+			w &= ~(uint64_t)0 << (bit % 64);
 		if (w != 0)
 			return (i * 64 + __builtin_ctzll(w));
 	}

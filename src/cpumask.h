@@ -31,6 +31,8 @@ void	cpumask_and(struct cpumask *, const struct cpumask *,
 	    const struct cpumask *);
 int	cpumask_parse(const char *, int ncpus, struct cpumask *,
 	    char **cause);
+/* The lowest set bit above `after` in an array of words, or -1. */
+int	cpumask_bits_next(const uint64_t *, int nwords, int after);
 char   *cpumask_format(const struct cpumask *, char *buf, size_t len);
 
 #define CPUMASK_FOREACH(c, m) \

@@ -342,17 +342,7 @@ engine_best_rank(const struct cpu *cpu)
 static int
 engine_next_rank(const struct cpu *cpu, int r)
 {
-	int		i;
-	uint64_t	w;
-
-	for (r++, i = r / 64; i < BITMAP_WORDS; i++) {
-		w = cpu->bitmap[i];
-		if (i == r / 64)
-			w &= ~(uint64_t)0 << (r % 64);
-		if (w != 0)
-			return (i * 64 + __builtin_ctzll(w));
-	}
-	return (-1);
+	return (cpumask_bits_next(cpu->bitmap, BITMAP_WORDS, r));
 }
 
 /* --- Placement and balancing. --------------------------------------- */
