@@ -270,6 +270,7 @@ headless_table(struct headless_run *run, int ncpus)
 {
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
+	int			 c;
 
 	if (engine_task_info(run->e, run->table_id, &ti) != 0)
 		return;
@@ -280,11 +281,17 @@ headless_table(struct headless_run *run, int ncpus)
 		run->table = table_create(ti.stair.nice,
 		    engine_params(run->e)->rr_interval, HEADLESS_TABLE_ROWS);
 	}
-	if (!ti.running || ti.cpu < 0 || ti.cpu >= ncpus)
-		return;
-	engine_cpu_info(run->e, ti.cpu, &ci);
-	if (ci.task == run->table_id)
-		table_add(run->table, ci.descent, ci.rank);
+	/*
+	 * Count from what the CPUs ran, as the trace does: a task whose
+	 * burst ended with this tick is asleep now, but it ran.
+	 */
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(run->e, c, &ci);
+		if (ci.task == run->table_id) {
+			table_add(run->table, ci.descent, ci.rank);
+			break;
+		}
+	}
 }
 
 /* Load and check everything; 0, or an exit status. */

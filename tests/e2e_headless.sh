@@ -149,6 +149,21 @@ CFG
 	ok "--table across a nice change" ||
 	fail "--table across a nice change: $(cat "$tmp/table")"
 
+# A task that sleeps: every tick it ran is counted, the last of each burst
+# too.  [2, 40] runs ticks 0-1, 43-44, 86-87, 129-130, 172-173: 10 ticks at
+# rank 120 (it climbs back each time), so Base = 10 / rr = 1; the trace
+# says the same.
+cat >"$tmp/sleeper.cfg" <<'CFG'
+tasks = ( { name = "ed"; pattern = [ 2, 40 ]; } );
+CFG
+"$sd" --headless --scenario "$tmp/sleeper.cfg" --ticks 200 --table ed \
+    >"$tmp/table"
+runs=$("$sd" --headless --scenario "$tmp/sleeper.cfg" --ticks 200 \
+    --trace - | grep -c ',ed,120,')
+[ "$runs" -eq 10 ] && grep -q '^1 | 1 |' "$tmp/table" &&
+	ok "--table counts the last tick of each burst" ||
+	fail "--table of a sleeper: ran $runs ticks, table: $(cat "$tmp/table")"
+
 # The same scenario gives the same trace, byte for byte.
 "$sd" --headless --scenario scenarios/demo.cfg --ticks 20000 \
     --trace "$tmp/t1" &&
