@@ -368,15 +368,28 @@ test_keys(void **state)
 	keys_handle(&e, 'x');
 	assert_string_equal(sent[6], "kill 4");
 
-	/* S opens a prompt; typing edits it; Enter sends. */
+	/*
+	 * S opens a prompt showing the default; typing replaces it (as a
+	 * selected field would), Enter sends.  Review found "500" typed
+	 * after "1000" sent 1000500.
+	 */
 	keys_handle(&e, 'S');
 	assert_true(v.prompt);
+	keys_handle(&e, '5');
+	keys_handle(&e, '0');
+	keys_handle(&e, '0');
+	assert_string_equal(v.prompt_buf, "500");
+	keys_handle(&e, '\r');
+	assert_false(v.prompt);
+	assert_string_equal(sent[7], "sleep 4 500");
+	/* Editing keeps the default: Backspace, then typing, appends. */
+	nsent = 7;
+	keys_handle(&e, 'S');
 	keys_handle(&e, KEY_BACKSPACE);
 	keys_handle(&e, KEY_BACKSPACE);
 	keys_handle(&e, KEY_BACKSPACE);
 	keys_handle(&e, '5');
 	keys_handle(&e, '\r');
-	assert_false(v.prompt);
 	assert_string_equal(sent[7], "sleep 4 15");
 	/* A bad number is said, not sent. */
 	keys_handle(&e, 'S');
@@ -393,6 +406,8 @@ test_keys(void **state)
 	/* a: the prompt starts from the task's CPUs; Escape cancels. */
 	keys_handle(&e, 'a');
 	assert_string_equal(v.prompt_buf, "0");
+	keys_handle(&e, '1');
+	assert_string_equal(v.prompt_buf, "1");
 	keys_handle(&e, 27);
 	assert_false(v.prompt);
 	assert_int_equal(nsent, 9);

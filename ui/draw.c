@@ -1184,7 +1184,8 @@ draw_keys(struct draw *d, int y)
 		draw_fill(g, 0, y, g->w, L' ', COL_PROMPT);
 		x = draw_textf(d, 1, y, g->w, COL_PROMPT, "%s: ",
 		    v->prompt_label);
-		x = draw_text(d, x, y, g->w, v->prompt_buf, COL_PROMPT);
+		x = draw_text(d, x, y, g->w, v->prompt_buf,
+		    v->prompt_fresh ? COL_SELECTED : COL_PROMPT);
 		draw_put(g, x, y, L'_', COL_PROMPT);
 		return;
 	}

@@ -146,6 +146,7 @@ keys_prompt_open(struct keys_env *e, int kind, const char *label,
 	v->prompt_task = v->selected;
 	snprintf(v->prompt_label, sizeof v->prompt_label, "%s", label);
 	snprintf(v->prompt_buf, sizeof v->prompt_buf, "%s", init);
+	v->prompt_fresh = 1;
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
@@ -471,7 +472,13 @@ keys_prompt_key(struct keys_env *e, int key)
 {
 	struct view	*v = e->view;
 	size_t		 len = strlen(v->prompt_buf);
+	int		 fresh = v->prompt_fresh;
 
+	/*
+	 * The default shows as if selected: the first character typed
+	 * replaces it, while Backspace or ^U edit it.
+	 */
+	v->prompt_fresh = 0;
 	switch (key) {
 	case '\n':
 	case '\r':
@@ -492,6 +499,10 @@ keys_prompt_key(struct keys_env *e, int key)
 		v->prompt_buf[0] = '\0';
 		break;
 	default:
+		if (fresh && key >= 32 && key < 127) {
+			v->prompt_buf[0] = '\0';
+			len = 0;
+		}
 		if (key >= 32 && key < 127 && len + 1 < sizeof v->prompt_buf) {
 			v->prompt_buf[len] = (char)key;
 			v->prompt_buf[len + 1] = '\0';

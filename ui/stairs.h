@@ -216,6 +216,7 @@ struct view {
 	int		 prompt_task;	/* the task it is about */
 	char		 prompt_label[64];
 	char		 prompt_buf[128];
+	int		 prompt_fresh;	/* still the default: typing replaces it */
 	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
 
 	/*
