@@ -390,6 +390,8 @@ void
 daemon_pause(struct daemon *d)
 {
 	clock_pause(&d->clock);
+	if (d->procs != NULL)
+		procs_hold(d->procs);
 	daemon_arm(d, clock_now_ns());
 	if (d->trace != NULL)
 		fflush(d->trace);
@@ -403,6 +405,8 @@ daemon_resume(struct daemon *d)
 	uint64_t	now = clock_now_ns();
 
 	clock_resume(&d->clock, now, engine_now(d->engine));
+	if (d->procs != NULL)
+		procs_release(d->procs);
 	daemon_arm(d, now);
 	daemon_changed(d);
 }
@@ -413,6 +417,9 @@ daemon_step(struct daemon *d, uint64_t n)
 {
 	while (n-- > 0)
 		daemon_tick_once(d);
+	/* The steps ran in no wall time: real tasks stay stopped. */
+	if (d->procs != NULL && d->clock.paused)
+		procs_hold(d->procs);
 	if (d->trace != NULL)
 		fflush(d->trace);
 }

@@ -79,6 +79,7 @@ struct proc {
 	int			 ran;		/* continued since last cputime */
 	int			 forked;	/* continued since last sweep */
 	int			 killed;	/* SIGKILL sent */
+	int			 held;		/* blocked, stopped by procs_hold */
 	int			 group;
 	int			 errfd;		/* exec errno pipe, -1 */
 	uint64_t		 blocked_pcount; /* schedule count when blocked */
@@ -1198,6 +1199,49 @@ procs_enforce(struct procs *ps)
 		    (c = ps->runcpu[i]) == -1)
 			continue;
 		proc_run(ps, p, ps->map[c]);
+	}
+}
+
+/*
+ * The clock is paused: stop every real task, so none runs and no
+ * measured CPU time drifts from the engine's.  Tasks blocked in the
+ * kernel, which enforcement leaves running so they can wake, are marked
+ * to be let go again by procs_release; the ones the engine picks are
+ * continued by the next procs_enforce.
+ */
+void
+procs_hold(struct procs *ps)
+{
+	struct engine_task_info	 ti;
+	struct proc		*p;
+	int			 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
+		    p->stopped)
+			continue;
+		if (engine_task_info(ps->e, i, &ti) == 0 &&
+		    ti.state == ENGINE_SLEEPING && !ti.injected)
+			p->held = 1;
+		proc_stop(p);
+	}
+}
+
+/* The clock runs again: continue the blocked tasks procs_hold stopped. */
+void
+procs_release(struct procs *ps)
+{
+	struct proc	*p;
+	int		 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->held)
+			continue;
+		p->held = 0;
+		if (p->live && !p->killed && p->stopped) {
+			proc_signal(p, SIGCONT);
+			p->stopped = 0;
+		}
 	}
 }
 

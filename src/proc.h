@@ -52,6 +52,8 @@ int	procs_spawn(struct procs *, int task_id, char *const argv[],
 	    char **cause);
 void	procs_observe(struct procs *);
 void	procs_enforce(struct procs *);
+void	procs_hold(struct procs *);	/* paused: stop every real task */
+void	procs_release(struct procs *);	/* resumed */
 void	procs_reap(struct procs *);
 int	procs_kill(struct procs *, int task_id, char **cause);
 int	procs_info(struct procs *, int task_id, struct procs_info *);

@@ -160,6 +160,35 @@ else
 	    fail "no cputime: $line"
 fi
 
+# pause stops the real processes too: nothing runs, and the cputime of
+# every hog stands still, as ran does; resume lets the picked one run again.
+if [ $# -eq 3 ]; then
+	ask pause >/dev/null
+	sleep 0.2
+	before=$(ask tasks | sed -n 's/.*name=\(hog[0-9]\) .*cputime=\([0-9]*\).*/\1=\2/p' | tr '\n' ' ')
+	r=""
+	for i in 1 2 3 4 5; do
+		r="$r$(running "$@")"
+		sleep 0.1
+	done
+	after=$(ask tasks | sed -n 's/.*name=\(hog[0-9]\) .*cputime=\([0-9]*\).*/\1=\2/p' | tr '\n' ' ')
+	[ -z "$r" ] && [ "$before" = "$after" ] &&
+	    ok "pause stops the real processes (cputime $after)" ||
+	    fail "paused: running '$r', cputime $before -> $after"
+	ask "step 20" >/dev/null
+	sleep 0.2
+	[ -z "$(running "$@")" ] && ok "after a step while paused, nothing runs" ||
+	    fail "after step 20 while paused, running: $(running "$@")"
+	ask resume >/dev/null
+	i=0
+	while [ -z "$(running "$@")" ] && [ $i -lt 100 ]; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	[ -n "$(running "$@")" ] && ok "resume runs a hog again" ||
+	    fail "nothing runs after resume"
+fi
+
 # spawn, an exec failure, kill.
 r=$(ask "spawn pipe -- sh $tmp/pipe.sh" | tail -1)
 case "$r" in
