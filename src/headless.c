@@ -57,7 +57,7 @@ static const char headless_usage_text[] =
 "  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
 "  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
 "  --trace PATH|-      write tick,cpu,task,rank,iter,left per CPU per tick\n"
-"  --table TASK        print the article's table for TASK after the run\n"
+"  --table TASK        print the article's table for TASK (name or id)\n"
 "  --cpus N            engine CPUs (overrides the scenario)\n"
 "  --rr-interval MS    rr_interval (overrides the scenario)\n"
 "  --help, --version\n"
@@ -166,6 +166,12 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 	if (optind < argc) {
 		fprintf(stderr, "stairsd: unexpected argument \"%s\"\n",
 		    argv[optind]);
+		return (-1);
+	}
+	if (o->trace != NULL && strcmp(o->trace, "-") == 0 &&
+	    o->table != NULL) {
+		fprintf(stderr, "stairsd: --trace - and --table would both "
+		    "write to stdout: give --trace a file\n");
 		return (-1);
 	}
 	if (o->scenario == NULL || !o->has_ticks) {
@@ -294,6 +300,19 @@ headless_table(struct headless_run *run, int ncpus)
 	}
 }
 
+/* Is s a task id (1-based, in file order) of the scenario? */
+static int
+headless_task_id(const struct scenario *sc, const char *s)
+{
+	char	*end;
+	long	 id;
+
+	if (*s < '1' || *s > '9')
+		return (0);
+	id = strtol(s, &end, 10);
+	return (*end == '\0' && id >= 1 && (size_t)id <= sc->ntasks);
+}
+
 /* Load and check everything; 0, or an exit status. */
 static int
 headless_setup(const struct headless_opts *o, struct scenario **scp,
@@ -318,7 +337,8 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 		    sc->tasks[i].argv[0]);
 		return (2);
 	}
-	if (o->table != NULL && scenario_find_task(sc, o->table) == -1) {
+	if (o->table != NULL && scenario_find_task(sc, o->table) == -1 &&
+	    !headless_task_id(sc, o->table)) {
 		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
 		    o->table, sc->path);
 		return (2);

@@ -109,7 +109,10 @@ table_add(struct table *t, uint32_t descent, int rank)
 	t->ticks[i * t->stairs + (rank - t->base)]++;
 }
 
-/* One cell's text: ticks / rr, whole or with one decimal, "" if zero. */
+/*
+ * One cell's text: ticks / rr, whole or with one decimal, "" if zero.
+ * Blank is the only zero: a share too small to round to 0.1 shows 0.1.
+ */
 void
 table_cell(uint32_t ticks, int rr, char *buf, size_t len)
 {
@@ -122,6 +125,8 @@ table_cell(uint32_t ticks, int rr, char *buf, size_t len)
 	if (rr < 1)
 		rr = 1;
 	tenths = ((uint64_t)ticks * 10 + (uint64_t)rr / 2) / (uint64_t)rr;
+	if (tenths == 0)
+		tenths = 1;
 	if (tenths % 10 == 0)
 		snprintf(buf, len, "%llu", (unsigned long long)(tenths / 10));
 	else

@@ -164,6 +164,20 @@ runs=$("$sd" --headless --scenario "$tmp/sleeper.cfg" --ticks 200 \
 	ok "--table counts the last tick of each burst" ||
 	fail "--table of a sleeper: ran $runs ticks, table: $(cat "$tmp/table")"
 
+# --table takes an id as well as a name, as <task> does everywhere.
+"$sd" --headless --scenario scenarios/article.cfg --ticks 600 --table 1 \
+    >"$tmp/byid" 2>&1 && "$sd" --headless --scenario scenarios/article.cfg \
+    --ticks 600 --table hog >"$tmp/byname" && cmp -s "$tmp/byid" "$tmp/byname" &&
+	ok "--table by id" || fail "--table 1: $(head -3 "$tmp/byid")"
+
+# --trace - and --table would both write stdout, breaking the CSV: refused.
+"$sd" --headless --scenario scenarios/article.cfg --ticks 5 --trace - \
+    --table hog >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'stdout' "$tmp/err" && [ ! -s "$tmp/out" ] &&
+	ok "--trace - with --table refused" ||
+	fail "--trace - --table: rc $rc, err '$(cat "$tmp/err")'"
+
 # The same scenario gives the same trace, byte for byte.
 "$sd" --headless --scenario scenarios/demo.cfg --ticks 20000 \
     --trace "$tmp/t1" &&

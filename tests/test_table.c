@@ -168,6 +168,9 @@ test_cells(void **state)
 	assert_string_equal(buf, "0.7");
 	table_cell(7, 1, buf, sizeof buf);
 	assert_string_equal(buf, "7");
+	/* Blank means zero, so a tick that rounds to 0.0 shows as 0.1. */
+	table_cell(1, 30, buf, sizeof buf);
+	assert_string_equal(buf, "0.1");
 }
 
 /* A part-run descent shows what ran so far, in tenths, blank elsewhere. */
