@@ -785,6 +785,7 @@ daemon_main(int argc, char **argv)
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
 	char			*cause = NULL, *path;
 	int			 ch, foreground = 0, fd, ready = -1, i;
+	sigset_t		 held, oldmask;
 	static const int	 signos[] = {
 	    SIGTERM, SIGINT, SIGHUP, SIGCHLD };
 
@@ -856,6 +857,15 @@ daemon_main(int argc, char **argv)
 		d->socket_path = daemon_absolute(d->cfg.socket);
 	else
 		d->socket_path = server_default_path();
+	/*
+	 * From the moment the socket exists a client may signal us: hold
+	 * the signals we handle until libevent's handlers are in place, so
+	 * an early SIGTERM is a clean exit rather than a kill.
+	 */
+	sigemptyset(&held);
+	for (i = 0; i < 4; i++)
+		sigaddset(&held, signos[i]);
+	sigprocmask(SIG_BLOCK, &held, &oldmask);
 	if ((fd = server_listen(d->socket_path, &cause)) == -1)
 		return (daemon_fail(d, cause, 1));
 
@@ -904,6 +914,7 @@ daemon_main(int argc, char **argv)
 		sigs[i] = evsignal_new(d->base, signos[i], daemon_signal, d);
 		evsignal_add(sigs[i], NULL);
 	}
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);	/* and children's */
 	flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
 	tv.tv_sec = 0;
 	tv.tv_usec = 200000;

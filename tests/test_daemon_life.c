@@ -193,6 +193,35 @@ test_unsafe_paths(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/*
+ * SIGTERM the moment the socket appears, before the daemon has finished
+ * starting: still a clean exit, status 0 and the socket removed.  (CI
+ * once saw status 15: the socket was made before the signal handlers.)
+ */
+static void
+test_early_sigterm(void **state)
+{
+	struct td	 t;
+	char		 sock[PATH_MAX + 64];
+	char		*av[] = { "-f", "-c", t.cfg, "-S", sock, NULL };
+	long		 end;
+	int		 i;
+
+	for (i = 0; i < 10; i++) {
+		td_init(&t, NULL, NULL);
+		snprintf(sock, sizeof sock, "%s/socket", t.dir);
+		t.pid = td_spawn(&t, av);
+		end = td_ms() + TD_DEADLINE_MS;
+		while (!exists(sock))	/* spin: the window is short */
+			assert_true(td_ms() < end);
+		kill(t.pid, SIGTERM);
+		assert_int_equal(td_wait(t.pid, TD_DEADLINE_MS), 0);
+		assert_false(exists(sock));
+		t.pid = 0;
+		(void)td_stop(&t);	/* nothing left to stop: cleans up */
+	}
+}
+
 /* Without -f: the parent returns once the socket answers. */
 static void
 test_detach(void **state)
@@ -488,6 +517,7 @@ main(void)
 		cmocka_unit_test(test_second_refused),
 		cmocka_unit_test(test_stale_replaced),
 		cmocka_unit_test(test_unsafe_paths),
+		cmocka_unit_test(test_early_sigterm),
 		cmocka_unit_test(test_detach),
 		cmocka_unit_test(test_startup_errors),
 		cmocka_unit_test(test_reload),
