@@ -10,6 +10,7 @@
  * global: the same calls give the same trace.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,7 +84,7 @@ struct engine {
 	/*
 	 * The rank lists' links live apart from the tasks, indexed by id:
 	 * a requeue then touches 8 bytes of its neighbours, not their
-	 * whole struct, which keeps 100 000 tasks as cheap as ten.
+	 * whole struct (docs/BENCH.md has what that saves).
 	 */
 	int				*next, *prev;
 	int				 ntasks, tasks_size;
@@ -668,6 +669,27 @@ engine_group_set_cpus(struct engine *e, int group, const struct cpumask *cpus,
 	return (0);
 }
 
+/*
+ * Grow the task array.  struct task asks for 64-byte alignment (its hot
+ * fields fill one cache line), which realloc does not give: allocate
+ * aligned and copy.
+ */
+static struct task *
+engine_tasks_resize(struct task *old, int n, int size)
+{
+	struct task	*t;
+
+	if (posix_memalign((void **)&t, _Alignof(struct task),
+	    (size_t)size * sizeof *t) != 0) {
+		fprintf(stderr, "stairs: out of memory for %d tasks\n", size);
+		abort();
+	}
+	if (n > 0)
+		memcpy(t, old, (size_t)n * sizeof *t);
+	free(old);
+	return (t);
+}
+
 /* Add a task; it becomes runnable at spec->start (or now, if earlier). */
 int
 engine_task_add(struct engine *e, const struct engine_task_spec *spec,
@@ -723,8 +745,8 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 	engine_names_grow(e);
 	if (e->ntasks == e->tasks_size) {
 		e->tasks_size = e->tasks_size ? e->tasks_size * 2 : 64;
-		e->tasks = xreallocarray(e->tasks, e->tasks_size,
-		    sizeof *e->tasks);
+		e->tasks = engine_tasks_resize(e->tasks, e->ntasks,
+		    e->tasks_size);
 		e->next = xreallocarray(e->next, e->tasks_size + 1,
 		    sizeof *e->next);
 		e->prev = xreallocarray(e->prev, e->tasks_size + 1,
@@ -1208,6 +1230,13 @@ engine_check(const struct engine *e, char **cause)
 	const struct task	*t;
 	int			 c, r, id, prev, n, runnable = 0, queued = 0;
 	int			 bit;
+
+	if (e->tasks != NULL &&
+	    (uintptr_t)e->tasks % _Alignof(struct task) != 0) {
+		*cause = xasprintf("task array at %p is not %zu-byte aligned",
+		    (void *)e->tasks, _Alignof(struct task));
+		return (-1);
+	}
 
 	for (c = 0; c < e->p.cpus; c++) {
 		cpu = &e->cpus[c];
