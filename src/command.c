@@ -367,9 +367,10 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		evbuffer_add_printf(out, "ok\n");
 		return (COMMAND_UNSUBSCRIBE);
 	case PROTO_SHUTDOWN:
+		/* Nothing after it on this connection is run. */
 		evbuffer_add_printf(out, "ok\n");
 		daemon_shutdown(d);
-		return (0);
+		return (COMMAND_QUIT);
 	case PROTO_QUIT:
 		evbuffer_add_printf(out, "ok bye\n");
 		return (COMMAND_QUIT);

@@ -90,9 +90,14 @@ test_shutdown(void **state)
 	td_init(&t, NULL, NULL);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	assert_int_equal(tc_cmd(c, "shutdown", NULL, 0, final, sizeof final),
-	    0);
+	/*
+	 * Commands after shutdown on the same connection are not run: the
+	 * reply is "ok" and then the end of the stream.
+	 */
+	tc_send(c, "shutdown\nstatus\nadd late\n", 25);
+	assert_int_equal(tc_line(c, final, sizeof final, TD_DEADLINE_MS), 0);
 	assert_string_equal(final, "ok");
+	assert_int_equal(tc_line(c, final, sizeof final, TD_DEADLINE_MS), -1);
 	st = td_wait(t.pid, TD_DEADLINE_MS);
 	assert_true(WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
