@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "bindir.h"
 
 #define TD_DEADLINE_MS	20000
 
@@ -107,31 +108,6 @@ td_track(pid_t pid, int add)
 	}
 }
 
-/* Where stairsd is: $STAIRS_BIN, else found from this test's path. */
-static void
-td_bindir(char *buf, size_t len)
-{
-	char		 exe[PATH_MAX], try[PATH_MAX + 32], *d;
-	const char	*env;
-	ssize_t		 n;
-
-	if ((env = getenv("STAIRS_BIN")) != NULL && *env != '\0') {
-		snprintf(buf, len, "%s", env);
-		return;
-	}
-	if ((n = readlink("/proc/self/exe", exe, sizeof exe - 1)) <= 0) {
-		snprintf(buf, len, ".");
-		return;
-	}
-	exe[n] = '\0';
-	d = dirname(dirname(exe));		/* build/obj or build/asan */
-	snprintf(try, sizeof try, "%s/stairsd", d);
-	if (access(try, X_OK) == 0)
-		snprintf(buf, len, "%s", d);
-	else
-		snprintf(buf, len, "%s/../..", d);
-}
-
 /* Write a file (text) at path. */
 static __attribute__((unused)) void
 td_write(const char *path, const char *text)
@@ -193,7 +169,7 @@ td_init(struct td *t, const char *config, const char *scenario)
 	snprintf(t->cfg, sizeof t->cfg, "%s/stairsd.cfg", t->dir);
 	snprintf(t->scen, sizeof t->scen, "%s/scenario.cfg", t->dir);
 	snprintf(t->log, sizeof t->log, "%s/log", t->dir);
-	td_bindir(t->bin, sizeof t->bin);
+	test_bindir("stairsd", t->bin, sizeof t->bin);
 	strncat(t->bin, "/stairsd", sizeof t->bin - strlen(t->bin) - 1);
 	td_write(t->cfg, config != NULL ? config :
 	    "realtime = false;\nlog_level = \"debug\";\n");

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "proc.h"
 #include "xmalloc.h"
+#include "bindir.h"
 
 struct harness {
 	struct engine	*e;
@@ -46,32 +47,6 @@ harness_since_enforce(struct harness *h)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return ((now.tv_sec - h->enforced.tv_sec) * 1000000L +
 	    (now.tv_nsec - h->enforced.tv_nsec) / 1000L);
-}
-
-/* Where stairs-load is: $STAIRS_BIN, else beside this test's build. */
-static __attribute__((unused)) void
-harness_bindir(char *buf, size_t len)
-{
-	char		 exe[PATH_MAX], try[PATH_MAX + 32], *d;
-	const char	*env;
-	ssize_t		 n;
-
-	if ((env = getenv("STAIRS_BIN")) != NULL && *env != '\0') {
-		snprintf(buf, len, "%s", env);
-		return;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0) {
-		snprintf(buf, len, ".");
-		return;
-	}
-	exe[n] = '\0';
-	d = dirname(dirname(exe));		/* build/obj or build/asan */
-	snprintf(try, sizeof try, "%s/stairs-load", d);
-	if (access(try, X_OK) == 0)
-		snprintf(buf, len, "%s", d);
-	else
-		snprintf(buf, len, "%s/../..", d);
 }
 
 /*
@@ -98,7 +73,7 @@ harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
 	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
 	memset(h, 0, sizeof *h);
-	harness_bindir(h->bindir, sizeof h->bindir);
+	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
 	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
 	if (access(h->load, X_OK) != 0) {
 		fprintf(stderr, "no stairs-load at %s (make first)\n",
