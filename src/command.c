@@ -40,7 +40,7 @@ static int
 command_task(struct daemon *d, const char *s, struct evbuffer *out,
     struct engine_task_info *ti)
 {
-	char	q[64];
+	char	q[PROTO_QUOTE_SIZE];
 	int	id;
 
 	if ((id = engine_task_find(d->engine, s)) == 0 ||
@@ -206,7 +206,7 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 {
 	struct engine_task_spec	 spec;
 	struct cpumask		 mask;
-	char			*cause = NULL, q[64];
+	char			*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int			 id;
 
 	if (engine_task_find(d->engine, cmd->task) != 0)
@@ -254,12 +254,28 @@ command_add(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/*
+ * Why a program could not be started, with its name (as the client gave
+ * it, of any length or bytes) quoted: procs_spawn's causes start with it.
+ */
+static char *
+command_spawn_why(const char *prog, const char *cause)
+{
+	char	q[PROTO_QUOTE_SIZE];
+	size_t	n = strlen(prog);
+
+	protocol_quote(prog, q, sizeof q);
+	if (strncmp(cause, prog, n) == 0 && strncmp(cause + n, ": ", 2) == 0)
+		return (xasprintf("%s: %s", q, cause + n + 2));
+	return (xasprintf("%s: %s", q, cause));
+}
+
 /* spawn <name> [nice=N] [cpus=LIST] -- argv... */
 static int
 command_spawn(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, *why, q[PROTO_QUOTE_SIZE];
 	int	 id;
 
 	if (d->procs == NULL)
@@ -269,13 +285,17 @@ command_spawn(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	/* A failed start leaves the task exited, with the reason. */
 	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
+		why = command_spawn_why(cmd->argv[0], cause);
+		free(cause);
 		daemon_task_added(d, id);
-		daemon_note(d, "%s failed to start: %s", cmd->task, cause);
-		return (command_err(out, cause));
+		daemon_note(d, "%s failed to start: %s", cmd->task, why);
+		command_err(out, xasprintf("cannot start %s", why));
+		free(why);
+		return (0);
 	}
 	daemon_task_added(d, id);
-	daemon_note(d, "%s spawned (%s, nice %d)", cmd->task, cmd->argv[0],
-	    cmd->nice);
+	daemon_note(d, "%s spawned (%s, nice %d)", cmd->task,
+	    protocol_quote(cmd->argv[0], q, sizeof q), cmd->nice);
 	evbuffer_add_printf(out, "ok %d\n", id);
 	return (0);
 }

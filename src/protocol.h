@@ -25,6 +25,8 @@
 #define PROTO_SPEED_MAX		100.0
 #define PROTO_PATTERN_MAX	64	/* numbers in a pattern */
 #define PROTO_ARGV_MAX		64	/* words after -- in spawn */
+#define PROTO_QUOTE_MAX		40	/* characters of a quoted word */
+#define PROTO_QUOTE_SIZE	48	/* buffer for protocol_quote */
 
 enum proto_type {
 	PROTO_NONE,		/* an empty line: no reply */

@@ -197,7 +197,7 @@ ok*) ok "spawn a pipeline: $r" ;;
 esac
 r=$(ask "spawn nope -- stairs-no-such-program" | tail -1)
 case "$r" in
-"err stairs-no-such-program: No such file or directory") ok "spawn of a missing program: $r" ;;
+"err cannot start \"stairs-no-such-program\": No such file or directory") ok "spawn of a missing program: $r" ;;
 *) fail "spawn of a missing program: $r" ;;
 esac
 ask tasks | grep 'name=nope' | grep 'state=exited' |

@@ -170,7 +170,7 @@ test_quoting(void **state)
 		if (strncmp(line, "event ", 6) != 0 ||
 		    strstr(line, "failed to start") == NULL)
 			continue;
-		if (strstr(line, " x failed") == NULL)
+		if (strstr(line, "text=x failed") == NULL)
 			continue;
 		found = 1;
 		if (strlen(line) > 200 || !tb_printable(line)) {
@@ -433,7 +433,7 @@ test_emfile(void **state)
 }
 
 int
-main(void)
+main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quoting),
@@ -444,5 +444,7 @@ main(void)
 	};
 
 	signal(SIGPIPE, SIG_IGN);
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);	/* one test by name */
 	return (cmocka_run_group_tests(tests, NULL, NULL));
 }

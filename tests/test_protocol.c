@@ -229,7 +229,18 @@ test_quote(void **state)
 
 	assert_string_equal(protocol_quote("abc", buf, sizeof buf), "\"abc\"");
 	assert_string_equal(protocol_quote("a\xff\x01z", buf, sizeof buf),
-	    "\"a??z\"");
+	    "\"a\\xff\\x01z\"");
+	assert_string_equal(protocol_quote("a\"b\\c\x7f", buf, sizeof buf),
+	    "\"a\\\"b\\\\c\\x7f\"");
+	/* Escapes count: 10 of 4 characters, then the cut. */
+	assert_string_equal(protocol_quote("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9", buf, sizeof buf), "\"\\xc3\\xa9\\xc3\\xa9"
+	    "\\xc3\\xa9\\xc3\\xa9\\xc3\\xa9...\"");
+	assert_true(strlen(protocol_quote("\xff\xff\xff\xff\xff\xff\xff\xff"
+	    "\xff\xff\xff", buf, sizeof buf)) <= PROTO_QUOTE_SIZE - 1);
+	protocol_quote("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", buf,
+	    PROTO_QUOTE_SIZE);
+	assert_true(strlen(buf) == 1 + 40 + 3 + 1);
 	protocol_quote("0123456789012345678901234567890123456789XYZ", buf,
 	    sizeof buf);
 	assert_string_equal(buf,
