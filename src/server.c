@@ -9,6 +9,7 @@
 #include <sys/un.h>
 
 #include <event2/buffer.h>
+#include <event2/event.h>
 #include <event2/listener.h>
 
 #include <errno.h>
@@ -204,11 +205,43 @@ server_accept(struct evconnlistener *l, evutil_socket_t fd,
 	server_client_create(srv, fd);
 }
 
-/* accept() failed (out of fds, say): log it and keep listening. */
+/* The back-off is over: listen again. */
+static void
+server_accept_resume(evutil_socket_t fd, short events, void *arg)
+{
+	struct server	*srv = arg;
+
+	evconnlistener_enable(srv->listener);
+}
+
+/*
+ * accept() failed (libevent passes over the harmless EAGAIN, EINTR,
+ * ECONNABORTED).  Out of descriptors (EMFILE, ENFILE) or memory, the
+ * pending connection stays in the backlog and the socket stays readable:
+ * listening on would spin the loop and flood the log.  So stop listening
+ * for SERVER_ACCEPT_BACKOFF_MS and log at most once a second, with how
+ * many failures there were; the backlog is served once it is over.
+ */
 static void
 server_accept_error(struct evconnlistener *l, void *arg)
 {
-	log_warn("accept");
+	struct server	*srv = arg;
+	struct timeval	 tv;
+	uint64_t	 now = clock_now_ns();
+	int		 err = errno;
+
+	srv->accept_errors++;
+	if (now >= srv->accept_logged + 1000000000ULL) {
+		log_warnx("accept: %s (%llu times); not accepting for %d ms",
+		    strerror(err), (unsigned long long)srv->accept_errors,
+		    SERVER_ACCEPT_BACKOFF_MS);
+		srv->accept_logged = now;
+		srv->accept_errors = 0;
+	}
+	evconnlistener_disable(l);
+	tv.tv_sec = 0;
+	tv.tv_usec = SERVER_ACCEPT_BACKOFF_MS * 1000;
+	evtimer_add(srv->accept_timer, &tv);
 }
 
 /* Serve connections on a listening socket. */
@@ -225,6 +258,7 @@ server_create(struct daemon *d, int fd)
 	if (srv->listener == NULL)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(srv->listener, server_accept_error);
+	srv->accept_timer = evtimer_new(d->base, server_accept_resume, srv);
 	return (srv);
 }
 
@@ -250,6 +284,7 @@ server_free(struct server *srv)
 		server_client_free(c);
 	if (srv->frame_timer != NULL)
 		event_free(srv->frame_timer);
+	event_free(srv->accept_timer);
 	evconnlistener_free(srv->listener);
 	free(srv->lines);
 	free(srv->body);

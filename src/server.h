@@ -19,6 +19,9 @@ struct evconnlistener;
 struct evbuffer;
 struct server_line;
 
+/* How long the listener rests when accept() runs out of descriptors. */
+#define SERVER_ACCEPT_BACKOFF_MS	250
+
 /* Queued output past which frames are dropped and commands wait. */
 #define SERVER_OUT_MAX	(1024 * 1024)
 
@@ -46,6 +49,9 @@ struct server {
 	struct server_clients	 clients;
 	int			 nclients;
 	uint64_t		 refused;
+	struct event		*accept_timer;	/* the back-off's end */
+	uint64_t		 accept_errors;	/* since last logged */
+	uint64_t		 accept_logged;	/* ns, CLOCK_MONOTONIC */
 
 	/* One frame clock for every subscriber, at the highest fps. */
 	struct event		*frame_timer;
