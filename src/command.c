@@ -350,6 +350,7 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 	case PROTO_SPAWN:
 		return (command_spawn(d, cmd, out));
 	case PROTO_PAUSE:
+		daemon_step_cancel(d, "pause");
 		if (!d->clock.paused) {
 			daemon_pause(d);
 			daemon_note(d, "paused");
@@ -357,6 +358,7 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		evbuffer_add_printf(out, "ok\n");
 		return (0);
 	case PROTO_RESUME:
+		daemon_step_cancel(d, "resume");
 		if (d->clock.paused) {
 			daemon_resume(d);
 			daemon_note(d, "resumed");
@@ -364,15 +366,8 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		evbuffer_add_printf(out, "ok\n");
 		return (0);
 	case PROTO_STEP:
-		if (!d->clock.paused) {
-			daemon_pause(d);
-			daemon_note(d, "paused");
-		}
-		daemon_step(d, cmd->steps);
-		daemon_note(d, "stepped %llu tick%s",
-		    (unsigned long long)cmd->steps, cmd->steps == 1 ? "" : "s");
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
+		/* The connection starts it and replies when it is done. */
+		return (COMMAND_STEP);
 	case PROTO_SPEED:
 		protocol_format_speed(d->clock.speed, a, sizeof a);
 		protocol_format_speed(cmd->speed, b, sizeof b);

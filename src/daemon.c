@@ -44,6 +44,7 @@
 #include "xmalloc.h"
 
 #define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
+#define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 
 /* What daemon.c remembers about each task to describe changes. */
 struct daemon_seen {
@@ -411,17 +412,104 @@ daemon_resume(struct daemon *d)
 	daemon_changed(d);
 }
 
-/* Run exactly n ticks now (the clock is paused). */
-void
-daemon_step(struct daemon *d, uint64_t n)
+/* Run the step's ticks until it is done or the slice's time is up. */
+static int
+daemon_step_run(struct daemon *d)
 {
-	while (n-- > 0)
+	uint64_t	end = clock_now_ns() + DAEMON_STEP_SLICE_NS;
+
+	while (d->step.done < d->step.total && !d->exiting) {
 		daemon_tick_once(d);
+		d->step.done++;
+		if ((d->step.done & 15) == 0 && clock_now_ns() >= end)
+			break;
+	}
 	/* The steps ran in no wall time: real tasks stay stopped. */
 	if (d->procs != NULL && d->clock.paused)
 		procs_hold(d->procs);
+	return (d->step.done == d->step.total);
+}
+
+/*
+ * The step is over, done or cancelled (why says by what): tell the
+ * subscribers, and the client that asked, "ok" or the err line.
+ */
+static void
+daemon_step_end(struct daemon *d, const char *why)
+{
+	struct server_client	*c = d->step.client;
+	unsigned long long	 done = d->step.done, total = d->step.total;
+	char			 line[160];
+
+	d->step.active = 0;
+	d->step.client = NULL;
+	evtimer_del(d->step.ev);
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (why == NULL) {
+		daemon_note(d, "stepped %llu tick%s", total,
+		    total == 1 ? "" : "s");
+		snprintf(line, sizeof line, "ok\n");
+	} else {
+		daemon_note(d, "step cancelled after %llu of %llu ticks (%s)",
+		    done, total, why);
+		snprintf(line, sizeof line, "err step cancelled after %llu of "
+		    "%llu ticks (%s)\n", done, total, why);
+	}
+	if (c != NULL)
+		server_client_step_done(c, line);
+}
+
+/* The next slice of the step. */
+static void
+daemon_step_slice(evutil_socket_t fd, short events, void *arg)
+{
+	struct daemon	*d = arg;
+	struct timeval	 tv = { 0, 0 };
+
+	if (!d->step.active || d->exiting)
+		return;
+	if (daemon_step_run(d))
+		daemon_step_end(d, NULL);
+	else
+		evtimer_add(d->step.ev, &tv);
+}
+
+/*
+ * Start running n ticks (pausing the clock first), for client c (or
+ * NULL), which gets "ok" when they have run.  A step already under way
+ * is cancelled.  The first slice runs now: a short step is done at once.
+ */
+void
+daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
+{
+	struct timeval	tv = { 0, 0 };
+
+	daemon_step_cancel(d, "a new step");
+	if (!d->clock.paused) {
+		daemon_pause(d);
+		daemon_note(d, "paused");
+	}
+	if (d->step.ev == NULL)
+		d->step.ev = evtimer_new(d->base, daemon_step_slice, d);
+	d->step.total = n;
+	d->step.done = 0;
+	d->step.client = c;
+	d->step.active = 1;
+	if (daemon_step_run(d))
+		daemon_step_end(d, NULL);
+	else
+		evtimer_add(d->step.ev, &tv);
+}
+
+/* Cancel the step under way, if any (why: by what); 1 if there was one. */
+int
+daemon_step_cancel(struct daemon *d, const char *why)
+{
+	if (!d->step.active)
+		return (0);
+	daemon_step_end(d, why);
+	return (1);
 }
 
 /* Change the speed from now on. */
@@ -958,6 +1046,8 @@ daemon_main(int argc, char **argv)
 		event_free(sigs[i]);
 	event_free(flush);
 	event_free(d->timer);
+	if (d->step.ev != NULL)
+		event_free(d->step.ev);
 	close(d->tick_fd);
 	event_base_free(d->base);
 	daemon_free(d);

@@ -19,6 +19,7 @@ struct event_base;
 struct event;
 struct evbuffer;
 struct server;
+struct server_client;
 struct procs;
 struct ledger;
 
@@ -29,6 +30,17 @@ struct daemon_event {
 	uint64_t	 seq;
 	uint64_t	 tick;
 	char		*text;
+};
+
+/*
+ * A `step N` under way: its ticks run in slices of a few ms, each a turn
+ * of the event loop, so other clients and signals are served meanwhile.
+ */
+struct daemon_step {
+	struct event		*ev;		/* the next slice */
+	uint64_t		 total, done;
+	int			 active;
+	struct server_client	*client;	/* waits for the reply; NULL */
 };
 
 struct daemon {
@@ -55,6 +67,7 @@ struct daemon {
 	uint64_t		 caption_seq;	/* engine caption seq seen */
 	uint64_t		 caption_tick;	/* when the caption fired */
 	uint64_t		 gen;		/* moves on every change */
+	struct daemon_step	 step;
 	int			 exiting;
 };
 
@@ -64,7 +77,9 @@ void	daemon_note(struct daemon *, const char *, ...)
 void	daemon_changed(struct daemon *);
 void	daemon_pause(struct daemon *);
 void	daemon_resume(struct daemon *);
-void	daemon_step(struct daemon *, uint64_t);
+void	daemon_step_start(struct daemon *, uint64_t,
+	    struct server_client *);
+int	daemon_step_cancel(struct daemon *, const char *why);
 void	daemon_set_speed(struct daemon *, double);
 void	daemon_shutdown(struct daemon *);
 void	daemon_status(struct daemon *, struct proto_status *);
@@ -76,6 +91,7 @@ int	daemon_real(struct daemon *, int id, struct proto_real *,
 #define COMMAND_SUBSCRIBE	0x1
 #define COMMAND_UNSUBSCRIBE	0x2
 #define COMMAND_QUIT		0x4
+#define COMMAND_STEP		0x8	/* start cmd->steps; reply comes later */
 int	command_run(struct daemon *, const struct proto_cmd *,
 	    struct evbuffer *);
 void	command_task_lines(struct daemon *, struct evbuffer *);

@@ -63,6 +63,8 @@ server_client_free(struct server_client *c)
 
 	TAILQ_REMOVE(&srv->clients, c, entry);
 	srv->nclients--;
+	if (srv->daemon->step.client == c)
+		srv->daemon->step.client = NULL;	/* the step runs on */
 	bufferevent_free(c->bev);
 	if (c->subscribed)
 		server_update_frames(srv);
@@ -193,6 +195,10 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		return;
 	}
 	flags = command_run(c->server->daemon, &cmd, out);
+	if (flags & COMMAND_STEP) {
+		c->waiting = 1;
+		daemon_step_start(c->server->daemon, cmd.steps, c);
+	}
 	if (flags & COMMAND_SUBSCRIBE)
 		server_client_subscribe(c, cmd.fps);
 	if (flags & COMMAND_UNSUBSCRIBE)
@@ -204,17 +210,60 @@ server_client_line(struct server_client *c, char *line, size_t len)
 	protocol_cmd_free(&cmd);
 }
 
-/* Lines arrived: run each complete one, bounded as described above. */
+/*
+ * Does the next complete line in `in` start with a command that cancels
+ * a step (pause, resume, step)?  Its name, or NULL; the line stays.
+ */
+static const char *
+server_client_cancels(struct evbuffer *in)
+{
+	static const char	*const words[] = { "pause", "resume", "step" };
+	struct evbuffer_ptr	 eol;
+	char			 buf[16], *p;
+	size_t			 n, i, len;
+
+	eol = evbuffer_search_eol(in, NULL, NULL, EVBUFFER_EOL_LF);
+	if (eol.pos < 0)
+		return (NULL);
+	n = (size_t)eol.pos < sizeof buf - 1 ? (size_t)eol.pos : sizeof buf - 1;
+	if (evbuffer_copyout(in, buf, n) != (ev_ssize_t)n)
+		return (NULL);
+	buf[n] = '\0';
+	for (p = buf; *p == ' ' || *p == '\t'; p++)
+		;
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		len = strlen(words[i]);
+		if (strncmp(p, words[i], len) == 0 && (p[len] == '\0' ||
+		    p[len] == ' ' || p[len] == '\t' || p[len] == '\r'))
+			return (words[i]);
+	}
+	return (NULL);
+}
+
+/*
+ * Lines arrived: run each complete one, bounded as described above.
+ * While the client waits for its step's reply its lines wait too, so
+ * replies stay in order, except that a pause, resume or step cancels
+ * the step (whose reply then comes first) and runs.
+ */
 static void
 server_client_read(struct bufferevent *bev, void *arg)
 {
 	struct server_client	*c = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 	struct evbuffer		*out = bufferevent_get_output(bev);
+	const char		*word;
 	char			*line;
 	size_t			 len;
 
+	c->in_read = 1;
 	while (!c->closing) {
+		if (c->waiting) {
+			if ((word = server_client_cancels(in)) == NULL)
+				break;
+			daemon_step_cancel(c->server->daemon,
+			    strcmp(word, "step") == 0 ? "a new step" : word);
+		}
 		line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF);
 		if (line == NULL) {
 			if (c->discarding)
@@ -238,8 +287,24 @@ server_client_read(struct bufferevent *bev, void *arg)
 			break;
 		}
 	}
+	c->in_read = 0;
+	if (c->eof && !c->waiting)
+		c->closing = 1;
 	if (c->closing)
 		bufferevent_disable(bev, EV_READ);
+}
+
+/*
+ * The client's step is over: queue its reply (line, with its \n) and run
+ * the lines that waited behind it.
+ */
+void
+server_client_step_done(struct server_client *c, const char *line)
+{
+	evbuffer_add(bufferevent_get_output(c->bev), line, strlen(line));
+	c->waiting = 0;
+	if (!c->in_read && !c->blocked && !c->closing)
+		server_client_read(c->bev, c);
 }
 
 /* Output drained: close if asked to, read again if reading had stopped. */
@@ -262,7 +327,7 @@ server_client_write(struct bufferevent *bev, void *arg)
 /*
  * The peer went away or the connection failed: forget the client.  A
  * peer that only closed its writing side ("echo status | socat ...")
- * still gets the replies already queued.
+ * still gets the replies already queued, and a step's when it is done.
  */
 static void
 server_client_error(struct bufferevent *bev, short what, void *arg)
@@ -270,10 +335,13 @@ server_client_error(struct bufferevent *bev, short what, void *arg)
 	struct server_client	*c = arg;
 
 	if ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_READING) &&
-	    server_client_queued(c) > 0) {
+	    (server_client_queued(c) > 0 || c->waiting)) {
 		server_client_unsubscribe(c);
-		c->closing = 1;
 		bufferevent_disable(bev, EV_READ);
+		if (c->waiting)
+			c->eof = 1;	/* closes once its step replied */
+		else
+			c->closing = 1;
 		return;
 	}
 	server_client_free(c);

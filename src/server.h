@@ -31,6 +31,9 @@ struct server_client {
 	int			 discarding;	/* inside an over-long line */
 	int			 blocked;	/* not read: output full */
 	int			 closing;	/* close once output is sent */
+	int			 waiting;	/* for its step's reply */
+	int			 eof;		/* peer sends no more */
+	int			 in_read;	/* inside server_client_read */
 
 	int			 subscribed;
 	int			 fps;
@@ -87,5 +90,6 @@ void	server_client_create(struct server *, int fd);
 void	server_client_free(struct server_client *);
 void	server_client_flush(struct server_client *);
 void	server_client_frame(struct server_client *);
+void	server_client_step_done(struct server_client *, const char *);
 
 #endif
