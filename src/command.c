@@ -209,6 +209,9 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 	char			*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int			 id;
 
+	if (engine_ntasks(d->engine) >= d->cfg.max_tasks)
+		return (command_err(out, xasprintf("too many tasks "
+		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
 	if (engine_task_find(d->engine, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);

@@ -67,6 +67,8 @@ static const struct config_option {
 	    offsetof(struct config, cgroups), 0 },
 	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
 	    offsetof(struct config, max_fps), 1 },
+	{ "max_tasks", CONFIG_INT, 1, 1000000, 100000, NULL,
+	    offsetof(struct config, max_tasks), 1 },
 };
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))

@@ -28,6 +28,7 @@ struct config {
 	int		 realtime;	/* try SCHED_FIFO, else nice -10 */
 	int		 cgroups;	/* use cgroups for groups if possible */
 	int		 max_fps;	/* cap on subscribe fps */
+	int		 max_tasks;	/* add/spawn refused past it */
 };
 
 /* Called by config_diff for each option that differs. */

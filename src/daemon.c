@@ -575,6 +575,7 @@ daemon_reload(struct daemon *d)
 	d->cfg.default_sleep = nc.default_sleep;
 	d->cfg.max_clients = nc.max_clients;
 	d->cfg.max_fps = nc.max_fps;
+	d->cfg.max_tasks = nc.max_tasks;
 	if (nc.log_level != d->cfg.log_level) {
 		d->cfg.log_level = nc.log_level;
 		log_set_level(nc.log_level);
@@ -805,6 +806,12 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 	}
 	d->scenario_name = xstrdup(sc->name != NULL ? sc->name : "-");
 	scenario_free(sc);
+	if (engine_ntasks(d->engine) > d->cfg.max_tasks) {
+		*cause = xasprintf("%s: %d tasks, more than max_tasks (%d)",
+		    d->scenario_label, engine_ntasks(d->engine),
+		    d->cfg.max_tasks);
+		return (-1);
+	}
 	for (id = 1; id <= engine_ntasks(d->engine); id++)
 		daemon_task_added(d, id);
 	return (0);

@@ -6,8 +6,10 @@
  * (rank less the static priority at that tick: the table's columns Base,
  * -1, -2 ...), so a nice change in the middle of a run keeps the columns
  * meaning what they say.  Rows past max_rows are not kept (the table
- * says how many were dropped): memory stays bounded however long the
- * daemon runs.
+ * says how many were dropped), and room for more is never allocated:
+ * memory stays bounded per task (max_rows rows of LEDGER_STAIRS counts,
+ * 32 KB for the daemon's 200) however long the daemon runs, and the
+ * daemon's max_tasks bounds the tasks.
  */
 #include <event2/buffer.h>
 
@@ -86,7 +88,10 @@ ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
 			return;
 		}
 		if (t->nrows == t->size) {
+			/* Doubling, but never past max_rows: bounded per task. */
 			t->size = t->size ? t->size * 2 : 4;
+			if (t->size > l->max_rows)
+				t->size = l->max_rows;
 			t->rows = xreallocarray(t->rows, t->size,
 			    sizeof *t->rows);
 		}
@@ -97,6 +102,18 @@ ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
 	t->rows[t->nrows - 1].ticks[stair]++;
 	if (stair + 1 > t->widest)
 		t->widest = stair + 1;
+}
+
+/* The bytes the ledger has allocated. */
+size_t
+ledger_memory(const struct ledger *l)
+{
+	size_t	n = sizeof *l + (size_t)l->ntasks * sizeof *l->tasks;
+	int	i;
+
+	for (i = 0; i < l->ntasks; i++)
+		n += (size_t)l->tasks[i].size * sizeof *l->tasks[i].rows;
+	return (n);
 }
 
 /* How many descents are kept for a task. */

@@ -25,6 +25,8 @@
 static void	server_client_read(struct bufferevent *, void *);
 static void	server_client_write(struct bufferevent *, void *);
 static void	server_client_error(struct bufferevent *, short, void *);
+static void	server_client_sent(struct evbuffer *,
+		    const struct evbuffer_cb_info *, void *);
 
 /* Serve a new connection: greet it and wait for lines. */
 void
@@ -42,6 +44,8 @@ server_client_create(struct server *srv, int fd)
 		fatalx("bufferevent_socket_new failed");
 	bufferevent_setcb(c->bev, server_client_read, server_client_write,
 	    server_client_error, c);
+	c->outcb = evbuffer_add_cb(bufferevent_get_output(c->bev),
+	    server_client_sent, c);
 	/* Stop reading the socket while 64 KiB of lines wait unparsed. */
 	bufferevent_setwatermark(c->bev, EV_READ, 0, 64 * 1024);
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
@@ -65,7 +69,9 @@ server_client_free(struct server_client *c)
 	srv->nclients--;
 	if (srv->daemon->step.client == c)
 		srv->daemon->step.client = NULL;	/* the step runs on */
+	evbuffer_remove_cb_entry(bufferevent_get_output(c->bev), c->outcb);
 	bufferevent_free(c->bev);
+	free(c->refs);
 	if (c->subscribed)
 		server_update_frames(srv);
 	log_debug("client %p gone (%d)", (void *)c, srv->nclients);
@@ -88,30 +94,85 @@ server_client_flush(struct server_client *c)
 	(void)write(bufferevent_getfd(c->bev), p, len);
 }
 
-/* The bytes queued for this client. */
+/*
+ * Output left the buffer (written to the socket): forget the bodies held
+ * by reference whose bytes are all gone.
+ */
+static void
+server_client_sent(struct evbuffer *out, const struct evbuffer_cb_info *info,
+    void *arg)
+{
+	struct server_client	*c = arg;
+	struct server_ref	*r;
+
+	c->sent += info->n_deleted;
+	while (c->firstref < c->nrefs) {
+		r = &c->refs[c->firstref];
+		if (r->end > c->sent)
+			break;
+		c->refextra -= r->extra;
+		c->firstref++;
+	}
+	if (c->firstref == c->nrefs)
+		c->firstref = c->nrefs = 0;
+}
+
+/* Remember a body held by reference, its bytes ending at end. */
+static void
+server_client_hold(struct server_client *c, uint64_t end, size_t extra)
+{
+	if (c->nrefs == c->sizerefs && c->firstref > 0) {
+		memmove(c->refs, c->refs + c->firstref,
+		    (c->nrefs - c->firstref) * sizeof *c->refs);
+		c->nrefs -= c->firstref;
+		c->firstref = 0;
+	}
+	if (c->nrefs == c->sizerefs) {
+		c->sizerefs = c->sizerefs != 0 ? c->sizerefs * 2 : 16;
+		c->refs = xreallocarray(c->refs, c->sizerefs, sizeof *c->refs);
+	}
+	c->refs[c->nrefs].end = end;
+	c->refs[c->nrefs].extra = extra;
+	c->nrefs++;
+	c->refextra += extra;
+}
+
+/*
+ * The memory this client's output holds: the bytes queued plus, for the
+ * frame bodies held by reference, their allocation beyond those bytes.
+ */
 static size_t
 server_client_queued(struct server_client *c)
 {
-	return (evbuffer_get_length(bufferevent_get_output(c->bev)));
+	return (evbuffer_get_length(bufferevent_get_output(c->bev)) +
+	    c->refextra + c->sizerefs * sizeof *c->refs);
 }
 
-/* Send one frame, or count it as dropped if the client is not reading. */
+/*
+ * Send one frame, or count it as dropped if the client is not reading:
+ * a frame is queued only if the output stays within SERVER_OUT_MAX with
+ * it (or nothing else is queued, so any frame can go at all).
+ */
 void
 server_client_frame(struct server_client *c)
 {
 	struct server		*srv = c->server;
 	struct daemon		*d = srv->daemon;
 	struct evbuffer		*out = bufferevent_get_output(c->bev);
+	struct evbuffer		*tr;
 	struct proto_status	 st;
 	struct daemon_event	*ev;
+	struct server_body	*b;
 	const char		*caption;
 	char			 buf[PROTO_TEXT_MAX + 64];
 	uint64_t		 seq, first;
-	size_t			 len;
+	size_t			 len, queued, need, extra;
 
 	if (c->gen_sent == d->gen && c->event_seen == d->event_seq)
 		return;
-	if (server_client_queued(c) > SERVER_OUT_MAX) {
+	queued = server_client_queued(c);
+	need = (srv->body != NULL ? srv->body->len : 0) + SERVER_FRAME_COST;
+	if (queued > 0 && queued + need > SERVER_OUT_MAX) {
 		c->dropped++;
 		return;
 	}
@@ -119,12 +180,22 @@ server_client_frame(struct server_client *c)
 	len = protocol_frame_line(buf, sizeof buf, &st, c->dropped);
 	buf[len++] = '\n';
 	evbuffer_add(out, buf, len);
-	server_body_add(out, server_frame_body(srv));
+	b = server_frame_body(srv);
+	extra = server_body_add(out, b);
+	if (extra != 0)
+		server_client_hold(c, c->sent + evbuffer_get_length(out), extra);
+
+	/*
+	 * After a body held by reference the rest is built apart and moved
+	 * in whole: added straight after it, libevent would allocate a new
+	 * chain as large as that body for these few bytes.
+	 */
+	tr = extra != 0 ? srv->trailer : out;
 	if ((caption = engine_caption(d->engine, NULL)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption",
 		    d->caption_tick, caption);
 		buf[len++] = '\n';
-		evbuffer_add(out, buf, len);
+		evbuffer_add(tr, buf, len);
 	}
 	first = d->event_seq >= DAEMON_EVENTS ?
 	    d->event_seq - DAEMON_EVENTS + 1 : 1;
@@ -135,9 +206,11 @@ server_client_frame(struct server_client *c)
 		len = protocol_text_line(buf, sizeof buf, "event", ev->tick,
 		    ev->text);
 		buf[len++] = '\n';
-		evbuffer_add(out, buf, len);
+		evbuffer_add(tr, buf, len);
 	}
-	evbuffer_add(out, "end\n", 4);
+	evbuffer_add(tr, "end\n", 4);
+	if (tr != out)
+		evbuffer_add_buffer(out, tr);
 	c->gen_sent = d->gen;
 	c->event_seen = d->event_seq;
 	c->dropped = 0;

@@ -259,6 +259,8 @@ server_create(struct daemon *d, int fd)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(srv->listener, server_accept_error);
 	srv->accept_timer = evtimer_new(d->base, server_accept_resume, srv);
+	if ((srv->trailer = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new failed");
 	return (srv);
 }
 
@@ -285,6 +287,7 @@ server_free(struct server *srv)
 	if (srv->frame_timer != NULL)
 		event_free(srv->frame_timer);
 	event_free(srv->accept_timer);
+	evbuffer_free(srv->trailer);
 	evconnlistener_free(srv->listener);
 	free(srv->lines);
 	free(srv->body);
@@ -391,16 +394,27 @@ server_body_cleanup(const void *data, size_t len, void *arg)
 	server_body_unref(arg);
 }
 
-/* Queue a frame body on an output buffer, by reference (no copy). */
-void
+/*
+ * Queue a frame body on an output buffer: a small one copied, a large
+ * one by reference (no copy, shared by every subscriber).  Returns the
+ * memory it holds beyond the bytes counted in the buffer's length: for a
+ * reference, the body's unused capacity and the chains around it.
+ */
+size_t
 server_body_add(struct evbuffer *out, struct server_body *b)
 {
+	if (b->len <= SERVER_BODY_COPY) {
+		evbuffer_add(out, b->data, b->len);
+		return (0);
+	}
 	b->refs++;
 	if (evbuffer_add_reference(out, b->data, b->len, server_body_cleanup,
 	    b) != 0) {
 		b->refs--;
 		evbuffer_add(out, b->data, b->len);
+		return (0);
 	}
+	return (sizeof *b + b->size - b->len + SERVER_REF_COST);
 }
 
 /* Append len bytes to the body being built (which nobody else holds). */
@@ -424,7 +438,10 @@ server_body_append(struct server *srv, const char *p, size_t len)
 /*
  * The cpu and task lines of a frame for the daemon's current state,
  * built once per change however many subscribers there are, and queued
- * to each by reference.  Between two frames most tasks did not change,
+ * to each by reference when large.  A body still queued is left to its
+ * holders and a new one allocated, sized from it (not a fixed size: the
+ * allocation is what the clients' output bound counts).  Between two
+ * frames most tasks did not change,
  * so each task's line is kept and formatted again only when what it
  * shows changed (real tasks always: their CPU time moves on its own).
  */
@@ -438,13 +455,14 @@ server_frame_body(struct server *srv)
 	struct server_key	 key;
 	struct proto_real	 real;
 	char			 buf[256], ex[96];
-	size_t			 size = 65536;
+	size_t			 size = 4096;
 	int			 c, id, n, isreal;
 
 	if (srv->body != NULL && srv->body_gen == d->gen)
 		return (srv->body);
 	if (srv->body != NULL && srv->body->refs > 1) {
-		size = srv->body->size;		/* still queued somewhere */
+		/* Still queued somewhere: a new one, sized from this one. */
+		size = srv->body->len + srv->body->len / 8 + 1024;
 		server_body_unref(srv->body);
 		srv->body = NULL;
 	}

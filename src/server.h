@@ -18,12 +18,28 @@ struct event;
 struct evconnlistener;
 struct evbuffer;
 struct server_line;
+struct evbuffer_cb_entry;
+
+/* A frame body a client holds by reference, until its bytes are sent. */
+struct server_ref {
+	uint64_t	 end;		/* sent when its last byte has gone */
+	size_t		 extra;		/* its memory beyond its bytes */
+};
 
 /* How long the listener rests when accept() runs out of descriptors. */
 #define SERVER_ACCEPT_BACKOFF_MS	250
 
-/* Queued output past which frames are dropped and commands wait. */
-#define SERVER_OUT_MAX	(1024 * 1024)
+/*
+ * Output a client may hold, in bytes of real memory: past it frames are
+ * dropped and commands wait.  Bodies up to SERVER_BODY_COPY bytes are
+ * copied into the client's buffer; larger ones are queued by reference,
+ * each costing its body's allocation and about SERVER_REF_COST of buffer
+ * chains beyond its bytes (see server_client_frame).
+ */
+#define SERVER_OUT_MAX		(1024 * 1024)
+#define SERVER_BODY_COPY	(8 * 1024)
+#define SERVER_REF_COST		2048
+#define SERVER_FRAME_COST	4096	/* a frame's lines less its body */
 
 struct server_client {
 	struct server		*server;
@@ -41,6 +57,13 @@ struct server_client {
 	uint64_t		 gen_sent;	/* gen of the last frame */
 	uint64_t		 event_seen;	/* seq of the last event sent */
 	uint64_t		 dropped;	/* frames not sent since */
+
+	/* The real memory of the output: bytes, plus bodies' extra. */
+	struct evbuffer_cb_entry *outcb;
+	uint64_t		 sent;		/* bytes gone from the output */
+	struct server_ref	*refs;		/* bodies held, oldest first */
+	size_t			 firstref, nrefs, sizerefs;
+	size_t			 refextra;	/* sum of their extra */
 
 	TAILQ_ENTRY(server_client) entry;
 };
@@ -65,6 +88,7 @@ struct server {
 	uint64_t		 body_gen;
 	struct server_line	*lines;		/* per task id, cached */
 	int			 nlines;
+	struct evbuffer		*trailer;	/* a frame's last lines */
 };
 
 /* A frame body, shared by reference by the subscribers' output. */
@@ -81,7 +105,7 @@ struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
 struct server_body *server_frame_body(struct server *);
-void	server_body_add(struct evbuffer *, struct server_body *);
+size_t	server_body_add(struct evbuffer *, struct server_body *);
 void	server_body_unref(struct server_body *);
 void	server_update_frames(struct server *);
 

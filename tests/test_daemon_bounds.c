@@ -25,6 +25,13 @@
 
 #include "daemon_harness.h"
 
+/* This test and the daemon are built alike: ASan doubles small blocks. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TB_ASAN_FACTOR	2
+#else
+#define TB_ASAN_FACTOR	1
+#endif
+
 /* Is every byte of s printable ASCII? */
 static int
 tb_printable(const char *s)
@@ -208,6 +215,13 @@ test_max_tasks(void **state)
 	assert_int_equal(tc_status(c, "tasks"), 4);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
+
+	/* A scenario with more tasks than max_tasks is refused at start. */
+	td_init(&t, "realtime = false;\nmax_tasks = 1;\n", NULL);
+	td_start(&t);
+	assert_int_equal(t.pid, 0);
+	assert_true(td_log_has(&t, "2 tasks, more than max_tasks (1)"));
+	td_stop(&t);
 }
 
 /*
@@ -219,16 +233,20 @@ static void
 test_stalled_many(void **state)
 {
 	struct td	 t;
-	struct tconn	*c, *s[24];
+	struct tconn	*c, *s[16];
 	char		 line[8192], cmd[64];
 	long		 rss0, rss1, end;
 	long long	 dropped = 0;
-	int		 i, n = 24, sz = 4096;
+	int		 i, n = 16, sz = 4096;
 
 	td_init(&t, "realtime = false;\nmax_fps = 120;\nmax_clients = 64;\n",
 	    NULL);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
+	/*
+	 * 10 tasks: small frames (~1.7 KB), where a frame's real cost was
+	 * several times the bytes counted (a 64 KiB body for each).
+	 */
 	for (i = 0; i < 8; i++) {
 		snprintf(cmd, sizeof cmd, "add t%d pattern=1,%d", i, 2 + i);
 		assert_int_equal(tc_cmd(c, cmd, NULL, 0, line, sizeof line),
@@ -240,15 +258,20 @@ test_stalled_many(void **state)
 		setsockopt(s[i]->fd, SOL_SOCKET, SO_RCVBUF, &sz, sizeof sz);
 		tc_sendf(s[i], "subscribe 120");
 	}
-	end = td_ms() + 6000;
+	/* 8 s: each queue reaches its bound and frames are dropped. */
+	end = td_ms() + 8000;
 	while (td_ms() < end)
 		assert_true(tc_status(c, "tick") >= 0);
 	rss1 = td_rss(t.pid);
 	fprintf(stderr, "# %d stalled subscribers: VmRSS %ld kB then %ld kB\n",
 	    n, rss0, rss1);
 	assert_true(rss0 > 0 && rss1 > 0);
-	/* The bound: n MiB at most; generous, but far below unbounded. */
-	assert_true(rss1 - rss0 < n * 1024 + 8192);
+	/*
+	 * The bound: n MiB at most (twice that under ASan, whose redzones
+	 * and shadow double small allocations), and some slack; the bug
+	 * this keeps away grew 62 MB here.
+	 */
+	assert_true(rss1 - rss0 < n * 1024 * TB_ASAN_FACTOR + 8192);
 
 	/* Reading at last: some frame reports what was dropped. */
 	end = td_ms() + TD_DEADLINE_MS;

@@ -97,12 +97,36 @@ test_bound(void **state)
 	ledger_free(l);
 }
 
+/*
+ * Memory per task is bounded: 200 rows kept (the daemon's bound) take
+ * room for 200 rows, not the 256 a doubling array would reach, however
+ * many descents there are; and tasks that never ran take nothing.
+ */
+static void
+test_memory(void **state)
+{
+	struct ledger	*l = ledger_create(200);
+	size_t		 one;
+	uint32_t	 d;
+
+	for (d = 1; d <= 100000; d++)
+		ledger_add(l, 1, d, (int)(d % 40));
+	assert_int_equal(ledger_rows(l, 1), 200);
+	one = ledger_memory(l);
+	assert_true(one <= 200 * (4 + 40 * 4) + 256);
+	for (d = 1; d <= 100000; d++)
+		ledger_add(l, 1, d, 1);
+	assert_true(ledger_memory(l) == one);
+	ledger_free(l);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rows),
 		cmocka_unit_test(test_bound),
+		cmocka_unit_test(test_memory),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
