@@ -145,7 +145,7 @@ static size_t
 server_client_queued(struct server_client *c)
 {
 	return (evbuffer_get_length(bufferevent_get_output(c->bev)) +
-	    c->refextra + c->sizerefs * sizeof *c->refs);
+	    c->refextra);
 }
 
 /*
@@ -394,6 +394,9 @@ server_client_write(struct bufferevent *bev, void *arg)
 		c->blocked = 0;
 		bufferevent_enable(bev, EV_READ);
 		server_client_read(bev, c);
+		/* Done with nothing left to send: no more write callbacks. */
+		if (c->closing && server_client_queued(c) == 0)
+			server_client_free(c);
 	}
 }
 
