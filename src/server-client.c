@@ -4,10 +4,14 @@
  *
  * Memory per client is bounded both ways.  Input: a line longer than
  * PROTO_LINE_MAX is answered with an error and discarded up to its
- * newline.  Output: a frame is dropped (and counted in the next frame's
- * dropped=N) when more than SERVER_OUT_MAX bytes are still queued, and a
- * client whose replies pile up past it is not read from until they
- * drain, so a peer that never reads cannot make the daemon grow.
+ * newline.  Output is counted in real memory (server_client_queued: the
+ * bytes, plus what frame bodies held by reference cost beyond them): a
+ * frame that would take it past SERVER_OUT_MAX is dropped (and counted in
+ * the next frame's dropped=N) unless little is queued, and a client
+ * whose replies pile up past it is not read from until they drain, so a
+ * peer that never reads cannot make the daemon grow.  A step's reply
+ * comes when its ticks have run (daemon_step_start); the lines after it
+ * wait, unless they cancel it.
  */
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -151,7 +155,8 @@ server_client_queued(struct server_client *c)
 /*
  * Send one frame, or count it as dropped if the client is not reading:
  * a frame is queued only if the output stays within SERVER_OUT_MAX with
- * it (or nothing else is queued, so any frame can go at all).
+ * it, or if at most a few replies are queued (so a frame of any size can
+ * go at all, the first one right after subscribe's "ok" too).
  */
 void
 server_client_frame(struct server_client *c)
@@ -172,7 +177,7 @@ server_client_frame(struct server_client *c)
 		return;
 	queued = server_client_queued(c);
 	need = (srv->body != NULL ? srv->body->len : 0) + SERVER_FRAME_COST;
-	if (queued > 0 && queued + need > SERVER_OUT_MAX) {
+	if (queued > SERVER_FRAME_COST && queued + need > SERVER_OUT_MAX) {
 		c->dropped++;
 		return;
 	}

@@ -289,6 +289,67 @@ test_stalled_many(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/*
+ * Item 3: a frame larger than the output bound still goes, whole, to a
+ * subscriber that reads: the first right after subscribe's "ok".
+ */
+static void
+test_big_frame(void **state)
+{
+	struct td	 t;
+	struct tconn	*c, *s;
+	char		 line[8192], cmd[64];
+	long		 end;
+	int		 i, n = 9000, tasks = 0;
+
+	td_init(&t, "realtime = false;\n", NULL);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	for (i = 0; i < n; i++) {
+		snprintf(cmd, sizeof cmd, "add big%d pattern=1,%d", i,
+		    2 + i % 50);
+		tc_sendf(c, "%s", cmd);
+		if (i % 500 == 499 || i == n - 1) {
+			while (tasks < i + 1) {
+				assert_int_equal(tc_line(c, line, sizeof line,
+				    TD_DEADLINE_MS), 0);
+				assert_true(strncmp(line, "ok ", 3) == 0);
+				tasks++;
+			}
+		}
+	}
+	/* Another subscriber first, so the big body exists already. */
+	assert_non_null(s = tc_open(&t));
+	tc_sendf(s, "subscribe 30");
+	assert_int_equal(tc_line(s, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(tc_line(s, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_int_equal(td_field(line, "tasks"), n + 2);
+
+	tc_sendf(c, "subscribe 30");
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(line, "frame ", 6) == 0);
+	assert_int_equal(td_field(line, "dropped"), 0);
+	assert_int_equal(td_field(line, "tasks"), n + 2);
+	tasks = 0;
+	end = td_ms() + TD_DEADLINE_MS;
+	for (;;) {
+		assert_true(td_ms() < end);
+		assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS),
+		    0);
+		if (strcmp(line, "end") == 0)
+			break;
+		if (strncmp(line, "task ", 5) == 0)
+			tasks++;
+	}
+	assert_int_equal(tasks, n + 2);
+	tc_close(s);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 /* Start three real tasks (stairs-load) on c. */
 static void
 tb_spawn_three(struct tconn *c)
@@ -479,6 +540,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_quoting),
 		cmocka_unit_test(test_max_tasks),
 		cmocka_unit_test(test_stalled_many),
+		cmocka_unit_test(test_big_frame),
 		cmocka_unit_test(test_long_step),
 		cmocka_unit_test(test_emfile),
 	};
