@@ -12,9 +12,6 @@
  * against the engine's actual CPU count only in scenario_check(), because
  * that count may come from the command line rather than the file.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +20,7 @@
 
 #include <libconfig.h>
 
+#include "conffile.h"
 #include "engine.h"
 #include "scenario.h"
 #include "xmalloc.h"
@@ -116,9 +114,8 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
-		v = config_setting_get_int(s);
-		break;
 	case CONFIG_TYPE_INT64:
+		/* Read as 64 bits; conffile.c refused what would wrap. */
 		v = config_setting_get_int64(s);
 		break;
 	default:
@@ -150,43 +147,30 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
 	return (0);
 }
 
-/* Check a task or group name: 1-31 of [A-Za-z0-9_.-], not all digits. */
+/* Check a task or group name by the engine's one rule (engine.c). */
 static int
 scenario_name(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
-	const char	*name = NULL, *p;
+	const char	*name = NULL, *why;
 	size_t		 len;
-	int		 digits = 1;
 
 	if (scenario_string(ctx, s, what, &name) != 0)
 		return (-1);
+	if ((why = engine_name_check(name)) == NULL) {
+		*out = name;
+		return (0);
+	}
 	len = strlen(name);
 	if (len == 0)
 		return (scenario_error(ctx, scenario_line(s),
 		    "%s is empty", what));
 	if (len > ENGINE_NAME_MAX)
 		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" is too long (%zu characters, at most %d)",
-		    what, name, len, ENGINE_NAME_MAX));
-	for (p = name; *p != '\0'; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    *p == '_' || *p == '.' || *p == '-') {
-			digits = 0;
-			continue;
-		}
-		if (*p >= '0' && *p <= '9')
-			continue;
-		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" has a bad character (use A-Z a-z 0-9 _ . -)",
-		    what, name));
-	}
-	if (digits)
-		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" is all digits (it would read as a task id)",
-		    what, name));
-	*out = name;
-	return (0);
+		    "%s \"%.*s...\" is too long (%zu characters, at most %d)",
+		    what, ENGINE_NAME_MAX, name, len, ENGINE_NAME_MAX));
+	return (scenario_error(ctx, scenario_line(s), "%s \"%s\" %s", what,
+	    name, why));
 }
 
 /* Read a CPU list ("0-2,5" or a single number); keeps the text. */
@@ -197,8 +181,9 @@ scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
 	const char	*str;
 	char		*cause, *copy;
 
-	if (config_setting_type(s) == CONFIG_TYPE_INT)
-		copy = xasprintf("%d", config_setting_get_int(s));
+	if (config_setting_type(s) == CONFIG_TYPE_INT ||
+	    config_setting_type(s) == CONFIG_TYPE_INT64)
+		copy = xasprintf("%lld", config_setting_get_int64(s));
 	else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
 		str = config_setting_get_string(s);
 		copy = xstrdup(str);
@@ -728,23 +713,13 @@ scenario_default_name(const char *label)
 
 /* Turn a read configuration into a scenario, or fill *cause. */
 static struct scenario *
-scenario_from_config(config_t *cf, int ok, const char *label, char **cause)
+scenario_from_config(config_t *cf, const char *label, char **cause)
 {
 	struct scenario_ctx	 ctx;
 	struct scenario		*sc;
-	const char		*file;
 
 	ctx.label = label;
 	ctx.error = NULL;
-	if (!ok) {
-		/* An @include'd file names itself. */
-		if ((file = config_error_file(cf)) != NULL)
-			ctx.label = file;
-		scenario_error(&ctx, config_error_line(cf), "%s",
-		    config_error_text(cf));
-		*cause = ctx.error;
-		return (NULL);
-	}
 	sc = xcalloc(1, sizeof *sc);
 	sc->path = xstrdup(label);
 	if (scenario_parse(&ctx, sc, config_root_setting(cf)) != 0) {
@@ -757,43 +732,21 @@ scenario_from_config(config_t *cf, int ok, const char *label, char **cause)
 	return (sc);
 }
 
-/* Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error. */
+/*
+ * Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error.
+ * The file and its @includes must be regular files (conffile.c); the
+ * includes are relative to the scenario's directory.
+ */
 struct scenario *
 scenario_load_file(const char *path, char **cause)
 {
-	struct scenario	*sc;
-	struct stat	 st;
+	struct scenario	*sc = NULL;
 	config_t	 cf;
-	FILE		*f;
-	char		*dir, *slash;
-	int		 ok, err;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (NULL);
-	}
-	/* libconfig's scanner exits the program on a read error. */
-	if (fstat(fileno(f), &st) != 0)
-		err = errno;
-	else
-		err = S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (err != 0) {
-		*cause = xasprintf("%s: %s", path, strerror(err));
-		fclose(f);
-		return (NULL);
-	}
 	config_init(&cf);
-	/* @include paths are relative to the scenario's directory. */
-	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		config_set_include_dir(&cf, *dir == '\0' ? "/" : dir);
-	}
-	ok = config_read(&cf, f);
-	fclose(f);
-	sc = scenario_from_config(&cf, ok, path, cause);
+	if (conffile_read(&cf, path, cause) == 0)
+		sc = scenario_from_config(&cf, path, cause);
 	config_destroy(&cf);
-	free(dir);
 	return (sc);
 }
 
@@ -801,13 +754,12 @@ scenario_load_file(const char *path, char **cause)
 struct scenario *
 scenario_load_string(const char *text, const char *label, char **cause)
 {
-	struct scenario	*sc;
+	struct scenario	*sc = NULL;
 	config_t	 cf;
-	int		 ok;
 
 	config_init(&cf);
-	ok = config_read_string(&cf, text);
-	sc = scenario_from_config(&cf, ok, label, cause);
+	if (conffile_read_string(&cf, text, label, cause) == 0)
+		sc = scenario_from_config(&cf, label, cause);
 	config_destroy(&cf);
 	return (sc);
 }
