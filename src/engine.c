@@ -552,20 +552,38 @@ engine_wake_due(struct engine *e, uint64_t now)
 
 /* --- Setup. ---------------------------------------------------------- */
 
-/* Is this a valid task or group name: 1-31 of [A-Za-z0-9_.-]? */
-static int
-engine_name_ok(const char *s)
+/*
+ * The one rule for task and group names, used by the engine, the
+ * protocol (add, spawn) and scenario files: 1-31 of [A-Za-z0-9_.-], not
+ * all digits (it would read as a task id) and not ".", ".." or "-"
+ * (they read as paths, and "-" as the protocol's "none").  NULL if name
+ * is good, else why not, to follow the quoted name in a message.
+ */
+const char *
+engine_name_check(const char *name)
 {
 	size_t	n;
+	int	digits = 1;
 
-	for (n = 0; s[n] != '\0'; n++) {
-		if (!((s[n] >= 'a' && s[n] <= 'z') ||
-		    (s[n] >= 'A' && s[n] <= 'Z') ||
-		    (s[n] >= '0' && s[n] <= '9') ||
-		    s[n] == '_' || s[n] == '.' || s[n] == '-'))
-			return (0);
+	for (n = 0; name[n] != '\0'; n++) {
+		if (name[n] >= '0' && name[n] <= '9')
+			continue;
+		digits = 0;
+		if (!((name[n] >= 'a' && name[n] <= 'z') ||
+		    (name[n] >= 'A' && name[n] <= 'Z') ||
+		    name[n] == '_' || name[n] == '.' || name[n] == '-'))
+			return ("has a bad character (use A-Z a-z 0-9 _ . -)");
 	}
-	return (n >= 1 && n <= ENGINE_NAME_MAX);
+	if (n == 0)
+		return ("is empty");
+	if (n > ENGINE_NAME_MAX)
+		return ("is too long (at most 31 characters)");
+	if (digits)
+		return ("is all digits (it would read as a task id)");
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    strcmp(name, "-") == 0)
+		return ("is reserved (. .. and - are not names)");
+	return (NULL);
 }
 
 /* Add a group with its CPU set; returns its id (0-based). */
@@ -574,10 +592,11 @@ engine_group_add(struct engine *e, const char *name,
     const struct cpumask *cpus, char **cause)
 {
 	struct cpumask	 all, m;
+	const char	*why;
 
-	if (!engine_name_ok(name)) {
-		*cause = xasprintf("bad group name \"%s\" (1-%d of "
-		    "A-Z a-z 0-9 _ . -)", name, ENGINE_NAME_MAX);
+	if ((why = engine_name_check(name)) != NULL) {
+		*cause = xasprintf("bad group name \"%.*s\": %s",
+		    ENGINE_NAME_MAX, name, why);
 		return (-1);
 	}
 	if (engine_group_find(e, name) >= 0) {
@@ -697,11 +716,12 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 {
 	struct task	*t;
 	struct cpumask	 affinity, allowed;
+	const char	*why;
 	size_t		 i;
 
-	if (!engine_name_ok(spec->name)) {
-		*cause = xasprintf("bad task name \"%s\" (1-%d of "
-		    "A-Z a-z 0-9 _ . -)", spec->name, ENGINE_NAME_MAX);
+	if ((why = engine_name_check(spec->name)) != NULL) {
+		*cause = xasprintf("bad task name \"%.*s\": %s",
+		    ENGINE_NAME_MAX, spec->name, why);
 		return (-1);
 	}
 	if (engine_names_get(e, spec->name) != 0) {
