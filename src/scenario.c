@@ -234,6 +234,63 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	return (0);
 }
 
+/* Size an index for n names: a power of two at least twice n. */
+static void
+scenario_index_init(struct scenario_index *ix, size_t n)
+{
+	size_t	size = 16;
+
+	while (size < n * 2)
+		size *= 2;
+	ix->slots = xcalloc(size, sizeof *ix->slots);
+	ix->size = size;
+}
+
+/* The slot holding name, or the free slot where it would go. */
+static struct scenario_slot *
+scenario_index_slot(const struct scenario_index *ix, const char *name)
+{
+	const unsigned char	*p;
+	uint32_t		 h = 2166136261u;	/* FNV-1a */
+	size_t			 i;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		h = (h ^ *p) * 16777619u;
+	i = h & (ix->size - 1);
+	while (ix->slots[i].name != NULL &&
+	    strcmp(ix->slots[i].name, name) != 0)
+		i = (i + 1) & (ix->size - 1);
+	return (&ix->slots[i]);
+}
+
+/*
+ * Add name (owned by the caller, kept alive) at index; if the name is
+ * already there, return the index it has, else -1.
+ */
+static long
+scenario_index_add(struct scenario_index *ix, const char *name, size_t index)
+{
+	struct scenario_slot	*slot = scenario_index_slot(ix, name);
+
+	if (slot->name != NULL)
+		return ((long)slot->index);
+	slot->name = name;
+	slot->index = index;
+	return (-1);
+}
+
+/* The index of name, or -1. */
+static int
+scenario_index_find(const struct scenario_index *ix, const char *name)
+{
+	const struct scenario_slot	*slot;
+
+	if (ix->size == 0)
+		return (-1);
+	slot = scenario_index_slot(ix, name);
+	return (slot->name != NULL ? (int)slot->index : -1);
+}
+
 /* Parse one group entry. */
 static int
 scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
@@ -242,7 +299,7 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 	struct scenario_group	*gr;
 	const config_setting_t	*s;
 	const char		*name = NULL;
-	size_t			 i;
+	long			 first;
 	int			 n, j;
 
 	gr = &sc->groups[sc->ngroups++];
@@ -270,12 +327,11 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, gr->line,
 		    "group \"%s\" has no cpus (cpus = \"0-1\"; is required)",
 		    gr->name));
-	for (i = 0; i + 1 < sc->ngroups; i++) {
-		if (strcmp(sc->groups[i].name, gr->name) == 0)
-			return (scenario_error(ctx, gr->line,
-			    "duplicate group name \"%s\" (first at line %d)",
-			    gr->name, sc->groups[i].line));
-	}
+	if ((first = scenario_index_add(&sc->group_index, gr->name,
+	    sc->ngroups - 1)) != -1)
+		return (scenario_error(ctx, gr->line,
+		    "duplicate group name \"%s\" (first at line %d)",
+		    gr->name, sc->groups[first].line));
 	return (0);
 }
 
@@ -361,7 +417,7 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 	const config_setting_t	*s, *pattern = NULL, *command = NULL;
 	const char		*str = NULL, *key;
 	long long		 v;
-	size_t			 i;
+	long			 first;
 	int			 n, j;
 
 	t = &sc->tasks[sc->ntasks++];
@@ -417,12 +473,11 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, scenario_line(command),
 		    "task \"%s\" has both pattern and command (a command "
 		    "task is a real process: it has no pattern)", t->name));
-	for (i = 0; i + 1 < sc->ntasks; i++) {
-		if (strcmp(sc->tasks[i].name, t->name) == 0)
-			return (scenario_error(ctx, t->line,
-			    "duplicate task name \"%s\" (first at line %d)",
-			    t->name, sc->tasks[i].line));
-	}
+	if ((first = scenario_index_add(&sc->task_index, t->name,
+	    sc->ntasks - 1)) != -1)
+		return (scenario_error(ctx, t->line,
+		    "duplicate task name \"%s\" (first at line %d)",
+		    t->name, sc->tasks[first].line));
 	return (0);
 }
 
@@ -430,26 +485,14 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 int
 scenario_find_task(const struct scenario *sc, const char *name)
 {
-	size_t	i;
-
-	for (i = 0; i < sc->ntasks; i++) {
-		if (strcmp(sc->tasks[i].name, name) == 0)
-			return ((int)i);
-	}
-	return (-1);
+	return (scenario_index_find(&sc->task_index, name));
 }
 
 /* Find a group by name in the scenario; -1 if none. */
 static int
 scenario_find_group(const struct scenario *sc, const char *name)
 {
-	size_t	i;
-
-	for (i = 0; i < sc->ngroups; i++) {
-		if (strcmp(sc->groups[i].name, name) == 0)
-			return ((int)i);
-	}
-	return (-1);
+	return (scenario_index_find(&sc->group_index, name));
 }
 
 /* Parse one event entry. */
@@ -660,6 +703,7 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (groups != NULL) {
 		n = config_setting_length(groups);
 		sc->groups = xcalloc(n, sizeof *sc->groups);
+		scenario_index_init(&sc->group_index, n);
 		for (j = 0; j < n; j++) {
 			if (scenario_parse_group(ctx, sc,
 			    config_setting_get_elem(groups, j)) != 0)
@@ -669,6 +713,7 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (tasks != NULL) {
 		n = config_setting_length(tasks);
 		sc->tasks = xcalloc(n, sizeof *sc->tasks);
+		scenario_index_init(&sc->task_index, n);
 		for (j = 0; j < n; j++) {
 			if (scenario_parse_task(ctx, sc,
 			    config_setting_get_elem(tasks, j)) != 0)
@@ -796,6 +841,8 @@ scenario_free(struct scenario *sc)
 	free(sc->groups);
 	free(sc->tasks);
 	free(sc->events);
+	free(sc->task_index.slots);
+	free(sc->group_index.slots);
 	free(sc->name);
 	free(sc->description);
 	free(sc->path);
@@ -905,6 +952,18 @@ scenario_wrap(const struct scenario *sc, int line, const char *what,
 	return (-1);
 }
 
+/* Order events by tick, then by place in the file (for qsort). */
+static int
+scenario_event_cmp(const void *a, const void *b)
+{
+	const struct scenario_event	*x = *(const struct scenario_event **)a;
+	const struct scenario_event	*y = *(const struct scenario_event **)b;
+
+	if (x->at != y->at)
+		return (x->at < y->at ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
 /*
  * Add the scenario's groups, tasks and events to e.  Command tasks are
  * added as real tasks and handed to spawn; without spawn they are refused
@@ -919,8 +978,9 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 	const struct scenario_event	*ev;
 	struct engine_task_spec		 spec;
 	struct engine_event		 eev;
+	const struct scenario_event	**order;
 	char				*inner, *what;
-	int				*ids, id, r;
+	int				*ids, *gids, id, r;
 	size_t				 i;
 
 	if (scenario_check(sc, engine_params(e)->cpus, cause) != 0)
@@ -937,11 +997,14 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 	}
 
+	gids = xcalloc(sc->ngroups + 1, sizeof *gids);
 	for (i = 0; i < sc->ngroups; i++) {
-		if (engine_group_add(e, sc->groups[i].name,
-		    &sc->groups[i].mask, &inner) == -1)
+		if ((gids[i] = engine_group_add(e, sc->groups[i].name,
+		    &sc->groups[i].mask, &inner)) == -1) {
+			free(gids);
 			return (scenario_wrap(sc, sc->groups[i].line, "group",
 			    inner, cause));
+		}
 	}
 
 	ids = xcalloc(sc->ntasks + 1, sizeof *ids);
@@ -958,8 +1021,9 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		spec.cpus = t->has_cpus ? &t->mask : NULL;
 		spec.group = -1;
 		if (t->group != NULL)
-			spec.group = engine_group_find(e, t->group);
+			spec.group = gids[scenario_find_group(sc, t->group)];
 		if ((id = engine_task_add(e, &spec, &inner)) == -1) {
+			free(gids);
 			free(ids);
 			what = xasprintf("task \"%s\"", t->name);
 			r = scenario_wrap(sc, t->line, what, inner, cause);
@@ -968,6 +1032,7 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 		ids[i] = id;
 		if (t->argv != NULL && spawn(arg, e, id, t, &inner) != 0) {
+			free(gids);
 			free(ids);
 			what = xasprintf("task \"%s\"", t->name);
 			r = scenario_wrap(sc, t->line, what, inner, cause);
@@ -976,8 +1041,19 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 	}
 
+	free(gids);
+
+	/*
+	 * Events in time order (file order within a tick): the engine keeps
+	 * its queue sorted by insertion, which is linear per event unless
+	 * they come sorted.
+	 */
+	order = xcalloc(sc->nevents + 1, sizeof *order);
+	for (i = 0; i < sc->nevents; i++)
+		order[i] = &sc->events[i];
+	qsort(order, sc->nevents, sizeof *order, scenario_event_cmp);
 	for (i = 0; i < sc->nevents; i++) {
-		ev = &sc->events[i];
+		ev = order[i];
 		memset(&eev, 0, sizeof eev);
 		eev.at = ev->at;
 		eev.action = ev->action;
@@ -989,6 +1065,7 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		eev.text = ev->text;
 		engine_event_add(e, &eev);
 	}
+	free(order);
 	free(ids);
 	return (0);
 }
