@@ -97,11 +97,11 @@ test_startup(void **state)
 	assert_false(td_log_has(&t, "Success"));
 
 	td_write(t.log, "");
+	td_write(t.cfg, "realtime = false;\n");
 	assert_int_equal(run_status(&t, scen_dir), 2);
 	log_has(&t, want);
 
 	td_write(t.log, "");
-	td_write(t.cfg, "realtime = false;\n");
 	td_write(t.scen, "name = \"x\";\n\n@include \"/tmp\"\n");
 	assert_int_equal(run_status(&t, av), 2);
 	log_has(&t, "scenario.cfg:3: @include \"/tmp\": not a regular file "
