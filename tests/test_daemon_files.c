@@ -4,7 +4,8 @@
  * at start-up as "FILE:LINE: message" and exit 2, at SIGHUP as a logged
  * error while the daemon keeps serving with its old settings; a FIFO in
  * place of the config does not hang a reload; integers that do not fit
- * are refused rather than wrapped.
+ * are refused rather than wrapped; add and spawn refuse the names ".",
+ * ".." and "-".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -224,6 +225,34 @@ test_reload_fifo(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/* add and spawn refuse the reserved names, as scenario files do. */
+static void
+test_reserved_names(void **state)
+{
+	static char	 data[8192], final[8192];
+	struct td	 t;
+	struct tconn	*c;
+	const char	*cmds[] = { "add .", "add ..", "add -",
+			    "spawn - -- true", "spawn .. -- true", NULL };
+	int		 i;
+
+	td_init(&t, NULL, NULL);
+	td_start(&t);
+	assert_true(t.pid > 0);
+	assert_non_null(c = tc_open(&t));
+	for (i = 0; cmds[i] != NULL; i++) {
+		assert_int_equal(tc_cmd(c, cmds[i], data, sizeof data, final,
+		    sizeof final), 0);
+		if (strncmp(final, "err bad name", 12) != 0)
+			fail_msg("%s: %s", cmds[i], final);
+	}
+	assert_int_equal(tc_cmd(c, "add ...", data, sizeof data, final,
+	    sizeof final), 0);
+	assert_string_equal(final, "ok 3");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
@@ -232,6 +261,7 @@ main(void)
 		cmocka_unit_test(test_startup_numbers),
 		cmocka_unit_test(test_reload_include),
 		cmocka_unit_test(test_reload_fifo),
+		cmocka_unit_test(test_reserved_names),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
