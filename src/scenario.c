@@ -53,6 +53,9 @@ static const struct scenario_action scenario_actions[] = {
 
 static int	scenario_error(struct scenario_ctx *, int,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
+static int	scenario_error_at(struct scenario_ctx *,
+		    const config_setting_t *, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
 
 /* Record the first error as "LABEL:LINE: message"; returns -1. */
 static int
@@ -70,6 +73,30 @@ scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
 		ctx->error = xasprintf("%s:%d: %s", ctx->label, line, msg);
 	else
 		ctx->error = xasprintf("%s: %s", ctx->label, msg);
+	free(msg);
+	return (-1);
+}
+
+/*
+ * Record the first error at setting s: "FILE:LINE: message" with the
+ * file it was written in (an @include'd file names itself); returns -1.
+ */
+static int
+scenario_error_at(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *file;
+
+	if (ctx->error != NULL)
+		return (-1);
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	file = conffile_name(ctx->label, config_setting_source_file(s));
+	ctx->error = xasprintf("%s:%d: %s", file,
+	    (int)config_setting_source_line(s), msg);
+	free(file);
 	free(msg);
 	return (-1);
 }
@@ -119,15 +146,15 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 		v = config_setting_get_int64(s);
 		break;
 	default:
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be an integer, not %s", what,
 		    scenario_type_name(s)));
 	}
 	if (v < min || v > max) {
 		if (min == 0 && v < 0)
-			return (scenario_error(ctx, scenario_line(s),
+			return (scenario_error_at(ctx, s,
 			    "%s %lld is negative", what, v));
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s %lld is outside %lld..%lld", what, v, min, max));
 	}
 	*out = v;
@@ -140,7 +167,7 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a string, not %s", what,
 		    scenario_type_name(s)));
 	*out = config_setting_get_string(s);
@@ -163,13 +190,13 @@ scenario_name(struct scenario_ctx *ctx, const config_setting_t *s,
 	}
 	len = strlen(name);
 	if (len == 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s is empty", what));
 	if (len > ENGINE_NAME_MAX)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s \"%.*s...\" is too long (%zu characters, at most %d)",
 		    what, ENGINE_NAME_MAX, name, len, ENGINE_NAME_MAX));
-	return (scenario_error(ctx, scenario_line(s), "%s \"%s\" %s", what,
+	return (scenario_error_at(ctx, s, "%s \"%s\" %s", what,
 	    name, why));
 }
 
@@ -188,11 +215,11 @@ scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
 		str = config_setting_get_string(s);
 		copy = xstrdup(str);
 	} else
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a cpu list like \"0-2,5\", not %s", what,
 		    scenario_type_name(s)));
 	if (cpumask_parse(copy, ENGINE_MAX_CPUS, mask, &cause) != 0) {
-		scenario_error(ctx, scenario_line(s), "%s: %s", what, cause);
+		scenario_error_at(ctx, s, "%s: %s", what, cause);
 		free(cause);
 		free(copy);
 		return (-1);
@@ -206,7 +233,7 @@ static int
 scenario_unknown(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *where, const char *known)
 {
-	return (scenario_error(ctx, scenario_line(s),
+	return (scenario_error_at(ctx, s,
 	    "unknown %s key \"%s\" (known: %s)", where,
 	    config_setting_name(s), known));
 }
@@ -220,14 +247,14 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	int			 i, n;
 
 	if (config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a list of { ... } entries, like %s = ( %s );",
 		    what, what, example));
 	n = config_setting_length(s);
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "each entry of %s must be { ... }, not %s", what,
 			    scenario_type_name(e)));
 	}
@@ -346,12 +373,12 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 
 	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "pattern must be a list of run, sleep ms like [ 2, 40 ], "
 		    "not %s", scenario_type_name(s)));
 	n = config_setting_length(s);
 	if (n == 0 || n % 2 != 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "pattern has %d value%s; it needs run, sleep pairs "
 		    "(an even, non-zero count)", n, n == 1 ? "" : "s"));
 	t->pattern = xcalloc(n, sizeof *t->pattern);
@@ -359,14 +386,14 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_INT &&
 		    config_setting_type(e) != CONFIG_TYPE_INT64)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "pattern values must be integers (ms), not %s",
 			    scenario_type_name(e)));
 		if (scenario_int(ctx, e, "pattern value", LLONG_MIN,
 		    LLONG_MAX, &v) != 0)
 			return (-1);
 		if (v <= 0 || v > UINT32_MAX)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "pattern value %lld (item %d) must be a positive "
 			    "number of ms", v, i + 1));
 		t->pattern[i] = (uint32_t)v;
@@ -385,25 +412,25 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 
 	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command must be a list of strings like "
 		    "[ \"stairs-load\", \"--run\", \"30\" ], not %s",
 		    scenario_type_name(s)));
 	n = config_setting_length(s);
 	if (n == 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command is empty"));
 	t->argv = xcalloc(n + 1, sizeof *t->argv);
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_STRING)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "command arguments must be strings, not %s",
 			    scenario_type_name(e)));
 		t->argv[i] = xstrdup(config_setting_get_string(e));
 	}
 	if (*t->argv[0] == '\0')
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command has an empty program name"));
 	return (0);
 }
@@ -470,7 +497,7 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, t->line,
 		    "task has no name (name = \"...\"; is required)"));
 	if (pattern != NULL && command != NULL)
-		return (scenario_error(ctx, scenario_line(command),
+		return (scenario_error_at(ctx, command,
 		    "task \"%s\" has both pattern and command (a command "
 		    "task is a real process: it has no pattern)", t->name));
 	if ((first = scenario_index_add(&sc->task_index, t->name,
@@ -538,7 +565,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			act = &scenario_actions[i];
 	}
 	if (act == NULL)
-		return (scenario_error(ctx, scenario_line(seen[1]),
+		return (scenario_error_at(ctx, seen[1],
 		    "unknown action \"%s\" (sleep, nice, affinity, caption "
 		    "or kill)", str));
 	ev->action = act->action;
@@ -558,7 +585,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			continue;
 		if (act->key != NULL && strcmp(keys[k], act->key) == 0)
 			continue;
-		return (scenario_error(ctx, scenario_line(seen[k]),
+		return (scenario_error_at(ctx, seen[k],
 		    "key \"%s\" does not belong in a %s event", keys[k],
 		    act->name));
 	}
@@ -570,7 +597,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		if (scenario_string(ctx, seen[2], "task", &str) != 0)
 			return (-1);
 		if (scenario_find_task(sc, str) == -1)
-			return (scenario_error(ctx, scenario_line(seen[2]),
+			return (scenario_error_at(ctx, seen[2],
 			    "unknown task \"%s\" in %s event", str,
 			    act->name));
 		ev->task = xstrdup(str);

@@ -472,6 +472,13 @@ test_not_regular(void **state)
 		fail_msg("%s", cause);
 	assert_int_equal(sc->ntasks, 1);
 	scenario_free(sc);
+	/* A bad setting in an included file names that file. */
+	put_file(dir, "bad-inc.cfg", "tasks = (\n { name = \"a\"; nise = 3; "
+	    "}\n);\n", path, sizeof path);
+	put_file(dir, "outer2.cfg", "name = \"x\";\n@include \"bad-inc.cfg\"\n",
+	    path, sizeof path);
+	snprintf(want, sizeof want, "%s/bad-inc.cfg:2: unknown task key", dir);
+	file_error(path, want);
 	/* A string's include names the string. */
 	expect_error("name = \"x\";\n@include \"/tmp\"\n", 2, "@include",
 	    "not a regular file (a directory)", NULL);
