@@ -887,6 +887,37 @@ test_demo(void **state)
 	scenario_free(sc);
 }
 
+/* Many groups: found by name when tasks name them, in the engine too. */
+static void
+test_many_groups(void **state)
+{
+	struct engine_params	 p;
+	struct scenario		*sc;
+	struct engine		*e;
+	size_t			 size = 100000 * 48 + 256, off = 0;
+	char			*text = malloc(size), *cause = NULL;
+	int			 i, n = 100000;
+
+	assert_non_null(text);
+	off += snprintf(text + off, size - off, "groups = (\n");
+	for (i = 0; i < n; i++)
+		off += snprintf(text + off, size - off, " { name = \"g%d\"; "
+		    "cpus = \"%d\"; }%s\n", i, i % 2, i + 1 < n ? "," : "");
+	snprintf(text + off, size - off, ");\ntasks = ( { name = \"a\"; "
+	    "group = \"g%d\"; } );\n", n - 1);
+	sc = load_ok(text);
+	engine_params_default(&p);
+	p.cpus = 2;
+	e = engine_create(&p, &engine_policy_staircase);
+	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
+	assert_int_equal(engine_group_find(e, "g99999"), n - 1);
+	assert_int_equal(engine_group_find(e, "g0"), 0);
+	assert_int_equal(engine_group_find(e, "g100000"), -1);
+	engine_free(e);
+	scenario_free(sc);
+	free(text);
+}
+
 /* Run the tests. */
 int
 main(void)
@@ -913,6 +944,7 @@ main(void)
 		cmocka_unit_test(test_wide_numbers),
 		cmocka_unit_test(test_reserved_names),
 		cmocka_unit_test(test_many_tasks),
+		cmocka_unit_test(test_many_groups),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
