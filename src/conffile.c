@@ -486,8 +486,10 @@ conffile_read(config_t *cf, const char *path, char **cause)
 	return (rc);
 }
 
-/* Read text into cf as conffile_read does; label names it, includes are
- * relative to the current directory. */
+/*
+ * Read text into cf as conffile_read does; label names it in messages,
+ * @include paths are relative to the current directory.
+ */
 int
 conffile_read_string(config_t *cf, const char *text, const char *label,
     char **cause)

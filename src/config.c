@@ -162,8 +162,7 @@ config_number(const config_setting_t *s, double *v)
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
 	case CONFIG_TYPE_INT64:
-		/* Every integer is read as 64 bits (conffile.c refuses what
-		 * libconfig would have wrapped). */
+		/* Read as 64 bits; conffile.c refused what would wrap. */
 		*v = (double)config_setting_get_int64(s);
 		return (0);
 	case CONFIG_TYPE_FLOAT:
