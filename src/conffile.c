@@ -145,11 +145,11 @@ conffile_slurp_why(const char *path, size_t *lenp, const char **why)
 	if ((fd = conffile_open_why(path, why)) == -1)
 		return (NULL);
 	for (;;) {
+		if (len > CONFFILE_MAX_SIZE) {
+			*why = "larger than 64 MiB";
+			goto fail;
+		}
 		if (len + 1 >= size) {
-			if (size > CONFFILE_MAX_SIZE) {
-				*why = "larger than 64 MiB";
-				goto fail;
-			}
 			size = size == 0 ? 8192 : size * 2;
 			buf = xrealloc(buf, size);
 		}

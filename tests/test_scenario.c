@@ -485,6 +485,32 @@ test_not_regular(void **state)
 	rm_dir(dir);
 }
 
+/* Files too large or with a NUL byte are refused, not half read. */
+static void
+test_file_limits(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX";
+	char	 path[256], want[512];
+	FILE	*f;
+
+	make_dir(dir);
+	snprintf(path, sizeof path, "%s/big.cfg", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("name = \"big\";\n# ", f);
+	assert_int_equal(ftruncate(fileno(f), (65 << 20)), 0);
+	fclose(f);
+	snprintf(want, sizeof want, "%s: larger than 64 MiB", path);
+	file_error(path, want);
+
+	snprintf(path, sizeof path, "%s/nul.cfg", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("name = \"x\";\0tasks = 3;\n", 1, 23, f);
+	fclose(f);
+	snprintf(want, sizeof want, "%s: has a NUL byte", path);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
 /* Integers are read whole: nothing wraps to a small number. */
 static void
 test_wide_numbers(void **state)
@@ -941,6 +967,7 @@ main(void)
 		cmocka_unit_test(test_apply_cpus),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_wide_numbers),
 		cmocka_unit_test(test_reserved_names),
 		cmocka_unit_test(test_many_tasks),
