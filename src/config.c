@@ -5,9 +5,9 @@
  * and bound checks, the reload diff and which options a reload may apply
  * live.  Adding an option is one line here, one field in struct config
  * and one commented entry in config/stairsd.cfg.  Errors read
- * "FILE:LINE: message".
+ * "FILE:LINE: message".  The file is read through conffile.c: only
+ * regular files (the config and its @includes), integers never wrapped.
  */
-#include <errno.h>
 #include <libconfig.h>
 #include <math.h>
 #include <stddef.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conffile.h"
 #include "config.h"
 #include "xmalloc.h"
 
@@ -162,9 +163,8 @@ config_number(const config_setting_t *s, double *v)
 {
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
-		*v = config_setting_get_int(s);
-		return (0);
 	case CONFIG_TYPE_INT64:
+		/* Read as 64 bits; conffile.c refused what would wrap. */
 		*v = (double)config_setting_get_int64(s);
 		return (0);
 	case CONFIG_TYPE_FLOAT:
@@ -255,15 +255,16 @@ config_set(struct config *c, const struct config_option *o,
 		}
 		for (i = 0; i < n; i++) {
 			e = config_setting_get_elem(s, i);
-			if (config_setting_type(e) != CONFIG_TYPE_INT ||
-			    config_setting_get_int(e) < 0 ||
-			    config_setting_get_int(e) >= CPUMASK_MAX) {
+			t = config_setting_type(e);
+			if ((t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) ||
+			    config_setting_get_int64(e) < 0 ||
+			    config_setting_get_int64(e) >= CPUMASK_MAX) {
 				*cause = xasprintf("%s entry %d is not a CPU "
 				    "number in 0..%d", o->name, i,
 				    CPUMASK_MAX - 1);
 				return (-1);
 			}
-			c->cpu_map[i] = config_setting_get_int(e);
+			c->cpu_map[i] = (int)config_setting_get_int64(e);
 		}
 		c->ncpu_map = n;
 		break;
@@ -281,52 +282,51 @@ config_load(const char *path, struct config *c, char **cause)
 {
 	config_t		 cf;
 	config_setting_t	*root, *s;
-	const char		*file;
+	char			*file = NULL;
 	char			*why = NULL;
 	int			 i, j, n, line, rc = -1;
 
 	config_init(&cf);
-	if (config_read_file(&cf, path) != CONFIG_TRUE) {
-		if (config_error_type(&cf) == CONFIG_ERR_FILE_IO)
-			*cause = xasprintf("%s: %s", path, strerror(errno));
-		else {
-			file = config_error_file(&cf);
-			*cause = xasprintf("%s:%d: %s", file != NULL ? file :
-			    path, config_error_line(&cf),
-			    config_error_text(&cf));
-		}
+	/* Only regular files, no wrapped integers: see conffile.c. */
+	if (conffile_read(&cf, path, cause) != 0)
 		goto out;
-	}
 	root = config_root_setting(&cf);
 	n = config_setting_length(root);
 	for (i = 0; i < n; i++) {
 		s = config_setting_get_elem(root, i);
 		line = config_setting_source_line(s);
+		/* A setting from an @include'd file names that file. */
+		free(file);
+		file = conffile_name(path, config_setting_source_file(s));
 		for (j = 0; j < CONFIG_NOPTIONS; j++) {
 			if (strcmp(config_setting_name(s),
 			    config_options[j].name) == 0)
 				break;
 		}
 		if (j == CONFIG_NOPTIONS) {
-			*cause = xasprintf("%s:%d: unknown option \"%s\"", path,
+			*cause = xasprintf("%s:%d: unknown option \"%s\"", file,
 			    line, config_setting_name(s));
 			goto out;
 		}
 		if (config_set(c, &config_options[j], s, &why) != 0) {
-			*cause = xasprintf("%s:%d: %s", path, line, why);
+			*cause = xasprintf("%s:%d: %s", file, line, why);
 			free(why);
 			goto out;
 		}
 	}
 	if (c->ncpu_map != 0 && c->ncpu_map < c->cpus) {
 		s = config_lookup(&cf, "cpu_map");
+		free(file);
+		file = conffile_name(path, s != NULL ?
+		    config_setting_source_file(s) : NULL);
 		*cause = xasprintf("%s:%d: cpu_map has %d entries for %d cpus",
-		    path, s != NULL ? config_setting_source_line(s) : 0,
+		    file, s != NULL ? config_setting_source_line(s) : 0,
 		    c->ncpu_map, c->cpus);
 		goto out;
 	}
 	rc = 0;
 out:
+	free(file);
 	config_destroy(&cf);
 	return (rc);
 }

@@ -94,7 +94,9 @@ struct engine {
 	size_t				 names_size;
 
 	struct group			*groups;
-	int				 ngroups;
+	int				 ngroups, groups_size;
+	int				*gnames;	/* open hash: index+1 */
+	size_t				 gnames_size;
 
 	struct bucket			 wheel[WHEEL_SIZE];
 	int				*due;		/* scratch: ids due */
@@ -178,6 +180,7 @@ engine_free(struct engine *e)
 	free(e->next);
 	free(e->prev);
 	free(e->names);
+	free(e->gnames);
 	for (i = 0; i < e->ngroups; i++)
 		free(e->groups[i].name);
 	free(e->groups);
@@ -232,49 +235,74 @@ engine_hash(const char *s)
 	return ((size_t)h);
 }
 
-/* Insert id under its task's name; the table must have room. */
-static void
-engine_names_put(int *names, size_t size, const struct engine *e, int id)
+/*
+ * Two tables share this code: task names (kind ENGINE_NAMES_TASKS, value
+ * the task id) and group names (ENGINE_NAMES_GROUPS, value the group's
+ * index + 1); 0 is a free slot.
+ */
+#define ENGINE_NAMES_TASKS	0
+#define ENGINE_NAMES_GROUPS	1
+
+/* The name under value v in a table of this kind. */
+static const char *
+engine_names_key(const struct engine *e, int kind, int v)
 {
-	size_t	i = engine_hash(e->tasks[id - 1].name) & (size - 1);
+	if (kind == ENGINE_NAMES_GROUPS)
+		return (e->groups[v - 1].name);
+	return (e->tasks[v - 1].name);
+}
+
+/* Insert v under its name; the table must have room. */
+static void
+engine_names_put(int *names, size_t size, const struct engine *e, int kind,
+    int v)
+{
+	size_t	i = engine_hash(engine_names_key(e, kind, v)) & (size - 1);
 
 	while (names[i] != 0)
 		i = (i + 1) & (size - 1);
-	names[i] = id;
+	names[i] = v;
 }
 
-/* Keep the name table under half full. */
+/* Keep a name table under half full with room for one more. */
 static void
-engine_names_grow(struct engine *e)
+engine_names_grow(struct engine *e, int kind)
 {
-	size_t	 size, i;
-	int	*names;
+	int	**tab = kind == ENGINE_NAMES_GROUPS ? &e->gnames : &e->names;
+	size_t	 *tsize = kind == ENGINE_NAMES_GROUPS ? &e->gnames_size :
+		    &e->names_size;
+	size_t	  size, i;
+	int	  n = kind == ENGINE_NAMES_GROUPS ? e->ngroups : e->ntasks;
+	int	 *names;
 
-	if ((size_t)(e->ntasks + 1) * 2 <= e->names_size)
+	if ((size_t)(n + 1) * 2 <= *tsize)
 		return;
-	size = e->names_size ? e->names_size * 2 : 64;
+	size = *tsize ? *tsize * 2 : 64;
 	names = xcalloc(size, sizeof *names);
-	for (i = 0; i < e->names_size; i++)
-		if (e->names[i] != 0)
-			engine_names_put(names, size, e, e->names[i]);
-	free(e->names);
-	e->names = names;
-	e->names_size = size;
+	for (i = 0; i < *tsize; i++)
+		if ((*tab)[i] != 0)
+			engine_names_put(names, size, e, kind, (*tab)[i]);
+	free(*tab);
+	*tab = names;
+	*tsize = size;
 }
 
-/* The id of the task with this name, or 0. */
+/* The value under name in a table of this kind, or 0. */
 static int
-engine_names_get(const struct engine *e, const char *name)
+engine_names_get(const struct engine *e, int kind, const char *name)
 {
-	size_t	i;
+	const int	*names = kind == ENGINE_NAMES_GROUPS ? e->gnames :
+			    e->names;
+	size_t		 size = kind == ENGINE_NAMES_GROUPS ? e->gnames_size :
+			    e->names_size, i;
 
-	if (e->names_size == 0)
+	if (size == 0)
 		return (0);
-	i = engine_hash(name) & (e->names_size - 1);
-	while (e->names[i] != 0) {
-		if (strcmp(e->tasks[e->names[i] - 1].name, name) == 0)
-			return (e->names[i]);
-		i = (i + 1) & (e->names_size - 1);
+	i = engine_hash(name) & (size - 1);
+	while (names[i] != 0) {
+		if (strcmp(engine_names_key(e, kind, names[i]), name) == 0)
+			return (names[i]);
+		i = (i + 1) & (size - 1);
 	}
 	return (0);
 }
@@ -552,20 +580,38 @@ engine_wake_due(struct engine *e, uint64_t now)
 
 /* --- Setup. ---------------------------------------------------------- */
 
-/* Is this a valid task or group name: 1-31 of [A-Za-z0-9_.-]? */
-static int
-engine_name_ok(const char *s)
+/*
+ * The one rule for task and group names, used by the engine, the
+ * protocol (add, spawn) and scenario files: 1-31 of [A-Za-z0-9_.-], not
+ * all digits (it would read as a task id) and not ".", ".." or "-"
+ * (they read as paths, and "-" as the protocol's "none").  NULL if name
+ * is good, else why not, to follow the quoted name in a message.
+ */
+const char *
+engine_name_check(const char *name)
 {
 	size_t	n;
+	int	digits = 1;
 
-	for (n = 0; s[n] != '\0'; n++) {
-		if (!((s[n] >= 'a' && s[n] <= 'z') ||
-		    (s[n] >= 'A' && s[n] <= 'Z') ||
-		    (s[n] >= '0' && s[n] <= '9') ||
-		    s[n] == '_' || s[n] == '.' || s[n] == '-'))
-			return (0);
+	for (n = 0; name[n] != '\0'; n++) {
+		if (name[n] >= '0' && name[n] <= '9')
+			continue;
+		digits = 0;
+		if (!((name[n] >= 'a' && name[n] <= 'z') ||
+		    (name[n] >= 'A' && name[n] <= 'Z') ||
+		    name[n] == '_' || name[n] == '.' || name[n] == '-'))
+			return ("has a bad character (use A-Z a-z 0-9 _ . -)");
 	}
-	return (n >= 1 && n <= ENGINE_NAME_MAX);
+	if (n == 0)
+		return ("is empty");
+	if (n > ENGINE_NAME_MAX)
+		return ("is too long (at most 31 characters)");
+	if (digits)
+		return ("is all digits (it would read as a task id)");
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    strcmp(name, "-") == 0)
+		return ("is reserved (. .. and - are not names)");
+	return (NULL);
 }
 
 /* Add a group with its CPU set; returns its id (0-based). */
@@ -574,10 +620,11 @@ engine_group_add(struct engine *e, const char *name,
     const struct cpumask *cpus, char **cause)
 {
 	struct cpumask	 all, m;
+	const char	*why;
 
-	if (!engine_name_ok(name)) {
-		*cause = xasprintf("bad group name \"%s\" (1-%d of "
-		    "A-Z a-z 0-9 _ . -)", name, ENGINE_NAME_MAX);
+	if ((why = engine_name_check(name)) != NULL) {
+		*cause = xasprintf("bad group name \"%.*s\": %s",
+		    ENGINE_NAME_MAX, name, why);
 		return (-1);
 	}
 	if (engine_group_find(e, name) >= 0) {
@@ -590,23 +637,25 @@ engine_group_add(struct engine *e, const char *name,
 		*cause = xasprintf("group \"%s\" has no CPU", name);
 		return (-1);
 	}
-	e->groups = xreallocarray(e->groups, e->ngroups + 1,
-	    sizeof *e->groups);
+	engine_names_grow(e, ENGINE_NAMES_GROUPS);
+	if (e->ngroups == e->groups_size) {
+		e->groups_size = e->groups_size ? e->groups_size * 2 : 8;
+		e->groups = xreallocarray(e->groups, e->groups_size,
+		    sizeof *e->groups);
+	}
 	e->groups[e->ngroups].name = xstrdup(name);
 	e->groups[e->ngroups].cpus = m;
-	return (e->ngroups++);
+	e->ngroups++;
+	engine_names_put(e->gnames, e->gnames_size, e, ENGINE_NAMES_GROUPS,
+	    e->ngroups);
+	return (e->ngroups - 1);
 }
 
 /* A group's id by name, or -1. */
 int
 engine_group_find(struct engine *e, const char *name)
 {
-	int	i;
-
-	for (i = 0; i < e->ngroups; i++)
-		if (strcmp(e->groups[i].name, name) == 0)
-			return (i);
-	return (-1);
+	return (engine_names_get(e, ENGINE_NAMES_GROUPS, name) - 1);
 }
 
 /* Compute what a task may use from an affinity and a group. */
@@ -697,14 +746,15 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 {
 	struct task	*t;
 	struct cpumask	 affinity, allowed;
+	const char	*why;
 	size_t		 i;
 
-	if (!engine_name_ok(spec->name)) {
-		*cause = xasprintf("bad task name \"%s\" (1-%d of "
-		    "A-Z a-z 0-9 _ . -)", spec->name, ENGINE_NAME_MAX);
+	if ((why = engine_name_check(spec->name)) != NULL) {
+		*cause = xasprintf("bad task name \"%.*s\": %s",
+		    ENGINE_NAME_MAX, spec->name, why);
 		return (-1);
 	}
-	if (engine_names_get(e, spec->name) != 0) {
+	if (engine_names_get(e, ENGINE_NAMES_TASKS, spec->name) != 0) {
 		*cause = xasprintf("duplicate task name \"%s\"", spec->name);
 		return (-1);
 	}
@@ -742,7 +792,7 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 		*cause = xasprintf("too many tasks");
 		return (-1);
 	}
-	engine_names_grow(e);
+	engine_names_grow(e, ENGINE_NAMES_TASKS);
 	if (e->ntasks == e->tasks_size) {
 		e->tasks_size = e->tasks_size ? e->tasks_size * 2 : 64;
 		e->tasks = engine_tasks_resize(e->tasks, e->ntasks,
@@ -775,7 +825,8 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 	t->state = ENGINE_WAITING;
 	t->wake = spec->start > e->now ? spec->start : e->now;
 	engine_wheel_add(e, t->id, t->wake);
-	engine_names_put(e->names, e->names_size, e, t->id);
+	engine_names_put(e->names, e->names_size, e, ENGINE_NAMES_TASKS,
+	    t->id);
 	e->nlive++;
 	return (t->id);
 }
@@ -788,7 +839,7 @@ engine_task_find(struct engine *e, const char *s)
 	long	 id;
 	int	 found;
 
-	if ((found = engine_names_get(e, s)) != 0)
+	if ((found = engine_names_get(e, ENGINE_NAMES_TASKS, s)) != 0)
 		return (found);
 	if (*s < '0' || *s > '9')
 		return (0);

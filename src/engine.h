@@ -154,6 +154,7 @@ int	engine_task_add(struct engine *, const struct engine_task_spec *,
 	    char **cause);				/* returns task id */
 /* A task's id by name, else by decimal id; 0 if there is none. */
 int	engine_task_find(struct engine *, const char *name_or_id);
+const char *engine_name_check(const char *name);
 int	engine_task_sleep(struct engine *, int id, uint64_t ms, char **cause);
 int	engine_task_nice(struct engine *, int id, int nice, char **cause);
 int	engine_task_affinity(struct engine *, int id,

@@ -272,20 +272,11 @@ fail:
 	return (-1);
 }
 
-/* Is this a valid task name: [A-Za-z0-9_.-]{1,31}, not a plain number? */
+/* Is this a valid task name?  The engine's one rule (engine_name_check). */
 int
 protocol_valid_name(const char *s)
 {
-	size_t	i;
-
-	for (i = 0; s[i] != '\0'; i++) {
-		if (i == ENGINE_NAME_MAX)
-			return (0);
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' &&
-		    s[i] != '.' && s[i] != '-')
-			return (0);
-	}
-	return (i > 0 && !protocol_digits(s));
+	return (engine_name_check(s) == NULL);
 }
 
 /* Split a line into words at spaces and tabs; returns the count. */

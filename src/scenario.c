@@ -12,9 +12,6 @@
  * against the engine's actual CPU count only in scenario_check(), because
  * that count may come from the command line rather than the file.
  */
-#include <sys/stat.h>
-
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +20,7 @@
 
 #include <libconfig.h>
 
+#include "conffile.h"
 #include "engine.h"
 #include "scenario.h"
 #include "xmalloc.h"
@@ -55,6 +53,9 @@ static const struct scenario_action scenario_actions[] = {
 
 static int	scenario_error(struct scenario_ctx *, int,
 		    const char *, ...) __attribute__((format(printf, 3, 4)));
+static int	scenario_error_at(struct scenario_ctx *,
+		    const config_setting_t *, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
 
 /* Record the first error as "LABEL:LINE: message"; returns -1. */
 static int
@@ -72,6 +73,30 @@ scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
 		ctx->error = xasprintf("%s:%d: %s", ctx->label, line, msg);
 	else
 		ctx->error = xasprintf("%s: %s", ctx->label, msg);
+	free(msg);
+	return (-1);
+}
+
+/*
+ * Record the first error at setting s: "FILE:LINE: message" with the
+ * file it was written in (an @include'd file names itself); returns -1.
+ */
+static int
+scenario_error_at(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg, *file;
+
+	if (ctx->error != NULL)
+		return (-1);
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	file = conffile_name(ctx->label, config_setting_source_file(s));
+	ctx->error = xasprintf("%s:%d: %s", file,
+	    (int)config_setting_source_line(s), msg);
+	free(file);
 	free(msg);
 	return (-1);
 }
@@ -116,21 +141,20 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
-		v = config_setting_get_int(s);
-		break;
 	case CONFIG_TYPE_INT64:
+		/* Read as 64 bits; conffile.c refused what would wrap. */
 		v = config_setting_get_int64(s);
 		break;
 	default:
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be an integer, not %s", what,
 		    scenario_type_name(s)));
 	}
 	if (v < min || v > max) {
 		if (min == 0 && v < 0)
-			return (scenario_error(ctx, scenario_line(s),
+			return (scenario_error_at(ctx, s,
 			    "%s %lld is negative", what, v));
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s %lld is outside %lld..%lld", what, v, min, max));
 	}
 	*out = v;
@@ -143,50 +167,37 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a string, not %s", what,
 		    scenario_type_name(s)));
 	*out = config_setting_get_string(s);
 	return (0);
 }
 
-/* Check a task or group name: 1-31 of [A-Za-z0-9_.-], not all digits. */
+/* Check a task or group name by the engine's one rule (engine.c). */
 static int
 scenario_name(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
-	const char	*name = NULL, *p;
+	const char	*name = NULL, *why;
 	size_t		 len;
-	int		 digits = 1;
 
 	if (scenario_string(ctx, s, what, &name) != 0)
 		return (-1);
+	if ((why = engine_name_check(name)) == NULL) {
+		*out = name;
+		return (0);
+	}
 	len = strlen(name);
 	if (len == 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s is empty", what));
 	if (len > ENGINE_NAME_MAX)
-		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" is too long (%zu characters, at most %d)",
-		    what, name, len, ENGINE_NAME_MAX));
-	for (p = name; *p != '\0'; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    *p == '_' || *p == '.' || *p == '-') {
-			digits = 0;
-			continue;
-		}
-		if (*p >= '0' && *p <= '9')
-			continue;
-		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" has a bad character (use A-Z a-z 0-9 _ . -)",
-		    what, name));
-	}
-	if (digits)
-		return (scenario_error(ctx, scenario_line(s),
-		    "%s \"%s\" is all digits (it would read as a task id)",
-		    what, name));
-	*out = name;
-	return (0);
+		return (scenario_error_at(ctx, s,
+		    "%s \"%.*s...\" is too long (%zu characters, at most %d)",
+		    what, ENGINE_NAME_MAX, name, len, ENGINE_NAME_MAX));
+	return (scenario_error_at(ctx, s, "%s \"%s\" %s", what,
+	    name, why));
 }
 
 /* Read a CPU list ("0-2,5" or a single number); keeps the text. */
@@ -197,17 +208,18 @@ scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
 	const char	*str;
 	char		*cause, *copy;
 
-	if (config_setting_type(s) == CONFIG_TYPE_INT)
-		copy = xasprintf("%d", config_setting_get_int(s));
+	if (config_setting_type(s) == CONFIG_TYPE_INT ||
+	    config_setting_type(s) == CONFIG_TYPE_INT64)
+		copy = xasprintf("%lld", config_setting_get_int64(s));
 	else if (config_setting_type(s) == CONFIG_TYPE_STRING) {
 		str = config_setting_get_string(s);
 		copy = xstrdup(str);
 	} else
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a cpu list like \"0-2,5\", not %s", what,
 		    scenario_type_name(s)));
 	if (cpumask_parse(copy, ENGINE_MAX_CPUS, mask, &cause) != 0) {
-		scenario_error(ctx, scenario_line(s), "%s: %s", what, cause);
+		scenario_error_at(ctx, s, "%s: %s", what, cause);
 		free(cause);
 		free(copy);
 		return (-1);
@@ -221,7 +233,7 @@ static int
 scenario_unknown(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *where, const char *known)
 {
-	return (scenario_error(ctx, scenario_line(s),
+	return (scenario_error_at(ctx, s,
 	    "unknown %s key \"%s\" (known: %s)", where,
 	    config_setting_name(s), known));
 }
@@ -235,18 +247,75 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	int			 i, n;
 
 	if (config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "%s must be a list of { ... } entries, like %s = ( %s );",
 		    what, what, example));
 	n = config_setting_length(s);
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "each entry of %s must be { ... }, not %s", what,
 			    scenario_type_name(e)));
 	}
 	return (0);
+}
+
+/* Size an index for n names: a power of two at least twice n. */
+static void
+scenario_index_init(struct scenario_index *ix, size_t n)
+{
+	size_t	size = 16;
+
+	while (size < n * 2)
+		size *= 2;
+	ix->slots = xcalloc(size, sizeof *ix->slots);
+	ix->size = size;
+}
+
+/* The slot holding name, or the free slot where it would go. */
+static struct scenario_slot *
+scenario_index_slot(const struct scenario_index *ix, const char *name)
+{
+	const unsigned char	*p;
+	uint32_t		 h = 2166136261u;	/* FNV-1a */
+	size_t			 i;
+
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		h = (h ^ *p) * 16777619u;
+	i = h & (ix->size - 1);
+	while (ix->slots[i].name != NULL &&
+	    strcmp(ix->slots[i].name, name) != 0)
+		i = (i + 1) & (ix->size - 1);
+	return (&ix->slots[i]);
+}
+
+/*
+ * Add name (owned by the caller, kept alive) at index; if the name is
+ * already there, return the index it has, else -1.
+ */
+static long
+scenario_index_add(struct scenario_index *ix, const char *name, size_t index)
+{
+	struct scenario_slot	*slot = scenario_index_slot(ix, name);
+
+	if (slot->name != NULL)
+		return ((long)slot->index);
+	slot->name = name;
+	slot->index = index;
+	return (-1);
+}
+
+/* The index of name, or -1. */
+static int
+scenario_index_find(const struct scenario_index *ix, const char *name)
+{
+	const struct scenario_slot	*slot;
+
+	if (ix->size == 0)
+		return (-1);
+	slot = scenario_index_slot(ix, name);
+	return (slot->name != NULL ? (int)slot->index : -1);
 }
 
 /* Parse one group entry. */
@@ -257,7 +326,7 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 	struct scenario_group	*gr;
 	const config_setting_t	*s;
 	const char		*name = NULL;
-	size_t			 i;
+	long			 first;
 	int			 n, j;
 
 	gr = &sc->groups[sc->ngroups++];
@@ -285,12 +354,11 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, gr->line,
 		    "group \"%s\" has no cpus (cpus = \"0-1\"; is required)",
 		    gr->name));
-	for (i = 0; i + 1 < sc->ngroups; i++) {
-		if (strcmp(sc->groups[i].name, gr->name) == 0)
-			return (scenario_error(ctx, gr->line,
-			    "duplicate group name \"%s\" (first at line %d)",
-			    gr->name, sc->groups[i].line));
-	}
+	if ((first = scenario_index_add(&sc->group_index, gr->name,
+	    sc->ngroups - 1)) != -1)
+		return (scenario_error(ctx, gr->line,
+		    "duplicate group name \"%s\" (first at line %d)",
+		    gr->name, sc->groups[first].line));
 	return (0);
 }
 
@@ -305,12 +373,12 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 
 	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "pattern must be a list of run, sleep ms like [ 2, 40 ], "
 		    "not %s", scenario_type_name(s)));
 	n = config_setting_length(s);
 	if (n == 0 || n % 2 != 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "pattern has %d value%s; it needs run, sleep pairs "
 		    "(an even, non-zero count)", n, n == 1 ? "" : "s"));
 	t->pattern = xcalloc(n, sizeof *t->pattern);
@@ -318,14 +386,14 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_INT &&
 		    config_setting_type(e) != CONFIG_TYPE_INT64)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "pattern values must be integers (ms), not %s",
 			    scenario_type_name(e)));
 		if (scenario_int(ctx, e, "pattern value", LLONG_MIN,
 		    LLONG_MAX, &v) != 0)
 			return (-1);
 		if (v <= 0 || v > UINT32_MAX)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "pattern value %lld (item %d) must be a positive "
 			    "number of ms", v, i + 1));
 		t->pattern[i] = (uint32_t)v;
@@ -344,25 +412,25 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 
 	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command must be a list of strings like "
 		    "[ \"stairs-load\", \"--run\", \"30\" ], not %s",
 		    scenario_type_name(s)));
 	n = config_setting_length(s);
 	if (n == 0)
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command is empty"));
 	t->argv = xcalloc(n + 1, sizeof *t->argv);
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_STRING)
-			return (scenario_error(ctx, scenario_line(e),
+			return (scenario_error_at(ctx, e,
 			    "command arguments must be strings, not %s",
 			    scenario_type_name(e)));
 		t->argv[i] = xstrdup(config_setting_get_string(e));
 	}
 	if (*t->argv[0] == '\0')
-		return (scenario_error(ctx, scenario_line(s),
+		return (scenario_error_at(ctx, s,
 		    "command has an empty program name"));
 	return (0);
 }
@@ -376,7 +444,7 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 	const config_setting_t	*s, *pattern = NULL, *command = NULL;
 	const char		*str = NULL, *key;
 	long long		 v;
-	size_t			 i;
+	long			 first;
 	int			 n, j;
 
 	t = &sc->tasks[sc->ntasks++];
@@ -429,15 +497,14 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, t->line,
 		    "task has no name (name = \"...\"; is required)"));
 	if (pattern != NULL && command != NULL)
-		return (scenario_error(ctx, scenario_line(command),
+		return (scenario_error_at(ctx, command,
 		    "task \"%s\" has both pattern and command (a command "
 		    "task is a real process: it has no pattern)", t->name));
-	for (i = 0; i + 1 < sc->ntasks; i++) {
-		if (strcmp(sc->tasks[i].name, t->name) == 0)
-			return (scenario_error(ctx, t->line,
-			    "duplicate task name \"%s\" (first at line %d)",
-			    t->name, sc->tasks[i].line));
-	}
+	if ((first = scenario_index_add(&sc->task_index, t->name,
+	    sc->ntasks - 1)) != -1)
+		return (scenario_error(ctx, t->line,
+		    "duplicate task name \"%s\" (first at line %d)",
+		    t->name, sc->tasks[first].line));
 	return (0);
 }
 
@@ -445,26 +512,14 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 int
 scenario_find_task(const struct scenario *sc, const char *name)
 {
-	size_t	i;
-
-	for (i = 0; i < sc->ntasks; i++) {
-		if (strcmp(sc->tasks[i].name, name) == 0)
-			return ((int)i);
-	}
-	return (-1);
+	return (scenario_index_find(&sc->task_index, name));
 }
 
 /* Find a group by name in the scenario; -1 if none. */
 static int
 scenario_find_group(const struct scenario *sc, const char *name)
 {
-	size_t	i;
-
-	for (i = 0; i < sc->ngroups; i++) {
-		if (strcmp(sc->groups[i].name, name) == 0)
-			return ((int)i);
-	}
-	return (-1);
+	return (scenario_index_find(&sc->group_index, name));
 }
 
 /* Parse one event entry. */
@@ -510,7 +565,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			act = &scenario_actions[i];
 	}
 	if (act == NULL)
-		return (scenario_error(ctx, scenario_line(seen[1]),
+		return (scenario_error_at(ctx, seen[1],
 		    "unknown action \"%s\" (sleep, nice, affinity, caption "
 		    "or kill)", str));
 	ev->action = act->action;
@@ -530,7 +585,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			continue;
 		if (act->key != NULL && strcmp(keys[k], act->key) == 0)
 			continue;
-		return (scenario_error(ctx, scenario_line(seen[k]),
+		return (scenario_error_at(ctx, seen[k],
 		    "key \"%s\" does not belong in a %s event", keys[k],
 		    act->name));
 	}
@@ -542,7 +597,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		if (scenario_string(ctx, seen[2], "task", &str) != 0)
 			return (-1);
 		if (scenario_find_task(sc, str) == -1)
-			return (scenario_error(ctx, scenario_line(seen[2]),
+			return (scenario_error_at(ctx, seen[2],
 			    "unknown task \"%s\" in %s event", str,
 			    act->name));
 		ev->task = xstrdup(str);
@@ -675,6 +730,7 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (groups != NULL) {
 		n = config_setting_length(groups);
 		sc->groups = xcalloc(n, sizeof *sc->groups);
+		scenario_index_init(&sc->group_index, n);
 		for (j = 0; j < n; j++) {
 			if (scenario_parse_group(ctx, sc,
 			    config_setting_get_elem(groups, j)) != 0)
@@ -684,6 +740,7 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (tasks != NULL) {
 		n = config_setting_length(tasks);
 		sc->tasks = xcalloc(n, sizeof *sc->tasks);
+		scenario_index_init(&sc->task_index, n);
 		for (j = 0; j < n; j++) {
 			if (scenario_parse_task(ctx, sc,
 			    config_setting_get_elem(tasks, j)) != 0)
@@ -728,23 +785,13 @@ scenario_default_name(const char *label)
 
 /* Turn a read configuration into a scenario, or fill *cause. */
 static struct scenario *
-scenario_from_config(config_t *cf, int ok, const char *label, char **cause)
+scenario_from_config(config_t *cf, const char *label, char **cause)
 {
 	struct scenario_ctx	 ctx;
 	struct scenario		*sc;
-	const char		*file;
 
 	ctx.label = label;
 	ctx.error = NULL;
-	if (!ok) {
-		/* An @include'd file names itself. */
-		if ((file = config_error_file(cf)) != NULL)
-			ctx.label = file;
-		scenario_error(&ctx, config_error_line(cf), "%s",
-		    config_error_text(cf));
-		*cause = ctx.error;
-		return (NULL);
-	}
 	sc = xcalloc(1, sizeof *sc);
 	sc->path = xstrdup(label);
 	if (scenario_parse(&ctx, sc, config_root_setting(cf)) != 0) {
@@ -757,43 +804,21 @@ scenario_from_config(config_t *cf, int ok, const char *label, char **cause)
 	return (sc);
 }
 
-/* Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error. */
+/*
+ * Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error.
+ * The file and its @includes must be regular files (conffile.c); the
+ * includes are relative to the scenario's directory.
+ */
 struct scenario *
 scenario_load_file(const char *path, char **cause)
 {
-	struct scenario	*sc;
-	struct stat	 st;
+	struct scenario	*sc = NULL;
 	config_t	 cf;
-	FILE		*f;
-	char		*dir, *slash;
-	int		 ok, err;
 
-	if ((f = fopen(path, "r")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
-		return (NULL);
-	}
-	/* libconfig's scanner exits the program on a read error. */
-	if (fstat(fileno(f), &st) != 0)
-		err = errno;
-	else
-		err = S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (err != 0) {
-		*cause = xasprintf("%s: %s", path, strerror(err));
-		fclose(f);
-		return (NULL);
-	}
 	config_init(&cf);
-	/* @include paths are relative to the scenario's directory. */
-	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) != NULL) {
-		*slash = '\0';
-		config_set_include_dir(&cf, *dir == '\0' ? "/" : dir);
-	}
-	ok = config_read(&cf, f);
-	fclose(f);
-	sc = scenario_from_config(&cf, ok, path, cause);
+	if (conffile_read(&cf, path, cause) == 0)
+		sc = scenario_from_config(&cf, path, cause);
 	config_destroy(&cf);
-	free(dir);
 	return (sc);
 }
 
@@ -801,13 +826,12 @@ scenario_load_file(const char *path, char **cause)
 struct scenario *
 scenario_load_string(const char *text, const char *label, char **cause)
 {
-	struct scenario	*sc;
+	struct scenario	*sc = NULL;
 	config_t	 cf;
-	int		 ok;
 
 	config_init(&cf);
-	ok = config_read_string(&cf, text);
-	sc = scenario_from_config(&cf, ok, label, cause);
+	if (conffile_read_string(&cf, text, label, cause) == 0)
+		sc = scenario_from_config(&cf, label, cause);
 	config_destroy(&cf);
 	return (sc);
 }
@@ -844,6 +868,8 @@ scenario_free(struct scenario *sc)
 	free(sc->groups);
 	free(sc->tasks);
 	free(sc->events);
+	free(sc->task_index.slots);
+	free(sc->group_index.slots);
 	free(sc->name);
 	free(sc->description);
 	free(sc->path);
@@ -953,6 +979,18 @@ scenario_wrap(const struct scenario *sc, int line, const char *what,
 	return (-1);
 }
 
+/* Order events by tick, then by place in the file (for qsort). */
+static int
+scenario_event_cmp(const void *a, const void *b)
+{
+	const struct scenario_event	*x = *(const struct scenario_event **)a;
+	const struct scenario_event	*y = *(const struct scenario_event **)b;
+
+	if (x->at != y->at)
+		return (x->at < y->at ? -1 : 1);
+	return (x < y ? -1 : x > y);
+}
+
 /*
  * Add the scenario's groups, tasks and events to e.  Command tasks are
  * added as real tasks and handed to spawn; without spawn they are refused
@@ -967,8 +1005,9 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 	const struct scenario_event	*ev;
 	struct engine_task_spec		 spec;
 	struct engine_event		 eev;
+	const struct scenario_event	**order;
 	char				*inner, *what;
-	int				*ids, id, r;
+	int				*ids, *gids, id, r;
 	size_t				 i;
 
 	if (scenario_check(sc, engine_params(e)->cpus, cause) != 0)
@@ -985,11 +1024,14 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 	}
 
+	gids = xcalloc(sc->ngroups + 1, sizeof *gids);
 	for (i = 0; i < sc->ngroups; i++) {
-		if (engine_group_add(e, sc->groups[i].name,
-		    &sc->groups[i].mask, &inner) == -1)
+		if ((gids[i] = engine_group_add(e, sc->groups[i].name,
+		    &sc->groups[i].mask, &inner)) == -1) {
+			free(gids);
 			return (scenario_wrap(sc, sc->groups[i].line, "group",
 			    inner, cause));
+		}
 	}
 
 	ids = xcalloc(sc->ntasks + 1, sizeof *ids);
@@ -1006,8 +1048,9 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		spec.cpus = t->has_cpus ? &t->mask : NULL;
 		spec.group = -1;
 		if (t->group != NULL)
-			spec.group = engine_group_find(e, t->group);
+			spec.group = gids[scenario_find_group(sc, t->group)];
 		if ((id = engine_task_add(e, &spec, &inner)) == -1) {
+			free(gids);
 			free(ids);
 			what = xasprintf("task \"%s\"", t->name);
 			r = scenario_wrap(sc, t->line, what, inner, cause);
@@ -1016,6 +1059,7 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 		ids[i] = id;
 		if (t->argv != NULL && spawn(arg, e, id, t, &inner) != 0) {
+			free(gids);
 			free(ids);
 			what = xasprintf("task \"%s\"", t->name);
 			r = scenario_wrap(sc, t->line, what, inner, cause);
@@ -1024,8 +1068,19 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		}
 	}
 
+	free(gids);
+
+	/*
+	 * Events in time order (file order within a tick): the engine keeps
+	 * its queue sorted by insertion, which is linear per event unless
+	 * they come sorted.
+	 */
+	order = xcalloc(sc->nevents + 1, sizeof *order);
+	for (i = 0; i < sc->nevents; i++)
+		order[i] = &sc->events[i];
+	qsort(order, sc->nevents, sizeof *order, scenario_event_cmp);
 	for (i = 0; i < sc->nevents; i++) {
-		ev = &sc->events[i];
+		ev = order[i];
 		memset(&eev, 0, sizeof eev);
 		eev.at = ev->at;
 		eev.action = ev->action;
@@ -1037,6 +1092,7 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		eev.text = ev->text;
 		engine_event_add(e, &eev);
 	}
+	free(order);
 	free(ids);
 	return (0);
 }

@@ -54,6 +54,16 @@ struct scenario_event {
 	int			 line;
 };
 
+/* An open-addressing hash of names to indexes (tasks, groups). */
+struct scenario_slot {
+	const char		*name;		/* NULL: free */
+	size_t			 index;
+};
+struct scenario_index {
+	struct scenario_slot	*slots;
+	size_t			 size;		/* a power of two, or 0 */
+};
+
 struct scenario {
 	char			*name;
 	char			*description;	/* NULL if none */
@@ -76,6 +86,9 @@ struct scenario {
 	size_t			 ntasks;
 	struct scenario_event	*events;
 	size_t			 nevents;
+
+	struct scenario_index	 task_index;	/* names -> tasks[] */
+	struct scenario_index	 group_index;	/* names -> groups[] */
 };
 
 /* Spawns a real task once the engine knows it; 0 or -1 with *cause. */

@@ -209,6 +209,7 @@ cmp -s "$tmp/trace" "$tmp/want" && ok "--cpus and --rr-interval" ||
 
 # Broken scenarios: exit 2, FILE:LINE: first on stderr, nothing on stdout.
 for spec in unknown-key:6 cpu-outside:5 syntax:4 unknown-task:7 \
+    wide-nice:4 wide-at:7 wide-cpus:3 include-dir:3 reserved-name:5 \
     command:6; do
 	f=tests/scenarios-bad/${spec%:*}.cfg
 	line=${spec#*:}

@@ -165,6 +165,110 @@ test_errors(void **state)
 	}
 }
 
+/* Load file (not the test's config), which must fail with want first. */
+static void
+bad_file(const char *file, const char *want)
+{
+	struct config	 c;
+	char		*cause = NULL;
+
+	config_defaults(&c);
+	alarm(10);	/* a hang is a failure, not a stuck suite */
+	if (config_load(file, &c, &cause) == 0) {
+		fprintf(stderr, "loaded: %s\n", file);
+		fail();
+	}
+	alarm(0);
+	if (strncmp(cause, want, strlen(want)) != 0 ||
+	    strstr(cause, "Success") != NULL) {
+		fprintf(stderr, "\"%s\" does not start with \"%s\"\n", cause,
+		    want);
+		fail();
+	}
+	free(cause);
+	config_free(&c);
+}
+
+/* Only regular files are read, the config and every @include. */
+static void
+test_not_regular(void **state)
+{
+	struct config	 c;
+	char		 fifo[300], inc[300], want[600], *cause = NULL;
+
+	snprintf(want, sizeof want, "%s: not a regular file (a directory)",
+	    tmpdir);
+	bad_file(tmpdir, want);
+	snprintf(fifo, sizeof fifo, "%s/fifo.cfg", tmpdir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO)", fifo);
+	bad_file(fifo, want);
+	bad_file("/dev/null", "/dev/null: not a regular file (a device)");
+
+	snprintf(want, sizeof want, "%s:2: @include \"/tmp\": not a regular "
+	    "file (a directory)", path);
+	put("cpus = 2;\n@include \"/tmp\"\n");
+	bad_file(path, want);
+	/* Relative to the config's directory; a FIFO does not hang. */
+	snprintf(want, sizeof want, "%s:1: @include \"fifo.cfg\": not a "
+	    "regular file (a FIFO)", path);
+	put("@include \"fifo.cfg\"\n");
+	bad_file(path, want);
+	unlink(fifo);
+
+	/* A good include is read, relative to the config's directory. */
+	snprintf(inc, sizeof inc, "%s/inc.cfg", tmpdir);
+	fclose(fopen(inc, "w"));
+	put("@include \"inc.cfg\"\n");
+	{
+		FILE	*f = fopen(inc, "w");
+
+		assert_non_null(f);
+		fputs("\nmax_clients = 0;\n", f);
+		fclose(f);
+	}
+	/* Errors in an included file name that file. */
+	snprintf(want, sizeof want, "%s:2: max_clients 0 is outside", inc);
+	bad_file(path, want);
+	{
+		FILE	*f = fopen(inc, "w");
+
+		assert_non_null(f);
+		fputs("max_clients = 7;\n", f);
+		fclose(f);
+	}
+	config_defaults(&c);
+	if (config_load(path, &c, &cause) != 0) {
+		fprintf(stderr, "%s\n", cause);
+		fail();
+	}
+	assert_int_equal(c.max_clients, 7);
+	config_free(&c);
+	unlink(inc);
+}
+
+/* Integers are read whole and checked: nothing wraps. */
+static void
+test_wide_numbers(void **state)
+{
+	char	want[300];
+
+	snprintf(want, sizeof want, "%s:2: cpus = 4294967298: ", path);
+	bad("\ncpus = 4294967298;\n", want);
+	bad("cpus = 4294967298L;\n", ":1: cpus 4294967298 is outside 1..256");
+	bad("max_clients = 4294967295;\n", ":1: max_clients = 4294967295: ");
+	bad("rr_interval = -4294967286;\n", ":1: rr_interval = -4294967286: ");
+	bad("sleep_min = 0x100000001;\n", ":1: sleep_min = 0x100000001: ");
+	bad("balance_interval = 99999999999999999999L;\n",
+	    ":1: balance_interval = 99999999999999999999L: ");
+	bad("default_sleep = 4294968296;\n", ":1: default_sleep = ");
+	bad("max_fps = 4294967356;\n", ":1: max_fps = ");
+	bad("speed = 4294967297;\n", ":1: speed = 4294967297: ");
+	bad("cpus = 2;\ncpu_map = [ 0,\n 4294967297 ];\n",
+	    ":3: cpu_map = 4294967297: ");
+	bad("cpu_map = [ 4294967297L ];\n", ":1: cpu_map entry 0 is not a CPU");
+}
+
 static int	ndiff, nlive;
 static char	lastdiff[256];
 
@@ -233,6 +337,8 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_default_path),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_wide_numbers),
 	};
 	int	rc;
 

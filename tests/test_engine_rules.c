@@ -945,8 +945,10 @@ test_add_refused(void **state)
 	static const uint32_t	 zero[2] = { 0, 5 };
 	struct engine		*e = et_engine(2, 10, 0, 0);
 	struct engine_task_spec	 s;
+	static const char	*reserved[5] = { ".", "..", "-", "42", "" };
 	struct cpumask		 m;
 	char			*cause;
+	int			 i;
 
 	memset(&s, 0, sizeof s);
 	s.name = "x";
@@ -976,6 +978,26 @@ test_add_refused(void **state)
 	free(cause);
 	s.pattern = NULL;
 	s.npattern = 0;
+	/* Names that read as paths, as "none" or as an id: one rule. */
+	for (i = 0; i < 5; i++) {
+		s.name = reserved[i];
+		cause = NULL;
+		assert_int_equal(engine_task_add(e, &s, &cause), -1);
+		assert_non_null(cause);
+		assert_non_null(strstr(cause, "bad task name"));
+		free(cause);
+		cause = NULL;
+		cpumask_fill(&m, 2);
+		assert_int_equal(engine_group_add(e, reserved[i], &m, &cause),
+		    -1);
+		assert_non_null(cause);
+		free(cause);
+		assert_int_equal(engine_name_check(reserved[i]) != NULL, 1);
+	}
+	assert_null(engine_name_check("..."));
+	assert_null(engine_name_check("-x"));
+	assert_null(engine_name_check("a1"));
+	s.name = "x";
 	cpumask_zero(&m);
 	cpumask_set(&m, 5);			/* outside 0..1 */
 	s.cpus = &m;

@@ -160,6 +160,12 @@ test_add_spawn(void **state)
 	bad("add", "usage: add");
 	bad("add 42", "bad name \"42\"");
 	bad("add a:b", "bad name \"a:b\"");
+	bad("add .", "bad name \".\"");
+	bad("add ..", "bad name \"..\"");
+	bad("add -", "bad name \"-\"");
+	bad("spawn - -- ls", "bad name \"-\"");
+	ok("add ...", &cmd);
+	protocol_cmd_free(&cmd);
 	bad("add abcdefghijabcdefghijabcdefghij12", "bad name");
 	bad("add x nice=20", "bad nice \"20\"");
 	bad("add x nice=1 nice=2", "bad option \"nice=2\"");

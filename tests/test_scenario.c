@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <cmocka.h>
 
 #include "engine.h"
@@ -221,7 +223,7 @@ test_not_found(void **state)
 	free(cause);
 	/* A directory opens but cannot be read: say so, do not exit. */
 	assert_null(scenario_load_file("/tmp", &cause));
-	assert_string_equal(cause, "/tmp: Is a directory");
+	assert_string_equal(cause, "/tmp: not a regular file (a directory)");
 	free(cause);
 }
 
@@ -365,6 +367,273 @@ test_names(void **state)
 	/* 31 characters of every allowed kind is fine. */
 	scenario_free(load_ok("tasks = ( { name = \"Az09_.-abcdefghijklmnopq"
 	    "rstuvw\"; } );"));
+}
+
+/* A scratch directory for file tests; removed by rm_dir. */
+static void
+make_dir(char *dir)
+{
+	assert_non_null(mkdtemp(dir));
+}
+
+/* Remove a scratch directory and what is in it. */
+static void
+rm_dir(const char *dir)
+{
+	char	cmd[512];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Write text to dir/name; the full path in out. */
+static void
+put_file(const char *dir, const char *name, const char *text, char *out,
+    size_t size)
+{
+	FILE	*f;
+
+	snprintf(out, size, "%s/%s", dir, name);
+	assert_non_null(f = fopen(out, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Load path, which must fail with a cause starting with want. */
+static void
+file_error(const char *path, const char *want)
+{
+	struct scenario	*sc;
+	char		*cause = NULL;
+
+	alarm(10);	/* a hang is a failure, not a stuck suite */
+	sc = scenario_load_file(path, &cause);
+	alarm(0);
+	if (sc != NULL)
+		fail_msg("%s loaded but should not have", path);
+	assert_non_null(cause);
+	assert_prefix(cause, want);
+	assert_null(strstr(cause, "Success"));
+	free(cause);
+}
+
+/* Only regular files are read: FIFOs and directories, even included. */
+static void
+test_not_regular(void **state)
+{
+	char		 dir[] = "/tmp/test_scenario.XXXXXX";
+	char		 path[256], fifo[256], want[512];
+	struct scenario	*sc;
+	char		*cause = NULL;
+
+	make_dir(dir);
+	snprintf(fifo, sizeof fifo, "%s/fifo.cfg", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO)", fifo);
+	file_error(fifo, want);
+	snprintf(want, sizeof want, "%s: not a regular file (a directory)",
+	    dir);
+	file_error(dir, want);
+	file_error("/dev/null", "/dev/null: not a regular file (a device)");
+
+	/* An @include of a directory: FILE:LINE of the @include. */
+	put_file(dir, "inc-dir.cfg", "name = \"x\";\n@include \"/tmp\"\n",
+	    path, sizeof path);
+	snprintf(want, sizeof want, "%s:2: @include \"/tmp\": not a regular "
+	    "file (a directory)", path);
+	file_error(path, want);
+	/* Of a FIFO, relative to the scenario's directory: no hang. */
+	put_file(dir, "inc-fifo.cfg", "\n\n  @include \"fifo.cfg\"\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s:3: @include \"fifo.cfg\": not a "
+	    "regular file (a FIFO)", path);
+	file_error(path, want);
+	/* Nested: the inner file names itself. */
+	put_file(dir, "outer.cfg", "@include \"inc-dir.cfg\"\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/inc-dir.cfg:2: @include \"/tmp\"",
+	    dir);
+	file_error(path, want);
+	/* An include that includes itself stops. */
+	put_file(dir, "self.cfg", "@include \"self.cfg\"\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/self.cfg:1: ", dir);
+	file_error(path, want);
+	/* Commented out or inside a string: not an include. */
+	put_file(dir, "inc.cfg", "tasks = ( { name = \"a\"; } );\n", path,
+	    sizeof path);
+	put_file(dir, "ok.cfg", "/*\n@include \"/tmp\"\n*/\n"
+	    "description = \"x\n@include \\\"/tmp\\\"\n\";\n"
+	    "# @include \"/tmp\"\n@include \"inc.cfg\"\n", path, sizeof path);
+	alarm(10);
+	sc = scenario_load_file(path, &cause);
+	alarm(0);
+	if (sc == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(sc->ntasks, 1);
+	scenario_free(sc);
+	/* A bad setting in an included file names that file. */
+	put_file(dir, "bad-inc.cfg", "tasks = (\n { name = \"a\"; nise = 3; "
+	    "}\n);\n", path, sizeof path);
+	put_file(dir, "outer2.cfg", "name = \"x\";\n@include \"bad-inc.cfg\"\n",
+	    path, sizeof path);
+	snprintf(want, sizeof want, "%s/bad-inc.cfg:2: unknown task key", dir);
+	file_error(path, want);
+	/* A string's include names the string. */
+	expect_error("name = \"x\";\n@include \"/tmp\"\n", 2, "@include",
+	    "not a regular file (a directory)", NULL);
+	rm_dir(dir);
+}
+
+/* Files too large or with a NUL byte are refused, not half read. */
+static void
+test_file_limits(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX";
+	char	 path[256], want[512];
+	FILE	*f;
+
+	make_dir(dir);
+	snprintf(path, sizeof path, "%s/big.cfg", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("name = \"big\";\n# ", f);
+	assert_int_equal(ftruncate(fileno(f), (65 << 20)), 0);
+	fclose(f);
+	snprintf(want, sizeof want, "%s: larger than 64 MiB", path);
+	file_error(path, want);
+
+	snprintf(path, sizeof path, "%s/nul.cfg", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fwrite("name = \"x\";\0tasks = 3;\n", 1, 23, f);
+	fclose(f);
+	snprintf(want, sizeof want, "%s: has a NUL byte", path);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
+/* Integers are read whole: nothing wraps to a small number. */
+static void
+test_wide_numbers(void **state)
+{
+	const char	*task_keys[] = { "nice", "start", "runtime", NULL };
+	char		 text[512];
+	int		 i;
+
+	expect_error("tasks = (\n { name = \"a\"; nice = 4294967295; }\n);\n",
+	    2, "4294967295", NULL);
+	expect_error("tasks = ( { name = \"a\"; } );\nevents = (\n"
+	    " { at = 4294967296; action = \"kill\"; task = \"a\"; }\n);\n",
+	    3, "4294967296", NULL);
+	expect_error("\ncpus = 4294967298;\n", 2, "4294967298", NULL);
+	expect_error("cpus = 4294967298L;\n", 1, "cpus 4294967298 is outside",
+	    NULL);
+	expect_error("rr_interval = -4294967295;\n", 1, "-4294967295", NULL);
+	expect_error("sleep_min = 99999999999999999999;\n", 1,
+	    "99999999999999999999", NULL);
+	expect_error("balance_interval = 0x100000064;\n", 1, "0x100000064",
+	    NULL);
+	expect_error("balance_interval = 0xFFFFFFFF;\n", 1, "0xFFFFFFFF",
+	    NULL);
+	expect_error("rr_interval = 99999999999999999999L;\n", 1,
+	    "99999999999999999999L", NULL);
+	for (i = 0; task_keys[i] != NULL; i++) {
+		snprintf(text, sizeof text, "tasks = (\n { name = \"a\";\n"
+		    "   %s = 4294967297; }\n);\n", task_keys[i]);
+		expect_error(text, 3, "4294967297", NULL);
+	}
+	expect_error("tasks = (\n { name = \"a\"; pattern = [ 2,\n"
+	    " 4294967336 ]; }\n);\n", 3, "4294967336", NULL);
+	expect_error("tasks = (\n { name = \"a\"; cpus = 4294967296; }\n);\n",
+	    2, "4294967296", NULL);
+	expect_error("tasks = ( { name = \"a\"; } );\nevents = (\n"
+	    " { at = 1; action = \"sleep\"; task = \"a\";\n"
+	    "   ms = 4294967297; }\n);\n", 4, "4294967297", NULL);
+	expect_error("tasks = ( { name = \"a\"; } );\nevents = (\n"
+	    " { at = 1; action = \"nice\"; task = \"a\";\n"
+	    "   value = 4294967295; }\n);\n", 4, "4294967295", NULL);
+	expect_error("tasks = ( { name = \"a\"; } );\nevents = (\n"
+	    " { at = 1; action = \"affinity\"; task = \"a\";\n"
+	    "   cpus = 4294967296L; }\n);\n", 4, "4294967296", NULL);
+	/* 64-bit values in range still load; floats are not integers. */
+	scenario_free(load_ok("tasks = ( { name = \"a\"; start = 4294967296L; "
+	    "cpus = 1L; } );\nevents = ( { at = 5000000000L; action = "
+	    "\"caption\"; text = \"12345678901 -99999999999 0x123456789\"; "
+	    "} );\n# 99999999999\n"));
+	expect_error("tasks = ( { name = \"a\"; nice = 12345678901.5; } );\n",
+	    1, "nice must be an integer, not a float", NULL);
+}
+
+/* Names that read as paths or as the protocol's "none" are refused. */
+static void
+test_reserved_names(void **state)
+{
+	const char	*names[] = { ".", "..", "-", NULL };
+	char		 text[256];
+	int		 i;
+
+	for (i = 0; names[i] != NULL; i++) {
+		snprintf(text, sizeof text, "tasks = (\n { name = \"%s\"; }\n"
+		    ");\n", names[i]);
+		expect_error(text, 2, "is reserved", NULL);
+		snprintf(text, sizeof text, "groups = (\n { name = \"%s\"; "
+		    "cpus = \"0\"; }\n);\n", names[i]);
+		expect_error(text, 2, "is reserved", NULL);
+	}
+	/* Names that merely contain them are fine. */
+	scenario_free(load_ok("tasks = ( { name = \"...\"; }, { name = \"-x\"; "
+	    "}, { name = \"a.b\"; }, { name = \"--\"; } );"));
+}
+
+/* A 100 000-task scenario: text with a duplicate at line dup (0: none). */
+static char *
+big_scenario(int ntasks, int dup)
+{
+	size_t	 size = (size_t)ntasks * 64 + 256, off = 0;
+	char	*text = malloc(size);
+	int	 i;
+
+	assert_non_null(text);
+	off += snprintf(text + off, size - off, "tasks = (\n");
+	for (i = 0; i < ntasks; i++)
+		off += snprintf(text + off, size - off,
+		    " { name = \"t%d\"; pattern = [ 1, %d ]; }%s\n",
+		    i + 2 == dup ? 0 : i, i % 97 + 1,
+		    i + 1 < ntasks ? "," : "");
+	off += snprintf(text + off, size - off, ");\nevents = (\n"
+	    " { at = 10; action = \"kill\"; task = \"t%d\"; }\n);\n",
+	    ntasks - 1);
+	return (text);
+}
+
+/* Many tasks load, and a duplicate at the end is found (in little time). */
+static void
+test_many_tasks(void **state)
+{
+	struct scenario	*sc;
+	struct engine_params	 p;
+	struct engine		*e;
+	char			*text, *cause = NULL;
+	int			 n = 100000;
+
+	text = big_scenario(n, 0);
+	sc = load_ok(text);
+	assert_int_equal(sc->ntasks, (size_t)n);
+	assert_int_equal(scenario_find_task(sc, "t99999"), 99999);
+	assert_int_equal(scenario_find_task(sc, "t0"), 0);
+	assert_int_equal(scenario_find_task(sc, "t100000"), -1);
+	engine_params_default(&p);
+	e = engine_create(&p, &engine_policy_staircase);
+	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
+	assert_int_equal(engine_task_find(e, "t99999"), 100000);
+	engine_free(e);
+	scenario_free(sc);
+	free(text);
+
+	/* The last task repeats the first: line n + 1 and line 2. */
+	text = big_scenario(n, n + 1);
+	expect_error(text, n + 1, "duplicate task name \"t0\" (first at line "
+	    "2)", NULL);
+	free(text);
 }
 
 /* Patterns: odd or empty, non-positive values. */
@@ -644,6 +913,37 @@ test_demo(void **state)
 	scenario_free(sc);
 }
 
+/* Many groups: found by name when tasks name them, in the engine too. */
+static void
+test_many_groups(void **state)
+{
+	struct engine_params	 p;
+	struct scenario		*sc;
+	struct engine		*e;
+	size_t			 size = 100000 * 48 + 256, off = 0;
+	char			*text = malloc(size), *cause = NULL;
+	int			 i, n = 100000;
+
+	assert_non_null(text);
+	off += snprintf(text + off, size - off, "groups = (\n");
+	for (i = 0; i < n; i++)
+		off += snprintf(text + off, size - off, " { name = \"g%d\"; "
+		    "cpus = \"%d\"; }%s\n", i, i % 2, i + 1 < n ? "," : "");
+	snprintf(text + off, size - off, ");\ntasks = ( { name = \"a\"; "
+	    "group = \"g%d\"; } );\n", n - 1);
+	sc = load_ok(text);
+	engine_params_default(&p);
+	p.cpus = 2;
+	e = engine_create(&p, &engine_policy_staircase);
+	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
+	assert_int_equal(engine_group_find(e, "g99999"), n - 1);
+	assert_int_equal(engine_group_find(e, "g0"), 0);
+	assert_int_equal(engine_group_find(e, "g100000"), -1);
+	engine_free(e);
+	scenario_free(sc);
+	free(text);
+}
+
 /* Run the tests. */
 int
 main(void)
@@ -666,6 +966,12 @@ main(void)
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_apply_cpus),
 		cmocka_unit_test(test_demo),
+		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_file_limits),
+		cmocka_unit_test(test_wide_numbers),
+		cmocka_unit_test(test_reserved_names),
+		cmocka_unit_test(test_many_tasks),
+		cmocka_unit_test(test_many_groups),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -1,0 +1,498 @@
+/*
+ * conffile.c -- read a libconfig file safely, for config.c and
+ * scenario.c (and anything else that reads a file a user names).
+ *
+ * libconfig 1.5 has no include hook (config_set_include_func came in
+ * 1.7), so the check happens before libconfig sees anything: the file's
+ * text is read here and scanned the way libconfig's scanner reads it
+ * (comments, strings, "@include" at the start of a line, integers).
+ * Every @include is resolved as libconfig resolves it (against the
+ * include directory, the top file's directory, when not absolute), read
+ * and scanned in turn.  A file that is not a regular file is refused
+ * without being waited on, and an integer libconfig would silently wrap
+ * (a plain one outside 32 bits, an L one outside 64) is refused with the
+ * FILE:LINE where it is written.  Only then does libconfig parse the
+ * text; it opens the included files itself, which leaves a window in
+ * which one could be swapped for a FIFO (docs/DAEMON.md says so).
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libconfig.h>
+
+#include "conffile.h"
+#include "xmalloc.h"
+
+#define CONFFILE_QUOTE_MAX	40	/* characters of input in a message */
+
+/* What one read carries: where includes resolve, files so far, error. */
+struct conffile_ctx {
+	const char	*dir;		/* include directory, or NULL */
+	int		 nfiles;
+	char		*error;
+};
+
+static int	conffile_error(struct conffile_ctx *, const char *, int,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+static int	conffile_scan(struct conffile_ctx *, const char *, size_t,
+		    const char *, int);
+
+/* Record the first error as "LABEL:LINE: message"; returns -1. */
+static int
+conffile_error(struct conffile_ctx *ctx, const char *label, int line,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (ctx->error != NULL)
+		return (-1);
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	ctx->error = xasprintf("%s:%d: %s", label, line, msg);
+	free(msg);
+	return (-1);
+}
+
+/* Why a file of this mode is not read; NULL for a regular file. */
+static const char *
+conffile_kind(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return (NULL);
+	if (S_ISDIR(mode))
+		return ("not a regular file (a directory)");
+	if (S_ISFIFO(mode))
+		return ("not a regular file (a FIFO)");
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return ("not a regular file (a device)");
+	if (S_ISSOCK(mode))
+		return ("not a regular file (a socket)");
+	return ("not a regular file");
+}
+
+/*
+ * Open path for reading if it is a regular file: its fd, or -1 with
+ * *why (a constant or strerror text).  The file is looked at before it
+ * is opened (opening a device or a FIFO can block or have effects) and
+ * again after (it may have been replaced); O_NONBLOCK makes sure even a
+ * FIFO swapped in between does not block the open.
+ */
+static int
+conffile_open_why(const char *path, const char **why)
+{
+	struct stat	st;
+	int		fd, saved;
+
+	if (stat(path, &st) != 0) {
+		*why = strerror(errno);
+		return (-1);
+	}
+	if ((*why = conffile_kind(st.st_mode)) != NULL)
+		return (-1);
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd == -1) {
+		*why = strerror(errno);
+		return (-1);
+	}
+	if (fstat(fd, &st) != 0) {
+		saved = errno;
+		close(fd);
+		*why = strerror(saved);
+		return (-1);
+	}
+	if ((*why = conffile_kind(st.st_mode)) != NULL) {
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/*
+ * Open path for reading if it is a regular file (O_NONBLOCK is left set;
+ * it changes nothing for a regular file): the fd, or -1 with *cause
+ * "PATH: why".  Any command that reads a file a user names uses this.
+ */
+int
+conffile_open(const char *path, char **cause)
+{
+	const char	*why;
+	int		 fd;
+
+	if ((fd = conffile_open_why(path, &why)) == -1)
+		*cause = xasprintf("%s: %s", path, why);
+	return (fd);
+}
+
+/* Read a regular file whole (NUL-ended); NULL with *why. */
+static char *
+conffile_slurp_why(const char *path, size_t *lenp, const char **why)
+{
+	char	*buf = NULL;
+	size_t	 len = 0, size = 0;
+	ssize_t	 n;
+	int	 fd, saved;
+
+	if ((fd = conffile_open_why(path, why)) == -1)
+		return (NULL);
+	for (;;) {
+		if (len > CONFFILE_MAX_SIZE) {
+			*why = "larger than 64 MiB";
+			goto fail;
+		}
+		if (len + 1 >= size) {
+			size = size == 0 ? 8192 : size * 2;
+			buf = xrealloc(buf, size);
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			saved = errno;
+			*why = strerror(saved);
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len) != NULL) {
+		*why = "has a NUL byte (not a text file)";
+		free(buf);
+		return (NULL);
+	}
+	*lenp = len;
+	return (buf);
+fail:
+	close(fd);
+	free(buf);
+	return (NULL);
+}
+
+/* Read a regular file whole (NUL-ended); NULL with *cause "PATH: why". */
+char *
+conffile_slurp(const char *path, size_t *len, char **cause)
+{
+	const char	*why;
+	char		*text;
+
+	if ((text = conffile_slurp_why(path, len, &why)) == NULL)
+		*cause = xasprintf("%s: %s", path, why);
+	return (text);
+}
+
+/* Read, check and scan one @include'd file named name. */
+static int
+conffile_include(struct conffile_ctx *ctx, const char *label, int line,
+    const char *name, size_t namelen, int depth)
+{
+	const char	*why, *more = namelen > CONFFILE_QUOTE_MAX ? "..." : "";
+	char		*file, *path, *text;
+	size_t		 len;
+	int		 shown = namelen > CONFFILE_QUOTE_MAX ?
+			    CONFFILE_QUOTE_MAX : (int)namelen, rc;
+
+	if (depth >= CONFFILE_MAX_DEPTH)
+		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		    "nested more than %d deep", shown, name, more,
+		    CONFFILE_MAX_DEPTH));
+	if (++ctx->nfiles > CONFFILE_MAX_FILES)
+		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		    "more than %d files", shown, name, more,
+		    CONFFILE_MAX_FILES));
+	file = xstrndup(name, namelen);
+	if (*file != '/' && ctx->dir != NULL)
+		path = xasprintf("%s/%s", ctx->dir, file);
+	else
+		path = xstrdup(file);
+	free(file);
+	if ((text = conffile_slurp_why(path, &len, &why)) == NULL) {
+		free(path);
+		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		    "%s", shown, name, more, why));
+	}
+	rc = conffile_scan(ctx, text, len, path, depth + 1);
+	free(text);
+	free(path);
+	return (rc);
+}
+
+/* The value of a digit in base 16, or -1. */
+static int
+conffile_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (c - 'A' + 10);
+	return (-1);
+}
+
+/*
+ * Check one number token (tok, n characters): a plain integer must fit
+ * in 32 bits and one with an L suffix in 64, as libconfig stores them;
+ * floats and anything that is not an integer are left to libconfig.
+ */
+static int
+conffile_number(struct conffile_ctx *ctx, const char *label, int line,
+    const char *key, size_t keylen, const char *tok, size_t n)
+{
+	const char	*s = tok, *e = tok + n, *q, *more;
+	uint64_t	 v = 0, limit;
+	int		 neg = 0, base = 10, wide = 0, over = 0, d, shown;
+
+	if (*s == '-' || *s == '+')
+		neg = *s++ == '-';
+	if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (e > s && e[-1] == 'L') {
+		wide = 1;
+		if (--e > s && e[-1] == 'L')
+			e--;
+	}
+	if (s == e)
+		return (0);
+	for (q = s; q < e; q++) {
+		if ((d = conffile_digit(*q)) == -1 || d >= base)
+			return (0);	/* a float, or libconfig's to refuse */
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			over = 1;
+		else
+			v = v * (uint64_t)base + (uint64_t)d;
+	}
+	limit = wide ? INT64_MAX : INT32_MAX;
+	if (neg && base == 10)
+		limit++;
+	if (!over && v <= limit)
+		return (0);
+	shown = n > CONFFILE_QUOTE_MAX ? CONFFILE_QUOTE_MAX : (int)n;
+	more = n > CONFFILE_QUOTE_MAX ? "..." : "";
+	if (keylen > CONFFILE_QUOTE_MAX)
+		keylen = CONFFILE_QUOTE_MAX;
+	if (wide)
+		return (conffile_error(ctx, label, line, "%.*s%s%.*s%s: does "
+		    "not fit in a 64-bit integer", (int)keylen, key,
+		    keylen ? " = " : "number ", shown, tok, more));
+	return (conffile_error(ctx, label, line, "%.*s%s%.*s%s: does not fit "
+	    "in a plain integer (-2147483648..2147483647); write a 64-bit "
+	    "value with an L, e.g. 5000000000L", (int)keylen, key,
+	    keylen ? " = " : "number ", shown, tok, more));
+}
+
+/* Is c part of a libconfig name? */
+static int
+conffile_namechar(char c)
+{
+	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '*');
+}
+
+/*
+ * Scan text (len bytes, named label in messages) as libconfig's scanner
+ * would: skip comments and strings, follow "@include" at the start of a
+ * line (after blanks) and check every integer.  0, or -1 with ctx->error.
+ */
+static int
+conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
+    const char *label, int depth)
+{
+	const char	*p = text, *end = text + len, *q, *key = NULL;
+	size_t		 keylen = 0;
+	int		 line = 1, bol = 1, hex;
+
+	while (p < end) {
+		if (*p == '\n') {
+			line++;
+			bol = 1;
+			p++;
+			continue;
+		}
+		if (*p == ' ' || *p == '\t') {
+			p++;
+			continue;
+		}
+		if (*p == '@' && bol && end - p > 9 &&
+		    strncmp(p, "@include", 8) == 0 &&
+		    (p[8] == ' ' || p[8] == '\t')) {
+			for (q = p + 8; q < end && (*q == ' ' || *q == '\t');
+			    q++)
+				;
+			if (q < end && *q == '"') {
+				p = ++q;
+				while (q < end && *q != '"' && *q != '\n' &&
+				    *q != '\\')
+					q++;
+				if (q == end || *q != '"')
+					return (conffile_error(ctx, label, line,
+					    "@include needs a plain \"file\" "
+					    "name on one line"));
+				if (conffile_include(ctx, label, line, p,
+				    (size_t)(q - p), depth) != 0)
+					return (-1);
+				p = q + 1;
+				bol = 0;
+				continue;
+			}
+		}
+		bol = 0;
+		if (*p == '#' || (*p == '/' && p + 1 < end && p[1] == '/')) {
+			while (p < end && *p != '\n')
+				p++;
+		} else if (*p == '/' && p + 1 < end && p[1] == '*') {
+			for (p += 2; p < end && !(*p == '*' && p + 1 < end &&
+			    p[1] == '/'); p++) {
+				if (*p == '\n')
+					line++;
+			}
+			p = p < end ? p + 2 : end;
+		} else if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++) {
+				if (*p == '\\' && p + 1 < end)
+					p++;
+				if (*p == '\n')
+					line++;
+			}
+			if (p < end)
+				p++;
+		} else if ((*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || *p == '*') {
+			for (q = p; q < end && conffile_namechar(*q); q++)
+				;
+			key = p;
+			keylen = (size_t)(q - p);
+			p = q;
+		} else if ((*p >= '0' && *p <= '9') || ((*p == '-' ||
+		    *p == '+') && p + 1 < end && p[1] >= '0' && p[1] <= '9')) {
+			q = p + 1;
+			hex = end - q > 1 && q[-1] == '0' &&
+			    (*q == 'x' || *q == 'X');
+			for (; q < end; q++) {
+				if (conffile_namechar(*q) && *q != '-' &&
+				    *q != '*')
+					continue;
+				if (*q == '.')
+					continue;
+				if ((*q == '-' || *q == '+') && !hex &&
+				    (q[-1] == 'e' || q[-1] == 'E'))
+					continue;
+				break;
+			}
+			if (conffile_number(ctx, label, line, key, keylen, p,
+			    (size_t)(q - p)) != 0)
+				return (-1);
+			p = q;
+		} else
+			p++;
+	}
+	return (0);
+}
+
+/*
+ * The name to show for a file libconfig names (config_error_file,
+ * config_setting_source_file): top itself if file is NULL, else file as
+ * it was opened (libconfig gives the @include's name as written, which
+ * is relative to top's directory).  The result is allocated.
+ */
+char *
+conffile_name(const char *top, const char *file)
+{
+	const char	*slash;
+
+	if (file == NULL)
+		return (xstrdup(top));
+	if (*file == '/' || (slash = strrchr(top, '/')) == NULL)
+		return (xstrdup(file));
+	return (xasprintf("%.*s/%s", (int)(slash - top), top, file));
+}
+
+/* libconfig's error as "FILE:LINE: message" (the file it names). */
+static char *
+conffile_config_error(const config_t *cf, const char *label, int top)
+{
+	char	*file, *msg;
+
+	file = top ? conffile_name(label, config_error_file(cf)) :
+	    xstrdup(config_error_file(cf) != NULL ? config_error_file(cf) :
+	    label);
+	if (config_error_line(cf) > 0)
+		msg = xasprintf("%s:%d: %s", file, config_error_line(cf),
+		    config_error_text(cf));
+	else
+		msg = xasprintf("%s: %s", file, config_error_text(cf));
+	free(file);
+	return (msg);
+}
+
+/* Scan text and its includes, then let libconfig parse it into cf. */
+static int
+conffile_parse(config_t *cf, const char *text, size_t len,
+    const char *label, const char *dir, char **cause)
+{
+	struct conffile_ctx	ctx;
+
+	ctx.dir = dir;
+	ctx.nfiles = 1;
+	ctx.error = NULL;
+	if (conffile_scan(&ctx, text, len, label, 0) != 0) {
+		*cause = ctx.error;
+		return (-1);
+	}
+	if (dir != NULL)
+		config_set_include_dir(cf, dir);
+	if (config_read_string(cf, text) != CONFIG_TRUE) {
+		*cause = conffile_config_error(cf, label, dir != NULL);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Read the file at path into cf (from config_init): @include paths are
+ * relative to path's directory.  Settings from path itself have no
+ * config_setting_source_file(); those from an include have theirs.
+ * 0, or -1 with *cause ("FILE:LINE: message" or "FILE: message").
+ */
+int
+conffile_read(config_t *cf, const char *path, char **cause)
+{
+	const char	*slash;
+	char		*text, *dir = NULL;
+	size_t		 len;
+	int		 rc;
+
+	if ((text = conffile_slurp(path, &len, cause)) == NULL)
+		return (-1);
+	if ((slash = strrchr(path, '/')) != NULL)
+		dir = slash == path ? xstrdup("/") :
+		    xstrndup(path, (size_t)(slash - path));
+	rc = conffile_parse(cf, text, len, path, dir, cause);
+	free(dir);
+	free(text);
+	return (rc);
+}
+
+/*
+ * Read text into cf as conffile_read does; label names it in messages,
+ * @include paths are relative to the current directory.
+ */
+int
+conffile_read_string(config_t *cf, const char *text, const char *label,
+    char **cause)
+{
+	return (conffile_parse(cf, text, strlen(text), label, NULL, cause));
+}
