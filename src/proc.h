@@ -68,4 +68,88 @@ int	procs_lookup(const char *bindir, const char *prog, char **cause);
 /* The directory of the running program (for procs_config.bindir). */
 char   *procs_self_dir(void);
 
+/*
+ * Inside the layer: shared by the proc*.c files only.  proc.c holds the
+ * procs_* entry points above that belong to no single job; each other
+ * file holds one job and its part of them.
+ */
+#include <sys/resource.h>
+
+#include <time.h>
+
+/* One process of a task's process group. */
+struct proc_member {
+	pid_t		 pid;
+	int		 statfd;	/* /proc/PID/stat */
+	int		 schedfd;	/* /proc/PID/schedstat */
+	clockid_t	 clock;		/* its process CPU clock */
+	uint64_t	 cpu_ns;	/* last CPU time read */
+	uint64_t	 pcount;	/* times scheduled in, last read */
+	int		 seen;		/* found by the current sweep */
+};
+
+/* One real task. */
+struct proc {
+	int			 id;
+	char			*name;
+	char			*prog;		/* argv[0] */
+	pid_t			 pid;		/* leader = process group id */
+	int			 live;		/* not reaped yet */
+	int			 stopped;	/* last signal sent was SIGSTOP */
+	int			 pinned;	/* physical CPU, -1 none */
+	int			 ran;		/* continued since last cputime */
+	int			 forked;	/* continued since last sweep */
+	int			 killed;	/* SIGKILL sent */
+	int			 held;		/* blocked, stopped by procs_hold */
+	int			 group;
+	int			 errfd;		/* exec errno pipe, -1 */
+	uint64_t		 blocked_pcount; /* schedule count when blocked */
+	struct proc_member	*m;
+	int			 nm;
+	uint64_t		 dead_ns;	/* CPU time of members gone */
+	uint64_t		 cpu_ns;
+	char			 exit[320];
+	char			 error[256];
+};
+
+/* The layer. */
+struct procs {
+	struct engine		*e;
+	int			 ncpus;		/* engine CPUs */
+	int			*map;		/* engine -> physical */
+	char			*outdir;
+	char			*bindir;
+	struct cgroup		*cg;
+	pid_t			 self;
+	struct proc		**t;		/* by task id */
+	int			 nt;
+	int			*runcpu;	/* scratch: task id -> cpu */
+	int			 loadavgfd;
+	long			 lastpid;	/* from /proc/loadavg */
+	long			 pidmax;
+	uint64_t		 last_sweep;
+	uint64_t		 last_cputime;
+	uint64_t		 ticks;		/* procs_observe calls */
+	pid_t			 watchdog;
+	int			 wdfd;		/* write end to the watchdog */
+	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
+	int			 nofile_set;
+};
+
+/* proc.c */
+uint64_t	 proc_now(void);
+struct proc	*proc_by_pid(struct procs *, pid_t);
+struct proc	*proc_get(struct procs *, int);
+
+/* proc-sample.c */
+void		 proc_sample_add(struct proc *, pid_t);
+void		 proc_sample_clear(struct proc *);
+long		 proc_sample_lastpid(struct procs *);
+void		 proc_sample_cputime(struct proc *);
+
+/* proc-watch.c */
+void		 proc_watch_start(struct procs *);
+void		 proc_watch_tell(struct procs *, char, pid_t);
+void		 proc_watch_stop(struct procs *);
+
 #endif
