@@ -67,11 +67,24 @@ proc_enforce_pin(struct procs *ps, struct proc *p, int phys)
 }
 
 /* Send a signal to a task's process group. */
-static void
+void
 proc_enforce_signal(struct proc *p, int sig)
 {
 	if (kill(-p->pid, sig) != 0 && errno != ESRCH)
 		log_warn("task %s: kill %d", p->name, sig);
+}
+
+/*
+ * Continue a task's process group, noting when: a continue reported by
+ * waitpid before the next poll is ours, any other one came from outside
+ * (proc_spawn_wait).
+ */
+void
+proc_enforce_cont(struct procs *ps, struct proc *p)
+{
+	proc_enforce_signal(p, SIGCONT);
+	p->stopped = 0;
+	p->cont_poll = ps->polls;
 }
 
 /* Stop a task if it is not stopped already. */
@@ -110,10 +123,8 @@ proc_enforce_run(struct procs *ps, struct proc *p, int phys)
 			    p->name, phys, strerror(err));
 		p->pinned = err != 0 ? -2 : phys;
 	}
-	if (p->stopped) {
-		proc_enforce_signal(p, SIGCONT);
-		p->stopped = 0;
-	}
+	if (p->stopped)
+		proc_enforce_cont(ps, p);
 	p->ran = 1;
 	p->forked = 1;
 }
@@ -203,9 +214,7 @@ procs_release(struct procs *ps)
 		if ((p = ps->t[i]) == NULL || !p->held)
 			continue;
 		p->held = 0;
-		if (p->live && !p->killed && p->stopped) {
-			proc_enforce_signal(p, SIGCONT);
-			p->stopped = 0;
-		}
+		if (p->live && !p->killed && p->stopped)
+			proc_enforce_cont(ps, p);
 	}
 }

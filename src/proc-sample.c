@@ -39,8 +39,11 @@
 #define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */
 #define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
 #define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
+#define PROC_WINDOW		8	/* members read per task per tick */
 
 static uint64_t	proc_sample_pcount(struct proc *);
+static int	proc_sample_blocked_window(struct proc *);
+static int	proc_sample_woken_window(struct proc *, int);
 
 /*
  * Parse the state and process group from a /proc/PID/stat text.  The
@@ -227,6 +230,14 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
 		if (p->m[j].pid == pid)
 			return;
 	}
+	if (p->nm >= ps->max_procs) {
+		if (!p->over && ps->pids == NULL)
+			proc_notice(ps, "task %s: more than max_task_procs %d "
+			    "processes; no pids cgroup to refuse them, the "
+			    "rest are not tracked", p->name, ps->max_procs);
+		p->over = 1;
+		return;
+	}
 	proc_sample_add(p, pid);
 }
 
@@ -295,6 +306,32 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
 	}
 }
 
+/*
+ * Every 500 ms: has pids.max refused forks of a task that ran since?  Said
+ * when the count grows (pids.events "max N").
+ */
+static void
+proc_sample_cap(struct procs *ps)
+{
+	struct proc	*p;
+	long		 n;
+	int		 i;
+
+	if (ps->pids == NULL)
+		return;
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || !p->forked)
+			continue;
+		n = cgroup_pids_refused(ps->pids, p->id);
+		if (n > p->refused) {
+			proc_notice(ps, "task %s: process tree at "
+			    "max_task_procs %d, %ld forks refused", p->name,
+			    ps->max_procs, n);
+			p->refused = n;
+		}
+	}
+}
+
 /* Read the measured CPU time of a task's members. */
 void
 proc_sample_cputime(struct proc *p)
@@ -317,6 +354,8 @@ proc_sample_blocked(struct proc *p)
 	char	s;
 	int	i, blocked = 0;
 
+	if (p->nm > PROC_WINDOW)
+		return (proc_sample_blocked_window(p));
 	for (i = 0; i < p->nm; i++) {
 		s = proc_sample_state(&p->m[i]);
 		switch (s) {
@@ -337,6 +376,66 @@ proc_sample_blocked(struct proc *p)
 }
 
 /*
+ * The same for a task of more than PROC_WINDOW processes, so that its
+ * cost per tick does not grow with its tree: PROC_WINDOW members are read
+ * per tick, in turn, and the task is blocked once all of them in a row
+ * were seen blocked.  Their schedule counts are read on the way, as the
+ * baseline of proc_sample_woken_window.
+ */
+static int
+proc_sample_blocked_window(struct proc *p)
+{
+	struct proc_member	*m;
+	int			 k;
+
+	for (k = 0; k < PROC_WINDOW; k++) {
+		if (p->scan >= p->nm)
+			p->scan = 0;
+		m = &p->m[p->scan++];
+		switch (proc_sample_state(m)) {
+		case 'S':
+		case 'D':
+			proc_sample_member_pcount(m);
+			break;
+		case 0:
+		case 'Z':
+		case 'X':
+		case 'x':
+			break;
+		default:
+			p->scan_blocked = 0;
+			return (0);
+		}
+		if (++p->scan_blocked >= p->nm) {
+			p->scan_blocked = 0;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/* Has a task of many processes woken?  PROC_WINDOW members per tick. */
+static int
+proc_sample_woken_window(struct proc *p, int look)
+{
+	struct proc_member	*m;
+	uint64_t		 before;
+	int			 k;
+
+	for (k = 0; k < PROC_WINDOW && k < p->nm; k++) {
+		if (p->scan >= p->nm)
+			p->scan = 0;
+		m = &p->m[p->scan++];
+		before = m->pcount;
+		if (proc_sample_member_pcount(m) != before)
+			return (1);
+		if (look && proc_sample_state(m) == 'R')
+			return (1);
+	}
+	return (0);
+}
+
+/*
  * Has a task we put to sleep woken?  Its processes are left continued, so
  * one that became runnable is scheduled in soon: the schedule count in
  * /proc/PID/schedstat (one 1.3 us pread) moves, even for a burst shorter
@@ -348,6 +447,8 @@ proc_sample_woken(struct proc *p, int look)
 {
 	int	i;
 
+	if (p->nm > PROC_WINDOW)
+		return (proc_sample_woken_window(p, look));
 	if (proc_sample_pcount(p) != p->blocked_pcount)
 		return (1);
 	if (!look)
@@ -382,6 +483,11 @@ procs_observe(struct procs *ps)
 	int			 i, swept = 0;
 
 	ps->ticks++;
+	proc_spawn_wait(ps);
+	if (now - ps->last_cap >= PROC_SWEEP_NS) {
+		ps->last_cap = now;
+		proc_sample_cap(ps);
+	}
 	if (now - ps->last_sweep >= PROC_SWEEP_NS && proc_sample_forked(ps)) {
 		proc_sample_sweep(ps, now);
 		swept = 1;
@@ -402,7 +508,9 @@ procs_observe(struct procs *ps)
 				if (!proc_sample_blocked(p))
 					continue;
 			}
-			p->blocked_pcount = proc_sample_pcount(p);
+			/* Over the window, baselines are per member. */
+			if (p->nm <= PROC_WINDOW)
+				p->blocked_pcount = proc_sample_pcount(p);
 			if (engine_task_block(ps->e, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {

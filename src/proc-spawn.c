@@ -267,15 +267,26 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p->forked = 0;
 	proc_sample_add(p, pid);
 	proc_watch_tell(ps, '+', pid);
+	/*
+	 * Into the daemon's cgroups while still stopped before exec, so
+	 * every later process of the task, even one that leaves its process
+	 * group, is born inside and dies with the daemon.
+	 */
+	why = NULL;
 	if (ps->cg != NULL && p->group >= 0) {
+		if (procs_group_setup(ps, p->group, &why) == 0)
+			cgroup_move(ps->cg, p->group, pid, &why);
+	} else if (ps->cg != NULL)
+		cgroup_move(ps->cg, CGROUP_TASKS, pid, &why);
+	if (why != NULL) {
+		log_warnx("task %s: %s", p->name, why);
+		free(why);
 		why = NULL;
-		if (procs_group_setup(ps, p->group, &why) != 0) {
-			log_warnx("task %s: %s", p->name, why);
-			free(why);
-		} else if (cgroup_move(ps->cg, p->group, pid, &why) != 0) {
-			log_warnx("task %s: %s", p->name, why);
-			free(why);
-		}
+	}
+	if (ps->pids != NULL && cgroup_pids_add(ps->pids, p->id, pid,
+	    ps->max_procs, &why) != 0) {
+		log_warnx("task %s: %s", p->name, why);
+		free(why);
 	}
 	log_debug("task %s: pid %ld", p->name, (long)pid);
 	return (0);
@@ -308,9 +319,11 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 	proc_sample_cputime(p);
 	p->live = 0;
 	proc_sample_clear(p);
-	/* Leftovers of a pipeline go with their leader. */
+	/* Leftovers of a pipeline, and escapees, go with their leader. */
 	kill(-p->pid, SIGKILL);
 	kill(-p->pid, SIGCONT);
+	if (ps->pids != NULL)
+		cgroup_pids_end(ps->pids, p->id);
 	proc_watch_tell(ps, '-', p->pid);
 	error[0] = '\0';
 	proc_spawn_status(status, reason, sizeof reason);
@@ -329,31 +342,67 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 	    p->exit);
 }
 
-/* On SIGCHLD: reap every child that ended. */
+/*
+ * A task's leader was continued while we hold it stopped.  A continue
+ * reported before the next poll may be our own (a SIGCONT, then a
+ * SIGSTOP the child has not acted on yet, keeps the report), so those are
+ * let go; any other came from outside (kill -CONT): stop it again at once.
+ */
+static void
+proc_spawn_continued(struct procs *ps, struct proc *p)
+{
+	uint64_t	tick;
+
+	if (!p->live || p->killed || !p->stopped || p->cont_poll + 1 >=
+	    ps->polls)
+		return;
+	proc_enforce_signal(p, SIGSTOP);
+	tick = engine_now(ps->e);
+	proc_notice(ps, "task %s (pid %ld) continued from outside at tick "
+	    "%llu; stopped again", p->name, (long)p->pid,
+	    (unsigned long long)tick);
+}
+
+/*
+ * Every tick and on SIGCHLD: reap every child that ended, and see the
+ * ones continued from outside.  waitpid(WCONTINUED) reports a child's
+ * continue once, for the price of one system call when there is none, so
+ * holding control costs nothing per stopped task; but it sees the leader
+ * of a task only, not the other members of its process group.
+ */
 void
-procs_reap(struct procs *ps)
+proc_spawn_wait(struct procs *ps)
 {
 	struct proc	*p;
 	pid_t		 pid;
 	int		 status;
 
+	ps->polls++;
 	for (;;) {
-		pid = waitpid(-1, &status, WNOHANG);
+		pid = waitpid(-1, &status, WNOHANG | WCONTINUED);
 		if (pid == -1 && errno == EINTR)
 			continue;
 		if (pid <= 0)
 			break;
+		if (WIFCONTINUED(status)) {
+			if ((p = proc_by_pid(ps, pid)) != NULL)
+				proc_spawn_continued(ps, p);
+			continue;
+		}
 		if (pid == ps->watchdog) {
-			log_warnx("watchdog %ld ended", (long)pid);
-			ps->watchdog = 0;
-			if (ps->wdfd != -1)
-				close(ps->wdfd);
-			ps->wdfd = -1;
+			proc_watch_replace(ps, status);
 			continue;
 		}
 		if ((p = proc_by_pid(ps, pid)) != NULL)
 			proc_spawn_ended(ps, p, status);
 	}
+}
+
+/* On SIGCHLD: reap every child that ended. */
+void
+procs_reap(struct procs *ps)
+{
+	proc_spawn_wait(ps);
 }
 
 /* Kill a real task's process group; the reap records the signal. */

@@ -35,7 +35,7 @@
  * would miss the grandchildren of a pipeline.
  */
 static void __attribute__((noreturn))
-proc_watch_main(int fd, const char *cgroot)
+proc_watch_main(int fd, const char *cgroot, const char *pidsroot)
 {
 	pid_t	*pgids = NULL;
 	size_t	 n = 0, i;
@@ -92,8 +92,11 @@ proc_watch_main(int fd, const char *cgroot)
 			kill(-pgids[i], SIGKILL);
 			kill(-pgids[i], SIGCONT);
 		}
+		/* Escapees of a process group are still in a cgroup. */
 		if (cgroot != NULL)
 			cgroup_purge_path(cgroot);
+		if (pidsroot != NULL)
+			cgroup_purge_path(pidsroot);
 	}
 	_exit(0);
 }
@@ -116,23 +119,27 @@ proc_watch_tell(struct procs *ps, char op, pid_t pgid)
 void
 proc_watch_start(struct procs *ps)
 {
-	char	*cgroot = NULL;
+	char	*cgroot = NULL, *pidsroot = NULL;
 	int	 fds[2];
 	pid_t	 pid;
 
 	ps->wdfd = -1;
+	ps->watchdog = 0;
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		log_warn("watchdog pipe");
 		return;
 	}
 	if (ps->cg != NULL)
 		cgroot = xstrdup(cgroup_root(ps->cg));
+	if (ps->pids != NULL)
+		pidsroot = xstrdup(cgroup_pids_root(ps->pids));
 	switch (pid = fork()) {
 	case -1:
 		log_warn("watchdog fork");
 		close(fds[0]);
 		close(fds[1]);
 		free(cgroot);
+		free(pidsroot);
 		return;
 	case 0:
 		close(fds[1]);
@@ -141,9 +148,10 @@ proc_watch_start(struct procs *ps)
 			close(fds[0]);
 		}
 		close_range(4, ~0U, 0);
-		proc_watch_main(3, cgroot);
+		proc_watch_main(3, cgroot, pidsroot);
 	}
 	free(cgroot);
+	free(pidsroot);
 	close(fds[0]);
 	ps->watchdog = pid;
 	ps->wdfd = fds[1];
@@ -163,4 +171,30 @@ proc_watch_stop(struct procs *ps)
 	ps->wdfd = -1;
 	while (waitpid(ps->watchdog, &status, 0) == -1 && errno == EINTR)
 		;
+}
+
+/*
+ * The watchdog ended (a child may kill it): start another, tell it every
+ * live group, and say so.
+ */
+void
+proc_watch_replace(struct procs *ps, int status)
+{
+	struct proc	*p;
+	pid_t		 old = ps->watchdog;
+	int		 i;
+
+	if (ps->wdfd != -1)
+		close(ps->wdfd);
+	proc_watch_start(ps);
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) != NULL && p->live)
+			proc_watch_tell(ps, '+', p->pid);
+	}
+	if (ps->watchdog != 0)
+		proc_notice(ps, "watchdog %ld ended (%s); replaced by %ld",
+		    (long)old, WIFSIGNALED(status) ? sigabbrev_np(
+		    WTERMSIG(status)) : "exited", (long)ps->watchdog);
+	else
+		proc_notice(ps, "watchdog %ld ended; not replaced", (long)old);
 }

@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,25 @@ proc_get(struct procs *ps, int id)
 	if (id <= 0 || id >= ps->nt)
 		return (NULL);
 	return (ps->t[id]);
+}
+
+/*
+ * Something the caller's users should hear of (a continue from outside, a
+ * replaced watchdog, a process tree past its cap): logged, and handed to
+ * the caller's notice callback, which the daemon turns into an event.
+ */
+void
+proc_notice(struct procs *ps, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 text[512];
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	log_warnx("%s", text);
+	if (ps->notice != NULL)
+		ps->notice(ps->notice_arg, text);
 }
 
 /* The kernel's pid_max. */
@@ -137,6 +157,13 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 		ps->outdir = xstrdup(conf->outdir);
 	if (conf != NULL && conf->bindir != NULL)
 		ps->bindir = xstrdup(conf->bindir);
+	ps->max_procs = PROC_MAX_PROCS;
+	if (conf != NULL && conf->max_task_procs > 0)
+		ps->max_procs = conf->max_task_procs;
+	if (conf != NULL) {
+		ps->notice = conf->notice;
+		ps->notice_arg = conf->notice_arg;
+	}
 	/* Each real task keeps two or three /proc descriptors open. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		ps->nofile = rl;	/* children get the old one back */
@@ -161,6 +188,16 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 			    cgroup_root(ps->cg));
 	} else
 		log_info("cgroups: none (disabled): affinity only");
+	if (conf != NULL && conf->cgroups) {
+		why = NULL;
+		if ((ps->pids = cgroup_pids_create(ps->self, &why)) == NULL) {
+			log_info("pids cgroup: none (%s): max_task_procs %d "
+			    "reported only", why, ps->max_procs);
+			free(why);
+		} else
+			log_info("pids cgroup: v1 at %s, max_task_procs %d",
+			    cgroup_pids_root(ps->pids), ps->max_procs);
+	}
 	proc_watch_start(ps);
 	return (ps);
 }
@@ -200,6 +237,7 @@ procs_free(struct procs *ps)
 	}
 	proc_watch_stop(ps);
 	cgroup_free(ps->cg);
+	cgroup_pids_free(ps->pids);
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL)
 			continue;
@@ -238,6 +276,7 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	info->exited = !p->live;
 	info->stopped = p->live && p->stopped;
 	info->by_engine = p->killed;
+	info->procs = p->nm;
 	snprintf(info->exit, sizeof info->exit, "%s", p->exit);
 	snprintf(info->error, sizeof info->error, "%s", p->error);
 	return (0);
@@ -248,6 +287,20 @@ const char *
 procs_cgroup_mode(struct procs *ps)
 {
 	return (ps->cg != NULL ? cgroup_mode(ps->cg) : "none");
+}
+
+/* The pids cgroup holding max_task_procs: "v2", "v1" or "none". */
+const char *
+procs_pids_mode(struct procs *ps)
+{
+	return (ps->pids != NULL ? "v1" : "none");
+}
+
+/* The watchdog's pid, 0 if there is none. */
+pid_t
+procs_watchdog(struct procs *ps)
+{
+	return (ps->watchdog);
 }
 
 /* The cgroup directory of an engine group, NULL without one. */

@@ -31,6 +31,10 @@ struct procs_config {
 	const char	*outdir;	/* <outdir>/<task>.log; NULL: /dev/null */
 	const char	*bindir;	/* programs looked up here, then PATH */
 	int		 cgroups;	/* try cgroups (else affinity only) */
+	int		 max_task_procs; /* processes per task; 0: 256 */
+	/* Called with what the caller should tell its users, may be NULL. */
+	void		(*notice)(void *, const char *);
+	void		*notice_arg;
 };
 
 struct procs_info {
@@ -40,6 +44,7 @@ struct procs_info {
 	int		 exited;
 	int		 stopped;	/* the last signal sent was SIGSTOP */
 	int		 by_engine;	/* ended by the engine (kill, runtime) */
+	int		 procs;		/* processes of its tree tracked */
 	/* Why it ended: "status=0", "signal=KILL", "exec: PROG: ERRNO TEXT". */
 	char		 exit[320];
 	char		 error[256];	/* exec failure "PROG: ERRNO TEXT", else "" */
@@ -58,6 +63,9 @@ void	procs_reap(struct procs *);
 int	procs_kill(struct procs *, int task_id, char **cause);
 int	procs_info(struct procs *, int task_id, struct procs_info *);
 const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
+/* The pids cgroup holding max_task_procs: "v2", "v1", "none". */
+const char *procs_pids_mode(struct procs *);
+pid_t	procs_watchdog(struct procs *);	/* its pid, 0 if none */
 /* The cgroup directory of an engine group, NULL without one. */
 const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
@@ -76,6 +84,8 @@ char   *procs_self_dir(void);
 #include <sys/resource.h>
 
 #include <time.h>
+
+#define PROC_MAX_PROCS	256	/* max_task_procs by default */
 
 /* One process of a task's process group. */
 struct proc_member {
@@ -104,8 +114,13 @@ struct proc {
 	int			 group;
 	int			 errfd;		/* exec errno pipe, -1 */
 	uint64_t		 blocked_pcount; /* schedule count when blocked */
+	uint64_t		 cont_poll;	/* ps->polls at our last SIGCONT */
 	struct proc_member	*m;
 	int			 nm;
+	int			 scan;		/* next member the window reads */
+	int			 scan_blocked;	/* members in a row seen blocked */
+	int			 over;		/* past max_task_procs, said */
+	long			 refused;	/* forks pids.max refused, said */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	uint64_t		 cpu_ns;
 	char			 exit[320];
@@ -129,7 +144,13 @@ struct procs {
 	long			 pidmax;
 	uint64_t		 last_sweep;
 	uint64_t		 last_cputime;
+	uint64_t		 last_cap;	/* pids.events read */
 	uint64_t		 ticks;		/* procs_observe calls */
+	uint64_t		 polls;		/* proc_spawn_wait calls */
+	int			 max_procs;	/* max_task_procs */
+	void			(*notice)(void *, const char *);
+	void			*notice_arg;
+	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
 	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
@@ -140,6 +161,15 @@ struct procs {
 uint64_t	 proc_now(void);
 struct proc	*proc_by_pid(struct procs *, pid_t);
 struct proc	*proc_get(struct procs *, int);
+void		 proc_notice(struct procs *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* proc-spawn.c */
+void		 proc_spawn_wait(struct procs *);
+
+/* proc-enforce.c */
+void		 proc_enforce_signal(struct proc *, int);
+void		 proc_enforce_cont(struct procs *, struct proc *);
 
 /* proc-sample.c */
 void		 proc_sample_add(struct proc *, pid_t);
@@ -151,5 +181,6 @@ void		 proc_sample_cputime(struct proc *);
 void		 proc_watch_start(struct procs *);
 void		 proc_watch_tell(struct procs *, char, pid_t);
 void		 proc_watch_stop(struct procs *);
+void		 proc_watch_replace(struct procs *, int);
 
 #endif
