@@ -228,8 +228,9 @@ cgroup_rmdir(const char *dir)
 }
 
 /*
- * Remove a stairs-<pid> directory and the group directories inside it.
- * Safe to call from the watchdog: it uses only the path.
+ * Kill what is in a stairs-<pid> directory and its subdirectories (all of
+ * them first: a removal may wait), then remove them.  Safe to call from
+ * the watchdog: it uses only the path.
  */
 static void
 cgroup_purge(const char *root)
@@ -237,19 +238,25 @@ cgroup_purge(const char *root)
 	DIR		*d;
 	struct dirent	*de;
 	char		*sub;
+	int		 pass;
 
-	if ((d = opendir(root)) != NULL) {
+	for (pass = 0; pass < 2; pass++) {
+		if ((d = opendir(root)) == NULL)
+			break;
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_type != DT_DIR || de->d_name[0] == '.')
 				continue;
 			sub = xasprintf("%s/%s", root, de->d_name);
-			cgroup_kill_inside(sub);
-			cgroup_rmdir(sub);
+			if (pass == 0)
+				cgroup_kill_inside(sub);
+			else
+				cgroup_rmdir(sub);
 			free(sub);
 		}
 		closedir(d);
+		if (pass == 0)
+			cgroup_kill_inside(root);
 	}
-	cgroup_kill_inside(root);
 	cgroup_rmdir(root);
 }
 
@@ -720,4 +727,25 @@ cgroup_pids_end(struct cgroup_pids *cp, int id)
 	dir = xasprintf("%s/t-%d", cp->root, id);
 	cgroup_kill_inside(dir);
 	free(dir);
+}
+
+/* Kill what is in a stairs-<pid> tree, without waiting (for the watchdog). */
+void
+cgroup_kill_path(const char *root)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*sub;
+
+	if ((d = opendir(root)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_type != DT_DIR || de->d_name[0] == '.')
+				continue;
+			sub = xasprintf("%s/%s", root, de->d_name);
+			cgroup_kill_inside(sub);
+			free(sub);
+		}
+		closedir(d);
+	}
+	cgroup_kill_inside(root);
 }

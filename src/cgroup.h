@@ -30,6 +30,8 @@ const char *cgroup_group_path(const struct cgroup *, int id);
 int	cgroup_move(struct cgroup *, int id, pid_t, char **cause);
 /* Kill what is left in a stairs-<pid> tree and remove it (by path). */
 void	cgroup_purge_path(const char *root);
+/* Kill what is in a stairs-<pid> tree, without removing it. */
+void	cgroup_kill_path(const char *root);
 
 /* The v1 pids hierarchy: t-<id> per task, pids.max = max_task_procs. */
 struct cgroup_pids *cgroup_pids_create(pid_t owner, char **cause);

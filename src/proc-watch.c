@@ -92,7 +92,12 @@ proc_watch_main(int fd, const char *cgroot, const char *pidsroot)
 			kill(-pgids[i], SIGKILL);
 			kill(-pgids[i], SIGCONT);
 		}
-		/* Escapees of a process group are still in a cgroup. */
+		/*
+		 * Escapees of a process group are still in a cgroup: kill
+		 * in both trees before waiting for either to go.
+		 */
+		if (pidsroot != NULL)
+			cgroup_kill_path(pidsroot);
 		if (cgroot != NULL)
 			cgroup_purge_path(cgroot);
 		if (pidsroot != NULL)
