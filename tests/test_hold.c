@@ -157,11 +157,22 @@ hold_wait_gone(pid_t pid)
 	return (0);
 }
 
-/* The process group of a pid, -1 if unknown. */
+/*
+ * The process group of an escapee once it has left group (it is forked
+ * before it calls setsid or setpgid: wait up to 2 s); -1 if unknown.
+ */
 static pid_t
-hold_pgid(pid_t pid)
+hold_pgid(pid_t pid, pid_t group)
 {
-	return (getpgid(pid));
+	pid_t	pg = -1;
+	int	tries;
+
+	for (tries = 0; tries < 200; tries++) {
+		if ((pg = getpgid(pid)) != group)
+			break;
+		usleep(10000);
+	}
+	return (pg);
 }
 
 /*
@@ -262,7 +273,7 @@ test_escape_free(void **state)
 		unlink(path);
 		assert_true(esc[k] > 0);
 		assert_false(harness_gone(esc[k]));
-		assert_int_not_equal(hold_pgid(esc[k]), task);
+		assert_int_not_equal(hold_pgid(esc[k], task), task);
 		/* In the daemon's cgroup (ungrouped tasks too). */
 		snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)esc[k]);
 		assert_true((fd = open(path, O_RDONLY)) != -1);
