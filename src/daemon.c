@@ -214,6 +214,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->speed = d->clock.speed;
 	st->rr = p->rr_interval;
 	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
+	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? d->server->nclients : 0;
 	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";

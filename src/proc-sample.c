@@ -40,6 +40,7 @@
 #define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
 #define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
 #define PROC_WINDOW		8	/* members read per task per tick */
+#define PROC_EVENT_LOOK		100	/* with events: /proc look, every */
 
 static uint64_t	proc_sample_pcount(struct proc *);
 static int	proc_sample_blocked_window(struct proc *);
@@ -480,10 +481,12 @@ procs_observe(struct procs *ps)
 	struct proc		*p;
 	uint64_t		 now = proc_now();
 	char			*cause;
-	int			 i, swept = 0;
+	int			 i, swept = 0, woken;
 
 	ps->ticks++;
 	proc_spawn_wait(ps);
+	if (ps->ev != NULL)
+		proc_event_read(ps);
 	if (now - ps->last_cap >= PROC_SWEEP_NS) {
 		ps->last_cap = now;
 		proc_sample_cap(ps);
@@ -511,11 +514,25 @@ procs_observe(struct procs *ps)
 			/* Over the window, baselines are per member. */
 			if (p->nm <= PROC_WINDOW)
 				p->blocked_pcount = proc_sample_pcount(p);
+			p->watch = 1;
+			p->ev_woken = 0;
 			if (engine_task_block(ps->e, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {
-			if (!proc_sample_woken(p, ps->ticks % PROC_LOOK_TICKS == 0))
+			if (ps->ev != NULL) {
+				/*
+				 * The kernel said so, or (records lost, or
+				 * now and then for other threads) /proc.
+				 */
+				woken = p->ev_woken || ((ps->ev_lost ||
+				    ps->ticks % PROC_EVENT_LOOK == 0) &&
+				    proc_sample_woken(p, 1));
+			} else
+				woken = proc_sample_woken(p,
+				    ps->ticks % PROC_LOOK_TICKS == 0);
+			if (!woken)
 				continue;
+			p->watch = 0;
 			if (engine_task_wake(ps->e, p->id, &cause) != 0)
 				goto warn;
 		}
@@ -524,6 +541,7 @@ warn:
 		log_warnx("task %s: %s", p->name, cause);
 		free(cause);
 	}
+	ps->ev_lost = 0;
 	if (now - ps->last_cputime >= PROC_CPUTIME_NS) {
 		ps->last_cputime = now;
 		for (i = 1; i < ps->nt; i++) {

@@ -198,6 +198,15 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 			log_info("pids cgroup: v1 at %s, max_task_procs %d",
 			    cgroup_pids_root(ps->pids), ps->max_procs);
 	}
+	why = NULL;
+	if (conf != NULL && conf->observe_proc)
+		log_info("observe: proc (configured): blocked tasks polled");
+	else if (proc_event_start(ps, &why) == 0)
+		log_info("observe: events (sched_wakeup, perf_event_open)");
+	else {
+		log_info("observe: proc (%s): blocked tasks polled", why);
+		free(why);
+	}
 	proc_watch_start(ps);
 	return (ps);
 }
@@ -236,6 +245,7 @@ procs_free(struct procs *ps)
 		nanosleep(&ts, NULL);
 	}
 	proc_watch_stop(ps);
+	proc_event_stop(ps);
 	cgroup_free(ps->cg);
 	cgroup_pids_free(ps->pids);
 	for (i = 1; i < ps->nt; i++) {
@@ -294,6 +304,13 @@ const char *
 procs_pids_mode(struct procs *ps)
 {
 	return (ps->pids != NULL ? "v1" : "none");
+}
+
+/* How wakes of blocked tasks are seen: "events" or "proc". */
+const char *
+procs_observe_mode(struct procs *ps)
+{
+	return (ps->ev != NULL ? "events" : "proc");
 }
 
 /* The watchdog's pid, 0 if there is none. */

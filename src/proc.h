@@ -32,6 +32,7 @@ struct procs_config {
 	const char	*bindir;	/* programs looked up here, then PATH */
 	int		 cgroups;	/* try cgroups (else affinity only) */
 	int		 max_task_procs; /* processes per task; 0: 256 */
+	int		 observe_proc;	/* poll /proc even where events work */
 	/* Called with what the caller should tell its users, may be NULL. */
 	void		(*notice)(void *, const char *);
 	void		*notice_arg;
@@ -66,6 +67,8 @@ const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
 /* The pids cgroup holding max_task_procs: "v2", "v1", "none". */
 const char *procs_pids_mode(struct procs *);
 pid_t	procs_watchdog(struct procs *);	/* its pid, 0 if none */
+/* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
+const char *procs_observe_mode(struct procs *);
 /* The cgroup directory of an engine group, NULL without one. */
 const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
@@ -121,6 +124,8 @@ struct proc {
 	int			 scan_blocked;	/* members in a row seen blocked */
 	int			 over;		/* past max_task_procs, said */
 	long			 refused;	/* forks pids.max refused, said */
+	int			 watch;		/* seen blocked: wake events wanted */
+	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	uint64_t		 cpu_ns;
 	char			 exit[320];
@@ -151,6 +156,8 @@ struct procs {
 	void			(*notice)(void *, const char *);
 	void			*notice_arg;
 	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
+	struct proc_event	*ev;		/* NULL: /proc polling */
+	int			 ev_lost;	/* records lost: look at all */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
 	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
@@ -176,6 +183,11 @@ void		 proc_sample_add(struct proc *, pid_t);
 void		 proc_sample_clear(struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
+
+/* proc-event.c */
+int		 proc_event_start(struct procs *, char **);
+void		 proc_event_stop(struct procs *);
+void		 proc_event_read(struct procs *);
 
 /* proc-watch.c */
 void		 proc_watch_start(struct procs *);
