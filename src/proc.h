@@ -13,7 +13,14 @@
  *
  * and procs_reap() on SIGCHLD.  Only changes are signalled.  A watchdog
  * process kills every child group and removes the cgroups if the caller
- * dies without procs_free().
+ * dies without procs_free(); it is replaced if it dies.  procs_observe
+ * also reaps and sees a child continued from outside (stopped again).
+ * What users should hear of comes back through procs_config.notice.
+ *
+ * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
+ * reap), proc-sample.c (/proc sampling), proc-event.c (sched_wakeup
+ * events), proc-enforce.c (stop, pin, continue), proc-watch.c (the
+ * watchdog); the block at the end is theirs alone.
  */
 #ifndef STAIRS_PROC_H
 #define STAIRS_PROC_H
