@@ -123,8 +123,10 @@ proc_enforce_run(struct procs *ps, struct proc *p, int phys)
 			    p->name, phys, strerror(err));
 		p->pinned = err != 0 ? -2 : phys;
 	}
-	if (p->stopped)
+	if (p->stopped) {
 		proc_enforce_cont(ps, p);
+		p->scan_blocked = 0;	/* what was seen before is stale */
+	}
 	p->ran = 1;
 	p->forked = 1;
 }
