@@ -388,7 +388,17 @@ proc_sample_blocked_window(struct proc *p)
 {
 	struct proc_member	*m;
 	int			 k;
+	char			 s;
 
+	/* The member last seen runnable most often still is: one read. */
+	if (p->hint < p->nm) {
+		s = proc_sample_state(&p->m[p->hint]);
+		if (s != 'S' && s != 'D' && s != 0 && s != 'Z' && s != 'X' &&
+		    s != 'x') {
+			p->scan_blocked = 0;
+			return (0);
+		}
+	}
 	for (k = 0; k < PROC_WINDOW; k++) {
 		if (p->scan >= p->nm)
 			p->scan = 0;
@@ -404,6 +414,7 @@ proc_sample_blocked_window(struct proc *p)
 		case 'x':
 			break;
 		default:
+			p->hint = p->scan - 1;
 			p->scan_blocked = 0;
 			return (0);
 		}

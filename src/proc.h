@@ -129,6 +129,7 @@ struct proc {
 	int			 nm;
 	int			 scan;		/* next member the window reads */
 	int			 scan_blocked;	/* members in a row seen blocked */
+	int			 hint;		/* member last seen runnable */
 	int			 over;		/* past max_task_procs, said */
 	long			 refused;	/* forks pids.max refused, said */
 	int			 watch;		/* seen blocked: wake events wanted */
