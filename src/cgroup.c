@@ -142,9 +142,9 @@ cgroup_own_path(const char *controller)
 	return (found);
 }
 
-/* The mount point of a cgroup2 (v2) or cgroup v1 cpuset hierarchy. */
+/* The mount point of a cgroup2 (v2) or cgroup v1 hierarchy of a controller. */
 static char *
-cgroup_mount(int v2)
+cgroup_mount_of(int v2, const char *controller)
 {
 	FILE		*f;
 	struct mntent	*m;
@@ -156,11 +156,18 @@ cgroup_mount(int v2)
 		if (v2 && strcmp(m->mnt_type, "cgroup2") == 0)
 			found = xstrdup(m->mnt_dir);
 		else if (!v2 && strcmp(m->mnt_type, "cgroup") == 0 &&
-		    hasmntopt(m, "cpuset") != NULL)
+		    hasmntopt(m, controller) != NULL)
 			found = xstrdup(m->mnt_dir);
 	}
 	endmntent(f);
 	return (found);
+}
+
+/* The mount point of a cgroup2 (v2) or cgroup v1 cpuset hierarchy. */
+static char *
+cgroup_mount(int v2)
+{
+	return (cgroup_mount_of(v2, "cpuset"));
 }
 
 /* Join a mount point and a cgroup path ("/" is the mount root). */
@@ -221,8 +228,9 @@ cgroup_rmdir(const char *dir)
 }
 
 /*
- * Remove a stairs-<pid> directory and the group directories inside it.
- * Safe to call from the watchdog: it uses only the path.
+ * Kill what is in a stairs-<pid> directory and its subdirectories (all of
+ * them first: a removal may wait), then remove them.  Safe to call from
+ * the watchdog: it uses only the path.
  */
 static void
 cgroup_purge(const char *root)
@@ -230,19 +238,25 @@ cgroup_purge(const char *root)
 	DIR		*d;
 	struct dirent	*de;
 	char		*sub;
+	int		 pass;
 
-	if ((d = opendir(root)) != NULL) {
+	for (pass = 0; pass < 2; pass++) {
+		if ((d = opendir(root)) == NULL)
+			break;
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_type != DT_DIR || de->d_name[0] == '.')
 				continue;
 			sub = xasprintf("%s/%s", root, de->d_name);
-			cgroup_kill_inside(sub);
-			cgroup_rmdir(sub);
+			if (pass == 0)
+				cgroup_kill_inside(sub);
+			else
+				cgroup_rmdir(sub);
 			free(sub);
 		}
 		closedir(d);
+		if (pass == 0)
+			cgroup_kill_inside(root);
 	}
-	cgroup_kill_inside(root);
 	cgroup_rmdir(root);
 }
 
@@ -537,7 +551,41 @@ fail:
 	return (-1);
 }
 
-/* Move a process (all its threads) into group id. */
+/*
+ * The directory of the tasks of no group: stairs-<pid>/ungrouped, with the
+ * CPUs of stairs-<pid> itself.  A leaf of its own because cgroup v2 lets
+ * no process live in a directory that hands controllers to its children
+ * ("tasks" would clash with the v1 control file of that name).
+ */
+static struct cgroup_dir *
+cgroup_tasks(struct cgroup *cg, char **cause)
+{
+	struct cgroup_dir	*d;
+	char			*path;
+
+	if ((d = cgroup_find(cg, CGROUP_TASKS)) != NULL)
+		return (d);
+	path = xasprintf("%s/ungrouped", cg->root);
+	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+		*cause = xasprintf("mkdir %s: %s", path, strerror(errno));
+		free(path);
+		return (NULL);
+	}
+	if (!cg->v2 && (cgroup_copy(cg->root, path, "cpuset.mems",
+	    "cpuset.effective_mems", cause) != 0 || cgroup_copy(cg->root,
+	    path, "cpuset.cpus", "cpuset.effective_cpus", cause) != 0)) {
+		rmdir(path);
+		free(path);
+		return (NULL);
+	}
+	cg->dirs = xreallocarray(cg->dirs, cg->ndirs + 1, sizeof *cg->dirs);
+	d = &cg->dirs[cg->ndirs++];
+	d->id = CGROUP_TASKS;
+	d->path = path;
+	return (d);
+}
+
+/* Move a process (all its threads) into group id (CGROUP_TASKS: none). */
 int
 cgroup_move(struct cgroup *cg, int id, pid_t pid, char **cause)
 {
@@ -545,7 +593,10 @@ cgroup_move(struct cgroup *cg, int id, pid_t pid, char **cause)
 	char			*path, value[32];
 	int			 rc;
 
-	if ((d = cgroup_find(cg, id)) == NULL) {
+	if (id == CGROUP_TASKS) {
+		if ((d = cgroup_tasks(cg, cause)) == NULL)
+			return (-1);
+	} else if ((d = cgroup_find(cg, id)) == NULL) {
 		*cause = xasprintf("group %d has no cgroup", id);
 		return (-1);
 	}
@@ -561,4 +612,140 @@ void
 cgroup_purge_path(const char *root)
 {
 	cgroup_purge(root);
+}
+
+/*
+ * The pids hierarchy: one directory per real task, stairs-<pid>/t-<id>,
+ * whose pids.max caps the task's process tree (max_task_procs) and whose
+ * pids.events counts the forks refused.  Only on a cgroup v1 pids
+ * hierarchy: on cgroup v2 the pids controller would have to be enabled on
+ * the cpuset directories themselves (a process lives in one v2 cgroup),
+ * which is not done; the caller then only reports trees past the cap.
+ */
+struct cgroup_pids {
+	char	*base;		/* the pids cgroup we were in */
+	char	*root;		/* base/stairs-<pid> */
+};
+
+/* Find a writable v1 pids hierarchy and create stairs-<owner> in it. */
+struct cgroup_pids *
+cgroup_pids_create(pid_t owner, char **cause)
+{
+	struct cgroup_pids	*cp;
+	char			*mnt, *own;
+
+	if ((mnt = cgroup_mount_of(0, "pids")) == NULL) {
+		*cause = xstrdup("no cgroup v1 pids mount");
+		return (NULL);
+	}
+	if ((own = cgroup_own_path("pids")) == NULL)
+		own = xstrdup("/");
+	cp = xcalloc(1, sizeof *cp);
+	cp->base = cgroup_join(mnt, own);
+	free(own);
+	free(mnt);
+	cgroup_sweep_base(cp->base);
+	cp->root = xasprintf("%s/stairs-%ld", cp->base, (long)owner);
+	if (mkdir(cp->root, 0755) != 0 && errno != EEXIST) {
+		*cause = xasprintf("mkdir %s: %s", cp->root, strerror(errno));
+		free(cp->root);
+		free(cp->base);
+		free(cp);
+		return (NULL);
+	}
+	return (cp);
+}
+
+/* Kill what is left, remove everything created and free. */
+void
+cgroup_pids_free(struct cgroup_pids *cp)
+{
+	if (cp == NULL)
+		return;
+	cgroup_purge(cp->root);
+	free(cp->root);
+	free(cp->base);
+	free(cp);
+}
+
+/* The stairs-<pid> directory of the pids hierarchy. */
+const char *
+cgroup_pids_root(const struct cgroup_pids *cp)
+{
+	return (cp->root);
+}
+
+/* Put a task's first process in t-<id>, capped at max processes. */
+int
+cgroup_pids_add(struct cgroup_pids *cp, int id, pid_t pid, int max,
+    char **cause)
+{
+	char	*dir, *path, value[32];
+	int	 rc;
+
+	dir = xasprintf("%s/t-%d", cp->root, id);
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		*cause = xasprintf("mkdir %s: %s", dir, strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	snprintf(value, sizeof value, "%d", max);
+	path = xasprintf("%s/pids.max", dir);
+	rc = cgroup_write(path, value, cause);
+	free(path);
+	if (rc == 0) {
+		snprintf(value, sizeof value, "%ld", (long)pid);
+		path = xasprintf("%s/cgroup.procs", dir);
+		rc = cgroup_write(path, value, cause);
+		free(path);
+	}
+	free(dir);
+	return (rc);
+}
+
+/* How many forks of task id pids.max refused so far, -1 if unknown. */
+long
+cgroup_pids_refused(struct cgroup_pids *cp, int id)
+{
+	char	*path, buf[256], *p;
+	long	 n = -1;
+
+	path = xasprintf("%s/t-%d/pids.events", cp->root, id);
+	if (cgroup_read(path, buf, sizeof buf) == 0 &&
+	    (p = strstr(buf, "max ")) != NULL)
+		n = strtol(p + 4, NULL, 10);
+	free(path);
+	return (n);
+}
+
+/* A task ended: kill whatever of its tree is left (escapees included). */
+void
+cgroup_pids_end(struct cgroup_pids *cp, int id)
+{
+	char	*dir;
+
+	dir = xasprintf("%s/t-%d", cp->root, id);
+	cgroup_kill_inside(dir);
+	free(dir);
+}
+
+/* Kill what is in a stairs-<pid> tree, without waiting (for the watchdog). */
+void
+cgroup_kill_path(const char *root)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		*sub;
+
+	if ((d = opendir(root)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_type != DT_DIR || de->d_name[0] == '.')
+				continue;
+			sub = xasprintf("%s/%s", root, de->d_name);
+			cgroup_kill_inside(sub);
+			free(sub);
+		}
+		closedir(d);
+	}
+	cgroup_kill_inside(root);
 }

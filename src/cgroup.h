@@ -12,6 +12,9 @@
 #include "cpumask.h"
 
 struct cgroup;
+struct cgroup_pids;
+
+#define CGROUP_TASKS	(-1)	/* cgroup_move: the tasks of no group */
 
 /* Detect a writable hierarchy and create stairs-<pid>; NULL: none (*cause). */
 struct cgroup *cgroup_create(pid_t owner, char **cause);
@@ -27,5 +30,16 @@ const char *cgroup_group_path(const struct cgroup *, int id);
 int	cgroup_move(struct cgroup *, int id, pid_t, char **cause);
 /* Kill what is left in a stairs-<pid> tree and remove it (by path). */
 void	cgroup_purge_path(const char *root);
+/* Kill what is in a stairs-<pid> tree, without removing it. */
+void	cgroup_kill_path(const char *root);
+
+/* The v1 pids hierarchy: t-<id> per task, pids.max = max_task_procs. */
+struct cgroup_pids *cgroup_pids_create(pid_t owner, char **cause);
+void	cgroup_pids_free(struct cgroup_pids *);
+const char *cgroup_pids_root(const struct cgroup_pids *);
+int	cgroup_pids_add(struct cgroup_pids *, int id, pid_t, int max,
+	    char **cause);
+long	cgroup_pids_refused(struct cgroup_pids *, int id);
+void	cgroup_pids_end(struct cgroup_pids *, int id);
 
 #endif

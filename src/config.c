@@ -66,6 +66,8 @@ static const struct config_option {
 	    offsetof(struct config, realtime), 0 },
 	{ "cgroups", CONFIG_BOOL, 0, 1, 1, NULL,
 	    offsetof(struct config, cgroups), 0 },
+	{ "max_task_procs", CONFIG_INT, 1, 1000000, 256, NULL,
+	    offsetof(struct config, max_task_procs), 0 },
 	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
 	    offsetof(struct config, max_fps), 1 },
 	{ "max_tasks", CONFIG_INT, 1, 1000000, 100000, NULL,

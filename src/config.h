@@ -27,6 +27,7 @@ struct config {
 	char		*child_output;	/* "": children's output to /dev/null */
 	int		 realtime;	/* try SCHED_FIFO, else nice -10 */
 	int		 cgroups;	/* use cgroups for groups if possible */
+	int		 max_task_procs; /* processes per real task */
 	int		 max_fps;	/* cap on subscribe fps */
 	int		 max_tasks;	/* add/spawn refused past it */
 };

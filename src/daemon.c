@@ -215,6 +215,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->speed = d->clock.speed;
 	st->rr = p->rr_interval;
 	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
+	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? d->server->nclients : 0;
 	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
@@ -724,6 +725,13 @@ daemon_scenario_spawn(void *arg, struct engine *e, int id,
 	return (0);
 }
 
+/* The real-process layer has something to say: an event line. */
+static void
+daemon_procs_notice(void *arg, const char *text)
+{
+	daemon_note(arg, "%s", text);
+}
+
 /*
  * Start the real-process layer (after detaching): cgroups for the groups,
  * then the scenario's real tasks.  A task that fails to start shows as
@@ -745,6 +753,9 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 	pc.outdir = child_output;
 	pc.bindir = daemon_bindir;
 	pc.cgroups = d->cfg.cgroups;
+	pc.max_task_procs = d->cfg.max_task_procs;
+	pc.notice = daemon_procs_notice;
+	pc.notice_arg = d;
 	if ((d->procs = procs_create(d->engine, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
 	for (g = 0; g < engine_ngroups(d->engine); g++) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "perfetto.h"
 #include "scenario.h"
 #include "stairsd.h"
 #include "table.h"
@@ -33,6 +34,7 @@ struct headless_opts {
 	int		 has_ticks;
 	const char	*trace;
 	const char	*table;
+	const char	*perfetto;	/* --perfetto PATH */
 	int		 cpus;		/* 0: from the scenario */
 	int		 rr;		/* 0: from the scenario */
 };
@@ -45,11 +47,13 @@ struct headless_run {
 	int		 table_id;	/* 0: no table */
 	struct table	*table;
 	FILE		*trace;
+	struct perfetto	*perfetto;
 };
 
 static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
-"               [--table TASK] [--cpus N] [--rr-interval MS]\n"
+"               [--perfetto PATH] [--table TASK] [--cpus N]\n"
+"               [--rr-interval MS]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
@@ -57,6 +61,7 @@ static const char headless_usage_text[] =
 "  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
 "  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
 "  --trace PATH|-      write tick,cpu,task,rank,iter,left per CPU per tick\n"
+"  --perfetto PATH     write the run as ftrace text for Perfetto's UI\n"
 "  --table TASK        print the article's table for TASK (name or id)\n"
 "  --cpus N            engine CPUs (overrides the scenario)\n"
 "  --rr-interval MS    rr_interval (overrides the scenario)\n"
@@ -93,13 +98,14 @@ static int
 headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
-	    O_CPUS, O_RR, O_VERSION };
+	    O_CPUS, O_RR, O_VERSION, O_PERFETTO };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
 		{ "ticks",	 required_argument,	NULL, O_TICKS },
 		{ "trace",	 required_argument,	NULL, O_TRACE },
 		{ "table",	 required_argument,	NULL, O_TABLE },
+		{ "perfetto",	 required_argument,	NULL, O_PERFETTO },
 		{ "cpus",	 required_argument,	NULL, O_CPUS },
 		{ "rr-interval", required_argument,	NULL, O_RR },
 		{ "help",	 no_argument,		NULL, 'h' },
@@ -117,6 +123,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			break;
 		case O_SCENARIO:
 			o->scenario = optarg;
+			break;
+		case O_PERFETTO:
+			o->perfetto = optarg;
 			break;
 		case O_TICKS:
 			if (headless_number(optarg, 0, INT64_MAX, &v) != 0) {
@@ -412,10 +421,20 @@ headless_main(int argc, char **argv)
 		fputs("tick,cpu,task,rank,iter,left\n", run.trace);
 	}
 
+	if (o.perfetto != NULL && (run.perfetto = perfetto_open(o.perfetto,
+	    p.cpus, &cause)) == NULL) {
+		fprintf(stderr, "stairsd: %s\n", cause);
+		free(cause);
+		status = 1;
+		goto out;
+	}
+
 	for (t = 0; t < o.ticks; t++) {
 		engine_tick(run.e);
 		if (run.trace != NULL)
 			headless_trace(&run, t, p.cpus);
+		if (run.perfetto != NULL)
+			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)
 			headless_table(&run, p.cpus);
 	}
@@ -436,6 +455,12 @@ headless_main(int argc, char **argv)
 	}
 
 out:
+	if (run.perfetto != NULL && perfetto_close(run.perfetto, &cause) != 0) {
+		fprintf(stderr, "stairsd: %s: %s\n", o.perfetto, cause);
+		free(cause);
+		if (status == 0)
+			status = 1;
+	}
 	if (run.trace != NULL && run.trace != stdout &&
 	    fclose(run.trace) != 0 && status == 0) {
 		fprintf(stderr, "stairsd: %s: %s\n", o.trace, strerror(errno));

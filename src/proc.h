@@ -13,7 +13,14 @@
  *
  * and procs_reap() on SIGCHLD.  Only changes are signalled.  A watchdog
  * process kills every child group and removes the cgroups if the caller
- * dies without procs_free().
+ * dies without procs_free(); it is replaced if it dies.  procs_observe
+ * also reaps and sees a child continued from outside (stopped again).
+ * What users should hear of comes back through procs_config.notice.
+ *
+ * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
+ * reap), proc-sample.c (/proc sampling), proc-event.c (sched_wakeup
+ * events), proc-enforce.c (stop, pin, continue), proc-watch.c (the
+ * watchdog); the block at the end is theirs alone.
  */
 #ifndef STAIRS_PROC_H
 #define STAIRS_PROC_H
@@ -31,6 +38,11 @@ struct procs_config {
 	const char	*outdir;	/* <outdir>/<task>.log; NULL: /dev/null */
 	const char	*bindir;	/* programs looked up here, then PATH */
 	int		 cgroups;	/* try cgroups (else affinity only) */
+	int		 max_task_procs; /* processes per task; 0: 256 */
+	int		 observe_proc;	/* poll /proc even where events work */
+	/* Called with what the caller should tell its users, may be NULL. */
+	void		(*notice)(void *, const char *);
+	void		*notice_arg;
 };
 
 struct procs_info {
@@ -40,6 +52,7 @@ struct procs_info {
 	int		 exited;
 	int		 stopped;	/* the last signal sent was SIGSTOP */
 	int		 by_engine;	/* ended by the engine (kill, runtime) */
+	int		 procs;		/* processes of its tree tracked */
 	/* Why it ended: "status=0", "signal=KILL", "exec: PROG: ERRNO TEXT". */
 	char		 exit[320];
 	char		 error[256];	/* exec failure "PROG: ERRNO TEXT", else "" */
@@ -58,6 +71,11 @@ void	procs_reap(struct procs *);
 int	procs_kill(struct procs *, int task_id, char **cause);
 int	procs_info(struct procs *, int task_id, struct procs_info *);
 const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
+/* The pids cgroup holding max_task_procs: "v2", "v1", "none". */
+const char *procs_pids_mode(struct procs *);
+pid_t	procs_watchdog(struct procs *);	/* its pid, 0 if none */
+/* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
+const char *procs_observe_mode(struct procs *);
 /* The cgroup directory of an engine group, NULL without one. */
 const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
@@ -67,5 +85,122 @@ int	procs_phys_cpu(struct procs *, int cpu);
 int	procs_lookup(const char *bindir, const char *prog, char **cause);
 /* The directory of the running program (for procs_config.bindir). */
 char   *procs_self_dir(void);
+
+/*
+ * Inside the layer: shared by the proc*.c files only.  proc.c holds the
+ * procs_* entry points above that belong to no single job; each other
+ * file holds one job and its part of them.
+ */
+#include <sys/resource.h>
+
+#include <time.h>
+
+#define PROC_MAX_PROCS	256	/* max_task_procs by default */
+
+/* One process of a task's process group. */
+struct proc_member {
+	pid_t		 pid;
+	int		 statfd;	/* /proc/PID/stat */
+	int		 schedfd;	/* /proc/PID/schedstat */
+	clockid_t	 clock;		/* its process CPU clock */
+	uint64_t	 cpu_ns;	/* last CPU time read */
+	uint64_t	 pcount;	/* times scheduled in, last read */
+	int		 seen;		/* found by the current sweep */
+};
+
+/* One real task. */
+struct proc {
+	int			 id;
+	char			*name;
+	char			*prog;		/* argv[0] */
+	pid_t			 pid;		/* leader = process group id */
+	int			 live;		/* not reaped yet */
+	int			 stopped;	/* last signal sent was SIGSTOP */
+	int			 pinned;	/* physical CPU, -1 none */
+	int			 ran;		/* continued since last cputime */
+	int			 forked;	/* continued since last sweep */
+	int			 killed;	/* SIGKILL sent */
+	int			 held;		/* blocked, stopped by procs_hold */
+	int			 group;
+	int			 errfd;		/* exec errno pipe, -1 */
+	uint64_t		 blocked_pcount; /* schedule count when blocked */
+	uint64_t		 cont_poll;	/* ps->polls at our last SIGCONT */
+	struct proc_member	*m;
+	int			 nm;
+	int			 scan;		/* next member the window reads */
+	int			 scan_blocked;	/* members in a row seen blocked */
+	int			 hint;		/* member last seen runnable */
+	int			 over;		/* past max_task_procs, said */
+	long			 refused;	/* forks pids.max refused, said */
+	int			 watch;		/* seen blocked: wake events wanted */
+	int			 ev_woken;	/* a wake event since it blocked */
+	uint64_t		 dead_ns;	/* CPU time of members gone */
+	uint64_t		 cpu_ns;
+	char			 exit[320];
+	char			 error[256];
+};
+
+/* The layer. */
+struct procs {
+	struct engine		*e;
+	int			 ncpus;		/* engine CPUs */
+	int			*map;		/* engine -> physical */
+	char			*outdir;
+	char			*bindir;
+	struct cgroup		*cg;
+	pid_t			 self;
+	struct proc		**t;		/* by task id */
+	int			 nt;
+	int			*runcpu;	/* scratch: task id -> cpu */
+	int			 loadavgfd;
+	long			 lastpid;	/* from /proc/loadavg */
+	long			 pidmax;
+	uint64_t		 last_sweep;
+	uint64_t		 last_cputime;
+	uint64_t		 last_cap;	/* pids.events read */
+	uint64_t		 ticks;		/* procs_observe calls */
+	uint64_t		 polls;		/* proc_spawn_wait calls */
+	int			 max_procs;	/* max_task_procs */
+	void			(*notice)(void *, const char *);
+	void			*notice_arg;
+	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
+	struct proc_event	*ev;		/* NULL: /proc polling */
+	int			 ev_lost;	/* records lost: look at all */
+	pid_t			 watchdog;
+	int			 wdfd;		/* write end to the watchdog */
+	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
+	int			 nofile_set;
+};
+
+/* proc.c */
+uint64_t	 proc_now(void);
+struct proc	*proc_by_pid(struct procs *, pid_t);
+struct proc	*proc_get(struct procs *, int);
+void		 proc_notice(struct procs *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+/* proc-spawn.c */
+void		 proc_spawn_wait(struct procs *);
+
+/* proc-enforce.c */
+void		 proc_enforce_signal(struct proc *, int);
+void		 proc_enforce_cont(struct procs *, struct proc *);
+
+/* proc-sample.c */
+void		 proc_sample_add(struct proc *, pid_t);
+void		 proc_sample_clear(struct proc *);
+long		 proc_sample_lastpid(struct procs *);
+void		 proc_sample_cputime(struct proc *);
+
+/* proc-event.c */
+int		 proc_event_start(struct procs *, char **);
+void		 proc_event_stop(struct procs *);
+void		 proc_event_read(struct procs *);
+
+/* proc-watch.c */
+void		 proc_watch_start(struct procs *);
+void		 proc_watch_tell(struct procs *, char, pid_t);
+void		 proc_watch_stop(struct procs *);
+void		 proc_watch_replace(struct procs *, int);
 
 #endif

@@ -541,10 +541,12 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 	protocol_word(st->scenario, name, sizeof name);
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
-	    "clients=%d scenario=%s sleep=%d", (unsigned long long)st->tick,
+	    "clients=%d scenario=%s sleep=%d observe=%s",
+	    (unsigned long long)st->tick,
 	    st->cpus, st->tasks, st->paused, protocol_format_speed(st->speed,
 	    sp, sizeof sp), st->rr, st->cgroups, st->live,
-	    (unsigned long long)st->lag, st->clients, name, st->sleep), len));
+	    (unsigned long long)st->lag, st->clients, name, st->sleep,
+	    st->observe != NULL ? st->observe : "proc"), len));
 }
 
 /* The first line of a frame. */

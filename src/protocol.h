@@ -87,6 +87,7 @@ struct proto_status {
 	double		 speed;
 	int		 rr;
 	const char	*cgroups;	/* "v1", "v2", "none" */
+	const char	*observe;	/* "events", "proc"; NULL: "proc" */
 	uint64_t	 lag;		/* ticks dropped by the clock */
 	int		 clients;
 	const char	*scenario;	/* its name, "-" if none */

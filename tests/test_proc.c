@@ -504,7 +504,7 @@ test_parent_killed(void **state)
 	struct harness	 h;
 	char		*argv[] = { "sh", "-c", "yes | cat > /dev/null", NULL };
 	pid_t		 parent, pids[2], m[16];
-	int		 fds[2], status, tries, n;
+	int		 fds[2], status, tries, n, alive, members;
 
 	assert_int_equal(pipe(fds), 0);
 	if ((parent = fork()) == 0) {
@@ -521,12 +521,16 @@ test_parent_killed(void **state)
 			harness_run(&h, 1000, NULL, NULL);
 	}
 	close(fds[1]);
-	assert_int_equal(read(fds[0], pids, sizeof pids), sizeof pids);
+	n = (int)read(fds[0], pids, sizeof pids);
 	close(fds[0]);
-	assert_false(harness_gone(pids[0]));
-	assert_true(harness_pgid_members(pids[1], m, 16) >= 3);
+	alive = n == sizeof pids && !harness_gone(pids[0]);
+	members = n == sizeof pids ? harness_pgid_members(pids[1], m, 16) : 0;
+	/* Kill it before any assert: a failed one must not leave it run. */
 	kill(parent, SIGKILL);
 	waitpid(parent, &status, 0);
+	assert_int_equal(n, sizeof pids);
+	assert_true(alive);
+	assert_true(members >= 3);
 	for (tries = 0; tries < 300; tries++) {
 		n = harness_pgid_members(pids[1], m, 16);
 		if (n == 0 && harness_gone(pids[0]))

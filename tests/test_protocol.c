@@ -283,7 +283,7 @@ test_format(void **state)
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none live=2 lag=0 clients=1 "
-	    "scenario=demo sleep=1000");
+	    "scenario=demo sleep=1000 observe=proc");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));

@@ -1,0 +1,222 @@
+/*
+ * proc-enforce.c -- make the children obey the engine after each tick.
+ *
+ * Each task keeps what was last done to it (stopped or continued, the
+ * physical CPU it was pinned to) and only changes are signalled; a task
+ * is pinned while still stopped (~2 us, against ~53 us running), then
+ * continued; stops go out before continues so a switch frees the CPU
+ * first.  Pausing the clock stops every real task (procs_hold).
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "engine.h"
+#include "log.h"
+#include "proc.h"
+#include "xmalloc.h"
+
+/* Pin every thread of every member of a task to a CPU; 0 or an errno. */
+static int
+proc_enforce_pin(struct procs *ps, struct proc *p, int phys)
+{
+	cpu_set_t	 set;
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[64], *end;
+	pid_t		 tid;
+	int		 i, failed = 0;
+
+	CPU_ZERO(&set);
+	CPU_SET(phys, &set);
+	if (p->nm == 0 && sched_setaffinity(p->pid, sizeof set, &set) != 0 &&
+	    errno != ESRCH)
+		failed = errno;
+	for (i = 0; i < p->nm; i++) {
+		snprintf(path, sizeof path, "/proc/%ld/task",
+		    (long)p->m[i].pid);
+		if ((d = opendir(path)) == NULL) {
+			sched_setaffinity(p->m[i].pid, sizeof set, &set);
+			continue;
+		}
+		while ((de = readdir(d)) != NULL) {
+			tid = (pid_t)strtol(de->d_name, &end, 10);
+			if (*end != '\0' || tid <= 0)
+				continue;
+			if (sched_setaffinity(tid, sizeof set, &set) != 0 &&
+			    errno != ESRCH)
+				failed = errno;
+		}
+		closedir(d);
+	}
+	return (failed);
+}
+
+/* Send a signal to a task's process group. */
+void
+proc_enforce_signal(struct proc *p, int sig)
+{
+	if (kill(-p->pid, sig) != 0 && errno != ESRCH)
+		log_warn("task %s: kill %d", p->name, sig);
+}
+
+/*
+ * Continue a task's process group, noting when: a continue reported by
+ * waitpid before the next poll is ours, any other one came from outside
+ * (proc_spawn_wait).
+ */
+void
+proc_enforce_cont(struct procs *ps, struct proc *p)
+{
+	proc_enforce_signal(p, SIGCONT);
+	p->stopped = 0;
+	p->cont_poll = ps->polls;
+}
+
+/* Stop a task if it is not stopped already. */
+static void
+proc_enforce_stop(struct proc *p)
+{
+	if (p->stopped)
+		return;
+	proc_enforce_signal(p, SIGSTOP);
+	p->stopped = 1;
+}
+
+/* Pin a task to a physical CPU (while stopped) and continue it. */
+static void
+proc_enforce_run(struct procs *ps, struct proc *p, int phys)
+{
+	char	*cause = NULL;
+	int	 err;
+
+	if (p->pinned != phys) {
+		err = proc_enforce_pin(ps, p, phys);
+		/*
+		 * Outside its group's cpuset (the group's CPUs changed
+		 * since the cpuset was written): update it and try again.
+		 */
+		if (err == EINVAL && p->group >= 0 && ps->cg != NULL) {
+			if (procs_group_setup(ps, p->group, &cause) == 0)
+				err = proc_enforce_pin(ps, p, phys);
+			else {
+				log_warnx("task %s: %s", p->name, cause);
+				free(cause);
+			}
+		}
+		if (err != 0 && p->pinned != -2)
+			log_warnx("task %s: sched_setaffinity cpu %d: %s",
+			    p->name, phys, strerror(err));
+		p->pinned = err != 0 ? -2 : phys;
+	}
+	if (p->stopped) {
+		proc_enforce_cont(ps, p);
+		p->scan_blocked = 0;	/* what was seen before is stale */
+	}
+	p->ran = 1;
+	p->forked = 1;
+}
+
+/* After a tick: continue and pin what the engine ran, stop the rest. */
+void
+procs_enforce(struct procs *ps)
+{
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct proc		*p;
+	int			 i, c;
+
+	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
+	    sizeof *ps->runcpu);
+	for (i = 0; i < ps->nt; i++)
+		ps->runcpu[i] = -1;
+	for (c = 0; c < ps->ncpus; c++) {
+		engine_cpu_info(ps->e, c, &ci);
+		if (ci.task > 0 && ci.task < ps->nt)
+			ps->runcpu[ci.task] = c;
+	}
+	/* Stops first, so a switch frees the CPU before the next one runs. */
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
+		    ps->runcpu[i] != -1)
+			continue;
+		if (engine_task_info(ps->e, i, &ti) != 0)
+			continue;
+		switch (ti.state) {
+		case ENGINE_EXITED:
+			kill(-p->pid, SIGKILL);
+			kill(-p->pid, SIGCONT);
+			p->killed = 1;
+			break;
+		case ENGINE_SLEEPING:
+			/* Seen blocked: left running so it can wake. */
+			if (ti.injected)
+				proc_enforce_stop(p);
+			break;
+		default:
+			proc_enforce_stop(p);
+			break;
+		}
+	}
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
+		    (c = ps->runcpu[i]) == -1)
+			continue;
+		proc_enforce_run(ps, p, ps->map[c]);
+	}
+}
+
+/*
+ * The clock is paused: stop every real task, so none runs and no
+ * measured CPU time drifts from the engine's.  Tasks blocked in the
+ * kernel, which enforcement leaves running so they can wake, are marked
+ * to be let go again by procs_release; the ones the engine picks are
+ * continued by the next procs_enforce.
+ */
+void
+procs_hold(struct procs *ps)
+{
+	struct engine_task_info	 ti;
+	struct proc		*p;
+	int			 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
+		    p->stopped)
+			continue;
+		if (engine_task_info(ps->e, i, &ti) == 0 &&
+		    ti.state == ENGINE_SLEEPING && !ti.injected)
+			p->held = 1;
+		proc_enforce_stop(p);
+	}
+}
+
+/* The clock runs again: continue the blocked tasks procs_hold stopped. */
+void
+procs_release(struct procs *ps)
+{
+	struct proc	*p;
+	int		 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->held)
+			continue;
+		p->held = 0;
+		if (p->live && !p->killed && p->stopped)
+			proc_enforce_cont(ps, p);
+	}
+}

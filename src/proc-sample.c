@@ -1,0 +1,565 @@
+/*
+ * proc-sample.c -- what the kernel did with the children, read from /proc
+ * before each tick.
+ *
+ * - each tick reads only the running tasks (are they all blocked?) and the
+ *   ones we put to sleep because they blocked (have they run since?),
+ *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds;
+ * - the members of a process group (shell pipelines) are found by reading
+ *   the pids created since the last look (the last pid handed out is in
+ *   /proc/loadavg; nothing is read if it did not move), at most every
+ *   500 ms (new members inherit their parent's CPU anyway), or at once
+ *   when a group that may have new members looks blocked;
+ * - measured CPU time (the process CPU clocks of the members) is read
+ *   every 100 ms for groups that ran since, and on demand by procs_info.
+ */
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "engine.h"
+#include "log.h"
+#include "proc.h"
+#include "xmalloc.h"
+
+#define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */
+#define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
+#define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
+#define PROC_WINDOW		8	/* members read per task per tick */
+#define PROC_EVENT_LOOK		100	/* with events: /proc look, every */
+
+static uint64_t	proc_sample_pcount(struct proc *);
+static int	proc_sample_blocked_window(struct proc *);
+static int	proc_sample_woken_window(struct proc *, int);
+
+/*
+ * Parse the state and process group from a /proc/PID/stat text.  The
+ * command name is in parentheses and may hold anything, so parse after the
+ * last ')'.
+ */
+static int
+proc_sample_parse(char *buf, char *state, pid_t *pgid)
+{
+	char	*p, *end;
+	long	 pg;
+
+	/* ") S ppid pgrp": parsed by hand, sscanf costs more than the read. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == '\0')
+		return (-1);
+	*state = p[2];
+	if (pgid == NULL)
+		return (0);
+	p += 3;
+	if (*p++ != ' ')
+		return (-1);
+	strtol(p, &end, 10);		/* ppid */
+	if (end == p || *end != ' ')
+		return (-1);
+	p = end + 1;
+	pg = strtol(p, &end, 10);
+	if (end == p)
+		return (-1);
+	*pgid = (pid_t)pg;
+	return (0);
+}
+
+/* Read a member's state letter; 0 if it is gone. */
+static char
+proc_sample_state(struct proc_member *m)
+{
+	char	buf[512], state;
+	ssize_t	n;
+
+	n = pread(m->statfd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	if (proc_sample_parse(buf, &state, NULL) != 0)
+		return (0);
+	return (state);
+}
+
+/* Read how many times a member was scheduled in (schedstat's third). */
+static uint64_t
+proc_sample_member_pcount(struct proc_member *m)
+{
+	char		 buf[128], *p;
+	ssize_t		 n;
+	int		 field;
+
+	if (m->schedfd == -1)
+		return (m->pcount);
+	n = pread(m->schedfd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return (m->pcount);
+	buf[n] = '\0';
+	p = buf;
+	for (field = 0; field < 2; field++) {
+		if ((p = strchr(p, ' ')) == NULL)
+			return (m->pcount);
+		p++;
+	}
+	m->pcount = strtoull(p, NULL, 10);
+	return (m->pcount);
+}
+
+/* Read a member's CPU time (all its threads). */
+static void
+proc_sample_member_cputime(struct proc_member *m)
+{
+	struct timespec	ts;
+
+	if (clock_gettime(m->clock, &ts) == 0)
+		m->cpu_ns = (uint64_t)ts.tv_sec * 1000000000ULL +
+		    (uint64_t)ts.tv_nsec;
+}
+
+/* Start tracking a process of a task's group. */
+void
+proc_sample_add(struct proc *p, pid_t pid)
+{
+	struct proc_member	*m;
+	char			 path[64];
+
+	p->m = xreallocarray(p->m, p->nm + 1, sizeof *p->m);
+	m = &p->m[p->nm];
+	memset(m, 0, sizeof *m);
+	m->pid = pid;
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	m->statfd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof path, "/proc/%ld/schedstat", (long)pid);
+	m->schedfd = open(path, O_RDONLY | O_CLOEXEC);
+	if (m->statfd == -1 || clock_getcpuclockid(pid, &m->clock) != 0) {
+		if (m->statfd != -1)
+			close(m->statfd);
+		if (m->schedfd != -1)
+			close(m->schedfd);
+		return;
+	}
+	m->seen = 1;
+	proc_sample_member_pcount(m);
+	p->nm++;
+}
+
+/* Stop tracking member i, keeping its CPU time. */
+static void
+proc_sample_drop(struct proc *p, int i)
+{
+	struct proc_member	*m = &p->m[i];
+
+	proc_sample_member_cputime(m);
+	p->dead_ns += m->cpu_ns;
+	close(m->statfd);
+	if (m->schedfd != -1)
+		close(m->schedfd);
+	p->m[i] = p->m[p->nm - 1];
+	p->nm--;
+}
+
+/* Drop every member. */
+void
+proc_sample_clear(struct proc *p)
+{
+	while (p->nm > 0)
+		proc_sample_drop(p, p->nm - 1);
+}
+
+/* The last pid handed out (the last field of /proc/loadavg), -1 unknown. */
+long
+proc_sample_lastpid(struct procs *ps)
+{
+	char	 buf[128], *last;
+	ssize_t	 n;
+
+	if (ps->loadavgfd == -1)
+		return (-1);
+	n = pread(ps->loadavgfd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return (-1);
+	buf[n] = '\0';
+	if ((last = strrchr(buf, ' ')) == NULL)
+		return (-1);
+	return (strtol(last + 1, NULL, 10));
+}
+
+/* Has any process been created since the last sweep? */
+static int
+proc_sample_forked(struct procs *ps)
+{
+	long	last = proc_sample_lastpid(ps);
+
+	return (last == -1 || last != ps->lastpid);
+}
+
+/* Look at one pid: if it is in the group of a task that ran, track it. */
+static void
+proc_sample_sweep_pid(struct procs *ps, pid_t pid)
+{
+	struct proc	*p;
+	char		 path[64], buf[512], state;
+	pid_t		 pgid;
+	ssize_t		 n;
+	int		 fd, j;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (proc_sample_parse(buf, &state, &pgid) != 0 || state == 'Z')
+		return;
+	if ((p = proc_by_pid(ps, pgid)) == NULL || !p->forked)
+		return;
+	for (j = 0; j < p->nm; j++) {
+		if (p->m[j].pid == pid)
+			return;
+	}
+	if (p->nm >= ps->max_procs) {
+		if (!p->over && ps->pids == NULL)
+			proc_notice(ps, "task %s: more than max_task_procs %d "
+			    "processes; no pids cgroup to refuse them, the "
+			    "rest are not tracked", p->name, ps->max_procs);
+		p->over = 1;
+		return;
+	}
+	proc_sample_add(p, pid);
+}
+
+/*
+ * Find the new members of every live group that was continued since the
+ * last sweep (a stopped group cannot fork), and drop the members gone.
+ * Pids are handed out cyclically, so every process created since the last
+ * sweep has a pid in (last, now]: only those are read, unless the range is
+ * unknown or large, when all of /proc is.
+ */
+static void
+proc_sample_sweep(struct procs *ps, uint64_t now)
+{
+	DIR		*d;
+	struct dirent	*de;
+	struct proc	*p;
+	char		*end;
+	long		 last, pid, span;
+	int		 i, j, any = 0;
+
+	for (i = 1; i < ps->nt; i++) {
+		p = ps->t[i];
+		if (p == NULL || !p->live || !p->forked)
+			continue;
+		any = 1;
+		/* Members gone (the leader stays until it is reaped). */
+		for (j = p->nm - 1; j >= 0; j--) {
+			if (p->m[j].pid == p->pid)
+				continue;
+			switch (proc_sample_state(&p->m[j])) {
+			case 0:
+			case 'Z':
+			case 'X':
+			case 'x':
+				proc_sample_drop(p, j);
+				break;
+			}
+		}
+	}
+	ps->last_sweep = now;
+	last = proc_sample_lastpid(ps);
+	if (any && last != ps->lastpid) {
+		span = last - ps->lastpid;
+		if (span < 0)
+			span += ps->pidmax;
+		if (last > 0 && ps->lastpid > 0 && span > 0 && span <= 4096) {
+			for (pid = ps->lastpid + 1; span > 0; span--, pid++) {
+				if (pid > ps->pidmax)
+					pid = 1;
+				proc_sample_sweep_pid(ps, (pid_t)pid);
+			}
+		} else if ((d = opendir("/proc")) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				pid = strtol(de->d_name, &end, 10);
+				if (*end == '\0' && pid > 0)
+					proc_sample_sweep_pid(ps, (pid_t)pid);
+			}
+			closedir(d);
+		}
+	}
+	ps->lastpid = last;
+	for (i = 1; i < ps->nt; i++) {
+		p = ps->t[i];
+		if (p != NULL && p->live && p->stopped)
+			p->forked = 0;
+	}
+}
+
+/*
+ * Every 500 ms: has pids.max refused forks of a task that ran since?  Said
+ * when the count grows (pids.events "max N").
+ */
+static void
+proc_sample_cap(struct procs *ps)
+{
+	struct proc	*p;
+	long		 n;
+	int		 i;
+
+	if (ps->pids == NULL)
+		return;
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || !p->forked)
+			continue;
+		n = cgroup_pids_refused(ps->pids, p->id);
+		if (n > p->refused) {
+			proc_notice(ps, "task %s: process tree at "
+			    "max_task_procs %d, %ld forks refused", p->name,
+			    ps->max_procs, n);
+			p->refused = n;
+		}
+	}
+}
+
+/* Read the measured CPU time of a task's members. */
+void
+proc_sample_cputime(struct proc *p)
+{
+	uint64_t	sum = p->dead_ns;
+	int		i;
+
+	for (i = 0; i < p->nm; i++) {
+		proc_sample_member_cputime(&p->m[i]);
+		sum += p->m[i].cpu_ns;
+	}
+	if (sum > p->cpu_ns)
+		p->cpu_ns = sum;
+}
+
+/* Are all of a task's processes blocked (S or D)? */
+static int
+proc_sample_blocked(struct proc *p)
+{
+	char	s;
+	int	i, blocked = 0;
+
+	if (p->nm > PROC_WINDOW)
+		return (proc_sample_blocked_window(p));
+	for (i = 0; i < p->nm; i++) {
+		s = proc_sample_state(&p->m[i]);
+		switch (s) {
+		case 'S':
+		case 'D':
+			blocked = 1;
+			break;
+		case 0:
+		case 'Z':
+		case 'X':
+		case 'x':
+			break;
+		default:
+			return (0);
+		}
+	}
+	return (blocked);
+}
+
+/*
+ * The same for a task of more than PROC_WINDOW processes, so that its
+ * cost per tick does not grow with its tree: PROC_WINDOW members are read
+ * per tick, in turn, and the task is blocked once all of them in a row
+ * were seen blocked.  Their schedule counts are read on the way, as the
+ * baseline of proc_sample_woken_window.
+ */
+static int
+proc_sample_blocked_window(struct proc *p)
+{
+	struct proc_member	*m;
+	int			 k;
+	char			 s;
+
+	/* The member last seen runnable most often still is: one read. */
+	if (p->hint < p->nm) {
+		s = proc_sample_state(&p->m[p->hint]);
+		if (s != 'S' && s != 'D' && s != 0 && s != 'Z' && s != 'X' &&
+		    s != 'x') {
+			p->scan_blocked = 0;
+			return (0);
+		}
+	}
+	for (k = 0; k < PROC_WINDOW; k++) {
+		if (p->scan >= p->nm)
+			p->scan = 0;
+		m = &p->m[p->scan++];
+		switch (proc_sample_state(m)) {
+		case 'S':
+		case 'D':
+			proc_sample_member_pcount(m);
+			break;
+		case 0:
+		case 'Z':
+		case 'X':
+		case 'x':
+			break;
+		default:
+			p->hint = p->scan - 1;
+			p->scan_blocked = 0;
+			return (0);
+		}
+		if (++p->scan_blocked >= p->nm) {
+			p->scan_blocked = 0;
+			return (1);
+		}
+	}
+	return (0);
+}
+
+/* Has a task of many processes woken?  PROC_WINDOW members per tick. */
+static int
+proc_sample_woken_window(struct proc *p, int look)
+{
+	struct proc_member	*m;
+	uint64_t		 before;
+	int			 k;
+
+	for (k = 0; k < PROC_WINDOW && k < p->nm; k++) {
+		if (p->scan >= p->nm)
+			p->scan = 0;
+		m = &p->m[p->scan++];
+		before = m->pcount;
+		if (proc_sample_member_pcount(m) != before)
+			return (1);
+		if (look && proc_sample_state(m) == 'R')
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * Has a task we put to sleep woken?  Its processes are left continued, so
+ * one that became runnable is scheduled in soon: the schedule count in
+ * /proc/PID/schedstat (one 1.3 us pread) moves, even for a burst shorter
+ * than a tick.  Every few ticks the state letters are read as well (2 us
+ * each), for a process that is runnable but still waiting for a CPU.
+ */
+static int
+proc_sample_woken(struct proc *p, int look)
+{
+	int	i;
+
+	if (p->nm > PROC_WINDOW)
+		return (proc_sample_woken_window(p, look));
+	if (proc_sample_pcount(p) != p->blocked_pcount)
+		return (1);
+	if (!look)
+		return (0);
+	for (i = 0; i < p->nm; i++) {
+		if (proc_sample_state(&p->m[i]) == 'R')
+			return (1);
+	}
+	return (0);
+}
+
+/* The schedule count of all of a task's processes. */
+static uint64_t
+proc_sample_pcount(struct proc *p)
+{
+	uint64_t	sum = 0;
+	int		i;
+
+	for (i = 0; i < p->nm; i++)
+		sum += proc_sample_member_pcount(&p->m[i]);
+	return (sum);
+}
+
+/* Before a tick: tell the engine which real tasks blocked or woke. */
+void
+procs_observe(struct procs *ps)
+{
+	struct engine_task_info	 ti;
+	struct proc		*p;
+	uint64_t		 now = proc_now();
+	char			*cause;
+	int			 i, swept = 0, woken;
+
+	ps->ticks++;
+	proc_spawn_wait(ps);
+	if (ps->ev != NULL)
+		proc_event_read(ps);
+	if (now - ps->last_cap >= PROC_SWEEP_NS) {
+		ps->last_cap = now;
+		proc_sample_cap(ps);
+	}
+	if (now - ps->last_sweep >= PROC_SWEEP_NS && proc_sample_forked(ps)) {
+		proc_sample_sweep(ps, now);
+		swept = 1;
+	}
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) == NULL || !p->live || p->stopped)
+			continue;
+		if (engine_task_info(ps->e, p->id, &ti) != 0)
+			continue;
+		cause = NULL;
+		if (ti.state == ENGINE_RUNNABLE && ti.running) {
+			if (!proc_sample_blocked(p))
+				continue;
+			/* A new member may be running: look before deciding. */
+			if (!swept && p->forked && proc_sample_forked(ps)) {
+				proc_sample_sweep(ps, now);
+				swept = 1;
+				if (!proc_sample_blocked(p))
+					continue;
+			}
+			/* Over the window, baselines are per member. */
+			if (p->nm <= PROC_WINDOW)
+				p->blocked_pcount = proc_sample_pcount(p);
+			p->watch = 1;
+			p->ev_woken = 0;
+			if (engine_task_block(ps->e, p->id, &cause) != 0)
+				goto warn;
+		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {
+			if (ps->ev != NULL) {
+				/*
+				 * The kernel said so, or (records lost, or
+				 * now and then for other threads) /proc.
+				 */
+				woken = p->ev_woken || ((ps->ev_lost ||
+				    ps->ticks % PROC_EVENT_LOOK == 0) &&
+				    proc_sample_woken(p, 1));
+			} else
+				woken = proc_sample_woken(p,
+				    ps->ticks % PROC_LOOK_TICKS == 0);
+			if (!woken)
+				continue;
+			p->watch = 0;
+			if (engine_task_wake(ps->e, p->id, &cause) != 0)
+				goto warn;
+		}
+		continue;
+warn:
+		log_warnx("task %s: %s", p->name, cause);
+		free(cause);
+	}
+	ps->ev_lost = 0;
+	if (now - ps->last_cputime >= PROC_CPUTIME_NS) {
+		ps->last_cputime = now;
+		for (i = 1; i < ps->nt; i++) {
+			if ((p = ps->t[i]) == NULL || !p->live || !p->ran)
+				continue;
+			proc_sample_cputime(p);
+			p->ran = !p->stopped;
+		}
+	}
+}

@@ -1,0 +1,183 @@
+#!/bin/sh
+# e2e_hold.sh -- stairsd keeps control of its real children (SPEC.md
+# section 8, docs/REAL.md "Holding control"), through the real daemon:
+# - a hog continued from another shell (kill -CONT) while it should be
+#   stopped is stopped again, and subscribers get an event saying which
+#   task, which pid and at what tick;
+# - a killed watchdog is replaced, with an event;
+# - processes that left their task's process group (setsid, setpgid) die
+#   on SIGTERM and on SIGKILL of the daemon (cgroups; needs root and a
+#   writable cgroup hierarchy, else that part is skipped, saying why).
+bin=${STAIRS_BIN:-.}
+sd="$bin/stairsd"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_hold.XXXXXX") || exit 1
+daemon=""
+sub=""
+cleanup() {
+	[ -n "$sub" ] && kill "$sub" 2>/dev/null
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+	for p in $(cat "$tmp"/pid.[12] 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT PIPE TERM
+failed=0
+
+fail() {
+	echo "FAIL: $*"
+	failed=$((failed + 1))
+}
+
+ok() {
+	echo "ok: $*"
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+command -v perl >/dev/null || { echo "skip: no perl"; exit 77; }
+command -v setsid >/dev/null || { echo "skip: no setsid"; exit 77; }
+
+cat >"$tmp/stairsd.cfg" <<EOF
+socket = "";
+realtime = true;
+cgroups = true;
+EOF
+# A task whose process tree leaves its process group twice, then hogs.
+load=$(cd "$bin" && pwd)/stairs-load
+cat >"$tmp/esc.sh" <<EOF
+setsid sleep 1000 & echo \$! > $tmp/pid.1
+perl -e 'setpgrp(0, 0); sleep 1000' & echo \$! > $tmp/pid.2
+exec $load --run 1000000 --sleep 0
+EOF
+
+# start SCENARIO: start a daemon in the foreground, wait for its socket.
+start() {
+	rm -f "$tmp/sock"
+	"$sd" -f -c "$tmp/stairsd.cfg" -S "$tmp/sock" --scenario "$1" \
+	    >"$tmp/log" 2>&1 &
+	daemon=$!
+	i=0
+	while [ ! -S "$tmp/sock" ] && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -S "$tmp/sock" ] || { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
+	return 0
+}
+
+# ask LINES: send command lines, print the replies.
+ask() {
+	printf '%s\n' "$@" | socat -t 2 - UNIX-CONNECT:"$tmp/sock"
+}
+
+# state PID: its state letter.
+state() {
+	awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# gone PID...: true if none of them is alive (zombies count as gone).
+gone() {
+	for p in "$@"; do
+		case "$(state "$p")" in
+		""|Z|X) ;;
+		*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+# wait_gone PID...: wait up to 10 s for them to be gone.
+wait_gone() {
+	i=0
+	while ! gone "$@" && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	gone "$@"
+}
+
+# escapees: spawn the escaping task, print the two escapees' pids.
+escapees() {
+	rm -f "$tmp/pid.1" "$tmp/pid.2"
+	ask "spawn esc -- sh $tmp/esc.sh" >/dev/null
+	i=0
+	while { [ ! -s "$tmp/pid.1" ] || [ ! -s "$tmp/pid.2" ]; } && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "$(cat "$tmp/pid.1" 2>/dev/null) $(cat "$tmp/pid.2" 2>/dev/null)"
+}
+
+# 1. kill -CONT from outside, and a killed watchdog.
+start scenarios/real-hogs.cfg || exit 1
+(printf 'subscribe 10\n'; sleep 4) | socat -t 5 - UNIX-CONNECT:"$tmp/sock" >"$tmp/events" 2>&1 &
+sub=$!
+sleep 0.5
+hogs=$(ask tasks | sed -n 's/.* kind=real pid=\([0-9][0-9]*\) .*/\1/p')
+victim=""
+i=0
+while [ -z "$victim" ] && [ $i -lt 100 ]; do
+	for p in $hogs; do
+		[ "$(state "$p")" = T ] && victim=$p && break
+	done
+	i=$((i + 1))
+done
+if [ -z "$victim" ]; then
+	fail "no stopped hog among $hogs"
+else
+	kill -CONT "$victim"
+	sleep 0.3
+	grep -q "event tick=[0-9]* text=task hog[0-9] (pid $victim) continued from outside at tick [0-9]*; stopped again" "$tmp/events" &&
+	    ok "kill -CONT $victim: event $(grep -o 'text=task hog[0-9] (pid [0-9]*) continued[^;]*' "$tmp/events" | head -1)" ||
+	    fail "kill -CONT $victim: no event; events: $(grep event "$tmp/events" | tail -3)"
+fi
+wd=$(ps -o pid=,comm= --ppid "$daemon" | awk '$2 == "stairsd" { print $1 }' | head -1)
+if [ -z "$wd" ]; then
+	fail "no watchdog among the daemon's children"
+else
+	kill -KILL "$wd"
+	sleep 0.5
+	wd2=$(ps -o pid=,comm= --ppid "$daemon" | awk '$2 == "stairsd" { print $1 }' | head -1)
+	[ -n "$wd2" ] && [ "$wd2" != "$wd" ] &&
+	    grep -q "text=watchdog $wd ended (KILL); replaced by $wd2" "$tmp/events" &&
+	    ok "watchdog $wd killed: replaced by $wd2, said so" ||
+	    fail "watchdog $wd killed: now '$wd2'; events: $(grep watchdog "$tmp/events")"
+fi
+wait "$sub" 2>/dev/null
+sub=""
+
+# 2. Escapees die with the daemon: SIGTERM, then SIGKILL.
+if [ "$(id -u)" != 0 ]; then
+	echo "skip: not root, no cgroups for escapees"
+elif ! ask status | grep -q 'cgroups=v[12]'; then
+	echo "skip: no writable cgroup hierarchy ($(ask status | grep -o 'cgroups=[a-z0-9]*'))"
+else
+	esc=$(escapees)
+	set -- $esc
+	[ $# -eq 2 ] && ! gone "$1" && ! gone "$2" ||
+	    fail "escapees not started: '$esc'"
+	kill -TERM "$daemon"
+	wait "$daemon"
+	daemon=""
+	wait_gone $esc && ok "SIGTERM: setsid and setpgid escapees ($esc) gone" ||
+	    fail "SIGTERM: escapees left: $esc"
+
+	start scenarios/real-hogs.cfg || exit 1
+	esc=$(escapees)
+	set -- $esc
+	[ $# -eq 2 ] && ! gone "$1" && ! gone "$2" ||
+	    fail "escapees not started: '$esc'"
+	kill -KILL "$daemon"
+	wait "$daemon" 2>/dev/null
+	daemon=""
+	wait_gone $esc && ok "SIGKILL: setsid and setpgid escapees ($esc) gone" ||
+	    fail "SIGKILL: escapees left: $esc"
+fi
+[ -n "$daemon" ] && kill -TERM "$daemon" && wait "$daemon"
+daemon=""
+
+[ $failed -eq 0 ] && echo "e2e_hold: all passed" && exit 0
+echo "e2e_hold: $failed failed"
+exit 1
