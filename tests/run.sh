@@ -5,8 +5,7 @@
 #
 # - Tests run in parallel, at most $STAIRS_JOBS at once (default: the
 #   number of CPUs).  Those marked serial below (real processes, timing)
-#   never run at the same time as each other; they start first, being
-#   the longest.
+#   never run at the same time as each other.  The longest start first.
 # - Each test's output goes to TBIN/log/NAME.out and is printed whole
 #   when it ends, under "=== NAME", never interleaved with another's.
 # - Each test has a time limit ($STAIRS_TEST_TIMEOUT seconds, default
@@ -45,14 +44,26 @@ rm -f "$logs"/*.out "$logs"/*.rc "$logs"/*.time
 to=""
 command -v timeout >/dev/null 2>&1 && to=timeout
 
-# The tests, serial ones first.
-first=""; rest=""
+# The longest tests (as measured), longest first: they start first.
+long="e2e_real.sh e2e_client.sh e2e_headless.sh test_proc e2e_client_many.sh
+    test_daemon_load test_daemon_life test_engine_random test_daemon_cmds"
+
+# The tests: the long ones first, then the rest in name order.
+all=""
 for t in "$tbin"/test_* tests/e2e_*.sh; do
 	[ -e "$t" ] || continue
 	case "$t" in *.o|*.d) continue;; esac
-	if serial "${t##*/}"; then first="$first $t"; else rest="$rest $t"; fi
+	all="$all $t"
 done
-pending="$first $rest"
+pending=""
+for n in $long; do
+	for t in $all; do
+		[ "${t##*/}" = "$n" ] && pending="$pending $t"
+	done
+done
+for t in $all; do
+	case " $long " in *" ${t##*/} "*) ;; *) pending="$pending $t" ;; esac
+done
 
 # start T: run test T in the background; NAME.rc appears when it ends.
 start() {
