@@ -318,6 +318,26 @@ harness_run_until_exited(struct harness *h, int id)
 }
 
 /*
+ * Run the loop until process group pgid has n live members, for up to
+ * 10 s (a pipeline's shell forks its members when it gets a CPU, which
+ * a busy machine may be slow to give); past that it says so.
+ */
+static __attribute__((unused)) void
+harness_run_until_members(struct harness *h, pid_t pgid, int n)
+{
+	pid_t	m[64];
+	int	i;
+
+	for (i = 0; i < 1000; i++) {
+		if (harness_pgid_members(pgid, m, 64) >= n)
+			return;
+		harness_run(h, 10, NULL, NULL);
+	}
+	fprintf(stderr, "timed out after 10000 ticks waiting for %d "
+	    "processes in group %ld\n", n, (long)pgid);
+}
+
+/*
  * Should the checks that sample real processes' timing be skipped?  The
  * SAN=1 run sets STAIRS_SKIP_TIMING=1: those checks ran in the plain
  * build, and under ASan they measure the sanitizer, not the scheduler.

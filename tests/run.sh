@@ -45,8 +45,9 @@ to=""
 command -v timeout >/dev/null 2>&1 && to=timeout
 
 # The longest tests (as measured), longest first: they start first.
-long="e2e_real.sh e2e_client.sh e2e_headless.sh test_proc e2e_client_many.sh
-    test_daemon_load test_daemon_life test_engine_random test_daemon_cmds"
+long="e2e_real.sh e2e_client.sh e2e_headless.sh test_proc e2e_client_many.sh"
+long="$long test_daemon_life test_daemon_cmds test_daemon_load"
+long="$long test_engine_model test_engine_random"
 
 # The tests: the long ones first, then the rest in name order.
 all=""

@@ -496,6 +496,7 @@ test_free_leaves_nothing(void **state)
 	harness_run(&h, 200, NULL, NULL);
 	pids[0] = harness_pid(&h, a);
 	pids[1] = harness_pid(&h, b);
+	harness_run_until_members(&h, pids[1], 3);
 	assert_true(harness_pgid_members(pids[1], m, 16) >= 3);
 	harness_done(&h);
 	for (tries = 0; tries < 200; tries++) {
@@ -529,6 +530,7 @@ test_parent_killed(void **state)
 		pids[1] = harness_pid(&h, harness_spawn_cpus(&h, "pipe", NULL,
 		    -1, argv));
 		harness_run(&h, 200, NULL, NULL);
+		harness_run_until_members(&h, pids[1], 3);
 		if (write(fds[1], pids, sizeof pids) != sizeof pids)
 			_exit(1);
 		for (;;)
