@@ -9,7 +9,8 @@
 # - Each test's output goes to TBIN/log/NAME.out and is printed whole
 #   when it ends, under "=== NAME", never interleaved with another's.
 # - Each test has a time limit ($STAIRS_TEST_TIMEOUT seconds, default
-#   120; a few have their own below).  One that overruns is killed with
+#   120; the longest have twice that; $STAIRS_TEST_TIMEOUTS, a list of
+#   NAME=SECONDS, overrides it per test).  One that overruns is killed with
 #   its whole process group (timeout(1): TERM, then KILL 5 s later) and
 #   named on a line "TIMEOUT: NAME after N s".  Any process still
 #   carrying the test's STAIRS_RUN_TAG afterwards (a detached daemon, a
@@ -32,6 +33,9 @@ serial() {
 
 # limit NAME: the time limit of a test in seconds.
 limit() {
+	for o in $STAIRS_TEST_TIMEOUTS; do
+		[ "${o%%=*}" = "$1" ] && { echo "${o#*=}"; return; }
+	done
 	case "$1" in
 	e2e_client.sh|e2e_client_many.sh|e2e_real.sh|test_proc)
 		echo $((limit_default * 2)) ;;
