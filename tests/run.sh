@@ -102,6 +102,8 @@ sweep() {
 
 pass=0; fail=0; skip=0; failed=""
 running=""; nrun=0; serial_busy=""
+# Interrupted: take the running tests and what they started along.
+trap 'for n in $running; do sweep "$n"; done; exit 130' INT TERM HUP
 while [ -n "$(echo $pending)" ] || [ $nrun -gt 0 ]; do
 	# Start what may start, in order.
 	left=""
