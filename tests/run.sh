@@ -9,9 +9,9 @@
 # - Each test's output goes to TBIN/log/NAME.out and is printed whole
 #   when it ends, under "=== NAME", never interleaved with another's.
 # - Each test has a time limit ($STAIRS_TEST_TIMEOUT seconds, default
-#   120; the longest have twice that; $STAIRS_TEST_TIMEOUTS, a list of
-#   NAME=SECONDS, overrides it per test).  One that overruns is killed with
-#   its whole process group (timeout(1): TERM, then KILL 5 s later) and
+#   120; the longest have two or three times that; $STAIRS_TEST_TIMEOUTS,
+#   a list of NAME=SECONDS, overrides it per test).  One that overruns is
+#   killed with its whole process group (timeout(1): TERM, then KILL 5 s later) and
 #   named on a line "TIMEOUT: NAME after N s".  Any process still
 #   carrying the test's STAIRS_RUN_TAG afterwards (a detached daemon, a
 #   tmux server) is killed too, and named on a "STRAY:" line.
@@ -37,7 +37,9 @@ limit() {
 		[ "${o%%=*}" = "$1" ] && { echo "${o#*=}"; return; }
 	done
 	case "$1" in
-	e2e_client.sh|e2e_client_many.sh|e2e_real.sh|test_proc)
+	e2e_real.sh)
+		echo $((limit_default * 3)) ;;
+	e2e_client.sh|e2e_client_many.sh|e2e_headless.sh|test_proc)
 		echo $((limit_default * 2)) ;;
 	*)	echo "$limit_default" ;;
 	esac
