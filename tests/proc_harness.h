@@ -298,9 +298,10 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 }
 
 /*
- * Run the loop until a task's process has been reaped, for up to 5 s: a
+ * Run the loop until a task's process has been reaped, for up to 20 s: a
  * killed process still needs a CPU to die on, which a busy machine may be
- * slow to give it.  Past that it says so; the caller's checks then fail.
+ * slow to give it (more so a forked ASan process).  Past that it says
+ * so; the caller's checks then fail.
  */
 static __attribute__((unused)) void
 harness_run_until_exited(struct harness *h, int id)
@@ -308,18 +309,18 @@ harness_run_until_exited(struct harness *h, int id)
 	struct procs_info	info;
 	int			i;
 
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < 2000; i++) {
 		if (procs_info(h->ps, id, &info) == 0 && info.exited)
 			return;
 		harness_run(h, 10, NULL, NULL);
 	}
-	fprintf(stderr, "timed out after 5000 ticks waiting for task %d's "
+	fprintf(stderr, "timed out after 20000 ticks waiting for task %d's "
 	    "process to be reaped\n", id);
 }
 
 /*
  * Run the loop until process group pgid has n live members, for up to
- * 10 s (a pipeline's shell forks its members when it gets a CPU, which
+ * 20 s (a pipeline's shell forks its members when it gets a CPU, which
  * a busy machine may be slow to give); past that it says so.
  */
 static __attribute__((unused)) void
@@ -328,12 +329,12 @@ harness_run_until_members(struct harness *h, pid_t pgid, int n)
 	pid_t	m[64];
 	int	i;
 
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < 2000; i++) {
 		if (harness_pgid_members(pgid, m, 64) >= n)
 			return;
 		harness_run(h, 10, NULL, NULL);
 	}
-	fprintf(stderr, "timed out after 10000 ticks waiting for %d "
+	fprintf(stderr, "timed out after 20000 ticks waiting for %d "
 	    "processes in group %ld\n", n, (long)pgid);
 }
 

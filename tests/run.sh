@@ -3,8 +3,9 @@
 # end-to-end scripts tests/e2e_*.sh (with STAIRS_BIN=BIN).  Each program
 # or script is one test; its own output says what it checked.
 #
-# - Tests run in parallel, at most $STAIRS_JOBS at once (default: the
-#   number of CPUs).  Those marked serial below (real processes, timing)
+# - Tests run in parallel, at most $STAIRS_JOBS at once (default: two per
+#   CPU: the tests mostly wait, on their daemons, children and tmux,
+#   using under half a CPU between them).  Those marked serial below (real processes, timing)
 #   never run at the same time as each other.  The longest start first.
 # - Each test's output goes to TBIN/log/NAME.out and is printed whole
 #   when it ends, under "=== NAME", never interleaved with another's.
@@ -19,7 +20,7 @@
 # Ends with "N passed, N failed, N skipped"; exit 0 when none failed.
 bin=${1:-.}
 tbin=${2:-build/obj/t}
-jobs=${STAIRS_JOBS:-$(nproc 2>/dev/null || echo 2)}
+jobs=${STAIRS_JOBS:-$((2 * $(nproc 2>/dev/null || echo 1)))}
 limit_default=${STAIRS_TEST_TIMEOUT:-120}
 logs=$tbin/log
 
