@@ -184,7 +184,7 @@ test_long_line(void **state)
 
 	/* In pieces, the tail arriving later: one error, then usable. */
 	tc_send(c, big, 3000);
-	td_nap(50);
+	td_nap(50);		/* so the pieces arrive apart */
 	tc_send(c, big, 3000);
 	td_nap(50);
 	tc_send(c, "tail\nstatus\n", 12);
@@ -252,7 +252,7 @@ test_pause_step(void **state)
 	t0 = tc_status(c, "tick");
 	assert_true(t0 >= 0);
 	assert_int_equal(tc_status(c, "paused"), 1);
-	td_nap(100);
+	td_nap(100);		/* a window for the clock to move in */
 	assert_int_equal(tc_status(c, "tick"), t0);
 	expect(c, "step 5", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 5);
