@@ -5,7 +5,9 @@
  * Each daemon gets its own directory (socket, config, scenario, log); a
  * daemon left running by a failed test is killed at exit.  Every wait
  * polls for a condition with a generous deadline (the daemon may run
- * under ASan on a busy machine); nothing relies on a fixed sleep.
+ * under ASan on a busy machine); nothing relies on a fixed sleep.  A
+ * wait that runs out fails the test (outside cmocka: exits 1) with a
+ * line "timed out after N ms waiting for WHAT": a test never hangs.
  */
 #ifndef STAIRS_DAEMON_HARNESS_H
 #define STAIRS_DAEMON_HARNESS_H
@@ -31,6 +33,29 @@
 #include "bindir.h"
 
 #define TD_DEADLINE_MS	20000
+
+/* Fail the running test: cmocka's fail(), or exit 1 outside cmocka. */
+#ifdef cmocka_unit_test
+#define TD_FAIL()	fail()
+#else
+#define TD_FAIL()	exit(1)
+#endif
+
+/*
+ * Poll until cond holds, for up to TD_DEADLINE_MS; past that the test
+ * fails, saying what it waited for (a printf format and arguments).
+ */
+#define TD_UNTIL(cond, ...) do {					\
+	long	td_end_ = td_ms() + TD_DEADLINE_MS;			\
+									\
+	while (!(cond)) {						\
+		if (td_ms() >= td_end_) {				\
+			td_timed_out(TD_DEADLINE_MS, __VA_ARGS__);	\
+			TD_FAIL();					\
+		}							\
+		td_nap(5);						\
+	}								\
+} while (0)
 
 struct td {
 	pid_t	pid;
@@ -70,16 +95,33 @@ td_nap(int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Say on stderr that a wait of ms ran out, and for what. */
+static __attribute__((unused, format(printf, 2, 3))) void
+td_timed_out(int ms, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "timed out after %d ms waiting for ", ms);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /* Kill every daemon still running (atexit and signal safety net). */
 static void
 td_killall(void)
 {
 	size_t	i;
+	long	end;
 
 	for (i = 0; i < sizeof td_pids / sizeof td_pids[0]; i++) {
 		if (td_pids[i] > 0) {
 			kill(td_pids[i], SIGKILL);
-			waitpid(td_pids[i], NULL, 0);
+			end = td_ms() + TD_DEADLINE_MS;
+			while (waitpid(td_pids[i], NULL, WNOHANG) == 0 &&
+			    td_ms() < end)
+				td_nap(5);
 			td_pids[i] = 0;
 		}
 	}
@@ -215,7 +257,7 @@ td_spawn(struct td *t, char *const argv[])
 	return (pid);
 }
 
-/* Wait for pid to exit; its status, or -1 after the deadline. */
+/* Wait for pid to exit; its status, or -1 (said) after the deadline. */
 static __attribute__((unused)) int
 td_wait(pid_t pid, int ms)
 {
@@ -229,25 +271,39 @@ td_wait(pid_t pid, int ms)
 		}
 		td_nap(5);
 	}
+	td_timed_out(ms, "process %ld to exit", (long)pid);
 	return (-1);
 }
 
-/* Connect to the socket once; the fd or -1. */
+/*
+ * Connect to the socket once; the fd or -1.  A full listen queue (the
+ * daemon not accepting) would block connect for ever: it is retried
+ * until the deadline instead.
+ */
 static __attribute__((unused)) int
 td_connect_once(const char *path)
 {
 	struct sockaddr_un	sun;
-	int			fd;
+	long			end = td_ms() + TD_DEADLINE_MS;
+	int			fd, r;
 
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	snprintf(sun.sun_path, sizeof sun.sun_path, "%s", path);
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1)
 		return (-1);
-	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) != 0) {
+	while ((r = connect(fd, (struct sockaddr *)&sun, sizeof sun)) != 0 &&
+	    errno == EAGAIN && td_ms() < end)
+		td_nap(5);
+	if (r != 0) {
+		if (errno == EAGAIN)
+			td_timed_out(TD_DEADLINE_MS, "the daemon to accept "
+			    "on %s", path);
 		close(fd);
 		return (-1);
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return (fd);
 }
 
@@ -283,7 +339,10 @@ td_start_args(struct td *t, char *const extra[])
 		}
 		td_nap(10);
 	}
-	fprintf(stderr, "stairsd did not listen on %s\n", t->sock);
+	td_timed_out(TD_DEADLINE_MS, "stairsd to listen on %s; log:",
+	    t->sock);
+	td_dump_log(t);
+	TD_FAIL();
 }
 
 /* Start a foreground daemon on the test scenario. */
@@ -345,17 +404,31 @@ tc_close(struct tconn *c)
 	free(c);
 }
 
-/* Send bytes. */
+/*
+ * Send bytes.  A daemon that stops reading fails the test after the
+ * deadline rather than blocking it; a closed connection ends the send.
+ */
 static __attribute__((unused)) void
 tc_send(struct tconn *c, const void *p, size_t len)
 {
+	struct pollfd	 pfd;
 	const char	*s = p;
+	long		 end = td_ms() + TD_DEADLINE_MS;
 	ssize_t		 n;
 
 	while (len > 0) {
-		n = write(c->fd, s, len);
+		pfd.fd = c->fd;
+		pfd.events = POLLOUT;
+		if (td_ms() >= end ||
+		    poll(&pfd, 1, (int)(end - td_ms())) == 0) {
+			td_timed_out(TD_DEADLINE_MS, "the daemon to read the "
+			    "%zu bytes left of what we send", len);
+			TD_FAIL();
+			return;
+		}
+		n = send(c->fd, s, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n <= 0) {
-			if (n == -1 && errno == EINTR)
+			if (n == -1 && (errno == EINTR || errno == EAGAIN))
 				continue;
 			return;
 		}
@@ -405,8 +478,10 @@ tc_line(struct tconn *c, char *line, size_t size, int ms)
 			c->len = 0;	/* a giant line: drop it */
 		pfd.fd = c->fd;
 		pfd.events = POLLIN;
-		if (td_ms() >= end || poll(&pfd, 1, (int)(end - td_ms())) <= 0)
+		if (td_ms() >= end || poll(&pfd, 1, (int)(end - td_ms())) <= 0) {
+			td_timed_out(ms, "a line from the daemon");
 			return (-1);
+		}
 		n = read(c->fd, c->buf + c->len, sizeof c->buf - c->len);
 		if (n <= 0)
 			return (-1);
@@ -425,14 +500,22 @@ tc_cmd(struct tconn *c, const char *cmd, char *data, size_t dsize,
 {
 	char	line[8192];
 	size_t	off = 0;
+	long	end = td_ms() + TD_DEADLINE_MS;
 	int	inframe = 0;
 
 	if (data != NULL && dsize > 0)
 		data[0] = '\0';
 	tc_sendf(c, "%s", cmd);
 	for (;;) {
-		if (tc_line(c, line, sizeof line, TD_DEADLINE_MS) != 0)
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "the reply to \"%.40s\"",
+			    cmd);
 			return (-1);
+		}
+		if (tc_line(c, line, sizeof line, (int)(end - td_ms())) != 0) {
+			fprintf(stderr, "no reply to \"%.40s\"\n", cmd);
+			return (-1);
+		}
 		if (strncmp(line, "frame ", 6) == 0) {
 			inframe = 1;
 			continue;

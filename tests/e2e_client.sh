@@ -44,7 +44,11 @@ cleanup() {
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
 	if [ -S "$sock" ]; then
 		echo shutdown | socat -t2 - UNIX-CONNECT:"$sock" >/dev/null 2>&1
-		sleep 0.3
+		n=0
+		while [ -S "$sock" ] && [ $n -lt 30 ]; do
+			sleep 0.1
+			n=$((n + 1))
+		done
 	fi
 	for p in /proc/[0-9]*; do
 		if { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null |
@@ -129,14 +133,16 @@ fi
 ask status | grep -q '^status .*cpus=2' && ok "the demo daemon answers" ||
     bad "status from the started daemon: $(ask status)"
 
-# 2. Every CPU, every task, the ranks.
-sleep 0.5
+# 2. Every CPU, every task, the ranks (once the last task is drawn).
+names=$(ask tasks | sed -n 's/^task .*name=\([^ ]*\).*/\1/p')
+[ -n "$names" ] || bad "no tasks from the daemon"
+for n in CPU1 $names 139; do
+	wait_screen "$n" 30 || echo "timed out after 3 s waiting for $n on screen"
+done
 s=$(screen)
 for c in CPU0 CPU1; do
 	echo "$s" | grep -qF "$c" || bad "$c not on screen"
 done
-names=$(ask tasks | sed -n 's/^task .*name=\([^ ]*\).*/\1/p')
-[ -n "$names" ] || bad "no tasks from the daemon"
 for n in $names; do
 	echo "$s" | grep -qF "$n" || bad "task $n not on screen"
 done
@@ -147,7 +153,12 @@ ok "CPUs, tasks ($(echo $names)) and ranks on screen"
 
 # 3. The screen moves.
 t1=$(tick_of t)
-sleep 1
+n=0
+while [ $n -lt 50 ] && [ "$(tick_of t)" = "$t1" ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ $n -lt 50 ] || echo "timed out after 5 s waiting for the tick to move"
 t2=$(tick_of t)
 if [ -n "$t1" ] && [ -n "$t2" ] && [ "$t1" != "$t2" ]; then
 	ok "tick moves: $t1 -> $t2"
@@ -229,7 +240,13 @@ fi
 
 # 5. Smaller: every CPU still on screen.
 $tm resize-window -t t -x 80 -y 24
-sleep 0.5
+n=0
+until s=$(screen); [ "$(echo "$s" | wc -l)" -le 24 ] &&
+    echo "$s" | grep -qF CPU1 || [ $n -ge 30 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+[ $n -lt 30 ] || echo "timed out after 3 s waiting for CPU1 on 24 lines"
 s=$(screen)
 lines=$(echo "$s" | wc -l)
 for c in CPU0 CPU1; do

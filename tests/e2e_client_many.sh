@@ -31,11 +31,28 @@ dpid=
 cleanup() {
 	$tm kill-server 2>/dev/null
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
-	if [ -n "$dpid" ]; then
-		kill "$dpid" 2>/dev/null
-		wait "$dpid" 2>/dev/null
-	fi
+	[ -n "$dpid" ] && stop_daemon
 	rm -rf "$tmp"
+}
+
+# Stop the daemon (SIGTERM, SIGKILL after 10 s) and reap it.
+stop_daemon() {
+	kill "$dpid" 2>/dev/null
+	n=0
+	while [ $n -lt 100 ]; do
+		case $(awk '/^State:/ { print $2 }' "/proc/$dpid/status" \
+		    2>/dev/null) in
+		""|Z|X) break ;;
+		esac
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ $n -ge 100 ]; then
+		echo "timed out after 10 s waiting for stairsd $dpid to exit"
+		kill -KILL "$dpid" 2>/dev/null
+	fi
+	wait "$dpid" 2>/dev/null
+	dpid=
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -80,10 +97,7 @@ scenario() {
 # Run a daemon on scenario $1 CPUs x $2 tasks, and the client at $3 x $4.
 run() {
 	$tm kill-server 2>/dev/null
-	if [ -n "$dpid" ]; then
-		kill "$dpid" 2>/dev/null
-		wait "$dpid" 2>/dev/null
-	fi
+	[ -n "$dpid" ] && stop_daemon
 	rm -f "$tmp/socket"
 	scenario "$1" "$2"
 	"$bin/stairsd" -f -S "$tmp/socket" --scenario "$tmp/many.cfg" \
@@ -102,7 +116,8 @@ run() {
 	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $tmp/socket; \
 	    sleep 600"
 	wait_screen "CPU0 " 100 || { bad "$1 CPUs: nothing drawn"; return 1; }
-	sleep 0.5
+	wait_screen "CPU$(($1 - 1)) " 50 ||
+	    echo "timed out after 5 s waiting for CPU$(($1 - 1)) on screen"
 }
 
 # Every CPU label 0..$1-1 on screen.

@@ -43,12 +43,25 @@ until grep -q "serving demo on $sock" "$tmp/log" || [ $i -gt 100 ]; do
 done
 grep -q "serving demo on $sock" "$tmp/log" || fail "no 'serving' line"
 
-# The session: lines sent with pauses, as typed.
+# framed: has a whole frame carrying the speed change arrived?
+framed() {
+	awk '/text=speed 1 -> 0.5$/ { s = 1 } s && /^end$/ { f = 1 }
+	    END { exit !f }' "$tmp/out" 2>/dev/null
+}
+
+# The session: lines sent as typed; unsubscribe once a frame with the
+# events has come (up to 10 s).
 {
 	printf 'status\ntasks\npause\nstep 5\ncpus\nsleep hog 300\n'
 	printf 'nice hog 5\nsleep hog -5\nfrob\nresume\nspeed 0.5\n'
 	printf 'subscribe 2\n'
-	sleep 1.5
+	i=0
+	until framed || [ $i -ge 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	framed || echo "timed out after 10 s waiting for a frame with" \
+	    "the events" >&2
 	printf 'unsubscribe\nquit\n'
 } | socat -t 5 - UNIX-CONNECT:"$sock" >"$tmp/out"
 
@@ -78,6 +91,15 @@ grep -q '^status tick=' "$tmp/one" && grep -q '^ok$' "$tmp/one" ||
     fail "one-shot status: $(cat "$tmp/one")"
 
 kill -TERM "$daemon"
+i=0
+while [ $i -lt 200 ]; do
+	case $(awk '/^State:/ { print $2 }' "/proc/$daemon/status" 2>/dev/null) in
+	""|Z|X) break ;;
+	esac
+	sleep 0.05
+	i=$((i + 1))
+done
+[ $i -lt 200 ] || { fail "timed out after 10 s waiting for stairsd to exit"; kill -KILL "$daemon"; }
 wait "$daemon"
 rc=$?
 daemon=""

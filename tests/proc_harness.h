@@ -298,9 +298,10 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 }
 
 /*
- * Run the loop until a task's process has been reaped, for up to 5 s: a
+ * Run the loop until a task's process has been reaped, for up to 20 s: a
  * killed process still needs a CPU to die on, which a busy machine may be
- * slow to give it.
+ * slow to give it (more so a forked ASan process).  Past that it says
+ * so; the caller's checks then fail.
  */
 static __attribute__((unused)) void
 harness_run_until_exited(struct harness *h, int id)
@@ -308,11 +309,50 @@ harness_run_until_exited(struct harness *h, int id)
 	struct procs_info	info;
 	int			i;
 
-	for (i = 0; i < 500; i++) {
+	for (i = 0; i < 2000; i++) {
 		if (procs_info(h->ps, id, &info) == 0 && info.exited)
 			return;
 		harness_run(h, 10, NULL, NULL);
 	}
+	fprintf(stderr, "timed out after 20000 ticks waiting for task %d's "
+	    "process to be reaped\n", id);
+}
+
+/*
+ * Run the loop until process group pgid has n live members, for up to
+ * 20 s (a pipeline's shell forks its members when it gets a CPU, which
+ * a busy machine may be slow to give); past that it says so.
+ */
+static __attribute__((unused)) void
+harness_run_until_members(struct harness *h, pid_t pgid, int n)
+{
+	pid_t	m[64];
+	int	i;
+
+	for (i = 0; i < 2000; i++) {
+		if (harness_pgid_members(pgid, m, 64) >= n)
+			return;
+		harness_run(h, 10, NULL, NULL);
+	}
+	fprintf(stderr, "timed out after 20000 ticks waiting for %d "
+	    "processes in group %ld\n", n, (long)pgid);
+}
+
+/*
+ * Should the checks that sample real processes' timing be skipped?  The
+ * SAN=1 run sets STAIRS_SKIP_TIMING=1: those checks ran in the plain
+ * build, and under ASan they measure the sanitizer, not the scheduler.
+ */
+static __attribute__((unused)) int
+harness_skip_timing(const char *what)
+{
+	const char	*env = getenv("STAIRS_SKIP_TIMING");
+
+	if (env == NULL || *env == '\0' || strcmp(env, "0") == 0)
+		return (0);
+	fprintf(stderr, "# skipped %s: it samples timing, checked in the "
+	    "plain build (STAIRS_SKIP_TIMING is set)\n", what);
+	return (1);
 }
 
 /* A task's engine info. */

@@ -73,8 +73,7 @@ test_commands_ok(void **state)
 	    "rr=10", 40) == 0);
 
 	/* Tasks start at tick 0: wait until it has run. */
-	while (tc_status(c, "tick") < 1)
-		td_nap(1);
+	TD_UNTIL(tc_status(c, "tick") >= 1, "the clock to reach tick 1");
 	expect(c, "sleep hog 50", "ok");
 	expect(c, "sleep 1", "ok");		/* by id, default length */
 	expect(c, "nice hog 5", "ok");
@@ -185,7 +184,7 @@ test_long_line(void **state)
 
 	/* In pieces, the tail arriving later: one error, then usable. */
 	tc_send(c, big, 3000);
-	td_nap(50);
+	td_nap(50);		/* so the pieces arrive apart */
 	tc_send(c, big, 3000);
 	td_nap(50);
 	tc_send(c, "tail\nstatus\n", 12);
@@ -254,7 +253,7 @@ test_pause_step(void **state)
 	t0 = tc_status(c, "tick");
 	assert_true(t0 >= 0);
 	assert_int_equal(tc_status(c, "paused"), 1);
-	td_nap(100);
+	td_nap(100);		/* a window for the clock to move in */
 	assert_int_equal(tc_status(c, "tick"), t0);
 	expect(c, "step 5", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 5);
@@ -272,8 +271,8 @@ test_pause_step(void **state)
 	assert_int_equal(tc_status(c, "tick"), t0 + 2);
 	/* The clock moves again after resume. */
 	expect(c, "resume", "ok");
-	while (tc_status(c, "tick") <= t0 + 2)
-		td_nap(5);
+	TD_UNTIL(tc_status(c, "tick") > t0 + 2,
+	    "the clock to move past tick %lld after resume", t0 + 2);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -286,14 +285,15 @@ wait_frame_line(struct tconn *c, const char *want, char *found, size_t len)
 	long	end = td_ms() + TD_DEADLINE_MS;
 
 	while (td_ms() < end) {
-		if (tc_line(c, line, sizeof line, TD_DEADLINE_MS) != 0)
-			return (-1);
+		if (tc_line(c, line, sizeof line, (int)(end - td_ms())) != 0)
+			break;
 		if (strstr(line, want) != NULL) {
 			if (found != NULL)
 				snprintf(found, len, "%s", line);
 			return (0);
 		}
 	}
+	td_timed_out(TD_DEADLINE_MS, "a line with \"%s\"", want);
 	return (-1);
 }
 
@@ -307,6 +307,7 @@ test_events(void **state)
 	struct td	 t;
 	struct tconn	*sub, *c;
 	char		 line[8192];
+	long		 end;
 
 	td_init(&t, NULL,
 	    "name = \"events\";\ncpus = 1;\n"
@@ -349,7 +350,12 @@ test_events(void **state)
 	assert_int_equal(wait_frame_line(sub, "text=paused", NULL, 0), 0);
 	/* Replies to the subscriber's own commands come between frames. */
 	tc_sendf(sub, "unsubscribe");
+	end = td_ms() + TD_DEADLINE_MS;
 	for (;;) {
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "ok to unsubscribe");
+			fail();
+		}
 		assert_int_equal(tc_line(sub, line, sizeof line,
 		    TD_DEADLINE_MS), 0);
 		if (strcmp(line, "ok") == 0)
@@ -367,6 +373,7 @@ test_frame_format(void **state)
 	struct td	 t;
 	struct tconn	*c;
 	char		 line[8192];
+	long		 end;
 	int		 cpus = 0, tasks = 0;
 
 	td_init(&t, NULL, NULL);
@@ -381,7 +388,12 @@ test_frame_format(void **state)
 	assert_int_equal(td_field(line, "cpus"), 2);
 	assert_int_equal(td_field(line, "tasks"), 2);
 	assert_int_equal(td_field(line, "paused"), 1);
+	end = td_ms() + TD_DEADLINE_MS;
 	for (;;) {
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "the frame's end line");
+			fail();
+		}
 		assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS),
 		    0);
 		if (strcmp(line, "end") == 0)

@@ -36,7 +36,7 @@ exists(const char *path)
 	return (lstat(path, &sb) == 0);
 }
 
-/* Wait until the log contains s. */
+/* Wait until the log contains s; -1 (said) after the deadline. */
 static int
 wait_log(struct td *t, const char *s)
 {
@@ -47,6 +47,7 @@ wait_log(struct td *t, const char *s)
 			return (0);
 		td_nap(10);
 	}
+	td_timed_out(TD_DEADLINE_MS, "\"%s\" in the log", s);
 	return (-1);
 }
 
@@ -184,8 +185,7 @@ test_unsafe_paths(void **state)
 	snprintf(sock, sizeof sock, "%s/new/socket", t.dir);
 	t.pid = td_spawn(&t, av);
 	snprintf(t.sock, sizeof t.sock, "%s", sock);
-	while (!exists(sock))
-		td_nap(10);
+	TD_UNTIL(exists(sock), "the socket %s", sock);
 	snprintf(dir, sizeof dir, "%s/new", t.dir);
 	{
 		struct stat sb;
@@ -217,8 +217,13 @@ test_early_sigterm(void **state)
 		snprintf(sock, sizeof sock, "%s/socket", t.dir);
 		t.pid = td_spawn(&t, av);
 		end = td_ms() + TD_DEADLINE_MS;
-		while (!exists(sock))	/* spin: the window is short */
-			assert_true(td_ms() < end);
+		while (!exists(sock)) {	/* spin: the window is short */
+			if (td_ms() >= end) {
+				td_timed_out(TD_DEADLINE_MS, "the socket %s",
+				    sock);
+				fail();
+			}
+		}
 		kill(t.pid, SIGTERM);
 		assert_int_equal(td_wait(t.pid, TD_DEADLINE_MS), 0);
 		assert_false(exists(sock));
@@ -332,7 +337,10 @@ test_reload(void **state)
 		    sizeof final), 0);
 		if (strstr(data, " speed=2.5 ") != NULL)
 			break;
-		assert_true(td_ms() < end);
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "speed=2.5 after SIGHUP");
+			fail();
+		}
 		td_nap(10);
 	}
 	assert_int_equal(td_field(data, "rr"), 10);	/* needs a restart */
@@ -362,6 +370,7 @@ test_max_clients(void **state)
 	struct td	 t;
 	struct tconn	*c[5], *extra;
 	char		 line[256];
+	long		 end;
 	int		 i;
 
 	td_init(&t, "realtime = false;\nmax_clients = 4;\n", NULL);
@@ -380,7 +389,13 @@ test_max_clients(void **state)
 	tc_close(extra);
 	/* One leaves: there is room again. */
 	tc_close(c[0]);
+	end = td_ms() + TD_DEADLINE_MS;
 	for (;;) {
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "room for a client after "
+			    "one left");
+			fail();
+		}
 		assert_non_null(c[4] = tc_open(&t));
 		if (c[4]->greet[0] == 's')
 			break;
@@ -434,6 +449,7 @@ test_other_uid(void **state)
 {
 	struct td	 t;
 	struct tconn	*c;
+	struct pollfd	 pfd;
 	char		 line[256];
 	pid_t		 pid;
 	int		 st, fds[2];
@@ -462,10 +478,15 @@ test_other_uid(void **state)
 	}
 	close(fds[1]);
 	memset(line, 0, sizeof line);
-	(void)read(fds[0], line, sizeof line - 1);
+	/* The child ends in at most two line deadlines. */
+	pfd.fd = fds[0];
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 3 * TD_DEADLINE_MS) == 1)
+		(void)read(fds[0], line, sizeof line - 1);
 	close(fds[0]);
-	waitpid(pid, &st, 0);
-	assert_true(WIFEXITED(st));
+	if ((st = td_wait(pid, 3 * TD_DEADLINE_MS)) == -1)
+		kill(pid, SIGKILL);
+	assert_true(st != -1 && WIFEXITED(st));
 	assert_int_equal(WEXITSTATUS(st), 0);
 	assert_string_equal(line, "err permission denied");
 	/* We (root) are still served. */

@@ -35,8 +35,8 @@ test_vanishing(void **state)
 		close(fds[i]);
 	assert_non_null(c = tc_open(&t));
 	/* The daemon notices every close: one client left (us). */
-	while (tc_status(c, "clients") != 1)
-		td_nap(10);
+	TD_UNTIL(tc_status(c, "clients") == 1,
+	    "the daemon to count one client (us) after 200 closed");
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -182,8 +182,8 @@ test_never_reads_replies(void **state)
 	fprintf(stderr, "# VmRSS %ld kB then %ld kB\n", rss1, rss2);
 	assert_true(rss2 - rss1 < 4096);
 	/* Others are still served. */
-	while (tc_status(c, "tasks") != 202)
-		td_nap(10);
+	TD_UNTIL(tc_status(c, "tasks") == 202,
+	    "another client's status to say tasks=202");
 	tc_close(s);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
