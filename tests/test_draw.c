@@ -119,11 +119,11 @@ render(struct model *m, struct view *v, int w, int h)
 	struct grid	 g;
 	char		*dump;
 
-	draw_grid_init(&g, w, h);
+	grid_init(&g, w, h);
 	keys_select_first(m, v);
 	draw_screen(&g, m, v, keys_help());
-	dump = draw_dump(&g, 1);
-	draw_grid_free(&g);
+	dump = grid_dump(&g, 1);
+	grid_free(&g);
 	return (dump);
 }
 
@@ -284,15 +284,15 @@ test_scroll(void **state)
 	assert_int_equal(m->ntasks, 3000);
 	view_init(&v);
 	v.selected = 2999;
-	draw_grid_init(&g, 80, 24);
+	grid_init(&g, 80, 24);
 	draw_screen(&g, m, &v, keys_help());
-	d = draw_dump(&g, 0);
+	d = grid_dump(&g, 0);
 	assert_non_null(strstr(d, "task2999"));
 	assert_true(v.task_top > 2900);
 	/* The crowded stair says how many more. */
 	assert_non_null(strstr(d, "+"));
 	free(d);
-	draw_grid_free(&g);
+	grid_free(&g);
 	model_free(m);
 }
 
@@ -322,9 +322,9 @@ test_crowded(void **state)
 	view_init(&v);
 	/* Every width, so the names end at every place near the edge. */
 	for (w = 30; w <= 80; w++) {
-		draw_grid_init(&g, w, 24);
+		grid_init(&g, w, 24);
 		draw_screen(&g, m, &v, keys_help());
-		d = draw_dump(&g, 0);
+		d = grid_dump(&g, 0);
 		row = strstr(d, "139 ");
 		assert_non_null(row);
 		*strchr(row, '\n') = '\0';
@@ -342,7 +342,7 @@ test_crowded(void **state)
 			    more, row);
 		assert_non_null(strstr(row, "[t1"));
 		free(d);
-		draw_grid_free(&g);
+		grid_free(&g);
 	}
 	model_free(m);
 }

@@ -475,12 +475,12 @@ test_garbage(void **state)
 			model_sent(m, PEND_TABLE, "table 1");
 		model_feed(m, line);
 		if (i % 500 == 0) {
-			draw_grid_init(&g, 80, 24);
+			grid_init(&g, 80, 24);
 			keys_select_first(m, &v);
 			draw_screen(&g, m, &v, keys_help());
-			d = draw_dump(&g, 1);
+			d = grid_dump(&g, 1);
 			free(d);
-			draw_grid_free(&g);
+			grid_free(&g);
 		}
 	}
 	assert_true(m->nbad > 0);

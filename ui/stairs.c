@@ -391,8 +391,8 @@ stairs_redraw(struct client *c)
 		return;
 	crt_size(&w, &h);
 	if (w != c->g.w || h != c->g.h) {
-		draw_grid_free(&c->g);
-		draw_grid_init(&c->g, w, h);
+		grid_free(&c->g);
+		grid_init(&c->g, w, h);
 	}
 	draw_screen(&c->g, c->m, &c->v, keys_help());
 	crt_render(&c->g);
@@ -472,7 +472,7 @@ stairs_free(struct client *c)
 		event_base_free(c->base);
 	c->base = NULL;
 	model_free(c->m);
-	draw_grid_free(&c->g);
+	grid_free(&c->g);
 	free(c->why);
 }
 

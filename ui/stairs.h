@@ -1,7 +1,8 @@
 /*
  * stairs.h -- the client's internal header: the model of the daemon's
- * state (model.c), the cell grid and its drawing (draw.c), the key table
- * (keys.c) and the terminal (crt.c).  One block of prototypes per file,
+ * state (model.c), the cell grid (grid.c), the screen's layout (draw.c)
+ * and its panes (bar.c, panel.c, tasktab.c, article.c, help.c), the key
+ * table (keys.c) and the terminal (crt.c).  One block of prototypes per file,
  * as tmux does.
  */
 #ifndef STAIRS_UI_H
@@ -200,7 +201,14 @@ struct cell {
 struct grid {
 	int		 w;
 	int		 h;
+	int		 ascii;		/* text drawn in plain ASCII */
 	struct cell	*cells;
+};
+
+/* The characters a screen is drawn with: UTF-8 or plain ASCII. */
+struct glyphs {
+	wchar_t		 h, v, tl, tr, bl, br;
+	wchar_t		 stair, full, empty, skip, sel, quote, times, vbar;
 };
 
 /* What the user is looking at: selection, scrolling, prompt, messages. */
@@ -241,15 +249,67 @@ struct view {
 	int		 cpu_rows_shown;
 };
 
+/* Everything one draw of the screen needs; what the panes are given. */
+struct draw {
+	struct grid		*g;
+	const struct model	*m;
+	struct view		*v;
+	const struct glyphs	*gl;
+	int			 top_static;	/* best static rank in use */
+
+	/*
+	 * panel.c's index, made and freed by panel_draw.
+	 * The tasks on the stairs by CPU: bycpu[cstart[c] .. cstart[c+1]).
+	 */
+	const struct mtask	**bycpu;
+	int			 *cstart;
+	/*
+	 * One panel's tasks by rank: pl[rstart[r] .. rstart[r + 1]), the
+	 * running one first, then the runnable, then the sleeping ones.
+	 */
+	const struct mtask	**pl;
+	int			  rstart[MODEL_BOTTOM + 2];
+};
+
+/* grid.c */
+void		 grid_init(struct grid *, int w, int h);
+void		 grid_free(struct grid *);
+const struct glyphs *grid_glyphs(int ascii);
+char		 grid_col_letter(enum col);
+void		 grid_put(struct grid *, int x, int y, wchar_t, enum col);
+void		 grid_fill(struct grid *, int x, int y, int n, wchar_t,
+		     enum col);
+void		 grid_paint(struct grid *, int x, int y, int n, enum col);
+int		 grid_text(struct grid *, int x, int y, int xmax, const char *,
+		     enum col);
+int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
+		     const char *, ...) __attribute__((format(printf, 6, 7)));
+int		 grid_width(const char *);
+char		*grid_dump(const struct grid *, int with_colours);
+
 /* draw.c */
-void		 draw_grid_init(struct grid *, int w, int h);
-void		 draw_grid_free(struct grid *);
 void		 draw_screen(struct grid *, const struct model *, struct view *,
 		     const char *const *help);
-char		*draw_dump(const struct grid *, int with_colours);
-char		 draw_col_letter(enum col);
 void		 draw_message(struct view *, int error, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
+
+/* bar.c */
+void		 bar_status(struct draw *);
+void		 bar_caption(struct draw *, int y);
+void		 bar_keys(struct draw *, int y);
+
+/* panel.c */
+int		 panel_draw(struct draw *, int y, int avail);
+
+/* tasktab.c */
+void		 tasktab_draw(struct draw *, int y, int h);
+
+/* article.c */
+int		 article_lines(struct draw *, int most);
+void		 article_draw(struct draw *, int y, int h);
+
+/* help.c */
+void		 help_draw(struct draw *, const char *const *help);
 
 /* keys.c */
 #define KEYS_HANDLED	0x1
