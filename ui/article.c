@@ -60,7 +60,7 @@ article_draw(struct draw *d, int y, int h)
 	const struct mtable	*t = &d->m->table;
 	const struct mtask	*task;
 	struct grid		*g = d->g;
-	int			 cw, ncol, c, r, first, x;
+	int			 cw, ncol, c, c0, r, first, x;
 	char			 buf[32];
 
 	x = grid_textf(d->g, 1, y, g->w, COL_HEADER, "%s: descents ",
@@ -68,38 +68,50 @@ article_draw(struct draw *d, int y, int h)
 	grid_put(g, x, y, d->gl->times, COL_HEADER);
 	grid_textf(d->g, x + 1, y, g->w, COL_HEADER,
 	    " ranks, in rr intervals (%d ms)", t->rr);
+	/*
+	 * Columns of 3 to 5; 4 at least past -9, so that every heading keeps
+	 * its minus.  When not all fit, the window follows the task's rank.
+	 */
 	cw = (g->w - 6) / t->stairs;
 	if (cw > 5)
 		cw = 5;
 	if (cw < 3)
 		cw = 3;
+	if (cw < 4 && t->stairs > 10)
+		cw = 4;
 	ncol = (g->w - 6) / cw;
 	if (ncol > t->stairs)
 		ncol = t->stairs;
-	grid_text(d->g, 1, y + 1, g->w, "It", COL_HEADER);
+	task = model_task(d->m, t->task);
+	c0 = 0;
+	if (task != NULL && task->rank - t->base >= ncol)
+		c0 = task->rank - t->base - ncol + 1;
+	if (c0 > t->stairs - ncol)
+		c0 = t->stairs - ncol;
+	if (c0 < 0)
+		c0 = 0;
+	grid_text(d->g, 0, y + 1, g->w, "Desc", COL_HEADER);
 	grid_put(g, 4, y + 1, d->gl->vbar, COL_BORDER);
 	for (c = 0; c < ncol; c++) {
 		x = 5 + c * cw;
-		if (c == 0)
+		if (c0 + c == 0)
 			grid_textf(d->g, x, y + 1, x + cw, COL_HEADER, "%*s", cw,
-			    cw > 4 ? "Base" : "B");
-		else if (c < 10 || cw > 3)
+			    cw > 3 ? "Base" : "B");
+		else
 			grid_textf(d->g, x, y + 1, x + cw, COL_HEADER, "%*d",
-			    cw, -c);
-		else	/* no room for the minus */
-			grid_textf(d->g, x, y + 1, x + cw, COL_HEADER, "%*d",
-			    cw, c);
+			    cw, -(c0 + c));
 	}
 	first = t->nrows - (h - 2);
 	if (first < 0)
 		first = 0;
 	for (r = first; r < t->nrows && y + 2 + r - first < y + h; r++) {
 		x = y + 2 + r - first;
-		grid_textf(d->g, 0, x, 4, COL_HEADER, "%3d", t->iters[r]);
+		grid_textf(d->g, 0, x, 4, COL_HEADER, "%4d", t->iters[r]);
 		grid_put(g, 4, x, d->gl->vbar, COL_BORDER);
 		for (c = 0; c < ncol; c++) {
 			article_rr(buf, sizeof buf,
-			    t->ticks[(size_t)r * t->stairs + c], t->rr, cw - 1);
+			    t->ticks[(size_t)r * t->stairs + c0 + c], t->rr,
+			    cw - 1);
 			grid_textf(d->g, 5 + c * cw, x, 5 + (c + 1) * cw,
 			    COL_CELL, "%*s", cw, buf);
 		}
@@ -109,11 +121,10 @@ article_draw(struct draw *d, int y, int h)
 		return;
 	}
 	/* Where the task is now: its rank in the newest descent. */
-	task = model_task(d->m, t->task);
 	r = t->nrows - 1;
 	if (task != NULL && task->state != MTASK_EXITED &&
 	    y + 2 + r - first < y + h) {
-		c = task->rank - t->base;
+		c = task->rank - t->base - c0;
 		if (c >= 0 && c < ncol)
 			grid_paint(g, 5 + c * cw + 1, y + 2 + r - first, cw - 1,
 			    task->state == MTASK_RUNNING ? COL_RUNNING :

@@ -211,11 +211,22 @@ struct glyphs {
 	wchar_t		 stair, full, empty, skip, sel, quote, times, vbar;
 };
 
+/* How the CPUs are shown (the `v` key). */
+enum view_cpus {
+	VIEW_AUTO,		/* panels up to PANEL_MAX_CPUS, else a list */
+	VIEW_PANELS,
+	VIEW_LIST
+};
+
 /* What the user is looking at: selection, scrolling, prompt, messages. */
 struct view {
 	int		 selected;	/* task id, 0 none */
 	int		 task_top;	/* first task row shown */
-	int		 cpu_top;	/* first panel row shown */
+	int		 cpu_top;	/* first panel row (list line) shown */
+	enum view_cpus	 cpu_view;
+	/* The layout chosen last (panels a row, 0 the list) and for what. */
+	int		 layout_cols;
+	int		 layout_w, layout_h, layout_n;
 	int		 show_table;	/* the article's table */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
@@ -269,6 +280,16 @@ struct draw {
 	 */
 	const struct mtask	**pl;
 	int			  rstart[MODEL_BOTTOM + 2];
+	/* The live tasks' names, sorted: a shortened name must be unique. */
+	const char		**names;
+	size_t			  nnames;
+	int			  maxname;	/* the widest name */
+
+	/* What a layout hid or cut, to choose the best (panel.c). */
+	int			  st_hidden;	/* runnable tasks not written */
+	int			  st_cut;	/* tasks not by their whole name */
+	int			  st_skipped;	/* ranks not drawn */
+	int			  st_step;	/* columns a stair steps, x100 */
 };
 
 /* grid.c */
@@ -299,7 +320,17 @@ void		 bar_caption(struct draw *, int y);
 void		 bar_keys(struct draw *, int y);
 
 /* panel.c */
+#define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
 int		 panel_draw(struct draw *, int y, int avail);
+void		 panel_index(struct draw *);
+void		 panel_index_cpu(struct draw *, int cpu);
+void		 panel_line(struct draw *, const struct mtask *const *, int n,
+		     int more, int x, int y, int xmax, int tagrank);
+void		 panel_title(struct draw *, int cpu, int x, int y, int xmax,
+		     int idw);
+
+/* cpulist.c */
+int		 cpulist_draw(struct draw *, int y, int avail);
 
 /* tasktab.c */
 void		 tasktab_draw(struct draw *, int y, int h);
