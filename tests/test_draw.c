@@ -706,6 +706,95 @@ test_table_minus(void **state)
 	model_free(m);
 }
 
+/* The text of a dump with every blank, line end and "»" removed. */
+static char *
+squeeze(const char *dump)
+{
+	char	*out, *o;
+
+	out = o = xmalloc(strlen(dump) + 1);
+	for (; *dump != '\0' && strncmp(dump, "\n--\n", 4) != 0; dump++) {
+		if (*dump == ' ' || *dump == '\n')
+			continue;
+		if (strncmp(dump, "»", 2) == 0) {
+			dump++;
+			continue;
+		}
+		*o++ = *dump;
+	}
+	*o = '\0';
+	return (out);
+}
+
+/* How many times s is in the line y of a dump. */
+static int
+count_on_line(const char *dump, int y, const char *s)
+{
+	const char	*line = dump, *nl, *p;
+	int		 n = 0;
+
+	while (y-- > 0)
+		line = strchr(line, '\n') + 1;
+	nl = strchr(line, '\n');
+	for (p = line; (p = strstr(p, s)) != NULL && p < nl; p++)
+		n++;
+	return (n);
+}
+
+/*
+ * With no caption, a key's outcome is on the caption line once: the
+ * daemon's event for the same action was shown beside it.
+ */
+static void
+test_caption_once(void **state)
+{
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d;
+
+	model_feed(m, "stairs 1 0.1.0");
+	model_feed(m, "frame tick=5 cpus=1 tasks=1 paused=0 speed=1 rr=10");
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	model_feed(m, "task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 "
+	    "left=10 state=running");
+	model_feed(m, "event tick=4 text=hog sleeps 1000 ms");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	draw_message(&v, 0, "hog sleeps 1000 ms");
+	d = render(m, &v, 100, 30);
+	assert_int_equal(count_on_line(d, 28, "hog sleeps 1000 ms"), 1);
+	free(d);
+	model_free(m);
+}
+
+/*
+ * At 60 to 80 columns the caption is whole (on two lines if need be)
+ * beside the key's outcome; it was cut while the outcome stayed.
+ */
+static void
+test_caption_narrow(void **state)
+{
+	struct model	*m = load("two_cpu.frame");
+	struct view	 v;
+	char		*d, *sq, *want;
+	int		 w;
+
+	want = squeeze(m->caption);
+	for (w = 60; w <= 80; w++) {
+		view_init(&v);
+		draw_message(&v, 0, "hog sleeps 1000 ms");
+		d = render(m, &v, w, 24);
+		sq = squeeze(d);
+		if (strstr(sq, want) == NULL)
+			fail_msg("w %d: the caption is cut:\n%s", w, d);
+		assert_non_null(strstr(d, "hog sleeps 1000 ms"));
+		free(sq);
+		free(d);
+	}
+	free(want);
+	model_free(m);
+}
+
 /* Tiny screens do not crash and keep the status line. */
 static void
 test_tiny(void **state)
@@ -750,6 +839,8 @@ main(void)
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),
+		cmocka_unit_test(test_caption_once),
+		cmocka_unit_test(test_caption_narrow),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

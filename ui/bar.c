@@ -49,42 +49,122 @@ bar_status(struct draw *d)
 		grid_text(d->g, rx, 0, g->w, right, COL_STATUS);
 }
 
-/* The caption line: the scenario's caption, and the last key's outcome. */
-void
-bar_caption(struct draw *d, int y)
+/*
+ * What the right of the caption line shows: the last key's outcome, or
+ * when there is none (or it is old) and a caption is up, what just
+ * happened (the newest event).  NULL for nothing.
+ */
+static const char *
+bar_right(struct draw *d, enum col *col)
 {
 	const struct model	*m = d->m;
-	struct view		*v = d->v;
+	const char		*event = model_last_event(m);
+
+	*col = d->v->message_error ? COL_ERROR : COL_KEYS;
+	if (d->v->message[0] != '\0')
+		return (d->v->message);
+	if (event != NULL && m->caption[0] != '\0') {
+		*col = COL_SLEEPING;
+		return (event);
+	}
+	return (NULL);
+}
+
+/* The column where the right part starts (g->w when there is none). */
+static int
+bar_right_x(struct draw *d, const char *right)
+{
+	int	mw;
+
+	if (right == NULL)
+		return (d->g->w);
+	mw = grid_width(right) + 2;
+	if (mw > d->g->w - 3)
+		mw = d->g->w - 3;
+	return (d->g->w - mw);
+}
+
+/*
+ * How many bytes of s fit in width columns, cut after a word when
+ * there is one to cut at (every character counted one column wide).
+ */
+static size_t
+bar_wrap(const char *s, int width)
+{
+	size_t	i, cut = 0;
+	int	cols = 0;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;
+		if (cols == width)
+			return (cut > 0 ? cut : i);
+		if (s[i] == ' ')
+			cut = i + 1;
+		cols++;
+	}
+	return (i);
+}
+
+/*
+ * The lines the caption wants: two when it does not fit beside the
+ * key's outcome on one (at 60 to 80 columns it was cut).
+ */
+int
+bar_caption_lines(struct draw *d)
+{
+	const char	*right;
+	enum col	 col;
+
+	if (d->m->caption[0] == '\0')
+		return (1);
+	right = bar_right(d, &col);
+	if (grid_width(d->m->caption) <= bar_right_x(d, right) - 4)
+		return (1);
+	return (2);
+}
+
+/*
+ * The caption line(s) from y: the scenario's caption, wrapped on two
+ * lines when there are, and the last key's outcome on the right of the
+ * last.  With no caption, the newest event, unless a key's outcome is
+ * up: that is the same action said twice.
+ */
+void
+bar_caption(struct draw *d, int y, int lines)
+{
+	const struct model	*m = d->m;
 	struct grid		*g = d->g;
-	const char		*right, *event;
+	const char		*right, *event, *cap = m->caption;
 	enum col		 col;
-	int			 x, mx, mw;
+	int			 mx, last = y + lines - 1;
+	size_t			 n;
+	char			 buf[MODEL_TEXT_MAX];
 
 	grid_put(g, 1, y, d->gl->quote, COL_CAPTION);
-	x = 3;
-	mx = g->w;
-	/*
-	 * On the right, the last key's outcome; when there is none (or it
-	 * is old), what just happened: the newest event.
-	 */
-	event = model_last_event(m);
-	right = v->message;
-	col = v->message_error ? COL_ERROR : COL_KEYS;
-	if (right[0] == '\0' && event != NULL && m->caption[0] != '\0') {
-		right = event;
-		col = COL_SLEEPING;
+	right = bar_right(d, &col);
+	mx = bar_right_x(d, right);
+	if (right != NULL)
+		grid_text(g, mx + 1, last, g->w, right, col);
+	if (cap[0] == '\0') {
+		event = model_last_event(m);
+		if (event != NULL && right == NULL)
+			grid_text(g, 3, y, mx - 1, event, COL_SLEEPING);
+		return;
 	}
-	if (right[0] != '\0') {
-		mw = grid_width(right) + 2;
-		if (mw > g->w - 3)
-			mw = g->w - 3;
-		mx = g->w - mw;
-		grid_text(d->g, mx + 1, y, g->w, right, col);
+	if (lines > 1) {
+		n = bar_wrap(cap, g->w - 4);
+		snprintf(buf, sizeof buf, "%.*s", (int)n, cap);
+		grid_text(g, 3, y, g->w - 1, buf, COL_CAPTION);
+		cap += n;
 	}
-	if (m->caption[0] != '\0')
-		grid_text(d->g, x, y, mx - 1, m->caption, COL_CAPTION);
-	else if (event != NULL && right != event)
-		grid_text(d->g, x, y, mx - 1, event, COL_SLEEPING);
+	if (grid_width(cap) > mx - 4) {
+		/* Still too long: cut, and say so. */
+		n = bar_wrap(cap, mx - 5);
+		snprintf(buf, sizeof buf, "%.*s…", (int)n, cap);
+		cap = buf;
+	}
+	grid_text(g, 3, last, mx - 1, cap, COL_CAPTION);
 }
 
 /* The bottom line: a prompt, or the keys. */

@@ -39,7 +39,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
     const char *const *help)
 {
 	struct draw	 d;
-	int		 i, avail, th, tmin, ph, y, want;
+	int		 i, avail, th, tmin, ph, y, want, caplines;
 
 	memset(&d, 0, sizeof d);
 	d.g = g;
@@ -64,12 +64,13 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	bar_status(&d);
 	if (g->h < 4) {
 		if (g->h >= 2)
-			bar_caption(&d, g->h - 1);
+			bar_caption(&d, g->h - 1, 1);
 		return;
 	}
 
-	/* Rows 1 .. h-3 hold the panels and the tables. */
-	avail = g->h - 3;
+	/* Rows 1 .. h-3 hold the panels and the tables (less a caption line). */
+	caplines = g->h >= 12 ? bar_caption_lines(&d) : 1;
+	avail = g->h - 2 - caplines;
 	tmin = 1 + (m->ntasks < 3 ? m->ntasks : 3);
 	if (g->h >= 30 && m->ntasks >= 5)
 		tmin = 1 + 5;
@@ -93,7 +94,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	tasktab_draw(&d, y, want);
 	if (th > 0)
 		article_draw(&d, y + want, th);
-	bar_caption(&d, g->h - 2);
+	bar_caption(&d, g->h - 1 - caplines, caplines);
 	bar_keys(&d, g->h - 1);
 	if (v->show_help && help != NULL)
 		help_draw(&d, help);

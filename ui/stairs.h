@@ -316,7 +316,8 @@ void		 draw_message(struct view *, int error, const char *, ...)
 
 /* bar.c */
 void		 bar_status(struct draw *);
-void		 bar_caption(struct draw *, int y);
+int		 bar_caption_lines(struct draw *);
+void		 bar_caption(struct draw *, int y, int lines);
 void		 bar_keys(struct draw *, int y);
 
 /* panel.c */
