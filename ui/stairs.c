@@ -280,18 +280,7 @@ stairs_reply(struct client *c)
 		}
 		break;
 	case PEND_ACTION:
-		if (m->reply_ok && m->reply_text[0] != '\0')
-			draw_message(&c->v, 0, "%s: ok %s", m->reply_what,
-			    m->reply_text);
-		else if (m->reply_ok)
-			draw_message(&c->v, 0, "%s", m->reply_what);
-		else {
-			draw_message(&c->v, 1, "%s: %s", m->reply_what,
-			    m->reply_text);
-			c->v.nice_task = 0;
-			c->v.speed_sent = 0;
-			c->v.pause_sent = -1;
-		}
+		keys_reply(m, &c->v);
 		stairs_redraw(c);
 		break;
 	case PEND_SHUTDOWN:

@@ -363,6 +363,7 @@ struct keys_env {
 
 int		 keys_handle(struct keys_env *, int key);
 int		 keys_click(struct keys_env *, int x, int y);
+void		 keys_reply(struct model *, struct view *);
 const char *const *keys_help(void);
 void		 keys_select_first(struct model *, struct view *);
 void		 keys_frame(struct model *, struct view *);
