@@ -419,7 +419,7 @@ test_eight_cpu_80x24(void **state)
 	golden("eight_cpu_80x24", d);
 	/* Panels would hide tasks: the list, a line a CPU. */
 	for (i = 0; i < 8; i++) {
-		snprintf(label, sizeof label, "\n   %d  3 ", i);
+		snprintf(label, sizeof label, "\n CPU%d 3 ", i);
 		assert_non_null(strstr(d, label));
 	}
 	assert_non_null(strstr(d, "PAUSED"));

@@ -98,8 +98,8 @@ cpulist_draw(struct draw *d, int y, int avail)
 		grid_fill(g, 0, y, g->w, L' ', COL_HEADER);
 		for (c = 0; c < cols; c++)
 			grid_textf(g, c * colw, y, g->w, COL_HEADER,
-			    " %*s %*s rank [running left] queued",
-			    idw > 3 ? idw : 3, "CPU", nrw > 2 ? nrw : 2, "nr");
+			    " %-*s%*s rank [running left] queued",
+			    3 + idw, "CPU", 1 + nrw, "nr");
 		if (shown < per)
 			grid_textf(g, g->w - 20, y, g->w, COL_HEADER,
 			    " CPUs %d-%d/%d [ ] ", v->cpu_top + 1,
@@ -108,7 +108,8 @@ cpulist_draw(struct draw *d, int y, int avail)
 	list = xcalloc(m->ntasks + 1, sizeof *list);
 	for (c = 0; c < cols; c++) {
 		x = c * colw;
-		xmax = c == cols - 1 ? g->w : x + colw - 1;
+		/* Each line starts with a blank: that parts the columns. */
+		xmax = c == cols - 1 ? g->w : x + colw;
 		for (i = 0; i < per; i++) {
 			cpu = c * per + i;
 			if (cpu >= ncpu)
@@ -119,10 +120,10 @@ cpulist_draw(struct draw *d, int y, int avail)
 				continue;
 			}
 			k = y + head + i - v->cpu_top;
-			x2 = grid_textf(g, x, k, xmax, COL_TITLE, " %*d",
-			    idw > 3 ? idw : 3, m->cpus[cpu].id);
+			x2 = grid_textf(g, x, k, xmax, COL_TITLE, " CPU%-*d",
+			    idw, m->cpus[cpu].id);
 			x2 = grid_textf(g, x2, k, xmax, COL_DEFAULT, " %*d ",
-			    nrw > 2 ? nrw : 2, m->cpus[cpu].nr);
+			    nrw, m->cpus[cpu].nr);
 			if (n == 0)
 				grid_text(g, x2, k, xmax, "idle", COL_SLEEPING);
 			else
