@@ -795,6 +795,44 @@ test_caption_narrow(void **state)
 	model_free(m);
 }
 
+/*
+ * The layout chosen is kept while the screen keeps its size (choosing
+ * costs), but not once it hides or cuts more than when chosen: then the
+ * rows are blanked and the choice made again, to the same screen.
+ */
+static void
+test_layout_kept(void **state)
+{
+	struct model	*m = load("hogs8.frame");
+	struct view	 v;
+	char		*d1, *d2;
+
+	view_init(&v);
+	d1 = render(m, &v, 200, 60);
+	assert_true(v.layout_cols > 0);
+	d2 = render(m, &v, 200, 60);
+	assert_string_equal(d1, d2);
+	free(d2);
+	/* 8 a row (25 columns, flat stairs) is kept for a while... */
+	v.layout_cols = 8;
+	d2 = render(m, &v, 200, 60);
+	assert_int_equal(v.layout_cols, 8);
+	free(d2);
+	/* ...then chosen again, drawn over. */
+	v.layout_frames = m->frames - 30;
+	d2 = render(m, &v, 200, 60);
+	assert_string_equal(d1, d2);
+	free(d2);
+	/* At once when it hides or cuts more than when it was chosen. */
+	v.layout_cols = 8;
+	v.layout_cut = -1;
+	d2 = render(m, &v, 200, 60);
+	assert_string_equal(d1, d2);
+	free(d2);
+	free(d1);
+	model_free(m);
+}
+
 /* Tiny screens do not crash and keep the status line. */
 static void
 test_tiny(void **state)
@@ -840,6 +878,7 @@ main(void)
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),
 		cmocka_unit_test(test_caption_once),
+		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_caption_narrow),
 	};
 

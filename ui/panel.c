@@ -32,6 +32,7 @@
 #define PANEL_GAUGE	10	/* the widest `left` gauge */
 #define PANEL_GAUGE_MIN	2	/* the narrowest */
 #define PANEL_ITEMS	128	/* tasks a line can show at most */
+#define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
 
 /*
  * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
@@ -864,8 +865,8 @@ panel_try(struct draw *d, struct grid *scratch, int y, int avail, int cols,
  * count of panels a row whose rows all fit (balanced, no narrower than
  * PANEL_TINY) is drawn aside and the best kept; the list when no layout
  * shows every runnable task and the list shows more.  The choice stays
- * while the screen keeps its size unless another shows more tasks or
- * cuts fewer names, so the layout does not flicker as tasks move.
+ * while the screen keeps its size unless another is better short of the
+ * last tie-break, so the layout does not flip between equals.
  * Returns the panels a row, or 0 for the list.
  */
 static int
@@ -911,13 +912,48 @@ panel_choose(struct draw *d, int y, int avail)
 	grid_free(&scratch);
 	if (keepcols >= 0 && v->layout_w == d->g->w &&
 	    v->layout_h == avail && v->layout_n == ncpu &&
-	    keep.hidden <= best.hidden && keep.cut <= best.cut)
+	    keep.hidden <= best.hidden && keep.cut <= best.cut &&
+	    keep.skipped <= best.skipped && keep.step <= best.step)
 		bestcols = keepcols;
 	v->layout_w = d->g->w;
 	v->layout_h = avail;
 	v->layout_n = ncpu;
 	v->layout_cols = bestcols;
+	v->layout_frames = d->m->frames;
+	v->layout_hidden = bestcols == keepcols ? keep.hidden : best.hidden;
+	v->layout_cut = bestcols == keepcols ? keep.cut : best.cut;
 	return (bestcols);
+}
+
+/*
+ * Draw the layout chosen last, if the screen has kept its size and the
+ * choice is less than a second of frames old, and it hides and cuts no
+ * more tasks than when it was chosen: choosing draws every candidate
+ * aside, which costs.  Else the rows are blanked again and 0 returned,
+ * to choose afresh.
+ */
+static int
+panel_keep(struct draw *d, int y, int avail, int *lines)
+{
+	struct view	*v = d->v;
+	struct grid	*g = d->g;
+	int		 i;
+
+	if (v->layout_w != g->w || v->layout_h != avail ||
+	    v->layout_n != d->m->ncpus || v->layout_cols < 0 ||
+	    d->m->frames - v->layout_frames >= PANEL_KEEP_FRAMES ||
+	    d->m->frames < v->layout_frames)
+		return (0);
+	d->st_hidden = d->st_cut = d->st_skipped = 0;
+	if (v->layout_cols == 0)
+		*lines = cpulist_draw(d, y, avail);
+	else
+		*lines = panel_layout(d, y, avail, v->layout_cols);
+	if (d->st_hidden <= v->layout_hidden && d->st_cut <= v->layout_cut)
+		return (1);
+	for (i = y; i < y + avail && i < g->h; i++)
+		grid_fill(g, 0, i, g->w, L' ', COL_DEFAULT);
+	return (0);
 }
 
 /*
@@ -932,7 +968,7 @@ panel_draw(struct draw *d, int y, int avail)
 	struct view		*v = d->v;
 	const char		**names;
 	size_t			 n;
-	int			 i, lines, cols, w;
+	int			 i, lines = 0, cols, w;
 
 	if (m->ncpus == 0 || avail < 2)
 		return (0);
@@ -957,6 +993,8 @@ panel_draw(struct draw *d, int y, int avail)
 		cols = 0;
 	else if (m->ncpus > PANEL_MAX_CPUS)
 		cols = panel_cols_default(d, avail);
+	else if (panel_keep(d, y, avail, &lines))
+		cols = -1;	/* drawn */
 	else {
 		cols = panel_choose(d, y, avail);
 		if (cols == 0 && v->cpu_view == VIEW_PANELS)
@@ -965,7 +1003,7 @@ panel_draw(struct draw *d, int y, int avail)
 	d->st_hidden = d->st_cut = d->st_skipped = 0;
 	if (cols == 0)
 		lines = cpulist_draw(d, y, avail);
-	else
+	else if (cols > 0)
 		lines = panel_layout(d, y, avail, cols);
 
 	free(names);

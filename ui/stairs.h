@@ -227,6 +227,8 @@ struct view {
 	/* The layout chosen last (panels a row, 0 the list) and for what. */
 	int		 layout_cols;
 	int		 layout_w, layout_h, layout_n;
+	long		 layout_frames;	/* model frames when chosen */
+	int		 layout_hidden, layout_cut;	/* as it was then */
 	int		 show_table;	/* the article's table */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
