@@ -852,7 +852,8 @@ panel_try(struct draw *d, struct grid *scratch, int y, int avail, int cols,
 	sc->hidden = d->st_hidden;
 	sc->cut = d->st_cut;
 	sc->skipped = d->st_skipped;
-	sc->step = -d->st_step;
+	/* Two columns a stair read as a staircase: no need for more. */
+	sc->step = -(d->st_step < 200 ? d->st_step : 200);
 	sc->cols = cols;
 	d->g = real;
 	v->cpu_top = top;
@@ -865,8 +866,8 @@ panel_try(struct draw *d, struct grid *scratch, int y, int avail, int cols,
  * count of panels a row whose rows all fit (balanced, no narrower than
  * PANEL_TINY) is drawn aside and the best kept; the list when no layout
  * shows every runnable task and the list shows more.  The choice stays
- * while the screen keeps its size unless another is better short of the
- * last tie-break, so the layout does not flip between equals.
+ * while the screen keeps its size unless another is better, so the
+ * layout does not flip between equals.
  * Returns the panels a row, or 0 for the list.
  */
 static int
@@ -912,8 +913,7 @@ panel_choose(struct draw *d, int y, int avail)
 	grid_free(&scratch);
 	if (keepcols >= 0 && v->layout_w == d->g->w &&
 	    v->layout_h == avail && v->layout_n == ncpu &&
-	    keep.hidden <= best.hidden && keep.cut <= best.cut &&
-	    keep.skipped <= best.skipped && keep.step <= best.step)
+	    !panel_better(&best, &keep))
 		bestcols = keepcols;
 	v->layout_w = d->g->w;
 	v->layout_h = avail;
