@@ -744,8 +744,9 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 		ph = 2;
 
 	/*
-	 * Stairs step right by as much as leaves PANEL_ROOM columns after
-	 * the bottom stair for its tasks (where hogs live): the span in
+	 * Stairs step right by as much as leaves half the panel (PANEL_ROOM
+	 * columns at least) after the bottom stair for its tasks (where
+	 * hogs live, several to a stair): the span in
 	 * columns over nstep stairs, fractional steps (a stair can be one
 	 * column, or share its column with the next: narrow panels are
 	 * steep), at most 4 a stair.
@@ -757,7 +758,9 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 		pg.nstep = ph - 2;
 	if (pg.nstep < 1)
 		pg.nstep = 1;
-	room = PANEL_ROOM;
+	room = (pw - 2 - PANEL_LABEL) / 2;
+	if (room < PANEL_ROOM)
+		room = PANEL_ROOM;
 	pg.span = pw - 2 - PANEL_LABEL - room;
 	if (pg.span > 4 * pg.nstep)
 		pg.span = 4 * pg.nstep;
