@@ -928,6 +928,13 @@ panel_choose(struct draw *d, int y, int avail)
 	return (bestcols);
 }
 
+/* What a count chosen with may grow to before choosing again. */
+static int
+panel_slack(int n)
+{
+	return (n <= 0 ? n : n + n / 10 + 1);
+}
+
 /*
  * Draw the layout chosen last, if the screen has kept its size and the
  * choice is less than a second of frames old, and it hides and cuts no
@@ -952,7 +959,13 @@ panel_keep(struct draw *d, int y, int avail, int *lines)
 		*lines = cpulist_draw(d, y, avail);
 	else
 		*lines = panel_layout(d, y, avail, v->layout_cols);
-	if (d->st_hidden <= v->layout_hidden && d->st_cut <= v->layout_cut)
+	/*
+	 * A layout that showed every task must still; one that could not
+	 * (crowded stairs) may hide a tenth more before choosing again, or
+	 * a crowd would choose at every frame.
+	 */
+	if (d->st_hidden <= panel_slack(v->layout_hidden) &&
+	    d->st_cut <= panel_slack(v->layout_cut))
 		return (1);
 	for (i = y; i < y + avail && i < g->h; i++)
 		grid_fill(g, 0, i, g->w, L' ', COL_DEFAULT);
