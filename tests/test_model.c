@@ -430,6 +430,9 @@ test_keys(void **state)
 		assert_true(v.message_error);
 	}
 	assert_int_equal(nsent, 10);
+	/* A function key is named as one. */
+	keys_handle(&e, KEY_F(9));
+	assert_non_null(strstr(v.message, "F9 refused"));
 	assert_true(keys_handle(&e, 'j') & KEYS_HANDLED);
 	assert_true(keys_handle(&e, 'q') & KEYS_QUIT);
 	model_free(m);

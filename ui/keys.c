@@ -668,6 +668,8 @@ keys_handle(struct keys_env *e, int key)
 		if (b->changes && e->view->readonly) {
 			if (key == ' ')
 				snprintf(name, sizeof name, "space");
+			else if (key >= KEY_F(0) && key <= KEY_F(63))
+				snprintf(name, sizeof name, "F%d", key - KEY_F0);
 			else
 				snprintf(name, sizeof name, "'%c'", key);
 			draw_message(e->view, 1, "read-only client: %s refused "
