@@ -31,6 +31,7 @@
 #define PANEL_ROOM	20	/* at most kept right of the last stair */
 #define PANEL_GAUGE	10	/* the widest `left` gauge */
 #define PANEL_GAUGE_MIN	2	/* the narrowest */
+#define PANEL_GAUGE_LIST 5	/* the widest in the CPU list */
 #define PANEL_ITEMS	128	/* tasks a line can show at most */
 #define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
 
@@ -509,11 +510,14 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 		it[i].cut = cut;
 		memcpy(it[i].label, buf, sizeof it[i].label);
 	}
-	/* Then a wider gauge. */
+	/*
+	 * Then a wider gauge; in the list, of one width, so that lines with
+	 * names alike line up.
+	 */
 	for (i = 0; i < shown && surplus > 0; i++) {
 		if (it[i].gauge <= 0)
 			continue;
-		w = PANEL_GAUGE - it[i].gauge;
+		w = (tagrank ? PANEL_GAUGE_LIST : PANEL_GAUGE) - it[i].gauge;
 		if (w > surplus)
 			w = surplus;
 		it[i].gauge += w;
