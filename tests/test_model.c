@@ -516,6 +516,24 @@ three(struct view *v, struct keys_env *e)
 	return (m);
 }
 
+/* A key that does nothing says so. */
+static void
+test_key_nothing(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	assert_int_equal(keys_handle(&e, 'Z'), KEYS_HANDLED | KEYS_REDRAW);
+	assert_string_equal(v.message,
+	    "'Z' does nothing here (? lists the keys)");
+	keys_handle(&e, KEY_F(5));
+	assert_non_null(strstr(v.message, "F5 does nothing"));
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
 /* g selects the first task, G the last (g went to the last). */
 static void
 test_key_g(void **state)
@@ -758,6 +776,7 @@ main(void)
 		cmocka_unit_test(test_allot),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_key_g),
+		cmocka_unit_test(test_key_nothing),
 		cmocka_unit_test(test_help_q),
 		cmocka_unit_test(test_fkeys),
 		cmocka_unit_test(test_find),

@@ -678,7 +678,16 @@ keys_handle(struct keys_env *e, int key)
 		}
 		return (b->fn(e, key));
 	}
-	return (0);
+	/* A key that does nothing says so, rather than nothing. */
+	if (key >= KEY_F(0) && key <= KEY_F(63))
+		snprintf(name, sizeof name, "F%d", key - KEY_F0);
+	else if (key > 32 && key < 127)
+		snprintf(name, sizeof name, "'%c'", key);
+	else
+		return (0);
+	draw_message(e->view, 0, "%s does nothing here (? lists the keys)",
+	    name);
+	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
 /* A mouse click at (x, y): a task row selects that task. */
