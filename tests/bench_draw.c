@@ -174,7 +174,7 @@ main(int argc, char **argv)
 	    "| both at 30 fps (%% of a core) |\n");
 	printf("|---|---|---|---|---|\n");
 	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-		draw_grid_init(&bg, sizes[s][0], sizes[s][1]);
+		grid_init(&bg, sizes[s][0], sizes[s][1]);
 		snprintf(what, sizeof what, "feed %dx%d", sizes[s][0],
 		    sizes[s][1]);
 		feed = measure(what, do_feed, quick);
@@ -187,7 +187,7 @@ main(int argc, char **argv)
 		printf("| %dx%d | %.1f | %.1f | %.1f | %.2f |\n", sizes[s][0],
 		    sizes[s][1], feed / 1e3, draw / 1e3, both / 1e3,
 		    both * 30 / 1e9 * 100);
-		draw_grid_free(&bg);
+		grid_free(&bg);
 	}
 	model_free(bm);
 	return (0);

@@ -15,7 +15,7 @@
 #   - NO_COLOR gives attributes only; a C locale gives ASCII only;
 #   - the daemon going away ends the client: status 1, a message on
 #     stderr, the terminal restored;
-#   - `Q` shuts the daemon down.
+#   - `Q` asks, then shuts the daemon down.
 # Each run has its own XDG_RUNTIME_DIR, so the default socket is private.
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
@@ -215,8 +215,9 @@ wait_ask tasks "^task id=$fid .* nice=0 " && ok "-: $fname nice 0" ||
 $tm send-keys -t t a
 wait_screen "CPUs for $fname" 30 || bad "a: no prompt"
 $tm send-keys -t t C-u 9 Enter
-wait_screen "$fname on CPUs 9: " 30 && ok "a 9: the daemon's error shown" ||
-    bad "a 9: no error on the caption line"
+wait_screen "refused: $fname on CPUs 9: " 30 &&
+    ok "a 9: the daemon's error shown, as a refusal" ||
+    bad "a 9: no refusal on the caption line"
 ask tasks | grep -q "^task id=$fid .* cpus=0-1 " ||
     bad "a 9: affinity changed anyway"
 
@@ -312,10 +313,19 @@ grep -q "daemon went away" "$tmp/g.err" && ok "daemon gone: said so" ||
     bad "daemon gone: stderr: $(cat "$tmp/g.err")"
 screen g | grep -qF "CPU0" && bad "daemon gone: screen not restored"
 
-# 11. `Q` shuts the daemon down (the client starts a fresh one first).
+# 11. `Q` asks, then shuts the daemon down (the client starts a fresh
+# one first); n at the question keeps it.
 client k ""
 wait_screen CPU0 100 k || bad "Q: no daemon started again"
 $tm send-keys -t k Q
+wait_screen "every client" 30 k && ok "Q: asks first" || bad "Q: no question"
+$tm send-keys -t k n
+wait_screen cancelled 30 k || bad "Q n: not cancelled"
+ask status | grep -q '^status ' && ok "Q n: the daemon still serves" ||
+    bad "Q n: the daemon stopped"
+$tm send-keys -t k Q
+wait_screen "every client" 30 k || bad "Q: no question the second time"
+$tm send-keys -t k y
 rc=$(wait_rc k)
 [ "$rc" = 0 ] && ok "Q: exit 0" || bad "Q: exit '$rc'"
 n=0

@@ -5,7 +5,8 @@
 #   - 8 CPUs at 80x24: every CPU label on screen;
 #   - 2 000 tasks: End selects the last task and it is on screen, Home
 #     the first; a crowded stair says "+N";
-#   - 64 CPUs at 120x40: every CPU label on screen.
+#   - 64 CPUs at 120x40: every CPU label on screen, as the CPU list;
+#     `v` shows panels, `v` again the list.
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
 
@@ -154,9 +155,22 @@ if run 4 2000 120 40; then
 	every_cpu 4 120x40
 fi
 
-# 64 CPUs at 120x40.
+# 64 CPUs at 120x40: the list; v shows panels, v again the list.
 if run 64 128 120 40; then
 	every_cpu 64 120x40
+	wait_screen "rank [running left]" 10 && ok "64 CPUs: the CPU list" ||
+	    bad "64 CPUs: not the list"
+	$tm send-keys -t c v
+	if wait_screen "CPUs: panels" 50 && ! $tm capture-pane -p -t c |
+	    grep -qF "rank [running left]" && $tm capture-pane -p -t c |
+	    grep -q "┌ CPU63"; then
+		ok "v: panels"
+	else
+		bad "v: no panels"
+	fi
+	$tm send-keys -t c v
+	wait_screen "rank [running left]" 50 && ok "v v: the list again" ||
+	    bad "v v: not the list"
 fi
 
 if [ $fails -gt 0 ]; then

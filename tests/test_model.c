@@ -365,7 +365,10 @@ test_keys(void **state)
 	nsent = 5;
 	keys_handle(&e, '.');
 	assert_string_equal(sent[5], "step 1");
+	/* x asks first (F9 as htop); y kills. */
 	keys_handle(&e, 'x');
+	assert_int_equal(nsent, 6);
+	keys_handle(&e, 'y');
 	assert_string_equal(sent[6], "kill 4");
 
 	/*
@@ -411,9 +414,10 @@ test_keys(void **state)
 	keys_handle(&e, 27);
 	assert_false(v.prompt);
 	assert_int_equal(nsent, 9);
-	/* q quits; Q sends shutdown. */
+	/* q quits; Q asks, then sends shutdown. */
 	assert_true(keys_handle(&e, 'q') & KEYS_QUIT);
-	assert_true(keys_handle(&e, 'Q') & KEYS_SHUTDOWN);
+	assert_false(keys_handle(&e, 'Q') & KEYS_SHUTDOWN);
+	assert_true(keys_handle(&e, 'y') & KEYS_SHUTDOWN);
 	assert_string_equal(sent[1], "shutdown");
 
 	/* Read-only: every key that changes the daemon is refused. */
@@ -426,6 +430,9 @@ test_keys(void **state)
 		assert_true(v.message_error);
 	}
 	assert_int_equal(nsent, 10);
+	/* A function key is named as one. */
+	keys_handle(&e, KEY_F(9));
+	assert_non_null(strstr(v.message, "F9 refused"));
 	assert_true(keys_handle(&e, 'j') & KEYS_HANDLED);
 	assert_true(keys_handle(&e, 'q') & KEYS_QUIT);
 	model_free(m);
@@ -475,15 +482,225 @@ test_garbage(void **state)
 			model_sent(m, PEND_TABLE, "table 1");
 		model_feed(m, line);
 		if (i % 500 == 0) {
-			draw_grid_init(&g, 80, 24);
+			grid_init(&g, 80, 24);
 			keys_select_first(m, &v);
 			draw_screen(&g, m, &v, keys_help());
-			d = draw_dump(&g, 1);
+			d = grid_dump(&g, 1);
 			free(d);
-			draw_grid_free(&g);
+			grid_free(&g);
 		}
 	}
 	assert_true(m->nbad > 0);
+	model_free(m);
+}
+
+/* A model with three tasks, and keys that record what they send. */
+static struct model *
+three(struct view *v, struct keys_env *e)
+{
+	struct model	*m = greeted();
+
+	model_feed(m, "frame tick=1 cpus=2 tasks=3 paused=0 speed=1 rr=10");
+	model_feed(m, TASK(4, "hog", "running", 0));
+	model_feed(m, TASK(9, "editor", "sleeping", 0));
+	model_feed(m, TASK(12, "make", "runnable", 0));
+	model_feed(m, "end");
+	memset(v, 0, sizeof *v);
+	v->pause_sent = -1;
+	memset(e, 0, sizeof *e);
+	e->model = m;
+	e->view = v;
+	e->send = record;
+	nsent = 0;
+	keys_select_first(m, v);
+	return (m);
+}
+
+/* A key that does nothing says so. */
+static void
+test_key_nothing(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	assert_int_equal(keys_handle(&e, 'Z'), KEYS_HANDLED | KEYS_REDRAW);
+	assert_string_equal(v.message,
+	    "'Z' does nothing here (? lists the keys)");
+	keys_handle(&e, KEY_F(5));
+	assert_non_null(strstr(v.message, "F5 does nothing"));
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
+/* g selects the first task, G the last (g went to the last). */
+static void
+test_key_g(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	keys_handle(&e, 'G');
+	assert_int_equal(v.selected, 12);
+	keys_handle(&e, 'g');
+	assert_int_equal(v.selected, 4);
+	keys_handle(&e, KEY_END);
+	keys_handle(&e, KEY_HOME);
+	assert_int_equal(v.selected, 4);
+	model_free(m);
+}
+
+/*
+ * The help says any key closes it: q and Q close it too, not quit or
+ * stop the daemon; Q asks before stopping it for every client.
+ */
+static void
+test_help_q(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+	int		 f;
+
+	m = three(&v, &e);
+	keys_handle(&e, '?');
+	assert_true(v.show_help);
+	f = keys_handle(&e, 'q');
+	assert_false(f & KEYS_QUIT);
+	assert_false(v.show_help);
+	keys_handle(&e, KEY_F(1));
+	assert_true(v.show_help);
+	f = keys_handle(&e, 'Q');
+	assert_false(f & KEYS_SHUTDOWN);
+	assert_false(v.show_help);
+	assert_false(v.prompt);
+	assert_int_equal(nsent, 0);
+	/* Q asks; anything but y cancels. */
+	f = keys_handle(&e, 'Q');
+	assert_false(f & KEYS_SHUTDOWN);
+	assert_true(v.prompt);
+	assert_non_null(strstr(v.prompt_label, "every client"));
+	f = keys_handle(&e, 'n');
+	assert_false(f & KEYS_SHUTDOWN);
+	assert_false(v.prompt);
+	assert_int_equal(nsent, 0);
+	keys_handle(&e, 'Q');
+	f = keys_handle(&e, 'Y');
+	assert_true(f & KEYS_SHUTDOWN);
+	assert_string_equal(sent[0], "shutdown");
+	model_free(m);
+}
+
+/* htop's function keys: F10 quits, F9 kills once confirmed, F7/F8 nice. */
+static void
+test_fkeys(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	assert_true(keys_handle(&e, KEY_F(10)) & KEYS_QUIT);
+	keys_handle(&e, KEY_F(9));
+	assert_true(v.prompt);
+	keys_handle(&e, 27);
+	assert_int_equal(nsent, 0);
+	keys_handle(&e, KEY_F(9));
+	keys_handle(&e, 'y');
+	assert_string_equal(sent[0], "kill 4");
+	keys_handle(&e, KEY_F(7));
+	assert_string_equal(sent[1], "nice 4 -1");
+	v.nice_task = 0;
+	keys_handle(&e, KEY_F(8));
+	assert_string_equal(sent[2], "nice 4 1");
+	model_free(m);
+}
+
+/* / finds a task by a part of its name, after the selected one. */
+static void
+test_find(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+	const char	*p;
+	int		 f;
+
+	m = three(&v, &e);
+	keys_handle(&e, '/');
+	assert_true(v.prompt);
+	for (p = "ke"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	f = keys_handle(&e, '\r');
+	assert_true(f & KEYS_TABLE);
+	assert_int_equal(v.selected, 12);
+	/* By id too; and a miss says so, leaving the selection. */
+	keys_handle(&e, '/');
+	keys_handle(&e, '9');
+	keys_handle(&e, '\r');
+	assert_int_equal(v.selected, 9);
+	keys_handle(&e, '/');
+	keys_handle(&e, 'z');
+	keys_handle(&e, '\r');
+	assert_int_equal(v.selected, 9);
+	assert_non_null(strstr(v.message, "no task"));
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
+/* < and > stop at the daemon's speed limits instead of an error. */
+static void
+test_speed_clamp(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	m->speed = 80;
+	keys_handle(&e, '>');
+	assert_string_equal(sent[0], "speed 100");
+	keys_handle(&e, '>');
+	assert_int_equal(nsent, 1);
+	assert_false(v.message_error);
+	assert_non_null(strstr(v.message, "fastest"));
+	v.speed_sent = 0;
+	m->speed = 0.015;
+	keys_handle(&e, '<');
+	assert_string_equal(sent[1], "speed 0.01");
+	keys_handle(&e, '<');
+	assert_int_equal(nsent, 2);
+	assert_non_null(strstr(v.message, "slowest"));
+	model_free(m);
+}
+
+/* A refused command reads as refused (it read like a success). */
+static void
+test_reply_error(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	keys_handle(&e, 'a');
+	keys_handle(&e, '9');
+	keys_handle(&e, '\r');
+	assert_string_equal(sent[0], "affinity 4 9");
+	assert_int_equal(model_feed(m, "err cpu 9 is outside 0..1"),
+	    MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_true(v.message_error);
+	assert_string_equal(v.message,
+	    "refused: hog on CPUs 9: cpu 9 is outside 0..1");
+	model_sent(m, PEND_ACTION, "hog sleeps 5 ms");
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_false(v.message_error);
+	assert_string_equal(v.message, "hog sleeps 5 ms");
 	model_free(m);
 }
 
@@ -558,6 +775,13 @@ main(void)
 		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_allot),
 		cmocka_unit_test(test_keys),
+		cmocka_unit_test(test_key_g),
+		cmocka_unit_test(test_key_nothing),
+		cmocka_unit_test(test_help_q),
+		cmocka_unit_test(test_fkeys),
+		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_speed_clamp),
+		cmocka_unit_test(test_reply_error),
 		cmocka_unit_test(test_click),
 		cmocka_unit_test(test_message_age),
 		cmocka_unit_test(test_garbage),

@@ -13,13 +13,17 @@
 
 #include <curses.h>
 
+#include "protocol.h"
 #include "stairs.h"
 
 enum keys_prompt {
 	PROMPT_NONE,
 	PROMPT_SLEEP,
 	PROMPT_AFFINITY,
-	PROMPT_NEW
+	PROMPT_NEW,
+	PROMPT_FIND,
+	PROMPT_KILL,		/* y/N: kill prompt_task */
+	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
 };
 
 struct keys_binding {
@@ -102,12 +106,13 @@ keys_page(struct keys_env *e, int key)
 	return (keys_move(e, key == KEY_PPAGE ? -n : n));
 }
 
-/* Home / End: the first or last task. */
+/* Home / End, g / G: the first or last task. */
 static int
 keys_ends(struct keys_env *e, int key)
 {
-	return (keys_move(e, key == KEY_HOME ? -e->model->ntasks :
-	    e->model->ntasks));
+	int	first = key == KEY_HOME || key == 'g';
+
+	return (keys_move(e, first ? -e->model->ntasks : e->model->ntasks));
 }
 
 /* [ / ]: scroll the CPU panels by a row. */
@@ -177,7 +182,7 @@ keys_nice(struct keys_env *e, int key)
 	n = t->nice;
 	if (e->view->nice_task == t->id)
 		n = e->view->nice_value;
-	n += key == '-' ? -1 : 1;
+	n += key == '-' || key == KEY_F(7) ? -1 : 1;
 	if (n < -20 || n > 19) {
 		draw_message(e->view, 1, "%s: nice stays in -20..19", t->name);
 		return (KEYS_HANDLED | KEYS_REDRAW);
@@ -204,18 +209,43 @@ keys_affinity(struct keys_env *e, int key)
 	    strcmp(t->cpus, "-") == 0 ? "" : t->cpus));
 }
 
-/* x: kill the selected task. */
+/* x / F9: ask, then kill the selected task. */
 static int
 keys_kill(struct keys_env *e, int key)
 {
 	const struct mtask	*t;
-	char			 cmd[64], what[96];
+	char			 label[64];
 
 	if ((t = keys_selected(e)) == NULL)
 		return (KEYS_HANDLED | KEYS_REDRAW);
-	snprintf(cmd, sizeof cmd, "kill %d", t->id);
-	snprintf(what, sizeof what, "kill %s", t->name);
-	return (keys_send(e, PEND_ACTION, what, cmd));
+	snprintf(label, sizeof label, "kill %.31s (id %d)? y/N", t->name,
+	    t->id);
+	return (keys_prompt_open(e, PROMPT_KILL, label, ""));
+}
+
+/* /: ask for a task to find. */
+static int
+keys_find(struct keys_env *e, int key)
+{
+	return (keys_prompt_open(e, PROMPT_FIND, "find a task (name or id)",
+	    ""));
+}
+
+/* v: the CPUs as panels, as a list, or chosen from the screen. */
+static int
+keys_view(struct keys_env *e, int key)
+{
+	static const char *const names[] = {
+		[VIEW_AUTO] = "as fits the screen",
+		[VIEW_PANELS] = "panels",
+		[VIEW_LIST] = "a list"
+	};
+	struct view	*v = e->view;
+
+	v->cpu_view = (v->cpu_view + 1) % 3;
+	v->cpu_top = 0;
+	draw_message(v, 0, "CPUs: %s", names[v->cpu_view]);
+	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
 /* n: ask for a new scripted task. */
@@ -259,7 +289,20 @@ keys_speed(struct keys_env *e, int key)
 
 	if (v->speed_sent > 0)
 		s = v->speed_sent;
+	/* The daemon's limits: stop there, instead of an error. */
+	if (key == '<' && s <= PROTO_SPEED_MIN) {
+		draw_message(v, 0, "speed %gx is the slowest", s);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (key == '>' && s >= PROTO_SPEED_MAX) {
+		draw_message(v, 0, "speed %gx is the fastest", s);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
 	s *= key == '<' ? 0.5 : 2;
+	if (s < PROTO_SPEED_MIN)
+		s = PROTO_SPEED_MIN;
+	if (s > PROTO_SPEED_MAX)
+		s = PROTO_SPEED_MAX;
 	v->speed_sent = s;
 	v->speed_frames = e->model->frames;
 	snprintf(cmd, sizeof cmd, "speed %g", s);
@@ -292,12 +335,12 @@ keys_quit(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_QUIT);
 }
 
-/* Q: shut the daemon down, then quit. */
+/* Q: ask, then shut the daemon down (for every client) and quit. */
 static int
 keys_shutdown(struct keys_env *e, int key)
 {
-	keys_send(e, PEND_SHUTDOWN, "shutdown", "shutdown");
-	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_SHUTDOWN);
+	return (keys_prompt_open(e, PROMPT_SHUTDOWN,
+	    "stop the daemon for every client? y/N", ""));
 }
 
 static const struct keys_binding keys_table_[] = {
@@ -307,40 +350,46 @@ static const struct keys_binding keys_table_[] = {
 	{ KEY_NPAGE, 0, 0, keys_page },
 	{ KEY_HOME, 'g', 0, keys_ends },
 	{ KEY_END, 'G', 0, keys_ends },
+	{ '/', 0, 0, keys_find },
 	{ '[', ']', 0, keys_cpus },
+	{ 'v', 0, 0, keys_view },
 	{ 's', 0, 1, keys_sleep },
 	{ 'S', 0, 1, keys_sleep_ask },
 	{ '+', '=', 1, keys_nice },
-	{ '-', 0, 1, keys_nice },
+	{ '-', KEY_F(7), 1, keys_nice },
+	{ KEY_F(8), 0, 1, keys_nice },
 	{ 'a', 0, 1, keys_affinity },
-	{ 'x', 0, 1, keys_kill },
+	{ 'x', KEY_F(9), 1, keys_kill },
 	{ 'n', 0, 1, keys_new },
 	{ ' ', 0, 1, keys_pause },
 	{ '.', 0, 1, keys_step },
 	{ '<', '>', 1, keys_speed },
 	{ 't', 0, 0, keys_table },
 	{ '?', KEY_F(1), 0, keys_help_key },
-	{ 'q', 0, 0, keys_quit },
+	{ 'q', KEY_F(10), 0, keys_quit },
 	{ 'Q', 0, 1, keys_shutdown },
 };
 
 static const char *const keys_help_text[] = {
 	"Up/Down j/k  select a task (or click it)",
-	"PgUp/PgDn Home/End  page through the tasks",
-	"[ ]          scroll the CPU panels",
+	"PgUp/PgDn    page through the tasks",
+	"g/G Home/End the first / last task",
+	"/            find a task by name or id",
+	"[ ]          scroll the CPUs",
+	"v            CPUs as panels / a list / as fits",
 	"s            the selected task sleeps (default ms)",
 	"S            ... for how long? (prompt)",
-	"+ -          nice up / down",
+	"+ - F8 F7    nice up / down",
 	"a            affinity: CPUs the task may use",
-	"x            kill the task",
+	"x F9         kill the task (asks first)",
 	"n            new scripted task: NAME [RUN,SLEEP,..]",
 	"space        pause / resume",
 	".            one tick",
 	"< >          speed: halve / double",
 	"t            the article's table on / off",
 	"? F1         this help",
-	"q            detach (the daemon keeps running)",
-	"Q            shut the daemon down",
+	"q F10        detach (the daemon keeps running)",
+	"Q            stop the daemon for everyone (asks)",
 	"",
 	"[hog ███░░]  runs now; the bar is `left` of its slice",
 	"name  queued on its stair   (name) sleeping   +3 more",
@@ -401,6 +450,87 @@ keys_frame(struct model *m, struct view *v)
 		v->nice_task = 0;
 }
 
+/*
+ * Find the task the prompt names: a number is an id, else the first
+ * task after the selected one (wrapping) whose name has the text.
+ */
+static int
+keys_find_done(struct keys_env *e)
+{
+	struct model		*m = e->model;
+	struct view		*v = e->view;
+	const struct mtask	*t = NULL;
+	char			*end;
+	long			 id;
+	int			 i, k, start;
+
+	id = strtol(v->prompt_buf, &end, 10);
+	if (*end == '\0')
+		t = model_task(m, (int)id);
+	start = model_task_index(m, v->selected);
+	for (k = 1; t == NULL && k <= m->ntasks; k++) {
+		i = (start + k) % m->ntasks;
+		if (i < 0)
+			i += m->ntasks;
+		if (strstr(m->tasks[i].name, v->prompt_buf) != NULL)
+			t = &m->tasks[i];
+	}
+	if (t == NULL) {
+		draw_message(v, 0, "no task matches %s", v->prompt_buf);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	draw_message(v, 0, "found %s (id %d)", t->name, t->id);
+	v->selected = t->id;
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+}
+
+/* A key at a y/N question: y does it, anything else cancels. */
+static int
+keys_confirm(struct keys_env *e, int key)
+{
+	struct view		*v = e->view;
+	const struct mtask	*t;
+	char			 cmd[64], what[96];
+	int			 kind = v->prompt;
+
+	v->prompt = PROMPT_NONE;
+	if (key != 'y' && key != 'Y') {
+		draw_message(v, 0, "cancelled");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (kind == PROMPT_SHUTDOWN) {
+		keys_send(e, PEND_SHUTDOWN, "shutdown", "shutdown");
+		return (KEYS_HANDLED | KEYS_REDRAW | KEYS_SHUTDOWN);
+	}
+	if ((t = model_task(e->model, v->prompt_task)) == NULL) {
+		draw_message(v, 1, "that task is gone");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(cmd, sizeof cmd, "kill %d", t->id);
+	snprintf(what, sizeof what, "kill %s", t->name);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/*
+ * A reply to an action came: say how it went.  A refusal says so first
+ * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).
+ */
+void
+keys_reply(struct model *m, struct view *v)
+{
+	if (m->reply_ok && m->reply_text[0] != '\0')
+		draw_message(v, 0, "%s: ok %s", m->reply_what, m->reply_text);
+	else if (m->reply_ok)
+		draw_message(v, 0, "%s", m->reply_what);
+	else {
+		draw_message(v, 1, "refused: %s: %s", m->reply_what,
+		    m->reply_text);
+		v->nice_task = 0;
+		v->speed_sent = 0;
+		v->pause_sent = -1;
+	}
+}
+
 /* The prompt line was entered: act on it. */
 static int
 keys_prompt_done(struct keys_env *e)
@@ -417,6 +547,8 @@ keys_prompt_done(struct keys_env *e)
 		draw_message(v, 0, "cancelled");
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
+	if (kind == PROMPT_FIND)
+		return (keys_find_done(e));
 	if (kind != PROMPT_NEW &&
 	    (t = model_task(e->model, v->prompt_task)) == NULL) {
 		draw_message(v, 1, "that task is gone");
@@ -479,6 +611,8 @@ keys_prompt_key(struct keys_env *e, int key)
 	 * replaces it, while Backspace or ^U edit it.
 	 */
 	v->prompt_fresh = 0;
+	if (v->prompt == PROMPT_KILL || v->prompt == PROMPT_SHUTDOWN)
+		return (keys_confirm(e, key));
 	switch (key) {
 	case '\n':
 	case '\r':
@@ -522,7 +656,8 @@ keys_handle(struct keys_env *e, int key)
 
 	if (e->view->prompt != PROMPT_NONE)
 		return (keys_prompt_key(e, key));
-	if (e->view->show_help && key != 'q' && key != 'Q') {
+	if (e->view->show_help) {
+		/* Any key closes it, as it says: q and Q too. */
 		e->view->show_help = 0;
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
@@ -533,6 +668,8 @@ keys_handle(struct keys_env *e, int key)
 		if (b->changes && e->view->readonly) {
 			if (key == ' ')
 				snprintf(name, sizeof name, "space");
+			else if (key >= KEY_F(0) && key <= KEY_F(63))
+				snprintf(name, sizeof name, "F%d", key - KEY_F0);
 			else
 				snprintf(name, sizeof name, "'%c'", key);
 			draw_message(e->view, 1, "read-only client: %s refused "
@@ -541,7 +678,16 @@ keys_handle(struct keys_env *e, int key)
 		}
 		return (b->fn(e, key));
 	}
-	return (0);
+	/* A key that does nothing says so, rather than nothing. */
+	if (key >= KEY_F(0) && key <= KEY_F(63))
+		snprintf(name, sizeof name, "F%d", key - KEY_F0);
+	else if (key > 32 && key < 127)
+		snprintf(name, sizeof name, "'%c'", key);
+	else
+		return (0);
+	draw_message(e->view, 0, "%s does nothing here (? lists the keys)",
+	    name);
+	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
 /* A mouse click at (x, y): a task row selects that task. */

@@ -280,18 +280,7 @@ stairs_reply(struct client *c)
 		}
 		break;
 	case PEND_ACTION:
-		if (m->reply_ok && m->reply_text[0] != '\0')
-			draw_message(&c->v, 0, "%s: ok %s", m->reply_what,
-			    m->reply_text);
-		else if (m->reply_ok)
-			draw_message(&c->v, 0, "%s", m->reply_what);
-		else {
-			draw_message(&c->v, 1, "%s: %s", m->reply_what,
-			    m->reply_text);
-			c->v.nice_task = 0;
-			c->v.speed_sent = 0;
-			c->v.pause_sent = -1;
-		}
+		keys_reply(m, &c->v);
 		stairs_redraw(c);
 		break;
 	case PEND_SHUTDOWN:
@@ -391,8 +380,8 @@ stairs_redraw(struct client *c)
 		return;
 	crt_size(&w, &h);
 	if (w != c->g.w || h != c->g.h) {
-		draw_grid_free(&c->g);
-		draw_grid_init(&c->g, w, h);
+		grid_free(&c->g);
+		grid_init(&c->g, w, h);
 	}
 	draw_screen(&c->g, c->m, &c->v, keys_help());
 	crt_render(&c->g);
@@ -472,7 +461,7 @@ stairs_free(struct client *c)
 		event_base_free(c->base);
 	c->base = NULL;
 	model_free(c->m);
-	draw_grid_free(&c->g);
+	grid_free(&c->g);
 	free(c->why);
 }
 

@@ -1,7 +1,8 @@
 /*
  * stairs.h -- the client's internal header: the model of the daemon's
- * state (model.c), the cell grid and its drawing (draw.c), the key table
- * (keys.c) and the terminal (crt.c).  One block of prototypes per file,
+ * state (model.c), the cell grid (grid.c), the screen's layout (draw.c)
+ * and its panes (bar.c, panel.c, tasktab.c, article.c, help.c), the key
+ * table (keys.c) and the terminal (crt.c).  One block of prototypes per file,
  * as tmux does.
  */
 #ifndef STAIRS_UI_H
@@ -200,14 +201,34 @@ struct cell {
 struct grid {
 	int		 w;
 	int		 h;
+	int		 ascii;		/* text drawn in plain ASCII */
 	struct cell	*cells;
+};
+
+/* The characters a screen is drawn with: UTF-8 or plain ASCII. */
+struct glyphs {
+	wchar_t		 h, v, tl, tr, bl, br;
+	wchar_t		 stair, full, empty, skip, sel, quote, times, vbar;
+};
+
+/* How the CPUs are shown (the `v` key). */
+enum view_cpus {
+	VIEW_AUTO,		/* panels up to PANEL_MAX_CPUS, else a list */
+	VIEW_PANELS,
+	VIEW_LIST
 };
 
 /* What the user is looking at: selection, scrolling, prompt, messages. */
 struct view {
 	int		 selected;	/* task id, 0 none */
 	int		 task_top;	/* first task row shown */
-	int		 cpu_top;	/* first panel row shown */
+	int		 cpu_top;	/* first panel row (list line) shown */
+	enum view_cpus	 cpu_view;
+	/* The layout chosen last (panels a row, 0 the list) and for what. */
+	int		 layout_cols;
+	int		 layout_w, layout_h, layout_n;
+	long		 layout_frames;	/* model frames when chosen */
+	int		 layout_hidden, layout_cut;	/* as it was then */
 	int		 show_table;	/* the article's table */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
@@ -241,15 +262,88 @@ struct view {
 	int		 cpu_rows_shown;
 };
 
+/* Everything one draw of the screen needs; what the panes are given. */
+struct draw {
+	struct grid		*g;
+	const struct model	*m;
+	struct view		*v;
+	const struct glyphs	*gl;
+	int			 top_static;	/* best static rank in use */
+
+	/*
+	 * panel.c's index, made and freed by panel_draw.
+	 * The tasks on the stairs by CPU: bycpu[cstart[c] .. cstart[c+1]).
+	 */
+	const struct mtask	**bycpu;
+	int			 *cstart;
+	/*
+	 * One panel's tasks by rank: pl[rstart[r] .. rstart[r + 1]), the
+	 * running one first, then the runnable, then the sleeping ones.
+	 */
+	const struct mtask	**pl;
+	int			  rstart[MODEL_BOTTOM + 2];
+	/* The live tasks' names, sorted: a shortened name must be unique. */
+	const char		**names;
+	size_t			  nnames;
+	int			  maxname;	/* the widest name */
+
+	/* What a layout hid or cut, to choose the best (panel.c). */
+	int			  st_hidden;	/* runnable tasks not written */
+	int			  st_cut;	/* tasks not by their whole name */
+	int			  st_skipped;	/* ranks not drawn */
+	int			  st_step;	/* columns a stair steps, x100 */
+};
+
+/* grid.c */
+void		 grid_init(struct grid *, int w, int h);
+void		 grid_free(struct grid *);
+const struct glyphs *grid_glyphs(int ascii);
+char		 grid_col_letter(enum col);
+void		 grid_put(struct grid *, int x, int y, wchar_t, enum col);
+void		 grid_fill(struct grid *, int x, int y, int n, wchar_t,
+		     enum col);
+void		 grid_paint(struct grid *, int x, int y, int n, enum col);
+int		 grid_text(struct grid *, int x, int y, int xmax, const char *,
+		     enum col);
+int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
+		     const char *, ...) __attribute__((format(printf, 6, 7)));
+int		 grid_width(const char *);
+char		*grid_dump(const struct grid *, int with_colours);
+
 /* draw.c */
-void		 draw_grid_init(struct grid *, int w, int h);
-void		 draw_grid_free(struct grid *);
 void		 draw_screen(struct grid *, const struct model *, struct view *,
 		     const char *const *help);
-char		*draw_dump(const struct grid *, int with_colours);
-char		 draw_col_letter(enum col);
 void		 draw_message(struct view *, int error, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
+
+/* bar.c */
+void		 bar_status(struct draw *);
+int		 bar_caption_lines(struct draw *);
+void		 bar_caption(struct draw *, int y, int lines);
+void		 bar_keys(struct draw *, int y);
+
+/* panel.c */
+#define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
+int		 panel_draw(struct draw *, int y, int avail);
+void		 panel_index(struct draw *);
+void		 panel_index_cpu(struct draw *, int cpu);
+void		 panel_line(struct draw *, const struct mtask *const *, int n,
+		     int more, int x, int y, int xmax, int tagrank);
+void		 panel_title(struct draw *, int cpu, int x, int y, int xmax,
+		     int idw);
+
+/* cpulist.c */
+int		 cpulist_draw(struct draw *, int y, int avail);
+
+/* tasktab.c */
+void		 tasktab_draw(struct draw *, int y, int h);
+
+/* article.c */
+int		 article_lines(struct draw *, int most);
+void		 article_draw(struct draw *, int y, int h);
+
+/* help.c */
+void		 help_draw(struct draw *, const char *const *help);
 
 /* keys.c */
 #define KEYS_HANDLED	0x1
@@ -271,6 +365,7 @@ struct keys_env {
 
 int		 keys_handle(struct keys_env *, int key);
 int		 keys_click(struct keys_env *, int x, int y);
+void		 keys_reply(struct model *, struct view *);
 const char *const *keys_help(void);
 void		 keys_select_first(struct model *, struct view *);
 void		 keys_frame(struct model *, struct view *);

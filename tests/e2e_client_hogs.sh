@@ -1,0 +1,149 @@
+#!/bin/sh
+# e2e_client_hogs.sh -- every task on its stair, through the real thing:
+# a live daemon (stairsd -f) on 8 CPUs x 3 hogs, the client in a private
+# tmux server (LANG=C.UTF-8) at 200x60, 120x40 and 80x24.  With the
+# daemon paused, every runnable or running task of `tasks` (socat) must
+# be in the CPU area of `capture-pane` (the lines between the status line
+# and the task table's heading) by its name, its "#id", or a prefix of
+# its name with "…", as a word; and never a bare "[]".
+# Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
+# yet), 1 fail.
+
+bin=$(cd "${STAIRS_BIN:-.}" && pwd)
+for tool in tmux socat; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "skip: $tool not installed"
+		exit 77
+	fi
+done
+if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
+	echo "skip: stairsd live daemon not available"
+	exit 77
+fi
+
+tmp=$(mktemp -d /tmp/stairs-e2e-hogs.XXXXXX)
+tmsock=stairs-e2e-hogs-$$
+tm="tmux -L $tmsock -f /dev/null"
+fails=0
+dpid=
+
+# Stop what this test started.
+cleanup() {
+	$tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
+	if [ -n "$dpid" ]; then
+		kill "$dpid" 2>/dev/null
+		wait "$dpid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# One command to the daemon, its reply on stdout.
+ask() {
+	echo "$1" | socat -t2 - UNIX-CONNECT:"$tmp/socket" 2>/dev/null
+}
+
+# Wait (up to $2 tenths of a second) until the screen shows $1.
+wait_screen() {
+	n=0
+	while [ $n -lt "${2:-100}" ]; do
+		$tm capture-pane -p -t c 2>/dev/null | grep -qF -- "$1" &&
+		    return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# 8 CPUs, 24 hogs (tasks with no pattern run all the time).
+{
+	echo 'name = "hogs";'
+	echo 'cpus = 8;'
+	echo 'tasks = ('
+	i=1
+	while [ $i -le 24 ]; do
+		sep=","
+		[ $i -eq 24 ] && sep=""
+		echo "  { name = \"hog$i\"; }$sep"
+		i=$((i + 1))
+	done
+	echo ');'
+} >"$tmp/hogs.cfg"
+
+"$bin/stairsd" -f -S "$tmp/socket" --scenario "$tmp/hogs.cfg" \
+    >"$tmp/daemon.log" 2>&1 &
+dpid=$!
+n=0
+while [ $n -lt 50 ] && [ ! -S "$tmp/socket" ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if [ ! -S "$tmp/socket" ]; then
+	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
+	exit 1
+fi
+# Let the hogs sink to the bottom stairs (20 stairs of 10 ms at speed
+# 10), then hold still so the screen and `tasks` agree.
+ask "speed 10" >/dev/null
+sleep 1
+ask pause >/dev/null
+ask tasks | grep '^task ' >"$tmp/tasks"
+grep -q "rank=13[89]" "$tmp/tasks" || bad "no hog on stair 138 or 139 yet"
+
+for size in 200x60 120x40 80x24; do
+	w=${size%x*}
+	h=${size#*x}
+	$tm kill-session -t c 2>/dev/null
+	$tm new-session -d -s c -x "$w" -y "$h" \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $tmp/socket; \
+	    sleep 600"
+	if ! wait_screen "PAUSED" 100; then
+		bad "$size: nothing drawn"
+		continue
+	fi
+	sleep 0.5
+	$tm capture-pane -p -t c >"$tmp/screen"
+	# The CPU area: after the status line, before the task heading.
+	awk 'NR > 1 && /^ +ID NAME/ { exit } NR > 1 { print }' \
+	    "$tmp/screen" >"$tmp/area"
+	missing=""
+	while read -r line; do
+		id=$(echo "$line" | sed 's/.* id=\([0-9]*\) .*/\1/')
+		name=$(echo "$line" | sed 's/.* name=\([^ ]*\) .*/\1/')
+		state=$(echo "$line" | sed 's/.* state=\([a-z]*\).*/\1/')
+		case "$state" in running|runnable) ;; *) continue;; esac
+		# Its name, #id, or a prefix of its name with an ellipsis.
+		grep -qE "(^|[^A-Za-z0-9_#.-])($name|#$id)([^A-Za-z0-9_.-]|$)" \
+		    "$tmp/area" && continue
+		p=$name
+		found=0
+		while [ ${#p} -gt 1 ]; do
+			p=${p%?}
+			if grep -qE "(^|[^A-Za-z0-9_#.-])$p…" "$tmp/area"; then
+				found=1
+				break
+			fi
+		done
+		[ $found = 1 ] || missing="$missing $name"
+	done <"$tmp/tasks"
+	[ -z "$missing" ] && ok "$size: every hog on screen" ||
+	    { bad "$size: missing$missing"; cat "$tmp/area"; }
+	grep -qF '[]' "$tmp/area" && bad "$size: a running task drawn as []"
+	i=0
+	while [ $i -lt 8 ]; do
+		grep -q "CPU$i " "$tmp/area" || bad "$size: no CPU$i"
+		i=$((i + 1))
+	done
+done
+
+if [ $fails -gt 0 ]; then
+	echo "e2e_client_hogs: $fails failed"
+	exit 1
+fi
+echo "e2e_client_hogs: all passed"
+exit 0

@@ -1,0 +1,133 @@
+/*
+ * article.c -- the article's table for the selected task: descents down,
+ * ranks across, each cell the ticks run there in rr intervals (the
+ * table in Kolivas's staircase write-up).  Pure: into a grid.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "stairs.h"
+#include "xmalloc.h"
+
+/* How many lines the article's table wants (0: nothing to show). */
+int
+article_lines(struct draw *d, int most)
+{
+	const struct mtable	*t = &d->m->table;
+	int			 rows;
+
+	if (!d->v->show_table || !t->valid || t->task != d->v->selected ||
+	    most < 3)
+		return (0);
+	rows = t->nrows < 1 ? 1 : t->nrows;
+	if (rows > most - 2)
+		rows = most - 2;
+	return (2 + rows);
+}
+
+/*
+ * Format ticks in rr intervals: a whole number or one decimal, in at
+ * most width characters (narrow: ".4" below one, else rounded).
+ */
+static void
+article_rr(char *buf, size_t len, long ticks, int rr, int width)
+{
+	if (ticks == 0)
+		buf[0] = '\0';
+	else if (ticks % rr == 0)
+		snprintf(buf, len, "%ld", ticks / rr);
+	else {
+		snprintf(buf, len, "%ld.%ld", ticks / rr,
+		    (ticks % rr) * 10 / rr);
+		if ((int)strlen(buf) > width && ticks < rr)
+			snprintf(buf, len, ".%ld", ticks * 10 / rr);
+		else if ((int)strlen(buf) > width)
+			snprintf(buf, len, "%ld", (ticks + rr / 2) / rr);
+	}
+}
+
+/*
+ * Draw the article's table for the selected task in rows [y, y + h):
+ * descents down, ranks across, the newest descents when not all fit.
+ */
+void
+article_draw(struct draw *d, int y, int h)
+{
+	const struct mtable	*t = &d->m->table;
+	const struct mtask	*task;
+	struct grid		*g = d->g;
+	int			 cw, ncol, c, c0, r, first, x;
+	char			 buf[32];
+
+	x = grid_textf(d->g, 1, y, g->w, COL_HEADER, "%s: descents ",
+	    t->name[0] != '\0' ? t->name : "?");
+	grid_put(g, x, y, d->gl->times, COL_HEADER);
+	grid_textf(d->g, x + 1, y, g->w, COL_HEADER,
+	    " ranks, in rr intervals (%d ms)", t->rr);
+	/*
+	 * Columns of 3 to 5; 4 at least past -9, so that every heading keeps
+	 * its minus.  When not all fit, the window follows the task's rank.
+	 */
+	cw = (g->w - 6) / t->stairs;
+	if (cw > 5)
+		cw = 5;
+	if (cw < 3)
+		cw = 3;
+	if (cw < 4 && t->stairs > 10)
+		cw = 4;
+	ncol = (g->w - 6) / cw;
+	if (ncol > t->stairs)
+		ncol = t->stairs;
+	task = model_task(d->m, t->task);
+	c0 = 0;
+	if (task != NULL && task->rank - t->base >= ncol)
+		c0 = task->rank - t->base - ncol + 1;
+	if (c0 > t->stairs - ncol)
+		c0 = t->stairs - ncol;
+	if (c0 < 0)
+		c0 = 0;
+	grid_text(d->g, 0, y + 1, g->w, "Desc", COL_HEADER);
+	grid_put(g, 4, y + 1, d->gl->vbar, COL_BORDER);
+	for (c = 0; c < ncol; c++) {
+		x = 5 + c * cw;
+		if (c0 + c == 0)
+			grid_textf(d->g, x, y + 1, x + cw, COL_HEADER, "%*s", cw,
+			    cw > 3 ? "Base" : "B");
+		else
+			grid_textf(d->g, x, y + 1, x + cw, COL_HEADER, "%*d",
+			    cw, -(c0 + c));
+	}
+	first = t->nrows - (h - 2);
+	if (first < 0)
+		first = 0;
+	for (r = first; r < t->nrows && y + 2 + r - first < y + h; r++) {
+		x = y + 2 + r - first;
+		grid_textf(d->g, 0, x, 4, COL_HEADER, "%4d", t->iters[r]);
+		grid_put(g, 4, x, d->gl->vbar, COL_BORDER);
+		for (c = 0; c < ncol; c++) {
+			article_rr(buf, sizeof buf,
+			    t->ticks[(size_t)r * t->stairs + c0 + c], t->rr,
+			    cw - 1);
+			grid_textf(d->g, 5 + c * cw, x, 5 + (c + 1) * cw,
+			    COL_CELL, "%*s", cw, buf);
+		}
+	}
+	if (t->nrows == 0) {
+		grid_text(d->g, 5, y + 2, g->w, "(has not run yet)", COL_SLEEPING);
+		return;
+	}
+	/* Where the task is now: its rank in the newest descent. */
+	r = t->nrows - 1;
+	if (task != NULL && task->state != MTASK_EXITED &&
+	    y + 2 + r - first < y + h) {
+		c = task->rank - t->base - c0;
+		if (c >= 0 && c < ncol)
+			grid_paint(g, 5 + c * cw + 1, y + 2 + r - first, cw - 1,
+			    task->state == MTASK_RUNNING ? COL_RUNNING :
+			    COL_MARK);
+	}
+}
