@@ -129,6 +129,44 @@ install: all
 	install -m 644 scenarios/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/scenarios/
 	install -m 644 config/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/config/
 
+# make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
+# built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
+# (tests/fuzz/seed.sh) and its kept regressions (tests/fuzz/corpus/NAME).
+# Any crash, leak or sanitizer report fails; the input is kept in
+# build/fuzz/artifacts.  The library is built by a sub-make with clang.
+FUZZ_TIME	?= 60
+FUZZ_CC		?= clang
+FUZZ_DIR	= build/fuzz
+FUZZ_SAN	= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		  -fno-omit-frame-pointer
+FUZZ_NAMES	:= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OPTS	?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+
+.PHONY: fuzz fuzz-build
+fuzz: fuzz-build
+	sh tests/fuzz/seed.sh $(FUZZ_DIR)/seeds
+	@mkdir -p $(FUZZ_DIR)/artifacts
+	@for n in $(FUZZ_NAMES); do \
+		echo "== fuzz_$$n for $(FUZZ_TIME) s"; \
+		mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
+		LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp \
+		    nice -n 10 $(FUZZ_DIR)/fuzz_$$n $(FUZZ_OPTS) \
+		    -max_total_time=$(FUZZ_TIME) \
+		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n- \
+		    $$(test -f tests/fuzz/$$n.dict && \
+		    echo -dict=tests/fuzz/$$n.dict) \
+		    $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seeds/$$n \
+		    tests/fuzz/corpus/$$n || exit 1; \
+	done
+
+fuzz-build: deps
+	$(MAKE) CC=$(FUZZ_CC) BUILD=$(FUZZ_DIR)/obj BIN=$(FUZZ_DIR) \
+	    OPT="-O1 -g" SANFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+	    $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
+
 clean:
 	rm -rf build stairsd stairs stairs-load
 
