@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cpumask.h"
+#include "protocol.h"
 #include "xmalloc.h"
 
 /* Empty the set. */
@@ -160,6 +161,7 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 {
 	const char	*p = s;
 	long		 lo, hi, c;
+	char		 q[64];
 
 	cpumask_zero(m);
 	for (;;) {
@@ -172,8 +174,8 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 				goto bad;
 		}
 		if (hi >= ncpus) {
-			*cause = xasprintf("cpu %ld is outside 0..%d in \"%s\"",
-			    hi, ncpus - 1, s);
+			*cause = xasprintf("cpu %ld is outside 0..%d in %s",
+			    hi, ncpus - 1, protocol_quote(s, q, sizeof q));
 			return (-1);
 		}
 		for (c = lo; c <= hi; c++)
@@ -186,7 +188,8 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 	}
 	return (0);
 bad:
-	*cause = xasprintf("bad cpu list \"%s\" (expected e.g. 0-2,5)", s);
+	*cause = xasprintf("bad cpu list %s (expected e.g. 0-2,5)",
+	    protocol_quote(s, q, sizeof q));
 	return (-1);
 }
 
