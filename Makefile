@@ -134,7 +134,8 @@ install: all
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
 # (tests/fuzz/seed.sh) and its kept regressions (tests/fuzz/corpus/NAME).
 # Any crash, leak or sanitizer report fails; the input is kept in
-# build/fuzz/artifacts.  The library is built by a sub-make with clang.
+# build/fuzz/artifacts.  FUZZ_TIME=0 only replays the corpora.  The
+# library is built by a sub-make with clang.
 FUZZ_TIME	?= 60
 FUZZ_CC		?= clang
 FUZZ_DIR	= build/fuzz
@@ -158,7 +159,7 @@ fuzz: fuzz-build
 		late=; case " $(FUZZ_LEAKS_AFTER) " in *" $$n "*) \
 		    late=-detect_leaks=0;; esac; \
 		nice -n 10 $(FUZZ_DIR)/fuzz_$$n $(FUZZ_OPTS) $$late \
-		    -max_total_time=$(FUZZ_TIME) \
+		    $(if $(filter 0,$(FUZZ_TIME)),-runs=0,-max_total_time=$(FUZZ_TIME)) \
 		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n- \
 		    $$(test -f tests/fuzz/$$n.dict && \
 		    echo -dict=tests/fuzz/$$n.dict) \

@@ -10,7 +10,7 @@
  * (procs == NULL), so `spawn` is refused as on a machine without real
  * processes.  `step N` is capped at FUZZ_STEP_MAX ticks to keep each input
  * fast; the command's parsing is unchanged.  Every reply line must be
- * printable ASCII (PROTOCOL.md); anything else aborts.
+ * printable ASCII and bounded (PROTOCOL.md); anything else aborts.
  */
 #include <sys/timerfd.h>
 
@@ -31,6 +31,7 @@
 
 #define FUZZ_STEP_MAX	200
 #define FUZZ_LEDGER	200
+#define FUZZ_REPLY_MAX	512	/* table rows are the longest, < 400 */
 
 static struct scenario	*fuzz_demo;
 static struct event_base *fuzz_base;
@@ -56,21 +57,31 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return (0);
 }
 
-/* Every byte of the reply must be printable ASCII or a newline. */
+/*
+ * Every byte of the reply must be printable ASCII or a newline, and no
+ * line may run past FUZZ_REPLY_MAX: a word from the user is quoted with
+ * at most 40 of its characters (PROTOCOL.md), so an echo of the whole
+ * input shows.
+ */
 static void
 fuzz_check_reply(struct evbuffer *out)
 {
-	size_t		 len = evbuffer_get_length(out), i;
+	size_t		 len = evbuffer_get_length(out), i, start = 0;
 	unsigned char	*p;
 
 	if (len == 0)
 		return;
 	p = evbuffer_pullup(out, len);
 	for (i = 0; i < len; i++) {
-		if (p[i] == '\n' || (p[i] >= 0x20 && p[i] < 0x7f))
+		if (p[i] == '\n') {
+			start = i + 1;
 			continue;
-		fprintf(stderr, "fuzz_protocol: byte 0x%02x in reply: %.*s\n",
-		    p[i], (int)len, (char *)p);
+		}
+		if (p[i] >= 0x20 && p[i] < 0x7f && i - start < FUZZ_REPLY_MAX)
+			continue;
+		fprintf(stderr, "fuzz_protocol: %s in reply: %.*s\n",
+		    i - start >= FUZZ_REPLY_MAX ? "overlong line" : "bad byte",
+		    (int)len, (char *)p);
 		abort();
 	}
 	evbuffer_drain(out, len);
