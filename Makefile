@@ -146,7 +146,7 @@ FUZZ_OPTS	?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 # libconfig's suppressed leak (tests/fuzz/lsan.supp) makes libFuzzer stop
 # for a leak check after most inputs: these fuzz without, 8x faster, then
 # replay their whole corpus once with leak checks.
-FUZZ_LEAKS_AFTER = scenario
+FUZZ_LEAKS_AFTER = config scenario
 
 .PHONY: fuzz fuzz-build
 fuzz: fuzz-build
