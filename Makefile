@@ -154,7 +154,7 @@ fuzz: fuzz-build
 	@mkdir -p $(FUZZ_DIR)/artifacts
 	@export LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp:print_suppressions=0; \
 	for n in $(FUZZ_NAMES); do \
-		echo "== fuzz_$$n for $(FUZZ_TIME) s"; \
+		echo "== fuzz_$$n $(if $(filter 0,$(FUZZ_TIME)),replay,for $(FUZZ_TIME) s)"; \
 		mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
 		late=; case " $(FUZZ_LEAKS_AFTER) " in *" $$n "*) \
 		    late=-detect_leaks=0;; esac; \
