@@ -4,6 +4,7 @@
 # make run             install missing packages, build, start the client
 # make test            unit + end-to-end tests, then again under ASan+UBSan
 # make bench           benchmark tables
+# make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
 # make install         PREFIX=/usr/local DESTDIR=
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
@@ -133,6 +134,63 @@ install: all
 	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 scenarios/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/scenarios/
 	install -m 644 config/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/config/
+
+# make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
+# built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
+# (tests/fuzz/seed.sh) and its kept regressions (tests/fuzz/corpus/NAME).
+# Any crash, leak or sanitizer report fails; the input is kept in
+# build/fuzz/artifacts.  FUZZ_TIME=0 only replays the corpora.  The
+# library is built by a sub-make with clang.
+FUZZ_TIME	?= 60
+FUZZ_CC		?= clang
+FUZZ_DIR	= build/fuzz
+FUZZ_SAN	= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		  -fno-omit-frame-pointer
+FUZZ_NAMES	:= $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_OPTS	?= -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
+# libconfig's suppressed leak (tests/fuzz/lsan.supp) makes libFuzzer stop
+# for a leak check after most inputs: these fuzz without, 8x faster, then
+# replay their whole corpus once with leak checks.
+FUZZ_LEAKS_AFTER = config scenario
+
+.PHONY: fuzz fuzz-build
+fuzz: fuzz-build
+	sh tests/fuzz/seed.sh $(FUZZ_DIR)/seeds
+	@mkdir -p $(FUZZ_DIR)/artifacts
+	@export LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp:print_suppressions=0; \
+	for n in $(FUZZ_NAMES); do \
+		echo "== fuzz_$$n $(if $(filter 0,$(FUZZ_TIME)),replay,for $(FUZZ_TIME) s)"; \
+		mkdir -p $(FUZZ_DIR)/corpus/$$n tests/fuzz/corpus/$$n; \
+		late=; case " $(FUZZ_LEAKS_AFTER) " in *" $$n "*) \
+		    late=-detect_leaks=0;; esac; \
+		nice -n 10 $(FUZZ_DIR)/fuzz_$$n $(FUZZ_OPTS) $$late \
+		    $(if $(filter 0,$(FUZZ_TIME)),-runs=0,-max_total_time=$(FUZZ_TIME)) \
+		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n- \
+		    $$(test -f tests/fuzz/$$n.dict && \
+		    echo -dict=tests/fuzz/$$n.dict) \
+		    $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seeds/$$n \
+		    tests/fuzz/corpus/$$n || exit 1; \
+		[ -z "$$late" ] && continue; \
+		echo "== fuzz_$$n: its corpus again, checking for leaks"; \
+		find $(FUZZ_DIR)/corpus/$$n $(FUZZ_DIR)/seeds/$$n \
+		    tests/fuzz/corpus/$$n -type f | \
+		    xargs -n 200 nice -n 10 $(FUZZ_DIR)/fuzz_$$n \
+		    -artifact_prefix=$(FUZZ_DIR)/artifacts/$$n- >/dev/null \
+		    2>$(FUZZ_DIR)/$$n-leaks.log || { \
+		    cat $(FUZZ_DIR)/$$n-leaks.log; exit 1; }; \
+	done
+
+fuzz-build: deps
+	@echo 'int LLVMFuzzerTestOneInput(void) { return 0; }' | \
+	    $(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - || { echo \
+	    "make fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer (Debian:" \
+	    "apt-get install clang libclang-rt-dev)"; exit 1; }
+	$(MAKE) CC=$(FUZZ_CC) BUILD=$(FUZZ_DIR)/obj BIN=$(FUZZ_DIR) \
+	    OPT="-O1 -g" SANFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
+	    $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
 
 clean:
 	rm -rf build stairsd stairs stairs-load

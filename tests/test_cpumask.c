@@ -62,6 +62,45 @@ test_parse_errors(void **state)
 	free(cause);
 }
 
+/*
+ * An error quotes the list as PROTOCOL.md promises: printable ASCII, at
+ * most 40 characters of it (found by tests/fuzz/fuzz_protocol.c: the raw
+ * bytes of "affinity hog 8-\xff...1" came back in the err line).
+ */
+static void
+test_parse_error_quoted(void **state)
+{
+	struct cpumask	 m;
+	char		 list[4000], *cause, *p;
+	const char	*lists[] = { "8-\xff\xff\xff\xff" "1", "0-1x\xc3\xa9\x01",
+	    list };
+	size_t		 i;
+
+	memset(list, '9', sizeof list - 1);
+	list[sizeof list - 1] = '\0';
+	for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		cause = NULL;
+		assert_int_equal(cpumask_parse(lists[i], 8, &m, &cause), -1);
+		assert_non_null(cause);
+		for (p = cause; *p != '\0'; p++) {
+			if (*p < 0x20 || *p > 0x7e)
+				fail_msg("byte 0x%02x in \"%s\"",
+				    (unsigned char)*p, cause);
+		}
+		assert_true(strlen(cause) < 100);
+		free(cause);
+	}
+	/* The other kind of error: "0,0,...,0,9". */
+	for (i = 0; i < sizeof list - 2; i += 2)
+		memcpy(list + i, "0,", 2);
+	memcpy(list + sizeof list - 3, "9", 2);
+	cause = NULL;
+	assert_int_equal(cpumask_parse(list, 8, &m, &cause), -1);
+	assert_non_null(strstr(cause, "is outside 0..7"));
+	assert_true(strlen(cause) < 100);
+	free(cause);
+}
+
 /* Set operations and scans across word boundaries. */
 static void
 test_bits(void **state)
@@ -111,6 +150,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_format),
 		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_parse_error_quoted),
 		cmocka_unit_test(test_bits),
 	};
 

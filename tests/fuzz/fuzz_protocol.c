@@ -1,0 +1,171 @@
+/*
+ * fuzz_protocol.c -- libFuzzer harness for the daemon's side of the
+ * protocol: each input line goes through the checks server-client.c makes
+ * (a trailing \r, the 4 096-byte limit, NUL bytes), protocol_parse(), and
+ * then command_run() against an in-process daemon holding a real engine
+ * with the demo scenario's tasks, so the daemon-side parsing (task names
+ * and ids, CPU lists, patterns) and the replies are exercised too.
+ *
+ * No process is ever spawned: the daemon has no process table
+ * (procs == NULL), so `spawn` is refused as on a machine without real
+ * processes.  `step N` is capped at FUZZ_STEP_MAX ticks to keep each input
+ * fast; the command's parsing is unchanged.  Every reply line must be
+ * printable ASCII and bounded (PROTOCOL.md); anything else aborts.
+ */
+#include <sys/timerfd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "ledger.h"
+#include "log.h"
+#include "scenario.h"
+#include "stairsd.h"
+#include "fuzz.h"
+
+#define FUZZ_STEP_MAX	200
+#define FUZZ_LEDGER	200
+#define FUZZ_REPLY_MAX	512	/* table rows are the longest, < 400 */
+
+static struct scenario	*fuzz_demo;
+static struct event_base *fuzz_base;
+static int		 fuzz_tick_fd = -1;
+
+/* Once: the demo scenario, an event base and the clock's timerfd. */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char	*cause;
+
+	log_set_level(LOG_LEVEL_ERROR);
+	if ((fuzz_demo = scenario_load_string(stairs_demo_scenario, "demo",
+	    &cause)) == NULL) {
+		fprintf(stderr, "fuzz_protocol: %s\n", cause);
+		abort();
+	}
+	if ((fuzz_base = event_base_new()) == NULL)
+		abort();
+	if ((fuzz_tick_fd = timerfd_create(CLOCK_MONOTONIC,
+	    TFD_NONBLOCK | TFD_CLOEXEC)) == -1)
+		abort();
+	return (0);
+}
+
+/*
+ * Every byte of the reply must be printable ASCII or a newline, and no
+ * line may run past FUZZ_REPLY_MAX: a word from the user is quoted with
+ * at most 40 of its characters (PROTOCOL.md), so an echo of the whole
+ * input shows.
+ */
+static void
+fuzz_check_reply(struct evbuffer *out)
+{
+	size_t		 len = evbuffer_get_length(out), i, start = 0;
+	unsigned char	*p;
+
+	if (len == 0)
+		return;
+	p = evbuffer_pullup(out, len);
+	for (i = 0; i < len; i++) {
+		if (p[i] == '\n') {
+			start = i + 1;
+			continue;
+		}
+		if (p[i] >= 0x20 && p[i] < 0x7f && i - start < FUZZ_REPLY_MAX)
+			continue;
+		fprintf(stderr, "fuzz_protocol: %s in reply: %.*s\n",
+		    i - start >= FUZZ_REPLY_MAX ? "overlong line" : "bad byte",
+		    (int)len, (char *)p);
+		abort();
+	}
+	evbuffer_drain(out, len);
+}
+
+/* A fresh daemon: the demo's engine, paused at tick 0, no socket. */
+static void
+fuzz_daemon(struct daemon *d)
+{
+	struct engine_params	 p;
+	char			*cause;
+	int			 id;
+
+	memset(d, 0, sizeof *d);
+	d->base = fuzz_base;
+	d->tick_fd = fuzz_tick_fd;
+	config_defaults(&d->cfg);
+	engine_params_default(&p);
+	scenario_params(fuzz_demo, &p);
+	d->engine = engine_create(&p, NULL);
+	if (scenario_apply(fuzz_demo, d->engine, NULL, NULL, &cause) != 0) {
+		fprintf(stderr, "fuzz_protocol: %s\n", cause);
+		abort();
+	}
+	d->ledger = ledger_create(FUZZ_LEDGER);
+	d->scenario_name = fuzz_demo->name;
+	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
+	clock_pause(&d->clock);
+	for (id = 1; id <= engine_ntasks(d->engine); id++)
+		daemon_task_added(d, id);
+}
+
+/* Free what fuzz_daemon() made and the commands added. */
+static void
+fuzz_daemon_free(struct daemon *d)
+{
+	int	i;
+
+	for (i = 0; i < DAEMON_EVENTS; i++)
+		free(d->events[i].text);
+	ledger_free(d->ledger);
+	engine_free(d->engine);
+	config_free(&d->cfg);
+}
+
+/* One line, as server_client_line() takes it; nonzero: stop reading. */
+static int
+fuzz_line(void *arg, char *line, size_t len)
+{
+	struct daemon		*d = arg;
+	struct evbuffer		*out;
+	struct proto_cmd	 cmd;
+	char			*cause = NULL;
+	int			 flags;
+
+	if (len > 0 && line[len - 1] == '\r')
+		line[--len] = '\0';
+	if (len > PROTO_LINE_MAX || strlen(line) != len)
+		return (0);	/* refused before parsing */
+	if (protocol_parse(line, &cmd, &cause) != 0) {
+		out = evbuffer_new();
+		evbuffer_add_printf(out, "err %s\n", cause);
+		free(cause);
+		fuzz_check_reply(out);
+		evbuffer_free(out);
+		return (0);
+	}
+	if (cmd.type == PROTO_STEP && cmd.steps > FUZZ_STEP_MAX)
+		cmd.steps = FUZZ_STEP_MAX;
+	out = evbuffer_new();
+	flags = command_run(d, &cmd, out);
+	fuzz_check_reply(out);
+	evbuffer_free(out);
+	protocol_cmd_free(&cmd);
+	return ((flags & COMMAND_QUIT) || d->exiting);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct daemon	d;
+
+	fuzz_daemon(&d);
+	fuzz_lines(data, size, fuzz_line, &d);
+	fuzz_daemon_free(&d);
+	return (0);
+}
