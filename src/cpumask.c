@@ -162,7 +162,6 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 	const char	*p = s;
 	char		 q[PROTO_QUOTE_SIZE];
 	long		 lo, hi, c;
-	char		 q[64];
 
 	cpumask_zero(m);
 	for (;;) {

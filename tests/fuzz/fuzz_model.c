@@ -46,11 +46,11 @@ fuzz_draw(struct fuzz_client *c)
 	if (c->draws++ >= FUZZ_DRAWS)
 		return;
 	c->v.ascii = (c->draws / FUZZ_NSIZES) % 2;
-	draw_grid_init(&g, fuzz_sizes[i].w, fuzz_sizes[i].h);
+	grid_init(&g, fuzz_sizes[i].w, fuzz_sizes[i].h);
 	draw_screen(&g, c->m, &c->v, keys_help());
-	dump = draw_dump(&g, c->draws % 2);
+	dump = grid_dump(&g, c->draws % 2);
 	free(dump);
-	draw_grid_free(&g);
+	grid_free(&g);
 }
 
 /* The kind of reply a command sent expects, as ui/stairs.c sends them. */
