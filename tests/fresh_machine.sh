@@ -224,10 +224,19 @@ timeout "${FRESH_TEST_WAIT:-2700}" chroot "$root" $envi TERM=xterm \
     sh -c 'cd /root/stairs && make test' >"$work/test.log" 2>&1
 rc=$?
 if [ $rc != 0 ]; then
-	echo "FAIL: make test: exit $rc ($( [ $rc = 124 ] && echo timed out));" \
-	    "the end of its output:"
-	grep -E "^(FAIL|FAILED|===|[0-9]+ passed)" "$work/test.log" | tail -20
-	tail -40 "$work/test.log"
+	[ $rc = 124 ] && echo "FAIL: make test timed out" ||
+	    echo "FAIL: make test: exit $rc"
+	# What each failed program said (the end of its section), then
+	# the end of the log.
+	for t in $(sed -n 's/^FAILED://p' "$work/test.log" | tr ' ' '\n' |
+	    sort -u); do
+		echo "--- $t:"
+		awk -v t="=== $t" '$0 == t { on = 1; next }
+		    /^=== / { on = 0 } on' "$work/test.log" |
+		    grep -E "FAIL|ERROR|LINE|error|skip" | tail -15
+	done
+	echo "--- the end of make test's output:"
+	tail -15 "$work/test.log"
 	exit 1
 fi
 grep -E "^[0-9]+ passed" "$work/test.log" | sed 's/^/fresh: make test: /'
