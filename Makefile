@@ -60,7 +60,7 @@ PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
 
-.PHONY: all run test check bench clean install deps
+.PHONY: all run test check bench bench-run clean install deps
 all: $(PROGS)
 
 $(BUILD)/%.o: %.c
@@ -117,12 +117,20 @@ test: deps
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) check
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) SAN=1 check
 
-bench: deps $(PROGS) $(BENCHES)
+# run, test and bench install the packages first, then build in a new make:
+# PKG_CFLAGS and PKG_LIBS ask pkg-config when the Makefile is read, which
+# on a fresh machine is before deps has installed pkg-config and the
+# libraries (tests/fresh_machine.sh checks this).
+bench: deps
+	$(MAKE) bench-run
+
+bench-run: $(PROGS) $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
 	@for b in tests/bench_*.sh; do [ -e "$$b" ] || continue; echo "== $$b"; \
 		STAIRS_BIN=$(BIN) sh $$b || exit 1; done
 
-run: deps all
+run: deps
+	$(MAKE) all
 	./stairs
 
 deps:

@@ -40,6 +40,7 @@
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
+#include "sock.h"
 #include "stairsd.h"
 #include "xmalloc.h"
 
@@ -962,7 +963,7 @@ daemon_main(int argc, char **argv)
 	else if (*d->cfg.socket != '\0')
 		d->socket_path = daemon_absolute(d->cfg.socket);
 	else
-		d->socket_path = server_default_path();
+		d->socket_path = sock_default_path();
 	/*
 	 * From the moment the socket exists a client may signal us: hold
 	 * the signals we handle until libevent's handlers are in place, so

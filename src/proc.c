@@ -9,7 +9,7 @@
  *	proc-enforce.c	after a tick: stop, pin, continue
  *	proc-watch.c	the watchdog process that outlives a killed daemon
  *
- * Costs drive the design (see /work/shared/LIMITS.md and docs/REAL.md):
+ * Costs drive the design (see docs/LIMITS.md and docs/REAL.md):
  * a signal to another CPU is ~25 us and a setaffinity of a running child
  * ~53 us, but of a stopped one ~2 us; a pread on a kept /proc fd is ~2 us
  * and a sweep of many is not cheap.  Each file says what follows for it.

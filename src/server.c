@@ -22,72 +22,8 @@
 #include "daemon.h"
 #include "log.h"
 #include "server.h"
+#include "sock.h"
 #include "xmalloc.h"
-
-/* $XDG_RUNTIME_DIR/stairs/socket, else /tmp/stairs-UID/socket. */
-char *
-server_default_path(void)
-{
-	const char	*xdg = getenv("XDG_RUNTIME_DIR");
-
-	if (xdg != NULL && *xdg == '/')
-		return (xasprintf("%s/stairs/socket", xdg));
-	return (xasprintf("/tmp/stairs-%ld/socket", (long)getuid()));
-}
-
-/*
- * Make sure the socket's directory exists and is private: created 0700
- * if missing; if it exists it must be a directory owned by us (or root)
- * that others cannot write to, unless it is sticky like /tmp.
- */
-static int
-server_check_dir(const char *path, char **cause)
-{
-	struct stat	 sb;
-	char		*dir, *slash;
-	int		 rc = -1;
-
-	dir = xstrdup(path);
-	if ((slash = strrchr(dir, '/')) == NULL) {
-		free(dir);
-		return (0);
-	}
-	if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	if (mkdir(dir, 0700) == 0) {
-		log_debug("created %s", dir);
-		free(dir);
-		return (0);
-	}
-	if (errno != EEXIST) {
-		*cause = xasprintf("mkdir %s: %s", dir, strerror(errno));
-		goto out;
-	}
-	if (lstat(dir, &sb) != 0) {
-		*cause = xasprintf("%s: %s", dir, strerror(errno));
-		goto out;
-	}
-	if (!S_ISDIR(sb.st_mode)) {
-		*cause = xasprintf("%s is not a directory", dir);
-		goto out;
-	}
-	if (sb.st_uid != geteuid() && sb.st_uid != 0) {
-		*cause = xasprintf("%s belongs to uid %ld, not to us", dir,
-		    (long)sb.st_uid);
-		goto out;
-	}
-	if ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX)) {
-		*cause = xasprintf("%s is writable by others (mode %03o); "
-		    "use a private directory", dir, sb.st_mode & 0777);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(dir);
-	return (rc);
-}
 
 /*
  * Deal with whatever is at path already: nothing is fine; a socket nobody
@@ -149,7 +85,7 @@ server_listen(const char *path, char **cause)
 		return (-1);
 	}
 	memcpy(sun.sun_path, path, strlen(path) + 1);
-	if (server_check_dir(path, cause) != 0)
+	if (sock_check_dir(path, 1, cause) != 0)
 		return (-1);
 	if (server_check_old(path, &sun, cause) != 0)
 		return (-1);
@@ -183,13 +119,10 @@ server_accept(struct evconnlistener *l, evutil_socket_t fd,
 	static const char	 denied[] = "err permission denied\n";
 	static const char	 full[] = "err too many clients\n";
 	struct server		*srv = arg;
-	struct ucred		 cred;
-	socklen_t		 len = sizeof cred;
+	long			 uid;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 ||
-	    (cred.uid != geteuid() && cred.uid != 0)) {
-		log_info("refused a connection from uid %ld",
-		    (long)cred.uid);
+	if (sock_check_peer(fd, &uid) != 0) {
+		log_info("refused a connection from uid %ld", uid);
 		(void)write(fd, denied, sizeof denied - 1);
 		close(fd);
 		srv->refused++;

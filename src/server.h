@@ -99,7 +99,6 @@ struct server_body {
 };
 
 /* server.c */
-char   *server_default_path(void);
 int	server_listen(const char *path, char **cause);
 struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);

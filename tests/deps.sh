@@ -16,6 +16,6 @@ if [ "$(id -u)" = 0 ]; then
 	    { echo "deps: apt-get install$missing failed" >&2; exit 1; }
 else
 	echo "deps: missing packages:$missing" >&2
-	echo "deps: run: sudo apt-get install -y$missing" >&2
+	echo "deps: run as root: apt-get install -y$missing" >&2
 	exit 1
 fi

@@ -31,6 +31,7 @@
 
 #include <curses.h>
 
+#include "sock.h"
 #include "stairs.h"
 #include "xmalloc.h"
 
@@ -79,24 +80,21 @@ stairs_usage(FILE *f)
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
 
-/* The default socket path (SPEC.md section 4). */
-static char *
-stairs_default_socket(void)
-{
-	const char	*dir = getenv("XDG_RUNTIME_DIR");
-
-	if (dir != NULL && *dir == '/')
-		return (xasprintf("%s/stairs/socket", dir));
-	return (xasprintf("/tmp/stairs-%u/socket", (unsigned)getuid()));
-}
-
-/* Connect to the socket; -1 with errno set if nothing listens. */
+/*
+ * Connect to the socket, as the daemon would accept us: its directory
+ * must be ours or root's and private (or sticky), and the peer must run
+ * as us or root (sock.c).  The fd; -1 with errno set and *cause NULL if
+ * nothing listens; -1 with *cause saying why if what is there is not to
+ * be trusted (nothing has been sent to it).
+ */
 static int
-stairs_connect(const char *path)
+stairs_connect(const char *path, char **cause)
 {
 	struct sockaddr_un	 sun;
+	long			 uid;
 	int			 fd, saved;
 
+	*cause = NULL;
 	memset(&sun, 0, sizeof sun);
 	sun.sun_family = AF_UNIX;
 	if (strlen(path) >= sizeof sun.sun_path) {
@@ -104,12 +102,21 @@ stairs_connect(const char *path)
 		return (-1);
 	}
 	strcpy(sun.sun_path, path);
+	if (sock_check_dir(path, 0, cause) != 0)
+		return (-1);
 	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
 		return (-1);
 	if (connect(fd, (struct sockaddr *)&sun, sizeof sun) == -1) {
 		saved = errno;
 		close(fd);
 		errno = saved;
+		return (-1);
+	}
+	if (sock_check_peer(fd, &uid) != 0) {
+		close(fd);
+		*cause = xasprintf("%s: the daemon there runs as uid %ld, not "
+		    "as us (uid %ld) or root: not talking to it", path, uid,
+		    (long)geteuid());
 		return (-1);
 	}
 	return (fd);
@@ -182,10 +189,12 @@ stairs_start_daemon(const char *path, char **cause)
 		 * after that, or after a second for a daemon that stays in
 		 * the foreground.
 		 */
-		if ((reaped || waited >= 1000) &&
-		    (fd = stairs_connect(path)) != -1) {
-			free(prog);
-			return (fd);
+		if (reaped || waited >= 1000) {
+			if ((fd = stairs_connect(path, cause)) != -1 ||
+			    *cause != NULL) {
+				free(prog);
+				return (fd);
+			}
 		}
 		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
 			reaped = 1;
@@ -516,11 +525,17 @@ main(int argc, char **argv)
 		return (1);
 	}
 	if (path == NULL)
-		path = stairs_default_socket();
+		path = sock_default_path();
 	c.path = path;
 	signal(SIGPIPE, SIG_IGN);
 
-	if ((fd = stairs_connect(path)) == -1) {
+	if ((fd = stairs_connect(path, &cause)) == -1) {
+		if (cause != NULL) {
+			fprintf(stderr, "stairs: %s\n", cause);
+			free(cause);
+			free(path);
+			return (1);
+		}
 		if (errno != ENOENT && errno != ECONNREFUSED) {
 			fprintf(stderr, "stairs: %s: %s\n", path,
 			    strerror(errno));
