@@ -45,6 +45,9 @@ struct headless_run {
 	int		 table_id;	/* 0: no table */
 	struct table	*table;
 	FILE		*trace;
+	const struct engine_policy *policy;
+	char		 idle[2 * ENGINE_MAX_COLS + 8];	/* an idle row's end */
+	size_t		 idle_len;
 };
 
 static const char headless_usage_text[] =
@@ -218,6 +221,23 @@ headless_utoa(char *p, uint64_t v)
 	return (p);
 }
 
+/* An idle CPU's row after tick,cpu: a dash per column. */
+static void
+headless_idle_row(struct headless_run *run)
+{
+	char	*p = run->idle;
+	int	 i;
+
+	memcpy(p, "-,-", 3);
+	p += 3;
+	for (i = 0; i < run->policy->ncols; i++) {
+		memcpy(p, ",-", 2);
+		p += 2;
+	}
+	*p++ = '\n';
+	run->idle_len = p - run->idle;
+}
+
 /* Write the trace rows of the tick that just ran. */
 static void
 headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
@@ -235,8 +255,8 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 		p = headless_utoa(p, (uint64_t)c);
 		*p++ = ',';
 		if (ci.task == 0) {
-			memcpy(p, "-,-,-,-\n", 8);
-			p += 8;
+			memcpy(p, run->idle, run->idle_len);
+			p += run->idle_len;
 		} else {
 			if (ci.task > run->nnames)
 				headless_names(run);
@@ -247,9 +267,7 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 			*p++ = ',';
 			p = headless_utoa(p, (uint64_t)ci.rank);
 			*p++ = ',';
-			p = headless_utoa(p, (uint64_t)ci.iter);
-			*p++ = ',';
-			p = headless_utoa(p, (uint64_t)ci.left);
+			p = run->policy->format(&ci, p);
 			*p++ = '\n';
 		}
 		fwrite(line, 1, p - line, run->trace);
@@ -384,7 +402,9 @@ headless_main(int argc, char **argv)
 		return (r);
 	}
 
-	run.e = engine_create(&p, &engine_policy_staircase);
+	run.policy = &engine_policy_staircase;
+	run.e = engine_create(&p, run.policy);
+	headless_idle_row(&run);
 	if (scenario_apply(sc, run.e, NULL, NULL, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
@@ -409,7 +429,8 @@ headless_main(int argc, char **argv)
 			goto out;
 		}
 		setvbuf(run.trace, headless_buf, _IOFBF, HEADLESS_BUFSIZE);
-		fputs("tick,cpu,task,rank,iter,left\n", run.trace);
+		fprintf(run.trace, "tick,cpu,task,rank,%s\n",
+		    run.policy->columns);
 	}
 
 	for (t = 0; t < o.ticks; t++) {
