@@ -164,6 +164,8 @@ engine_rqs_create(struct engine *e, const struct engine_policy *pol)
 		abort();
 	}
 	memset(e->rqs, 0, e->rq_stride * (size_t)e->p.cpus);
+	e->env.rqs = e->rqs;
+	e->env.rq_stride = e->rq_stride;
 	for (c = 0; c < e->p.cpus; c++) {
 		e->cpus[c].rq = e->rqs + e->rq_stride * (size_t)c;
 		pol->rq_init(&e->env, e->cpus[c].rq);
@@ -1290,7 +1292,10 @@ engine_itoa(char *p, int64_t v)
 
 /* The known policies, the default first. */
 static const struct engine_policy *const engine_policies[] = {
-	&engine_policy_staircase
+	&engine_policy_staircase,
+	&engine_policy_o1,
+	&engine_policy_cfs,
+	&engine_policy_rr
 };
 
 /* A policy by name, or NULL. */
@@ -1309,5 +1314,5 @@ engine_policy_find(const char *name)
 const char *
 engine_policy_names(void)
 {
-	return ("staircase");
+	return ("staircase, o1, cfs, rr");
 }

@@ -162,6 +162,8 @@ struct engine_env {
 	struct prio_links	 links;		/* for prio arrays */
 	char			*tasks;		/* ts of id: see engine_ts() */
 	size_t			 stride;
+	char			*rqs;		/* rq of a CPU: engine_rq() */
+	size_t			 rq_stride;
 	const struct engine	*e;
 };
 
@@ -170,6 +172,13 @@ static inline void *
 engine_ts(const struct engine_env *env, int id)
 {
 	return (env->tasks + (size_t)(id - 1) * env->stride);
+}
+
+/* A CPU's runqueue (for classes that look across CPUs). */
+static inline void *
+engine_rq(const struct engine_env *env, int cpu)
+{
+	return (env->rqs + (size_t)cpu * env->rq_stride);
 }
 
 struct engine_policy {
