@@ -503,7 +503,7 @@ headless_count(struct engine *e, struct headless_stat *st, int n, uint64_t t,
 			continue;
 		s = &st[ci.task];
 		s->ran++;
-		if (s->last != t)	/* did not run in tick t - 1 */
+		if (s->ran == 1 || s->last != t) /* not in tick t - 1 */
 			s->runs++;
 		s->last = t + 1;
 		if (s->pending) {
