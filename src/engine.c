@@ -1034,6 +1034,8 @@ engine_tick(struct engine *e)
 	uint64_t	 now = e->now;
 	struct cpu	*cpu;
 	int		 c, picks[ENGINE_MAX_CPUS];
+	int		 (*pick)(const struct engine_env *, void *) =
+			    e->policy->pick;
 
 	e->nfired = 0;
 	e->env.now = now;
@@ -1042,8 +1044,13 @@ engine_tick(struct engine *e)
 		engine_event_apply(e, &e->events[e->next_event++]);
 	engine_wake_due(e, now);
 	engine_balance(e, now);
-	for (c = 0; c < e->p.cpus; c++)
-		picks[c] = e->policy->pick(&e->env, e->cpus[c].rq);
+	if (pick == NULL) {
+		for (c = 0; c < e->p.cpus; c++)
+			picks[c] = prio_array_first(e->cpus[c].rq);
+	} else {
+		for (c = 0; c < e->p.cpus; c++)
+			picks[c] = pick(&e->env, e->cpus[c].rq);
+	}
 	for (c = 0; c < e->p.cpus; c++) {
 		cpu = &e->cpus[c];
 		if (picks[c] == 0) {

@@ -194,7 +194,12 @@ struct engine_policy {
 		    void *ts, enum engine_enq);
 	void	(*dequeue)(const struct engine_env *, void *rq, int id,
 		    void *ts, enum engine_deq);
-	/* The task to run this tick, or 0. */
+	/*
+	 * The task to run this tick, or 0.  NULL for a class whose
+	 * runqueue is one struct prio_array whose best head runs: the core
+	 * then picks inline (the staircase; as the kernel's pick_next_task
+	 * calls the fair class directly when it can).
+	 */
 	int	(*pick)(const struct engine_env *, void *rq);
 	/*
 	 * The picked task runs this tick: fill row's rank and columns (and

@@ -8,7 +8,8 @@
  * intervals.  A sleep climbs one stair back up.
  *
  * Each CPU's runqueue is one priority array (prio_array.h) indexed by
- * rank; the pick is the head of the best rank.  The task that runs stays
+ * rank; the pick is the head of the best rank (the core does it inline:
+ * pick is NULL).  The task that runs stays
  * at the head of its list until it expires or sleeps, so a task woken at
  * a better rank preempts at the next tick and one at an equal rank waits.
  */
@@ -165,14 +166,6 @@ staircase_dequeue(const struct engine_env *env, void *rq, int id, void *ts,
 	prio_array_del(rq, &env->links, id, ((struct engine_stair *)ts)->rank);
 	if ((next = prio_array_first(rq)) != 0)
 		__builtin_prefetch(engine_ts(env, next));
-}
-
-/* The head of the best non-empty rank. */
-static int
-staircase_pick(const struct engine_env *env, void *rq)
-{
-	(void)env;
-	return (prio_array_first(rq));
 }
 
 /*
@@ -335,7 +328,7 @@ const struct engine_policy engine_policy_staircase = {
 	.task_init = staircase_task_init,
 	.enqueue = staircase_enqueue,
 	.dequeue = staircase_dequeue,
-	.pick = staircase_pick,
+	.pick = NULL,		/* the head of the best rank: inline */
 	.tick = staircase_tick,
 	.wake = staircase_wake,
 	.renice = staircase_renice,
