@@ -350,6 +350,35 @@ engine_dequeue(struct engine *e, struct task *t, enum engine_deq why)
 	t->cpu = -1;
 }
 
+/*
+ * Switch the policy (SPEC.md section 6): every task keeps its nice,
+ * affinity, group, pattern position, sleep and CPU time and starts its
+ * policy state afresh, as a new task of that policy would; the runnable
+ * ones are queued again where they were, in id order.
+ */
+void
+engine_set_policy(struct engine *e, const struct engine_policy *pol)
+{
+	struct task	*t;
+	int		 i, c;
+
+	engine_rqs_free(e);
+	engine_rqs_create(e, pol);
+	for (c = 0; c < e->p.cpus; c++)
+		e->cpus[c].nr = 0;
+	cpumask_fill(&e->idle, e->p.cpus);
+	for (i = 0; i < e->ntasks; i++) {
+		t = &e->tasks[i];
+		if (t->state == ENGINE_EXITED)
+			continue;
+		memset(t->ts, 0, sizeof t->ts);
+		e->next[t->id] = e->prev[t->id] = 0;
+		pol->task_init(&e->env, t->ts, t->nice);
+		if (t->state == ENGINE_RUNNABLE)
+			engine_enqueue(e, t, t->cpu, ENGINE_ENQ_NEW);
+	}
+}
+
 /* --- Placement and balancing. --------------------------------------- */
 
 /*

@@ -256,6 +256,8 @@ int	engine_params_check(const struct engine_params *, char **cause);
 struct engine *engine_create(const struct engine_params *,
 	    const struct engine_policy *);
 void	engine_free(struct engine *);
+/* Switch the policy; every task starts its policy state afresh. */
+void	engine_set_policy(struct engine *, const struct engine_policy *);
 
 /* Setup and live changes.  Each returns 0, or -1 with *cause set. */
 int	engine_group_add(struct engine *, const char *name,

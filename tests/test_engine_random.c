@@ -388,6 +388,47 @@ test_policies(void **state)
 }
 
 /*
+ * Switching policies live (engine_set_policy) every 250 ticks through
+ * all four: the audit holds after every tick, every live task keeps its
+ * nice, CPU time and state across a switch, and starts afresh.
+ */
+static void
+test_policy_switch(void **state)
+{
+	const struct engine_policy	*pols[] = { &engine_policy_o1,
+	    &engine_policy_cfs, &engine_policy_rr, &engine_policy_staircase };
+	struct engine			*e;
+	struct engine_task_info		 before, after;
+	uint64_t			 s = 99;
+	char				*cause = NULL;
+	int				 groups[2], k = 0, id;
+
+	mix_policy = &engine_policy_staircase;
+	e = mix_create(99, MIX_TASKS, 4, groups);
+	while (engine_now(e) < MIX_TICKS) {
+		if (engine_now(e) % 250 == 0) {
+			id = rnd_range(&s, 1, engine_ntasks(e));
+			before = et_info(e, id);
+			engine_set_policy(e, pols[k++ % 4]);
+			after = et_info(e, id);
+			assert_int_equal(before.state, after.state);
+			assert_int_equal(before.ran, after.ran);
+			assert_int_equal(before.stair.nice, after.stair.nice);
+			if (engine_check(e, &cause) != 0)
+				fail_msg("after switch to %s: %s",
+				    engine_get_policy(e)->name, cause);
+		}
+		mix_poke(e, &s, groups);
+		engine_tick(e);
+		if (engine_check(e, &cause) != 0)
+			fail_msg("tick %llu under %s: %s",
+			    (unsigned long long)engine_now(e) - 1,
+			    engine_get_policy(e)->name, cause);
+	}
+	engine_free(e);
+}
+
+/*
  * Growth: 20 000 tasks added one at a time, live, while the engine runs,
  * so the task array is reallocated many times and lands at addresses of
  * every alignment malloc gives.  Under UBSan a misaligned task (its
@@ -425,6 +466,7 @@ main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_invariants),
 		cmocka_unit_test(test_policies),
+		cmocka_unit_test(test_policy_switch),
 		cmocka_unit_test(test_growth),
 	};
 
