@@ -556,8 +556,9 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 		for (id = 1; id <= n; id++) {
 			if (engine_task_info(e, id, &ti) != 0)
 				continue;
-			qsort(st[id].lat, st[id].nlat, sizeof *st[id].lat,
-			    headless_cmp_u64);
+			if (st[id].nlat > 0)	/* qsort wants a real array */
+				qsort(st[id].lat, st[id].nlat,
+				    sizeof *st[id].lat, headless_cmp_u64);
 			printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, ti.name,
 			    ti.stair.nice, o->ticks == 0 ? 0.0 :
 			    100.0 * (double)st[id].ran / (double)o->ticks,
