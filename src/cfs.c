@@ -384,8 +384,11 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	(void)id;
 	row->rank = 120 + t->nice;
 	row->iter = 1;
+	/* The protocol's left: ms of the slice left, never below 0. */
 	row->left = (int)(((int64_t)slice -
 	    (int64_t)t->slice_ran * (int64_t)CFS_NS) / 1000000);
+	if (row->left < 0)
+		row->left = 0;
 	row->descent = 1;
 	row->col[0] = (t->vruntime - q->min_vruntime) / 1000;
 	row->col[1] = (int64_t)slice / 1000;
@@ -555,7 +558,7 @@ cfs_info(const struct engine_env *env, const void *ts,
 	ti->stair.prio = 120 + t->nice;
 	ti->stair.rank = ti->rank;
 	ti->stair.iter = 1;
-	ti->stair.left = (int)(ti->col[2] / 1000);
+	ti->stair.left = ti->col[2] > 0 ? (int)(ti->col[2] / 1000) : 0;
 	ti->stair.descent = 1;
 }
 

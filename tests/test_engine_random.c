@@ -301,10 +301,12 @@ run_invariants(uint64_t seed, int ntasks, int hogs10)
 			if (ci[c].task == 0)
 				continue;
 			ti = et_info(e, ci[c].task);
-			if (ci[c].rank < 100 || ci[c].rank > ENGINE_BOTTOM)
-				fail_msg("tick %llu cpu %d: rank %d off the "
-				    "scale", (unsigned long long)t, c,
-				    ci[c].rank);
+			if (ci[c].rank < 100 || ci[c].rank > ENGINE_BOTTOM ||
+			    ci[c].left < 0)
+				fail_msg("tick %llu cpu %d: rank %d left %d "
+				    "off the protocol's scale",
+				    (unsigned long long)t, c, ci[c].rank,
+				    ci[c].left);
 			if (mix_policy == &engine_policy_staircase &&
 			    (ci[c].rank < ti.stair.prio ||
 			    ci[c].rank > ENGINE_BOTTOM || ci[c].iter < 1 ||
@@ -337,6 +339,14 @@ run_invariants(uint64_t seed, int ntasks, int hogs10)
 			nlive++;
 			if (mix_policy == &engine_policy_staircase)
 				check_stair(t, id, &ti.stair);
+			/* What the protocol sends (the client refuses less). */
+			if (ti.rank != ti.stair.rank || ti.rank < 100 ||
+			    ti.rank > ENGINE_BOTTOM || ti.stair.left < 0 ||
+			    ti.stair.iter < 1 || ti.stair.iter > 40)
+				fail_msg("tick %llu task %d: rank %d/%d iter %d "
+				    "left %d", (unsigned long long)t, id,
+				    ti.rank, ti.stair.rank, ti.stair.iter,
+				    ti.stair.left);
 			if (ti.running && (ti.cpu < 0 || ti.cpu >= MIX_CPUS ||
 			    ci[ti.cpu].task != id))
 				fail_msg("tick %llu: task %d says running on "
