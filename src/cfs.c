@@ -7,7 +7,9 @@
  * (prio_to_weight, nice 0 = 1024, each nice level about 1.25x).  Each
  * CPU keeps its waiting tasks ordered by vruntime (the kernel's rbtree,
  * here a binary heap with the insertion order breaking ties, as the
- * rbtree puts equal keys to the right) and runs the leftmost.  The
+ * rbtree puts equal keys to the right; its nodes carry their keys and
+ * each task's place in it is kept in the engine's link array, so a sift
+ * touches neither the tasks nor their cache lines) and runs the leftmost.  The
  * running task is out of the tree.  It is charged every tick and gives
  * way when it ran more than its slice of the period (sched_latency 20 ms
  * shared by weight, stretched past 5 tasks), or when a task woken with
@@ -56,19 +58,24 @@ static const uint32_t cfs_prio_to_wmult[40] = {
  /*  15 */	119304647,	148102320,	186737708,	238609294,	286331153,
 };
 
-/* A task's state (28 bytes). */
+/* A task's state (16 bytes). */
 struct cfs_task {
 	int64_t		vruntime;	/* ns, on the rq of `cpu` */
-	uint64_t	seq;		/* insertion order, for ties */
-	int32_t		pos;		/* index in the heap, -1: not in it */
 	uint32_t	slice_ran;	/* ticks since picked */
 	int16_t		cpu;		/* rq it was last queued on, -1: none */
 	int8_t		nice;
 };
 
+/* A waiting task in the heap: its key, then who it is. */
+struct cfs_node {
+	int64_t		vruntime;
+	uint64_t	seq;		/* insertion order, for ties */
+	int		id;
+};
+
 /* A CPU's runqueue. */
 struct cfs_rq {
-	int		*heap;		/* waiting task ids, a min-heap */
+	struct cfs_node	*heap;		/* waiting tasks, a min-heap */
 	int		 nheap, heap_size;
 	uint64_t	 seq;
 	int64_t		 min_vruntime;
@@ -137,77 +144,88 @@ cfs_slice(const struct cfs_rq *q, int nice)
 
 /* Does a come before b: smaller vruntime, then inserted earlier? */
 static int
-cfs_before(const struct cfs_task *a, const struct cfs_task *b)
+cfs_before(const struct cfs_node *a, const struct cfs_node *b)
 {
 	int64_t	d = (int64_t)((uint64_t)a->vruntime - (uint64_t)b->vruntime);
 
 	return (d < 0 || (d == 0 && a->seq < b->seq));
 }
 
-/* Put id at heap index i and note it. */
-static void
-cfs_heap_set(const struct engine_env *env, struct cfs_rq *q, int i, int id)
+/* A task's index in its CPU's heap, or -1 (kept in links.next, + 1). */
+static int
+cfs_pos(const struct engine_env *env, int id)
 {
-	q->heap[i] = id;
-	((struct cfs_task *)engine_ts(env, id))->pos = i;
+	return (env->links.next[id] - 1);
 }
 
-/* Move the entry at i up or down until the heap holds. */
+/* Put node n at heap index i and note where it is. */
+static void
+cfs_heap_set(const struct engine_env *env, struct cfs_rq *q, int i,
+    const struct cfs_node *n)
+{
+	q->heap[i] = *n;
+	env->links.next[n->id] = i + 1;
+}
+
+/* Move the node at i up or down until the heap holds. */
 static void
 cfs_heap_fix(const struct engine_env *env, struct cfs_rq *q, int i)
 {
-	int		 id = q->heap[i], p, c;
-	struct cfs_task	*t = engine_ts(env, id);
+	struct cfs_node	n = q->heap[i];
+	int		p, c;
 
 	while (i > 0) {
 		p = (i - 1) / 2;
-		if (!cfs_before(t, engine_ts(env, q->heap[p])))
+		if (!cfs_before(&n, &q->heap[p]))
 			break;
-		cfs_heap_set(env, q, i, q->heap[p]);
+		cfs_heap_set(env, q, i, &q->heap[p]);
 		i = p;
 	}
 	for (;;) {
 		c = 2 * i + 1;
 		if (c >= q->nheap)
 			break;
-		if (c + 1 < q->nheap && cfs_before(engine_ts(env,
-		    q->heap[c + 1]), engine_ts(env, q->heap[c])))
+		if (c + 1 < q->nheap && cfs_before(&q->heap[c + 1],
+		    &q->heap[c]))
 			c++;
-		if (!cfs_before(engine_ts(env, q->heap[c]), t))
+		if (!cfs_before(&q->heap[c], &n))
 			break;
-		cfs_heap_set(env, q, i, q->heap[c]);
+		cfs_heap_set(env, q, i, &q->heap[c]);
 		i = c;
 	}
-	cfs_heap_set(env, q, i, id);
+	cfs_heap_set(env, q, i, &n);
 }
 
 /* __enqueue_entity: into the tree, after any equal keys. */
 static void
 cfs_heap_add(const struct engine_env *env, struct cfs_rq *q, int id,
-    struct cfs_task *t)
+    const struct cfs_task *t)
 {
+	struct cfs_node	*n;
+
 	if (q->nheap == q->heap_size) {
 		q->heap_size = q->heap_size ? q->heap_size * 2 : 16;
 		q->heap = xreallocarray(q->heap, q->heap_size,
 		    sizeof *q->heap);
 	}
-	t->seq = q->seq++;
-	q->heap[q->nheap++] = id;
-	t->pos = q->nheap - 1;
-	cfs_heap_fix(env, q, t->pos);
+	n = &q->heap[q->nheap++];
+	n->vruntime = t->vruntime;
+	n->seq = q->seq++;
+	n->id = id;
+	env->links.next[id] = q->nheap;
+	cfs_heap_fix(env, q, q->nheap - 1);
 }
 
 /* __dequeue_entity: out of the tree. */
 static void
-cfs_heap_del(const struct engine_env *env, struct cfs_rq *q,
-    struct cfs_task *t)
+cfs_heap_del(const struct engine_env *env, struct cfs_rq *q, int id)
 {
-	int	i = t->pos, last = q->heap[--q->nheap];
+	int	i = cfs_pos(env, id);
 
-	t->pos = -1;
-	if (i == q->nheap)
+	env->links.next[id] = 0;
+	if (i == --q->nheap)
 		return;
-	cfs_heap_set(env, q, i, last);
+	cfs_heap_set(env, q, i, &q->heap[q->nheap]);
 	cfs_heap_fix(env, q, i);
 }
 
@@ -250,8 +268,6 @@ cfs_task_init(const struct engine_env *env, void *ts, int nice)
 
 	(void)env;
 	t->vruntime = 0;
-	t->seq = 0;
-	t->pos = -1;
 	t->slice_ran = 0;
 	t->cpu = -1;
 	t->nice = (int8_t)nice;
@@ -332,7 +348,7 @@ cfs_dequeue(const struct engine_env *env, void *rq, int id, void *ts,
 		q->curr = 0;
 		q->need_resched = 0;
 	} else
-		cfs_heap_del(env, q, t);
+		cfs_heap_del(env, q, id);
 	q->load -= cfs_weight(t->nice);
 	q->nr--;
 }
@@ -357,9 +373,9 @@ cfs_pick(const struct engine_env *env, void *rq)
 	q->need_resched = 0;
 	if (q->nheap == 0)
 		return (0);
-	next = q->heap[0];
+	next = q->heap[0].id;
 	t = engine_ts(env, next);
-	cfs_heap_del(env, q, t);
+	cfs_heap_del(env, q, next);
 	t->slice_ran = 0;
 	q->curr = next;
 	return (next);
@@ -377,7 +393,6 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 {
 	struct cfs_rq		*q = rq;
 	struct cfs_task		*t = ts;
-	const struct cfs_task	*left;
 	uint64_t		 slice = cfs_slice(q, t->nice);
 	int64_t			 v;
 
@@ -398,11 +413,9 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	t->slice_ran++;
 	t->vruntime += (int64_t)cfs_delta_fair(CFS_NS, t->nice);
 	v = t->vruntime;
-	if (q->nheap > 0) {
-		left = engine_ts(env, q->heap[0]);
-		if ((int64_t)((uint64_t)left->vruntime - (uint64_t)v) < 0)
-			v = left->vruntime;
-	}
+	if (q->nheap > 0 &&
+	    (int64_t)((uint64_t)q->heap[0].vruntime - (uint64_t)v) < 0)
+		v = q->heap[0].vruntime;
 	if ((int64_t)((uint64_t)v - (uint64_t)q->min_vruntime) > 0)
 		q->min_vruntime = v;
 	if (q->nr > 1 && (uint64_t)t->slice_ran * CFS_NS > slice)
@@ -438,7 +451,7 @@ cfs_renice(const struct engine_env *env, void *rq, int id, void *ts,
 		return;
 	}
 	if (q->curr != id)
-		cfs_heap_del(env, q, t);
+		cfs_heap_del(env, q, id);
 	q->load -= cfs_weight(t->nice);
 	t->nice = (int8_t)nice;
 	q->load += cfs_weight(t->nice);
@@ -457,18 +470,15 @@ static int
 cfs_steal(const struct engine_env *env, void *rq, int dst)
 {
 	struct cfs_rq		*q = rq;
-	const struct cfs_task	*t, *best = NULL;
-	int			 i, id = 0;
+	const struct cfs_node	*best = NULL;
+	int			 i;
 
 	for (i = 0; i < q->nheap; i++) {
-		t = engine_ts(env, q->heap[i]);
-		if ((best == NULL || cfs_before(t, best)) &&
-		    engine_task_allowed(env->e, q->heap[i], dst)) {
-			best = t;
-			id = q->heap[i];
-		}
+		if ((best == NULL || cfs_before(&q->heap[i], best)) &&
+		    engine_task_allowed(env->e, q->heap[i].id, dst))
+			best = &q->heap[i];
 	}
-	return (id);
+	return (best != NULL ? best->id : 0);
 }
 
 /* Audit the heap, positions, load and counts; returns the number queued. */
@@ -482,14 +492,15 @@ cfs_check(const struct engine_env *env, const void *rq, int cpu,
 	int			 i;
 
 	for (i = 0; i < q->nheap; i++) {
-		t = engine_ts(env, q->heap[i]);
-		if (engine_check_queued(env->e, q->heap[i], cpu, cause) != 0)
+		t = engine_ts(env, q->heap[i].id);
+		if (engine_check_queued(env->e, q->heap[i].id, cpu,
+		    cause) != 0)
 			return (-1);
-		if (t->pos != i || t->cpu != cpu ||
-		    (i > 0 && cfs_before(t, engine_ts(env,
-		    q->heap[(i - 1) / 2])))) {
+		if (cfs_pos(env, q->heap[i].id) != i || t->cpu != cpu ||
+		    t->vruntime != q->heap[i].vruntime ||
+		    (i > 0 && cfs_before(&q->heap[i], &q->heap[(i - 1) / 2]))) {
 			*cause = xasprintf("heap: task %d misplaced at %d",
-			    q->heap[i], i);
+			    q->heap[i].id, i);
 			return (-1);
 		}
 		load += cfs_weight(t->nice);
@@ -498,7 +509,7 @@ cfs_check(const struct engine_env *env, const void *rq, int cpu,
 		t = engine_ts(env, q->curr);
 		if (engine_check_queued(env->e, q->curr, cpu, cause) != 0)
 			return (-1);
-		if (t->pos != -1 || t->cpu != cpu) {
+		if (cfs_pos(env, q->curr) != -1 || t->cpu != cpu) {
 			*cause = xasprintf("current task %d in the heap",
 			    q->curr);
 			return (-1);
@@ -514,17 +525,16 @@ cfs_check(const struct engine_env *env, const void *rq, int cpu,
 	return (q->nr);
 }
 
-/* A task's nice matches. */
+/* A task's nice matches; its CPU is one of the engine's. */
 static int
 cfs_check_task(const struct engine_env *env, const void *ts, int nice,
     char **cause)
 {
 	const struct cfs_task	*t = ts;
 
-	(void)env;
-	if (t->nice != nice || t->pos < -1) {
-		*cause = xasprintf("bad cfs state nice=%d pos=%d", t->nice,
-		    t->pos);
+	if (t->nice != nice || t->cpu < -1 || t->cpu >= env->ncpus) {
+		*cause = xasprintf("bad cfs state nice=%d cpu=%d", t->nice,
+		    t->cpu);
 		return (-1);
 	}
 	return (0);
