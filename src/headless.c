@@ -608,6 +608,13 @@ headless_main(int argc, char **argv)
 		run.policy = engine_policy_find(sc->policy);
 	else
 		run.policy = &engine_policy_staircase;
+	if (o.table != NULL && run.policy != &engine_policy_staircase) {
+		fprintf(stderr, "stairsd: --table prints the staircase's "
+		    "descents (the article's table); the policy here is %s\n",
+		    run.policy->name);
+		status = 2;
+		goto out;
+	}
 	run.e = engine_create(&p, run.policy);
 	headless_idle_row(&run);
 	if (scenario_apply(sc, run.e, NULL, NULL, &cause) != 0) {

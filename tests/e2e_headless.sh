@@ -320,6 +320,10 @@ expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
 	    ok "--compare unknown" || fail "--compare bfs: '$(cat "$tmp/err")'"; }
 expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
     --compare staircase --trace - && ok "--compare with --trace refused"
+expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
+    --policy o1 --table A &&
+	{ grep -q "staircase's descents" "$tmp/err" &&
+	    ok "--table under o1 refused" || fail "--table o1: $(cat "$tmp/err")"; }
 
 # A trace that cannot be written: exit 1, naming it.
 expect_status 1 "$sd" --headless --scenario scenarios/article.cfg \
