@@ -333,7 +333,11 @@ engine_enqueue(struct engine *e, struct task *t, int c, enum engine_enq why)
 	struct cpu	*cpu = &e->cpus[c];
 
 	t->cpu = c;
-	e->policy->enqueue(&e->env, cpu->rq, t->id, t->ts, why);
+	if (e->policy->enqueue == NULL)
+		prio_array_add_tail(cpu->rq, &e->env.links, t->id,
+		    *(int *)((char *)t->ts + e->policy->rank_offset));
+	else
+		e->policy->enqueue(&e->env, cpu->rq, t->id, t->ts, why);
 	if (cpu->nr++ == 0)
 		cpumask_clear(&e->idle, c);
 }
@@ -344,7 +348,11 @@ engine_dequeue(struct engine *e, struct task *t, enum engine_deq why)
 {
 	struct cpu	*cpu = &e->cpus[t->cpu];
 
-	e->policy->dequeue(&e->env, cpu->rq, t->id, t->ts, why);
+	if (e->policy->dequeue == NULL)
+		prio_array_del(cpu->rq, &e->env.links, t->id,
+		    *(int *)((char *)t->ts + e->policy->rank_offset));
+	else
+		e->policy->dequeue(&e->env, cpu->rq, t->id, t->ts, why);
 	if (--cpu->nr == 0)
 		cpumask_set(&e->idle, t->cpu);
 	t->cpu = -1;
@@ -1036,6 +1044,7 @@ static void
 engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 {
 	struct cpu	*cpu = &e->cpus[c];
+	int		 id;
 
 	cpu->last.task = t->id;
 	t->ran++;
@@ -1054,6 +1063,9 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 	engine_sleep_until(e, t, now + 1, now + t->pattern[t->pidx + 1] + 1);
 	t->pidx = (t->pidx + 2) % t->npattern;
 	t->burst_left = t->pattern[t->pidx];
+	/* Start loading the task likely to run next while others go. */
+	if (e->policy->pick == NULL && (id = prio_array_first(cpu->rq)) != 0)
+		__builtin_prefetch(&e->tasks[id - 1]);
 }
 
 /* Run one tick in the order of SPEC.md section 1. */

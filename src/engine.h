@@ -190,10 +190,17 @@ struct engine_policy {
 	void	(*rq_free)(void *rq);
 	/* A new task, or one starting afresh under this class. */
 	void	(*task_init)(const struct engine_env *, void *ts, int nice);
+	/*
+	 * Queue and unqueue.  Both NULL for a class whose runqueue is one
+	 * struct prio_array on which every task goes to the tail of its
+	 * rank, an int at rank_offset in its state: the core then does it
+	 * inline (the staircase).
+	 */
 	void	(*enqueue)(const struct engine_env *, void *rq, int id,
 		    void *ts, enum engine_enq);
 	void	(*dequeue)(const struct engine_env *, void *rq, int id,
 		    void *ts, enum engine_deq);
+	size_t	 rank_offset;
 	/*
 	 * The task to run this tick, or 0.  NULL for a class whose
 	 * runqueue is one struct prio_array whose best head runs: the core

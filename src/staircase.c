@@ -13,6 +13,7 @@
  * at the head of its list until it expires or sleeps, so a task woken at
  * a better rank preempts at the next tick and one at an equal rank waits.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "engine.h"
@@ -139,33 +140,6 @@ static void
 staircase_task_init(const struct engine_env *env, void *ts, int nice)
 {
 	staircase_stair_init(ts, nice, env->rr_interval);
-}
-
-/* Every arrival, wake or move goes to the tail of its rank. */
-static void
-staircase_enqueue(const struct engine_env *env, void *rq, int id, void *ts,
-    enum engine_enq why)
-{
-	(void)why;
-	prio_array_add_tail(rq, &env->links, id,
-	    ((struct engine_stair *)ts)->rank);
-}
-
-/*
- * Off the runqueue.  The task that ran usually leaves the head: start
- * loading the one likely to run next, while the other CPUs take their
- * turn.
- */
-static void
-staircase_dequeue(const struct engine_env *env, void *rq, int id, void *ts,
-    enum engine_deq why)
-{
-	int	next;
-
-	(void)why;
-	prio_array_del(rq, &env->links, id, ((struct engine_stair *)ts)->rank);
-	if ((next = prio_array_first(rq)) != 0)
-		__builtin_prefetch(engine_ts(env, next));
 }
 
 /*
@@ -326,8 +300,10 @@ const struct engine_policy engine_policy_staircase = {
 	.rq_init = staircase_rq_init,
 	.rq_free = NULL,
 	.task_init = staircase_task_init,
-	.enqueue = staircase_enqueue,
-	.dequeue = staircase_dequeue,
+	/* Every arrival, wake or move to the tail of its rank: inline. */
+	.enqueue = NULL,
+	.dequeue = NULL,
+	.rank_offset = offsetof(struct engine_stair, rank),
 	.pick = NULL,		/* the head of the best rank: inline */
 	.tick = staircase_tick,
 	.wake = staircase_wake,
