@@ -392,6 +392,13 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 	case PROTO_QUIT:
 		evbuffer_add_printf(out, "ok bye\n");
 		return (COMMAND_QUIT);
+	case PROTO_POLICY:
+		/* Between ticks: the next tick runs under the new policy. */
+		daemon_note(d, "policy %s -> %s",
+		    engine_get_policy(d->engine)->name, cmd->policy->name);
+		engine_set_policy(d->engine, cmd->policy);
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
 	}
 	return (0);
 }

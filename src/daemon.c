@@ -221,6 +221,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->clients = d->server != NULL ? d->server->nclients : 0;
 	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
 	st->sleep = d->cfg.default_sleep;
+	st->policy = engine_get_policy(d->engine)->name;
 }
 
 /* Describe the scenario events that fired in the last tick. */
@@ -810,7 +811,8 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 		scenario_free(sc);
 		return (-1);
 	}
-	d->engine = engine_create(&p, NULL);
+	d->engine = engine_create(&p, sc->policy != NULL ?
+	    engine_policy_find(sc->policy) : NULL);
 	if (scenario_apply(sc, d->engine, daemon_scenario_spawn, d,
 	    cause) != 0) {
 		scenario_free(sc);

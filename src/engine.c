@@ -1,10 +1,12 @@
 /*
- * engine.c -- the multi-CPU engine core: per-CPU runqueues, the tick order,
- * placement, idle pull and periodic balance (SPEC.md section 1).
+ * engine.c -- the multi-CPU engine core: tasks, names, the tick order,
+ * events, placement, idle pull and periodic balance (SPEC.md section 1).
  *
- * Each CPU keeps 140 doubly linked lists, one per rank, threaded through
- * the tasks by id (0 = none), and a 140-bit bitmap of the non-empty ones;
- * the pick is a find-first-set.  Sleeping tasks wait in a hashed timing
+ * The order of each CPU's runqueue belongs to the policy, a scheduling
+ * class (struct engine_policy): the core tells it what arrives, wakes,
+ * moves, sleeps or exits, asks it what to run and charges it the tick.
+ * The core keeps each CPU's count of runnable tasks, which placement and
+ * balancing read.  Sleeping tasks wait in a hashed timing
  * wheel keyed by their wake tick, so a tick costs the same whatever the
  * number of tasks.  Nothing here does I/O, reads a clock or touches a
  * global: the same calls give the same trace.
@@ -17,24 +19,25 @@
 #include "engine.h"
 #include "xmalloc.h"
 
-#define BITMAP_WORDS	((ENGINE_NRANKS + 63) / 64)
 #define WHEEL_SIZE	4096		/* power of two */
 
 /*
  * A task.  The first 64 bytes hold what a tick touches when the task runs
- * (its stair, queue position, burst and CPU time); names, masks and the
+ * (the policy's state, queue, burst and CPU time); names, masks and the
  * pattern follow.  With 100 000 tasks a switch then costs one cold line.
+ * The policy's state comes first: engine_ts() finds it there.
  */
 struct task {
-	struct engine_stair	 st;
-	int			 cpu;		/* queued on, or -1 */
-	int			 qrank;		/* the rank list it is on */
-	int			 last_cpu;	/* last ran on, or -1 */
-	enum engine_state	 state;
+	uint64_t		 ts[ENGINE_PRIV_SIZE / 8];
+	int16_t			 cpu;		/* queued on, or -1 */
+	int16_t			 last_cpu;	/* last ran on, or -1 */
 	uint32_t		 burst_left;	/* ticks left in this run */
 	int			 id;
+	enum engine_state	 state;
 	uint64_t		 ran;
 	uint64_t		 runtime;	/* 0: none */
+
+	int			 nice;
 
 	uint32_t		*pattern;	/* run, sleep, ... */
 	size_t			 npattern;
@@ -52,9 +55,7 @@ struct task {
 
 struct cpu {
 	int		nr;
-	uint64_t	bitmap[BITMAP_WORDS];
-	int		head[ENGINE_NRANKS];
-	int		tail[ENGINE_NRANKS];
+	void	       *rq;		/* the policy's runqueue */
 	struct engine_cpu_info last;
 };
 
@@ -77,12 +78,15 @@ struct engine {
 	struct engine_params		 p;
 	const struct engine_policy	*policy;
 	uint64_t			 now;
+	struct engine_env		 env;		/* lent to the policy */
+	char				*rqs;		/* the policy's, per CPU */
+	size_t				 rq_stride;
 
 	struct cpu			*cpus;
 	struct cpumask			 idle;		/* CPUs with nr == 0 */
 	struct task			*tasks;		/* tasks[id - 1] */
 	/*
-	 * The rank lists' links live apart from the tasks, indexed by id:
+	 * The prio arrays' links live apart from the tasks, indexed by id:
 	 * a requeue then touches 8 bytes of its neighbours, not their
 	 * whole struct (docs/BENCH.md has what that saves).
 	 */
@@ -148,6 +152,41 @@ engine_params_check(const struct engine_params *p, char **cause)
 	return (0);
 }
 
+/* Give each CPU an empty runqueue of policy pol. */
+static void
+engine_rqs_create(struct engine *e, const struct engine_policy *pol)
+{
+	int	c;
+
+	e->policy = pol;
+	e->rq_stride = (pol->rq_size + 63) & ~(size_t)63;
+	if (posix_memalign((void **)&e->rqs, 64,
+	    e->rq_stride * (size_t)e->p.cpus) != 0) {
+		fprintf(stderr, "stairs: out of memory for runqueues\n");
+		abort();
+	}
+	memset(e->rqs, 0, e->rq_stride * (size_t)e->p.cpus);
+	e->env.rqs = e->rqs;
+	e->env.rq_stride = e->rq_stride;
+	for (c = 0; c < e->p.cpus; c++) {
+		e->cpus[c].rq = e->rqs + e->rq_stride * (size_t)c;
+		pol->rq_init(&e->env, e->cpus[c].rq);
+	}
+}
+
+/* Free the runqueues. */
+static void
+engine_rqs_free(struct engine *e)
+{
+	int	c;
+
+	for (c = 0; c < e->p.cpus; c++)
+		if (e->policy->rq_free != NULL)
+			e->policy->rq_free(e->cpus[c].rq);
+	free(e->rqs);
+	e->rqs = NULL;
+}
+
 /* Create an engine; the parameters must have passed engine_params_check. */
 struct engine *
 engine_create(const struct engine_params *p, const struct engine_policy *pol)
@@ -157,11 +196,16 @@ engine_create(const struct engine_params *p, const struct engine_policy *pol)
 
 	e = xcalloc(1, sizeof *e);
 	e->p = *p;
-	e->policy = pol != NULL ? pol : &engine_policy_staircase;
 	e->cpus = xcalloc(p->cpus, sizeof *e->cpus);
 	cpumask_fill(&e->idle, p->cpus);
 	for (c = 0; c < p->cpus; c++)
 		e->cpus[c].last.cpu = c;
+	e->env.rr_interval = p->rr_interval;
+	e->env.sleep_min = p->sleep_min;
+	e->env.ncpus = p->cpus;
+	e->env.stride = sizeof (struct task);
+	e->env.e = e;
+	engine_rqs_create(e, pol != NULL ? pol : &engine_policy_staircase);
 	return (e);
 }
 
@@ -174,6 +218,7 @@ engine_free(struct engine *e)
 
 	if (e == NULL)
 		return;
+	engine_rqs_free(e);
 	for (i = 0; i < e->ntasks; i++)
 		free(e->tasks[i].pattern);
 	free(e->tasks);
@@ -309,69 +354,65 @@ engine_names_get(const struct engine *e, int kind, const char *name)
 
 /* --- Runqueues. ---------------------------------------------------- */
 
-/* Append a task at the tail of its rank's list on cpu c. */
+/* Queue a task on cpu c, for the reason given. */
 static void
-engine_enqueue(struct engine *e, struct task *t, int c)
+engine_enqueue(struct engine *e, struct task *t, int c, enum engine_enq why)
 {
 	struct cpu	*cpu = &e->cpus[c];
-	int		 r = t->st.rank;
 
 	t->cpu = c;
-	t->qrank = r;
-	e->next[t->id] = 0;
-	e->prev[t->id] = cpu->tail[r];
-	if (cpu->tail[r] != 0)
-		e->next[cpu->tail[r]] = t->id;
+	if (e->policy->enqueue == NULL)
+		prio_array_add_tail(cpu->rq, &e->env.links, t->id,
+		    *(int *)((char *)t->ts + e->policy->rank_offset));
 	else
-		cpu->head[r] = t->id;
-	cpu->tail[r] = t->id;
-	cpu->bitmap[r / 64] |= (uint64_t)1 << (r % 64);
+		e->policy->enqueue(&e->env, cpu->rq, t->id, t->ts, why);
 	if (cpu->nr++ == 0)
 		cpumask_clear(&e->idle, c);
 }
 
-/* Take a task off its CPU's list. */
+/* Take a task off its CPU's runqueue. */
 static void
-engine_dequeue(struct engine *e, struct task *t)
+engine_dequeue(struct engine *e, struct task *t, enum engine_deq why)
 {
 	struct cpu	*cpu = &e->cpus[t->cpu];
-	int		 r = t->qrank;	/* the policy may have moved st.rank */
 
-	int		 id = t->id, prev = e->prev[id], next = e->next[id];
-
-	if (prev != 0)
-		e->next[prev] = next;
+	if (e->policy->dequeue == NULL)
+		prio_array_del(cpu->rq, &e->env.links, t->id,
+		    *(int *)((char *)t->ts + e->policy->rank_offset));
 	else
-		cpu->head[r] = next;
-	if (next != 0)
-		e->prev[next] = prev;
-	else
-		cpu->tail[r] = prev;
-	if (cpu->head[r] == 0)
-		cpu->bitmap[r / 64] &= ~((uint64_t)1 << (r % 64));
+		e->policy->dequeue(&e->env, cpu->rq, t->id, t->ts, why);
 	if (--cpu->nr == 0)
 		cpumask_set(&e->idle, t->cpu);
 	t->cpu = -1;
-	e->prev[id] = e->next[id] = 0;
 }
 
-/* The best (lowest) non-empty rank on a CPU, or -1. */
-static int
-engine_best_rank(const struct cpu *cpu)
+/*
+ * Switch the policy (SPEC.md section 6): every task keeps its nice,
+ * affinity, group, pattern position, sleep and CPU time and starts its
+ * policy state afresh, as a new task of that policy would; the runnable
+ * ones are queued again where they were, in id order.
+ */
+void
+engine_set_policy(struct engine *e, const struct engine_policy *pol)
 {
-	int	i;
+	struct task	*t;
+	int		 i, c;
 
-	for (i = 0; i < BITMAP_WORDS; i++)
-		if (cpu->bitmap[i] != 0)
-			return (i * 64 + __builtin_ctzll(cpu->bitmap[i]));
-	return (-1);
-}
-
-/* The next non-empty rank above r on a CPU, or -1. */
-static int
-engine_next_rank(const struct cpu *cpu, int r)
-{
-	return (cpumask_bits_next(cpu->bitmap, BITMAP_WORDS, r));
+	engine_rqs_free(e);
+	engine_rqs_create(e, pol);
+	for (c = 0; c < e->p.cpus; c++)
+		e->cpus[c].nr = 0;
+	cpumask_fill(&e->idle, e->p.cpus);
+	for (i = 0; i < e->ntasks; i++) {
+		t = &e->tasks[i];
+		if (t->state == ENGINE_EXITED)
+			continue;
+		memset(t->ts, 0, sizeof t->ts);
+		e->next[t->id] = e->prev[t->id] = 0;
+		pol->task_init(&e->env, t->ts, t->nice);
+		if (t->state == ENGINE_RUNNABLE)
+			engine_enqueue(e, t, t->cpu, ENGINE_ENQ_NEW);
+	}
 }
 
 /* --- Placement and balancing. --------------------------------------- */
@@ -415,41 +456,28 @@ engine_busiest(const struct engine *e)
 	return (best);
 }
 
-/*
- * The task to move from CPU src to CPU dst: not the head of src's best
- * rank (it would run there next), allowed on dst; the best-ranked, and
- * within a rank the one nearest the tail.
- */
-static struct task *
-engine_steal_candidate(struct engine *e, int src, int dst)
+/* May task id run on cpu? */
+int
+engine_task_allowed(const struct engine *e, int id, int cpu)
 {
-	const struct cpu	*cpu = &e->cpus[src];
-	struct task		*t;
-	int			 best, r, id;
-
-	best = engine_best_rank(cpu);
-	for (r = best; r >= 0; r = engine_next_rank(cpu, r)) {
-		for (id = cpu->tail[r]; id != 0; id = e->prev[id]) {
-			if (r == best && id == cpu->head[r])
-				continue;
-			t = &e->tasks[id - 1];
-			if (cpumask_test(&t->allowed, dst))
-				return (t);
-		}
-	}
-	return (NULL);
+	return (cpumask_test(&e->tasks[id - 1].allowed, cpu));
 }
 
-/* Move one task from src to dst if there is a candidate; 1 if moved. */
+/*
+ * Move one task from src to dst if the policy gives one away (one that
+ * would not run next on src, allowed on dst); 1 if moved.
+ */
 static int
 engine_pull(struct engine *e, int src, int dst)
 {
 	struct task	*t;
+	int		 id;
 
-	if ((t = engine_steal_candidate(e, src, dst)) == NULL)
+	if ((id = e->policy->steal(&e->env, e->cpus[src].rq, dst)) == 0)
 		return (0);
-	engine_dequeue(e, t);
-	engine_enqueue(e, t, dst);
+	t = &e->tasks[id - 1];
+	engine_dequeue(e, t, ENGINE_DEQ_MIGRATE);
+	engine_enqueue(e, t, dst, ENGINE_ENQ_MIGRATE);
 	return (1);
 }
 
@@ -505,7 +533,7 @@ engine_sleep_until(struct engine *e, struct task *t, uint64_t from,
     uint64_t wake)
 {
 	if (t->state == ENGINE_RUNNABLE)
-		engine_dequeue(e, t);
+		engine_dequeue(e, t, ENGINE_DEQ_SLEEP);
 	t->state = ENGINE_SLEEPING;
 	t->sleep_start = from;
 	t->wake = wake;
@@ -513,17 +541,23 @@ engine_sleep_until(struct engine *e, struct task *t, uint64_t from,
 		engine_wheel_add(e, t->id, wake);
 }
 
-/* Make a task runnable at tick now: climb if it slept long enough, place. */
+/*
+ * Make a task runnable at tick now: a sleeper is woken with its sleep's
+ * length (the policy decides what that earns), then placed and queued.
+ */
 static void
 engine_make_runnable(struct engine *e, struct task *t, uint64_t now)
 {
-	if (t->state == ENGINE_SLEEPING &&
-	    now - t->sleep_start >= (uint64_t)e->p.sleep_min)
-		e->policy->wake(&t->st, e->p.rr_interval);
+	enum engine_enq	why = ENGINE_ENQ_NEW;
+
+	if (t->state == ENGINE_SLEEPING) {
+		e->policy->wake(&e->env, t->ts, now - t->sleep_start);
+		why = ENGINE_ENQ_WAKE;
+	}
 	t->state = ENGINE_RUNNABLE;
 	t->injected = 0;
 	t->wake = 0;
-	engine_enqueue(e, t, engine_place(e, t));
+	engine_enqueue(e, t, engine_place(e, t), why);
 }
 
 /*
@@ -677,8 +711,8 @@ engine_migrate_if_needed(struct engine *e, struct task *t)
 {
 	if (t->state != ENGINE_RUNNABLE || cpumask_test(&t->allowed, t->cpu))
 		return;
-	engine_dequeue(e, t);
-	engine_enqueue(e, t, engine_place(e, t));
+	engine_dequeue(e, t, ENGINE_DEQ_MIGRATE);
+	engine_enqueue(e, t, engine_place(e, t), ENGINE_ENQ_MIGRATE);
 }
 
 /* Change a group's CPUs; refused if any member would have none left. */
@@ -801,6 +835,9 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 		    sizeof *e->next);
 		e->prev = xreallocarray(e->prev, e->tasks_size + 1,
 		    sizeof *e->prev);
+		e->env.tasks = (char *)e->tasks;
+		e->env.links.next = e->next;
+		e->env.links.prev = e->prev;
 	}
 	t = &e->tasks[e->ntasks];
 	memset(t, 0, sizeof *t);
@@ -821,7 +858,8 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 		t->npattern = spec->npattern;
 		t->burst_left = t->pattern[0];
 	}
-	e->policy->init(&t->st, spec->nice, e->p.rr_interval);
+	t->nice = spec->nice;
+	e->policy->task_init(&e->env, t->ts, spec->nice);
 	t->state = ENGINE_WAITING;
 	t->wake = spec->start > e->now ? spec->start : e->now;
 	engine_wheel_add(e, t->id, t->wake);
@@ -894,7 +932,6 @@ int
 engine_task_nice(struct engine *e, int id, int nice, char **cause)
 {
 	struct task	*t;
-	int		 c;
 
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
@@ -902,13 +939,9 @@ engine_task_nice(struct engine *e, int id, int nice, char **cause)
 		*cause = xasprintf("nice %d is outside -20..19", nice);
 		return (-1);
 	}
-	if (t->state == ENGINE_RUNNABLE) {
-		c = t->cpu;
-		engine_dequeue(e, t);
-		e->policy->renice(&t->st, nice, e->p.rr_interval);
-		engine_enqueue(e, t, c);
-	} else
-		e->policy->renice(&t->st, nice, e->p.rr_interval);
+	t->nice = nice;
+	e->policy->renice(&e->env, t->state == ENGINE_RUNNABLE ?
+	    e->cpus[t->cpu].rq : NULL, t->id, t->ts, nice);
 	return (0);
 }
 
@@ -946,7 +979,7 @@ engine_task_kill(struct engine *e, int id, char **cause)
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
 	if (t->state == ENGINE_RUNNABLE)
-		engine_dequeue(e, t);
+		engine_dequeue(e, t, ENGINE_DEQ_EXIT);
 	t->state = ENGINE_EXITED;
 	t->exit = ENGINE_EXIT_KILLED;
 	t->injected = 0;
@@ -1054,42 +1087,22 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 /* --- The tick. ------------------------------------------------------- */
 
 /*
- * The running task just left the head: start loading the one likely to
- * run next, while the other CPUs take their turn.
- */
-static void
-engine_prefetch_pick(const struct engine *e, const struct cpu *cpu)
-{
-	int	r;
-
-	if ((r = engine_best_rank(cpu)) >= 0)
-		__builtin_prefetch(&e->tasks[cpu->head[r] - 1]);
-}
-
-/*
- * Step 5 for one CPU: run its pick for one tick.  The trace row keeps
- * the stair as it was during the tick; then the tick is charged, expiry
- * requeues at the tail, and a finished run burst or runtime ends it.
+ * Step 5 for one CPU: run its pick for one tick.  The policy writes the
+ * trace row as the task was during the tick and charges the tick; then
+ * a finished runtime or run burst ends it.
  */
 static void
 engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 {
 	struct cpu	*cpu = &e->cpus[c];
+	int		 id;
 
 	cpu->last.task = t->id;
-	cpu->last.rank = t->st.rank;
-	cpu->last.iter = t->st.iter;
-	cpu->last.left = t->st.left;
-	cpu->last.descent = t->st.descent;
 	t->ran++;
 	t->last_cpu = c;
-	if (e->policy->charge(&t->st, e->p.rr_interval)) {
-		engine_dequeue(e, t);
-		engine_enqueue(e, t, c);
-		engine_prefetch_pick(e, cpu);
-	}
+	e->policy->tick(&e->env, cpu->rq, t->id, t->ts, &cpu->last);
 	if (t->runtime != 0 && t->ran >= t->runtime) {
-		engine_dequeue(e, t);
+		engine_dequeue(e, t, ENGINE_DEQ_EXIT);
 		t->state = ENGINE_EXITED;
 		t->exit = ENGINE_EXIT_RUNTIME;
 		e->nlive--;
@@ -1101,7 +1114,9 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 	engine_sleep_until(e, t, now + 1, now + t->pattern[t->pidx + 1] + 1);
 	t->pidx = (t->pidx + 2) % t->npattern;
 	t->burst_left = t->pattern[t->pidx];
-	engine_prefetch_pick(e, cpu);
+	/* Start loading the task likely to run next while others go. */
+	if (e->policy->pick == NULL && (id = prio_array_first(cpu->rq)) != 0)
+		__builtin_prefetch(&e->tasks[id - 1]);
 }
 
 /* Run one tick in the order of SPEC.md section 1. */
@@ -1110,18 +1125,23 @@ engine_tick(struct engine *e)
 {
 	uint64_t	 now = e->now;
 	struct cpu	*cpu;
-	int		 c, r, picks[ENGINE_MAX_CPUS];
+	int		 c, picks[ENGINE_MAX_CPUS];
+	int		 (*pick)(const struct engine_env *, void *) =
+			    e->policy->pick;
 
 	e->nfired = 0;
+	e->env.now = now;
 	while (e->next_event < e->nevents &&
 	    e->events[e->next_event].at <= now)
 		engine_event_apply(e, &e->events[e->next_event++]);
 	engine_wake_due(e, now);
 	engine_balance(e, now);
-	for (c = 0; c < e->p.cpus; c++) {
-		cpu = &e->cpus[c];
-		r = engine_best_rank(cpu);
-		picks[c] = r < 0 ? 0 : cpu->head[r];
+	if (pick == NULL) {
+		for (c = 0; c < e->p.cpus; c++)
+			picks[c] = prio_array_first(e->cpus[c].rq);
+	} else {
+		for (c = 0; c < e->p.cpus; c++)
+			picks[c] = pick(&e->env, e->cpus[c].rq);
 	}
 	for (c = 0; c < e->p.cpus; c++) {
 		cpu = &e->cpus[c];
@@ -1129,6 +1149,7 @@ engine_tick(struct engine *e)
 			cpu->last.task = 0;
 			cpu->last.rank = cpu->last.iter = cpu->last.left = 0;
 			cpu->last.descent = 0;
+			memset(cpu->last.col, 0, sizeof cpu->last.col);
 		} else
 			engine_run(e, c, &e->tasks[picks[c] - 1], now);
 		cpu->last.nr = cpu->nr;
@@ -1217,7 +1238,7 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
 	ti->running = t->state == ENGINE_RUNNABLE && t->last_cpu == t->cpu &&
 	    e->cpus[t->cpu].last.task == t->id;
 	ti->group = t->group;
-	ti->stair = t->st;
+	e->policy->info(&e->env, t->ts, ti);
 	ti->ran = t->ran;
 	ti->wake = t->state == ENGINE_SLEEPING || t->state == ENGINE_WAITING ?
 	    t->wake : 0;
@@ -1253,21 +1274,21 @@ engine_caption(const struct engine *e, uint64_t *seq)
 	return (e->caption);
 }
 
-/* Check one task's stair against the staircase invariants. */
-static int
-engine_check_stair(const struct engine *e, const struct task *t, char **cause)
+/* Is task id rightly queued on cpu (runnable, there, allowed)? */
+int
+engine_check_queued(const struct engine *e, int id, int cpu, char **cause)
 {
-	const struct engine_stair	*st = &t->st;
-	int				 L = engine_stairs(st->nice), top;
+	const struct task	*t;
 
-	top = st->prio + st->iter - 1;
-	if (st->prio != 120 + st->nice || st->rank < st->prio ||
-	    st->rank > ENGINE_BOTTOM || st->iter < 1 || st->iter > L ||
-	    st->rank < top || st->left < 1 ||
-	    st->left > (st->rank == top ? st->iter : 1) * e->p.rr_interval) {
-		*cause = xasprintf("task %s: bad stair nice=%d rank=%d "
-		    "iter=%d left=%d", t->name, st->nice, st->rank, st->iter,
-		    st->left);
+	if (id < 1 || id > e->ntasks) {
+		*cause = xasprintf("cpu %d: no task %d", cpu, id);
+		return (-1);
+	}
+	t = &e->tasks[id - 1];
+	if (t->cpu != cpu || t->state != ENGINE_RUNNABLE ||
+	    !cpumask_test(&t->allowed, cpu)) {
+		*cause = xasprintf("cpu %d: task %s misfiled (cpu %d state %s)",
+		    cpu, t->name, t->cpu, engine_state_name(t->state));
 		return (-1);
 	}
 	return (0);
@@ -1277,10 +1298,9 @@ engine_check_stair(const struct engine *e, const struct task *t, char **cause)
 int
 engine_check(const struct engine *e, char **cause)
 {
-	const struct cpu	*cpu;
 	const struct task	*t;
-	int			 c, r, id, prev, n, runnable = 0, queued = 0;
-	int			 bit;
+	char			*why;
+	int			 c, id, n, runnable = 0, queued = 0;
 
 	if (e->tasks != NULL &&
 	    (uintptr_t)e->tasks % _Alignof(struct task) != 0) {
@@ -1288,44 +1308,20 @@ engine_check(const struct engine *e, char **cause)
 		    (void *)e->tasks, _Alignof(struct task));
 		return (-1);
 	}
-
 	for (c = 0; c < e->p.cpus; c++) {
-		cpu = &e->cpus[c];
-		n = 0;
-		for (r = 0; r < ENGINE_NRANKS; r++) {
-			bit = (cpu->bitmap[r / 64] >> (r % 64)) & 1;
-			if (bit != (cpu->head[r] != 0)) {
-				*cause = xasprintf("cpu %d rank %d: bitmap %d "
-				    "but head %d", c, r, bit, cpu->head[r]);
-				return (-1);
-			}
-			prev = 0;
-			for (id = cpu->head[r]; id != 0; id = e->next[id]) {
-				t = &e->tasks[id - 1];
-				if (e->prev[id] != prev || t->cpu != c ||
-				    t->qrank != r || t->st.rank != r ||
-				    t->state != ENGINE_RUNNABLE ||
-				    !cpumask_test(&t->allowed, c)) {
-					*cause = xasprintf("cpu %d rank %d: task "
-					    "%s misfiled (cpu %d rank %d)", c,
-					    r, t->name, t->cpu, t->st.rank);
-					return (-1);
-				}
-				prev = id;
-				if (++n > e->ntasks) {
-					*cause = xasprintf("cpu %d: loop", c);
-					return (-1);
-				}
-			}
-			if (cpu->tail[r] != prev) {
-				*cause = xasprintf("cpu %d rank %d: bad tail",
-				    c, r);
-				return (-1);
-			}
+		n = e->policy->check(&e->env, e->cpus[c].rq, c, &why);
+		if (n < 0) {
+			*cause = xasprintf("cpu %d: %s", c, why);
+			free(why);
+			return (-1);
 		}
-		if (n != cpu->nr) {
+		if (n != e->cpus[c].nr) {
 			*cause = xasprintf("cpu %d: nr %d but %d queued", c,
-			    cpu->nr, n);
+			    e->cpus[c].nr, n);
+			return (-1);
+		}
+		if ((n == 0) != cpumask_test(&e->idle, c)) {
+			*cause = xasprintf("cpu %d: idle mask wrong", c);
 			return (-1);
 		}
 		queued += n;
@@ -1334,9 +1330,13 @@ engine_check(const struct engine *e, char **cause)
 		t = &e->tasks[id - 1];
 		if (t->state == ENGINE_RUNNABLE)
 			runnable++;
-		if (t->state != ENGINE_EXITED &&
-		    engine_check_stair(e, t, cause) != 0)
+		if (t->state == ENGINE_EXITED)
+			continue;
+		if (e->policy->check_task(&e->env, t->ts, t->nice, &why) != 0) {
+			*cause = xasprintf("task %s: %s", t->name, why);
+			free(why);
 			return (-1);
+		}
 	}
 	if (runnable != queued) {
 		*cause = xasprintf("%d runnable tasks but %d queued", runnable,
@@ -1360,4 +1360,58 @@ engine_state_name(enum engine_state s)
 		return ("exited");
 	}
 	return ("?");
+}
+
+/* Write v in decimal at p; returns the end. */
+char *
+engine_utoa(char *p, uint64_t v)
+{
+	char	tmp[24];
+	int	n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return (p);
+}
+
+/* Write a signed v in decimal at p; returns the end. */
+char *
+engine_itoa(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return (engine_utoa(p, (uint64_t)0 - (uint64_t)v));
+	}
+	return (engine_utoa(p, (uint64_t)v));
+}
+
+/* The known policies, the default first. */
+static const struct engine_policy *const engine_policies[] = {
+	&engine_policy_staircase,
+	&engine_policy_o1,
+	&engine_policy_cfs,
+	&engine_policy_rr
+};
+
+/* A policy by name, or NULL. */
+const struct engine_policy *
+engine_policy_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof engine_policies / sizeof *engine_policies; i++)
+		if (strcmp(engine_policies[i]->name, name) == 0)
+			return (engine_policies[i]);
+	return (NULL);
+}
+
+/* The known policies' names, comma-separated. */
+const char *
+engine_policy_names(void)
+{
+	return ("staircase, o1, cfs, rr");
 }

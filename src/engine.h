@@ -1,13 +1,14 @@
 /*
- * engine.h -- the multi-CPU scheduling engine: per-CPU runqueues of 140
- * ranked lists with a bitmap, the tick order of SPEC.md section 1,
- * placement, idle pull and periodic balance.
+ * engine.h -- the multi-CPU scheduling engine: per-CPU runqueues, the
+ * tick order of SPEC.md section 1, placement, idle pull and periodic
+ * balance, with the runqueue order behind a scheduling class.
  *
  * The engine is pure: no I/O, no clock, no globals.  The caller drives it
  * one tick at a time with engine_tick() and reads the outcome back (what
  * each CPU ran, each task's state).  The same calls give the same results,
- * byte for byte.  The staircase rules themselves live behind struct
- * engine_policy (staircase.c) so another policy can sit beside them.
+ * byte for byte.  A policy (staircase.c, o1.c, cfs.c, rr.c) lives behind
+ * struct engine_policy, a scheduling class that owns its runqueue order,
+ * its per-task and per-CPU state and its trace columns (SPEC.md 6).
  */
 #ifndef STAIRS_ENGINE_H
 #define STAIRS_ENGINE_H
@@ -16,12 +17,15 @@
 #include <stdint.h>
 
 #include "cpumask.h"
+#include "prio_array.h"
 
 #define ENGINE_NRANKS		140
 #define ENGINE_BOTTOM		139
 #define ENGINE_MAX_CPUS		CPUMASK_MAX
 #define ENGINE_NAME_MAX		31	/* name length, without the NUL */
 #define ENGINE_NEVER		UINT64_MAX
+#define ENGINE_PRIV_SIZE	32	/* policy-private bytes per task */
+#define ENGINE_MAX_COLS		4	/* a policy's trace columns */
 
 struct engine;
 
@@ -34,8 +38,10 @@ struct engine_params {
 };
 
 /*
- * The staircase state a policy works on.  The engine owns queueing; the
- * policy only changes these numbers.
+ * The staircase's view of a task, kept in engine_task_info for the
+ * staircase's readers (the article's table, the ledger).  Under another
+ * policy nice, prio and rank are filled, left is the slice left, and
+ * iter and descent are 1.
  */
 struct engine_stair {
 	int		nice;		/* -20..19 */
@@ -45,21 +51,6 @@ struct engine_stair {
 	int		left;		/* ticks left at this rank */
 	uint32_t	descent;	/* 1 + number of fall-offs (table row) */
 };
-
-/* A scheduling policy: how a task moves on its stairs. */
-struct engine_policy {
-	const char	*name;
-	/* A new task with this nice value. */
-	void	(*init)(struct engine_stair *, int nice, int rr);
-	/* One tick ran: charge it; returns 1 if the task must be requeued. */
-	int	(*charge)(struct engine_stair *, int rr);
-	/* Woken after sleeping slept ticks (slept >= sleep_min). */
-	void	(*wake)(struct engine_stair *, int rr);
-	/* Nice changed. */
-	void	(*renice)(struct engine_stair *, int nice, int rr);
-};
-
-extern const struct engine_policy engine_policy_staircase;
 
 enum engine_state {
 	ENGINE_WAITING,		/* not started yet (start in the future) */
@@ -103,6 +94,8 @@ struct engine_task_info {
 	int			 cpu;		/* queued or last CPU; -1 none */
 	int			 group;
 	struct engine_stair	 stair;
+	int			 rank;		/* the policy's rank, 100..139 */
+	int64_t			 col[ENGINE_MAX_COLS];	/* policy's columns */
 	uint64_t		 ran;		/* ticks of CPU */
 	uint64_t		 wake;		/* next wake tick if sleeping */
 	int			 injected;	/* current sleep was injected */
@@ -118,6 +111,7 @@ struct engine_cpu_info {
 	int		task;		/* id that ran last tick, 0: idle */
 	int		rank, iter, left; /* as during the tick */
 	uint32_t	descent;
+	int64_t		col[ENGINE_MAX_COLS];	/* the policy's columns */
 };
 
 /* Actions a scenario schedules for a tick (SPEC.md section 2). */
@@ -138,11 +132,139 @@ struct engine_event {
 	const char		*text;		/* caption; copied */
 };
 
+/*
+ * A scheduling class (after the kernel's struct sched_class and
+ * plugsched): the runqueue order lives behind these operations.  The
+ * core keeps tasks, names, the wake wheel, events, placement, balancing
+ * and the tick order of SPEC.md section 1; it owns each CPU's count of
+ * runnable tasks and tells the class every change.  A class keeps its
+ * own state per task (ENGINE_PRIV_SIZE bytes, `ts`, zeroed before
+ * task_init) and per CPU (rq_size bytes, `rq`).
+ */
+enum engine_enq {
+	ENGINE_ENQ_NEW,		/* arrived, or starts afresh */
+	ENGINE_ENQ_WAKE,	/* woken (after wake()) */
+	ENGINE_ENQ_MIGRATE	/* moved here from another CPU */
+};
+
+enum engine_deq {
+	ENGINE_DEQ_SLEEP,	/* goes to sleep (or blocks) */
+	ENGINE_DEQ_EXIT,	/* exits or is killed */
+	ENGINE_DEQ_MIGRATE	/* moves to another CPU */
+};
+
+/* What the core lends a class. */
+struct engine_env {
+	uint64_t		 now;		/* the tick being run */
+	int			 rr_interval;
+	int			 sleep_min;
+	int			 ncpus;
+	struct prio_links	 links;		/* for prio arrays */
+	char			*tasks;		/* ts of id: see engine_ts() */
+	size_t			 stride;
+	char			*rqs;		/* rq of a CPU: engine_rq() */
+	size_t			 rq_stride;
+	const struct engine	*e;
+};
+
+/* A task's class state by id; the class state opens struct task. */
+static inline void *
+engine_ts(const struct engine_env *env, int id)
+{
+	return (env->tasks + (size_t)(id - 1) * env->stride);
+}
+
+/* A CPU's runqueue (for classes that look across CPUs). */
+static inline void *
+engine_rq(const struct engine_env *env, int cpu)
+{
+	return (env->rqs + (size_t)cpu * env->rq_stride);
+}
+
+struct engine_policy {
+	const char	*name;
+	const char	*columns;	/* trace header after rank */
+	int		 ncols;
+	size_t		 rq_size;
+	void	(*rq_init)(const struct engine_env *, void *rq);
+	void	(*rq_free)(void *rq);
+	/* A new task, or one starting afresh under this class. */
+	void	(*task_init)(const struct engine_env *, void *ts, int nice);
+	/*
+	 * Queue and unqueue.  Both NULL for a class whose runqueue is one
+	 * struct prio_array on which every task goes to the tail of its
+	 * rank, an int at rank_offset in its state: the core then does it
+	 * inline (the staircase).
+	 */
+	void	(*enqueue)(const struct engine_env *, void *rq, int id,
+		    void *ts, enum engine_enq);
+	void	(*dequeue)(const struct engine_env *, void *rq, int id,
+		    void *ts, enum engine_deq);
+	size_t	 rank_offset;
+	/*
+	 * The task to run this tick, or 0.  NULL for a class whose
+	 * runqueue is one struct prio_array whose best head runs: the core
+	 * then picks inline (the staircase; as the kernel's pick_next_task
+	 * calls the fair class directly when it can).
+	 */
+	int	(*pick)(const struct engine_env *, void *rq);
+	/*
+	 * The picked task runs this tick: fill row's rank and columns (and
+	 * the staircase's iter, left, descent) as during the tick, then
+	 * charge the tick.
+	 */
+	void	(*tick)(const struct engine_env *, void *rq, int id, void *ts,
+		    struct engine_cpu_info *row);
+	/* Woken after sleeping `slept` ticks, before its enqueue. */
+	void	(*wake)(const struct engine_env *, void *ts, uint64_t slept);
+	/* Nice changed; rq is NULL unless the task is queued there. */
+	void	(*renice)(const struct engine_env *, void *rq, int id, void *ts,
+		    int nice);
+	/*
+	 * The task to give away to CPU dst for idle pull or balance (one
+	 * allowed there: engine_task_allowed), or 0.
+	 */
+	int	(*steal)(const struct engine_env *, void *rq, int dst);
+	/*
+	 * Audit a runqueue, calling engine_check_queued() for each task on
+	 * it; returns how many are queued, or -1 with *cause set.
+	 */
+	int	(*check)(const struct engine_env *, const void *rq, int cpu,
+		    char **cause);
+	/* Audit one live task's state. */
+	int	(*check_task)(const struct engine_env *, const void *ts,
+		    int nice, char **cause);
+	/* Fill rank, col[] and stair of a task's snapshot. */
+	void	(*info)(const struct engine_env *, const void *ts,
+		    struct engine_task_info *);
+	/* Write a trace row's columns (comma-separated, no newline) at p. */
+	char   *(*format)(const struct engine_cpu_info *, char *p);
+};
+
+extern const struct engine_policy engine_policy_staircase;
+extern const struct engine_policy engine_policy_o1;
+extern const struct engine_policy engine_policy_cfs;
+extern const struct engine_policy engine_policy_rr;
+
+/* A policy by name, or NULL; the known names, comma-separated. */
+const struct engine_policy *engine_policy_find(const char *);
+const char *engine_policy_names(void);
+
+/* For classes: may task id run on cpu?  Is it rightly queued there? */
+int	engine_task_allowed(const struct engine *, int id, int cpu);
+int	engine_check_queued(const struct engine *, int id, int cpu,
+	    char **cause);
+/* Write v in decimal at p; return the end (for format ops). */
+char   *engine_utoa(char *p, uint64_t v);
+char   *engine_itoa(char *p, int64_t v);
+
 void	engine_params_default(struct engine_params *);
 int	engine_params_check(const struct engine_params *, char **cause);
 struct engine *engine_create(const struct engine_params *,
 	    const struct engine_policy *);
 void	engine_free(struct engine *);
+/* Switch the policy; every task starts its policy state afresh. */
+void	engine_set_policy(struct engine *, const struct engine_policy *);
 
 /* Setup and live changes.  Each returns 0, or -1 with *cause set. */
 int	engine_group_add(struct engine *, const char *name,

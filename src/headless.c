@@ -1,7 +1,8 @@
 /*
- * headless.c -- stairsd --headless (SPEC.md section 3): run a scenario
- * with no socket and no clock, as fast as the engine goes, writing a CSV
- * trace and/or the article's table for one task.
+ * headless.c -- stairsd --headless (SPEC.md sections 3 and 6): run a
+ * scenario with no socket and no clock, as fast as the engine goes,
+ * writing a CSV trace and/or the article's table for one task, under the
+ * policy asked for; or run it once per policy and compare them.
  *
  * Exit status: 0 ok; 2 bad usage or a bad scenario ("FILE:LINE: message",
  * nothing run); 1 any other failure (a trace file that cannot be written).
@@ -37,6 +38,19 @@ struct headless_opts {
 	const char	*perfetto;	/* --perfetto PATH */
 	int		 cpus;		/* 0: from the scenario */
 	int		 rr;		/* 0: from the scenario */
+	const char	*policy;	/* NULL: the scenario's */
+	const char	*compare;	/* NULL: no comparison */
+};
+
+/* What --compare counts for one task. */
+struct headless_stat {
+	uint64_t	 ran;		/* ticks run */
+	uint64_t	 runs;		/* starts after not running */
+	uint64_t	 last;		/* last tick run + 1; 0: never */
+	uint64_t	 ready;		/* became runnable at; see pending */
+	int		 pending;	/* waiting for its first run since */
+	uint64_t	*lat;		/* latencies */
+	size_t		 nlat, lat_size;
 };
 
 /* The run's state: engine, names by id for the trace, the table. */
@@ -48,23 +62,31 @@ struct headless_run {
 	struct table	*table;
 	FILE		*trace;
 	struct perfetto	*perfetto;
+	const struct engine_policy *policy;
+	char		 idle[2 * ENGINE_MAX_COLS + 8];	/* an idle row's end */
+	size_t		 idle_len;
 };
 
 static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
 "               [--perfetto PATH] [--table TASK] [--cpus N]\n"
-"               [--rr-interval MS]\n"
+"               [--rr-interval MS] [--policy NAME | --compare NAME,NAME...]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
 "\n"
 "  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
 "  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
-"  --trace PATH|-      write tick,cpu,task,rank,iter,left per CPU per tick\n"
+"  --trace PATH|-      write tick,cpu,task,rank and the policy's columns\n"
+"                      per CPU per tick (staircase: iter,left)\n"
 "  --perfetto PATH     write the run as ftrace text for Perfetto's UI\n"
 "  --table TASK        print the article's table for TASK (name or id)\n"
 "  --cpus N            engine CPUs (overrides the scenario)\n"
 "  --rr-interval MS    rr_interval (overrides the scenario)\n"
+"  --policy NAME       staircase (default), o1, cfs or rr (overrides the\n"
+"                      scenario's policy)\n"
+"  --compare LIST      run once per policy in LIST and print each task's\n"
+"                      share, runs and wake-up latencies per policy\n"
 "  --help, --version\n"
 "\n"
 "Exit status: 0 ok, 2 bad usage or bad scenario, 1 other failure.\n";
@@ -93,12 +115,37 @@ headless_number(const char *s, long long min, long long max, long long *out)
 	return (0);
 }
 
+/*
+ * Check a --compare list: one or more known policy names separated by
+ * commas.  0, or -1 with the complaint printed.
+ */
+static int
+headless_compare_check(const char *list)
+{
+	char	*copy, *p, *name;
+	int	 rc = 0, n = 0;
+
+	copy = p = xstrdup(list);
+	while ((name = strsep(&p, ",")) != NULL) {
+		if (engine_policy_find(name) == NULL) {
+			fprintf(stderr, "stairsd: --compare: unknown policy "
+			    "\"%s\" (known: %s)\n", name,
+			    engine_policy_names());
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	free(copy);
+	return (rc);
+}
+
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
-	    O_CPUS, O_RR, O_VERSION, O_PERFETTO };
+	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -108,6 +155,8 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "perfetto",	 required_argument,	NULL, O_PERFETTO },
 		{ "cpus",	 required_argument,	NULL, O_CPUS },
 		{ "rr-interval", required_argument,	NULL, O_RR },
+		{ "policy",	 required_argument,	NULL, O_POLICY },
+		{ "compare",	 required_argument,	NULL, O_COMPARE },
 		{ "help",	 no_argument,		NULL, 'h' },
 		{ "version",	 no_argument,		NULL, O_VERSION },
 		{ NULL,		 0,			NULL, 0 }
@@ -161,6 +210,20 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			}
 			o->rr = (int)v;
 			break;
+		case O_POLICY:
+			if (engine_policy_find(optarg) == NULL) {
+				fprintf(stderr, "stairsd: --policy \"%s\": "
+				    "unknown policy (known: %s)\n", optarg,
+				    engine_policy_names());
+				return (-1);
+			}
+			o->policy = optarg;
+			break;
+		case O_COMPARE:
+			if (headless_compare_check(optarg) != 0)
+				return (-1);
+			o->compare = optarg;
+			break;
 		case 'h':
 			headless_usage(stdout);
 			return (1);
@@ -181,6 +244,13 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 	    o->table != NULL) {
 		fprintf(stderr, "stairsd: --trace - and --table would both "
 		    "write to stdout: give --trace a file\n");
+		return (-1);
+	}
+	if (o->compare != NULL && (o->policy != NULL || o->trace != NULL ||
+	    o->table != NULL || o->perfetto != NULL)) {
+		fprintf(stderr, "stairsd: --compare runs every policy it "
+		    "names and prints its own table: no --policy, --trace, "
+		    "--perfetto or --table with it\n");
 		return (-1);
 	}
 	if (o->scenario == NULL || !o->has_ticks) {
@@ -227,6 +297,23 @@ headless_utoa(char *p, uint64_t v)
 	return (p);
 }
 
+/* An idle CPU's row after tick,cpu: a dash per column. */
+static void
+headless_idle_row(struct headless_run *run)
+{
+	char	*p = run->idle;
+	int	 i;
+
+	memcpy(p, "-,-", 3);
+	p += 3;
+	for (i = 0; i < run->policy->ncols; i++) {
+		memcpy(p, ",-", 2);
+		p += 2;
+	}
+	*p++ = '\n';
+	run->idle_len = p - run->idle;
+}
+
 /* Write the trace rows of the tick that just ran. */
 static void
 headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
@@ -244,8 +331,8 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 		p = headless_utoa(p, (uint64_t)c);
 		*p++ = ',';
 		if (ci.task == 0) {
-			memcpy(p, "-,-,-,-\n", 8);
-			p += 8;
+			memcpy(p, run->idle, run->idle_len);
+			p += run->idle_len;
 		} else {
 			if (ci.task > run->nnames)
 				headless_names(run);
@@ -256,9 +343,7 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 			*p++ = ',';
 			p = headless_utoa(p, (uint64_t)ci.rank);
 			*p++ = ',';
-			p = headless_utoa(p, (uint64_t)ci.iter);
-			*p++ = ',';
-			p = headless_utoa(p, (uint64_t)ci.left);
+			p = run->policy->format(&ci, p);
 			*p++ = '\n';
 		}
 		fwrite(line, 1, p - line, run->trace);
@@ -372,6 +457,134 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 	return (0);
 }
 
+/* Sort latencies ascending (qsort's comparator). */
+static int
+headless_cmp_u64(const void *a, const void *b)
+{
+	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* Print the nearest-rank p-th percentile of sorted v[0..n-1], or "-". */
+static void
+headless_pct(const uint64_t *v, size_t n, int pct)
+{
+	size_t	rank;
+
+	if (n == 0) {
+		fputs(",-", stdout);
+		return;
+	}
+	rank = ((size_t)pct * n + 99) / 100;	/* ceil(pct / 100 * n) */
+	if (rank < 1)
+		rank = 1;
+	printf(",%" PRIu64, v[rank - 1]);
+}
+
+/*
+ * Note, before tick t runs, the tasks that become runnable at t (their
+ * wake or start is due), and after it, what each CPU ran.
+ */
+static void
+headless_count(struct engine *e, struct headless_stat *st, int n, uint64_t t,
+    int ncpus)
+{
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct headless_stat	*s;
+	int			 id, c;
+
+	for (id = 1; id <= n; id++) {
+		if (engine_task_info(e, id, &ti) != 0)
+			continue;
+		if ((ti.state == ENGINE_SLEEPING || ti.state ==
+		    ENGINE_WAITING) && ti.wake == t) {
+			st[id].ready = t;
+			st[id].pending = 1;
+		}
+	}
+	engine_tick(e);
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(e, c, &ci);
+		if (ci.task == 0 || ci.task > n)
+			continue;
+		s = &st[ci.task];
+		s->ran++;
+		if (s->ran == 1 || s->last != t) /* not in tick t - 1 */
+			s->runs++;
+		s->last = t + 1;
+		if (s->pending) {
+			if (s->nlat == s->lat_size) {
+				s->lat_size = s->lat_size ? s->lat_size * 2 :
+				    64;
+				s->lat = xreallocarray(s->lat, s->lat_size,
+				    sizeof *s->lat);
+			}
+			s->lat[s->nlat++] = t - s->ready;
+			s->pending = 0;
+		}
+	}
+}
+
+/*
+ * --compare: run the scenario once per policy and print, for each, a
+ * line "policy NAME", a CSV block of task,nice,share,ran,runs,lat_p50,
+ * lat_p95,lat_max in task id order, and an empty line (SPEC.md 6).
+ */
+static int
+headless_compare(const struct headless_opts *o, const struct scenario *sc,
+    const struct engine_params *p)
+{
+	const struct engine_policy	*pol;
+	struct engine_task_info		 ti;
+	struct headless_stat		*st;
+	struct engine			*e;
+	char				*list, *cur, *name, *cause;
+	uint64_t			 t;
+	int				 n, id, status = 0;
+
+	list = cur = xstrdup(o->compare);
+	while (status == 0 && (name = strsep(&cur, ",")) != NULL) {
+		pol = engine_policy_find(name);
+		e = engine_create(p, pol);
+		if (scenario_apply(sc, e, NULL, NULL, &cause) != 0) {
+			fprintf(stderr, "%s\n", cause);
+			free(cause);
+			engine_free(e);
+			status = 2;
+			break;
+		}
+		n = engine_ntasks(e);
+		st = xcalloc((size_t)n + 1, sizeof *st);
+		for (t = 0; t < o->ticks; t++)
+			headless_count(e, st, n, t, p->cpus);
+		printf("policy %s\n", pol->name);
+		puts("task,nice,share,ran,runs,lat_p50,lat_p95,lat_max");
+		for (id = 1; id <= n; id++) {
+			if (engine_task_info(e, id, &ti) != 0)
+				continue;
+			if (st[id].nlat > 0)	/* qsort wants a real array */
+				qsort(st[id].lat, st[id].nlat,
+				    sizeof *st[id].lat, headless_cmp_u64);
+			printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, ti.name,
+			    ti.stair.nice, o->ticks == 0 ? 0.0 :
+			    100.0 * (double)st[id].ran / (double)o->ticks,
+			    st[id].ran, st[id].runs);
+			headless_pct(st[id].lat, st[id].nlat, 50);
+			headless_pct(st[id].lat, st[id].nlat, 95);
+			headless_pct(st[id].lat, st[id].nlat, 100);
+			putchar('\n');
+			free(st[id].lat);
+		}
+		putchar('\n');
+		free(st);
+		engine_free(e);
+	}
+	free(list);
+	return (status);
+}
+
 /* Run a scenario headless. */
 int
 headless_main(int argc, char **argv)
@@ -393,7 +606,25 @@ headless_main(int argc, char **argv)
 		return (r);
 	}
 
-	run.e = engine_create(&p, &engine_policy_staircase);
+	if (o.compare != NULL) {
+		status = headless_compare(&o, sc, &p);
+		goto out;
+	}
+	if (o.policy != NULL)
+		run.policy = engine_policy_find(o.policy);
+	else if (sc->policy != NULL)
+		run.policy = engine_policy_find(sc->policy);
+	else
+		run.policy = &engine_policy_staircase;
+	if (o.table != NULL && run.policy != &engine_policy_staircase) {
+		fprintf(stderr, "stairsd: --table prints the staircase's "
+		    "descents (the article's table); the policy here is %s\n",
+		    run.policy->name);
+		status = 2;
+		goto out;
+	}
+	run.e = engine_create(&p, run.policy);
+	headless_idle_row(&run);
 	if (scenario_apply(sc, run.e, NULL, NULL, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
@@ -418,7 +649,8 @@ headless_main(int argc, char **argv)
 			goto out;
 		}
 		setvbuf(run.trace, headless_buf, _IOFBF, HEADLESS_BUFSIZE);
-		fputs("tick,cpu,task,rank,iter,left\n", run.trace);
+		fprintf(run.trace, "tick,cpu,task,rank,%s\n",
+		    run.policy->columns);
 	}
 
 	if (o.perfetto != NULL && (run.perfetto = perfetto_open(o.perfetto,

@@ -46,6 +46,7 @@ static const struct proto_def {
 	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, "unsubscribe" },
 	{ "shutdown", PROTO_SHUTDOWN, 0, 0, "shutdown" },
 	{ "quit", PROTO_QUIT, 0, 0, "quit" },
+	{ "policy", PROTO_POLICY, 1, 1, "policy <staircase|o1|cfs|rr>" },
 };
 #define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
 
@@ -68,6 +69,7 @@ const char *const protocol_help[] = {
 	"unsubscribe               stop the frames",
 	"shutdown                  stop the daemon",
 	"quit                      close this connection",
+	"policy <name>             switch the policy: staircase, o1, cfs, rr",
 	NULL
 };
 
@@ -420,6 +422,13 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	case PROTO_SPEED:
 		return (protocol_parse_speed(w[0], &cmd->speed, cause));
+	case PROTO_POLICY:
+		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
+			*cause = xasprintf("unknown policy \"%s\" (known: %s)",
+			    w[0], engine_policy_names());
+			return (-1);
+		}
+		break;
 	case PROTO_SUBSCRIBE:
 		cmd->fps = PROTO_FPS_DEFAULT;
 		if (n == 1) {
@@ -541,12 +550,12 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 	protocol_word(st->scenario, name, sizeof name);
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
-	    "clients=%d scenario=%s sleep=%d observe=%s",
-	    (unsigned long long)st->tick,
-	    st->cpus, st->tasks, st->paused, protocol_format_speed(st->speed,
-	    sp, sizeof sp), st->rr, st->cgroups, st->live,
-	    (unsigned long long)st->lag, st->clients, name, st->sleep,
-	    st->observe != NULL ? st->observe : "proc"), len));
+	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s",
+	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
+	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
+	    st->cgroups, st->live, (unsigned long long)st->lag, st->clients,
+	    name, st->sleep, st->observe != NULL ? st->observe : "proc",
+	    st->policy != NULL ? st->policy : "staircase"), len));
 }
 
 /* The first line of a frame. */
@@ -558,10 +567,11 @@ protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
 
 	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu "
-	    "sleep=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
-	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
-	    st->rr, (unsigned long long)dropped, st->live,
-	    (unsigned long long)st->lag, st->sleep), len));
+	    "sleep=%d policy=%s", (unsigned long long)st->tick, st->cpus,
+	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
+	    sizeof sp), st->rr, (unsigned long long)dropped, st->live,
+	    (unsigned long long)st->lag, st->sleep,
+	    st->policy != NULL ? st->policy : "staircase"), len));
 }
 
 /* The protocol's name for a task's state. */

@@ -48,7 +48,8 @@ enum proto_type {
 	PROTO_SUBSCRIBE,
 	PROTO_UNSUBSCRIBE,
 	PROTO_SHUTDOWN,
-	PROTO_QUIT
+	PROTO_QUIT,
+	PROTO_POLICY
 };
 
 /* One parsed command; protocol_cmd_free() releases it. */
@@ -68,6 +69,7 @@ struct proto_cmd {
 	int		 fps;		/* subscribe */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
+	const struct engine_policy *policy;	/* policy */
 };
 
 /* The real-process part of a task line; NULL for scripted tasks. */
@@ -92,6 +94,7 @@ struct proto_status {
 	int		 clients;
 	const char	*scenario;	/* its name, "-" if none */
 	int		 sleep;		/* default injected sleep, ms */
+	const char	*policy;	/* the engine's policy */
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);

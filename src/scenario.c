@@ -649,7 +649,7 @@ static int
 scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
     const config_setting_t *s)
 {
-	const char	*key = config_setting_name(s);
+	const char	*key = config_setting_name(s), *str = NULL;
 	long long	 v;
 
 	if (strcmp(key, "cpus") == 0) {
@@ -674,6 +674,15 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		sc->has_balance = 1;
 		sc->balance_interval = (int)v;
+	} else if (strcmp(key, "policy") == 0) {
+		if (scenario_string(ctx, s, "policy", &str) != 0)
+			return (-1);
+		if (engine_policy_find(str) == NULL)
+			return (scenario_error(ctx, scenario_line(s),
+			    "unknown policy \"%s\" (known: %s)", str,
+			    engine_policy_names()));
+		free(sc->policy);
+		sc->policy = xstrdup(str);
 	} else
 		return (1);
 	return (0);
@@ -721,8 +730,9 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 			if (r == -1)
 				return (-1);
 			return (scenario_unknown(ctx, s, "top-level",
-			    "name, description, cpus, rr_interval, sleep_min, "
-			    "balance_interval, groups, tasks, events"));
+			    "name, description, policy, cpus, rr_interval, "
+			    "sleep_min, balance_interval, groups, tasks, "
+			    "events"));
 		}
 	}
 
@@ -872,6 +882,7 @@ scenario_free(struct scenario *sc)
 	free(sc->group_index.slots);
 	free(sc->name);
 	free(sc->description);
+	free(sc->policy);
 	free(sc->path);
 	free(sc);
 }

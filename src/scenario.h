@@ -79,6 +79,7 @@ struct scenario {
 	int			 has_balance;
 	int			 balance_interval;
 	int			 cpus_line;
+	char			*policy;	/* NULL: the default */
 
 	struct scenario_group	*groups;
 	size_t			 ngroups;

@@ -5,10 +5,22 @@
  * A task walks down its stairs one rank every rr ticks.  Falling off the
  * bottom starts a new descent one stair lower than the last, with k*rr
  * ticks on its top stair, so every descent costs the same L = 20 - nice
- * intervals.  A sleep climbs one stair back up.  Only the numbers in
- * struct engine_stair change here; the engine core does all queueing.
+ * intervals.  A sleep climbs one stair back up.
+ *
+ * Each CPU's runqueue is one priority array (prio_array.h) indexed by
+ * rank; the pick is the head of the best rank (the core does it inline:
+ * pick is NULL).  The task that runs stays
+ * at the head of its list until it expires or sleeps, so a task woken at
+ * a better rank preempts at the next tick and one at an equal rank waits.
  */
+#include <stddef.h>
+#include <stdlib.h>
+
 #include "engine.h"
+#include "xmalloc.h"
+
+_Static_assert(sizeof (struct engine_stair) <= ENGINE_PRIV_SIZE,
+    "the staircase's task state must fit the engine's");
 
 /* The number of stairs of a nice level: 140 - (120 + nice). */
 int
@@ -33,7 +45,7 @@ staircase_allot(const struct engine_stair *st, int r, int k, int rr)
 
 /* A new task starts on its static stair, first descent, one interval. */
 static void
-staircase_init(struct engine_stair *st, int nice, int rr)
+staircase_stair_init(struct engine_stair *st, int nice, int rr)
 {
 	st->nice = nice;
 	st->prio = 120 + nice;
@@ -48,7 +60,7 @@ staircase_init(struct engine_stair *st, int nice, int rr)
  * the bottom it falls off to the top of its next descent.  Either way it
  * goes to the tail of its (new) rank, so this returns 1.
  */
-static int
+static inline int
 staircase_charge(struct engine_stair *st, int rr)
 {
 	int	L = engine_stairs(st->nice);
@@ -73,7 +85,7 @@ staircase_charge(struct engine_stair *st, int rr)
  * if that climbs above the top of this one, and a fresh allotment.
  */
 static void
-staircase_wake(struct engine_stair *st, int rr)
+staircase_climb(struct engine_stair *st, int rr)
 {
 	if (st->rank > st->prio) {
 		st->rank--;
@@ -88,7 +100,7 @@ staircase_wake(struct engine_stair *st, int rr)
  * to the new stairs, and keeps it within a descent that fits them.
  */
 static void
-staircase_renice(struct engine_stair *st, int nice, int rr)
+staircase_stair_renice(struct engine_stair *st, int nice, int rr)
 {
 	int	prio = 120 + nice, L = engine_stairs(nice), r, k, a;
 
@@ -113,10 +125,192 @@ staircase_renice(struct engine_stair *st, int nice, int rr)
 		st->left = 1;
 }
 
+/* --- The class operations. ------------------------------------------ */
+
+/* An empty runqueue. */
+static void
+staircase_rq_init(const struct engine_env *env, void *rq)
+{
+	(void)env;
+	prio_array_init(rq);
+}
+
+/* A new task. */
+static void
+staircase_task_init(const struct engine_env *env, void *ts, int nice)
+{
+	staircase_stair_init(ts, nice, env->rr_interval);
+}
+
+/*
+ * Run one tick: the row keeps the stair as it was during the tick; an
+ * expiry requeues at the tail of the (new) rank.
+ */
+static void
+staircase_tick(const struct engine_env *env, void *rq, int id, void *ts,
+    struct engine_cpu_info *row)
+{
+	struct engine_stair	*st = ts;
+	int			 r = st->rank, next;
+
+	row->rank = r;
+	row->iter = st->iter;
+	row->left = st->left;
+	row->descent = st->descent;
+	row->col[0] = st->iter;
+	row->col[1] = st->left;
+	if (staircase_charge(st, env->rr_interval)) {
+		prio_array_del(rq, &env->links, id, r);
+		prio_array_add_tail(rq, &env->links, id, st->rank);
+		if ((next = prio_array_first(rq)) != 0)
+			__builtin_prefetch(engine_ts(env, next));
+	}
+}
+
+/* Woken: a sleep of at least sleep_min ticks climbs one stair. */
+static void
+staircase_wake(const struct engine_env *env, void *ts, uint64_t slept)
+{
+	if (slept >= (uint64_t)env->sleep_min)
+		staircase_climb(ts, env->rr_interval);
+}
+
+/* Nice changed: a queued task goes to the tail of its new rank. */
+static void
+staircase_renice(const struct engine_env *env, void *rq, int id, void *ts,
+    int nice)
+{
+	struct engine_stair	*st = ts;
+
+	if (rq != NULL)
+		prio_array_del(rq, &env->links, id, st->rank);
+	staircase_stair_renice(st, nice, env->rr_interval);
+	if (rq != NULL)
+		prio_array_add_tail(rq, &env->links, id, st->rank);
+}
+
+/*
+ * The task to give away: not the head of the best rank (it would run
+ * next), allowed on dst; the best-ranked, and within a rank the one
+ * nearest the tail.
+ */
+static int
+staircase_steal(const struct engine_env *env, void *rq, int dst)
+{
+	const struct prio_array	*a = rq;
+	int			 best, r, id;
+
+	best = prio_array_best(a);
+	for (r = best; r >= 0; r = prio_array_next(a, r)) {
+		for (id = a->tail[r]; id != 0; id = env->links.prev[id]) {
+			if (r == best && id == a->head[r])
+				continue;
+			if (engine_task_allowed(env->e, id, dst))
+				return (id);
+		}
+	}
+	return (0);
+}
+
+/* What staircase_check() passes to its visitor. */
+struct staircase_visit {
+	const struct engine_env	*env;
+	int			 cpu;
+};
+
+/* A queued task: rightly there, and on the list of its rank. */
+static int
+staircase_visit(void *arg, int id, int r, char **cause)
+{
+	struct staircase_visit	*v = arg;
+	struct engine_stair	*st = engine_ts(v->env, id);
+
+	if (engine_check_queued(v->env->e, id, v->cpu, cause) != 0)
+		return (-1);
+	if (st->rank != r) {
+		*cause = xasprintf("task %d at rank %d is on list %d", id,
+		    st->rank, r);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Audit the array; returns the number queued. */
+static int
+staircase_check(const struct engine_env *env, const void *rq, int cpu,
+    char **cause)
+{
+	struct staircase_visit	v = { env, cpu };
+
+	if (prio_array_check(rq, &env->links, engine_ntasks(env->e),
+	    staircase_visit, &v, cause) != 0)
+		return (-1);
+	return (((const struct prio_array *)rq)->nr);
+}
+
+/* A task's stair against the invariants of SPEC.md section 1. */
+static int
+staircase_check_task(const struct engine_env *env, const void *ts, int nice,
+    char **cause)
+{
+	const struct engine_stair	*st = ts;
+	int				 L = engine_stairs(st->nice), top;
+
+	top = st->prio + st->iter - 1;
+	if (st->nice != nice || st->prio != 120 + st->nice ||
+	    st->rank < st->prio ||
+	    st->rank > ENGINE_BOTTOM || st->iter < 1 || st->iter > L ||
+	    st->rank < top || st->left < 1 ||
+	    st->left > (st->rank == top ? st->iter : 1) * env->rr_interval) {
+		*cause = xasprintf("bad stair nice=%d rank=%d iter=%d "
+		    "left=%d", st->nice, st->rank, st->iter, st->left);
+		return (-1);
+	}
+	return (0);
+}
+
+/* A task's snapshot: its stair; columns iter and left. */
+static void
+staircase_info(const struct engine_env *env, const void *ts,
+    struct engine_task_info *ti)
+{
+	const struct engine_stair	*st = ts;
+
+	(void)env;
+	ti->stair = *st;
+	ti->rank = st->rank;
+	ti->col[0] = st->iter;
+	ti->col[1] = st->left;
+}
+
+/* The trace's columns: iter,left. */
+static char *
+staircase_format(const struct engine_cpu_info *row, char *p)
+{
+	p = engine_utoa(p, (uint64_t)row->iter);
+	*p++ = ',';
+	return (engine_utoa(p, (uint64_t)row->left));
+}
+
 const struct engine_policy engine_policy_staircase = {
-	"staircase",
-	staircase_init,
-	staircase_charge,
-	staircase_wake,
-	staircase_renice
+	.name = "staircase",
+	.columns = "iter,left",
+	.ncols = 2,
+	.rq_size = sizeof (struct prio_array),
+	.rq_init = staircase_rq_init,
+	.rq_free = NULL,
+	.task_init = staircase_task_init,
+	/* Every arrival, wake or move to the tail of its rank: inline. */
+	.enqueue = NULL,
+	.dequeue = NULL,
+	.rank_offset = offsetof(struct engine_stair, rank),
+	.pick = NULL,		/* the head of the best rank: inline */
+	.tick = staircase_tick,
+	.wake = staircase_wake,
+	.renice = staircase_renice,
+	.steal = staircase_steal,
+	.check = staircase_check,
+	.check_task = staircase_check_task,
+	.info = staircase_info,
+	.format = staircase_format
 };

@@ -210,7 +210,7 @@ cmp -s "$tmp/trace" "$tmp/want" && ok "--cpus and --rr-interval" ||
 # Broken scenarios: exit 2, FILE:LINE: first on stderr, nothing on stdout.
 for spec in unknown-key:6 cpu-outside:5 syntax:4 unknown-task:7 \
     wide-nice:4 wide-at:7 wide-cpus:3 include-dir:3 reserved-name:5 \
-    command:6; do
+    command:6 unknown-policy:6; do
 	f=tests/scenarios-bad/${spec%:*}.cfg
 	line=${spec#*:}
 	expect_status 2 "$sd" --headless --scenario "$f" --ticks 10 \
@@ -223,6 +223,10 @@ for spec in unknown-key:6 cpu-outside:5 syntax:4 unknown-task:7 \
 		ok "$f: $(head -1 "$tmp/err")"
 	fi
 done
+grep -q 'unknown policy "bfs" (known: staircase, o1, cfs, rr)' "$tmp/err" ||
+    fail "unknown policy: unclear message '$(cat "$tmp/err")'"
+"$sd" --headless --scenario tests/scenarios-bad/command.cfg --ticks 1 \
+    >/dev/null 2>"$tmp/err"
 grep -q 'real processes are not run headless' "$tmp/err" ||
     fail "command scenario: unclear message '$(cat "$tmp/err")'"
 expect_status 2 "$sd" --headless --scenario "$tmp/nope.cfg" --ticks 1 &&
@@ -249,6 +253,78 @@ expect_status 2 "$sd" --headless --scenario scenarios/article.cfg \
     --ticks 5 --table nobody &&
 	{ grep -q 'nobody' "$tmp/err" && ok "--table unknown task" ||
 	    fail "--table nobody: '$(cat "$tmp/err")'"; }
+
+# Policies (SPEC.md 6): --compare prints, per policy, "policy NAME", the
+# header, one row per task in id order and an empty line; a task that
+# never became runnable has "-" latencies.
+cat >"$tmp/two.cfg" <<'CFG'
+name = "two"; cpus = 1;
+tasks = ( { name = "A"; }, { name = "B"; }, { name = "C"; start = 1000; } );
+CFG
+rows='task,nice,share,ran,runs,lat_p50,lat_p95,lat_max
+A,0,50.0,50,5,0,0,0
+B,0,50.0,50,5,10,10,10
+C,0,0.0,0,0,-,-,-
+'
+printf 'policy staircase\n%s\npolicy rr\n%s\n' "$rows" "$rows" >"$tmp/want"
+if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 100 \
+    --compare staircase,rr; then
+	cmp -s "$tmp/out" "$tmp/want" && ok "--compare format" ||
+	    fail "--compare: $(diff "$tmp/want" "$tmp/out" | head -5)"
+fi
+# Every policy runs every scripted scenario's comparison.
+if expect_status 0 "$sd" --headless --scenario scenarios/o1-vs-staircase.cfg \
+    --ticks 2000 --compare staircase,o1,cfs,rr; then
+	[ "$(grep -c '^policy ' "$tmp/out")" -eq 4 ] &&
+	    [ "$(grep -c '^editor,0,' "$tmp/out")" -eq 4 ] &&
+	    ok "--compare of four policies" ||
+	    fail "--compare four: $(head -3 "$tmp/out")"
+fi
+# The trace header names the policy's columns; idle rows dash each.
+if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 1 \
+    --cpus 3 --policy o1 --trace -; then
+	printf '%s\n' 'tick,cpu,task,rank,array,left,bonus,sleep_avg' \
+	    '0,0,A,125,A,102,0,0' '0,1,B,125,A,102,0,0' \
+	    '0,2,-,-,-,-,-,-' >"$tmp/want"
+	cmp -s "$tmp/out" "$tmp/want" && ok "--policy o1 trace" ||
+	    fail "o1 trace: $(cat "$tmp/out")"
+fi
+if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 1 \
+    --policy cfs --trace -; then
+	printf '%s\n' 'tick,cpu,task,rank,vruntime_us,slice_us,left_us' \
+	    '0,0,B,120,10000,10000,10000' >"$tmp/want"
+	cmp -s "$tmp/out" "$tmp/want" && ok "--policy cfs trace" ||
+	    fail "cfs trace: $(cat "$tmp/out")"
+fi
+# The scenario's policy key, and --policy over it.
+sed 's/^name = "two";/name = "two"; policy = "rr";/' "$tmp/two.cfg" \
+    >"$tmp/rr.cfg"
+if expect_status 0 "$sd" --headless --scenario "$tmp/rr.cfg" --ticks 1 \
+    --trace -; then
+	[ "$(head -1 "$tmp/out")" = "tick,cpu,task,rank,left" ] &&
+	    ok "scenario policy key" || fail "policy key: $(cat "$tmp/out")"
+fi
+if expect_status 0 "$sd" --headless --scenario "$tmp/rr.cfg" --ticks 1 \
+    --policy staircase --trace -; then
+	[ "$(head -1 "$tmp/out")" = "tick,cpu,task,rank,iter,left" ] &&
+	    ok "--policy over the scenario's" ||
+	    fail "--policy override: $(cat "$tmp/out")"
+fi
+expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
+    --policy bfs &&
+	{ grep -q 'unknown policy (known: staircase, o1, cfs, rr)' \
+	    "$tmp/err" && ok "--policy unknown" ||
+	    fail "--policy bfs: '$(cat "$tmp/err")'"; }
+expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
+    --compare staircase,bfs &&
+	{ grep -q 'unknown policy "bfs"' "$tmp/err" &&
+	    ok "--compare unknown" || fail "--compare bfs: '$(cat "$tmp/err")'"; }
+expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
+    --compare staircase --trace - && ok "--compare with --trace refused"
+expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
+    --policy o1 --table A &&
+	{ grep -q "staircase's descents" "$tmp/err" &&
+	    ok "--table under o1 refused" || fail "--table o1: $(cat "$tmp/err")"; }
 
 # A trace that cannot be written: exit 1, naming it.
 expect_status 1 "$sd" --headless --scenario scenarios/article.cfg \

@@ -21,9 +21,10 @@
 #include "cpumask.h"
 #include "engine.h"
 
-/* An engine with the spec's defaults, changed where an argument is > 0. */
+/* An engine of a policy, with the defaults changed where > 0. */
 static inline struct engine *
-et_engine(int cpus, int rr, int sleep_min, int balance)
+et_engine_pol(const struct engine_policy *pol, int cpus, int rr,
+    int sleep_min, int balance)
 {
 	struct engine_params	 p;
 	struct engine		*e;
@@ -40,9 +41,17 @@ et_engine(int cpus, int rr, int sleep_min, int balance)
 		p.balance_interval = balance;
 	if (engine_params_check(&p, &cause) != 0)
 		fail_msg("engine_params_check: %s", cause);
-	e = engine_create(&p, &engine_policy_staircase);
+	e = engine_create(&p, pol);
 	assert_non_null(e);
 	return (e);
+}
+
+/* A staircase engine with the defaults changed where an argument is > 0. */
+static inline struct engine *
+et_engine(int cpus, int rr, int sleep_min, int balance)
+{
+	return (et_engine_pol(&engine_policy_staircase, cpus, rr, sleep_min,
+	    balance));
 }
 
 /* A CPU set from a list like "0-2,5". */

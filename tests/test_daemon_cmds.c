@@ -489,6 +489,51 @@ test_trace(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/*
+ * Policies live (SPEC.md section 6): a scenario's policy key; status and
+ * frames say policy=NAME; "policy NAME" switches between ticks, every
+ * task starting afresh under it; an unknown name is refused with the list.
+ */
+static void
+test_policy(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 data[16384];
+
+	td_init(&t, NULL, "cpus = 1;\npolicy = \"rr\";\ntasks = ( "
+	    "{ name = \"hog\"; nice = 5; }, { name = \"ed\"; "
+	    "pattern = [ 2, 40 ]; } );\n");
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	expect(c, "pause", "ok");
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_non_null(strstr(data, " policy=rr"));
+	expect(c, "step 3", "ok");
+	/* rr: rank 120 + nice. */
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
+	assert_non_null(strstr(data, " rank=125 "));
+	expect(c, "policy o1", "ok");
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_non_null(strstr(data, " policy=o1"));
+	expect(c, "step", "ok");
+	/* o1 afresh: sleep_avg 0, prio static + 5 = 130 for nice 5. */
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, " rank=130 "));
+	expect(c, "policy staircase", "ok");
+	expect(c, "step", "ok");
+	expect_data(c, "tasks", "ok 2", data, sizeof data);
+	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
+	expect(c, "policy bfs", "err unknown policy \"bfs\" (known: "
+	    "staircase, o1, cfs, rr)");
+	expect(c, "subscribe", "ok");
+	expect(c, "unsubscribe", "ok");
+	expect(c, "quit", "ok");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
@@ -502,6 +547,7 @@ main(void)
 		cmocka_unit_test(test_frame_format),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_policy),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

@@ -225,6 +225,19 @@ test_clock_commands(void **state)
 	bad("speed", "usage: speed");
 	bad("subscribe 0", "bad fps \"0\"");
 	bad("subscribe 121", "bad fps");
+
+	/* policy NAME (SPEC.md section 6). */
+	ok("policy cfs", &cmd);
+	assert_int_equal(cmd.type, PROTO_POLICY);
+	assert_ptr_equal(cmd.policy, &engine_policy_cfs);
+	protocol_cmd_free(&cmd);
+	ok("policy staircase", &cmd);
+	assert_ptr_equal(cmd.policy, &engine_policy_staircase);
+	protocol_cmd_free(&cmd);
+	bad("policy bfs", "unknown policy \"bfs\" (known: staircase, o1, "
+	    "cfs, rr)");
+	bad("policy", "usage: policy");
+	bad("policy o1 cfs", "usage: policy");
 }
 
 /* Quoting user words in errors: printable, bounded. */
@@ -280,16 +293,17 @@ test_format(void **state)
 	st.clients = 1;
 	st.scenario = "demo";
 	st.sleep = 1000;
+	st.policy = "o1";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none live=2 lag=0 clients=1 "
-	    "scenario=demo sleep=1000 observe=proc");
+	    "scenario=demo sleep=1000 observe=proc policy=o1");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
 	protocol_frame_line(buf, sizeof buf, &st, 7);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
-	    "speed=0.5 rr=10 dropped=7 live=2 lag=0 sleep=1000");
+	    "speed=0.5 rr=10 dropped=7 live=2 lag=0 sleep=1000 policy=o1");
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;
