@@ -18,8 +18,10 @@ sd="$bin/stairsd"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_hostile.XXXXXX") || exit 1
 chmod 700 "$tmp"
 pids=""
+groups=""
 cleanup() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+	for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -59,6 +61,16 @@ wait_for() {
 
 serving() {
 	ask status | grep -q '^status tick='
+}
+
+# stopped PID: true once PID has exited (after up to 20 s).
+stopped() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt 400 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
 }
 
 rss() {
@@ -140,9 +152,11 @@ ask "speed 10" >/dev/null
 i=0
 while [ $i -lt 12 ]; do
 	# A reader that never reads: socat blocks on the full pipe.
-	(printf 'subscribe 60\n'; sleep 30) |
-	    socat -t 30 - UNIX-CONNECT:"$sock" 2>/dev/null | sleep 30 &
-	pids="$pids $!"
+	# Each in its own session, so the cleanup ends the whole pipeline.
+	setsid sh -c '(printf "subscribe 60\n"; sleep 30) |
+	    socat -t 30 - UNIX-CONNECT:"$1" 2>/dev/null | sleep 30' \
+	    sh "$sock" &
+	groups="$groups $!"
 	i=$((i + 1))
 done
 sleep 6
@@ -157,10 +171,9 @@ ask status | grep -q 'dropped=\|^status' || fail "no status"
 
 # 5: a long step does not stall the others; pause cancels it.
 ask pause >/dev/null
-(printf 'step 1000000\n'; sleep 20) | timeout 25 socat -t 20 - \
-    UNIX-CONNECT:"$sock" >"$tmp/step" 2>/dev/null &
-stepper=$!
-pids="$pids $stepper"
+setsid sh -c '(printf "step 1000000\n"; sleep 20) | timeout 25 socat -t 20 - \
+    UNIX-CONNECT:"$1" >"$2" 2>/dev/null' sh "$sock" "$tmp/step" &
+groups="$groups $!"
 sleep 0.5
 start=$(date +%s)
 serving || fail "status did not answer during a long step"
@@ -230,9 +243,9 @@ if command -v prlimit >/dev/null; then
 	wait_for "the second daemon" serving
 	i=0
 	while [ $i -lt 50 ]; do
-		sleep 8 | socat -t 8 - UNIX-CONNECT:"$sock2" >/dev/null \
-		    2>&1 &
-		pids="$pids $!"
+		setsid sh -c 'sleep 8 | socat -t 8 - UNIX-CONNECT:"$1" \
+		    >/dev/null 2>&1' sh "$sock2" &
+		groups="$groups $!"
 		i=$((i + 1))
 	done
 	sleep 1
@@ -245,6 +258,7 @@ if command -v prlimit >/dev/null; then
 	nlog=$(grep -c -i 'accept' "$tmp/log2")
 	[ "$nlog" -le 10 ] || fail "$nlog accept log lines at EMFILE"
 	kill -TERM "$d2"
+	stopped "$d2" || fail "the EMFILE daemon still runs 20 s after SIGTERM"
 	sock=$sock_save
 else
 	echo "skip: no prlimit for the open-file limit check"
@@ -271,6 +285,7 @@ if [ -x "$bin/stairs" ] && command -v script >/dev/null; then
 	    fail "the client's refusal does not name the directory:" \
 	    "$(head -c 200 "$tmp/client.out")"
 	kill -TERM "$d3"
+	stopped "$d3" || fail "the third daemon still runs 20 s after SIGTERM"
 fi
 
 [ $failed -eq 0 ] && echo "e2e_hostile: all passed"
