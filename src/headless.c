@@ -281,22 +281,6 @@ headless_names(struct headless_run *run)
 	run->nnames = n;
 }
 
-/* Write v in decimal at p; returns the end. */
-static char *
-headless_utoa(char *p, uint64_t v)
-{
-	char	tmp[24];
-	int	n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v != 0);
-	while (n > 0)
-		*p++ = tmp[--n];
-	return (p);
-}
-
 /* An idle CPU's row after tick,cpu: a dash per column. */
 static void
 headless_idle_row(struct headless_run *run)
@@ -326,9 +310,9 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(run->e, c, &ci);
-		p = headless_utoa(line, tick);
+		p = engine_utoa(line, tick);
 		*p++ = ',';
-		p = headless_utoa(p, (uint64_t)c);
+		p = engine_utoa(p, (uint64_t)c);
 		*p++ = ',';
 		if (ci.task == 0) {
 			memcpy(p, run->idle, run->idle_len);
@@ -341,7 +325,7 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 			memcpy(p, name, len);
 			p += len;
 			*p++ = ',';
-			p = headless_utoa(p, (uint64_t)ci.rank);
+			p = engine_utoa(p, (uint64_t)ci.rank);
 			*p++ = ',';
 			p = run->policy->format(&ci, p);
 			*p++ = '\n';
