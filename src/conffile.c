@@ -137,13 +137,19 @@ conffile_open(const char *path, char **cause)
 static char *
 conffile_slurp_why(const char *path, size_t *lenp, const char **why)
 {
-	char	*buf = NULL;
-	size_t	 len = 0, size = 0;
-	ssize_t	 n;
-	int	 fd, saved;
+	struct stat	 st;
+	char		*buf = NULL;
+	size_t		 len = 0, size = 0;
+	ssize_t		 n;
+	int		 fd, saved;
 
 	if ((fd = conffile_open_why(path, why)) == -1)
 		return (NULL);
+	/* Refuse a file too large by its size, before reading any of it. */
+	if (fstat(fd, &st) == 0 && st.st_size > CONFFILE_MAX_SIZE) {
+		*why = "larger than 64 MiB";
+		goto fail;
+	}
 	for (;;) {
 		if (len > CONFFILE_MAX_SIZE) {
 			*why = "larger than 64 MiB";
