@@ -112,7 +112,7 @@ escapees() {
 
 # 1. kill -CONT from outside, and a killed watchdog.
 start scenarios/real-hogs.cfg || exit 1
-(printf 'subscribe 10\n'; sleep 4) | socat -t 5 - UNIX-CONNECT:"$tmp/sock" >"$tmp/events" 2>&1 &
+(printf 'subscribe 10\n'; sleep 14) | socat -t 15 - UNIX-CONNECT:"$tmp/sock" >"$tmp/events" 2>&1 &
 sub=$!
 sleep 0.5
 hogs=$(ask tasks | sed -n 's/.* kind=real pid=\([0-9][0-9]*\) .*/\1/p')
@@ -128,7 +128,14 @@ if [ -z "$victim" ]; then
 	fail "no stopped hog among $hogs"
 else
 	kill -CONT "$victim"
-	sleep 0.3
+	# The event reaches the subscriber with its next frame (10 fps); wait
+	# for it up to 10 s, as ASan on a busy machine is slow.
+	i=0
+	until grep -q "continued from outside" "$tmp/events" ||
+	    [ $i -ge 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	grep -q "event tick=[0-9]* text=task hog[0-9] (pid $victim) continued from outside at tick [0-9]*; stopped again" "$tmp/events" &&
 	    ok "kill -CONT $victim: event $(grep -o 'text=task hog[0-9] (pid [0-9]*) continued[^;]*' "$tmp/events" | head -1)" ||
 	    fail "kill -CONT $victim: no event; events: $(grep event "$tmp/events" | tail -3)"
