@@ -250,7 +250,8 @@ test_catch_up(void **state)
 
 /*
  * Wake-ups: batching with no subscriber, a few a second (not one a
- * tick); paused with no subscriber, none.  Batching off: one a tick.
+ * tick); with a real task alive, one a tick, and batches again once it
+ * is gone; paused with no subscriber, none.  Batching off: one a tick.
  */
 static void
 test_wakes(void **state)
@@ -270,6 +271,23 @@ test_wakes(void **state)
 		fprintf(stderr, "running, batching: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w0 >= 0 && w1 - w0 <= 20);
+	/* A real task alive: one wake-up a tick; ended: batches again. */
+	expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
+	w0 = wakes(t.pid);
+	td_nap(1000);
+	w1 = wakes(t.pid);
+	if (w1 - w0 < 300)
+		fprintf(stderr, "a real task: %ld wake-ups in 1 s\n", w1 - w0);
+	assert_true(w1 - w0 >= 300);
+	expect(c, "kill burn", "ok");
+	td_nap(300);
+	w0 = wakes(t.pid);
+	td_nap(1000);
+	w1 = wakes(t.pid);
+	if (w1 - w0 > 20)
+		fprintf(stderr, "real task gone: %ld wake-ups in 1 s\n",
+		    w1 - w0);
+	assert_true(w1 - w0 <= 20);
 	expect(c, "pause", "ok");
 	w0 = wakes(t.pid);
 	td_nap(1000);
