@@ -46,6 +46,7 @@
 #define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
+#define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
 
 /* What daemon.c remembers about each task to describe changes. */
 struct daemon_seen {
@@ -394,12 +395,30 @@ daemon_batching(struct daemon *d)
 }
 
 /*
+ * How long a batching clock sleeps: DAEMON_BATCH_NS, but no longer than
+ * DAEMON_BATCH_TICKS take at the speed (at speed 100, 10 ms), so that a
+ * batch never holds up the loop much longer than ticking would; at
+ * least 1 ms, the ticking clock's own shortest period.
+ */
+static uint64_t
+daemon_batch_ns(const struct daemon *d)
+{
+	long double	ns = DAEMON_BATCH_TICKS * 1e6L / d->clock.speed;
+
+	if (ns > DAEMON_BATCH_NS)
+		return (DAEMON_BATCH_NS);
+	if (ns < 1000000)
+		return (1000000);
+	return ((uint64_t)ns);
+}
+
+/*
  * Arm the clock's timerfd.  Ticking (a real task alive): first when the
  * next tick is due, then every period (one tick, but at least 1 ms: at
  * high speed one wake-up runs several ticks).  A periodic timerfd
  * re-arms itself in the kernel, so a wake-up costs one read(), not a
  * timerfd_settime() as libevent's own timers would.  Batching: once,
- * DAEMON_BATCH_NS from now (or when the next tick is due, if later);
+ * daemon_batch_ns() from now (or when the next tick is due, if later);
  * frames and commands catch the engine up in between (daemon_catchup)
  * and push the wake-up back.  Paused or exiting: disarmed.
  */
@@ -414,8 +433,8 @@ daemon_arm(struct daemon *d, uint64_t now)
 	if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
 		d->batched = 1;
 		at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
-		if (at < now + DAEMON_BATCH_NS)
-			at = now + DAEMON_BATCH_NS;
+		if (at < now + daemon_batch_ns(d))
+			at = now + daemon_batch_ns(d);
 		its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
 		its.it_value.tv_nsec = (long)(at % 1000000000ULL);
 	} else if (!d->clock.paused && !d->exiting) {
@@ -449,7 +468,7 @@ daemon_catchup(struct daemon *d)
 		return;
 	now = clock_now_ns();
 	if (d->batched)
-		allow = clock_ticks_in(&d->clock, DAEMON_BATCH_NS);
+		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
 	n = clock_take_more(&d->clock, now, engine_now(d->engine), allow);
 	while (n-- > 0 && !d->exiting)
 		daemon_tick_once(d);
