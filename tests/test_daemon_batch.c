@@ -276,9 +276,9 @@ test_wakes(void **state)
 	w0 = wakes(t.pid);
 	td_nap(1000);
 	w1 = wakes(t.pid);
-	if (w1 - w0 < 300)
+	if (w1 - w0 < 100)
 		fprintf(stderr, "a real task: %ld wake-ups in 1 s\n", w1 - w0);
-	assert_true(w1 - w0 >= 300);
+	assert_true(w1 - w0 >= 100);	/* 1 000 less the load's merges */
 	expect(c, "kill burn", "ok");
 	td_nap(300);
 	w0 = wakes(t.pid);
@@ -304,7 +304,10 @@ test_wakes(void **state)
 	w0 = wakes(t.pid);
 	td_nap(1000);
 	w1 = wakes(t.pid);
-	assert_true(w1 - w0 >= 300);
+	if (w1 - w0 < 100)
+		fprintf(stderr, "batch = false: %ld wake-ups in 1 s\n",
+		    w1 - w0);
+	assert_true(w1 - w0 >= 100);
 	assert_int_equal(td_stop(&t), 0);
 }
 
