@@ -117,6 +117,15 @@ test: deps
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) check
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) SAN=1 check
 
+# bench_daemon compares this stairsd with the one from before the batching
+# clock (issue 13), built from git revision OLD_REV into $(BUILD)/old;
+# without git the old column just stays empty.
+OLD_REV		?= c2558c0
+$(BUILD)/old/stairsd:
+	rm -rf $(BUILD)/old && mkdir -p $(BUILD)/old
+	git archive $(OLD_REV) | tar -x -C $(BUILD)/old
+	$(MAKE) -C $(BUILD)/old BUILD=build/obj BIN=. SAN= stairsd
+
 # run, test and bench install the packages first, then build in a new make:
 # PKG_CFLAGS and PKG_LIBS ask pkg-config when the Makefile is read, which
 # on a fresh machine is before deps has installed pkg-config and the
@@ -125,7 +134,11 @@ bench: deps
 	$(MAKE) bench-run
 
 bench-run: $(PROGS) $(BENCHES)
-	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+	@$(MAKE) $(BUILD)/old/stairsd >/dev/null 2>&1 || \
+		echo "bench: no old stairsd ($(OLD_REV)) to compare with"
+	@for b in $(BENCHES); do echo "== $$b"; \
+		STAIRS_OLD_BIN=$$([ -x $(BUILD)/old/stairsd ] && \
+		echo $(BUILD)/old) ./$$b || exit 1; done
 	@for b in tests/bench_*.sh; do [ -e "$$b" ] || continue; echo "== $$b"; \
 		STAIRS_BIN=$(BIN) sh $$b || exit 1; done
 

@@ -55,19 +55,38 @@ clock_due(const struct clock *c, uint64_t now_ns)
 uint64_t
 clock_take(struct clock *c, uint64_t now_ns, uint64_t tick)
 {
-	uint64_t	due;
+	return (clock_take_more(c, now_ns, tick, 0));
+}
+
+/*
+ * The same, for a caller that chose to wake late: up to allow ticks more
+ * than max_batch are run rather than dropped (a batching daemon sleeps
+ * through allow ticks on purpose; only lateness beyond that is lag).
+ */
+uint64_t
+clock_take_more(struct clock *c, uint64_t now_ns, uint64_t tick,
+    uint64_t allow)
+{
+	uint64_t	due, most = (uint64_t)c->max_batch + allow;
 
 	if (c->paused)
 		return (0);
 	due = clock_due(c, now_ns);
 	if (due <= tick)
 		return (0);
-	if (due - tick <= (uint64_t)c->max_batch)
+	if (due - tick <= most)
 		return (due - tick);
-	c->lag += due - tick - c->max_batch;
+	c->lag += due - tick - most;
 	c->origin_ns = now_ns;
-	c->origin_tick = tick + c->max_batch;
-	return (c->max_batch);
+	c->origin_tick = tick + most;
+	return (most);
+}
+
+/* The ticks that fall due in ns of wall time at the clock's speed. */
+uint64_t
+clock_ticks_in(const struct clock *c, uint64_t ns)
+{
+	return ((uint64_t)((long double)ns * c->speed / 1e6L));
 }
 
 /* Stop the clock: nothing is due until clock_resume. */

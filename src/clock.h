@@ -22,6 +22,9 @@ void	clock_init(struct clock *, double speed, uint64_t now_ns,
 	    uint64_t tick);
 uint64_t clock_due(const struct clock *, uint64_t now_ns);
 uint64_t clock_take(struct clock *, uint64_t now_ns, uint64_t tick);
+uint64_t clock_take_more(struct clock *, uint64_t now_ns, uint64_t tick,
+	    uint64_t allow);
+uint64_t clock_ticks_in(const struct clock *, uint64_t ns);
 void	clock_pause(struct clock *);
 void	clock_resume(struct clock *, uint64_t now_ns, uint64_t tick);
 void	clock_set_speed(struct clock *, double speed, uint64_t now_ns,

@@ -315,6 +315,8 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 	char			 buf[512], a[32], b[32];
 	int			 i;
 
+	/* The engine at the tick the wall clock says, then the command. */
+	daemon_catchup(d);
 	switch (cmd->type) {
 	case PROTO_NONE:
 		return (0);

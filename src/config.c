@@ -72,6 +72,8 @@ static const struct config_option {
 	    offsetof(struct config, max_fps), 1 },
 	{ "max_tasks", CONFIG_INT, 1, 1000000, 100000, NULL,
 	    offsetof(struct config, max_tasks), 1 },
+	{ "batch", CONFIG_BOOL, 0, 1, 1, NULL,
+	    offsetof(struct config, batch), 0 },
 };
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))

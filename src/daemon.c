@@ -46,6 +46,8 @@
 
 #define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
+#define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
+#define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
 
 /* What daemon.c remembers about each task to describe changes. */
 struct daemon_seen {
@@ -56,6 +58,9 @@ struct daemon_seen {
 
 static struct daemon_seen	*daemon_seen;
 static int			 daemon_nseen;
+
+static void	daemon_arm(struct daemon *, uint64_t);
+static int	daemon_batching(struct daemon *);
 
 /*
  * The scenario's real tasks: checked at load (their programs exist) but
@@ -179,6 +184,10 @@ daemon_task_added(struct daemon *d, int id)
 		daemon_seen[id - 1].exited = ti.state == ENGINE_EXITED;
 	}
 	daemon_changed(d);
+	/* A real task added to a batching clock: back to ticking. */
+	if (d->timer != NULL && !d->clock.paused &&
+	    daemon_batching(d) != d->batched)
+		daemon_arm(d, clock_now_ns());
 }
 
 /* The real-process part of a task line, from procs_info. */
@@ -349,11 +358,71 @@ daemon_tick_once(struct daemon *d)
 }
 
 /*
- * Arm the clock's timerfd: first when the next tick is due, then every
- * period (one tick, but at least 1 ms: at high speed one wake-up runs
- * several ticks).  A periodic timerfd re-arms itself in the kernel, so a
- * wake-up costs one read(), not a timerfd_settime() as libevent's own
- * timers would.  Paused or exiting: disarmed.
+ * Whether a real task is alive, cached on the task counts: tasks are only
+ * added and only exit, so the set of live ones changes only when one of
+ * the two counts does.
+ */
+static int
+daemon_real_live(struct daemon *d)
+{
+	struct engine_task_info	ti;
+	int			id, n, live;
+
+	n = engine_ntasks(d->engine);
+	live = engine_nlive(d->engine);
+	if (n == d->real_ntasks && live == d->real_nlive)
+		return (d->real_live);
+	d->real_ntasks = n;
+	d->real_nlive = live;
+	d->real_live = 0;
+	for (id = 1; id <= n; id++) {
+		if (engine_task_info(d->engine, id, &ti) == 0 &&
+		    ti.kind == ENGINE_REAL && ti.state != ENGINE_EXITED) {
+			d->real_live = 1;
+			break;
+		}
+	}
+	return (d->real_live);
+}
+
+/*
+ * Whether the clock may run in batches: no real task alive (nothing
+ * outside the engine moves with the wall clock) and not disabled by
+ * `batch = false`.
+ */
+static int
+daemon_batching(struct daemon *d)
+{
+	return (d->cfg.batch && !daemon_real_live(d));
+}
+
+/*
+ * How long a batching clock sleeps: DAEMON_BATCH_NS, but no longer than
+ * DAEMON_BATCH_TICKS take at the speed (at speed 100, 10 ms), so that a
+ * batch never holds up the loop much longer than ticking would; at
+ * least 1 ms, the ticking clock's own shortest period.
+ */
+static uint64_t
+daemon_batch_ns(const struct daemon *d)
+{
+	long double	ns = DAEMON_BATCH_TICKS * 1e6L / d->clock.speed;
+
+	if (ns > DAEMON_BATCH_NS)
+		return (DAEMON_BATCH_NS);
+	if (ns < 1000000)
+		return (1000000);
+	return ((uint64_t)ns);
+}
+
+/*
+ * Arm the clock's timerfd.  Ticking (a real task alive): first when the
+ * next tick is due, then every period (one tick, but at least 1 ms: at
+ * high speed one wake-up runs several ticks).  A periodic timerfd
+ * re-arms itself in the kernel, so a wake-up costs one read(), not a
+ * timerfd_settime() as libevent's own timers would.  Batching: once,
+ * daemon_batch_ns() from now (or when the next tick is due, if later);
+ * frames and commands catch the engine up in between (daemon_catchup)
+ * and push the wake-up back.  Paused or exiting: disarmed.
  */
 static void
 daemon_arm(struct daemon *d, uint64_t now)
@@ -362,7 +431,15 @@ daemon_arm(struct daemon *d, uint64_t now)
 	uint64_t		at, period;
 
 	memset(&its, 0, sizeof its);
-	if (!d->clock.paused && !d->exiting) {
+	d->batched = 0;
+	if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
+		d->batched = 1;
+		at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
+		if (at < now + daemon_batch_ns(d))
+			at = now + daemon_batch_ns(d);
+		its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
+		its.it_value.tv_nsec = (long)(at % 1000000000ULL);
+	} else if (!d->clock.paused && !d->exiting) {
 		at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
 		period = clock_period_ns(&d->clock);
 		if (d->clock.speed > 1 && at < now + period)
@@ -376,23 +453,48 @@ daemon_arm(struct daemon *d, uint64_t now)
 		fatal("timerfd_settime");
 }
 
+/*
+ * Run the ticks the wall clock says are due.  The timer calls it, and so
+ * does anything that shows or changes the engine (a frame, a command, a
+ * pause, a speed change, the exit): with the clock batching, the engine
+ * is first caught up to the tick the wall clock says, so what it shows
+ * or changes lands at the same tick as if it had ticked all along.
+ * Batching, the ticks slept through on purpose are run, not lag.
+ */
+void
+daemon_catchup(struct daemon *d)
+{
+	uint64_t	now, n, allow = 0;
+
+	if (d->clock.paused || d->exiting || d->timer == NULL)
+		return;
+	now = clock_now_ns();
+	if (d->batched)
+		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
+	n = clock_take_more(&d->clock, now, engine_now(d->engine), allow);
+	while (n-- > 0 && !d->exiting)
+		daemon_tick_once(d);
+	/* Batching: sleep a full batch again; or the mode changed. */
+	if (d->batched || daemon_batching(d) != d->batched)
+		daemon_arm(d, now);
+}
+
 /* The clock's timer fired: run the ticks that are due. */
 static void
 daemon_timer(evutil_socket_t fd, short events, void *arg)
 {
 	struct daemon	*d = arg;
-	uint64_t	 expirations, n;
+	uint64_t	 expirations;
 
 	(void)read(fd, &expirations, sizeof expirations);
-	n = clock_take(&d->clock, clock_now_ns(), engine_now(d->engine));
-	while (n-- > 0 && !d->exiting)
-		daemon_tick_once(d);
+	daemon_catchup(d);
 }
 
-/* Stop the clock. */
+/* Stop the clock (the ticks due so far run first). */
 void
 daemon_pause(struct daemon *d)
 {
+	daemon_catchup(d);
 	clock_pause(&d->clock);
 	if (d->procs != NULL)
 		procs_hold(d->procs);
@@ -519,8 +621,10 @@ daemon_step_cancel(struct daemon *d, const char *why)
 void
 daemon_set_speed(struct daemon *d, double speed)
 {
-	uint64_t	now = clock_now_ns();
+	uint64_t	now;
 
+	daemon_catchup(d);	/* the ticks due at the old speed */
+	now = clock_now_ns();
 	clock_set_speed(&d->clock, speed, now, engine_now(d->engine));
 	if (!d->clock.paused) {
 		daemon_arm(d, now);
@@ -532,6 +636,7 @@ daemon_set_speed(struct daemon *d, double speed)
 void
 daemon_shutdown(struct daemon *d)
 {
+	daemon_catchup(d);	/* the trace ends where the clock is */
 	d->exiting = 1;
 	event_base_loopbreak(d->base);
 }
@@ -1027,7 +1132,8 @@ daemon_main(int argc, char **argv)
 	flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
 	tv.tv_sec = 0;
 	tv.tv_usec = 200000;
-	evtimer_add(flush, &tv);
+	if (d->trace != NULL)	/* paused, idle: no wake-up at all */
+		evtimer_add(flush, &tv);
 	/* Children are stopped and continued all the time: SIGCHLD only
 	 * when one ends (libevent installs the handler without the flag). */
 	if (sigaction(SIGCHLD, NULL, &sa) == 0) {

@@ -55,6 +55,10 @@ struct daemon {
 	struct clock		 clock;
 	struct event		*timer;		/* on tick_fd */
 	int			 tick_fd;	/* a periodic timerfd */
+	int			 batched;	/* tick_fd armed for a batch */
+	int			 real_ntasks;	/* daemon_real_live's cache: */
+	int			 real_nlive;	/* the counts it was taken at */
+	int			 real_live;	/* and what it found */
 	uint64_t		 ticks_run;	/* since start, by the clock */
 
 	FILE			*trace;
@@ -75,6 +79,7 @@ struct daemon {
 void	daemon_note(struct daemon *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	daemon_changed(struct daemon *);
+void	daemon_catchup(struct daemon *);
 void	daemon_pause(struct daemon *);
 void	daemon_resume(struct daemon *);
 void	daemon_step_start(struct daemon *, uint64_t,

@@ -239,6 +239,7 @@ server_frame_tick(evutil_socket_t fd, short events, void *arg)
 	struct server_client	*c;
 	uint64_t		 now = clock_now_ns(), period, slack;
 
+	daemon_catchup(srv->daemon);	/* a batching clock: frames are now */
 	slack = 500000000ULL / srv->frame_fps;	/* half the clock's period */
 	TAILQ_FOREACH(c, &srv->clients, entry) {
 		if (!c->subscribed || c->next_frame > now + slack)

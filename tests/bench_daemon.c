@@ -7,7 +7,11 @@
  *     on the built-in demo, and with 1 000 scripted tasks at speed 1
  *     with 5 subscribers at 30 fps reading every frame;
  *   - the clock's drift: engine ticks against CLOCK_MONOTONIC over a
- *     run at speed 1 (ticks run vs. ms elapsed), and the lag counter.
+ *     run at speed 1 (ticks run vs. ms elapsed), and the lag counter;
+ *   - the built-in demo with no client and with one subscriber at 30
+ *     fps, CPU and wake-ups a second (voluntary context switches), for
+ *     this stairsd and, side by side, an old one ($STAIRS_OLD_BIN: a
+ *     directory holding a stairsd from before the batching clock).
  *
  * Usage: bench_daemon [-q] [-d SECONDS]
  *   -q: short windows, a smoke run; -d: only the drift, over SECONDS
@@ -34,6 +38,25 @@ cpu_ns(pid_t pid)
 		ns = 0;
 	fclose(f);
 	return (ns);
+}
+
+/* A process's voluntary context switches so far: its wake-ups. */
+static long
+wakes(pid_t pid)
+{
+	char	path[64], line[256];
+	long	n = 0;
+	FILE	*f;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return (0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
+			n = strtol(line + 24, NULL, 10);
+	}
+	fclose(f);
+	return (n);
 }
 
 /* Read whatever the subscribers sent; count frames. */
@@ -83,18 +106,26 @@ cmp_double(const void *a, const void *b)
  * window: report the best and the median.
  */
 static void
-measure(const char *label, const char *scenario, int nsubs, int fps,
-    long window, long *fpsout, double *best, double *median)
+measure_bin(const char *bin, const char *label, const char *scenario,
+    int nsubs, int fps, long window, long *fpsout, double *best,
+    double *median, double *wakeout)
 {
 	struct td	 t;
 	struct tconn	*subs[16], *c;
 	unsigned long long c0, c1;
 	long		 t0, t1, frames[16] = { 0 }, total = 0, elapsed = 0;
+	long		 w0, nwakes = 0;
 	double		 pct[5];
 	int		 i, w;
+	char		*demo[] = { "--scenario", "demo", NULL };
 
 	td_init(&t, "log_level = \"warn\";\n", scenario);
-	td_start(&t);
+	if (bin != NULL)
+		snprintf(t.bin, sizeof t.bin, "%s/stairsd", bin);
+	if (scenario == NULL)
+		td_start_args(&t, demo);
+	else
+		td_start(&t);
 	if (t.pid <= 0) {
 		fprintf(stderr, "%s: the daemon did not start\n", label);
 		exit(1);
@@ -107,12 +138,14 @@ measure(const char *label, const char *scenario, int nsubs, int fps,
 	memset(frames, 0, sizeof frames);
 	for (w = 0; w < 5; w++) {
 		c0 = cpu_ns(t.pid);
+		w0 = wakes(t.pid);
 		t0 = td_ms();
 		if (nsubs > 0)
 			drain(subs, nsubs, window / 5, frames);
 		else
 			td_nap((int)(window / 5));
 		c1 = cpu_ns(t.pid);
+		nwakes += wakes(t.pid) - w0;
 		t1 = td_ms();
 		elapsed += t1 - t0;
 		pct[w] = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
@@ -130,6 +163,8 @@ measure(const char *label, const char *scenario, int nsubs, int fps,
 		    pct[2], pct[3], pct[4]);
 	if (fpsout != NULL)
 		*fpsout = nsubs > 0 ? total * 1000 / elapsed / nsubs : 0;
+	if (wakeout != NULL)
+		*wakeout = 1000.0 * (double)nwakes / (double)elapsed;
 	if ((c = tc_open(&t)) != NULL) {
 		if (tc_status(c, "lag") > 0)
 			fprintf(stderr, "# %s: lag %lld ticks\n", label,
@@ -137,6 +172,61 @@ measure(const char *label, const char *scenario, int nsubs, int fps,
 		tc_close(c);
 	}
 	td_stop(&t);
+}
+
+/* measure_bin for this tree's stairsd. */
+static void
+measure(const char *label, const char *scenario, int nsubs, int fps,
+    long window, long *fpsout, double *best, double *median)
+{
+	measure_bin(NULL, label, scenario, nsubs, fps, window, fpsout, best,
+	    median, NULL);
+}
+
+/*
+ * The built-in demo, no client and one subscriber at 30 fps: CPU and
+ * wake-ups a second of an old stairsd ($STAIRS_OLD_BIN, if set) and of
+ * this one, side by side.
+ */
+static void
+idle_table(long window)
+{
+	const char	*old = getenv("STAIRS_OLD_BIN");
+	double		 best[2][2], median[2][2], wk[2][2];
+	static const char *what[2] = { "demo (5 scripted tasks), no client",
+			    "demo, 1 subscriber at 30 fps" };
+	static const char *goal[2] = { "< 0.5 %", "< 1.5 %" };
+	int		 k, v;
+
+	for (k = 0; k < 2; k++) {
+		for (v = 0; v < 2; v++) {
+			if (v == 0 && (old == NULL || *old == '\0'))
+				continue;
+			measure_bin(v == 0 ? old : NULL, what[k], NULL,
+			    k, 30, window, NULL, &best[k][v], &median[k][v],
+			    &wk[k][v]);
+		}
+	}
+	printf("\nstairsd on the built-in demo, speed 1: the ticking clock "
+	    "(old: %s) against the batching one\n\n", old != NULL &&
+	    *old != '\0' ? old : "not measured, set STAIRS_OLD_BIN");
+	printf("| what | CPU old | CPU new | wake-ups/s old | wake-ups/s new "
+	    "| goal (CPU) |\n|---|---:|---:|---:|---:|---:|\n");
+	for (k = 0; k < 2; k++) {
+		if (old != NULL && *old != '\0')
+			printf("| %s | %.2f %% (median %.2f %%) ", what[k],
+			    best[k][0], median[k][0]);
+		else
+			printf("| %s | - ", what[k]);
+		printf("| %.2f %% (median %.2f %%) | ", best[k][1],
+		    median[k][1]);
+		if (old != NULL && *old != '\0')
+			printf("%.0f ", wk[k][0]);
+		else
+			printf("- ");
+		printf("| %.0f | %s |\n", wk[k][1], goal[k]);
+	}
+	fflush(stdout);
 }
 
 /* The scenario text of n scripted tasks: half hogs, half sleepers. */
@@ -273,6 +363,8 @@ main(int argc, char **argv)
 	    best, median);
 	fflush(stdout);
 	free(many);
+	idle_table(window);
+	printf("\n| what | measured | goal |\n|---|---:|---:|\n");
 	drift(drift_s > 0 ? drift_s * 1000 : quick ? 2000 : 20000);
 	return (0);
 }

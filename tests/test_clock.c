@@ -68,6 +68,34 @@ test_lag(void **state)
 	assert_int_equal(c.lag, 0);
 }
 
+/*
+ * A batching caller that sleeps through allow ticks on purpose runs them
+ * all; only lateness past allow + max_batch is lag, as in test_lag.
+ */
+static void
+test_take_more(void **state)
+{
+	struct clock	c;
+	uint64_t	t0 = MS, n;
+
+	clock_init(&c, 1.0, t0, 0);
+	assert_int_equal(clock_ticks_in(&c, 250 * MS), 250);
+	n = clock_take_more(&c, t0 + 250 * MS, 0, 250);
+	assert_int_equal(n, 250);
+	assert_int_equal(c.lag, 0);
+	/* 350 owed plus 250 allowed: 350 run, none dropped. */
+	n = clock_take_more(&c, t0 + 600 * MS, 250, 250);
+	assert_int_equal(n, 350);
+	assert_int_equal(c.lag, 0);
+	/* 500 owed, at most 350 may run: 150 dropped, not owed later. */
+	n = clock_take_more(&c, t0 + 1100 * MS, 600, 250);
+	assert_int_equal(n, 350);
+	assert_int_equal(c.lag, 150);
+	assert_int_equal(clock_take_more(&c, t0 + 1101 * MS, 950, 250), 1);
+	clock_init(&c, 4, t0, 0);
+	assert_int_equal(clock_ticks_in(&c, 250 * MS), 1000);
+}
+
 /* Paused, nothing is due; resume and speed restart from now. */
 static void
 test_pause_speed(void **state)
@@ -103,6 +131,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_due),
 		cmocka_unit_test(test_lag),
+		cmocka_unit_test(test_take_more),
 		cmocka_unit_test(test_pause_speed),
 	};
 
