@@ -921,6 +921,13 @@ test_delta(void **state)
 	    MODEL_NOTHING);
 	assert_int_equal(model_feed(delta, "end"), MODEL_FRAME);
 	assert_int_equal(delta->desync, 1);
+	/* A full frame is the whole set: never out of step. */
+	assert_int_equal(model_feed(delta, "frame tick=1000000 cpus=2 "
+	    "tasks=5 paused=0 speed=1 rr=10 dropped=0 delta=0"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(delta, "end"), MODEL_FRAME);
+	assert_int_equal(delta->desync, 0);
+	assert_int_equal(delta->ntasks, 0);
 	model_free(full);
 	model_free(delta);
 }

@@ -594,7 +594,8 @@ cpus:
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
 	m->frames++;
 	/* A delta on a model that missed something: ask for a full one. */
-	m->desync = m->stage_ntasks >= 0 && m->ntasks != m->stage_ntasks;
+	m->desync = m->stage_delta && m->stage_ntasks >= 0 &&
+	    m->ntasks != m->stage_ntasks;
 }
 
 /* Handle a line inside a frame. */

@@ -105,7 +105,7 @@ struct model {
 	int		 sleep_ms;	/* the daemon's default sleep */
 	long		 frames;	/* frames received */
 	long		 deltas;	/* of them, delta frames */
-	int		 desync;	/* a delta left tasks != tasks=N */
+	int		 desync;	/* a delta left ntasks != tasks=N */
 
 	struct mcpu	*cpus;
 	int		 ncpus;
