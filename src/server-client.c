@@ -8,10 +8,10 @@
  * bytes, plus what frame bodies held by reference cost beyond them): a
  * frame that would take it past SERVER_OUT_MAX is dropped (and counted in
  * the next frame's dropped=N) unless little is queued (a delta
- * subscriber's next frame then carries everything changed since the
- * last one it was sent), and a client
- * whose replies pile up past it is not read from until they drain, so a
- * peer that never reads cannot make the daemon grow.  A step's reply
+ * subscriber's next frame then carries everything changed since the last
+ * one it was sent), and a client whose replies pile up past it is not
+ * read from until they drain, so a peer that never reads cannot make the
+ * daemon grow.  A step's reply
  * comes when its ticks have run (daemon_step_start); the lines after it
  * wait, unless they cancel it.
  */
