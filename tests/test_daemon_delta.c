@@ -5,7 +5,8 @@
  * lines remove), and that set equals the `tasks` reply at the same tick
  * (the clock paused, so the tick is fixed): after steps, add, kill, nice,
  * and after frames dropped while it did not read (a stalled reader whose
- * queued output is past the daemon's bound).  A subscriber without
+ * queued output is past the daemon's bound), after subscribing again
+ * and after a reconnect.  A subscriber without
  * `delta` still gets full frames without a delta= key.
  */
 #include <setjmp.h>
@@ -247,6 +248,18 @@ test_delta_rebuild(void **state)
 	rebuilt_until(sub, &r, "text=stepped 1 tick", head, sizeof head,
 	    &ntask);
 	rebuilt_check(c, &r, head);
+
+	/* A reconnect: a new connection starts from a full frame. */
+	tc_close(sub);
+	rebuilt_clear(&r);
+	assert_non_null(sub = tc_open(&t));
+	tc_sendf(sub, "subscribe 60 delta");
+	expect(c, "nice late -3", "ok");
+	expect(c, "step 4", "ok");
+	rebuilt_until(sub, &r, "text=stepped 4 ticks", head, sizeof head,
+	    &ntask);
+	rebuilt_check(c, &r, head);
+	assert_non_null(strstr(r.line[12002], " nice=-3 "));
 
 	/* An old client: full frames, every task, no delta= key. */
 	assert_non_null(old = tc_open(&t));
