@@ -10,8 +10,8 @@
  * after `subscribe N delta`) carries only the tasks that changed and
  * `gone` lines: at `end` they are applied to the tasks kept, in place,
  * at a cost proportional to the tasks (a pass over an array), not to
- * their lines.  A malformed line is
- * counted, remembered and skipped; the rest of its frame still counts.
+ * their lines.  A malformed line is counted, remembered and skipped; the
+ * rest of its frame still counts.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -605,6 +605,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	struct mtask	 t;
 	struct mcpu	 c;
 	long		 tick;
+	int		 id;
 
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
@@ -628,11 +629,11 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "gone") == 0) {
-		if (model_int(f, "id", &c.id, 1, 0) != 0 || c.id <= 0)
+		if (model_int(f, "id", &id, 1, 0) != 0 || id <= 0)
 			return (model_bad(m, line, "bad gone line"));
 		m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
 		    &m->alloc_gone_stage, sizeof *m->gone_stage);
-		m->gone_stage[m->ngone_stage++] = c.id;
+		m->gone_stage[m->ngone_stage++] = id;
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "caption") == 0) {
