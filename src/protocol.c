@@ -42,7 +42,7 @@ static const struct proto_def {
 	{ "resume", PROTO_RESUME, 0, 0, "resume" },
 	{ "step", PROTO_STEP, 0, 1, "step [N]" },
 	{ "speed", PROTO_SPEED, 1, 1, "speed <0.01..100>" },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 1, "subscribe [fps]" },
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, "subscribe [fps] [delta]" },
 	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, "unsubscribe" },
 	{ "shutdown", PROTO_SHUTDOWN, 0, 0, "shutdown" },
 	{ "quit", PROTO_QUIT, 0, 0, "quit" },
@@ -65,7 +65,7 @@ const char *const protocol_help[] = {
 	"pause | resume            stop or restart the clock",
 	"step [N]                  run N ticks (default 1); pauses the clock",
 	"speed <x>                 ticks per ms of wall time, 0.01..100",
-	"subscribe [fps]           stream frames, at most fps a second",
+	"subscribe [fps] [delta]   stream frames, at most fps a second",
 	"unsubscribe               stop the frames",
 	"shutdown                  stop the daemon",
 	"quit                      close this connection",
@@ -431,6 +431,15 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	case PROTO_SUBSCRIBE:
 		cmd->fps = PROTO_FPS_DEFAULT;
+		/* "delta" last: frames after the first carry only changes. */
+		if (n > 0 && strcmp(w[n - 1], "delta") == 0) {
+			cmd->delta = 1;
+			n--;
+		}
+		if (n > 1) {
+			*cause = xasprintf("usage: subscribe [fps] [delta]");
+			return (-1);
+		}
 		if (n == 1) {
 			if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX,
 			    &v, cause) != 0)
@@ -561,17 +570,18 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 /* The first line of a frame. */
 size_t
 protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
-    uint64_t dropped)
+    uint64_t dropped, int delta)
 {
 	char	sp[32];
 
 	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu "
-	    "sleep=%d policy=%s", (unsigned long long)st->tick, st->cpus,
+	    "sleep=%d policy=%s%s", (unsigned long long)st->tick, st->cpus,
 	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
 	    sizeof sp), st->rr, (unsigned long long)dropped, st->live,
 	    (unsigned long long)st->lag, st->sleep,
-	    st->policy != NULL ? st->policy : "staircase"), len));
+	    st->policy != NULL ? st->policy : "staircase", delta < 0 ? "" :
+	    delta ? " delta=1" : " delta=0"), len));
 }
 
 /* The protocol's name for a task's state. */

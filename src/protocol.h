@@ -67,6 +67,7 @@ struct proto_cmd {
 	uint64_t	 steps;		/* step, default 1 */
 	double		 speed;		/* speed */
 	int		 fps;		/* subscribe */
+	int		 delta;		/* subscribe ... delta */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 	const struct engine_policy *policy;	/* policy */
@@ -119,7 +120,7 @@ size_t	protocol_greeting(char *buf, size_t len);
 size_t	protocol_status_line(char *buf, size_t len,
 	    const struct proto_status *);
 size_t	protocol_frame_line(char *buf, size_t len,
-	    const struct proto_status *, uint64_t dropped);
+	    const struct proto_status *, uint64_t dropped, int delta);
 size_t	protocol_task_line(char *buf, size_t len,
 	    const struct engine_task_info *, const struct proto_real *,
 	    const char *group);

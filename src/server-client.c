@@ -7,9 +7,11 @@
  * newline.  Output is counted in real memory (server_client_queued: the
  * bytes, plus what frame bodies held by reference cost beyond them): a
  * frame that would take it past SERVER_OUT_MAX is dropped (and counted in
- * the next frame's dropped=N) unless little is queued, and a client
- * whose replies pile up past it is not read from until they drain, so a
- * peer that never reads cannot make the daemon grow.  A step's reply
+ * the next frame's dropped=N) unless little is queued (a delta
+ * subscriber's next frame then carries everything changed since the last
+ * one it was sent), and a client whose replies pile up past it is not
+ * read from until they drain, so a peer that never reads cannot make the
+ * daemon grow.  A step's reply
  * comes when its ticks have run (daemon_step_start); the lines after it
  * wait, unless they cancel it.
  */
@@ -172,20 +174,31 @@ server_client_frame(struct server_client *c)
 	char			 buf[PROTO_TEXT_MAX + 64];
 	uint64_t		 seq, first;
 	size_t			 len, queued, need, extra;
+	int			 delta;
 
 	if (c->gen_sent == d->gen && c->event_seen == d->event_seq)
 		return;
 	queued = server_client_queued(c);
-	need = (srv->body != NULL ? srv->body->len : 0) + SERVER_FRAME_COST;
+	delta = c->delta && c->version_sent != 0;
+	if (queued > SERVER_FRAME_COST &&
+	    queued + SERVER_FRAME_COST > SERVER_OUT_MAX) {
+		c->dropped++;
+		return;
+	}
+	/* A delta is built (or shared) first: its size is not known. */
+	b = delta ? server_frame_delta(srv, c->version_sent) : srv->body;
+	need = (b != NULL ? b->len : 0) + SERVER_FRAME_COST;
 	if (queued > SERVER_FRAME_COST && queued + need > SERVER_OUT_MAX) {
 		c->dropped++;
 		return;
 	}
 	daemon_status(d, &st);
-	len = protocol_frame_line(buf, sizeof buf, &st, c->dropped);
+	len = protocol_frame_line(buf, sizeof buf, &st, c->dropped,
+	    c->delta ? delta : -1);
 	buf[len++] = '\n';
 	evbuffer_add(out, buf, len);
-	b = server_frame_body(srv);
+	if (!delta)
+		b = server_frame_body(srv);
 	extra = server_body_add(out, b);
 	if (extra != 0)
 		server_client_hold(c, c->sent + evbuffer_get_length(out), extra);
@@ -217,13 +230,18 @@ server_client_frame(struct server_client *c)
 	if (tr != out)
 		evbuffer_add_buffer(out, tr);
 	c->gen_sent = d->gen;
+	c->version_sent = srv->version;
 	c->event_seen = d->event_seq;
 	c->dropped = 0;
 }
 
-/* Start (or change the rate of) frames; the first one goes at once. */
+/*
+ * Start (or change the rate of) frames; the first one goes at once, and
+ * is full: with delta, the later ones carry only what changed since the
+ * last frame this client was sent.
+ */
 static void
-server_client_subscribe(struct server_client *c, int fps)
+server_client_subscribe(struct server_client *c, int fps, int delta)
 {
 	struct daemon	*d = c->server->daemon;
 
@@ -231,6 +249,8 @@ server_client_subscribe(struct server_client *c, int fps)
 		fps = d->cfg.max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
+	c->delta = delta;
+	c->version_sent = 0;
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);
 	c->gen_sent = d->gen - 1;
@@ -278,7 +298,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		daemon_step_start(c->server->daemon, cmd.steps, c);
 	}
 	if (flags & COMMAND_SUBSCRIBE)
-		server_client_subscribe(c, cmd.fps);
+		server_client_subscribe(c, cmd.fps, cmd.delta);
 	if (flags & COMMAND_UNSUBSCRIBE)
 		server_client_unsubscribe(c);
 	if (flags & COMMAND_QUIT) {

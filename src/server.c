@@ -224,6 +224,7 @@ server_free(struct server *srv)
 	evconnlistener_free(srv->listener);
 	free(srv->lines);
 	free(srv->body);
+	free(srv->delta);
 	free(srv);
 }
 
@@ -287,10 +288,15 @@ struct server_key {
 	struct cpumask		allowed;
 };
 
-/* A task's line as last formatted, and what it showed. */
+/*
+ * A task's line as last formatted, and what it showed.  changed is the
+ * server's version when the line last changed (or the task went): a
+ * delta frame against version V carries the lines changed after V.
+ */
 struct server_line {
 	struct server_key	 key;
-	int			 valid;
+	int			 valid;		/* the task exists */
+	uint64_t		 changed;
 	size_t			 len;
 	char			 text[512];
 };
@@ -351,11 +357,34 @@ server_body_add(struct evbuffer *out, struct server_body *b)
 	return (sizeof *b + b->size - b->len + SERVER_REF_COST);
 }
 
+/*
+ * Start building a body in *bp.  One still queued somewhere is left to
+ * its holders and a new one allocated, sized from it (not a fixed size:
+ * the allocation is what the clients' output bound counts).
+ */
+static void
+server_body_begin(struct server_body **bp)
+{
+	size_t	size = 4096;
+
+	if (*bp != NULL && (*bp)->refs > 1) {
+		size = (*bp)->len + (*bp)->len / 8 + 1024;
+		server_body_unref(*bp);
+		*bp = NULL;
+	}
+	if (*bp == NULL) {
+		*bp = xmalloc(sizeof **bp + size);
+		(*bp)->refs = 1;
+		(*bp)->size = size;
+	}
+	(*bp)->len = 0;
+}
+
 /* Append len bytes to the body being built (which nobody else holds). */
 static void
-server_body_append(struct server *srv, const char *p, size_t len)
+server_body_append(struct server_body **bp, const char *p, size_t len)
 {
-	struct server_body	*b = srv->body;
+	struct server_body	*b = *bp;
 	size_t			 size = b->size;
 
 	if (b->len + len > size) {
@@ -363,56 +392,53 @@ server_body_append(struct server *srv, const char *p, size_t len)
 			size *= 2;
 		b = xrealloc(b, sizeof *b + size);
 		b->size = size;
-		srv->body = b;
+		*bp = b;
 	}
 	memcpy(b->data + b->len, p, len);
 	b->len += len;
 }
 
-/*
- * The cpu and task lines of a frame for the daemon's current state,
- * built once per change however many subscribers there are, and queued
- * to each by reference when large.  A body still queued is left to its
- * holders and a new one allocated, sized from it (not a fixed size: the
- * allocation is what the clients' output bound counts).  Between two
- * frames most tasks did not change,
- * so each task's line is kept and formatted again only when what it
- * shows changed (real tasks always: their CPU time moves on its own).
- */
-struct server_body *
-server_frame_body(struct server *srv)
+/* Append the cpu lines (every frame has them all: few and cheap). */
+static void
+server_body_cpus(struct server *srv, struct server_body **bp)
 {
 	struct daemon		*d = srv->daemon;
-	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
-	struct server_line	*l;
-	struct server_key	 key;
-	struct proto_real	 real;
-	char			 buf[256], ex[96];
-	size_t			 size = 4096;
-	int			 c, id, n, isreal;
-
-	if (srv->body != NULL && srv->body_gen == d->gen)
-		return (srv->body);
-	if (srv->body != NULL && srv->body->refs > 1) {
-		/* Still queued somewhere: a new one, sized from this one. */
-		size = srv->body->len + srv->body->len / 8 + 1024;
-		server_body_unref(srv->body);
-		srv->body = NULL;
-	}
-	if (srv->body == NULL) {
-		srv->body = xmalloc(sizeof *srv->body + size);
-		srv->body->refs = 1;
-		srv->body->size = size;
-	}
-	srv->body->len = 0;
+	char			 buf[256];
+	int			 c, n;
 
 	for (c = 0; c < engine_params(d->engine)->cpus; c++) {
 		engine_cpu_info(d->engine, c, &ci);
 		n = (int)protocol_cpu_line(buf, sizeof buf - 1, &ci);
 		buf[n++] = '\n';
-		server_body_append(srv, buf, (size_t)n);
+		server_body_append(bp, buf, (size_t)n);
 	}
+}
+
+/*
+ * Bring every task's line up to date with the daemon, once per change
+ * (d->gen), however many subscribers there are.  Between two frames most
+ * tasks did not change, so a line is formatted again only when what it
+ * shows changed (real tasks always: their CPU time moves on its own),
+ * and marked changed (srv->version) only when its text did.  A task
+ * that no longer exists is marked changed and no longer valid: delta
+ * frames say it is gone.
+ */
+static void
+server_frame_lines(struct server *srv)
+{
+	struct daemon		*d = srv->daemon;
+	struct engine_task_info	 ti;
+	struct server_line	*l;
+	struct server_key	 key;
+	struct proto_real	 real;
+	char			 buf[sizeof l->text], ex[96];
+	size_t			 len;
+	int			 id, n, isreal;
+
+	if (srv->version != 0 && srv->lines_gen == d->gen)
+		return;
+	srv->version++;
 	n = engine_ntasks(d->engine);
 	if (n > srv->nlines) {
 		srv->lines = xreallocarray(srv->lines, n, sizeof *srv->lines);
@@ -420,24 +446,97 @@ server_frame_body(struct server *srv)
 		    (n - srv->nlines) * sizeof *srv->lines);
 		srv->nlines = n;
 	}
-	for (id = 1; id <= n; id++) {
-		if (engine_task_info(d->engine, id, &ti) != 0)
-			continue;
+	for (id = 1; id <= srv->nlines; id++) {
 		l = &srv->lines[id - 1];
-		server_key(&key, &ti);
-		if (!l->valid || ti.kind == ENGINE_REAL ||
-		    memcmp(&key, &l->key, sizeof key) != 0) {
-			isreal = ti.kind == ENGINE_REAL &&
-			    daemon_real(d, id, &real, ex, sizeof ex) == 0;
-			l->len = protocol_task_line(l->text, sizeof l->text - 1,
-			    &ti, isreal ? &real : NULL, ti.group >= 0 ?
-			    engine_group_name(d->engine, ti.group) : NULL);
-			l->text[l->len++] = '\n';
-			l->key = key;
-			l->valid = 1;
+		if (id > n || engine_task_info(d->engine, id, &ti) != 0) {
+			if (l->valid) {
+				l->valid = 0;
+				l->changed = srv->version;
+			}
+			continue;
 		}
-		server_body_append(srv, l->text, l->len);
+		server_key(&key, &ti);
+		if (l->valid && ti.kind != ENGINE_REAL &&
+		    memcmp(&key, &l->key, sizeof key) == 0)
+			continue;
+		isreal = ti.kind == ENGINE_REAL &&
+		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
+		len = protocol_task_line(buf, sizeof buf - 1, &ti,
+		    isreal ? &real : NULL, ti.group >= 0 ?
+		    engine_group_name(d->engine, ti.group) : NULL);
+		buf[len++] = '\n';
+		l->key = key;
+		if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)
+			continue;
+		memcpy(l->text, buf, len);
+		l->len = len;
+		l->valid = 1;
+		l->changed = srv->version;
+	}
+	srv->lines_gen = d->gen;
+}
+
+/*
+ * The cpu and task lines of a full frame for the daemon's current state,
+ * built once per change however many subscribers there are, and queued
+ * to each by reference when large.
+ */
+struct server_body *
+server_frame_body(struct server *srv)
+{
+	struct daemon		*d = srv->daemon;
+	struct server_line	*l;
+	int			 id;
+
+	server_frame_lines(srv);
+	if (srv->body != NULL && srv->body_gen == d->gen)
+		return (srv->body);
+	server_body_begin(&srv->body);
+	server_body_cpus(srv, &srv->body);
+	for (id = 1; id <= srv->nlines; id++) {
+		l = &srv->lines[id - 1];
+		if (l->valid)
+			server_body_append(&srv->body, l->text, l->len);
 	}
 	srv->body_gen = d->gen;
 	return (srv->body);
+}
+
+/*
+ * The body of a delta frame for a client whose last frame was at version
+ * from: the cpu lines, then the task lines changed since, and "gone id=N"
+ * for tasks that went.  Subscribers that got the same last frame (the
+ * usual case: one rate) share it; it is built when asked for, so a frame
+ * that is dropped costs nothing but the version check.  Finding the
+ * changed lines is a pass over an array of versions: cheap beside the
+ * line update, which is per task too.
+ */
+struct server_body *
+server_frame_delta(struct server *srv, uint64_t from)
+{
+	struct daemon		*d = srv->daemon;
+	struct server_line	*l;
+	char			 buf[64];
+	int			 id, n;
+
+	server_frame_lines(srv);
+	if (srv->delta != NULL && srv->delta_gen == d->gen &&
+	    srv->delta_from == from)
+		return (srv->delta);
+	server_body_begin(&srv->delta);
+	server_body_cpus(srv, &srv->delta);
+	for (id = 1; id <= srv->nlines; id++) {
+		l = &srv->lines[id - 1];
+		if (l->changed <= from)
+			continue;
+		if (l->valid)
+			server_body_append(&srv->delta, l->text, l->len);
+		else {
+			n = snprintf(buf, sizeof buf, "gone id=%d\n", id);
+			server_body_append(&srv->delta, buf, (size_t)n);
+		}
+	}
+	srv->delta_gen = d->gen;
+	srv->delta_from = from;
+	return (srv->delta);
 }

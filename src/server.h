@@ -53,6 +53,8 @@ struct server_client {
 
 	int			 subscribed;
 	int			 fps;
+	int			 delta;		/* subscribed with delta */
+	uint64_t		 version_sent;	/* of its last frame; 0: none */
 	uint64_t		 next_frame;	/* ns, CLOCK_MONOTONIC */
 	uint64_t		 gen_sent;	/* gen of the last frame */
 	uint64_t		 event_seen;	/* seq of the last event sent */
@@ -88,6 +90,11 @@ struct server {
 	uint64_t		 body_gen;
 	struct server_line	*lines;		/* per task id, cached */
 	int			 nlines;
+	uint64_t		 version;	/* moves when lines update */
+	uint64_t		 lines_gen;	/* d->gen they show */
+	struct server_body	*delta;		/* the last delta body */
+	uint64_t		 delta_gen;	/* d->gen it shows */
+	uint64_t		 delta_from;	/* the version it is against */
 	struct evbuffer		*trailer;	/* a frame's last lines */
 };
 
@@ -104,6 +111,7 @@ struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
 struct server_body *server_frame_body(struct server *);
+struct server_body *server_frame_delta(struct server *, uint64_t from);
 size_t	server_body_add(struct evbuffer *, struct server_body *);
 void	server_body_unref(struct server_body *);
 void	server_update_frames(struct server *);

@@ -6,6 +6,8 @@
  *   - CPU use (% of one core, from /proc/PID/schedstat) idle (no tasks),
  *     on the built-in demo, and with 1 000 scripted tasks at speed 1
  *     with 5 subscribers at 30 fps reading every frame;
+ *   - full against delta frames: 2 000 and 20 000 hogs on 8 CPUs, one
+ *     subscriber at 30 fps, bytes a second sent and the daemon's CPU;
  *   - the clock's drift: engine ticks against CLOCK_MONOTONIC over a
  *     run at speed 1 (ticks run vs. ms elapsed), and the lag counter;
  *   - the built-in demo with no client and with one subscriber at 30
@@ -13,8 +15,9 @@
  *     this stairsd and, side by side, an old one ($STAIRS_OLD_BIN: a
  *     directory holding a stairsd from before the batching clock).
  *
- * Usage: bench_daemon [-q] [-d SECONDS]
- *   -q: short windows, a smoke run; -d: only the drift, over SECONDS
+ * Usage: bench_daemon [-q] [-f] [-d SECONDS]
+ *   -q: short windows, a smoke run; -f: only the frames table;
+ *   -d: only the drift, over SECONDS
  *   (the default run measures it over 20 s)
  */
 #include <setjmp.h>
@@ -255,6 +258,119 @@ many_tasks(int n)
 	return (s);
 }
 
+/* The scenario text of n CPU hogs on cpus CPUs. */
+static char *
+hogs(int n, int cpus)
+{
+	size_t	 size = 64 + (size_t)n * 40, off;
+	char	*s = malloc(size);
+	int	 i;
+
+	off = (size_t)snprintf(s, size, "name = \"hogs\";\ncpus = %d;\n"
+	    "tasks = (\n", cpus);
+	for (i = 0; i < n; i++)
+		off += (size_t)snprintf(s + off, size - off,
+		    "%s{ name = \"h%d\"; }\n", i ? "," : "", i);
+	snprintf(s + off, size - off, ");\n");
+	return (s);
+}
+
+/*
+ * Full against delta frames: a daemon running scenario at speed 1 with
+ * one subscriber at fps reading everything, with or without delta (or,
+ * delta < 0, a client connected but not subscribed: the floor).  The
+ * bytes a second it was sent, frames a second and the daemon's CPU
+ * (best and median of five windows, as in measure()).
+ */
+static void
+frames(const char *scenario, int delta, int fps, long window, double *bps,
+    long *fpsout, double *best, double *median)
+{
+	struct td	 t;
+	struct tconn	*sub;
+	struct pollfd	 pfd;
+	static char	 buf[1 << 20];
+	unsigned long long c0, c1, bytes = 0, nframes = 0;
+	long		 t0, t1, end, elapsed = 0;
+	double		 pct[5];
+	ssize_t		 r;
+	int		 w, warm;
+
+	td_init(&t, "log_level = \"warn\";\n", scenario);
+	td_start(&t);
+	if (t.pid <= 0 || (sub = tc_open(&t)) == NULL) {
+		fprintf(stderr, "frames: the daemon did not start\n");
+		exit(1);
+	}
+	if (delta >= 0)
+		tc_sendf(sub, "subscribe %d%s", fps, delta ? " delta" : "");
+	for (w = -1; w < 5; w++) {
+		warm = w < 0;
+		c0 = cpu_ns(t.pid);
+		t0 = td_ms();
+		end = t0 + (warm ? (quick ? 300 : 1500) : window / 5);
+		while (td_ms() < end) {
+			pfd.fd = sub->fd;
+			pfd.events = POLLIN;
+			if (poll(&pfd, 1, (int)(end - td_ms())) <= 0)
+				continue;
+			if ((r = read(sub->fd, buf, sizeof buf)) <= 0)
+				continue;
+			if (warm)
+				continue;
+			bytes += (unsigned long long)r;
+			for (char *p = buf; (p = memmem(p, buf + r - p,
+			    "frame tick=", 11)) != NULL; p += 11)
+				nframes++;
+		}
+		c1 = cpu_ns(t.pid);
+		t1 = td_ms();
+		if (warm)
+			continue;
+		elapsed += t1 - t0;
+		pct[w] = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
+	}
+	qsort(pct, 5, sizeof pct[0], cmp_double);
+	*best = pct[0];
+	*median = pct[2];
+	*bps = (double)bytes * 1000.0 / (double)elapsed;
+	*fpsout = (long)(nframes * 1000 / (unsigned long long)elapsed);
+	tc_close(sub);
+	td_stop(&t);
+}
+
+/* The table of full against delta frames, 2 000 and 20 000 hogs. */
+static void
+frames_table(long window)
+{
+	static const int	 sizes[] = { 2000, 20000 };
+	char			*scen;
+	double			 bps, best, median;
+	long			 fps;
+	size_t			 i;
+	int			 delta;
+
+	printf("\nFrames: hogs on 8 CPUs at speed 1, one subscriber at 30 fps "
+	    "reading everything (over %ld s)\n\n", window / 1000);
+	printf("| tasks | frames | bytes/s | frames/s | daemon CPU "
+	    "(median) |\n|---:|---|---:|---:|---:|\n");
+	fflush(stdout);
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		scen = hogs(sizes[i], 8);
+		for (delta = -1; delta <= 1; delta++) {
+			frames(scen, delta, 30, window, &bps, &fps, &best,
+			    &median);
+			printf("| %d | %s | %.2f MB/s | %ld | %.2f %% "
+			    "(%.2f %%) |\n", sizes[i], delta < 0 ?
+			    "none (not subscribed)" : delta ? "delta" : "full",
+			    bps / 1e6, fps, best, median);
+			fflush(stdout);
+		}
+		free(scen);
+	}
+	printf("\n");
+}
+
 /*
  * The clock's offset now: engine tick less wall ms since t0, the best of
  * five status round trips (a late reply only makes the offset smaller).
@@ -315,16 +431,18 @@ main(int argc, char **argv)
 	double	 best, median;
 
 	long	 drift_s = -1;
-	int	 i;
+	int	 i, only_frames = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-q") == 0)
 			quick = 1;
+		else if (strcmp(argv[i], "-f") == 0)
+			only_frames = 1;
 		else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
 			drift_s = strtol(argv[++i], NULL, 10);
 		else {
 			fprintf(stderr,
-			    "usage: bench_daemon [-q] [-d SECONDS]\n");
+			    "usage: bench_daemon [-q] [-f] [-d SECONDS]\n");
 			return (2);
 		}
 	}
@@ -333,6 +451,10 @@ main(int argc, char **argv)
 	if (drift_s > 0) {
 		printf("| what | measured | goal |\n|---|---:|---:|\n");
 		drift(drift_s * 1000);
+		return (0);
+	}
+	if (only_frames) {
+		frames_table(window);
 		return (0);
 	}
 	printf("stairsd: CPU use (%% of one core, over %ld s) and clock "
@@ -364,6 +486,7 @@ main(int argc, char **argv)
 	fflush(stdout);
 	free(many);
 	idle_table(window);
+	frames_table(window);
 	printf("\n| what | measured | goal |\n|---|---:|---:|\n");
 	drift(drift_s > 0 ? drift_s * 1000 : quick ? 2000 : 20000);
 	return (0);

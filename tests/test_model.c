@@ -762,6 +762,176 @@ test_click(void **state)
 }
 
 /* Run the model and key tests. */
+/* A made-up daemon's task, for test_delta. */
+struct dtask {
+	int	live;		/* exists */
+	int	rank, left, state;
+	long	ran;
+	int	changed;	/* frame number it last changed or went */
+};
+
+/* A task line as the daemon would send it. */
+static void
+dtask_line(char *buf, size_t len, int id, const struct dtask *t)
+{
+	static const char *const states[] = { "sleeping", "runnable",
+	    "running", "exited" };
+
+	snprintf(buf, len, "task id=%d name=t%d kind=sim pid=- nice=0 cpu=%d "
+	    "rank=%d iter=1 left=%d state=%s ran=%ld cputime=- cpus=0-1 "
+	    "group=- exit=-", id, id, id % 2, t->rank, t->left,
+	    states[t->state], t->ran);
+}
+
+/* The two models hold the same tasks, CPUs and tick. */
+static void
+same_models(const struct model *a, const struct model *b)
+{
+	int	i;
+
+	assert_int_equal(a->ntasks, b->ntasks);
+	for (i = 0; i < a->ntasks; i++) {
+		assert_int_equal(a->tasks[i].id, b->tasks[i].id);
+		assert_int_equal(a->tasks[i].ran, b->tasks[i].ran);
+		assert_int_equal(a->tasks[i].pct, b->tasks[i].pct);
+		assert_memory_equal(&a->tasks[i], &b->tasks[i],
+		    sizeof a->tasks[i]);
+	}
+	assert_int_equal(a->ncpus, b->ncpus);
+	assert_memory_equal(a->cpus, b->cpus, a->ncpus * sizeof *a->cpus);
+	assert_int_equal(a->tick, b->tick);
+	assert_int_equal(a->desync, 0);
+	assert_int_equal(b->desync, 0);
+}
+
+/*
+ * Delta frames: a model fed a full frame then delta frames (changed
+ * tasks, new ones, some in the middle of the ids, and gone ones) holds
+ * the same tasks, %cpu history included, as a model fed the equivalent
+ * full frames, at every step; across dropped frames too (a dropped frame
+ * reaches neither model, and the next delta carries everything since
+ * the last one delivered).
+ */
+static void
+test_delta(void **state)
+{
+	struct model	*full = greeted(), *delta = greeted();
+	struct dtask	 t[200];
+	char		 line[512];
+	unsigned int	 seed = 12345;
+	long		 tick = 0;
+	int		 f, id, n, k, live, last = -1, ntask = 40, drops = 0;
+	int		 adds = 0, gones = 0, mids = 0;
+
+	memset(t, 0, sizeof t);
+	for (id = 1; id <= ntask; id++) {
+		t[id].live = 1;
+		t[id].rank = 120 + id % 20;
+		t[id].left = 10;
+	}
+#define RND() (seed = seed * 1103515245 + 12345, (seed >> 16) & 0x7fff)
+	for (f = 0; f < 300; f++) {
+		tick += 100 + RND() % 400;
+		/* A few tasks change; now and then one comes or goes. */
+		for (k = RND() % 6; k > 0; k--) {
+			id = 1 + RND() % ntask;
+			if (!t[id].live)
+				continue;
+			t[id].ran += RND() % 300;
+			t[id].rank = 120 + RND() % 20;
+			t[id].left = 1 + RND() % 10;
+			t[id].state = RND() % 4;
+			t[id].changed = f;
+		}
+		if (RND() % 7 == 0 && ntask < 199) {
+			id = ++ntask;
+			t[id].live = 1;
+			t[id].rank = 120;
+			t[id].left = 10;
+			t[id].changed = f;
+			adds++;
+		}
+		if (RND() % 9 == 0) {
+			id = 1 + RND() % ntask;
+			if (t[id].live) {
+				/* Gone, or back in the middle of the ids. */
+				t[id].live = 0;
+				gones++;
+			} else {
+				t[id].live = 1;
+				t[id].ran = 0;
+				mids++;
+			}
+			t[id].changed = f;
+		}
+		/* Every 11th frame is dropped: neither model sees it. */
+		if (f % 11 == 5) {
+			drops++;
+			continue;
+		}
+		for (id = 1, live = 0; id <= ntask; id++)
+			live += t[id].live;
+
+		snprintf(line, sizeof line, "frame tick=%ld cpus=2 tasks=%d "
+		    "paused=0 speed=1 rr=10 dropped=0 live=%d lag=0 sleep=1000",
+		    tick, live, live);
+		assert_int_equal(model_feed(full, line), MODEL_NOTHING);
+		snprintf(line, sizeof line, "frame tick=%ld cpus=2 tasks=%d "
+		    "paused=0 speed=1 rr=10 dropped=%d live=%d lag=0 sleep=1000 "
+		    "delta=%d", tick, live, f % 11 == 6, live, last >= 0);
+		assert_int_equal(model_feed(delta, line), MODEL_NOTHING);
+		for (n = 0; n < 2; n++) {
+			snprintf(line, sizeof line, "cpu id=%d task=%d nr=1 "
+			    "rank=120 iter=1 left=%d", n, f % 5, f % 10);
+			model_feed(full, line);
+			model_feed(delta, line);
+		}
+		for (id = 1; id <= ntask; id++) {
+			dtask_line(line, sizeof line, id, &t[id]);
+			if (t[id].live)
+				assert_int_equal(model_feed(full, line),
+				    MODEL_NOTHING);
+			if (last >= 0 && t[id].changed <= last)
+				continue;
+			if (t[id].live)
+				assert_int_equal(model_feed(delta, line),
+				    MODEL_NOTHING);
+			else {
+				snprintf(line, sizeof line, "gone id=%d", id);
+				assert_int_equal(model_feed(delta, line),
+				    MODEL_NOTHING);
+			}
+		}
+		assert_int_equal(model_feed(full, "end"), MODEL_FRAME);
+		assert_int_equal(model_feed(delta, "end"), MODEL_FRAME);
+		last = f;
+		same_models(full, delta);
+		assert_int_equal(full->ntasks, live);
+	}
+#undef RND
+	/* The run went through what it is meant to test. */
+	assert_true(drops > 10 && adds > 10 && gones > 5 && mids > 2);
+	assert_true(delta->deltas > 200);
+	assert_int_equal(full->deltas, 0);
+	assert_int_equal(full->nbad + delta->nbad, 0);
+
+	/* A delta that misses a task leaves the model out of step. */
+	assert_int_equal(model_feed(delta, "frame tick=999999 cpus=2 "
+	    "tasks=9999 paused=0 speed=1 rr=10 dropped=0 delta=1"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(delta, "end"), MODEL_FRAME);
+	assert_int_equal(delta->desync, 1);
+	/* A full frame is the whole set: never out of step. */
+	assert_int_equal(model_feed(delta, "frame tick=1000000 cpus=2 "
+	    "tasks=5 paused=0 speed=1 rr=10 dropped=0 delta=0"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(delta, "end"), MODEL_FRAME);
+	assert_int_equal(delta->desync, 0);
+	assert_int_equal(delta->ntasks, 0);
+	model_free(full);
+	model_free(delta);
+}
+
 int
 main(void)
 {
@@ -769,6 +939,7 @@ main(void)
 		cmocka_unit_test(test_greeting_bad),
 		cmocka_unit_test(test_frame),
 		cmocka_unit_test(test_frame_malformed),
+		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_table),

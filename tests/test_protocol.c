@@ -209,6 +209,15 @@ test_clock_commands(void **state)
 	protocol_cmd_free(&cmd);
 	ok("subscribe 120", &cmd);
 	assert_int_equal(cmd.fps, 120);
+	assert_int_equal(cmd.delta, 0);
+	protocol_cmd_free(&cmd);
+	ok("subscribe 10 delta", &cmd);
+	assert_int_equal(cmd.fps, 10);
+	assert_int_equal(cmd.delta, 1);
+	protocol_cmd_free(&cmd);
+	ok("subscribe delta", &cmd);
+	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
+	assert_int_equal(cmd.delta, 1);
 	protocol_cmd_free(&cmd);
 
 	bad("step 0", "bad steps \"0\"");
@@ -238,6 +247,9 @@ test_clock_commands(void **state)
 	    "cfs, rr)");
 	bad("policy", "usage: policy");
 	bad("policy o1 cfs", "usage: policy");
+	bad("subscribe delta 10", "usage: subscribe [fps] [delta]");
+	bad("subscribe 10 20", "usage: subscribe [fps] [delta]");
+	bad("subscribe 10 delta delta", "usage: subscribe");
 }
 
 /* Quoting user words in errors: printable, bounded. */
@@ -301,9 +313,15 @@ test_format(void **state)
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
-	protocol_frame_line(buf, sizeof buf, &st, 7);
+	protocol_frame_line(buf, sizeof buf, &st, 7, -1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 dropped=7 live=2 lag=0 sleep=1000 policy=o1");
+	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
+	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
+	    "speed=0.5 rr=10 dropped=0 live=2 lag=0 sleep=1000 policy=o1 "
+	    "delta=1");
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_true(strstr(buf, " policy=o1 delta=0") != NULL);
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;

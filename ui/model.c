@@ -6,8 +6,12 @@
  * client sent.  No I/O and no ncurses: the tests feed it text.
  *
  * A frame is read into a stage and only replaces the current state at
- * `end`, so a screen never shows half a frame.  A malformed line is
- * counted, remembered and skipped; the rest of its frame still counts.
+ * `end`, so a screen never shows half a frame.  A delta frame (delta=1,
+ * after `subscribe N delta`) carries only the tasks that changed and
+ * `gone` lines: at `end` they are applied to the tasks kept, in place,
+ * at a cost proportional to the tasks (a pass over an array), not to
+ * their lines.  A malformed line is counted, remembered and skipped; the
+ * rest of its frame still counts.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -67,6 +71,7 @@ model_free(struct model *m)
 	free(m->tasks);
 	free(m->ncpu_stage);
 	free(m->task_stage);
+	free(m->gone_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
 	free(m);
@@ -435,6 +440,88 @@ model_history(struct mtask *t, const struct mtask *old, long tick)
 	}
 }
 
+/* Order ints, for qsort. */
+static int
+model_cmp_int(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/* Grow an array to hold at least n + 1 elements. */
+static void *
+model_grow(void *p, int n, int *alloc, size_t size)
+{
+	if (n < *alloc)
+		return (p);
+	*alloc = *alloc == 0 ? 16 : *alloc * 2;
+	return (xreallocarray(p, *alloc, size));
+}
+
+/*
+ * A delta frame ended: apply the staged tasks (sorted by id) and gone ids
+ * to the tasks kept, with the %cpu history the same as a full frame's
+ * would be.  One pass replaces the changed tasks in place and samples
+ * the unchanged ones; then the gone are squeezed out and the new merged
+ * in from the back (at the end, the usual case, that moves nothing).
+ */
+static void
+model_apply_delta(struct model *m)
+{
+	struct mtask	*st = m->task_stage, *t = m->tasks;
+	int		 i, j, k, nnew = 0, ng = m->ngone_stage;
+
+	for (i = j = 0; j < m->ntasks; j++) {
+		while (i < m->ntask_stage && st[i].id < t[j].id)
+			st[nnew++] = st[i++];		/* a new task */
+		if (i < m->ntask_stage && st[i].id == t[j].id) {
+			model_history(&st[i], &t[j], m->stage_tick);
+			t[j] = st[i++];
+		} else
+			model_history(&t[j], NULL, m->stage_tick);
+	}
+	while (i < m->ntask_stage)
+		st[nnew++] = st[i++];
+	for (i = 0; i < nnew; i++)
+		model_history(&st[i], NULL, m->stage_tick);
+
+	if (ng > 0) {
+		qsort(m->gone_stage, ng, sizeof *m->gone_stage, model_cmp_int);
+		for (i = j = k = 0; j < m->ntasks; j++) {
+			while (k < ng && m->gone_stage[k] < t[j].id)
+				k++;
+			if (k < ng && m->gone_stage[k] == t[j].id)
+				continue;
+			if (i != j)
+				t[i] = t[j];
+			i++;
+		}
+		m->ntasks = i;
+	}
+
+	if (nnew > 0) {
+		if (m->ntasks + nnew > m->alloc_tasks) {
+			m->alloc_tasks = m->ntasks + nnew;
+			m->tasks = t = xreallocarray(m->tasks, m->alloc_tasks,
+			    sizeof *m->tasks);
+		}
+		/* Merge from the back: k is where the next one goes. */
+		i = nnew - 1;
+		j = m->ntasks - 1;
+		for (k = m->ntasks + nnew - 1; i >= 0; k--) {
+			if (j >= 0 && t[j].id > st[i].id)
+				t[k] = t[j--];
+			else
+				t[k] = st[i--];
+		}
+		m->ntasks += nnew;
+	}
+	m->ntask_stage = 0;
+	m->ngone_stage = 0;
+	m->deltas++;
+}
+
 /* A frame ended: the stage becomes the state. */
 static void
 model_commit(struct model *m)
@@ -458,6 +545,18 @@ model_commit(struct model *m)
 	if (i < m->nncpu_stage)
 		qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
 		    model_cmp_cpu);
+	if (m->stage_delta) {
+		/* The same id twice (a broken daemon): keep the last. */
+		for (i = j = 0; i < m->ntask_stage; i++) {
+			if (j > 0 && m->task_stage[j - 1].id ==
+			    m->task_stage[i].id)
+				j--;
+			m->task_stage[j++] = m->task_stage[i];
+		}
+		m->ntask_stage = j;
+		model_apply_delta(m);
+		goto cpus;
+	}
 	/* Both sorted by id: walk them together to keep %cpu history. */
 	for (i = j = 0; i < m->ntask_stage; i++) {
 		while (j < m->ntasks && m->tasks[j].id < m->task_stage[i].id)
@@ -475,7 +574,9 @@ model_commit(struct model *m)
 	n = m->alloc_tasks;
 	m->alloc_tasks = m->alloc_task_stage;
 	m->alloc_task_stage = n;
+	m->ngone_stage = 0;
 
+cpus:
 	ctmp = m->cpus;
 	m->cpus = m->ncpu_stage;
 	m->ncpus = m->nncpu_stage;
@@ -492,16 +593,9 @@ model_commit(struct model *m)
 	m->dropped = m->stage_dropped;
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
 	m->frames++;
-}
-
-/* Grow an array to hold at least n + 1 elements. */
-static void *
-model_grow(void *p, int n, int *alloc, size_t size)
-{
-	if (n < *alloc)
-		return (p);
-	*alloc = *alloc == 0 ? 16 : *alloc * 2;
-	return (xreallocarray(p, *alloc, size));
+	/* A delta on a model that missed something: ask for a full one. */
+	m->desync = m->stage_delta && m->stage_ntasks >= 0 &&
+	    m->ntasks != m->stage_ntasks;
 }
 
 /* Handle a line inside a frame. */
@@ -511,6 +605,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	struct mtask	 t;
 	struct mcpu	 c;
 	long		 tick;
+	int		 id;
 
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
@@ -531,6 +626,14 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->task_stage = model_grow(m->task_stage, m->ntask_stage,
 		    &m->alloc_task_stage, sizeof t);
 		m->task_stage[m->ntask_stage++] = t;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "gone") == 0) {
+		if (model_int(f, "id", &id, 1, 0) != 0 || id <= 0)
+			return (model_bad(m, line, "bad gone line"));
+		m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
+		    &m->alloc_gone_stage, sizeof *m->gone_stage);
+		m->gone_stage[m->ngone_stage++] = id;
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "caption") == 0) {
@@ -563,10 +666,17 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 	m->stage_speed = m->speed;
 	m->stage_rr = m->rr;
 	m->stage_dropped = m->dropped;
-	if (model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
+	m->stage_delta = 0;
+	m->stage_ntasks = -1;
+	m->ngone_stage = 0;
+	if (model_int(f, "delta", &m->stage_delta, 0, 0) != 0 ||
+	    model_int(f, "tasks", &m->stage_ntasks, 0, 0) != 0 ||
+	    model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
 	    &m->stage_rr, &m->sleep_ms) != 0 ||
 	    model_long(f, "dropped", &m->stage_dropped, 0) != 0) {
 		/* Read the block anyway, so its lines are not misread. */
+		m->stage_delta = 0;
+		m->stage_ntasks = -1;
 		m->stage_tick = m->tick;
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;

@@ -58,6 +58,7 @@ struct client {
 
 	int			 shutting_down;	/* Q: quit when it closes */
 	int			 table_stale;	/* a frame since the table */
+	int			 delta;		/* frames asked with delta */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 };
@@ -267,6 +268,20 @@ stairs_ask_table(struct client *c, int force)
 	stairs_command(c, PEND_TABLE, cmd);
 }
 
+/*
+ * Ask for frames: with delta (the first frame full, then only the tasks
+ * that changed), unless the daemon refused that once.
+ */
+static void
+stairs_subscribe(struct client *c)
+{
+	char	cmd[32];
+
+	snprintf(cmd, sizeof cmd, "subscribe %d%s", STAIRS_FPS,
+	    c->delta ? " delta" : "");
+	stairs_command(c, PEND_SUBSCRIBE, cmd);
+}
+
 /* A reply came: act on what it answers. */
 static void
 stairs_reply(struct client *c)
@@ -282,6 +297,12 @@ stairs_reply(struct client *c)
 		stairs_redraw(c);
 		break;
 	case PEND_SUBSCRIBE:
+		if (!m->reply_ok && c->delta) {
+			/* A daemon before delta frames: full ones, then. */
+			c->delta = 0;
+			stairs_subscribe(c);
+			break;
+		}
 		if (!m->reply_ok) {
 			snprintf(msg, sizeof msg, "subscribe refused: %s",
 			    m->reply_text);
@@ -310,7 +331,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 {
 	struct client	*c = arg;
 	struct evbuffer	*in = bufferevent_get_input(bev);
-	char		*line, cmd[32];
+	char		*line;
 	size_t		 len;
 	int		 frame = 0, sel;
 
@@ -321,11 +342,15 @@ stairs_read(struct bufferevent *bev, void *arg)
 				draw_message(&c->v, 1, "daemon speaks protocol"
 				    " %d, this client 1", c->m->proto);
 			stairs_command(c, PEND_STATUS, "status");
-			snprintf(cmd, sizeof cmd, "subscribe %d", STAIRS_FPS);
-			stairs_command(c, PEND_SUBSCRIBE, cmd);
+			c->delta = 1;
+			stairs_subscribe(c);
 			break;
 		case MODEL_FRAME:
 			frame = 1;
+			/* Out of step (a bad line in a delta): start again. */
+			if (c->m->desync && c->delta &&
+			    model_pending(c->m, PEND_SUBSCRIBE) == 0)
+				stairs_subscribe(c);
 			break;
 		case MODEL_REPLY:
 			stairs_reply(c);

@@ -104,6 +104,8 @@ struct model {
 	long		 dropped;
 	int		 sleep_ms;	/* the daemon's default sleep */
 	long		 frames;	/* frames received */
+	long		 deltas;	/* of them, delta frames */
+	int		 desync;	/* a delta left ntasks != tasks=N */
 
 	struct mcpu	*cpus;
 	int		 ncpus;
@@ -141,6 +143,11 @@ struct model {
 	double		 stage_speed;
 	int		 stage_rr;
 	long		 stage_dropped;
+	int		 stage_delta;	/* delta=1: changes only */
+	int		 stage_ntasks;	/* tasks=N, -1 if not given */
+	int		*gone_stage;	/* gone id=N lines */
+	int		 ngone_stage;
+	int		 alloc_gone_stage;
 	char		 stage_caption[MODEL_TEXT_MAX];
 	struct mtable	 table_stage;
 	struct {
