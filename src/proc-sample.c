@@ -496,8 +496,10 @@ procs_observe(struct procs *ps)
 
 	ps->ticks++;
 	proc_spawn_wait(ps);
-	if (ps->ev != NULL)
+	if (ps->ev != NULL) {
+		proc_event_filter(ps);
 		proc_event_read(ps);
+	}
 	if (now - ps->last_cap >= PROC_SWEEP_NS) {
 		ps->last_cap = now;
 		proc_sample_cap(ps);
@@ -507,7 +509,10 @@ procs_observe(struct procs *ps)
 		swept = 1;
 	}
 	for (i = 1; i < ps->nt; i++) {
-		if ((p = ps->t[i]) == NULL || !p->live || p->stopped)
+		if ((p = ps->t[i]) == NULL || !p->live)
+			continue;
+		/* Stopped, unless woken and stopped until it is picked. */
+		if (p->stopped && !(p->watch && p->ev_woken))
 			continue;
 		if (engine_task_info(ps->e, p->id, &ti) != 0)
 			continue;

@@ -138,6 +138,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 	ps->self = getpid();
 	ps->ncpus = engine_params(e)->cpus;
 	ps->map = xcalloc(ps->ncpus, sizeof *ps->map);
+	ps->woke = xcalloc(ps->ncpus, sizeof *ps->woke);
+	ps->woke_rank = xcalloc(ps->ncpus, sizeof *ps->woke_rank);
 	ps->runcpu = NULL;
 	ps->wdfd = -1;
 	proc_default_map(ps);
@@ -147,6 +149,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 				*cause = xasprintf("cpu map: engine cpu %d: "
 				    "bad physical cpu %d", i, conf->map[i]);
 				free(ps->map);
+				free(ps->woke);
+				free(ps->woke_rank);
 				free(ps);
 				return (NULL);
 			}
@@ -264,6 +268,8 @@ procs_free(struct procs *ps)
 	free(ps->t);
 	free(ps->runcpu);
 	free(ps->map);
+	free(ps->woke);
+	free(ps->woke_rank);
 	free(ps->outdir);
 	free(ps->bindir);
 	free(ps);

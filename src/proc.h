@@ -27,6 +27,7 @@
 
 #include <sys/types.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct engine;
@@ -74,6 +75,15 @@ const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
 /* The pids cgroup holding max_task_procs: "v2", "v1", "none". */
 const char *procs_pids_mode(struct procs *);
 pid_t	procs_watchdog(struct procs *);	/* its pid, 0 if none */
+/*
+ * With events: a descriptor that is readable when a child was woken;
+ * the caller's loop then calls procs_wakeups, which acts on the wake at
+ * once.  -1 when polling.
+ */
+int	procs_event_fd(struct procs *);
+void	procs_wakeups(struct procs *);
+/* Wakes acted on (the last 4096): count, median and p99 delay in ns. */
+size_t	procs_wake_delay(struct procs *, uint64_t *median, uint64_t *p99);
 /* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
 const char *procs_observe_mode(struct procs *);
 /* The cgroup directory of an engine group, NULL without one. */
@@ -152,6 +162,8 @@ struct procs {
 	struct proc		**t;		/* by task id */
 	int			 nt;
 	int			*runcpu;	/* scratch: task id -> cpu */
+	int			*woke;		/* per cpu: let run on a wake */
+	int			*woke_rank;	/* its rank after the climb */
 	int			 loadavgfd;
 	long			 lastpid;	/* from /proc/loadavg */
 	long			 pidmax;
@@ -185,6 +197,7 @@ void		 proc_spawn_wait(struct procs *);
 /* proc-enforce.c */
 void		 proc_enforce_signal(struct proc *, int);
 void		 proc_enforce_cont(struct procs *, struct proc *);
+void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
 void		 proc_sample_add(struct proc *, pid_t);
@@ -196,6 +209,8 @@ void		 proc_sample_cputime(struct proc *);
 int		 proc_event_start(struct procs *, char **);
 void		 proc_event_stop(struct procs *);
 void		 proc_event_read(struct procs *);
+void		 proc_event_filter(struct procs *);
+void		 proc_event_delay(struct procs *, uint64_t);
 
 /* proc-watch.c */
 void		 proc_watch_start(struct procs *);

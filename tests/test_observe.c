@@ -7,6 +7,7 @@
  * events, the /proc safety net alone (every 100 ticks) could not wake it
  * that often.
  */
+#include <poll.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -108,6 +109,166 @@ test_events(void **state)
 	harness_done(&h);
 }
 
+/*
+ * The daemon's loop: ticks every ms, and between them, as soon as the
+ * event descriptor is readable, procs_wakeups (a wake acted on at once).
+ */
+static void
+observe_run_events(struct harness *h, int ms, harness_sample_fn fn,
+    void *arg)
+{
+	struct pollfd	pfd;
+	struct timespec	next, now, left;
+	int		i;
+
+	pfd.fd = procs_event_fd(h->ps);
+	pfd.events = POLLIN;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < ms; i++) {
+		if (fn != NULL)
+			fn(h, i, arg);
+		procs_reap(h->ps);
+		procs_observe(h->ps);
+		engine_tick(h->e);
+		procs_enforce(h->ps);
+		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		for (;;) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = next.tv_sec - now.tv_sec;
+			left.tv_nsec = next.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000;
+				left.tv_sec--;
+			}
+			if (left.tv_sec < 0)
+				break;
+			if (ppoll(&pfd, 1, &left, NULL) > 0)
+				procs_wakeups(h->ps);
+		}
+	}
+}
+
+/* Set up the events path, or say why it cannot be tested here. */
+static int
+observe_events(struct harness *h)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: not root, no tracepoint events\n");
+		return (-1);
+	}
+	observe_init(h, 0);
+	if (strcmp(procs_observe_mode(h->ps), "events") != 0) {
+		fprintf(stderr, "skip: sched tracepoints refused here\n");
+		harness_done(h);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A wake is acted on at once, not at the next tick: a sleeper beside a
+ * hog on one CPU climbs back above it, so each of its wakes stops the
+ * hog; the delay from the wake's event to that stop must be well under
+ * a tick (acting at the tick gives a median near half a tick, 500 us).
+ */
+static void
+test_wake_at_once(void **state)
+{
+	struct harness		 h;
+	struct observe_count	 c;
+	char			*argv[] = { "perl", "-e",
+				    "select(undef, undef, undef, 0.02) while 1",
+				    NULL };
+	uint64_t		 med, p99;
+	size_t			 n;
+
+	if (observe_events(&h) != 0)
+		skip();
+	memset(&c, 0, sizeof c);
+	harness_load(&h, "hog", "1000000", "0");
+	c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
+	observe_run_events(&h, 1500, observe_sample, &c);
+	n = procs_wake_delay(h.ps, &med, &p99);
+	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
+	    "%llu us\n", c.wakes, n, (unsigned long long)med / 1000,
+	    (unsigned long long)p99 / 1000);
+	assert_true(c.wakes >= 25);
+	assert_true(n >= (size_t)c.wakes / 2);
+	if (!harness_skip_timing("the wake delay"))
+		assert_true(med <= 200000);
+	harness_done(&h);
+}
+
+/* Samples where the sleeper ran while the engine had not picked it. */
+struct observe_unpicked {
+	struct observe_count	c;
+	pid_t			pid;
+	int			samples;
+	int			unpicked;
+};
+
+/* Each loop iteration: wakes, and is the sleeper running unpicked? */
+static void
+observe_sample_unpicked(struct harness *h, int i, void *arg)
+{
+	struct observe_unpicked	*u = arg;
+	struct engine_task_info	 ti = harness_info(h, u->c.id);
+
+	observe_sample(h, i, &u->c);
+	if (ti.running || harness_since_enforce(h) > 2000)
+		return;		/* picked, or the loop ran late */
+	u->samples++;
+	if (harness_running(u->pid))
+		u->unpicked++;
+}
+
+/*
+ * A woken task that would not preempt is stopped at once, until the
+ * engine picks it: a nice 19 sleeper beside a nice -20 hog on one CPU
+ * (its climb does not take it above the hog).  It must not run while
+ * not picked, and must still be woken in the engine from that stopped
+ * state (it is picked now and then: its wakes are counted).
+ */
+static void
+test_wake_no_preempt(void **state)
+{
+	struct harness		 h;
+	struct observe_unpicked	 u;
+	char			*argv[] = { "perl", "-e",
+				    "select(undef, undef, undef, 0.02) while 1",
+				    NULL };
+	char			*cause = NULL;
+	uint64_t		 med, p99;
+	size_t			 n;
+	int			 hog;
+
+	if (observe_events(&h) != 0)
+		skip();
+	memset(&u, 0, sizeof u);
+	hog = harness_load(&h, "hog", "1000000", "0");
+	u.c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
+	u.pid = harness_pid(&h, u.c.id);
+	assert_int_equal(engine_task_nice(h.e, hog, -20, &cause), 0);
+	assert_int_equal(engine_task_nice(h.e, u.c.id, 19, &cause), 0);
+	observe_run_events(&h, 1500, observe_sample_unpicked, &u);
+	n = procs_wake_delay(h.ps, &med, &p99);
+	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
+	    "%llu us; unpicked and running in %d of %d samples\n", u.c.wakes,
+	    n, (unsigned long long)med / 1000, (unsigned long long)p99 / 1000,
+	    u.unpicked, u.samples);
+	assert_true(u.c.wakes >= 1);
+	assert_true(n >= 1);
+	assert_true(u.samples >= 500);
+	if (!harness_skip_timing("samples of an unpicked task"))
+		assert_true(u.unpicked * 100 <= u.samples);
+	harness_done(&h);
+}
+
 /* Configured (or refused): /proc polling, and it still works. */
 static void
 test_proc(void **state)
@@ -126,6 +287,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_wake_at_once),
+		cmocka_unit_test(test_wake_no_preempt),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
