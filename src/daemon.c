@@ -192,6 +192,7 @@ daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
 		return (-1);
 	real->pid = info.pid;
 	real->cputime_ms = info.cputime_ms;
+	real->stolen_ms = info.stolen_ms;
 	/* Ended by the engine (kill, runtime): the engine's word says it. */
 	if (info.exit[0] != '\0' && !info.by_engine) {
 		snprintf(exitbuf, len, "%s", info.exit);

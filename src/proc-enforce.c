@@ -93,6 +93,7 @@ proc_enforce_stop(struct proc *p)
 {
 	if (p->stopped)
 		return;
+	proc_sample_unpick(p);
 	proc_enforce_signal(p, SIGSTOP);
 	p->stopped = 1;
 }
@@ -104,6 +105,7 @@ proc_enforce_run(struct procs *ps, struct proc *p, int phys)
 	char	*cause = NULL;
 	int	 err;
 
+	proc_sample_pick(p);
 	if (p->pinned != phys) {
 		err = proc_enforce_pin(ps, p, phys);
 		/*

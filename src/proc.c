@@ -289,6 +289,10 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	info->pid = p->pid;
 	info->cputime_ns = p->cpu_ns;
 	info->cputime_ms = p->cpu_ns / 1000000ULL;
+	info->stolen_ns = p->stolen_ns;
+	if (p->live && !p->picked && p->cpu_ns > p->unpicked_ns)
+		info->stolen_ns += p->cpu_ns - p->unpicked_ns;
+	info->stolen_ms = info->stolen_ns / 1000000ULL;
 	info->exited = !p->live;
 	info->stopped = p->live && p->stopped;
 	info->by_engine = p->killed;

@@ -50,6 +50,9 @@ struct procs_info {
 	pid_t		 pid;		/* 0: never started */
 	uint64_t	 cputime_ms;	/* measured: all its processes */
 	uint64_t	 cputime_ns;
+	/* CPU time it had while the engine had not picked it. */
+	uint64_t	 stolen_ms;
+	uint64_t	 stolen_ns;
 	int		 exited;
 	int		 stopped;	/* the last signal sent was SIGSTOP */
 	int		 by_engine;	/* ended by the engine (kill, runtime) */
@@ -145,6 +148,9 @@ struct proc {
 	int			 watch;		/* seen blocked: wake events wanted */
 	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
+	int			 picked;	/* by the engine, since enforce */
+	uint64_t		 unpicked_ns;	/* cpu_ns when it stopped being */
+	uint64_t		 stolen_ns;	/* cpu_ns grown while not picked */
 	uint64_t		 cpu_ns;
 	char			 exit[320];
 	char			 error[256];
@@ -204,6 +210,8 @@ void		 proc_sample_add(struct proc *, pid_t);
 void		 proc_sample_clear(struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
+void		 proc_sample_unpick(struct proc *);
+void		 proc_sample_pick(struct proc *);
 
 /* proc-event.c */
 int		 proc_event_start(struct procs *, char **);

@@ -244,8 +244,8 @@ test_wake_no_preempt(void **state)
 				    NULL };
 	char			*cause = NULL;
 	uint64_t		 med, p99;
-	size_t			 n;
-	int			 hog;
+	size_t			 n, before;
+	int			 hog, i;
 
 	if (observe_events(&h) != 0)
 		skip();
@@ -253,10 +253,16 @@ test_wake_no_preempt(void **state)
 	hog = harness_load(&h, "hog", "1000000", "0");
 	u.c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
 	u.pid = harness_pid(&h, u.c.id);
+	/* Past perl's start-up first (at nice 19 it would take seconds). */
+	for (i = 0; i < 50 && u.c.wakes < 2; i++)
+		observe_run_events(&h, 100, observe_sample, &u.c);
+	assert_true(u.c.wakes >= 2);
 	assert_int_equal(engine_task_nice(h.e, hog, -20, &cause), 0);
 	assert_int_equal(engine_task_nice(h.e, u.c.id, 19, &cause), 0);
+	u.c.wakes = 0;
+	before = procs_wake_delay(h.ps, &med, &p99);
 	observe_run_events(&h, 1500, observe_sample_unpicked, &u);
-	n = procs_wake_delay(h.ps, &med, &p99);
+	n = procs_wake_delay(h.ps, &med, &p99) - before;
 	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
 	    "%llu us; unpicked and running in %d of %d samples\n", u.c.wakes,
 	    n, (unsigned long long)med / 1000, (unsigned long long)p99 / 1000,
@@ -267,6 +273,79 @@ test_wake_no_preempt(void **state)
 	if (!harness_skip_timing("samples of an unpicked task"))
 		assert_true(u.unpicked * 100 <= u.samples);
 	harness_done(&h);
+}
+
+/* A task's stolen ms so far. */
+static uint64_t
+observe_stolen(struct harness *h, int id)
+{
+	struct procs_info	info;
+
+	assert_int_equal(procs_info(h->ps, id, &info), 0);
+	return (info.stolen_ms);
+}
+
+/*
+ * stolen: the CPU time a task had while the engine had not picked it.
+ * Two hogs on one CPU take turns, each stopped while the other runs:
+ * next to nothing is stolen.  Then stopping is made impossible on
+ * purpose: a process continues hog b from outside every 200 us (the
+ * layer stops it again each tick, the flood continues it again), and b
+ * runs beside a while not picked: its stolen grows by tens of ms a
+ * second.  Both observe modes count it the same way.
+ */
+static void
+observe_stolen_run(int proc)
+{
+	struct harness		 h;
+	struct timespec		 ts = { 0, 200000 };
+	uint64_t		 a0, b0, a1, b1, b2;
+	pid_t			 flood, pid;
+	int			 a, b;
+
+	observe_init(&h, proc);
+	a = harness_load(&h, "a", "1000000", "0");
+	b = harness_load(&h, "b", "1000000", "0");
+	harness_run(&h, 200, NULL, NULL);	/* both started */
+	a0 = observe_stolen(&h, a);
+	b0 = observe_stolen(&h, b);
+	harness_run(&h, 1000, NULL, NULL);
+	a1 = observe_stolen(&h, a);
+	b1 = observe_stolen(&h, b);
+	pid = harness_pid(&h, b);
+	if ((flood = fork()) == 0) {
+		for (;;) {
+			kill(-pid, SIGCONT);
+			nanosleep(&ts, NULL);
+		}
+	}
+	assert_true(flood > 0);
+	harness_run(&h, 1000, NULL, NULL);
+	b2 = observe_stolen(&h, b);
+	kill(flood, SIGKILL);
+	waitpid(flood, NULL, 0);
+	print_message("observe=%s: stolen in 1 s: a %llu ms, b %llu ms; b "
+	    "continued from outside: %llu ms\n", procs_observe_mode(h.ps),
+	    (unsigned long long)(a1 - a0), (unsigned long long)(b1 - b0),
+	    (unsigned long long)(b2 - b1));
+	if (!harness_skip_timing("stolen")) {
+		assert_true(a1 - a0 <= 20);
+		assert_true(b1 - b0 <= 20);
+		assert_true(b2 - b1 >= 30);
+	}
+	harness_done(&h);
+}
+
+static void
+test_stolen(void **state)
+{
+	observe_stolen_run(0);
+}
+
+static void
+test_stolen_proc(void **state)
+{
+	observe_stolen_run(1);
 }
 
 /* Configured (or refused): /proc polling, and it still works. */
@@ -289,6 +368,8 @@ main(void)
 		cmocka_unit_test(test_proc),
 		cmocka_unit_test(test_wake_at_once),
 		cmocka_unit_test(test_wake_no_preempt),
+		cmocka_unit_test(test_stolen),
+		cmocka_unit_test(test_stolen_proc),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
