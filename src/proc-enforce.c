@@ -159,7 +159,7 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 		q = proc_get(ps, ps->woke[c]);
 		pre = rank < ps->woke_rank[c];
 		if (pre && q != NULL && q->live && !q->killed)
-			proc_enforce_stop(q);
+			proc_enforce_stop(q);	/* unpicks it */
 	} else if (pre) {
 		engine_cpu_info(ps->e, c, &ci);
 		q = proc_get(ps, ci.task);
@@ -176,6 +176,7 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 	ps->woke[c] = p->id;
 	ps->woke_rank[c] = rank;
 	proc_event_delay(ps, ts);
+	proc_sample_pick(p);	/* the engine's answer: not stolen */
 	if (p->pinned != ps->map[c])
 		p->pinned = proc_enforce_pin(ps, p, ps->map[c]) != 0 ? -2 :
 		    ps->map[c];

@@ -221,6 +221,8 @@ procs_free(struct procs *ps)
 {
 	struct proc	*p;
 	struct timespec	 ts = { 0, 1000000 };
+	uint64_t	 med, p99;
+	size_t		 n;
 	int		 i, left, tries, status;
 	pid_t		 pid;
 
@@ -249,6 +251,10 @@ procs_free(struct procs *ps)
 		nanosleep(&ts, NULL);
 	}
 	proc_watch_stop(ps);
+	if ((n = procs_wake_delay(ps, &med, &p99)) > 0)
+		log_info("wakes acted on: %zu (last), delay median %llu us, "
+		    "p99 %llu us", n, (unsigned long long)med / 1000,
+		    (unsigned long long)p99 / 1000);
 	proc_event_stop(ps);
 	cgroup_free(ps->cg);
 	cgroup_pids_free(ps->pids);
