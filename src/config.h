@@ -30,6 +30,7 @@ struct config {
 	int		 max_task_procs; /* processes per real task */
 	int		 max_fps;	/* cap on subscribe fps */
 	int		 max_tasks;	/* add/spawn refused past it */
+	char		*observe;	/* "events" where allowed, or "proc" */
 };
 
 /* Called by config_diff for each option that differs. */

@@ -765,6 +765,8 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 	pc.bindir = daemon_bindir;
 	pc.cgroups = d->cfg.cgroups;
 	pc.max_task_procs = d->cfg.max_task_procs;
+	pc.observe_proc = d->cfg.observe != NULL &&
+	    strcmp(d->cfg.observe, "proc") == 0;
 	pc.notice = daemon_procs_notice;
 	pc.notice_arg = d;
 	if ((d->procs = procs_create(d->engine, &pc, &cause)) == NULL)
