@@ -4,10 +4,13 @@
  *
  * Where the daemon may (root), it opens the sched:sched_wakeup tracepoint
  * with perf_event_open on every online CPU (a wake-up is recorded on the
- * CPU that does it, which may be any), each with a small ring buffer
- * read before each tick: a record names the woken thread, and a task we
- * put to sleep because it blocked is woken in the engine when one of its
- * processes is named.  So blocked tasks are no longer read from /proc
+ * CPU that does it, which may be any), filtered to our children's pids,
+ * each with a small ring buffer that is readable at every record (one
+ * epoll descriptor over them, procs_event_fd): a record names the woken
+ * thread, and a task we put to sleep because it blocked is acted on at
+ * once from the caller's loop (procs_wakeups -> proc_enforce_wake: stop
+ * what it preempts, or stop it until it is picked) and woken in the
+ * engine at the next tick.  So blocked tasks are no longer read from /proc
  * each tick (only every PROC_EVENT_LOOK ticks, as a safety net for
  * threads other than a process's main one, which the records name by
  * their own tid).  perf_event_open rather than tracefs's trace_pipe: it

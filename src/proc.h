@@ -18,8 +18,9 @@
  * What users should hear of comes back through procs_config.notice.
  *
  * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
- * reap), proc-sample.c (/proc sampling), proc-event.c (sched_wakeup
- * events), proc-enforce.c (stop, pin, continue), proc-watch.c (the
+ * reap), proc-sample.c (/proc sampling, stolen), proc-event.c
+ * (sched_wakeup events, acted on at once through procs_event_fd and
+ * procs_wakeups), proc-enforce.c (stop, pin, continue), proc-watch.c (the
  * watchdog); the block at the end is theirs alone.
  */
 #ifndef STAIRS_PROC_H
