@@ -74,6 +74,8 @@ static const struct config_option {
 	    offsetof(struct config, max_tasks), 1 },
 	{ "batch", CONFIG_BOOL, 0, 1, 1, NULL,
 	    offsetof(struct config, batch), 0 },
+	{ "observe", CONFIG_STRING, 0, 0, 0, "events",
+	    offsetof(struct config, observe), 0 },
 };
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))
@@ -227,6 +229,13 @@ config_set(struct config *c, const struct config_option *o,
 	case CONFIG_STRING:
 		if (t != CONFIG_TYPE_STRING) {
 			*cause = xasprintf("%s must be a string", o->name);
+			return (-1);
+		}
+		str = config_setting_get_string(s);
+		if (strcmp(o->name, "observe") == 0 &&
+		    strcmp(str, "events") != 0 && strcmp(str, "proc") != 0) {
+			*cause = xasprintf("observe \"%s\" is not one of "
+			    "events, proc", str);
 			return (-1);
 		}
 		free(*(char **)config_field(c, o));

@@ -31,6 +31,7 @@ struct config {
 	int		 max_fps;	/* cap on subscribe fps */
 	int		 max_tasks;	/* add/spawn refused past it */
 	int		 batch;		/* no real task: tick in batches */
+	char		*observe;	/* "events" where allowed, or "proc" */
 };
 
 /* Called by config_diff for each option that differs. */

@@ -202,6 +202,7 @@ daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
 		return (-1);
 	real->pid = info.pid;
 	real->cputime_ms = info.cputime_ms;
+	real->stolen_ms = info.stolen_ms;
 	/* Ended by the engine (kill, runtime): the engine's word says it. */
 	if (info.exit[0] != '\0' && !info.by_engine) {
 		snprintf(exitbuf, len, "%s", info.exit);
@@ -832,6 +833,16 @@ daemon_scenario_spawn(void *arg, struct engine *e, int id,
 	return (0);
 }
 
+/* A child was woken (sched_wakeup): act on it now, not at the tick. */
+static void
+daemon_procs_wake(int fd, short events, void *arg)
+{
+	struct daemon	*d = arg;
+
+	if (d->procs != NULL)
+		procs_wakeups(d->procs);
+}
+
 /* The real-process layer has something to say: an event line. */
 static void
 daemon_procs_notice(void *arg, const char *text)
@@ -861,10 +872,17 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 	pc.bindir = daemon_bindir;
 	pc.cgroups = d->cfg.cgroups;
 	pc.max_task_procs = d->cfg.max_task_procs;
+	pc.observe_proc = d->cfg.observe != NULL &&
+	    strcmp(d->cfg.observe, "proc") == 0;
 	pc.notice = daemon_procs_notice;
 	pc.notice_arg = d;
 	if ((d->procs = procs_create(d->engine, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
+	if (procs_event_fd(d->procs) != -1) {
+		d->wake = event_new(d->base, procs_event_fd(d->procs),
+		    EV_READ | EV_PERSIST, daemon_procs_wake, d);
+		event_add(d->wake, NULL);
+	}
 	for (g = 0; g < engine_ngroups(d->engine); g++) {
 		if (procs_group_setup(d->procs, g, &cause) != 0) {
 			log_warnx("group %s: %s", engine_group_name(d->engine,
@@ -1167,6 +1185,8 @@ daemon_main(int argc, char **argv)
 	server_flush(d->server);
 	server_free(d->server);
 	unlink(d->socket_path);
+	if (d->wake != NULL)
+		event_free(d->wake);
 	procs_free(d->procs);	/* kills and reaps children, removes cgroups */
 	d->procs = NULL;
 	for (i = 0; i < 4; i++)

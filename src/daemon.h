@@ -54,6 +54,7 @@ struct daemon {
 	struct engine		*engine;
 	struct clock		 clock;
 	struct event		*timer;		/* on tick_fd */
+	struct event		*wake;		/* procs_event_fd: a child woke */
 	int			 tick_fd;	/* a periodic timerfd */
 	int			 batched;	/* tick_fd armed for a batch */
 	int			 real_ntasks;	/* daemon_real_live's cache: */

@@ -1022,6 +1022,37 @@ engine_task_wake(struct engine *e, int id, char **cause)
 	return (0);
 }
 
+/*
+ * A pure query for a blocked real task the kernel just woke: were it
+ * woken at the next tick (after sleeping since it blocked, so with the
+ * climb if that is sleep_min or more), which CPU would it be placed on
+ * (*cpu), at which rank (*rank), and would it be picked there ahead of
+ * what that CPU runs now (1), or not (0)?  Ties go to the task queued
+ * first, as a woken task joins the tail of its rank.  -1 if the task is
+ * not a blocked real task.  Nothing changes: the wake itself is still
+ * engine_task_wake, effective at the next tick.
+ */
+int
+engine_wake_query(const struct engine *e, int id, int *cpu, int *rank)
+{
+	const struct task	*t;
+	struct engine_stair	 st;
+	int			 c, best;
+
+	if ((t = engine_get(e, id)) == NULL || t->kind != ENGINE_REAL ||
+	    t->state != ENGINE_SLEEPING || t->injected)
+		return (-1);
+	st = t->st;
+	if (e->now - t->sleep_start >= (uint64_t)e->p.sleep_min)
+		e->policy->wake(&st, e->p.rr_interval);
+	if ((c = engine_place(e, t)) < 0)
+		return (-1);
+	*cpu = c;
+	*rank = st.rank;
+	best = engine_best_rank(&e->cpus[c]);
+	return (best < 0 || st.rank < best);
+}
+
 /* Schedule a scenario event; kept in order of `at`, then of addition. */
 void
 engine_event_add(struct engine *e, const struct engine_event *ev)

@@ -285,6 +285,9 @@ int	engine_task_kill(struct engine *, int id, char **cause);
 /* Real tasks: seen blocked (sleeps until woken), seen runnable again. */
 int	engine_task_block(struct engine *, int id, char **cause);
 int	engine_task_wake(struct engine *, int id, char **cause);
+/* Would a blocked real task woken now preempt?  Pure; see engine.c. */
+int	engine_wake_query(const struct engine *, int id, int *cpu,
+	    int *rank);
 void	engine_event_add(struct engine *, const struct engine_event *);
 
 /* Run the next tick (engine_now()) and advance the clock by one. */

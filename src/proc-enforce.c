@@ -93,6 +93,7 @@ proc_enforce_stop(struct proc *p)
 {
 	if (p->stopped)
 		return;
+	proc_sample_unpick(p);
 	proc_enforce_signal(p, SIGSTOP);
 	p->stopped = 1;
 }
@@ -104,6 +105,7 @@ proc_enforce_run(struct procs *ps, struct proc *p, int phys)
 	char	*cause = NULL;
 	int	 err;
 
+	proc_sample_pick(p);
 	if (p->pinned != phys) {
 		err = proc_enforce_pin(ps, p, phys);
 		/*
@@ -131,6 +133,57 @@ proc_enforce_run(struct procs *ps, struct proc *p, int phys)
 	p->forked = 1;
 }
 
+/*
+ * The kernel just woke p (at ts, CLOCK_MONOTONIC ns), a task the engine
+ * holds asleep because it blocked: act now, as the kernel's wake-up
+ * preemption would, rather than at the next tick.  The engine says (a
+ * pure query) where the wake would place it and whether it would be
+ * picked there ahead of what runs: if so, that task is stopped and p
+ * runs on (pinned to that CPU); if not, p is stopped until it is picked.
+ * A task let run so since the tick counts as what runs on its CPU.  The
+ * engine itself hears of the wake at the next tick (procs_observe).
+ */
+void
+proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
+{
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	struct proc		*q;
+	int			 c, rank, pre;
+
+	if (p->stopped || p->killed ||
+	    (pre = engine_wake_query(ps->e, p->id, &c, &rank)) < 0 ||
+	    c >= ps->ncpus)
+		return;
+	if (ps->woke[c] != 0 && ps->woke[c] != p->id) {
+		q = proc_get(ps, ps->woke[c]);
+		pre = rank < ps->woke_rank[c];
+		if (pre && q != NULL && q->live && !q->killed)
+			proc_enforce_stop(q);	/* unpicks it */
+	} else if (pre) {
+		engine_cpu_info(ps->e, c, &ci);
+		q = proc_get(ps, ci.task);
+		if (q != NULL && q != p && q->live && !q->killed &&
+		    engine_task_info(ps->e, q->id, &ti) == 0 &&
+		    ti.state == ENGINE_RUNNABLE)
+			proc_enforce_stop(q);
+	}
+	if (!pre) {
+		proc_enforce_stop(p);
+		proc_event_delay(ps, ts);
+		return;
+	}
+	ps->woke[c] = p->id;
+	ps->woke_rank[c] = rank;
+	proc_event_delay(ps, ts);
+	proc_sample_pick(p);	/* the engine's answer: not stolen */
+	if (p->pinned != ps->map[c])
+		p->pinned = proc_enforce_pin(ps, p, ps->map[c]) != 0 ? -2 :
+		    ps->map[c];
+	p->ran = 1;
+	p->forked = 1;
+}
+
 /* After a tick: continue and pin what the engine ran, stop the rest. */
 void
 procs_enforce(struct procs *ps)
@@ -144,6 +197,8 @@ procs_enforce(struct procs *ps)
 	    sizeof *ps->runcpu);
 	for (i = 0; i < ps->nt; i++)
 		ps->runcpu[i] = -1;
+	for (c = 0; c < ps->ncpus; c++)
+		ps->woke[c] = 0;	/* the tick decided again */
 	for (c = 0; c < ps->ncpus; c++) {
 		engine_cpu_info(ps->e, c, &ci);
 		if (ci.task > 0 && ci.task < ps->nt)

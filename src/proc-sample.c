@@ -348,6 +348,35 @@ proc_sample_cputime(struct proc *p)
 		p->cpu_ns = sum;
 }
 
+/*
+ * stolen: the CPU time a task had while the engine had not picked it.
+ * Its CPU clocks are read when it stops being picked (before the stop
+ * signal, or when it is seen blocked) and when it is picked again
+ * (before the continue); what grew in between was stolen.  Two reads per
+ * switch, none per tick.
+ */
+void
+proc_sample_unpick(struct proc *p)
+{
+	if (!p->picked)
+		return;
+	proc_sample_cputime(p);
+	p->unpicked_ns = p->cpu_ns;
+	p->picked = 0;
+}
+
+/* The engine picked it: what it ran since it was not picked was stolen. */
+void
+proc_sample_pick(struct proc *p)
+{
+	if (p->picked)
+		return;
+	proc_sample_cputime(p);
+	if (p->cpu_ns > p->unpicked_ns)
+		p->stolen_ns += p->cpu_ns - p->unpicked_ns;
+	p->picked = 1;
+}
+
 /* Are all of a task's processes blocked (S or D)? */
 static int
 proc_sample_blocked(struct proc *p)
@@ -496,8 +525,10 @@ procs_observe(struct procs *ps)
 
 	ps->ticks++;
 	proc_spawn_wait(ps);
-	if (ps->ev != NULL)
+	if (ps->ev != NULL) {
+		proc_event_filter(ps);
 		proc_event_read(ps);
+	}
 	if (now - ps->last_cap >= PROC_SWEEP_NS) {
 		ps->last_cap = now;
 		proc_sample_cap(ps);
@@ -507,7 +538,10 @@ procs_observe(struct procs *ps)
 		swept = 1;
 	}
 	for (i = 1; i < ps->nt; i++) {
-		if ((p = ps->t[i]) == NULL || !p->live || p->stopped)
+		if ((p = ps->t[i]) == NULL || !p->live)
+			continue;
+		/* Stopped, unless woken and stopped until it is picked. */
+		if (p->stopped && !(p->watch && p->ev_woken))
 			continue;
 		if (engine_task_info(ps->e, p->id, &ti) != 0)
 			continue;
@@ -527,6 +561,7 @@ procs_observe(struct procs *ps)
 				p->blocked_pcount = proc_sample_pcount(p);
 			p->watch = 1;
 			p->ev_woken = 0;
+			proc_sample_unpick(p);
 			if (engine_task_block(ps->e, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {

@@ -266,6 +266,8 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p->stopped = 1;
 	p->forked = 0;
 	proc_sample_add(p, pid);
+	proc_sample_cputime(p);		/* stolen counts from here */
+	p->unpicked_ns = p->cpu_ns;
 	proc_watch_tell(ps, '+', pid);
 	/*
 	 * Into the daemon's cgroups while still stopped before exec, so

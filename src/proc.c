@@ -138,6 +138,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 	ps->self = getpid();
 	ps->ncpus = engine_params(e)->cpus;
 	ps->map = xcalloc(ps->ncpus, sizeof *ps->map);
+	ps->woke = xcalloc(ps->ncpus, sizeof *ps->woke);
+	ps->woke_rank = xcalloc(ps->ncpus, sizeof *ps->woke_rank);
 	ps->runcpu = NULL;
 	ps->wdfd = -1;
 	proc_default_map(ps);
@@ -147,6 +149,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 				*cause = xasprintf("cpu map: engine cpu %d: "
 				    "bad physical cpu %d", i, conf->map[i]);
 				free(ps->map);
+				free(ps->woke);
+				free(ps->woke_rank);
 				free(ps);
 				return (NULL);
 			}
@@ -217,6 +221,8 @@ procs_free(struct procs *ps)
 {
 	struct proc	*p;
 	struct timespec	 ts = { 0, 1000000 };
+	uint64_t	 med, p99;
+	size_t		 n;
 	int		 i, left, tries, status;
 	pid_t		 pid;
 
@@ -245,6 +251,10 @@ procs_free(struct procs *ps)
 		nanosleep(&ts, NULL);
 	}
 	proc_watch_stop(ps);
+	if ((n = procs_wake_delay(ps, &med, &p99)) > 0)
+		log_info("wakes acted on: %zu (last), delay median %llu us, "
+		    "p99 %llu us", n, (unsigned long long)med / 1000,
+		    (unsigned long long)p99 / 1000);
 	proc_event_stop(ps);
 	cgroup_free(ps->cg);
 	cgroup_pids_free(ps->pids);
@@ -264,6 +274,8 @@ procs_free(struct procs *ps)
 	free(ps->t);
 	free(ps->runcpu);
 	free(ps->map);
+	free(ps->woke);
+	free(ps->woke_rank);
 	free(ps->outdir);
 	free(ps->bindir);
 	free(ps);
@@ -283,6 +295,10 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	info->pid = p->pid;
 	info->cputime_ns = p->cpu_ns;
 	info->cputime_ms = p->cpu_ns / 1000000ULL;
+	info->stolen_ns = p->stolen_ns;
+	if (p->live && !p->picked && p->cpu_ns > p->unpicked_ns)
+		info->stolen_ns += p->cpu_ns - p->unpicked_ns;
+	info->stolen_ms = info->stolen_ns / 1000000ULL;
 	info->exited = !p->live;
 	info->stopped = p->live && p->stopped;
 	info->by_engine = p->killed;

@@ -18,8 +18,9 @@
  * What users should hear of comes back through procs_config.notice.
  *
  * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
- * reap), proc-sample.c (/proc sampling), proc-event.c (sched_wakeup
- * events), proc-enforce.c (stop, pin, continue), proc-watch.c (the
+ * reap), proc-sample.c (/proc sampling, stolen), proc-event.c
+ * (sched_wakeup events, acted on at once through procs_event_fd and
+ * procs_wakeups), proc-enforce.c (stop, pin, continue), proc-watch.c (the
  * watchdog); the block at the end is theirs alone.
  */
 #ifndef STAIRS_PROC_H
@@ -27,6 +28,7 @@
 
 #include <sys/types.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct engine;
@@ -49,6 +51,9 @@ struct procs_info {
 	pid_t		 pid;		/* 0: never started */
 	uint64_t	 cputime_ms;	/* measured: all its processes */
 	uint64_t	 cputime_ns;
+	/* CPU time it had while the engine had not picked it. */
+	uint64_t	 stolen_ms;
+	uint64_t	 stolen_ns;
 	int		 exited;
 	int		 stopped;	/* the last signal sent was SIGSTOP */
 	int		 by_engine;	/* ended by the engine (kill, runtime) */
@@ -74,6 +79,15 @@ const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
 /* The pids cgroup holding max_task_procs: "v2", "v1", "none". */
 const char *procs_pids_mode(struct procs *);
 pid_t	procs_watchdog(struct procs *);	/* its pid, 0 if none */
+/*
+ * With events: a descriptor that is readable when a child was woken;
+ * the caller's loop then calls procs_wakeups, which acts on the wake at
+ * once.  -1 when polling.
+ */
+int	procs_event_fd(struct procs *);
+void	procs_wakeups(struct procs *);
+/* Wakes acted on (the last 4096): count, median and p99 delay in ns. */
+size_t	procs_wake_delay(struct procs *, uint64_t *median, uint64_t *p99);
 /* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
 const char *procs_observe_mode(struct procs *);
 /* The cgroup directory of an engine group, NULL without one. */
@@ -135,6 +149,9 @@ struct proc {
 	int			 watch;		/* seen blocked: wake events wanted */
 	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
+	int			 picked;	/* by the engine, since enforce */
+	uint64_t		 unpicked_ns;	/* cpu_ns when it stopped being */
+	uint64_t		 stolen_ns;	/* cpu_ns grown while not picked */
 	uint64_t		 cpu_ns;
 	char			 exit[320];
 	char			 error[256];
@@ -152,6 +169,8 @@ struct procs {
 	struct proc		**t;		/* by task id */
 	int			 nt;
 	int			*runcpu;	/* scratch: task id -> cpu */
+	int			*woke;		/* per cpu: let run on a wake */
+	int			*woke_rank;	/* its rank after the climb */
 	int			 loadavgfd;
 	long			 lastpid;	/* from /proc/loadavg */
 	long			 pidmax;
@@ -185,17 +204,22 @@ void		 proc_spawn_wait(struct procs *);
 /* proc-enforce.c */
 void		 proc_enforce_signal(struct proc *, int);
 void		 proc_enforce_cont(struct procs *, struct proc *);
+void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
 void		 proc_sample_add(struct proc *, pid_t);
 void		 proc_sample_clear(struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
+void		 proc_sample_unpick(struct proc *);
+void		 proc_sample_pick(struct proc *);
 
 /* proc-event.c */
 int		 proc_event_start(struct procs *, char **);
 void		 proc_event_stop(struct procs *);
 void		 proc_event_read(struct procs *);
+void		 proc_event_filter(struct procs *);
+void		 proc_event_delay(struct procs *, uint64_t);
 
 /* proc-watch.c */
 void		 proc_watch_start(struct procs *);

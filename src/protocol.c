@@ -729,6 +729,14 @@ protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 		proto_out_unum(&o, real->cputime_ms);
 	else
 		proto_out_str(&o, "-");
+	/* Real tasks only: sim lines stay as they were. */
+	if (ti->kind == ENGINE_REAL) {
+		proto_out_str(&o, " stolen=");
+		if (real != NULL && real->pid > 0)
+			proto_out_unum(&o, real->stolen_ms);
+		else
+			proto_out_str(&o, "-");
+	}
 	proto_out_str(&o, " cpus=");
 	proto_out_str(&o, cpumask_format(&ti->allowed, cpus, sizeof cpus));
 	proto_out_str(&o, " group=");

@@ -77,6 +77,7 @@ struct proto_cmd {
 struct proto_real {
 	long		 pid;		/* 0: not started */
 	uint64_t	 cputime_ms;
+	uint64_t	 stolen_ms;	/* run while the engine had not picked it */
 	const char	*exit;		/* "status=0"...; NULL: engine's */
 };
 

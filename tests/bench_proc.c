@@ -3,16 +3,22 @@
  * time of a switch (the procs_enforce that stops one task and pins and
  * continues another), the CPU the 1 ms loop uses with 50 real tasks on 2
  * engine CPUs, how often two tasks of one engine CPU are seen running at
- * once, and how far measured CPU shares are from the engine's ran shares.
- * Prints a table (docs/BENCH.md, "Real processes").
+ * once, and how far measured CPU shares are from the engine's ran shares;
+ * with wakes seen from the kernel's sched_wakeup events (acted on at once
+ * from the loop, as the daemon does) and, side by side, with observation
+ * forced to /proc polling.  Prints a table (docs/BENCH.md, "Real
+ * processes").
  */
 #include <sys/resource.h>
+
+#include <poll.h>
 
 #include "proc_harness.h"
 
 #define NTASKS		50
 #define SAMPLE_MS	3000
 #define CPU_MS		5000
+#define NRUNS		3
 
 static int	 nhogs;
 static int	 ids[NTASKS + 1];
@@ -69,6 +75,39 @@ cmp_double(const void *a, const void *b)
 	double	x = *(const double *)a, y = *(const double *)b;
 
 	return (x < y ? -1 : x > y);
+}
+
+/*
+ * Wait for the next absolute ms; with events, act on the children's wakes
+ * meanwhile as soon as they come (the daemon's libevent loop does the
+ * same on procs_event_fd).
+ */
+static void
+wait_until(struct harness *h, const struct timespec *next)
+{
+	struct pollfd	pfd;
+	struct timespec	now, left;
+
+	if ((pfd.fd = procs_event_fd(h->ps)) == -1) {
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next,
+		    NULL) == EINTR)
+			;
+		return;
+	}
+	pfd.events = POLLIN;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = next->tv_sec - now.tv_sec;
+		left.tv_nsec = next->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_nsec += 1000000000;
+			left.tv_sec--;
+		}
+		if (left.tv_sec < 0)
+			return;
+		if (ppoll(&pfd, 1, &left, NULL) > 0)
+			procs_wakeups(h->ps);
+	}
 }
 
 /*
@@ -137,9 +176,7 @@ run(struct harness *h, int ms, int sample)
 			next.tv_nsec -= 1000000000;
 			next.tv_sec++;
 		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-		    NULL) == EINTR)
-			;
+		wait_until(h, &next);
 	}
 }
 
@@ -169,25 +206,71 @@ bare_loop(int ms)
 
 /* The results of one mix of tasks. */
 struct result {
-	int	hogs, inter;
+	int	hogs, inter, proc;
+	const char *observe;
 	int	switches;
 	double	sw50, sw90, sw99;	/* us */
 	double	cpu, bare;		/* % of a core */
 	double	tr, to, tt, te;		/* us per tick */
 	int	samples, doubled, doubled_known;
 	double	errmean, errmax;	/* points */
+	size_t	wakes;			/* acted on at once */
+	double	wake50, wake99;		/* us */
+	uint64_t stolen;		/* ms, all tasks, over SAMPLE_MS */
 };
+
+/* The harness, with observation forced to /proc polling if proc. */
+static void
+bench_init(struct harness *h, const int *map, int proc)
+{
+	struct engine_params	 p;
+	struct procs_config	 conf;
+	char			*cause = NULL;
+
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+	memset(h, 0, sizeof *h);
+	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
+	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
+	engine_params_default(&p);
+	p.cpus = 2;
+	h->e = engine_create(&p, &engine_policy_staircase);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = 2;
+	conf.bindir = h->bindir;
+	conf.cgroups = 1;
+	conf.observe_proc = proc;
+	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
+		fprintf(stderr, "procs_create: %s\n", cause);
+		exit(1);
+	}
+}
+
+/* The stolen ms of every task so far. */
+static uint64_t
+stolen_all(struct harness *h)
+{
+	struct procs_info	info;
+	uint64_t		sum = 0;
+	int			k;
+
+	for (k = 1; k <= NTASKS; k++) {
+		if (procs_info(h->ps, ids[k], &info) == 0)
+			sum += info.stolen_ms;
+	}
+	return (sum);
+}
 
 /* Run one mix: hogs stairs-load hogs and 50 - hogs interactive ones. */
 static void
-bench(int hogs, struct result *res)
+bench(int hogs, int proc, struct result *res)
 {
 	struct harness		 h;
 	struct procs_info	 info;
 	struct engine_task_info	 ti;
 	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
 	uint64_t		 cpu[NTASKS + 1], ran[NTASKS + 1];
-	uint64_t		 cpusum = 0, ransum = 0;
+	uint64_t		 cpusum = 0, ransum = 0, med, p99, st0;
 	double			 t0, c0, wall, used, a, b, err;
 	char			 name[32];
 	int			 map[2] = { 0, 1 }, k, n;
@@ -195,9 +278,11 @@ bench(int hogs, struct result *res)
 	memset(res, 0, sizeof *res);
 	res->hogs = nhogs = hogs;
 	res->inter = NTASKS - hogs;
+	res->proc = proc;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
-	harness_init(&h, 2, map, 1);
+	bench_init(&h, map, proc);
+	res->observe = procs_observe_mode(h.ps);
 	nswitch = samples = doubled = doubled_unstopped = 0;
 	last_task[0] = last_task[1] = 0;
 	for (k = 1; k <= NTASKS; k++) {
@@ -238,7 +323,12 @@ bench(int hogs, struct result *res)
 		ran0[k] = harness_info(&h, ids[k]).ran;
 	}
 	nswitch = maxswitch;	/* stop timing */
+	st0 = stolen_all(&h);
 	run(&h, SAMPLE_MS, 1);
+	res->stolen = stolen_all(&h) - st0;
+	res->wakes = procs_wake_delay(h.ps, &med, &p99);
+	res->wake50 = (double)med / 1e3;
+	res->wake99 = (double)p99 / 1e3;
 	for (k = 1; k <= hogs; k++) {
 		procs_info(h.ps, ids[k], &info);
 		engine_task_info(h.e, ids[k], &ti);
@@ -264,7 +354,7 @@ bench(int hogs, struct result *res)
 int
 main(void)
 {
-	struct result		 r[2];
+	struct result		 r[NRUNS];
 	struct sigaction	 sa;
 	int			 rt, i;
 
@@ -277,45 +367,63 @@ main(void)
 	rt = harness_realtime() == 0;
 	maxswitch = 100000;
 	switch_us = xcalloc(maxswitch, sizeof *switch_us);
-	bench(50, &r[0]);
-	bench(40, &r[1]);
+	bench(50, 0, &r[0]);
+	bench(40, 0, &r[1]);
+	bench(40, 1, &r[2]);
 
 	printf("Real processes: %d stairs-load tasks on 2 engine CPUs, 1 ms "
 	    "tick, loop at %s; interactive = --run 2 --sleep 40\n", NTASKS,
 	    rt ? "SCHED_FIFO 1" : "nice 0 (SCHED_FIFO refused)");
 	printf("| what |");
-	for (i = 0; i < 2; i++)
-		printf(" %d hogs, %d interactive |", r[i].hogs, r[i].inter);
-	printf("\n|---|---|---|\n| switch: procs_enforce on a tick where a "
+	for (i = 0; i < NRUNS; i++)
+		printf(" %d hogs, %d interactive, observe=%s%s |", r[i].hogs,
+		    r[i].inter, r[i].observe, r[i].proc ? " (forced)" : "");
+	printf("\n|---|");
+	for (i = 0; i < NRUNS; i++)
+		printf("---|");
+	printf("\n| switch: procs_enforce on a tick where a "
 	    "CPU changed task, median (p90, p99) |");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %.1f µs (%.1f, %.1f), %d switches |", r[i].sw50,
 		    r[i].sw90, r[i].sw99, r[i].switches);
 	printf("\n| loop CPU use, getrusage over %d s (goal < 3 %%) |",
 	    CPU_MS / 1000);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].cpu);
 	printf("\n| of which a bare 1 ms clock_nanosleep loop |");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].bare);
 	printf("\n| mean µs per tick: reap, observe, engine_tick, enforce |");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %.1f, %.1f, %.1f, %.1f |", r[i].tr, r[i].to, r[i].tt,
 		    r[i].te);
 	printf("\n| samples (every 2 ms, %d s) with two running on one engine "
-	    "CPU (R, no SIGSTOP pending) |", SAMPLE_MS / 1000);
-	for (i = 0; i < 2; i++)
+	    "CPU (R, no SIGSTOP pending; goal <= 1 %%) |", SAMPLE_MS / 1000);
+	for (i = 0; i < NRUNS; i++)
 		printf(" %d of %d (%.2f %%) |", r[i].doubled, r[i].samples,
 		    r[i].samples ? 100.0 * r[i].doubled / r[i].samples : 0);
 	printf("\n| same, not counting tasks that woke from a real sleep "
 	    "before the engine saw it |");
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %d of %d (%.2f %%) |", r[i].doubled_known,
 		    r[i].samples, r[i].samples ? 100.0 * r[i].doubled_known /
 		    r[i].samples : 0);
+	printf("\n| wake to stop/continue, from the event's time: median "
+	    "(p99), wakes (goal median <= 50 µs) |");
+	for (i = 0; i < NRUNS; i++) {
+		if (r[i].wakes == 0)
+			printf(" - (at the next tick) |");
+		else
+			printf(" %.0f µs (%.0f), %zu |", r[i].wake50,
+			    r[i].wake99, r[i].wakes);
+	}
+	printf("\n| stolen, all %d tasks, over %d s |", NTASKS,
+	    SAMPLE_MS / 1000);
+	for (i = 0; i < NRUNS; i++)
+		printf(" %llu ms |", (unsigned long long)r[i].stolen);
 	printf("\n| CPU share error of the hogs, measured vs ran over %d s, "
 	    "mean (max) |", SAMPLE_MS / 1000);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f (%.2f) points |", r[i].errmean, r[i].errmax);
 	printf("\n");
 	free(switch_us);

@@ -232,6 +232,16 @@ else
 	line=$(ask tasks | grep "pid=$1 ")
 	echo "$line" | grep -q 'cputime=[1-9]' && ok "tasks line has a measured cputime" ||
 	    fail "no cputime: $line"
+	# stolen: the hogs take turns, each stopped while another runs,
+	# so next to nothing runs unpicked (a stop's own delay, µs).
+	st=$(ask tasks | sed -n 's/.*name=hog[0-9] kind=real .* stolen=\([0-9]*\) .*/\1/p' | tr '\n' ' ')
+	n=0; big=0
+	for v in $st; do
+		n=$((n + 1))
+		[ "$v" -gt 50 ] && big=$((big + 1))
+	done
+	[ $n -eq 3 ] && [ $big -eq 0 ] && ok "tasks lines carry stolen, near zero ($st)" ||
+	    fail "stolen of the hogs: '$st'"
 fi
 
 # pause stops the real processes too: nothing runs, and the cputime of

@@ -106,7 +106,7 @@ test_values(void **state)
 	put("cpus = 4;\nspeed = 2;\nsocket = \"/x/s\";\n"
 	    "cpu_map = [ 1, 0, 1, 0 ];\n"
 	    "log_level = \"debug\";\nrealtime = false;\nmax_clients = 3;\n"
-	    "default_sleep = 5;\n");
+	    "default_sleep = 5;\nobserve = \"proc\";\n");
 	config_defaults(&c);
 	if (config_load(path, &c, &cause) != 0) {
 		fprintf(stderr, "%s\n", cause);
@@ -122,6 +122,7 @@ test_values(void **state)
 	assert_int_equal(c.log_level, LOG_LEVEL_DEBUG);
 	assert_int_equal(c.realtime, 0);
 	assert_int_equal(c.max_clients, 3);
+	assert_string_equal(c.observe, "proc");
 	config_free(&c);
 }
 
@@ -144,6 +145,8 @@ test_errors(void **state)
 	bad("realtime = 1;\n", "realtime must be true or false");
 	bad("log_level = \"loud\";\n", "log_level \"loud\" is not one of "
 	    "error, warn, info, debug");
+	bad("observe = \"perf\";\n", "observe \"perf\" is not one of "
+	    "events, proc");
 	bad("cpu_map = \"0,1\";\n", "cpu_map must be a list");
 	bad("cpu_map = [ -1 ];\n", "cpu_map entry 0 is not a CPU number");
 	bad("cpus = 3;\ncpu_map = [ 0, 1 ];\n", ":2: cpu_map has 2 entries "

@@ -898,6 +898,57 @@ test_real_task(void **state)
 }
 
 /*
+ * engine_wake_query is pure and agrees with the tick that follows the
+ * wake.  A real task blocked after tick 0 beside a hog that has descended
+ * to 122 by tick 29: woken now it climbs to 120 and would preempt (1,
+ * CPU 0, rank 120); asking changes nothing (its state and stair, the
+ * next tick's row); woken, it runs in the next tick at 120.  Then at
+ * nice 19 beside a nice -20 hog (at 101..): rank 139, no preemption,
+ * and the hog runs.  A scripted or runnable task is no blocked real one.
+ */
+static void
+test_wake_query(void **state)
+{
+	struct engine		*e = et_engine(1, 10, 0, 0);
+	struct engine_task_info	 a, b;
+	char			*cause = NULL;
+	int			 id, hog, cpu = -1, rank = -1;
+
+	id = et_add(e, "real", ENGINE_REAL, 0, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), -1);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	assert_int_equal(engine_wake_query(e, hog, &cpu, &rank), -1);
+	RUN_TO(e, 29);
+	ROW(e, 0, hog, 122, 1, 2);
+	a = et_info(e, id);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 1);
+	assert_int_equal(cpu, 0);
+	assert_int_equal(rank, 120);
+	b = et_info(e, id);
+	assert_int_equal(a.state, b.state);
+	assert_memory_equal(&a.stair, &b.stair, sizeof a.stair);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 30);
+	ROW(e, 0, id, 120, 1, 10);
+	engine_free(e);
+
+	e = et_engine(1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, 19, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", -20, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 29);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 0);
+	assert_int_equal(rank, 139);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 30);
+	assert_int_equal(et_row(e, 0).task, hog);
+	engine_free(e);
+}
+
+/*
  * Ids are 1-based in the order added; later tasks get the next id.  A
  * name or id string finds the task; anything else finds no task (the
  * engine returns 0, never a valid id).
@@ -1440,6 +1491,7 @@ main(void)
 		cmocka_unit_test(test_fired),
 		cmocka_unit_test(test_unknown_ids),
 		cmocka_unit_test(test_long_sleeps),
+		cmocka_unit_test(test_wake_query),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

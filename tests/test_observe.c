@@ -7,6 +7,7 @@
  * events, the /proc safety net alone (every 100 ticks) could not wake it
  * that often.
  */
+#include <poll.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -108,6 +109,245 @@ test_events(void **state)
 	harness_done(&h);
 }
 
+/*
+ * The daemon's loop: ticks every ms, and between them, as soon as the
+ * event descriptor is readable, procs_wakeups (a wake acted on at once).
+ */
+static void
+observe_run_events(struct harness *h, int ms, harness_sample_fn fn,
+    void *arg)
+{
+	struct pollfd	pfd;
+	struct timespec	next, now, left;
+	int		i;
+
+	pfd.fd = procs_event_fd(h->ps);
+	pfd.events = POLLIN;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < ms; i++) {
+		if (fn != NULL)
+			fn(h, i, arg);
+		procs_reap(h->ps);
+		procs_observe(h->ps);
+		engine_tick(h->e);
+		procs_enforce(h->ps);
+		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
+		next.tv_nsec += 1000000;
+		if (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		for (;;) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left.tv_sec = next.tv_sec - now.tv_sec;
+			left.tv_nsec = next.tv_nsec - now.tv_nsec;
+			if (left.tv_nsec < 0) {
+				left.tv_nsec += 1000000000;
+				left.tv_sec--;
+			}
+			if (left.tv_sec < 0)
+				break;
+			if (ppoll(&pfd, 1, &left, NULL) > 0)
+				procs_wakeups(h->ps);
+		}
+	}
+}
+
+/* Set up the events path, or say why it cannot be tested here. */
+static int
+observe_events(struct harness *h)
+{
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: not root, no tracepoint events\n");
+		return (-1);
+	}
+	observe_init(h, 0);
+	if (strcmp(procs_observe_mode(h->ps), "events") != 0) {
+		fprintf(stderr, "skip: sched tracepoints refused here\n");
+		harness_done(h);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * A wake is acted on at once, not at the next tick: a sleeper beside a
+ * hog on one CPU climbs back above it, so each of its wakes stops the
+ * hog; the delay from the wake's event to that stop must be well under
+ * a tick (acting at the tick gives a median near half a tick, 500 us).
+ */
+static void
+test_wake_at_once(void **state)
+{
+	struct harness		 h;
+	struct observe_count	 c;
+	char			*argv[] = { "perl", "-e",
+				    "select(undef, undef, undef, 0.02) while 1",
+				    NULL };
+	uint64_t		 med, p99;
+	size_t			 n;
+
+	if (observe_events(&h) != 0)
+		skip();
+	memset(&c, 0, sizeof c);
+	harness_load(&h, "hog", "1000000", "0");
+	c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
+	observe_run_events(&h, 1500, observe_sample, &c);
+	n = procs_wake_delay(h.ps, &med, &p99);
+	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
+	    "%llu us\n", c.wakes, n, (unsigned long long)med / 1000,
+	    (unsigned long long)p99 / 1000);
+	assert_true(c.wakes >= 25);
+	assert_true(n >= (size_t)c.wakes / 2);
+	if (!harness_skip_timing("the wake delay"))
+		assert_true(med <= 200000);
+	harness_done(&h);
+}
+
+/* Samples where the sleeper ran while the engine had not picked it. */
+struct observe_unpicked {
+	struct observe_count	c;
+	pid_t			pid;
+	int			samples;
+	int			unpicked;
+};
+
+/* Each loop iteration: wakes, and is the sleeper running unpicked? */
+static void
+observe_sample_unpicked(struct harness *h, int i, void *arg)
+{
+	struct observe_unpicked	*u = arg;
+	struct engine_task_info	 ti = harness_info(h, u->c.id);
+
+	observe_sample(h, i, &u->c);
+	if (ti.running || harness_since_enforce(h) > 2000)
+		return;		/* picked, or the loop ran late */
+	u->samples++;
+	if (harness_running(u->pid))
+		u->unpicked++;
+}
+
+/*
+ * A woken task that would not preempt is stopped at once, until the
+ * engine picks it: a nice 19 sleeper beside a nice -20 hog on one CPU
+ * (its climb does not take it above the hog).  It must not run while
+ * not picked, and must still be woken in the engine from that stopped
+ * state (it is picked now and then: its wakes are counted).
+ */
+static void
+test_wake_no_preempt(void **state)
+{
+	struct harness		 h;
+	struct observe_unpicked	 u;
+	char			*argv[] = { "perl", "-e",
+				    "select(undef, undef, undef, 0.02) while 1",
+				    NULL };
+	char			*cause = NULL;
+	uint64_t		 med, p99;
+	size_t			 n, before;
+	int			 hog, i;
+
+	if (observe_events(&h) != 0)
+		skip();
+	memset(&u, 0, sizeof u);
+	hog = harness_load(&h, "hog", "1000000", "0");
+	u.c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
+	u.pid = harness_pid(&h, u.c.id);
+	/* Past perl's start-up first (at nice 19 it would take seconds). */
+	for (i = 0; i < 50 && u.c.wakes < 2; i++)
+		observe_run_events(&h, 100, observe_sample, &u.c);
+	assert_true(u.c.wakes >= 2);
+	assert_int_equal(engine_task_nice(h.e, hog, -20, &cause), 0);
+	assert_int_equal(engine_task_nice(h.e, u.c.id, 19, &cause), 0);
+	u.c.wakes = 0;
+	before = procs_wake_delay(h.ps, &med, &p99);
+	observe_run_events(&h, 1500, observe_sample_unpicked, &u);
+	n = procs_wake_delay(h.ps, &med, &p99) - before;
+	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
+	    "%llu us; unpicked and running in %d of %d samples\n", u.c.wakes,
+	    n, (unsigned long long)med / 1000, (unsigned long long)p99 / 1000,
+	    u.unpicked, u.samples);
+	assert_true(u.c.wakes >= 1);
+	assert_true(n >= 1);
+	assert_true(u.samples >= 500);
+	if (!harness_skip_timing("samples of an unpicked task"))
+		assert_true(u.unpicked * 100 <= u.samples);
+	harness_done(&h);
+}
+
+/* A task's stolen ms so far. */
+static uint64_t
+observe_stolen(struct harness *h, int id)
+{
+	struct procs_info	info;
+
+	assert_int_equal(procs_info(h->ps, id, &info), 0);
+	return (info.stolen_ms);
+}
+
+/*
+ * stolen: the CPU time a task had while the engine had not picked it.
+ * Two hogs on one CPU take turns, each stopped while the other runs:
+ * next to nothing is stolen.  Then stopping is made impossible on
+ * purpose: a process continues hog b from outside every 200 us (the
+ * layer stops it again each tick, the flood continues it again), and b
+ * runs beside a while not picked: its stolen grows by tens of ms a
+ * second.  Both observe modes count it the same way.
+ */
+static void
+observe_stolen_run(int proc)
+{
+	struct harness		 h;
+	struct timespec		 ts = { 0, 200000 };
+	uint64_t		 a0, b0, a1, b1, b2;
+	pid_t			 flood, pid;
+	int			 a, b;
+
+	observe_init(&h, proc);
+	a = harness_load(&h, "a", "1000000", "0");
+	b = harness_load(&h, "b", "1000000", "0");
+	harness_run(&h, 200, NULL, NULL);	/* both started */
+	a0 = observe_stolen(&h, a);
+	b0 = observe_stolen(&h, b);
+	harness_run(&h, 1000, NULL, NULL);
+	a1 = observe_stolen(&h, a);
+	b1 = observe_stolen(&h, b);
+	pid = harness_pid(&h, b);
+	if ((flood = fork()) == 0) {
+		for (;;) {
+			kill(-pid, SIGCONT);
+			nanosleep(&ts, NULL);
+		}
+	}
+	assert_true(flood > 0);
+	harness_run(&h, 1000, NULL, NULL);
+	b2 = observe_stolen(&h, b);
+	kill(flood, SIGKILL);
+	waitpid(flood, NULL, 0);
+	print_message("observe=%s: stolen in 1 s: a %llu ms, b %llu ms; b "
+	    "continued from outside: %llu ms\n", procs_observe_mode(h.ps),
+	    (unsigned long long)(a1 - a0), (unsigned long long)(b1 - b0),
+	    (unsigned long long)(b2 - b1));
+	if (!harness_skip_timing("stolen")) {
+		assert_true(a1 - a0 <= 20);
+		assert_true(b1 - b0 <= 20);
+		assert_true(b2 - b1 >= 30);
+	}
+	harness_done(&h);
+}
+
+static void
+test_stolen(void **state)
+{
+	observe_stolen_run(0);
+}
+
+static void
+test_stolen_proc(void **state)
+{
+	observe_stolen_run(1);
+}
+
 /* Configured (or refused): /proc polling, and it still works. */
 static void
 test_proc(void **state)
@@ -126,6 +366,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_proc),
+		cmocka_unit_test(test_wake_at_once),
+		cmocka_unit_test(test_wake_no_preempt),
+		cmocka_unit_test(test_stolen),
+		cmocka_unit_test(test_stolen_proc),
 	};
 
 	signal(SIGPIPE, SIG_IGN);

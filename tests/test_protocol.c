@@ -338,11 +338,12 @@ test_format(void **state)
 	cpumask_fill(&ti.allowed, 2);
 	real.pid = 41022;
 	real.cputime_ms = 2010;
+	real.stolen_ms = 7;
 	real.exit = NULL;
 	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
-	    "cputime=2010 cpus=0-1 group=- exit=-");
+	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=-");
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
