@@ -1036,21 +1036,28 @@ int
 engine_wake_query(const struct engine *e, int id, int *cpu, int *rank)
 {
 	const struct task	*t;
-	struct engine_stair	 st;
-	int			 c, best;
+	struct engine_task_info	 ti;
+	uint64_t		 ts[ENGINE_PRIV_SIZE / 8];
+	const struct cpu	*cp;
+	int			 c;
 
 	if ((t = engine_get(e, id)) == NULL || t->kind != ENGINE_REAL ||
 	    t->state != ENGINE_SLEEPING || t->injected)
 		return (-1);
-	st = t->st;
-	if (e->now - t->sleep_start >= (uint64_t)e->p.sleep_min)
-		e->policy->wake(&st, e->p.rr_interval);
+	/* The policy's wake on a copy of its state: nothing changes. */
+	memcpy(ts, t->ts, sizeof ts);
+	e->policy->wake(&e->env, ts, e->now - t->sleep_start);
+	memset(&ti, 0, sizeof ti);
+	e->policy->info(&e->env, ts, &ti);
 	if ((c = engine_place(e, t)) < 0)
 		return (-1);
 	*cpu = c;
-	*rank = st.rank;
-	best = engine_best_rank(&e->cpus[c]);
-	return (best < 0 || st.rank < best);
+	*rank = ti.rank;
+	/* Ahead of what the CPU ran last tick, if anything. */
+	cp = &e->cpus[c];
+	if (cp->nr == 0 || cp->last.task == 0)
+		return (1);
+	return (ti.rank < cp->last.rank);
 }
 
 /* Schedule a scenario event; kept in order of `at`, then of addition. */
