@@ -424,8 +424,9 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		return (protocol_parse_speed(w[0], &cmd->speed, cause));
 	case PROTO_POLICY:
 		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
-			*cause = xasprintf("unknown policy \"%s\" (known: %s)",
-			    w[0], engine_policy_names());
+			*cause = xasprintf("unknown policy %s (known: %s)",
+			    protocol_quote(w[0], q, sizeof q),
+			    engine_policy_names());
 			return (-1);
 		}
 		break;

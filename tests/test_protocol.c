@@ -245,6 +245,8 @@ test_clock_commands(void **state)
 	protocol_cmd_free(&cmd);
 	bad("policy bfs", "unknown policy \"bfs\" (known: staircase, o1, "
 	    "cfs, rr)");
+	/* Found by fuzz_protocol: the name was echoed raw. */
+	bad("policy n\377ew1", "unknown policy \"n\\xffew1\" (known:");
 	bad("policy", "usage: policy");
 	bad("policy o1 cfs", "usage: policy");
 	bad("subscribe delta 10", "usage: subscribe [fps] [delta]");
