@@ -18,8 +18,11 @@ sd="$bin/stairsd"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_hostile.XXXXXX") || exit 1
 chmod 700 "$tmp"
 pids=""
+groups=""
 cleanup() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+	# Pipelines run in their own session (setsid): every process of each.
+	for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -155,9 +158,10 @@ ask "speed 10" >/dev/null
 i=0
 while [ $i -lt 12 ]; do
 	# A reader that never reads: socat blocks on the full pipe.
-	(printf 'subscribe 60\n'; sleep 30) |
-	    socat -t 30 - UNIX-CONNECT:"$sock" 2>/dev/null | sleep 30 &
-	pids="$pids $!"
+	# In its own session, so cleanup ends the whole pipeline.
+	SOCK=$sock setsid sh -c '(printf "subscribe 60\n"; sleep 30) |
+	    socat -t 30 - UNIX-CONNECT:"$SOCK" 2>/dev/null | sleep 30' &
+	groups="$groups $!"
 	i=$((i + 1))
 done
 sleep 6
@@ -245,9 +249,9 @@ if command -v prlimit >/dev/null; then
 	wait_for "the second daemon" serving
 	i=0
 	while [ $i -lt 50 ]; do
-		sleep 8 | socat -t 8 - UNIX-CONNECT:"$sock2" >/dev/null \
-		    2>&1 &
-		pids="$pids $!"
+		SOCK=$sock2 setsid sh -c 'sleep 8 | socat -t 8 - \
+		    UNIX-CONNECT:"$SOCK" >/dev/null 2>&1' &
+		groups="$groups $!"
 		i=$((i + 1))
 	done
 	sleep 1
