@@ -145,8 +145,8 @@ conffile_slurp_why(const char *path, size_t *lenp, const char **why)
 
 	if ((fd = conffile_open_why(path, why)) == -1)
 		return (NULL);
-	/* Refuse a file too large by its size, before reading any of it. */
-	if (fstat(fd, &st) == 0 && st.st_size > CONFFILE_MAX_SIZE) {
+	/* Too large by its size: refused before a byte is read. */
+	if (fstat(fd, &st) == 0 && st.st_size > (off_t)CONFFILE_MAX_SIZE) {
 		*why = "larger than 64 MiB";
 		goto fail;
 	}
@@ -155,8 +155,11 @@ conffile_slurp_why(const char *path, size_t *lenp, const char **why)
 			*why = "larger than 64 MiB";
 			goto fail;
 		}
+		/* Room for at most CONFFILE_MAX_SIZE + 1 bytes and the NUL. */
 		if (len + 1 >= size) {
 			size = size == 0 ? 8192 : size * 2;
+			if (size > CONFFILE_MAX_SIZE + 2)
+				size = CONFFILE_MAX_SIZE + 2;
 			buf = xrealloc(buf, size);
 		}
 		n = read(fd, buf + len, size - len - 1);

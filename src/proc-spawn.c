@@ -30,6 +30,7 @@
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
+#include "protocol.h"
 #include "xmalloc.h"
 
 /*
@@ -173,6 +174,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	struct engine_task_info	 ti;
 	struct proc		*p;
 	char			*path, *log = NULL, reason[256], *why;
+	char			 q[PROTO_QUOTE_SIZE];
 	int			 out, fds[2], status, err, saved;
 	pid_t			 pid, r;
 
@@ -205,7 +207,8 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	if ((path = proc_spawn_lookup(ps->bindir, argv[0])) == NULL) {
 		err = errno;
 		*cause = xasprintf("%s: %s", argv[0], strerror(err));
-		snprintf(reason, sizeof reason, "exec: %s", *cause);
+		snprintf(reason, sizeof reason, "exec: %s: %s",
+		    protocol_quote(argv[0], q, sizeof q), strerror(err));
 		proc_spawn_exited(ps, p, reason, *cause);
 		return (-1);
 	}
@@ -315,7 +318,7 @@ proc_spawn_status(int status, char *buf, size_t len)
 static void
 proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 {
-	char	reason[300], error[256];
+	char	reason[300], error[256], q[PROTO_QUOTE_SIZE];
 	int	err;
 
 	proc_sample_cputime(p);
@@ -331,7 +334,9 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 	proc_spawn_status(status, reason, sizeof reason);
 	if (p->errfd != -1) {
 		if (read(p->errfd, &err, sizeof err) == sizeof err) {
-			snprintf(error, sizeof error, "%s: %s", p->prog,
+			/* The program as the client gave it: quoted. */
+			snprintf(error, sizeof error, "%s: %s",
+			    protocol_quote(p->prog, q, sizeof q),
 			    strerror(err));
 			snprintf(reason, sizeof reason, "exec: %s", error);
 			log_warnx("task %s: %s", p->name, error);

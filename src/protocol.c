@@ -350,9 +350,10 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 static int
 protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
-	char	 q[64];
-	long	 v;
-	int	 i, dash;
+	const char	*why;
+	char		 q[PROTO_QUOTE_SIZE];
+	long		 v;
+	int		 i, dash;
 
 	switch (cmd->type) {
 	case PROTO_TABLE:
@@ -380,10 +381,10 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	case PROTO_ADD:
 	case PROTO_SPAWN:
-		if (!protocol_valid_name(w[0])) {
-			*cause = xasprintf("bad name %s: expected 1-%d of "
-			    "A-Z a-z 0-9 _ . - (not a number)",
-			    protocol_quote(w[0], q, sizeof q), ENGINE_NAME_MAX);
+		if ((why = engine_name_check(w[0])) != NULL) {
+			/* Says which rule: reserved, digits, too long ... */
+			*cause = xasprintf("bad name %s: %s",
+			    protocol_quote(w[0], q, sizeof q), why);
 			return (-1);
 		}
 		cmd->task = xstrdup(w[0]);

@@ -448,6 +448,10 @@ tc_sendf(struct tconn *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if (n > (int)sizeof buf - 2)
+		n = (int)sizeof buf - 2;	/* cut, as vsnprintf did */
 	buf[n++] = '\n';
 	tc_send(c, buf, (size_t)n);
 }

@@ -21,6 +21,7 @@ pids=""
 groups=""
 cleanup() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
+	# Pipelines run in their own session (setsid): every process of each.
 	for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
 	rm -rf "$tmp"
 }
@@ -131,6 +132,21 @@ awk 'length($0) > 200 { exit 1 }' "$tmp/errs" ||
     fail "an error reply is longer than 200 bytes"
 LC_ALL=C grep -q '[^ -~]' "$tmp/errs" &&
     fail "an error reply has a byte that is not printable ASCII"
+# 7: a program found but failing exec (a long UTF-8 name): the daemon's
+# log and the task's exit= field quote it too.
+prog="$tmp/$(printf 'caf\303\251\177')$(head -c 200 /dev/zero | tr '\0' z)"
+printf '\177ELFgarbage' >"$prog"
+chmod 755 "$prog"
+ask "spawn badexec -- $prog" | grep -q '^ok ' ||
+    fail "spawn of a bad executable was not ok"
+wait_for "the failed exec in the log" grep -q 'badexec' "$tmp/log"
+LC_ALL=C grep 'badexec' "$tmp/log" | grep -q '[^ -~]' &&
+    fail "the log echoes raw bytes: $(grep badexec "$tmp/log" | head -c 300)"
+grep 'badexec' "$tmp/log" | awk 'length($0) > 200 { exit 1 }' ||
+    fail "the log echoes a long program name unbounded"
+ask tasks | grep 'name=badexec' | grep -q 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz' &&
+    fail "exit= echoes more than 40 characters of the program name"
+ask "kill badexec" >/dev/null
 
 # 10: reserved names.
 for nm in . .. -; do

@@ -281,7 +281,7 @@ case "$r" in
 *) fail "spawn of a missing program: $r" ;;
 esac
 ask tasks | grep 'name=nope' | grep 'state=exited' |
-    grep -q 'exit=exec:_stairs-no-such-program:_No_such_file_or_directory' &&
+    grep -q 'exit=exec:_"stairs-no-such-program":_No_such_file_or_directory' &&
     ok "the failed task shows as exited, with why" ||
     fail "failed task: $(ask tasks | grep name=nope)"
 pipe=$(ask tasks | sed -n 's/.*name=pipe kind=real pid=\([0-9]*\) .*/\1/p')

@@ -98,8 +98,8 @@ sweep() {
 	for f in $(grep -lzsx "STAIRS_RUN_TAG=run$$-$1" /proc/[0-9]*/environ \
 	    2>/dev/null); do
 		p=${f#/proc/}; p=${p%/environ}
-		echo "STRAY: $1 left pid $p ($(tr '\0' ' ' <"/proc/$p/cmdline" \
-		    2>/dev/null | cut -c1-80)); killed"
+		echo "STRAY: $1 left pid $p ($(tr '\0' ' ' 2>/dev/null \
+		    <"/proc/$p/cmdline" | cut -c1-80)); killed"
 		kill -KILL "$p" 2>/dev/null
 	done
 }

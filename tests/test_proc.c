@@ -400,7 +400,7 @@ test_exec_failure(void **state)
 	assert_int_equal(procs_info(h.ps, id, &info), 0);
 	assert_true(info.exited);
 	assert_string_equal(info.exit,
-	    "exec: stairs-no-such-program: No such file or directory");
+	    "exec: \"stairs-no-such-program\": No such file or directory");
 	assert_int_equal(harness_info(&h, id).state, ENGINE_EXITED);
 
 	/* Executable but not a program: found out when it first runs. */
@@ -417,7 +417,7 @@ test_exec_failure(void **state)
 	assert_int_equal(procs_info(h.ps, bad, &info), 0);
 	print_message("exit %s: %s\n", info.exit, info.error);
 	assert_true(info.exited);
-	assert_true(strncmp(info.exit, "exec: /tmp/stairs-badexec-", 26) == 0);
+	assert_true(strncmp(info.exit, "exec: \"/tmp/stairs-badexec-", 27) == 0);
 	assert_non_null(strstr(info.exit, ": Exec format error"));
 	assert_non_null(strstr(info.error, "Exec format error"));
 	assert_int_equal(harness_info(&h, bad).state, ENGINE_EXITED);

@@ -162,8 +162,10 @@ test_add_spawn(void **state)
 	bad("add a:b", "bad name \"a:b\"");
 	bad("add .", "bad name \".\"");
 	bad("add ..", "bad name \"..\"");
-	bad("add -", "bad name \"-\"");
-	bad("spawn - -- ls", "bad name \"-\"");
+	bad("add -", "bad name \"-\": is reserved");
+	bad("spawn - -- ls", "bad name \"-\": is reserved");
+	bad("add ..", "bad name \"..\": is reserved");
+	bad("add 42", "bad name \"42\": is all digits");
 	ok("add ...", &cmd);
 	protocol_cmd_free(&cmd);
 	bad("add abcdefghijabcdefghijabcdefghij12", "bad name");
