@@ -18,8 +18,11 @@
 bin=$(cd "${STAIRS_BIN:-.}" && pwd)
 
 # The default-path case, run inside a private mount namespace: $1 is
-# "--in-ns", $2 the scratch directory for the listener's record.
+# "--in-ns", $2 the scratch directory for the listener's record, $3 a
+# copy of the programs outside /tmp (the build tree itself may be under
+# the /tmp that the namespace hides, as in a CI clone).
 if [ "${1:-}" = "--in-ns" ]; then
+	bin=$3
 	# Open the outputs before a fresh /tmp hides the scratch directory.
 	exec 3>"$2/d-default.out" 4>"$2/c-default.out" 5>"$2/got-default"
 	mount -t tmpfs -o mode=1777 tmpfs /tmp || exit 3
@@ -62,6 +65,7 @@ nobody=$(id -u nobody)
 
 tmp=$(mktemp -d /tmp/stairs-e2e-trust.XXXXXX)
 chmod 755 "$tmp"
+nsbin=""
 pids=""
 fails=0
 
@@ -73,6 +77,7 @@ cleanup() {
 		wait "$p" 2>/dev/null
 	done
 	rm -rf "$tmp"
+	[ -n "$nsbin" ] && rm -rf "$nsbin"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -157,7 +162,10 @@ if ! command -v unshare >/dev/null 2>&1 ||
     ! unshare -m true 2>/dev/null; then
 	echo "note: $name: no mount namespaces here (unshare -m), not checked"
 else
-	unshare -m sh "$0" --in-ns "$tmp" >"$tmp/ns.out" 2>&1
+	nsbin=$(mktemp -d /var/tmp/stairs-e2e-trust.XXXXXX) &&
+	    cp "$bin/stairsd" "$bin/stairs" "$nsbin/" ||
+	    bad "$name: cannot copy the programs to /var/tmp"
+	unshare -m sh "$0" --in-ns "$tmp" "$nsbin" >"$tmp/ns.out" 2>&1
 	if ! grep -q "client-rc=" "$tmp/ns.out"; then
 		bad "$name: the namespace run failed: $(cat "$tmp/ns.out")"
 	else
