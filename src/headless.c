@@ -590,16 +590,20 @@ headless_main(int argc, char **argv)
 		return (r);
 	}
 
-	if (o.compare != NULL) {
-		status = headless_compare(&o, sc, &p);
-		goto out;
-	}
 	if (o.policy != NULL)
 		run.policy = engine_policy_find(o.policy);
 	else if (sc->policy != NULL)
 		run.policy = engine_policy_find(sc->policy);
 	else
 		run.policy = &engine_policy_staircase;
+	/* Asked for no output at all: the summary of --compare, one policy. */
+	if (o.compare == NULL && o.trace == NULL && o.table == NULL &&
+	    o.perfetto == NULL)
+		o.compare = run.policy->name;
+	if (o.compare != NULL) {
+		status = headless_compare(&o, sc, &p);
+		goto out;
+	}
 	if (o.table != NULL && run.policy != &engine_policy_staircase) {
 		fprintf(stderr, "stairsd: --table prints the staircase's "
 		    "descents (the article's table); the policy here is %s\n",

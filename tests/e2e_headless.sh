@@ -272,6 +272,14 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 100 \
 	cmp -s "$tmp/out" "$tmp/want" && ok "--compare format" ||
 	    fail "--compare: $(diff "$tmp/want" "$tmp/out" | head -5)"
 fi
+# Asked for no output (no --trace, --table or --perfetto), a run prints
+# its summary: the --compare block of its own policy, not nothing.
+printf 'policy rr\n%s\n' "$rows" >"$tmp/want"
+if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 100 \
+    --policy rr; then
+	cmp -s "$tmp/out" "$tmp/want" && ok "a run with no output asked: summary" ||
+	    fail "no output asked: $(diff "$tmp/want" "$tmp/out" | head -5)"
+fi
 # Every policy runs every scripted scenario's comparison.
 if expect_status 0 "$sd" --headless --scenario scenarios/o1-vs-staircase.cfg \
     --ticks 2000 --compare staircase,o1,cfs,rr; then
