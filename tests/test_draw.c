@@ -834,6 +834,34 @@ test_layout_kept(void **state)
 	model_free(m);
 }
 
+/*
+ * Panels asked for (`v`) are panels at every frame, also where the
+ * layout chooser prefers the list (8 CPUs at 80x24): the list it kept
+ * was drawn again at the frames after, for up to a second.
+ */
+static void
+test_panels_asked(void **state)
+{
+	struct model	*m = load("eight_cpu.frame");
+	struct view	 v;
+	char		*d;
+	int		 i;
+
+	view_init(&v);
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "rank [running left]"));
+	free(d);
+	v.cpu_view = VIEW_PANELS;
+	for (i = 0; i < 3; i++) {
+		d = render(m, &v, 80, 24);
+		if (strstr(d, "rank [running left]") != NULL ||
+		    strstr(d, "┌ CPU7") == NULL)
+			fail_msg("frame %d: not panels:\n%s", i, d);
+		free(d);
+	}
+	model_free(m);
+}
+
 /* Tiny screens do not crash and keep the status line. */
 static void
 test_tiny(void **state)
@@ -880,6 +908,7 @@ main(void)
 		cmocka_unit_test(test_table_minus),
 		cmocka_unit_test(test_caption_once),
 		cmocka_unit_test(test_layout_kept),
+		cmocka_unit_test(test_panels_asked),
 		cmocka_unit_test(test_caption_narrow),
 	};
 
