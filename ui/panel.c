@@ -872,10 +872,11 @@ panel_try(struct draw *d, struct grid *scratch, int y, int avail, int cols,
  * Choose how to show up to PANEL_MAX_CPUS CPUs in avail lines: each
  * count of panels a row whose rows all fit (balanced, no narrower than
  * PANEL_TINY) is drawn aside and the best kept; the list when no layout
- * shows every runnable task and the list shows more.  The choice stays
- * while the screen keeps its size unless another is better, so the
- * layout does not flip between equals.
- * Returns the panels a row, or 0 for the list.
+ * shows every runnable task and the list shows more, unless panels were
+ * asked for.  The choice stays while the screen keeps its size unless
+ * another is better, so the layout does not flip between equals.
+ * Returns the panels a row, 0 for the list, or -1 when no panel layout
+ * fits and panels were asked for.
  */
 static int
 panel_choose(struct draw *d, int y, int avail)
@@ -906,7 +907,7 @@ panel_choose(struct draw *d, int y, int avail)
 			keepcols = cols;
 		}
 	}
-	if (bestcols < 0 || best.hidden > 0) {
+	if (v->cpu_view != VIEW_PANELS && (bestcols < 0 || best.hidden > 0)) {
 		panel_try(d, &scratch, y, avail, 0, &sc);
 		if (bestcols < 0 || sc.hidden < best.hidden) {
 			best = sc;
@@ -941,9 +942,9 @@ panel_slack(int n)
 
 /*
  * Draw the layout chosen last, if the screen has kept its size and the
- * choice is less than a second of frames old, and it hides and cuts no
- * more tasks than when it was chosen: choosing draws every candidate
- * aside, which costs.  Else the rows are blanked again and 0 returned,
+ * choice is less than a second of frames old (and not the list where
+ * panels are asked for), and it hides and cuts no more tasks than when
+ * it was chosen: choosing draws every candidate aside, which costs.  Else the rows are blanked again and 0 returned,
  * to choose afresh.
  */
 static int
@@ -955,6 +956,7 @@ panel_keep(struct draw *d, int y, int avail, int *lines)
 
 	if (v->layout_w != g->w || v->layout_h != avail ||
 	    v->layout_n != d->m->ncpus || v->layout_cols < 0 ||
+	    (v->layout_cols == 0 && v->cpu_view == VIEW_PANELS) ||
 	    d->m->frames - v->layout_frames >= PANEL_KEEP_FRAMES ||
 	    d->m->frames < v->layout_frames)
 		return (0);
@@ -1017,7 +1019,7 @@ panel_draw(struct draw *d, int y, int avail)
 		cols = -1;	/* drawn */
 	else {
 		cols = panel_choose(d, y, avail);
-		if (cols == 0 && v->cpu_view == VIEW_PANELS)
+		if (cols < 0)
 			cols = panel_cols_default(d, avail);
 	}
 	d->st_hidden = d->st_cut = d->st_skipped = 0;
