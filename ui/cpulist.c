@@ -15,19 +15,6 @@
 
 #define CPULIST_MIN	40	/* the narrowest column of lines */
 
-/* How many digits n has. */
-static int
-cpulist_digits(int n)
-{
-	int	k = 1;
-
-	while (n >= 10) {
-		n /= 10;
-		k++;
-	}
-	return (k);
-}
-
 /*
  * One CPU's runnable tasks for its line: the running one, then the
  * queued ones by rank (best first), each rank in id order.
@@ -87,9 +74,9 @@ cpulist_draw(struct draw *d, int y, int avail)
 	if (v->cpu_top < 0)
 		v->cpu_top = 0;
 	colw = g->w / cols;
-	idw = cpulist_digits(ncpu - 1);
+	idw = panel_digits(ncpu - 1);
 	for (i = nrw = 0; i < ncpu; i++) {
-		k = cpulist_digits(m->cpus[i].nr);
+		k = panel_digits(m->cpus[i].nr);
 		if (k > nrw)
 			nrw = k;
 	}

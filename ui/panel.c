@@ -302,7 +302,7 @@ panel_gauge(struct draw *d, int x, int y, int width, const struct mtask *t)
 }
 
 /* How many digits n has. */
-static int
+int
 panel_digits(int n)
 {
 	int	k = 1;

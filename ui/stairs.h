@@ -331,6 +331,7 @@ void		 bar_keys(struct draw *, int y);
 
 /* panel.c */
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
+int		 panel_digits(int);
 int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index(struct draw *);
 void		 panel_index_cpu(struct draw *, int cpu);
