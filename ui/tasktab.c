@@ -56,58 +56,59 @@ static const struct tcol tasktab_cols[TC_MAX] = {
 	[TC_PCT] = { "%CPU", 4, 1, 0 },
 };
 
+/* Format a count for the table: "-" when it is negative (unknown). */
+static void
+tasktab_num(char *buf, size_t len, long n)
+{
+	if (n < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%ld", n);
+}
+
 /* Format one cell of the task table. */
 static void
 tasktab_cell(char *buf, size_t len, int c, const struct mtask *t)
 {
 	switch (c) {
-	case TC_ID:
-		snprintf(buf, len, "%d", t->id);
-		break;
 	case TC_NAME:
 		snprintf(buf, len, "%s", t->name);
 		break;
 	case TC_KIND:
 		snprintf(buf, len, "%s", t->real ? "real" : "sim");
 		break;
-	case TC_PID:
-		if (t->pid < 0)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%d", t->pid);
+	case TC_STATE:
+		snprintf(buf, len, "%s", model_state_name(t->state));
 		break;
 	case TC_NI:
 		snprintf(buf, len, "%d", t->nice);
 		break;
+	case TC_ID:
+		tasktab_num(buf, len, t->id);
+		break;
+	case TC_PID:
+		tasktab_num(buf, len, t->pid);
+		break;
 	case TC_CPU:
-		if (t->cpu < 0)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%d", t->cpu);
+		tasktab_num(buf, len, t->cpu);
 		break;
 	case TC_RANK:
-		snprintf(buf, len, "%d", t->rank);
+		tasktab_num(buf, len, t->rank);
 		break;
 	case TC_IT:
-		snprintf(buf, len, "%d", t->iter);
+		tasktab_num(buf, len, t->iter);
 		break;
 	case TC_LEFT:
-		snprintf(buf, len, "%d", t->left);
+		tasktab_num(buf, len, t->left);
 		break;
-	case TC_STATE:
-		snprintf(buf, len, "%s", model_state_name(t->state));
+	case TC_PCT:
+		tasktab_num(buf, len, t->pct);
 		break;
 	case TC_RAN:
 		tasktab_ms(buf, len, t->ran);
 		break;
 	case TC_CPUTIME:
 		tasktab_ms(buf, len, t->cputime);
-		break;
-	case TC_PCT:
-		if (t->pct < 0)
-			snprintf(buf, len, "-");
-		else
-			snprintf(buf, len, "%d", t->pct);
 		break;
 	}
 }
