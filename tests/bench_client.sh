@@ -9,34 +9,10 @@
 #
 # Usage: bench_client.sh [SECONDS]   (STAIRS_BIN: where the binaries are)
 
-bin=$(cd "${STAIRS_BIN:-.}" && pwd)
 secs=${1:-10}
-for tool in tmux socat; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "bench_client: skipped: $tool not installed"
-		exit 0
-	fi
-done
-if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
-	echo "bench_client: skipped: stairsd live daemon not available"
-	exit 0
-fi
-
-tmp=$(mktemp -d /tmp/stairs-bench-client.XXXXXX)
-sock=$tmp/socket
-tmsock=stairs-bench-client-$$
-tm="tmux -L $tmsock -f /dev/null"
-dpid=
-
-# Stop what this bench started.
-cleanup() {
-	$tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
-	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null && wait "$dpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+lib_name=bench_client
+lib_skip=0
+. "$(dirname "$0")/client_lib.sh"
 
 # 200 scripted tasks: a quarter hogs, the rest sleepers of various
 # patterns, nice -5..5, so stairs are busy on every CPU.
@@ -63,31 +39,18 @@ trap 'exit 1' INT TERM
 	echo ');'
 } >"$tmp/bench200.cfg"
 
-"$bin/stairsd" -f -S "$sock" --scenario "$tmp/bench200.cfg" \
-    >"$tmp/daemon.log" 2>&1 &
-dpid=$!
-n=0
-while [ $n -lt 50 ] && [ ! -S "$sock" ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-if [ ! -S "$sock" ]; then
+if ! start_daemon "$tmp/bench200.cfg"; then
 	echo "bench_client: the daemon did not start:"
 	cat "$tmp/daemon.log"
 	exit 1
 fi
 
-$tm new-session -d -s b -x 120 -y 40 \
+$tm new-session -d -s c -x 120 -y 40 \
     "exec env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock"
-cpid=$($tm display-message -p -t b '#{pane_pid}')
-n=0
-while [ $n -lt 50 ] && ! $tm capture-pane -p -t b | grep -q CPU3; do
-	sleep 0.1
-	n=$((n + 1))
-done
-if ! $tm capture-pane -p -t b | grep -q CPU3; then
+cpid=$($tm display-message -p -t c '#{pane_pid}')
+if ! wait_screen CPU3 50; then
 	echo "bench_client: the client did not draw"
-	$tm capture-pane -p -t b
+	screen
 	exit 1
 fi
 sleep 1
@@ -105,7 +68,7 @@ sleep "$secs"
 c1=$(cputicks "$cpid")
 d1=$(cputicks "$dpid")
 t1=$(date +%s.%N)
-greet=$(echo status | socat -t1 - UNIX-CONNECT:"$sock" 2>/dev/null | sed -n 2p)
+greet=$(ask status | sed -n 2p)
 
 echo "client CPU, 200 tasks on 4 CPUs, 120x40, 30 fps subscription"
 echo "| seconds | client (% of a core) | daemon (% of a core) | goal |"

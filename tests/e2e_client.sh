@@ -20,28 +20,14 @@
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
 
-bin=$(cd "${STAIRS_BIN:-.}" && pwd)
-for tool in tmux socat; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "skip: $tool not installed"
-		exit 77
-	fi
-done
-if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
-	echo "skip: stairsd live daemon not available"
-	exit 77
-fi
-
-tmp=$(mktemp -d /tmp/stairs-e2e-client.XXXXXX)
+lib_name=e2e-client
+lib_skip=77
+. "$(dirname "$0")/client_lib.sh"
 sock=$tmp/stairs/socket
-tmsock=stairs-e2e-client-$$
-tm="tmux -L $tmsock -f /dev/null"
-fails=0
+sess=t
 
-# Kill what this test started: the tmux server, and daemons on our socket.
-cleanup() {
-	$tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
+# Stop the daemons on our socket (the client started them).
+cleanup_more() {
 	if [ -S "$sock" ]; then
 		echo shutdown | socat -t2 - UNIX-CONNECT:"$sock" >/dev/null 2>&1
 		n=0
@@ -56,17 +42,6 @@ cleanup() {
 			kill "${p#/proc/}" 2>/dev/null
 		fi
 	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# Send a command to the daemon; print its reply.
-ask() {
-	printf '%s\n' "$1" | socat -t2 - UNIX-CONNECT:"$sock" 2>/dev/null
 }
 
 # Wait (up to 3 s) until the reply to command $1 matches pattern $2.
@@ -74,22 +49,6 @@ wait_ask() {
 	n=0
 	while [ $n -lt 30 ]; do
 		ask "$1" | grep -q -- "$2" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
-# The client's screen.
-screen() {
-	$tm capture-pane -p -t "${1:-t}" 2>/dev/null
-}
-
-# Wait (up to $2 tenths of a second) until the screen shows $1.
-wait_screen() {
-	n=0
-	while [ $n -lt "${2:-100}" ]; do
-		screen "${3:-t}" | grep -qF -- "$1" && return 0
 		sleep 0.1
 		n=$((n + 1))
 	done

@@ -9,56 +9,9 @@
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
 
-bin=$(cd "${STAIRS_BIN:-.}" && pwd)
-for tool in tmux socat; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "skip: $tool not installed"
-		exit 77
-	fi
-done
-if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
-	echo "skip: stairsd live daemon not available"
-	exit 77
-fi
-
-tmp=$(mktemp -d /tmp/stairs-e2e-hogs.XXXXXX)
-tmsock=stairs-e2e-hogs-$$
-tm="tmux -L $tmsock -f /dev/null"
-fails=0
-dpid=
-
-# Stop what this test started.
-cleanup() {
-	$tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
-	if [ -n "$dpid" ]; then
-		kill "$dpid" 2>/dev/null
-		wait "$dpid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# One command to the daemon, its reply on stdout.
-ask() {
-	echo "$1" | socat -t2 - UNIX-CONNECT:"$tmp/socket" 2>/dev/null
-}
-
-# Wait (up to $2 tenths of a second) until the screen shows $1.
-wait_screen() {
-	n=0
-	while [ $n -lt "${2:-100}" ]; do
-		$tm capture-pane -p -t c 2>/dev/null | grep -qF -- "$1" &&
-		    return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
+lib_name=e2e-hogs
+lib_skip=77
+. "$(dirname "$0")/client_lib.sh"
 
 # 8 CPUs, 24 hogs (tasks with no pattern run all the time).
 {
@@ -75,15 +28,7 @@ wait_screen() {
 	echo ');'
 } >"$tmp/hogs.cfg"
 
-"$bin/stairsd" -f -S "$tmp/socket" --scenario "$tmp/hogs.cfg" \
-    >"$tmp/daemon.log" 2>&1 &
-dpid=$!
-n=0
-while [ $n -lt 50 ] && [ ! -S "$tmp/socket" ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-if [ ! -S "$tmp/socket" ]; then
+if ! start_daemon "$tmp/hogs.cfg"; then
 	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
 	exit 1
 fi
@@ -100,14 +45,14 @@ for size in 200x60 120x40 80x24; do
 	h=${size#*x}
 	$tm kill-session -t c 2>/dev/null
 	$tm new-session -d -s c -x "$w" -y "$h" \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $tmp/socket; \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; \
 	    sleep 600"
 	if ! wait_screen "PAUSED" 100; then
 		bad "$size: nothing drawn"
 		continue
 	fi
 	sleep 0.5
-	$tm capture-pane -p -t c >"$tmp/screen"
+	screen >"$tmp/screen"
 	# The CPU area: after the status line, before the task heading.
 	awk 'NR > 1 && /^ +ID NAME/ { exit } NR > 1 { print }' \
 	    "$tmp/screen" >"$tmp/area"

@@ -10,68 +10,9 @@
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
 
-bin=$(cd "${STAIRS_BIN:-.}" && pwd)
-for tool in tmux socat; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "skip: $tool not installed"
-		exit 77
-	fi
-done
-if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
-	echo "skip: stairsd live daemon not available"
-	exit 77
-fi
-
-tmp=$(mktemp -d /tmp/stairs-e2e-many.XXXXXX)
-tmsock=stairs-e2e-many-$$
-tm="tmux -L $tmsock -f /dev/null"
-fails=0
-dpid=
-
-# Stop what this test started.
-cleanup() {
-	$tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
-	[ -n "$dpid" ] && stop_daemon
-	rm -rf "$tmp"
-}
-
-# Stop the daemon (SIGTERM, SIGKILL after 10 s) and reap it.
-stop_daemon() {
-	kill "$dpid" 2>/dev/null
-	n=0
-	while [ $n -lt 100 ]; do
-		case $(awk '/^State:/ { print $2 }' "/proc/$dpid/status" \
-		    2>/dev/null) in
-		""|Z|X) break ;;
-		esac
-		sleep 0.1
-		n=$((n + 1))
-	done
-	if [ $n -ge 100 ]; then
-		echo "timed out after 10 s waiting for stairsd $dpid to exit"
-		kill -KILL "$dpid" 2>/dev/null
-	fi
-	wait "$dpid" 2>/dev/null
-	dpid=
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# Wait (up to $2 tenths of a second) until the screen shows $1.
-wait_screen() {
-	n=0
-	while [ $n -lt "${2:-100}" ]; do
-		$tm capture-pane -p -t c 2>/dev/null | grep -qF -- "$1" &&
-		    return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
+lib_name=e2e-many
+lib_skip=77
+. "$(dirname "$0")/client_lib.sh"
 
 # Write a scenario: $1 CPUs, $2 tasks (a third hogs, the rest sleepers).
 scenario() {
@@ -99,22 +40,13 @@ scenario() {
 run() {
 	$tm kill-server 2>/dev/null
 	[ -n "$dpid" ] && stop_daemon
-	rm -f "$tmp/socket"
 	scenario "$1" "$2"
-	"$bin/stairsd" -f -S "$tmp/socket" --scenario "$tmp/many.cfg" \
-	    >"$tmp/daemon.log" 2>&1 &
-	dpid=$!
-	n=0
-	while [ $n -lt 50 ] && [ ! -S "$tmp/socket" ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-	if [ ! -S "$tmp/socket" ]; then
+	if ! start_daemon "$tmp/many.cfg"; then
 		bad "daemon: $(cat "$tmp/daemon.log")"
 		return 1
 	fi
 	$tm new-session -d -s c -x "$3" -y "$4" \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $tmp/socket; \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; \
 	    sleep 600"
 	wait_screen "CPU0 " 100 || { bad "$1 CPUs: nothing drawn"; return 1; }
 	wait_screen "CPU$(($1 - 1)) " 50 ||
@@ -123,7 +55,7 @@ run() {
 
 # Every CPU label 0..$1-1 on screen.
 every_cpu() {
-	s=$($tm capture-pane -p -t c)
+	s=$(screen)
 	i=0
 	missing=""
 	while [ $i -lt "$1" ]; do
@@ -150,7 +82,7 @@ if run 4 2000 120 40; then
 	$tm send-keys -t c Home
 	wait_screen "▶    1 " 50 && ok "2000 tasks: Home back to the first" ||
 	    bad "2000 tasks: Home"
-	$tm capture-pane -p -t c | grep -q ' +[0-9][0-9]*' &&
+	screen | grep -q ' +[0-9][0-9]*' &&
 	    ok "2000 tasks: crowded stairs say +N" || bad "2000 tasks: no +N"
 	every_cpu 4 120x40
 fi
@@ -161,9 +93,9 @@ if run 64 128 120 40; then
 	wait_screen "rank [running left]" 10 && ok "64 CPUs: the CPU list" ||
 	    bad "64 CPUs: not the list"
 	$tm send-keys -t c v
-	if wait_screen "CPUs: panels" 50 && ! $tm capture-pane -p -t c |
-	    grep -qF "rank [running left]" && $tm capture-pane -p -t c |
-	    grep -q "┌ CPU63"; then
+	if wait_screen "CPUs: panels" 50 &&
+	    ! screen | grep -qF "rank [running left]" &&
+	    screen | grep -q "┌ CPU63"; then
 		ok "v: panels"
 	else
 		bad "v: no panels"

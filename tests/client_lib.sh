@@ -1,0 +1,106 @@
+# client_lib.sh -- what the client's tmux scripts share (e2e_client.sh,
+# e2e_client_hogs.sh, e2e_client_many.sh, bench_client.sh): sourced by
+# them, not run.  Before sourcing, a script sets
+#   lib_name	its name: in the temp directory's and tmux socket's names,
+#		and in the skip message;
+#   lib_skip	the status to exit with when tmux or socat is missing or
+#		the live daemon is not built yet (77; bench_client.sh 0, so
+#		that `make bench` goes on).
+# Then it has bin (where the binaries are), tmp (a private temp
+# directory), sock ($tmp/socket unless the script sets another), tm
+# (tmux on a private server), sess (the tmux session looked at: c unless
+# the script sets another), fails and dpid (the daemon start_daemon
+# started).  On exit the tmux server and that daemon are stopped, the
+# script's own cleanup_more is run if it defines one, and tmp removed.
+
+bin=$(cd "${STAIRS_BIN:-.}" && pwd)
+for tool in tmux socat; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "$lib_name: skipped: $tool not installed"
+		exit "$lib_skip"
+	fi
+done
+if "$bin/stairsd" -f --help 2>&1 | grep -q "not built yet"; then
+	echo "$lib_name: skipped: stairsd live daemon not available"
+	exit "$lib_skip"
+fi
+
+tmp=$(mktemp -d "/tmp/stairs-$lib_name.XXXXXX")
+sock=$tmp/socket
+tmsock=stairs-$lib_name-$$
+tm="tmux -L $tmsock -f /dev/null"
+sess=c
+fails=0
+dpid=
+
+# Stop what the script started: the tmux server, the daemon, what its
+# cleanup_more stops; remove the temp directory.
+cleanup() {
+	$tm kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
+	[ -n "$dpid" ] && stop_daemon
+	command -v cleanup_more >/dev/null 2>&1 && cleanup_more
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# One command to the daemon on $sock, its reply on stdout.
+ask() {
+	printf '%s\n' "$1" | socat -t2 - UNIX-CONNECT:"$sock" 2>/dev/null
+}
+
+# The screen of tmux session $1 (default $sess).
+screen() {
+	$tm capture-pane -p -t "${1:-$sess}" 2>/dev/null
+}
+
+# Wait (up to $2 tenths of a second, default 100) until the screen of
+# session $3 (default $sess) shows $1.
+wait_screen() {
+	n=0
+	while [ $n -lt "${2:-100}" ]; do
+		screen "$3" | grep -qF -- "$1" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# Start stairsd -f on $sock with scenario file $1, its output in
+# $tmp/daemon.log; wait up to 5 s for its socket.  Returns 1 if it
+# does not come.
+start_daemon() {
+	rm -f "$sock"
+	"$bin/stairsd" -f -S "$sock" --scenario "$1" >"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	n=0
+	while [ $n -lt 50 ] && [ ! -S "$sock" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	[ -S "$sock" ]
+}
+
+# Stop the daemon (SIGTERM, SIGKILL after 10 s) and reap it.
+stop_daemon() {
+	kill "$dpid" 2>/dev/null
+	n=0
+	while [ $n -lt 100 ]; do
+		case $(awk '/^State:/ { print $2 }' "/proc/$dpid/status" \
+		    2>/dev/null) in
+		""|Z|X) break ;;
+		esac
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if [ $n -ge 100 ]; then
+		echo "timed out after 10 s waiting for stairsd $dpid to exit"
+		kill -KILL "$dpid" 2>/dev/null
+	fi
+	wait "$dpid" 2>/dev/null
+	dpid=
+}
