@@ -39,7 +39,7 @@
  * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
  * stay in id order): one pass for all panels instead of one per row.
  */
-void
+static void
 panel_index(struct draw *d)
 {
 	const struct model	*m = d->m;
@@ -574,12 +574,12 @@ panel_nrun(const struct draw *d, int cpu)
 }
 
 /*
- * The title of a panel or a list line from x to xmax: the CPU, the task
- * that ran in the last tick (even if it has just slept) and nr; the
- * task's label shortened like those on the stairs, nr dropped last.
+ * The title of a panel from x to xmax: the CPU, the task that ran in
+ * the last tick (even if it has just slept) and nr; the task's label
+ * shortened like those on the stairs, nr dropped last.
  */
-void
-panel_title(struct draw *d, int cpu, int x, int y, int xmax, int idw)
+static void
+panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 {
 	const struct model	*m = d->m;
 	const struct mcpu	*c = &m->cpus[cpu];
@@ -589,7 +589,7 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax, int idw)
 	int			 nrw, w, cut;
 	enum col		 col;
 
-	x = grid_textf(g, x, y, xmax, COL_TITLE, " CPU%-*d ", idw, c->id);
+	x = grid_textf(g, x, y, xmax, COL_TITLE, " CPU%d ", c->id);
 	nrw = snprintf(nr, sizeof nr, " nr %d ", c->nr);
 	t = c->task > 0 ? model_task(m, c->task) : NULL;
 	if (t == NULL) {
@@ -643,7 +643,7 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		grid_fill(g, x + 1, y + h - 1, w - 2, d->gl->h, COL_BORDER);
 		grid_put(g, x + w - 1, y + h - 1, d->gl->br, COL_BORDER);
 	}
-	panel_title(d, cpu, x + 1, y, x + w - 1, 0);
+	panel_title(d, cpu, x + 1, y, x + w - 1);
 
 	ix = x + 1;
 	iw = w - 2;
@@ -990,21 +990,16 @@ panel_draw(struct draw *d, int y, int avail)
 	struct view		*v = d->v;
 	const char		**names;
 	size_t			 n;
-	int			 i, lines = 0, cols, w;
+	int			 i, lines = 0, cols;
 
 	if (m->ncpus == 0 || avail < 2)
 		return (0);
 	panel_index(d);
 	names = xcalloc(m->ntasks + 1, sizeof *names);
 	n = 0;
-	d->maxname = 0;
 	for (i = 0; i < m->ntasks; i++) {
-		if (m->tasks[i].state == MTASK_EXITED)
-			continue;
-		names[n++] = m->tasks[i].name;
-		w = grid_width(m->tasks[i].name);
-		if (w > d->maxname)
-			d->maxname = w;
+		if (m->tasks[i].state != MTASK_EXITED)
+			names[n++] = m->tasks[i].name;
 	}
 	qsort(names, n, sizeof *names, panel_name_cmp);
 	d->names = names;

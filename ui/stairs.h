@@ -292,7 +292,6 @@ struct draw {
 	/* The live tasks' names, sorted: a shortened name must be unique. */
 	const char		**names;
 	size_t			  nnames;
-	int			  maxname;	/* the widest name */
 
 	/* What a layout hid or cut, to choose the best (panel.c). */
 	int			  st_hidden;	/* runnable tasks not written */
@@ -333,12 +332,9 @@ void		 bar_keys(struct draw *, int y);
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
 int		 panel_digits(int);
 int		 panel_draw(struct draw *, int y, int avail);
-void		 panel_index(struct draw *);
 void		 panel_index_cpu(struct draw *, int cpu);
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
-void		 panel_title(struct draw *, int cpu, int x, int y, int xmax,
-		     int idw);
 
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);
