@@ -7,12 +7,10 @@
  * ncurses, no I/O, so the tests compare grids with golden text files;
  * crt.c puts a grid on the terminal.
  *
- * The screen is laid out from the top down.  The panels get what is
- * left after the status, caption and key lines and the minimum of the
- * tables; a panel shows every rank from the best static rank down to 139
- * when it can, else only the ranks in use and the tasks' static ranks
- * with a skip mark between them, so that every CPU stays on screen at
- * 80x24.  Panels that still do not fit wrap into rows and scroll.
+ * The screen is laid out from the top down.  The CPUs (panel.c: panels,
+ * or cpulist.c's list) get what is left after the status, caption and
+ * key lines and the minimum of the tables; the task table takes the
+ * rest, the article's table below it.
  */
 #include <stdarg.h>
 #include <stdio.h>
