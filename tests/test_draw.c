@@ -234,7 +234,7 @@ on_stair(const char *area, const struct mtask *t)
 static void
 check_visible(const struct model *m, const char *dump)
 {
-	const struct mtask	*t, *u, *match;
+	const struct mtask	*t, *u;
 	char			*area, *line, *nl, *p;
 	int			 i, j, nmatch;
 	size_t			 n;
@@ -257,19 +257,15 @@ check_visible(const struct model *m, const char *dump)
 			while (p - n > line && wordch(p[-(long)n - 1]))
 				n++;
 			nmatch = 0;
-			match = NULL;
 			for (j = 0; j < m->ntasks; j++) {
 				u = &m->tasks[j];
 				if (u->state != MTASK_EXITED &&
-				    strncmp(u->name, p - n, n) == 0) {
+				    strncmp(u->name, p - n, n) == 0)
 					nmatch++;
-					match = u;
-				}
 			}
 			if (n > 0 && nmatch != 1)
 				fail_msg("%.*s… names %d tasks: %s", (int)n,
 				    p - n, nmatch, line);
-			(void)match;
 		}
 	}
 	free(area);

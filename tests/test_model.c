@@ -761,7 +761,6 @@ test_click(void **state)
 	model_free(m);
 }
 
-/* Run the model and key tests. */
 /* A made-up daemon's task, for test_delta. */
 struct dtask {
 	int	live;		/* exists */
@@ -932,6 +931,7 @@ test_delta(void **state)
 	model_free(delta);
 }
 
+/* Run the model and key tests. */
 int
 main(void)
 {
