@@ -467,11 +467,9 @@ keys_find_done(struct keys_env *e)
 	id = strtol(v->prompt_buf, &end, 10);
 	if (*end == '\0')
 		t = model_task(m, (int)id);
-	start = model_task_index(m, v->selected);
+	start = model_task_index(m, v->selected);	/* -1: none */
 	for (k = 1; t == NULL && k <= m->ntasks; k++) {
 		i = (start + k) % m->ntasks;
-		if (i < 0)
-			i += m->ntasks;
 		if (strstr(m->tasks[i].name, v->prompt_buf) != NULL)
 			t = &m->tasks[i];
 	}
