@@ -3,20 +3,8 @@
 # the article's table comes out exactly, traces are deterministic and
 # well-formed, bad scenarios and bad usage exit 2 with FILE:LINE, other
 # failures exit 1, --help and --version work.
-bin=${STAIRS_BIN:-.}
-sd="$bin/stairsd"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_headless.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-
-ok() {
-	echo "ok: $*"
-}
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_headless
 
 # expect_status WANT CMD... -- run CMD, stdout/stderr to $tmp/out, $tmp/err
 expect_status() {
@@ -340,5 +328,4 @@ expect_status 1 "$sd" --headless --scenario scenarios/article.cfg \
 	{ grep -q "$tmp/no/such/dir/trace" "$tmp/err" &&
 	    ok "unwritable trace" || fail "unwritable trace: '$(cat "$tmp/err")'"; }
 
-[ $failed -eq 0 ] || { echo "$failed failed"; exit 1; }
-echo "all passed"
+e2e_end
