@@ -110,6 +110,14 @@ $(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB)
 check: $(PROGS) $(TESTS)
 	$(if $(filter 1,$(SAN)),STAIRS_SKIP_TIMING=1 )sh tests/run.sh $(BIN) $(BUILD)/t
 
+# run, test and bench (and fuzz-build) install the packages first, then
+# build in a new make: PKG_CFLAGS and PKG_LIBS ask pkg-config when the
+# Makefile is read, which on a fresh machine is before deps has installed
+# pkg-config and the libraries (tests/fresh_machine.sh checks this).
+run: deps
+	$(MAKE) all
+	./stairs
+
 # Unit and end-to-end tests, plain and then under the sanitizers; built
 # with one job per CPU unless make was given -j.
 TEST_J		?= -j$(shell nproc 2>/dev/null || echo 2)
@@ -117,34 +125,28 @@ test: deps
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) check
 	$(MAKE) $(if $(filter -j%,$(MAKEFLAGS)),,$(TEST_J)) SAN=1 check
 
-# bench_daemon compares this stairsd with the one from before the batching
-# clock (issue 13), built from git revision OLD_REV into $(BUILD)/old;
-# without git the old column just stays empty.
-OLD_REV		?= c2558c0
-$(BUILD)/old/stairsd:
-	rm -rf $(BUILD)/old && mkdir -p $(BUILD)/old
-	git archive $(OLD_REV) | tar -x -C $(BUILD)/old
-	$(MAKE) -C $(BUILD)/old BUILD=build/obj BIN=. SAN= stairsd
-
-# run, test and bench install the packages first, then build in a new make:
-# PKG_CFLAGS and PKG_LIBS ask pkg-config when the Makefile is read, which
-# on a fresh machine is before deps has installed pkg-config and the
-# libraries (tests/fresh_machine.sh checks this).
 bench: deps
 	$(MAKE) bench-run
 
+# bench_daemon compares this stairsd with the one from before the batching
+# clock (issue 13), built from git revision OLD_REV into OLD_DIR (named
+# after the revision, so another OLD_REV is built anew); without git the
+# old column just stays empty.
+OLD_REV		?= c2558c0
+OLD_DIR		= $(BUILD)/old-$(OLD_REV)
+$(OLD_DIR)/stairsd:
+	rm -rf $(OLD_DIR) && mkdir -p $(OLD_DIR)
+	git archive $(OLD_REV) | tar -x -C $(OLD_DIR)
+	$(MAKE) -C $(OLD_DIR) BUILD=build/obj BIN=. SAN= stairsd
+
 bench-run: $(PROGS) $(BENCHES)
-	@$(MAKE) $(BUILD)/old/stairsd >/dev/null 2>&1 || \
+	@$(MAKE) $(OLD_DIR)/stairsd >/dev/null 2>&1 || \
 		echo "bench: no old stairsd ($(OLD_REV)) to compare with"
 	@for b in $(BENCHES); do echo "== $$b"; \
-		STAIRS_OLD_BIN=$$([ -x $(BUILD)/old/stairsd ] && \
-		echo $(BUILD)/old) ./$$b || exit 1; done
+		STAIRS_OLD_BIN=$$([ -x $(OLD_DIR)/stairsd ] && \
+		echo $(OLD_DIR)) ./$$b || exit 1; done
 	@for b in tests/bench_*.sh; do [ -e "$$b" ] || continue; echo "== $$b"; \
 		STAIRS_BIN=$(BIN) sh $$b || exit 1; done
-
-run: deps
-	$(MAKE) all
-	./stairs
 
 deps:
 	@sh tests/deps.sh
@@ -216,4 +218,6 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
 clean:
 	rm -rf build stairsd stairs stairs-load
 
--include $(shell find build -name '*.d' 2>/dev/null)
+# The dependency files of this tree's builds; not those of the old tree
+# bench-run builds, whose paths are relative to that tree.
+-include $(shell find build -name '*.d' -not -path '*/old-*' 2>/dev/null)

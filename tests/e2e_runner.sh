@@ -9,24 +9,12 @@
 # - each test's output comes whole under its "=== NAME" line;
 # - the last line is "5 passed, 1 failed, 1 skipped", status 1.
 here=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_runner.XXXXXX") || exit 1
+. "$here/tests/lib.sh"
+e2e_begin e2e_runner
 cleanup() {
 	for f in "$tmp"/*.pid; do
 		[ -e "$f" ] && kill -KILL "$(cat "$f")" 2>/dev/null
 	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-
-ok() {
-	echo "ok: $*"
 }
 
 # dead PID: gone, or a zombie nobody reaped yet (waits up to 5 s: a
@@ -132,6 +120,4 @@ done
     ok "closing line: $(tail -1 "$tmp/out")" ||
     fail "closing line: $(tail -1 "$tmp/out")"
 
-[ $failed -eq 0 ] && echo "e2e_runner: all passed" && exit 0
-echo "e2e_runner: $failed failed"
-exit 1
+e2e_end

@@ -5,8 +5,9 @@
 #
 # - Tests run in parallel, at most $STAIRS_JOBS at once (default: two per
 #   CPU: the tests mostly wait, on their daemons, children and tmux,
-#   using under half a CPU between them).  Those marked serial below (real processes, timing)
-#   never run at the same time as each other.  The longest start first.
+#   using under half a CPU between them).  Those marked serial below
+#   (real processes, timing) never run at the same time as each other.
+#   The longest start first.
 # - Each test's output goes to TBIN/log/NAME.out and is printed whole
 #   when it ends, under "=== NAME", never interleaved with another's.
 # - Each test has a time limit ($STAIRS_TEST_TIMEOUT seconds, default
@@ -108,7 +109,7 @@ pass=0; fail=0; skip=0; failed=""
 running=""; nrun=0; serial_busy=""
 # Interrupted: take the running tests and what they started along.
 trap 'for n in $running; do sweep "$n"; done; exit 130' INT TERM HUP
-while [ -n "$(echo $pending)" ] || [ $nrun -gt 0 ]; do
+while [ -n "$pending" ] || [ $nrun -gt 0 ]; do
 	# Start what may start, in order.
 	left=""
 	for t in $pending; do

@@ -1,7 +1,7 @@
 /*
  * fuzz.h -- shared by the libFuzzer harnesses in tests/fuzz (make fuzz,
- * docs/FUZZING.md): the entry points libFuzzer calls, and the one helper
- * every harness needs, cutting the input into lines.
+ * docs/FUZZING.md): the entry points libFuzzer calls, and the helper the
+ * line-based harnesses (protocol, model) use, cutting the input into lines.
  */
 #ifndef STAIRS_FUZZ_H
 #define STAIRS_FUZZ_H

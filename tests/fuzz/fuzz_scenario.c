@@ -2,11 +2,11 @@
  * fuzz_scenario.c -- libFuzzer harness for the scenario loader: the input
  * is a scenario file's text, loaded with scenario_load_string(), then set
  * up as stairsd --headless does (engine parameters, CPU lists checked,
- * scenario_apply() without a spawn callback) and run for FUZZ_TICKS
- * engine ticks, reading every task and CPU back and counting the ticks
- * run as the daemon's ledger (the `table` command) and headless --table
- * (for task 1, while its static priority holds) do; both are formatted
- * at the end.
+ * scenario_apply() without a spawn callback, under the scenario's own
+ * policy) and run for FUZZ_TICKS engine ticks, reading every task and
+ * CPU back and counting the ticks run as the daemon's ledger (the `table`
+ * command) and headless --table (for task 1, while its static priority
+ * holds) do; both are formatted at the end.
  *
  * No process is ever spawned: scenario_apply() without a spawn callback
  * refuses a scenario with `command` tasks before adding anything, the
@@ -66,7 +66,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scenario_free(sc);
 		return (0);
 	}
-	e = engine_create(&p, NULL);
+	e = engine_create(&p, sc->policy != NULL ?
+	    engine_policy_find(sc->policy) : NULL);
 	if (scenario_apply(sc, e, NULL, NULL, &cause) != 0) {
 		free(cause);
 		engine_free(e);
