@@ -946,6 +946,46 @@ test_wake_query(void **state)
 	RUN_TO(e, 30);
 	assert_int_equal(et_row(e, 0).task, hog);
 	engine_free(e);
+
+	/*
+	 * What runs now is what the next tick picks, not the row of the
+	 * last one: a hog that ran its last tick at 120 has stepped down to
+	 * 121, so a wake at 120 preempts it.
+	 */
+	e = et_engine(1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, 0, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 10);
+	ROW(e, 0, hog, 120, 1, 1);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 1);
+	assert_int_equal(rank, 120);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 11);
+	ROW(e, 0, id, 120, 1, 10);
+	engine_free(e);
+
+	/*
+	 * A task whose run burst ended in the last tick has left the CPU:
+	 * a wake at 123 is compared with the hog left queued at 125, not
+	 * with the sleeper's 120, and preempts.
+	 */
+	e = et_engine(1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, 3, 0, NULL, 0, 0, NULL, -1);
+	(void)et_pat(e, "burst", 0, 1, 5, 100, NULL);
+	hog = et_hog(e, "hog", 5, 0, NULL);
+	RUN_TO(e, 0);
+	ROW(e, 0, id, 123, 1, 10);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 5);
+	ROW(e, 0, 2, 120, 1, 6);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 1);
+	assert_int_equal(rank, 123);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 6);
+	ROW(e, 0, id, 123, -1, -1);
+	engine_free(e);
 }
 
 /*
