@@ -1053,9 +1053,18 @@ engine_wake_query(const struct engine *e, int id, int *cpu, int *rank)
 		return (-1);
 	*cpu = c;
 	*rank = ti.rank;
-	/* Ahead of what the CPU ran last tick, if anything. */
 	cp = &e->cpus[c];
-	if (cp->nr == 0 || cp->last.task == 0)
+	if (cp->nr == 0)
+		return (1);
+	/*
+	 * A prio-array class (the staircase) picks the head of its best
+	 * rank: ahead of that, as it stands after the last tick's charge
+	 * and with whatever left the CPU gone.
+	 */
+	if (e->policy->pick == NULL)
+		return (ti.rank < prio_array_best(cp->rq));
+	/* A class with its own pick: ahead of what ran last tick, if any. */
+	if (cp->last.task == 0)
 		return (1);
 	return (ti.rank < cp->last.rank);
 }
