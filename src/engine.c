@@ -103,8 +103,9 @@ struct engine {
 	size_t				 gnames_size;
 
 	struct bucket			 wheel[WHEEL_SIZE];
-	int				*due;		/* scratch: ids due */
-	size_t				 due_size;
+	int				*due;		/* ids due; the first
+							   ndue: woken last tick */
+	size_t				 ndue, due_size;
 
 	struct engine_event		*events;	/* sorted by at */
 	size_t				 nevents, events_size, next_event;
@@ -578,7 +579,10 @@ engine_sort_ids(int *v, size_t n)
 	}
 }
 
-/* Step 2: everything due at `now` becomes runnable, in id order. */
+/*
+ * Step 2: everything due at `now` becomes runnable, in id order; those
+ * ids stay in e->due[0..ndue) for engine_woken().
+ */
 static void
 engine_wake_due(struct engine *e, uint64_t now)
 {
@@ -605,9 +609,11 @@ engine_wake_due(struct engine *e, uint64_t now)
 	}
 	b->n = keep;
 	engine_sort_ids(e->due, n);
+	e->ndue = 0;
 	for (i = 0; i < n; i++) {
-		if (i > 0 && e->due[i] == e->due[i - 1])
+		if (e->ndue > 0 && e->due[i] == e->due[e->ndue - 1])
 			continue;
+		e->due[e->ndue++] = e->due[i];
 		engine_make_runnable(e, &e->tasks[e->due[i] - 1], now);
 	}
 }
@@ -1310,6 +1316,14 @@ engine_fired(const struct engine *e, size_t *n)
 {
 	*n = e->nfired;
 	return (e->fired);
+}
+
+/* The tasks made runnable in the last tick (woken or started). */
+const int *
+engine_woken(const struct engine *e, size_t *n)
+{
+	*n = e->ndue;
+	return (e->due);
 }
 
 /* The current caption (NULL if none yet) and its sequence number. */

@@ -309,6 +309,11 @@ void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /* The scenario events fired in the last tick, in order. */
 const struct engine_event *engine_fired(const struct engine *, size_t *n);
+/*
+ * The tasks made runnable in the last tick, woken or started (step 2),
+ * in id order, each once: what traces show as wakes.
+ */
+const int *engine_woken(const struct engine *, size_t *n);
 /* The last caption fired, and a counter that moves when one fires. */
 const char *engine_caption(const struct engine *, uint64_t *seq);
 

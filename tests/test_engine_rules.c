@@ -1381,6 +1381,55 @@ test_runtime_burst_and_kill_sleeper(void **state)
 	engine_free(e);
 }
 
+/* The ids engine_woken gives after tick t: want[0..n). */
+static void
+et_woken(struct engine *e, uint64_t t, const int *want, size_t n)
+{
+	const int	*w;
+	size_t		 got, i;
+
+	RUN_TO(e, t);
+	w = engine_woken(e, &got);
+	assert_int_equal(got, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(w[i], want[i]);
+}
+
+/*
+ * engine_woken lists the tasks made runnable in the last tick, in id
+ * order: started (tick 0: h and p; tick 2: late) or woken (p at 4 from
+ * [1, 3]); a sleep injected into p asleep moves its wake from 8 to 15,
+ * and only 15 shows; a blocked real task shows at the tick after its
+ * engine_task_wake, once however often it was called.
+ */
+static void
+test_woken(void **state)
+{
+	struct engine	*e = et_engine(1, 10, 0, 0);
+	char		*cause = NULL;
+	int		 h, p, late, real;
+
+	h = et_hog(e, "h", 0, 0, NULL);
+	p = et_pat(e, "p", -1, 0, 1, 3, NULL);
+	late = et_hog(e, "late", 0, 2, NULL);
+	real = et_add(e, "real", ENGINE_REAL, 0, 20, NULL, 0, 0, NULL, -1);
+	et_woken(e, 0, (int []){ h, p }, 2);
+	et_woken(e, 1, NULL, 0);
+	et_woken(e, 2, (int []){ late }, 1);
+	et_woken(e, 4, (int []){ p }, 1);
+	ROW(e, 0, p, 119, 1, 10);
+	assert_int_equal(engine_task_sleep(e, p, 10, &cause), 0);
+	et_woken(e, 8, NULL, 0);
+	et_woken(e, 15, (int []){ p }, 1);
+	et_woken(e, 20, (int []){ real }, 1);
+	assert_int_equal(engine_task_block(e, real, &cause), 0);
+	et_woken(e, 21, NULL, 0);
+	assert_int_equal(engine_task_wake(e, real, &cause), 0);
+	assert_int_equal(engine_task_wake(e, real, &cause), 0);
+	et_woken(e, 22, (int []){ real }, 1);
+	engine_free(e);
+}
+
 /*
  * engine_fired lists the events that took effect in the last tick, in
  * order; a failing one (kill of an exited task) is skipped.  Tick 10:
@@ -1532,6 +1581,7 @@ main(void)
 		cmocka_unit_test(test_unknown_ids),
 		cmocka_unit_test(test_long_sleeps),
 		cmocka_unit_test(test_wake_query),
+		cmocka_unit_test(test_woken),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
