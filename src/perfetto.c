@@ -37,19 +37,10 @@ struct perfetto_cpu {
 	char	comm[PERFETTO_COMM];
 };
 
-/* What was last seen of a task, to see it wake. */
-struct perfetto_task {
-	enum engine_state	 state;
-	uint64_t		 ran;
-	uint64_t		 wake;
-};
-
 struct perfetto {
 	FILE			*f;
 	char			*buf;		/* f's buffer */
 	int			 ncpus;
-	struct perfetto_task	*task;		/* by task id */
-	int			 ntask;
 	struct perfetto_cpu	*cpu;
 	int			*rank;		/* last counter by pid, -1 */
 	int			 nrank;
@@ -146,7 +137,6 @@ perfetto_close(struct perfetto *pf, char **cause)
 	free(pf->buf);
 	free(pf->cpu);
 	free(pf->rank);
-	free(pf->task);
 	free(pf);
 	return (rc);
 }
@@ -241,39 +231,23 @@ perfetto_state(struct engine *e, int id)
 }
 
 /*
- * The wakes of the tick just run: a task asleep (or not started) at the
- * last look that is runnable now, or that ran or got a new wake time
- * since (it woke, ran and slept again within the tick).
+ * The wakes of the tick just run: the tasks it made runnable (woken or
+ * started), unless one already ran out its runtime.
  */
 static void
 perfetto_wakes(struct perfetto *pf, struct engine *e, uint64_t tick)
 {
 	struct engine_task_info	 ti;
-	struct perfetto_task	*pt;
-	int			 id, n = engine_ntasks(e), asleep;
+	const int		*woken;
+	size_t			 i, n;
 
-	if (n >= pf->ntask) {
-		pf->task = xreallocarray(pf->task, n + 1, sizeof *pf->task);
-		memset(pf->task + pf->ntask, 0, (n + 1 - pf->ntask) *
-		    sizeof *pf->task);
-		for (id = pf->ntask; id <= n; id++)
-			pf->task[id].state = ENGINE_WAITING;
-		pf->ntask = n + 1;
-	}
-	for (id = 1; id <= n; id++) {
-		if (engine_task_info(e, id, &ti) != 0)
+	woken = engine_woken(e, &n);
+	for (i = 0; i < n; i++) {
+		if (engine_task_info(e, woken[i], &ti) != 0 ||
+		    ti.state == ENGINE_EXITED)
 			continue;
-		pt = &pf->task[id];
-		asleep = pt->state == ENGINE_SLEEPING ||
-		    pt->state == ENGINE_WAITING;
-		if (asleep && ti.state != ENGINE_EXITED &&
-		    (ti.state == ENGINE_RUNNABLE || ti.ran != pt->ran ||
-		    (ti.state == ENGINE_SLEEPING && ti.wake != pt->wake)))
-			perfetto_waking(pf, tick, id, ti.name, ti.stair.rank,
-			    ti.cpu);
-		pt->state = ti.state;
-		pt->ran = ti.ran;
-		pt->wake = ti.wake;
+		perfetto_waking(pf, tick, woken[i], ti.name, ti.stair.rank,
+		    ti.cpu);
 	}
 }
 
