@@ -142,7 +142,7 @@ perfetto_close(struct perfetto *pf, char **cause)
 }
 
 /* pid woke during tick: a sched_waking in the context of its CPU's task. */
-void
+static void
 perfetto_waking(struct perfetto *pf, uint64_t tick, int pid, const char *comm,
     int prio, int cpu)
 {
@@ -176,41 +176,6 @@ perfetto_counter(struct perfetto *pf, uint64_t tick, int cpu, int pid,
 	fprintf(pf->f, "tracing_mark_write: C|%d|rank|%d\n", pid, rank);
 }
 
-/* What cpu ran during tick: a switch if it changed, a counter if the rank. */
-void
-perfetto_row(struct perfetto *pf, uint64_t tick, int cpu, int pid,
-    const char *comm, int rank, char (*state)(struct engine *, int),
-    struct engine *e)
-{
-	struct perfetto_cpu	*c;
-	char			 name[PERFETTO_COMM], st;
-
-	if (cpu < 0 || cpu >= pf->ncpus)
-		return;
-	c = &pf->cpu[cpu];
-	if (pid != c->pid) {
-		if (pid == 0)
-			snprintf(name, sizeof name, "swapper/%d", cpu);
-		else
-			perfetto_comm(name, comm);
-		st = 'R';
-		if (c->pid != 0 && state != NULL)
-			st = state(e, c->pid);
-		perfetto_prefix(pf, tick, cpu);
-		fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d "
-		    "prev_prio=%d prev_state=%c ==> next_comm=%s next_pid=%d "
-		    "next_prio=%d\n", c->comm, c->pid, c->prio, st, name, pid,
-		    pid == 0 ? 120 : rank);
-		c->pid = pid;
-		snprintf(c->comm, sizeof c->comm, "%s", name);
-	}
-	if (pid != 0) {
-		c->prio = rank;
-		perfetto_counter(pf, tick, cpu, pid, rank);
-	} else
-		c->prio = 120;
-}
-
 /* The state a task is in after leaving its CPU, as sched_switch says it. */
 static char
 perfetto_state(struct engine *e, int id)
@@ -228,6 +193,43 @@ perfetto_state(struct engine *e, int id)
 	default:
 		return ('R');
 	}
+}
+
+/*
+ * What cpu ran during tick (pid 0: idle), as the CSV trace's row: a
+ * switch if it changed, a counter if the rank did.
+ */
+static void
+perfetto_row(struct perfetto *pf, struct engine *e, uint64_t tick, int cpu,
+    int pid, const char *comm, int rank)
+{
+	struct perfetto_cpu	*c;
+	char			 name[PERFETTO_COMM], st;
+
+	if (cpu < 0 || cpu >= pf->ncpus)
+		return;
+	c = &pf->cpu[cpu];
+	if (pid != c->pid) {
+		if (pid == 0)
+			snprintf(name, sizeof name, "swapper/%d", cpu);
+		else
+			perfetto_comm(name, comm);
+		st = 'R';
+		if (c->pid != 0)
+			st = perfetto_state(e, c->pid);
+		perfetto_prefix(pf, tick, cpu);
+		fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d "
+		    "prev_prio=%d prev_state=%c ==> next_comm=%s next_pid=%d "
+		    "next_prio=%d\n", c->comm, c->pid, c->prio, st, name, pid,
+		    pid == 0 ? 120 : rank);
+		c->pid = pid;
+		snprintf(c->comm, sizeof c->comm, "%s", name);
+	}
+	if (pid != 0) {
+		c->prio = rank;
+		perfetto_counter(pf, tick, cpu, pid, rank);
+	} else
+		c->prio = 120;
 }
 
 /*
@@ -263,10 +265,8 @@ perfetto_tick(struct perfetto *pf, struct engine *e, uint64_t tick)
 	for (c = 0; c < pf->ncpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
-			perfetto_row(pf, tick, c, 0, NULL, 0, perfetto_state,
-			    e);
+			perfetto_row(pf, e, tick, c, 0, NULL, 0);
 		else
-			perfetto_row(pf, tick, c, ci.task, ti.name, ci.rank,
-			    perfetto_state, e);
+			perfetto_row(pf, e, tick, c, ci.task, ti.name, ci.rank);
 	}
 }
