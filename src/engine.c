@@ -1423,6 +1423,21 @@ engine_state_name(enum engine_state s)
 	return ("?");
 }
 
+/*
+ * The stair of a task under a class without stairs: nice and its static
+ * priority, the class's rank, the slice left, one descent of one stair.
+ */
+void
+engine_stair_flat(struct engine_task_info *ti, int nice, int left)
+{
+	ti->stair.nice = nice;
+	ti->stair.prio = 120 + nice;
+	ti->stair.rank = ti->rank;
+	ti->stair.iter = 1;
+	ti->stair.left = left;
+	ti->stair.descent = 1;
+}
+
 /* Write v in decimal at p; returns the end. */
 char *
 engine_utoa(char *p, uint64_t v)

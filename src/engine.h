@@ -41,7 +41,7 @@ struct engine_params {
  * The staircase's view of a task, kept in engine_task_info for the
  * staircase's readers (the article's table, the ledger).  Under another
  * policy nice, prio and rank are filled, left is the slice left, and
- * iter and descent are 1.
+ * iter and descent are 1 (engine_stair_flat).
  */
 struct engine_stair {
 	int		nice;		/* -20..19 */
@@ -254,6 +254,8 @@ const char *engine_policy_names(void);
 int	engine_task_allowed(const struct engine *, int id, int cpu);
 int	engine_check_queued(const struct engine *, int id, int cpu,
 	    char **cause);
+/* For a class without stairs: the flat stair struct engine_stair says. */
+void	engine_stair_flat(struct engine_task_info *, int nice, int left);
 /* Write v in decimal at p; return the end (for format ops). */
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);

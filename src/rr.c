@@ -209,12 +209,7 @@ rr_info(const struct engine_env *env, const void *ts,
 	(void)env;
 	ti->rank = 120 + t->nice;
 	ti->col[0] = t->left;
-	ti->stair.nice = t->nice;
-	ti->stair.prio = 120 + t->nice;
-	ti->stair.rank = ti->rank;
-	ti->stair.iter = 1;
-	ti->stair.left = t->left;
-	ti->stair.descent = 1;
+	engine_stair_flat(ti, t->nice, t->left);
 }
 
 /* The trace's column: left. */
