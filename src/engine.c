@@ -56,7 +56,7 @@ struct task {
 struct cpu {
 	int		nr;
 	void	       *rq;		/* the policy's runqueue */
-	struct engine_cpu_info last;
+	struct engine_cpu_info last;	/* engine_cpu_info sets cpu and nr */
 };
 
 struct group {
@@ -193,14 +193,11 @@ struct engine *
 engine_create(const struct engine_params *p, const struct engine_policy *pol)
 {
 	struct engine	*e;
-	int		 c;
 
 	e = xcalloc(1, sizeof *e);
 	e->p = *p;
 	e->cpus = xcalloc(p->cpus, sizeof *e->cpus);
 	cpumask_fill(&e->idle, p->cpus);
-	for (c = 0; c < p->cpus; c++)
-		e->cpus[c].last.cpu = c;
 	e->env.rr_interval = p->rr_interval;
 	e->env.sleep_min = p->sleep_min;
 	e->env.ncpus = p->cpus;
@@ -1205,7 +1202,6 @@ engine_tick(struct engine *e)
 			memset(cpu->last.col, 0, sizeof cpu->last.col);
 		} else
 			engine_run(e, c, &e->tasks[picks[c] - 1], now);
-		cpu->last.nr = cpu->nr;
 	}
 	e->now = now + 1;
 }
