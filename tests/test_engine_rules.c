@@ -986,6 +986,24 @@ test_wake_query(void **state)
 	RUN_TO(e, 6);
 	ROW(e, 0, id, 123, -1, -1);
 	engine_free(e);
+
+	/*
+	 * rr: a woken task goes to the tail of the FIFO and never preempts,
+	 * whatever its nice (rank 115 beside a hog at 120).
+	 */
+	e = et_engine_pol(&engine_policy_rr, 1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, -5, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 4);
+	assert_int_equal(et_row(e, 0).task, hog);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 0);
+	assert_int_equal(rank, 115);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 5);
+	assert_int_equal(et_row(e, 0).task, hog);
+	engine_free(e);
 }
 
 /*
