@@ -1060,12 +1060,14 @@ engine_wake_query(const struct engine *e, int id, int *cpu, int *rank)
 	if (cp->nr == 0)
 		return (1);
 	/*
-	 * A prio-array class (the staircase) picks the head of its best
-	 * rank: ahead of that, as it stands after the last tick's charge
-	 * and with whatever left the CPU gone.
+	 * A prio-array class (the staircase, rr) picks the head of its best
+	 * list: it joins the tail of its own list, so it runs if that list
+	 * is better than the best one as it stands after the last tick's
+	 * charge, with whatever left the CPU gone.
 	 */
 	if (e->policy->pick == NULL)
-		return (ti.rank < prio_array_best(cp->rq));
+		return (*(int *)((char *)ts + e->policy->rank_offset) <
+		    prio_array_best(cp->rq));
 	/* A class with its own pick: ahead of what ran last tick, if any. */
 	if (cp->last.task == 0)
 		return (1);

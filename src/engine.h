@@ -194,7 +194,7 @@ struct engine_policy {
 	 * Queue and unqueue.  Both NULL for a class whose runqueue is one
 	 * struct prio_array on which every task goes to the tail of its
 	 * rank, an int at rank_offset in its state: the core then does it
-	 * inline (the staircase).
+	 * inline (the staircase; rr, whose FIFO is the array's list 0).
 	 */
 	void	(*enqueue)(const struct engine_env *, void *rq, int id,
 		    void *ts, enum engine_enq);
