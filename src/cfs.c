@@ -564,12 +564,8 @@ cfs_info(const struct engine_env *env, const void *ts,
 			    (int64_t)CFS_NS) / 1000;
 		}
 	}
-	ti->stair.nice = t->nice;
-	ti->stair.prio = 120 + t->nice;
-	ti->stair.rank = ti->rank;
-	ti->stair.iter = 1;
-	ti->stair.left = ti->col[2] > 0 ? (int)(ti->col[2] / 1000) : 0;
-	ti->stair.descent = 1;
+	engine_stair_flat(ti, t->nice,
+	    ti->col[2] > 0 ? (int)(ti->col[2] / 1000) : 0);
 }
 
 /* The trace's columns: vruntime_us,slice_us,left_us. */

@@ -56,7 +56,7 @@ struct task {
 struct cpu {
 	int		nr;
 	void	       *rq;		/* the policy's runqueue */
-	struct engine_cpu_info last;
+	struct engine_cpu_info last;	/* engine_cpu_info sets cpu and nr */
 };
 
 struct group {
@@ -103,8 +103,9 @@ struct engine {
 	size_t				 gnames_size;
 
 	struct bucket			 wheel[WHEEL_SIZE];
-	int				*due;		/* scratch: ids due */
-	size_t				 due_size;
+	int				*due;		/* ids due; the first
+							   ndue: woken last tick */
+	size_t				 ndue, due_size;
 
 	struct engine_event		*events;	/* sorted by at */
 	size_t				 nevents, events_size, next_event;
@@ -192,14 +193,11 @@ struct engine *
 engine_create(const struct engine_params *p, const struct engine_policy *pol)
 {
 	struct engine	*e;
-	int		 c;
 
 	e = xcalloc(1, sizeof *e);
 	e->p = *p;
 	e->cpus = xcalloc(p->cpus, sizeof *e->cpus);
 	cpumask_fill(&e->idle, p->cpus);
-	for (c = 0; c < p->cpus; c++)
-		e->cpus[c].last.cpu = c;
 	e->env.rr_interval = p->rr_interval;
 	e->env.sleep_min = p->sleep_min;
 	e->env.ncpus = p->cpus;
@@ -578,7 +576,10 @@ engine_sort_ids(int *v, size_t n)
 	}
 }
 
-/* Step 2: everything due at `now` becomes runnable, in id order. */
+/*
+ * Step 2: everything due at `now` becomes runnable, in id order; those
+ * ids stay in e->due[0..ndue) for engine_woken().
+ */
 static void
 engine_wake_due(struct engine *e, uint64_t now)
 {
@@ -605,9 +606,11 @@ engine_wake_due(struct engine *e, uint64_t now)
 	}
 	b->n = keep;
 	engine_sort_ids(e->due, n);
+	e->ndue = 0;
 	for (i = 0; i < n; i++) {
-		if (i > 0 && e->due[i] == e->due[i - 1])
+		if (e->ndue > 0 && e->due[i] == e->due[e->ndue - 1])
 			continue;
+		e->due[e->ndue++] = e->due[i];
 		engine_make_runnable(e, &e->tasks[e->due[i] - 1], now);
 	}
 }
@@ -1053,9 +1056,20 @@ engine_wake_query(const struct engine *e, int id, int *cpu, int *rank)
 		return (-1);
 	*cpu = c;
 	*rank = ti.rank;
-	/* Ahead of what the CPU ran last tick, if anything. */
 	cp = &e->cpus[c];
-	if (cp->nr == 0 || cp->last.task == 0)
+	if (cp->nr == 0)
+		return (1);
+	/*
+	 * A prio-array class (the staircase, rr) picks the head of its best
+	 * list: it joins the tail of its own list, so it runs if that list
+	 * is better than the best one as it stands after the last tick's
+	 * charge, with whatever left the CPU gone.
+	 */
+	if (e->policy->pick == NULL)
+		return (*(int *)((char *)ts + e->policy->rank_offset) <
+		    prio_array_best(cp->rq));
+	/* A class with its own pick: ahead of what ran last tick, if any. */
+	if (cp->last.task == 0)
 		return (1);
 	return (ti.rank < cp->last.rank);
 }
@@ -1190,7 +1204,6 @@ engine_tick(struct engine *e)
 			memset(cpu->last.col, 0, sizeof cpu->last.col);
 		} else
 			engine_run(e, c, &e->tasks[picks[c] - 1], now);
-		cpu->last.nr = cpu->nr;
 	}
 	e->now = now + 1;
 }
@@ -1303,6 +1316,14 @@ engine_fired(const struct engine *e, size_t *n)
 	return (e->fired);
 }
 
+/* The tasks made runnable in the last tick (woken or started). */
+const int *
+engine_woken(const struct engine *e, size_t *n)
+{
+	*n = e->ndue;
+	return (e->due);
+}
+
 /* The current caption (NULL if none yet) and its sequence number. */
 const char *
 engine_caption(const struct engine *e, uint64_t *seq)
@@ -1398,6 +1419,21 @@ engine_state_name(enum engine_state s)
 		return ("exited");
 	}
 	return ("?");
+}
+
+/*
+ * The stair of a task under a class without stairs: nice and its static
+ * priority, the class's rank, the slice left, one descent of one stair.
+ */
+void
+engine_stair_flat(struct engine_task_info *ti, int nice, int left)
+{
+	ti->stair.nice = nice;
+	ti->stair.prio = 120 + nice;
+	ti->stair.rank = ti->rank;
+	ti->stair.iter = 1;
+	ti->stair.left = left;
+	ti->stair.descent = 1;
 }
 
 /* Write v in decimal at p; returns the end. */

@@ -41,7 +41,7 @@ struct engine_params {
  * The staircase's view of a task, kept in engine_task_info for the
  * staircase's readers (the article's table, the ledger).  Under another
  * policy nice, prio and rank are filled, left is the slice left, and
- * iter and descent are 1.
+ * iter and descent are 1 (engine_stair_flat).
  */
 struct engine_stair {
 	int		nice;		/* -20..19 */
@@ -194,7 +194,7 @@ struct engine_policy {
 	 * Queue and unqueue.  Both NULL for a class whose runqueue is one
 	 * struct prio_array on which every task goes to the tail of its
 	 * rank, an int at rank_offset in its state: the core then does it
-	 * inline (the staircase).
+	 * inline (the staircase; rr, whose FIFO is the array's list 0).
 	 */
 	void	(*enqueue)(const struct engine_env *, void *rq, int id,
 		    void *ts, enum engine_enq);
@@ -254,6 +254,8 @@ const char *engine_policy_names(void);
 int	engine_task_allowed(const struct engine *, int id, int cpu);
 int	engine_check_queued(const struct engine *, int id, int cpu,
 	    char **cause);
+/* For a class without stairs: the flat stair struct engine_stair says. */
+void	engine_stair_flat(struct engine_task_info *, int nice, int left);
 /* Write v in decimal at p; return the end (for format ops). */
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
@@ -309,6 +311,11 @@ void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /* The scenario events fired in the last tick, in order. */
 const struct engine_event *engine_fired(const struct engine *, size_t *n);
+/*
+ * The tasks made runnable in the last tick, woken or started (step 2),
+ * in id order, each once: what traces show as wakes.
+ */
+const int *engine_woken(const struct engine *, size_t *n);
 /* The last caption fired, and a counter that moves when one fires. */
 const char *engine_caption(const struct engine *, uint64_t *seq);
 

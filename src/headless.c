@@ -467,28 +467,27 @@ headless_pct(const uint64_t *v, size_t n, int pct)
 }
 
 /*
- * Note, before tick t runs, the tasks that become runnable at t (their
- * wake or start is due), and after it, what each CPU ran.
+ * Run tick t and count it: the tasks it made runnable (woken or
+ * started) wait from t, then what each CPU ran.
  */
 static void
 headless_count(struct engine *e, struct headless_stat *st, int n, uint64_t t,
     int ncpus)
 {
-	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct headless_stat	*s;
-	int			 id, c;
+	const int		*woken;
+	size_t			 i, nwoken;
+	int			 c;
 
-	for (id = 1; id <= n; id++) {
-		if (engine_task_info(e, id, &ti) != 0)
-			continue;
-		if ((ti.state == ENGINE_SLEEPING || ti.state ==
-		    ENGINE_WAITING) && ti.wake == t) {
-			st[id].ready = t;
-			st[id].pending = 1;
-		}
-	}
 	engine_tick(e);
+	woken = engine_woken(e, &nwoken);
+	for (i = 0; i < nwoken; i++) {
+		if (woken[i] > n)
+			continue;
+		st[woken[i]].ready = t;
+		st[woken[i]].pending = 1;
+	}
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || ci.task > n)

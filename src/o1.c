@@ -580,12 +580,7 @@ o1_info(const struct engine_env *env, const void *ts,
 	ti->col[1] = t->time_slice;
 	ti->col[2] = o1_bonus(t);
 	ti->col[3] = t->sleep_avg / O1_NS;
-	ti->stair.nice = t->nice;
-	ti->stair.prio = 120 + t->nice;
-	ti->stair.rank = t->prio;
-	ti->stair.iter = 1;
-	ti->stair.left = t->time_slice;
-	ti->stair.descent = 1;
+	engine_stair_flat(ti, t->nice, t->time_slice);
 }
 
 /* The trace's columns: array (A active, E expired),left,bonus,sleep_avg. */

@@ -37,19 +37,10 @@ struct perfetto_cpu {
 	char	comm[PERFETTO_COMM];
 };
 
-/* What was last seen of a task, to see it wake. */
-struct perfetto_task {
-	enum engine_state	 state;
-	uint64_t		 ran;
-	uint64_t		 wake;
-};
-
 struct perfetto {
 	FILE			*f;
 	char			*buf;		/* f's buffer */
 	int			 ncpus;
-	struct perfetto_task	*task;		/* by task id */
-	int			 ntask;
 	struct perfetto_cpu	*cpu;
 	int			*rank;		/* last counter by pid, -1 */
 	int			 nrank;
@@ -146,13 +137,12 @@ perfetto_close(struct perfetto *pf, char **cause)
 	free(pf->buf);
 	free(pf->cpu);
 	free(pf->rank);
-	free(pf->task);
 	free(pf);
 	return (rc);
 }
 
 /* pid woke during tick: a sched_waking in the context of its CPU's task. */
-void
+static void
 perfetto_waking(struct perfetto *pf, uint64_t tick, int pid, const char *comm,
     int prio, int cpu)
 {
@@ -186,41 +176,6 @@ perfetto_counter(struct perfetto *pf, uint64_t tick, int cpu, int pid,
 	fprintf(pf->f, "tracing_mark_write: C|%d|rank|%d\n", pid, rank);
 }
 
-/* What cpu ran during tick: a switch if it changed, a counter if the rank. */
-void
-perfetto_row(struct perfetto *pf, uint64_t tick, int cpu, int pid,
-    const char *comm, int rank, char (*state)(struct engine *, int),
-    struct engine *e)
-{
-	struct perfetto_cpu	*c;
-	char			 name[PERFETTO_COMM], st;
-
-	if (cpu < 0 || cpu >= pf->ncpus)
-		return;
-	c = &pf->cpu[cpu];
-	if (pid != c->pid) {
-		if (pid == 0)
-			snprintf(name, sizeof name, "swapper/%d", cpu);
-		else
-			perfetto_comm(name, comm);
-		st = 'R';
-		if (c->pid != 0 && state != NULL)
-			st = state(e, c->pid);
-		perfetto_prefix(pf, tick, cpu);
-		fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d "
-		    "prev_prio=%d prev_state=%c ==> next_comm=%s next_pid=%d "
-		    "next_prio=%d\n", c->comm, c->pid, c->prio, st, name, pid,
-		    pid == 0 ? 120 : rank);
-		c->pid = pid;
-		snprintf(c->comm, sizeof c->comm, "%s", name);
-	}
-	if (pid != 0) {
-		c->prio = rank;
-		perfetto_counter(pf, tick, cpu, pid, rank);
-	} else
-		c->prio = 120;
-}
-
 /* The state a task is in after leaving its CPU, as sched_switch says it. */
 static char
 perfetto_state(struct engine *e, int id)
@@ -241,39 +196,60 @@ perfetto_state(struct engine *e, int id)
 }
 
 /*
- * The wakes of the tick just run: a task asleep (or not started) at the
- * last look that is runnable now, or that ran or got a new wake time
- * since (it woke, ran and slept again within the tick).
+ * What cpu ran during tick (pid 0: idle), as the CSV trace's row: a
+ * switch if it changed, a counter if the rank did.
+ */
+static void
+perfetto_row(struct perfetto *pf, struct engine *e, uint64_t tick, int cpu,
+    int pid, const char *comm, int rank)
+{
+	struct perfetto_cpu	*c;
+	char			 name[PERFETTO_COMM], st;
+
+	if (cpu < 0 || cpu >= pf->ncpus)
+		return;
+	c = &pf->cpu[cpu];
+	if (pid != c->pid) {
+		if (pid == 0)
+			snprintf(name, sizeof name, "swapper/%d", cpu);
+		else
+			perfetto_comm(name, comm);
+		st = 'R';
+		if (c->pid != 0)
+			st = perfetto_state(e, c->pid);
+		perfetto_prefix(pf, tick, cpu);
+		fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d "
+		    "prev_prio=%d prev_state=%c ==> next_comm=%s next_pid=%d "
+		    "next_prio=%d\n", c->comm, c->pid, c->prio, st, name, pid,
+		    pid == 0 ? 120 : rank);
+		c->pid = pid;
+		snprintf(c->comm, sizeof c->comm, "%s", name);
+	}
+	if (pid != 0) {
+		c->prio = rank;
+		perfetto_counter(pf, tick, cpu, pid, rank);
+	} else
+		c->prio = 120;
+}
+
+/*
+ * The wakes of the tick just run: the tasks it made runnable (woken or
+ * started), unless one already ran out its runtime.
  */
 static void
 perfetto_wakes(struct perfetto *pf, struct engine *e, uint64_t tick)
 {
 	struct engine_task_info	 ti;
-	struct perfetto_task	*pt;
-	int			 id, n = engine_ntasks(e), asleep;
+	const int		*woken;
+	size_t			 i, n;
 
-	if (n >= pf->ntask) {
-		pf->task = xreallocarray(pf->task, n + 1, sizeof *pf->task);
-		memset(pf->task + pf->ntask, 0, (n + 1 - pf->ntask) *
-		    sizeof *pf->task);
-		for (id = pf->ntask; id <= n; id++)
-			pf->task[id].state = ENGINE_WAITING;
-		pf->ntask = n + 1;
-	}
-	for (id = 1; id <= n; id++) {
-		if (engine_task_info(e, id, &ti) != 0)
+	woken = engine_woken(e, &n);
+	for (i = 0; i < n; i++) {
+		if (engine_task_info(e, woken[i], &ti) != 0 ||
+		    ti.state == ENGINE_EXITED)
 			continue;
-		pt = &pf->task[id];
-		asleep = pt->state == ENGINE_SLEEPING ||
-		    pt->state == ENGINE_WAITING;
-		if (asleep && ti.state != ENGINE_EXITED &&
-		    (ti.state == ENGINE_RUNNABLE || ti.ran != pt->ran ||
-		    (ti.state == ENGINE_SLEEPING && ti.wake != pt->wake)))
-			perfetto_waking(pf, tick, id, ti.name, ti.stair.rank,
-			    ti.cpu);
-		pt->state = ti.state;
-		pt->ran = ti.ran;
-		pt->wake = ti.wake;
+		perfetto_waking(pf, tick, woken[i], ti.name, ti.stair.rank,
+		    ti.cpu);
 	}
 }
 
@@ -289,10 +265,8 @@ perfetto_tick(struct perfetto *pf, struct engine *e, uint64_t tick)
 	for (c = 0; c < pf->ncpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
-			perfetto_row(pf, tick, c, 0, NULL, 0, perfetto_state,
-			    e);
+			perfetto_row(pf, e, tick, c, 0, NULL, 0);
 		else
-			perfetto_row(pf, tick, c, ci.task, ti.name, ci.rank,
-			    perfetto_state, e);
+			perfetto_row(pf, e, tick, c, ci.task, ti.name, ci.rank);
 	}
 }

@@ -16,16 +16,6 @@ struct perfetto;
 struct perfetto *perfetto_open(const char *path, int ncpus, char **cause);
 /* Flush and close; 0, or -1 with *cause (a write failed). */
 int	perfetto_close(struct perfetto *, char **cause);
-/* pid woke during tick, queued on cpu with priority prio. */
-void	perfetto_waking(struct perfetto *, uint64_t tick, int pid,
-	    const char *comm, int prio, int cpu);
-/*
- * What cpu ran during tick (pid 0: idle), as the CSV trace's row; state is
- * what the task it ran before is now: 'R' runnable, 'S' asleep, 'X' gone.
- */
-void	perfetto_row(struct perfetto *, uint64_t tick, int cpu, int pid,
-	    const char *comm, int rank, char (*state)(struct engine *, int),
-	    struct engine *);
 /* After engine_tick: the tick's wakes, then its rows. */
 void	perfetto_tick(struct perfetto *, struct engine *, uint64_t tick);
 

@@ -8,18 +8,20 @@
  * the tail with a full slice.  Nice only shows in the rank, 120 + nice,
  * so the same scale as the other policies can draw it.
  */
+#include <stddef.h>
+
 #include "engine.h"
 #include "xmalloc.h"
 
-/* A task's state. */
+/*
+ * A task's state.  The FIFO is a prio array with one list, 0, on which
+ * every task goes to the tail: the core queues and picks inline, as for
+ * the staircase (rank_offset points at `list`).
+ */
 struct rr_task {
+	int	list;		/* always 0 */
 	int	nice;
 	int	left;		/* ticks left in this slice */
-};
-
-/* A CPU's FIFO, threaded through the engine's links. */
-struct rr_rq {
-	int	head, tail, nr;
 };
 
 _Static_assert(sizeof (struct rr_task) <= ENGINE_PRIV_SIZE,
@@ -29,42 +31,8 @@ _Static_assert(sizeof (struct rr_task) <= ENGINE_PRIV_SIZE,
 static void
 rr_rq_init(const struct engine_env *env, void *rq)
 {
-	struct rr_rq	*q = rq;
-
 	(void)env;
-	q->head = q->tail = q->nr = 0;
-}
-
-/* Append id at the tail. */
-static void
-rr_add_tail(const struct engine_env *env, struct rr_rq *q, int id)
-{
-	env->links.next[id] = 0;
-	env->links.prev[id] = q->tail;
-	if (q->tail != 0)
-		env->links.next[q->tail] = id;
-	else
-		q->head = id;
-	q->tail = id;
-	q->nr++;
-}
-
-/* Take id off the FIFO. */
-static void
-rr_del(const struct engine_env *env, struct rr_rq *q, int id)
-{
-	int	prev = env->links.prev[id], next = env->links.next[id];
-
-	if (prev != 0)
-		env->links.next[prev] = next;
-	else
-		q->head = next;
-	if (next != 0)
-		env->links.prev[next] = prev;
-	else
-		q->tail = prev;
-	env->links.prev[id] = env->links.next[id] = 0;
-	q->nr--;
+	prio_array_init(rq);
 }
 
 /* A new task: a full slice. */
@@ -73,36 +41,9 @@ rr_task_init(const struct engine_env *env, void *ts, int nice)
 {
 	struct rr_task	*t = ts;
 
+	t->list = 0;
 	t->nice = nice;
 	t->left = env->rr_interval;
-}
-
-/* Every arrival, wake or move goes to the tail. */
-static void
-rr_enqueue(const struct engine_env *env, void *rq, int id, void *ts,
-    enum engine_enq why)
-{
-	(void)ts;
-	(void)why;
-	rr_add_tail(env, rq, id);
-}
-
-/* Off the FIFO. */
-static void
-rr_dequeue(const struct engine_env *env, void *rq, int id, void *ts,
-    enum engine_deq why)
-{
-	(void)ts;
-	(void)why;
-	rr_del(env, rq, id);
-}
-
-/* The head runs. */
-static int
-rr_pick(const struct engine_env *env, void *rq)
-{
-	(void)env;
-	return (((struct rr_rq *)rq)->head);
 }
 
 /* One tick: at the end of its slice the task goes to the tail. */
@@ -120,8 +61,8 @@ rr_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	if (--t->left > 0)
 		return;
 	t->left = env->rr_interval;
-	rr_del(env, rq, id);
-	rr_add_tail(env, rq, id);
+	prio_array_del(rq, &env->links, id, 0);
+	prio_array_add_tail(rq, &env->links, id, 0);
 }
 
 /* Woken: a full slice (enqueue puts it at the tail). */
@@ -146,13 +87,35 @@ rr_renice(const struct engine_env *env, void *rq, int id, void *ts, int nice)
 static int
 rr_steal(const struct engine_env *env, void *rq, int dst)
 {
-	struct rr_rq	*q = rq;
-	int		 id;
+	const struct prio_array	*q = rq;
+	int			 id;
 
-	for (id = q->tail; id != 0 && id != q->head;
+	for (id = q->tail[0]; id != 0 && id != q->head[0];
 	    id = env->links.prev[id])
 		if (engine_task_allowed(env->e, id, dst))
 			return (id);
+	return (0);
+}
+
+/* What rr_check() passes to its visitor. */
+struct rr_visit {
+	const struct engine_env	*env;
+	int			 cpu;
+};
+
+/* A queued task: rightly there, and on list 0. */
+static int
+rr_visit(void *arg, int id, int list, char **cause)
+{
+	struct rr_visit	*v = arg;
+
+	if (engine_check_queued(v->env->e, id, v->cpu, cause) != 0)
+		return (-1);
+	if (list != 0 || ((const struct rr_task *)engine_ts(v->env,
+	    id))->list != 0) {
+		*cause = xasprintf("task %d on list %d", id, list);
+		return (-1);
+	}
 	return (0);
 }
 
@@ -160,28 +123,12 @@ rr_steal(const struct engine_env *env, void *rq, int dst)
 static int
 rr_check(const struct engine_env *env, const void *rq, int cpu, char **cause)
 {
-	const struct rr_rq	*q = rq;
-	int			 id, prev = 0, n = 0;
+	struct rr_visit	v = { env, cpu };
 
-	for (id = q->head; id != 0; id = env->links.next[id]) {
-		if (env->links.prev[id] != prev) {
-			*cause = xasprintf("fifo: bad link at %d", id);
-			return (-1);
-		}
-		if (engine_check_queued(env->e, id, cpu, cause) != 0)
-			return (-1);
-		prev = id;
-		if (++n > engine_ntasks(env->e)) {
-			*cause = xasprintf("fifo: loop");
-			return (-1);
-		}
-	}
-	if (q->tail != prev || q->nr != n) {
-		*cause = xasprintf("fifo: bad tail or count (%d, %d queued)",
-		    q->nr, n);
+	if (prio_array_check(rq, &env->links, engine_ntasks(env->e),
+	    rr_visit, &v, cause) != 0)
 		return (-1);
-	}
-	return (n);
+	return (((const struct prio_array *)rq)->nr);
 }
 
 /* A task's state: nice as given, a slice within 1..rr_interval. */
@@ -209,12 +156,7 @@ rr_info(const struct engine_env *env, const void *ts,
 	(void)env;
 	ti->rank = 120 + t->nice;
 	ti->col[0] = t->left;
-	ti->stair.nice = t->nice;
-	ti->stair.prio = 120 + t->nice;
-	ti->stair.rank = ti->rank;
-	ti->stair.iter = 1;
-	ti->stair.left = t->left;
-	ti->stair.descent = 1;
+	engine_stair_flat(ti, t->nice, t->left);
 }
 
 /* The trace's column: left. */
@@ -228,13 +170,15 @@ const struct engine_policy engine_policy_rr = {
 	.name = "rr",
 	.columns = "left",
 	.ncols = 1,
-	.rq_size = sizeof (struct rr_rq),
+	.rq_size = sizeof (struct prio_array),
 	.rq_init = rr_rq_init,
 	.rq_free = NULL,
 	.task_init = rr_task_init,
-	.enqueue = rr_enqueue,
-	.dequeue = rr_dequeue,
-	.pick = rr_pick,
+	/* Every arrival, wake or move to the tail of list 0: inline. */
+	.enqueue = NULL,
+	.dequeue = NULL,
+	.rank_offset = offsetof(struct rr_task, list),
+	.pick = NULL,		/* the FIFO's head: inline */
 	.tick = rr_tick,
 	.wake = rr_wake,
 	.renice = rr_renice,

@@ -10,9 +10,11 @@
  * configurations keep each cell's best round (the machine is shared).
  * The issue's goal: at 100 000 tasks, within 1.5x of the cost at 10.
  *
- * Usage: bench_engine [-q] [-p POLICY] [CPUS TASKS]
+ * Usage: bench_engine [-q] [-p POLICY] [-n TICKS] [CPUS TASKS]
  *   -q          shorter windows, for a smoke run
  *   -p POLICY   staircase (default), o1, cfs or rr
+ *   -n TICKS    with CPUS TASKS: run exactly TICKS ticks, untimed, for
+ *               counting instructions (valgrind --tool=cachegrind)
  *   CPUS TASKS  run only that configuration, in this process (for perf)
  */
 #include <sys/resource.h>
@@ -152,6 +154,23 @@ bench_activity(struct engine *e, int ncpus, struct result *res)
 	free(last);
 }
 
+/*
+ * Build one configuration and run exactly `ticks` ticks, untimed: the
+ * instructions of two such runs differ by the ticks' cost alone.
+ */
+static void
+bench_ticks(int ncpus, int ntasks, uint64_t ticks)
+{
+	struct engine	*e = bench_create(ncpus, ntasks);
+	uint64_t	 i;
+
+	for (i = 0; i < ticks; i++)
+		engine_tick(e);
+	printf("%d cpus %d tasks: %llu ticks\n", ncpus, ntasks,
+	    (unsigned long long)engine_now(e));
+	engine_free(e);
+}
+
 /* Run one configuration (in the child) and fill in the result. */
 static void
 bench_one(int ncpus, int ntasks, double window_ns, struct result *res)
@@ -258,6 +277,11 @@ main(int argc, char **argv)
 		argc -= 2;
 		argv += 2;
 	}
+	if (argc == 5 && strcmp(argv[1], "-n") == 0) {
+		bench_ticks(atoi(argv[3]), atoi(argv[4]), strtoull(argv[2],
+		    NULL, 10));
+		return (0);
+	}
 	if (argc == 3) {
 		bench_one(atoi(argv[1]), atoi(argv[2]), window_ns, &res[0][0]);
 		printf("%s cpus %s tasks: %.1f ns per CPU-tick (worst %.1f), "
@@ -268,7 +292,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 1) {
 		fprintf(stderr, "usage: bench_engine [-q] [-p POLICY] "
-		    "[CPUS TASKS]\n");
+		    "[-n TICKS] [CPUS TASKS]\n");
 		return (2);
 	}
 	t0 = bench_now();

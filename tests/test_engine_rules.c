@@ -946,6 +946,64 @@ test_wake_query(void **state)
 	RUN_TO(e, 30);
 	assert_int_equal(et_row(e, 0).task, hog);
 	engine_free(e);
+
+	/*
+	 * What runs now is what the next tick picks, not the row of the
+	 * last one: a hog that ran its last tick at 120 has stepped down to
+	 * 121, so a wake at 120 preempts it.
+	 */
+	e = et_engine(1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, 0, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 10);
+	ROW(e, 0, hog, 120, 1, 1);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 1);
+	assert_int_equal(rank, 120);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 11);
+	ROW(e, 0, id, 120, 1, 10);
+	engine_free(e);
+
+	/*
+	 * A task whose run burst ended in the last tick has left the CPU:
+	 * a wake at 123 is compared with the hog left queued at 125, not
+	 * with the sleeper's 120, and preempts.
+	 */
+	e = et_engine(1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, 3, 0, NULL, 0, 0, NULL, -1);
+	(void)et_pat(e, "burst", 0, 1, 5, 100, NULL);
+	hog = et_hog(e, "hog", 5, 0, NULL);
+	RUN_TO(e, 0);
+	ROW(e, 0, id, 123, 1, 10);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 5);
+	ROW(e, 0, 2, 120, 1, 6);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 1);
+	assert_int_equal(rank, 123);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 6);
+	ROW(e, 0, id, 123, -1, -1);
+	engine_free(e);
+
+	/*
+	 * rr: a woken task goes to the tail of the FIFO and never preempts,
+	 * whatever its nice (rank 115 beside a hog at 120).
+	 */
+	e = et_engine_pol(&engine_policy_rr, 1, 10, 0, 0);
+	id = et_add(e, "real", ENGINE_REAL, -5, 0, NULL, 0, 0, NULL, -1);
+	hog = et_hog(e, "hog", 0, 0, NULL);
+	RUN_TO(e, 0);
+	assert_int_equal(engine_task_block(e, id, &cause), 0);
+	RUN_TO(e, 4);
+	assert_int_equal(et_row(e, 0).task, hog);
+	assert_int_equal(engine_wake_query(e, id, &cpu, &rank), 0);
+	assert_int_equal(rank, 115);
+	assert_int_equal(engine_task_wake(e, id, &cause), 0);
+	RUN_TO(e, 5);
+	assert_int_equal(et_row(e, 0).task, hog);
+	engine_free(e);
 }
 
 /*
@@ -1341,6 +1399,55 @@ test_runtime_burst_and_kill_sleeper(void **state)
 	engine_free(e);
 }
 
+/* The ids engine_woken gives after tick t: want[0..n). */
+static void
+et_woken(struct engine *e, uint64_t t, const int *want, size_t n)
+{
+	const int	*w;
+	size_t		 got, i;
+
+	RUN_TO(e, t);
+	w = engine_woken(e, &got);
+	assert_int_equal(got, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(w[i], want[i]);
+}
+
+/*
+ * engine_woken lists the tasks made runnable in the last tick, in id
+ * order: started (tick 0: h and p; tick 2: late) or woken (p at 4 from
+ * [1, 3]); a sleep injected into p asleep moves its wake from 8 to 15,
+ * and only 15 shows; a blocked real task shows at the tick after its
+ * engine_task_wake, once however often it was called.
+ */
+static void
+test_woken(void **state)
+{
+	struct engine	*e = et_engine(1, 10, 0, 0);
+	char		*cause = NULL;
+	int		 h, p, late, real;
+
+	h = et_hog(e, "h", 0, 0, NULL);
+	p = et_pat(e, "p", -1, 0, 1, 3, NULL);
+	late = et_hog(e, "late", 0, 2, NULL);
+	real = et_add(e, "real", ENGINE_REAL, 0, 20, NULL, 0, 0, NULL, -1);
+	et_woken(e, 0, (int []){ h, p }, 2);
+	et_woken(e, 1, NULL, 0);
+	et_woken(e, 2, (int []){ late }, 1);
+	et_woken(e, 4, (int []){ p }, 1);
+	ROW(e, 0, p, 119, 1, 10);
+	assert_int_equal(engine_task_sleep(e, p, 10, &cause), 0);
+	et_woken(e, 8, NULL, 0);
+	et_woken(e, 15, (int []){ p }, 1);
+	et_woken(e, 20, (int []){ real }, 1);
+	assert_int_equal(engine_task_block(e, real, &cause), 0);
+	et_woken(e, 21, NULL, 0);
+	assert_int_equal(engine_task_wake(e, real, &cause), 0);
+	assert_int_equal(engine_task_wake(e, real, &cause), 0);
+	et_woken(e, 22, (int []){ real }, 1);
+	engine_free(e);
+}
+
 /*
  * engine_fired lists the events that took effect in the last tick, in
  * order; a failing one (kill of an exited task) is skipped.  Tick 10:
@@ -1492,6 +1599,7 @@ main(void)
 		cmocka_unit_test(test_unknown_ids),
 		cmocka_unit_test(test_long_sleeps),
 		cmocka_unit_test(test_wake_query),
+		cmocka_unit_test(test_woken),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

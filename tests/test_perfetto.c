@@ -384,12 +384,31 @@ test_two_cpus(void **state)
 	    ");\n", "3000", "typist", 3);
 }
 
+/*
+ * A sleep injected into a task already asleep only moves its wake: no
+ * wake shows until it really wakes (one per burst, as ever).
+ */
+static void
+test_injected_sleep(void **state)
+{
+	pt_check("cpus = 1;\n"
+	    "tasks = (\n"
+	    "  { name = \"hog\"; },\n"
+	    "  { name = \"editor\"; pattern = [ 2, 40 ]; }\n"
+	    ");\n"
+	    "events = (\n"
+	    "  { at = 20; action = \"sleep\"; task = \"editor\"; ms = 100; },\n"
+	    "  { at = 500; action = \"sleep\"; task = \"editor\"; ms = 60; }\n"
+	    ");\n", "1000", "editor", 2);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_cpu),
 		cmocka_unit_test(test_two_cpus),
+		cmocka_unit_test(test_injected_sleep),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

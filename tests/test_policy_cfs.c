@@ -102,7 +102,6 @@ test_sleeper_placement(void **state)
 	CFS_ROW(e, a, 0, 20000, 20000 - 999000);
 	RUN_TO(e, 1001);
 	CFS_ROW(e, s, -20000, 10000, 10000);
-	(void)a;
 	engine_free(e);
 }
 

@@ -164,9 +164,11 @@ test_expiry_arrays(void **state)
 				assert_int_equal(ti.col[0], 0);
 			assert_int_equal(ti.col[1], 102);
 			assert_true(ti.rank <= 118);	/* interactive */
-		} else if (ci.task == h && ti.state == ENGINE_RUNNABLE &&
-		    et_info(e, s).state == ENGINE_RUNNABLE) {
-			/* S waits in the active array: H is expired. */
+		} else if (ci.task == h && ti.state == ENGINE_RUNNABLE) {
+			/*
+			 * H is expired (S sleeps most of the time, so the
+			 * arrays swap only at the next pick).
+			 */
 			assert_int_equal(ti.col[0], 1);
 			seen_h++;
 		}
@@ -174,7 +176,7 @@ test_expiry_arrays(void **state)
 	assert_int_equal(ns, 2);
 	assert_int_equal(s_expiries[0], 2101);
 	assert_int_equal(s_expiries[1], 4243);
-	(void)seen_h;
+	assert_true(seen_h > 0);	/* the expired-array check ran */
 	engine_free(e);
 }
 
