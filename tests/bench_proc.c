@@ -223,27 +223,14 @@ struct result {
 static void
 bench_init(struct harness *h, const int *map, int proc)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	memset(h, 0, sizeof *h);
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	engine_params_default(&p);
-	p.cpus = 2;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
 	conf.map = map;
 	conf.nmap = 2;
-	conf.bindir = h->bindir;
 	conf.cgroups = 1;
 	conf.observe_proc = proc;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, 2, &conf);
 }
 
 /* The stolen ms of every task so far. */

@@ -61,17 +61,19 @@ harness_realtime(void)
 	return (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp));
 }
 
-/* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
+/*
+ * An engine of ncpus CPUs and the procs layer over it as conf says (its
+ * bindir is set here, to where stairs-load is).  The caller has called
+ * log_init.
+ */
 static __attribute__((unused)) void
-harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
+harness_init_conf(struct harness *h, int ncpus, struct procs_config *conf)
 {
 	struct engine_params	 p;
-	struct procs_config	 conf;
 	char			*cause = NULL;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	harness_realtime();
-	log_init("test", 1, LOG_LEVEL_WARN);
 	memset(h, 0, sizeof *h);
 	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
 	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
@@ -83,16 +85,25 @@ harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
 	engine_params_default(&p);
 	p.cpus = ncpus;
 	h->e = engine_create(&p, &engine_policy_staircase);
-	memset(&conf, 0, sizeof conf);
-	conf.map = map;
-	conf.nmap = map != NULL ? ncpus : 0;
-	conf.bindir = h->bindir;
-	conf.cgroups = cgroups;
-	h->ps = procs_create(h->e, &conf, &cause);
-	if (h->ps == NULL) {
+	conf->bindir = h->bindir;
+	if ((h->ps = procs_create(h->e, conf, &cause)) == NULL) {
 		fprintf(stderr, "procs_create: %s\n", cause);
 		exit(1);
 	}
+}
+
+/* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
+static __attribute__((unused)) void
+harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
+{
+	struct procs_config	 conf;
+
+	log_init("test", 1, LOG_LEVEL_WARN);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = map != NULL ? ncpus : 0;
+	conf.cgroups = cgroups;
+	harness_init_conf(h, ncpus, &conf);
 }
 
 /* Tear everything down. */

@@ -77,34 +77,15 @@ hold_done(struct harness *h)
 static void
 hold_init(struct harness *h, int ncpus, int cgroups, int cap)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
-	memset(h, 0, sizeof *h);
 	hold_nnotices = 0;
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	if (access(h->load, X_OK) != 0) {
-		fprintf(stderr, "no stairs-load at %s (make first)\n",
-		    h->load);
-		exit(1);
-	}
-	engine_params_default(&p);
-	p.cpus = ncpus;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
-	conf.bindir = h->bindir;
 	conf.cgroups = cgroups;
 	conf.max_task_procs = cap;
 	conf.notice = hold_notice;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, ncpus, &conf);
 	hold_cur = h;
 }
 

@@ -21,26 +21,12 @@
 static void
 observe_init(struct harness *h, int proc)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
-	memset(h, 0, sizeof *h);
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	engine_params_default(&p);
-	p.cpus = 1;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
-	conf.bindir = h->bindir;
 	conf.observe_proc = proc;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, 1, &conf);
 }
 
 /* Count the sleeper's wakes in the engine (sleeping, then not). */
