@@ -11,8 +11,6 @@
  */
 #include <sys/resource.h>
 
-#include <poll.h>
-
 #include "proc_harness.h"
 
 #define NTASKS		50
@@ -78,39 +76,6 @@ cmp_double(const void *a, const void *b)
 }
 
 /*
- * Wait for the next absolute ms; with events, act on the children's wakes
- * meanwhile as soon as they come (the daemon's libevent loop does the
- * same on procs_event_fd).
- */
-static void
-wait_until(struct harness *h, const struct timespec *next)
-{
-	struct pollfd	pfd;
-	struct timespec	now, left;
-
-	if ((pfd.fd = procs_event_fd(h->ps)) == -1) {
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next,
-		    NULL) == EINTR)
-			;
-		return;
-	}
-	pfd.events = POLLIN;
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = next->tv_sec - now.tv_sec;
-		left.tv_nsec = next->tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_nsec += 1000000000;
-			left.tv_sec--;
-		}
-		if (left.tv_sec < 0)
-			return;
-		if (ppoll(&pfd, 1, &left, NULL) > 0)
-			procs_wakeups(h->ps);
-	}
-}
-
-/*
  * One 1 ms loop like the daemon's, timing procs_enforce on the ticks where
  * an engine CPU changed task.
  */
@@ -171,12 +136,8 @@ run(struct harness *h, int ms, int sample)
 		nticks++;
 		if (changed && nswitch < maxswitch)
 			switch_us[nswitch++] = us_between(&a, &b);
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		wait_until(h, &next);
+		harness_next_ms(&next);
+		harness_wait(h, &next, 1);
 	}
 }
 
@@ -192,14 +153,8 @@ bare_loop(int ms)
 	c0 = self_cpu();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < ms; i++) {
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-		    NULL) == EINTR)
-			;
+		harness_next_ms(&next);
+		harness_wait(NULL, &next, 0);
 	}
 	return (100.0 * (self_cpu() - c0) / (now_s() - t0));
 }

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -278,12 +279,58 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
  */
 typedef void (*harness_sample_fn)(struct harness *, int i, void *);
 
+/* Move an absolute time on by 1 ms. */
+static __attribute__((unused)) void
+harness_next_ms(struct timespec *next)
+{
+	next->tv_nsec += 1000000;
+	if (next->tv_nsec >= 1000000000) {
+		next->tv_nsec -= 1000000000;
+		next->tv_sec++;
+	}
+}
+
 /*
- * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
- * sleep to the next absolute ms.
+ * Sleep until the absolute time next.  With events (and an event
+ * descriptor), act on the children's wakes meanwhile, as soon as they
+ * come, through procs_wakeups: the daemon's libevent loop does the same
+ * on procs_event_fd.
  */
 static __attribute__((unused)) void
-harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
+harness_wait(struct harness *h, const struct timespec *next, int events)
+{
+	struct pollfd	pfd;
+	struct timespec	now, left;
+
+	if (!events || (pfd.fd = procs_event_fd(h->ps)) == -1) {
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next,
+		    NULL) == EINTR)
+			;
+		return;
+	}
+	pfd.events = POLLIN;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = next->tv_sec - now.tv_sec;
+		left.tv_nsec = next->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_nsec += 1000000000;
+			left.tv_sec--;
+		}
+		if (left.tv_sec < 0)
+			return;
+		if (ppoll(&pfd, 1, &left, NULL) > 0)
+			procs_wakeups(h->ps);
+	}
+}
+
+/*
+ * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
+ * wait for the next absolute ms (acting on wakes meanwhile if events).
+ */
+static __attribute__((unused)) void
+harness_run_loop(struct harness *h, int ms, harness_sample_fn fn, void *arg,
+    int events)
 {
 	struct timespec	next;
 	int		i;
@@ -297,15 +344,16 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 		engine_tick(h->e);
 		procs_enforce(h->ps);
 		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-		    NULL) == EINTR)
-			;
+		harness_next_ms(&next);
+		harness_wait(h, &next, events);
 	}
+}
+
+/* The loop, sleeping between ticks: wakes are seen at the next tick. */
+static __attribute__((unused)) void
+harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
+{
+	harness_run_loop(h, ms, fn, arg, 0);
 }
 
 /*
