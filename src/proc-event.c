@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -81,23 +82,6 @@ struct proc_event {
 
 static void	proc_event_read_set(struct procs *, struct proc_event_set *);
 
-/* Read a small tracefs file into buf. */
-static int
-proc_event_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return (-1);
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return (-1);
-	buf[n] = '\0';
-	return (0);
-}
-
 /* The tracefs directory, mounting it if we may and it is missing. */
 static const char *
 proc_event_tracefs(char **why)
@@ -128,13 +112,16 @@ proc_event_format(const char *dir, long *id, int *off, char **why)
 	char	path[256], buf[4096], *p;
 
 	snprintf(path, sizeof path, "%s/%s/id", dir, PROC_EVENT_WAKEUP);
-	if (proc_event_read_file(path, buf, sizeof buf) != 0) {
+	if (cgroup_read(path, buf, sizeof buf) != 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
-	*id = strtol(buf, NULL, 10);
+	if ((*id = strtol(buf, NULL, 10)) <= 0) {
+		*why = xasprintf("%s: no id", path);
+		return (-1);
+	}
 	snprintf(path, sizeof path, "%s/%s/format", dir, PROC_EVENT_WAKEUP);
-	if (proc_event_read_file(path, buf, sizeof buf) != 0 ||
+	if (cgroup_read(path, buf, sizeof buf) != 0 ||
 	    (p = strstr(buf, " pid;")) == NULL ||
 	    (p = strstr(p, "offset:")) == NULL) {
 		*why = xasprintf("%s: no pid field", path);

@@ -212,17 +212,11 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
 	struct proc	*p;
 	char		 path[64], buf[512], state;
 	pid_t		 pgid;
-	ssize_t		 n;
-	int		 fd, j;
+	int		 j;
 
 	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (cgroup_read(path, buf, sizeof buf) != 0)
 		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
 	if (proc_sample_parse(buf, &state, &pgid) != 0 || state == 'Z')
 		return;
 	if ((p = proc_by_pid(ps, pgid)) == NULL || !p->forked)
