@@ -77,6 +77,31 @@ proc_sample_parse(char *buf, char *state, pid_t *pgid)
 	return (0);
 }
 
+/* What a state letter says of a process. */
+enum proc_sample_kind {
+	PROC_SAMPLE_GONE,	/* 0 (no such process), Z, X, x */
+	PROC_SAMPLE_ASLEEP,	/* S, D: blocked in the kernel */
+	PROC_SAMPLE_RUNS	/* anything else: R, or stopped (T, t) */
+};
+
+/* Classify a state letter from proc_sample_state. */
+static enum proc_sample_kind
+proc_sample_kind(char state)
+{
+	switch (state) {
+	case 0:
+	case 'Z':
+	case 'X':
+	case 'x':
+		return (PROC_SAMPLE_GONE);
+	case 'S':
+	case 'D':
+		return (PROC_SAMPLE_ASLEEP);
+	default:
+		return (PROC_SAMPLE_RUNS);
+	}
+}
+
 /* Read a member's state letter; 0 if it is gone. */
 static char
 proc_sample_state(struct proc_member *m)
@@ -260,16 +285,9 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
 		any = 1;
 		/* Members gone (the leader stays until it is reaped). */
 		for (j = p->nm - 1; j >= 0; j--) {
-			if (p->m[j].pid == p->pid)
-				continue;
-			switch (proc_sample_state(&p->m[j])) {
-			case 0:
-			case 'Z':
-			case 'X':
-			case 'x':
+			if (p->m[j].pid != p->pid && proc_sample_kind(
+			    proc_sample_state(&p->m[j])) == PROC_SAMPLE_GONE)
 				proc_sample_drop(p, j);
-				break;
-			}
 		}
 	}
 	ps->last_sweep = now;
@@ -375,24 +393,18 @@ proc_sample_pick(struct proc *p)
 static int
 proc_sample_blocked(struct proc *p)
 {
-	char	s;
 	int	i, blocked = 0;
 
 	if (p->nm > PROC_WINDOW)
 		return (proc_sample_blocked_window(p));
 	for (i = 0; i < p->nm; i++) {
-		s = proc_sample_state(&p->m[i]);
-		switch (s) {
-		case 'S':
-		case 'D':
+		switch (proc_sample_kind(proc_sample_state(&p->m[i]))) {
+		case PROC_SAMPLE_ASLEEP:
 			blocked = 1;
 			break;
-		case 0:
-		case 'Z':
-		case 'X':
-		case 'x':
+		case PROC_SAMPLE_GONE:
 			break;
-		default:
+		case PROC_SAMPLE_RUNS:
 			return (0);
 		}
 	}
@@ -411,32 +423,24 @@ proc_sample_blocked_window(struct proc *p)
 {
 	struct proc_member	*m;
 	int			 k;
-	char			 s;
 
 	/* The member last seen runnable most often still is: one read. */
-	if (p->hint < p->nm) {
-		s = proc_sample_state(&p->m[p->hint]);
-		if (s != 'S' && s != 'D' && s != 0 && s != 'Z' && s != 'X' &&
-		    s != 'x') {
-			p->scan_blocked = 0;
-			return (0);
-		}
+	if (p->hint < p->nm && proc_sample_kind(proc_sample_state(
+	    &p->m[p->hint])) == PROC_SAMPLE_RUNS) {
+		p->scan_blocked = 0;
+		return (0);
 	}
 	for (k = 0; k < PROC_WINDOW; k++) {
 		if (p->scan >= p->nm)
 			p->scan = 0;
 		m = &p->m[p->scan++];
-		switch (proc_sample_state(m)) {
-		case 'S':
-		case 'D':
+		switch (proc_sample_kind(proc_sample_state(m))) {
+		case PROC_SAMPLE_ASLEEP:
 			proc_sample_member_pcount(m);
 			break;
-		case 0:
-		case 'Z':
-		case 'X':
-		case 'x':
+		case PROC_SAMPLE_GONE:
 			break;
-		default:
+		case PROC_SAMPLE_RUNS:
 			p->hint = p->scan - 1;
 			p->scan_blocked = 0;
 			return (0);
