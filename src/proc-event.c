@@ -72,7 +72,6 @@ struct proc_event {
 	size_t			 data;		/* data bytes (a power of two) */
 	int			 off_pid;	/* of the woken pid, raw record */
 	char			*tmp;		/* a record that wraps the ring */
-	uint64_t		 records;	/* read, for the bench */
 	int			 epfd;		/* epoll over the ring fds */
 	uint64_t		 fsum, fxor;	/* the pids the filter names */
 	int			 fn;
@@ -433,7 +432,6 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				memcpy(&pid, rec + raw + 4 + ev->off_pid, 4);
 				if (size >= (uint32_t)ev->off_pid + 4)
 					proc_event_wakeup(ps, (pid_t)pid, ts);
-				ev->records++;
 			} else if (hdr.type == PERF_RECORD_LOST)
 				ps->ev_lost = 1;
 			tail += hdr.size;

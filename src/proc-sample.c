@@ -175,7 +175,6 @@ proc_sample_add(struct proc *p, pid_t pid)
 			close(m->schedfd);
 		return;
 	}
-	m->seen = 1;
 	proc_sample_member_pcount(m);
 	p->nm++;
 }

@@ -119,7 +119,6 @@ struct proc_member {
 	clockid_t	 clock;		/* its process CPU clock */
 	uint64_t	 cpu_ns;	/* last CPU time read */
 	uint64_t	 pcount;	/* times scheduled in, last read */
-	int		 seen;		/* found by the current sweep */
 };
 
 /* One real task. */
