@@ -168,6 +168,8 @@ test_injected_sleep(void **state)
 	assert_true(ti.injected);
 	harness_run(&h, 299, sleep_sample, &s);
 	print_message("stopped in %d of %d samples\n", s.stopped, s.samples);
+	/* Samples were taken (else stopped == samples says nothing). */
+	assert_true(s.samples >= 100);
 	assert_int_equal(s.stopped, s.samples);
 	harness_run(&h, 20, NULL, NULL);
 	ti = harness_info(&h, id);
