@@ -273,6 +273,39 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 }
 
 /*
+ * Wait up to 10 s (a killed process needs a CPU to die on, which a loaded
+ * machine may be slow to give) for process group pgid to have no live
+ * member; returns how many are left.
+ */
+static __attribute__((unused)) int
+harness_wait_no_members(pid_t pgid)
+{
+	pid_t	m[64];
+	int	n, tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		if ((n = harness_pgid_members(pgid, m, 64)) == 0)
+			break;
+		usleep(10000);
+	}
+	return (n);
+}
+
+/* Wait up to 10 s for a pid to be gone; 1 if it is. */
+static __attribute__((unused)) int
+harness_wait_gone(pid_t pid)
+{
+	int	tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		if (harness_gone(pid))
+			return (1);
+		usleep(10000);
+	}
+	return (0);
+}
+
+/*
  * Called once per loop iteration, about 1 ms after the last enforce (less
  * when the loop runs late: samplers skip those, as signals sent by the
  * enforce may still be in flight; see harness_since_enforce).

@@ -124,20 +124,6 @@ hold_read_pid(const char *path)
 	return ((pid_t)v);
 }
 
-/* Wait up to 10 s (a loaded machine) for a pid to be gone; 1 if it is. */
-static int
-hold_wait_gone(pid_t pid)
-{
-	int	tries;
-
-	for (tries = 0; tries < 1000; tries++) {
-		if (harness_gone(pid))
-			return (1);
-		usleep(10000);
-	}
-	return (0);
-}
-
 /*
  * The process group of an escapee once it has left group (it is forked
  * before it calls setsid or setpgid: wait up to 2 s); -1 if unknown.
@@ -266,7 +252,7 @@ test_escape_free(void **state)
 	}
 	hold_done(&h);
 	for (k = 0; k < 2; k++)
-		assert_true(hold_wait_gone(esc[k]));
+		assert_true(harness_wait_gone(esc[k]));
 	free(cmd);
 }
 
@@ -328,7 +314,7 @@ test_escape_killed(void **state)
 	waitpid(parent, &status, 0);
 	hold_parent = 0;
 	for (k = 0; k < 2; k++)
-		assert_true(hold_wait_gone(esc[k]));
+		assert_true(harness_wait_gone(esc[k]));
 }
 
 /* A killed watchdog is replaced, said so, and still does its job. */
@@ -338,7 +324,7 @@ test_watchdog_replaced(void **state)
 	struct harness	 h;
 	char		*argv[] = { "sh", "-c", "yes | cat > /dev/null", NULL };
 	pid_t		 parent, out[4], m[16];	/* old, new, noticed, pgid */
-	int		 fds[2], status, tries, n;
+	int		 fds[2], status, tries;
 
 	assert_int_equal(pipe(fds), 0);
 	if ((parent = fork()) == 0) {
@@ -375,14 +361,8 @@ test_watchdog_replaced(void **state)
 	kill(parent, SIGKILL);
 	waitpid(parent, &status, 0);
 	hold_parent = 0;
-	for (tries = 0; tries < 300; tries++) {
-		n = harness_pgid_members(out[3], m, 16);
-		if (n == 0)
-			break;
-		usleep(10000);
-	}
-	assert_int_equal(n, 0);
-	assert_true(hold_wait_gone(out[1]));
+	assert_int_equal(harness_wait_no_members(out[3]), 0);
+	assert_true(harness_wait_gone(out[1]));
 }
 
 /* A tree past max_task_procs gets no more members and is reported. */
