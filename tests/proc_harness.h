@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -171,22 +172,24 @@ harness_pid(struct harness *h, int id)
 	return (info.pid);
 }
 
+/* Read /proc/PID/stat into buf; 0, or -1 if the process is gone. */
+static __attribute__((unused)) int
+harness_stat(pid_t pid, char *buf, size_t len)
+{
+	char	path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	return (cgroup_read(path, buf, len));
+}
+
 /* A process's state letter from /proc, 0 if it is gone. */
 static __attribute__((unused)) char
 harness_state(pid_t pid)
 {
-	char	path[64], buf[512], *p, state;
-	int	fd;
-	ssize_t	n;
+	char	buf[512], *p, state;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY)) == -1)
+	if (harness_stat(pid, buf, sizeof buf) != 0)
 		return (0);
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return (0);
-	buf[n] = '\0';
 	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c",
 	    &state) != 1)
 		return (0);
@@ -242,11 +245,10 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		 path[64], buf[512], *p, *end, state;
+	char		 buf[512], *p, *end, state;
 	long		 ppid, pg;
 	pid_t		 pid;
-	int		 fd, n = 0;
-	ssize_t		 r;
+	int		 n = 0;
 
 	if ((d = opendir("/proc")) == NULL)
 		return (0);
@@ -254,14 +256,8 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 		pid = (pid_t)strtol(de->d_name, &end, 10);
 		if (*end != '\0' || pid <= 0)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-		if ((fd = open(path, O_RDONLY)) == -1)
+		if (harness_stat(pid, buf, sizeof buf) != 0)
 			continue;
-		r = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (r <= 0)
-			continue;
-		buf[r] = '\0';
 		if ((p = strrchr(buf, ')')) == NULL ||
 		    sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pg) != 3)
 			continue;

@@ -221,8 +221,7 @@ test_escape_free(void **state)
 	char		 base[64], path[80], *cmd, buf[4096];
 	char		*argv[] = { "sh", "-c", NULL, NULL };
 	pid_t		 esc[2], task;
-	int		 id, k, fd;
-	ssize_t		 n;
+	int		 id, k;
 
 	hold_init(&h, 1, 1, 0);
 	if (hold_need_cgroups(&h)) {
@@ -243,11 +242,8 @@ test_escape_free(void **state)
 		assert_int_not_equal(hold_pgid(esc[k], task), task);
 		/* In the daemon's cgroup (ungrouped tasks too). */
 		snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)esc[k]);
-		assert_true((fd = open(path, O_RDONLY)) != -1);
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		assert_true(n > 0);
-		buf[n] = '\0';
+		assert_int_equal(cgroup_read(path, buf, sizeof buf), 0);
+		assert_true(buf[0] != '\0');
 		assert_non_null(strstr(buf, "/stairs-"));
 	}
 	hold_done(&h);
