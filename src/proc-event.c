@@ -73,8 +73,6 @@ struct proc_event {
 	int			 off_pid;	/* of the woken pid, raw record */
 	char			*tmp;		/* a record that wraps the ring */
 	int			 epfd;		/* epoll over the ring fds */
-	uint64_t		 fsum, fxor;	/* the pids the filter names */
-	int			 fn;
 	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
 	uint64_t		 nlat;
 };
@@ -224,7 +222,7 @@ proc_event_start(struct procs *ps, char **why)
 	ev->len = (size_t)page * (1 + PROC_EVENT_PAGES);
 	ev->off_pid = off;
 	ev->tmp = xmalloc(65536);
-	ev->fn = 0;		/* no children yet: no events open */
+	/* No children yet: no events open until procs_spawn adds one. */
 	ps->ev = ev;
 	ev->attr.size = sizeof ev->attr;
 	ev->attr.type = PERF_TYPE_TRACEPOINT;
@@ -270,29 +268,29 @@ proc_event_stop(struct procs *ps)
 /*
  * Name the pids of our children in the tracepoint's filter, so that the
  * kernel records (and wakes us for) their wake-ups only, not every
- * wake-up on the machine.  Rebuilt when the set of pids changed (a
- * cheap sum over the members, each tick); past what the kernel takes in
- * one filter, the range of them.
+ * wake-up on the machine.  Rebuilt when a task's members changed
+ * (ps->members_changed, set by proc-sample.c), so a tick with none pays
+ * nothing; past what the kernel takes in one filter, the range of them.
  */
 void
 proc_event_filter(struct procs *ps)
 {
 	struct proc_event	*ev = ps->ev;
 	struct proc		*p;
-	uint64_t		 sum = 0, xor = 0;
 	pid_t			 lo = 0, hi = 0, pid;
 	struct proc_event_set	 set;
 	char			*f, *why = NULL;
 	size_t			 len = 0;
 	int			 i, j, n = 0, over = 0;
 
+	if (!ps->members_changed)
+		return;
+	ps->members_changed = 0;
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
 		for (j = 0; j < p->nm; j++) {
 			pid = p->m[j].pid;
-			sum += (uint64_t)pid;
-			xor ^= (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
 			if (n == 0 || pid < lo)
 				lo = pid;
 			if (n == 0 || pid > hi)
@@ -300,11 +298,6 @@ proc_event_filter(struct procs *ps)
 			n++;
 		}
 	}
-	if (n == ev->fn && sum == ev->fsum && xor == ev->fxor)
-		return;
-	ev->fn = n;
-	ev->fsum = sum;
-	ev->fxor = xor;
 	f = xmalloc(PROC_EVENT_FILTER + 64);
 	f[0] = '\0';
 	for (i = 1; i < ps->nt && n > 0 && !over; i++) {

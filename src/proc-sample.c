@@ -153,9 +153,12 @@ proc_sample_member_cputime(struct proc_member *m)
 		    (uint64_t)ts.tv_nsec;
 }
 
-/* Start tracking a process of a task's group. */
+/*
+ * Start tracking a process of a task's group (the event filter is rebuilt
+ * to name it).
+ */
 void
-proc_sample_add(struct proc *p, pid_t pid)
+proc_sample_add(struct procs *ps, struct proc *p, pid_t pid)
 {
 	struct proc_member	*m;
 	char			 path[64];
@@ -177,11 +180,12 @@ proc_sample_add(struct proc *p, pid_t pid)
 	}
 	proc_sample_member_pcount(m);
 	p->nm++;
+	ps->members_changed = 1;
 }
 
 /* Stop tracking member i, keeping its CPU time. */
 static void
-proc_sample_drop(struct proc *p, int i)
+proc_sample_drop(struct procs *ps, struct proc *p, int i)
 {
 	struct proc_member	*m = &p->m[i];
 
@@ -192,14 +196,15 @@ proc_sample_drop(struct proc *p, int i)
 		close(m->schedfd);
 	p->m[i] = p->m[p->nm - 1];
 	p->nm--;
+	ps->members_changed = 1;
 }
 
 /* Drop every member. */
 void
-proc_sample_clear(struct proc *p)
+proc_sample_clear(struct procs *ps, struct proc *p)
 {
 	while (p->nm > 0)
-		proc_sample_drop(p, p->nm - 1);
+		proc_sample_drop(ps, p, p->nm - 1);
 }
 
 /* The last pid handed out (the last field of /proc/loadavg), -1 unknown. */
@@ -257,7 +262,7 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
 		p->over = 1;
 		return;
 	}
-	proc_sample_add(p, pid);
+	proc_sample_add(ps, p, pid);
 }
 
 /*
@@ -286,7 +291,7 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
 		for (j = p->nm - 1; j >= 0; j--) {
 			if (p->m[j].pid != p->pid && proc_sample_kind(
 			    proc_sample_state(&p->m[j])) == PROC_SAMPLE_GONE)
-				proc_sample_drop(p, j);
+				proc_sample_drop(ps, p, j);
 		}
 	}
 	ps->last_sweep = now;

@@ -259,7 +259,7 @@ procs_free(struct procs *ps)
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL)
 			continue;
-		proc_sample_clear(p);
+		proc_sample_clear(ps, p);
 		free(p->m);
 		if (p->errfd != -1)
 			close(p->errfd);
