@@ -69,8 +69,11 @@ cgroup_write(const char *path, const char *value, char **cause)
 	return (0);
 }
 
-/* Read a small control file into buf, without its trailing newline. */
-static int
+/*
+ * Read a small kernel file (a control file, also tracefs and /proc for the
+ * proc layer) into buf, without its trailing white space.
+ */
+int
 cgroup_read(const char *path, char *buf, size_t len)
 {
 	ssize_t	n;

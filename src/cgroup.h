@@ -28,6 +28,8 @@ int	cgroup_group(struct cgroup *, int id, const char *name,
 const char *cgroup_group_path(const struct cgroup *, int id);
 /* Move a process (all its threads) into group id. */
 int	cgroup_move(struct cgroup *, int id, pid_t, char **cause);
+/* Read a small kernel file, trailing white space cut; 0 or -1 (errno). */
+int	cgroup_read(const char *path, char *buf, size_t len);
 /* Kill what is left in a stairs-<pid> tree and remove it (by path). */
 void	cgroup_purge_path(const char *root);
 /* Kill what is in a stairs-<pid> tree, without removing it. */

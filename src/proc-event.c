@@ -39,6 +39,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -71,32 +72,12 @@ struct proc_event {
 	size_t			 data;		/* data bytes (a power of two) */
 	int			 off_pid;	/* of the woken pid, raw record */
 	char			*tmp;		/* a record that wraps the ring */
-	uint64_t		 records;	/* read, for the bench */
 	int			 epfd;		/* epoll over the ring fds */
-	uint64_t		 fsum, fxor;	/* the pids the filter names */
-	int			 fn;
 	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
 	uint64_t		 nlat;
 };
 
 static void	proc_event_read_set(struct procs *, struct proc_event_set *);
-
-/* Read a small tracefs file into buf. */
-static int
-proc_event_read_file(const char *path, char *buf, size_t len)
-{
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return (-1);
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return (-1);
-	buf[n] = '\0';
-	return (0);
-}
 
 /* The tracefs directory, mounting it if we may and it is missing. */
 static const char *
@@ -128,13 +109,16 @@ proc_event_format(const char *dir, long *id, int *off, char **why)
 	char	path[256], buf[4096], *p;
 
 	snprintf(path, sizeof path, "%s/%s/id", dir, PROC_EVENT_WAKEUP);
-	if (proc_event_read_file(path, buf, sizeof buf) != 0) {
+	if (cgroup_read(path, buf, sizeof buf) != 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
-	*id = strtol(buf, NULL, 10);
+	if ((*id = strtol(buf, NULL, 10)) <= 0) {
+		*why = xasprintf("%s: no id", path);
+		return (-1);
+	}
 	snprintf(path, sizeof path, "%s/%s/format", dir, PROC_EVENT_WAKEUP);
-	if (proc_event_read_file(path, buf, sizeof buf) != 0 ||
+	if (cgroup_read(path, buf, sizeof buf) != 0 ||
 	    (p = strstr(buf, " pid;")) == NULL ||
 	    (p = strstr(p, "offset:")) == NULL) {
 		*why = xasprintf("%s: no pid field", path);
@@ -238,7 +222,7 @@ proc_event_start(struct procs *ps, char **why)
 	ev->len = (size_t)page * (1 + PROC_EVENT_PAGES);
 	ev->off_pid = off;
 	ev->tmp = xmalloc(65536);
-	ev->fn = 0;		/* no children yet: no events open */
+	/* No children yet: no events open until procs_spawn adds one. */
 	ps->ev = ev;
 	ev->attr.size = sizeof ev->attr;
 	ev->attr.type = PERF_TYPE_TRACEPOINT;
@@ -284,29 +268,29 @@ proc_event_stop(struct procs *ps)
 /*
  * Name the pids of our children in the tracepoint's filter, so that the
  * kernel records (and wakes us for) their wake-ups only, not every
- * wake-up on the machine.  Rebuilt when the set of pids changed (a
- * cheap sum over the members, each tick); past what the kernel takes in
- * one filter, the range of them.
+ * wake-up on the machine.  Rebuilt when a task's members changed
+ * (ps->members_changed, set by proc-sample.c), so a tick with none pays
+ * nothing; past what the kernel takes in one filter, the range of them.
  */
 void
 proc_event_filter(struct procs *ps)
 {
 	struct proc_event	*ev = ps->ev;
 	struct proc		*p;
-	uint64_t		 sum = 0, xor = 0;
 	pid_t			 lo = 0, hi = 0, pid;
 	struct proc_event_set	 set;
 	char			*f, *why = NULL;
 	size_t			 len = 0;
 	int			 i, j, n = 0, over = 0;
 
+	if (!ps->members_changed)
+		return;
+	ps->members_changed = 0;
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
 		for (j = 0; j < p->nm; j++) {
 			pid = p->m[j].pid;
-			sum += (uint64_t)pid;
-			xor ^= (uint64_t)pid * 0x9e3779b97f4a7c15ULL;
 			if (n == 0 || pid < lo)
 				lo = pid;
 			if (n == 0 || pid > hi)
@@ -314,11 +298,6 @@ proc_event_filter(struct procs *ps)
 			n++;
 		}
 	}
-	if (n == ev->fn && sum == ev->fsum && xor == ev->fxor)
-		return;
-	ev->fn = n;
-	ev->fsum = sum;
-	ev->fxor = xor;
 	f = xmalloc(PROC_EVENT_FILTER + 64);
 	f[0] = '\0';
 	for (i = 1; i < ps->nt && n > 0 && !over; i++) {
@@ -446,7 +425,6 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				memcpy(&pid, rec + raw + 4 + ev->off_pid, 4);
 				if (size >= (uint32_t)ev->off_pid + 4)
 					proc_event_wakeup(ps, (pid_t)pid, ts);
-				ev->records++;
 			} else if (hdr.type == PERF_RECORD_LOST)
 				ps->ev_lost = 1;
 			tail += hdr.size;

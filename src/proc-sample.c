@@ -77,6 +77,31 @@ proc_sample_parse(char *buf, char *state, pid_t *pgid)
 	return (0);
 }
 
+/* What a state letter says of a process. */
+enum proc_sample_kind {
+	PROC_SAMPLE_GONE,	/* 0 (no such process), Z, X, x */
+	PROC_SAMPLE_ASLEEP,	/* S, D: blocked in the kernel */
+	PROC_SAMPLE_RUNS	/* anything else: R, or stopped (T, t) */
+};
+
+/* Classify a state letter from proc_sample_state. */
+static enum proc_sample_kind
+proc_sample_kind(char state)
+{
+	switch (state) {
+	case 0:
+	case 'Z':
+	case 'X':
+	case 'x':
+		return (PROC_SAMPLE_GONE);
+	case 'S':
+	case 'D':
+		return (PROC_SAMPLE_ASLEEP);
+	default:
+		return (PROC_SAMPLE_RUNS);
+	}
+}
+
 /* Read a member's state letter; 0 if it is gone. */
 static char
 proc_sample_state(struct proc_member *m)
@@ -128,9 +153,12 @@ proc_sample_member_cputime(struct proc_member *m)
 		    (uint64_t)ts.tv_nsec;
 }
 
-/* Start tracking a process of a task's group. */
+/*
+ * Start tracking a process of a task's group (the event filter is rebuilt
+ * to name it).
+ */
 void
-proc_sample_add(struct proc *p, pid_t pid)
+proc_sample_add(struct procs *ps, struct proc *p, pid_t pid)
 {
 	struct proc_member	*m;
 	char			 path[64];
@@ -150,14 +178,14 @@ proc_sample_add(struct proc *p, pid_t pid)
 			close(m->schedfd);
 		return;
 	}
-	m->seen = 1;
 	proc_sample_member_pcount(m);
 	p->nm++;
+	ps->members_changed = 1;
 }
 
 /* Stop tracking member i, keeping its CPU time. */
 static void
-proc_sample_drop(struct proc *p, int i)
+proc_sample_drop(struct procs *ps, struct proc *p, int i)
 {
 	struct proc_member	*m = &p->m[i];
 
@@ -168,14 +196,15 @@ proc_sample_drop(struct proc *p, int i)
 		close(m->schedfd);
 	p->m[i] = p->m[p->nm - 1];
 	p->nm--;
+	ps->members_changed = 1;
 }
 
 /* Drop every member. */
 void
-proc_sample_clear(struct proc *p)
+proc_sample_clear(struct procs *ps, struct proc *p)
 {
 	while (p->nm > 0)
-		proc_sample_drop(p, p->nm - 1);
+		proc_sample_drop(ps, p, p->nm - 1);
 }
 
 /* The last pid handed out (the last field of /proc/loadavg), -1 unknown. */
@@ -212,17 +241,11 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
 	struct proc	*p;
 	char		 path[64], buf[512], state;
 	pid_t		 pgid;
-	ssize_t		 n;
-	int		 fd, j;
+	int		 j;
 
 	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if (cgroup_read(path, buf, sizeof buf) != 0)
 		return;
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
 	if (proc_sample_parse(buf, &state, &pgid) != 0 || state == 'Z')
 		return;
 	if ((p = proc_by_pid(ps, pgid)) == NULL || !p->forked)
@@ -239,7 +262,7 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
 		p->over = 1;
 		return;
 	}
-	proc_sample_add(p, pid);
+	proc_sample_add(ps, p, pid);
 }
 
 /*
@@ -266,16 +289,9 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
 		any = 1;
 		/* Members gone (the leader stays until it is reaped). */
 		for (j = p->nm - 1; j >= 0; j--) {
-			if (p->m[j].pid == p->pid)
-				continue;
-			switch (proc_sample_state(&p->m[j])) {
-			case 0:
-			case 'Z':
-			case 'X':
-			case 'x':
-				proc_sample_drop(p, j);
-				break;
-			}
+			if (p->m[j].pid != p->pid && proc_sample_kind(
+			    proc_sample_state(&p->m[j])) == PROC_SAMPLE_GONE)
+				proc_sample_drop(ps, p, j);
 		}
 	}
 	ps->last_sweep = now;
@@ -381,24 +397,18 @@ proc_sample_pick(struct proc *p)
 static int
 proc_sample_blocked(struct proc *p)
 {
-	char	s;
 	int	i, blocked = 0;
 
 	if (p->nm > PROC_WINDOW)
 		return (proc_sample_blocked_window(p));
 	for (i = 0; i < p->nm; i++) {
-		s = proc_sample_state(&p->m[i]);
-		switch (s) {
-		case 'S':
-		case 'D':
+		switch (proc_sample_kind(proc_sample_state(&p->m[i]))) {
+		case PROC_SAMPLE_ASLEEP:
 			blocked = 1;
 			break;
-		case 0:
-		case 'Z':
-		case 'X':
-		case 'x':
+		case PROC_SAMPLE_GONE:
 			break;
-		default:
+		case PROC_SAMPLE_RUNS:
 			return (0);
 		}
 	}
@@ -417,32 +427,24 @@ proc_sample_blocked_window(struct proc *p)
 {
 	struct proc_member	*m;
 	int			 k;
-	char			 s;
 
 	/* The member last seen runnable most often still is: one read. */
-	if (p->hint < p->nm) {
-		s = proc_sample_state(&p->m[p->hint]);
-		if (s != 'S' && s != 'D' && s != 0 && s != 'Z' && s != 'X' &&
-		    s != 'x') {
-			p->scan_blocked = 0;
-			return (0);
-		}
+	if (p->hint < p->nm && proc_sample_kind(proc_sample_state(
+	    &p->m[p->hint])) == PROC_SAMPLE_RUNS) {
+		p->scan_blocked = 0;
+		return (0);
 	}
 	for (k = 0; k < PROC_WINDOW; k++) {
 		if (p->scan >= p->nm)
 			p->scan = 0;
 		m = &p->m[p->scan++];
-		switch (proc_sample_state(m)) {
-		case 'S':
-		case 'D':
+		switch (proc_sample_kind(proc_sample_state(m))) {
+		case PROC_SAMPLE_ASLEEP:
 			proc_sample_member_pcount(m);
 			break;
-		case 0:
-		case 'Z':
-		case 'X':
-		case 'x':
+		case PROC_SAMPLE_GONE:
 			break;
-		default:
+		case PROC_SAMPLE_RUNS:
 			p->hint = p->scan - 1;
 			p->scan_blocked = 0;
 			return (0);

@@ -268,7 +268,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	p->live = 1;
 	p->stopped = 1;
 	p->forked = 0;
-	proc_sample_add(p, pid);
+	proc_sample_add(ps, p, pid);
 	proc_sample_cputime(p);		/* stolen counts from here */
 	p->unpicked_ns = p->cpu_ns;
 	proc_watch_tell(ps, '+', pid);
@@ -323,7 +323,7 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 
 	proc_sample_cputime(p);
 	p->live = 0;
-	proc_sample_clear(p);
+	proc_sample_clear(ps, p);
 	/* Leftovers of a pipeline, and escapees, go with their leader. */
 	kill(-p->pid, SIGKILL);
 	kill(-p->pid, SIGCONT);

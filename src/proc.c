@@ -94,14 +94,12 @@ proc_notice(struct procs *ps, const char *fmt, ...)
 static long
 proc_pidmax(void)
 {
-	FILE	*f;
-	long	 v = 4194304;
+	char	buf[32];
+	long	v;
 
-	if ((f = fopen("/proc/sys/kernel/pid_max", "re")) != NULL) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = 4194304;
-		fclose(f);
-	}
+	if (cgroup_read("/proc/sys/kernel/pid_max", buf, sizeof buf) != 0 ||
+	    (v = strtol(buf, NULL, 10)) <= 0)
+		return (4194304);
 	return (v);
 }
 
@@ -261,7 +259,7 @@ procs_free(struct procs *ps)
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL)
 			continue;
-		proc_sample_clear(p);
+		proc_sample_clear(ps, p);
 		free(p->m);
 		if (p->errfd != -1)
 			close(p->errfd);

@@ -119,7 +119,6 @@ struct proc_member {
 	clockid_t	 clock;		/* its process CPU clock */
 	uint64_t	 cpu_ns;	/* last CPU time read */
 	uint64_t	 pcount;	/* times scheduled in, last read */
-	int		 seen;		/* found by the current sweep */
 };
 
 /* One real task. */
@@ -184,6 +183,7 @@ struct procs {
 	void			*notice_arg;
 	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
 	struct proc_event	*ev;		/* NULL: /proc polling */
+	int			 members_changed; /* a member added or dropped */
 	int			 ev_lost;	/* records lost: look at all */
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
@@ -207,8 +207,8 @@ void		 proc_enforce_cont(struct procs *, struct proc *);
 void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
-void		 proc_sample_add(struct proc *, pid_t);
-void		 proc_sample_clear(struct proc *);
+void		 proc_sample_add(struct procs *, struct proc *, pid_t);
+void		 proc_sample_clear(struct procs *, struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
 void		 proc_sample_unpick(struct proc *);

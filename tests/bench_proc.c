@@ -11,8 +11,6 @@
  */
 #include <sys/resource.h>
 
-#include <poll.h>
-
 #include "proc_harness.h"
 
 #define NTASKS		50
@@ -78,39 +76,6 @@ cmp_double(const void *a, const void *b)
 }
 
 /*
- * Wait for the next absolute ms; with events, act on the children's wakes
- * meanwhile as soon as they come (the daemon's libevent loop does the
- * same on procs_event_fd).
- */
-static void
-wait_until(struct harness *h, const struct timespec *next)
-{
-	struct pollfd	pfd;
-	struct timespec	now, left;
-
-	if ((pfd.fd = procs_event_fd(h->ps)) == -1) {
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next,
-		    NULL) == EINTR)
-			;
-		return;
-	}
-	pfd.events = POLLIN;
-	for (;;) {
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		left.tv_sec = next->tv_sec - now.tv_sec;
-		left.tv_nsec = next->tv_nsec - now.tv_nsec;
-		if (left.tv_nsec < 0) {
-			left.tv_nsec += 1000000000;
-			left.tv_sec--;
-		}
-		if (left.tv_sec < 0)
-			return;
-		if (ppoll(&pfd, 1, &left, NULL) > 0)
-			procs_wakeups(h->ps);
-	}
-}
-
-/*
  * One 1 ms loop like the daemon's, timing procs_enforce on the ticks where
  * an engine CPU changed task.
  */
@@ -171,12 +136,8 @@ run(struct harness *h, int ms, int sample)
 		nticks++;
 		if (changed && nswitch < maxswitch)
 			switch_us[nswitch++] = us_between(&a, &b);
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		wait_until(h, &next);
+		harness_next_ms(&next);
+		harness_wait(h, &next, 1);
 	}
 }
 
@@ -192,14 +153,8 @@ bare_loop(int ms)
 	c0 = self_cpu();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < ms; i++) {
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-		    NULL) == EINTR)
-			;
+		harness_next_ms(&next);
+		harness_wait(NULL, &next, 0);
 	}
 	return (100.0 * (self_cpu() - c0) / (now_s() - t0));
 }
@@ -223,27 +178,14 @@ struct result {
 static void
 bench_init(struct harness *h, const int *map, int proc)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	memset(h, 0, sizeof *h);
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	engine_params_default(&p);
-	p.cpus = 2;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
 	conf.map = map;
 	conf.nmap = 2;
-	conf.bindir = h->bindir;
 	conf.cgroups = 1;
 	conf.observe_proc = proc;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, 2, &conf);
 }
 
 /* The stolen ms of every task so far. */
@@ -351,12 +293,107 @@ bench(int hogs, int proc, struct result *res)
 	harness_done(&h);
 }
 
+/* Median, p99 and mean of n samples (sorted in place). */
+static void
+stats(double *v, int n, double *med, double *p99, double *mean)
+{
+	int	i;
+
+	*med = *p99 = *mean = 0;
+	if (n == 0)
+		return;
+	qsort(v, n, sizeof *v, cmp_double);
+	*med = v[n / 2];
+	*p99 = v[n * 99 / 100];
+	for (i = 0; i < n; i++)
+		*mean += v[i] / n;
+}
+
+/*
+ * What holding control costs per tick with NTASKS children held stopped
+ * (procs_hold): the waitpid(WNOHANG | WCONTINUED) poll that sees a
+ * continue from outside, timed as procs_reap with nothing to report.
+ */
+static void
+bench_poll(double *med, double *p99)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	double			 v[2000], mean;
+	struct timespec		 a, b;
+	char			 name[16];
+	int			 k, i;
+
+	memset(&conf, 0, sizeof conf);
+	harness_init_conf(&h, 1, &conf);
+	for (k = 1; k <= NTASKS; k++) {
+		snprintf(name, sizeof name, "t%d", k);
+		harness_load(&h, name, "1000000", "0");
+	}
+	harness_run(&h, 100, NULL, NULL);
+	procs_hold(h.ps);
+	for (i = 0; i < 2000; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		procs_reap(h.ps);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		v[i] = us_between(&a, &b);
+	}
+	stats(v, 2000, med, p99, &mean);
+	harness_done(&h);
+}
+
+/*
+ * procs_observe per tick with one running task (alone on one engine CPU)
+ * whose tree has n processes: a busy perl that forked n - 1 sleepers.
+ * Its cost should not grow with n (the window of proc-sample.c).
+ */
+static void
+bench_tree(int n, int *tracked, double *med, double *mean)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	struct procs_info	 info;
+	struct timespec		 next, a, b;
+	double			 v[1000], p99;
+	char			 prog[160];
+	char			*argv[] = { "perl", "-e", prog, NULL };
+	int			 id, i;
+
+	snprintf(prog, sizeof prog, "for (2..%d) { my $p = fork; if "
+	    "(defined $p && $p == 0) { sleep 1000; exit } } 1 while 1", n);
+	memset(&conf, 0, sizeof conf);
+	harness_init_conf(&h, 1, &conf);
+	id = harness_spawn_cpus(&h, "tree", NULL, -1, argv);
+	harness_run(&h, 1500, NULL, NULL);	/* forked, swept, tracked */
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < 1000; i++) {
+		if (sigchld) {
+			sigchld = 0;
+			procs_reap(h.ps);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		procs_observe(h.ps);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		v[i] = us_between(&a, &b);
+		engine_tick(h.e);
+		procs_enforce(h.ps);
+		clock_gettime(CLOCK_MONOTONIC, &h.enforced);
+		harness_next_ms(&next);
+		harness_wait(&h, &next, 1);
+	}
+	stats(v, 1000, med, &p99, mean);
+	*tracked = procs_info(h.ps, id, &info) == 0 ? info.procs : 0;
+	harness_done(&h);
+}
+
 int
 main(void)
 {
 	struct result		 r[NRUNS];
 	struct sigaction	 sa;
-	int			 rt, i;
+	static const int	 trees[] = { 5, 101, 121 };
+	double			 pmed, pp99, tmed[3], tmean[3];
+	int			 rt, i, tracked[3];
 
 	/* As the daemon does: reap on SIGCHLD, not told of stops. */
 	memset(&sa, 0, sizeof sa);
@@ -370,6 +407,9 @@ main(void)
 	bench(50, 0, &r[0]);
 	bench(40, 0, &r[1]);
 	bench(40, 1, &r[2]);
+	bench_poll(&pmed, &pp99);
+	for (i = 0; i < 3; i++)
+		bench_tree(trees[i], &tracked[i], &tmed[i], &tmean[i]);
 
 	printf("Real processes: %d stairs-load tasks on 2 engine CPUs, 1 ms "
 	    "tick, loop at %s; interactive = --run 2 --sleep 40\n", NTASKS,
@@ -425,7 +465,15 @@ main(void)
 	    "mean (max) |", SAMPLE_MS / 1000);
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f (%.2f) points |", r[i].errmean, r[i].errmax);
-	printf("\n");
+	printf("\n\nHolding control, per tick:\n");
+	printf("| what | µs |\n|---|---|\n");
+	printf("| waitpid(WCONTINUED) poll (procs_reap, nothing to report), "
+	    "%d children held stopped, median (p99) | %.1f (%.1f) |\n",
+	    NTASKS, pmed, pp99);
+	for (i = 0; i < 3; i++)
+		printf("| procs_observe, one running task of %d tracked "
+		    "processes, median (mean) | %.1f (%.1f) |\n", tracked[i],
+		    tmed[i], tmean[i]);
 	free(switch_us);
 	return (0);
 }

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -61,17 +63,19 @@ harness_realtime(void)
 	return (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp));
 }
 
-/* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
+/*
+ * An engine of ncpus CPUs and the procs layer over it as conf says (its
+ * bindir is set here, to where stairs-load is).  The caller has called
+ * log_init.
+ */
 static __attribute__((unused)) void
-harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
+harness_init_conf(struct harness *h, int ncpus, struct procs_config *conf)
 {
 	struct engine_params	 p;
-	struct procs_config	 conf;
 	char			*cause = NULL;
 
 	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	harness_realtime();
-	log_init("test", 1, LOG_LEVEL_WARN);
 	memset(h, 0, sizeof *h);
 	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
 	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
@@ -83,16 +87,25 @@ harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
 	engine_params_default(&p);
 	p.cpus = ncpus;
 	h->e = engine_create(&p, &engine_policy_staircase);
-	memset(&conf, 0, sizeof conf);
-	conf.map = map;
-	conf.nmap = map != NULL ? ncpus : 0;
-	conf.bindir = h->bindir;
-	conf.cgroups = cgroups;
-	h->ps = procs_create(h->e, &conf, &cause);
-	if (h->ps == NULL) {
+	conf->bindir = h->bindir;
+	if ((h->ps = procs_create(h->e, conf, &cause)) == NULL) {
 		fprintf(stderr, "procs_create: %s\n", cause);
 		exit(1);
 	}
+}
+
+/* An engine of ncpus CPUs and the procs layer over it (map may be NULL). */
+static __attribute__((unused)) void
+harness_init(struct harness *h, int ncpus, const int *map, int cgroups)
+{
+	struct procs_config	 conf;
+
+	log_init("test", 1, LOG_LEVEL_WARN);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = map != NULL ? ncpus : 0;
+	conf.cgroups = cgroups;
+	harness_init_conf(h, ncpus, &conf);
 }
 
 /* Tear everything down. */
@@ -159,22 +172,24 @@ harness_pid(struct harness *h, int id)
 	return (info.pid);
 }
 
+/* Read /proc/PID/stat into buf; 0, or -1 if the process is gone. */
+static __attribute__((unused)) int
+harness_stat(pid_t pid, char *buf, size_t len)
+{
+	char	path[64];
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	return (cgroup_read(path, buf, len));
+}
+
 /* A process's state letter from /proc, 0 if it is gone. */
 static __attribute__((unused)) char
 harness_state(pid_t pid)
 {
-	char	path[64], buf[512], *p, state;
-	int	fd;
-	ssize_t	n;
+	char	buf[512], *p, state;
 
-	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-	if ((fd = open(path, O_RDONLY)) == -1)
+	if (harness_stat(pid, buf, sizeof buf) != 0)
 		return (0);
-	n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return (0);
-	buf[n] = '\0';
 	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c",
 	    &state) != 1)
 		return (0);
@@ -230,11 +245,10 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		 path[64], buf[512], *p, *end, state;
+	char		 buf[512], *p, *end, state;
 	long		 ppid, pg;
 	pid_t		 pid;
-	int		 fd, n = 0;
-	ssize_t		 r;
+	int		 n = 0;
 
 	if ((d = opendir("/proc")) == NULL)
 		return (0);
@@ -242,14 +256,8 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 		pid = (pid_t)strtol(de->d_name, &end, 10);
 		if (*end != '\0' || pid <= 0)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
-		if ((fd = open(path, O_RDONLY)) == -1)
+		if (harness_stat(pid, buf, sizeof buf) != 0)
 			continue;
-		r = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		if (r <= 0)
-			continue;
-		buf[r] = '\0';
 		if ((p = strrchr(buf, ')')) == NULL ||
 		    sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pg) != 3)
 			continue;
@@ -261,18 +269,97 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 }
 
 /*
+ * Wait up to 10 s (a killed process needs a CPU to die on, which a loaded
+ * machine may be slow to give) for process group pgid to have no live
+ * member; returns how many are left.
+ */
+static __attribute__((unused)) int
+harness_wait_no_members(pid_t pgid)
+{
+	pid_t	m[64];
+	int	n, tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		if ((n = harness_pgid_members(pgid, m, 64)) == 0)
+			break;
+		usleep(10000);
+	}
+	return (n);
+}
+
+/* Wait up to 10 s for a pid to be gone; 1 if it is. */
+static __attribute__((unused)) int
+harness_wait_gone(pid_t pid)
+{
+	int	tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		if (harness_gone(pid))
+			return (1);
+		usleep(10000);
+	}
+	return (0);
+}
+
+/*
  * Called once per loop iteration, about 1 ms after the last enforce (less
  * when the loop runs late: samplers skip those, as signals sent by the
  * enforce may still be in flight; see harness_since_enforce).
  */
 typedef void (*harness_sample_fn)(struct harness *, int i, void *);
 
+/* Move an absolute time on by 1 ms. */
+static __attribute__((unused)) void
+harness_next_ms(struct timespec *next)
+{
+	next->tv_nsec += 1000000;
+	if (next->tv_nsec >= 1000000000) {
+		next->tv_nsec -= 1000000000;
+		next->tv_sec++;
+	}
+}
+
 /*
- * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
- * sleep to the next absolute ms.
+ * Sleep until the absolute time next.  With events (and an event
+ * descriptor), act on the children's wakes meanwhile, as soon as they
+ * come, through procs_wakeups: the daemon's libevent loop does the same
+ * on procs_event_fd.
  */
 static __attribute__((unused)) void
-harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
+harness_wait(struct harness *h, const struct timespec *next, int events)
+{
+	struct pollfd	pfd;
+	struct timespec	now, left;
+
+	if (!events || (pfd.fd = procs_event_fd(h->ps)) == -1) {
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next,
+		    NULL) == EINTR)
+			;
+		return;
+	}
+	pfd.events = POLLIN;
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left.tv_sec = next->tv_sec - now.tv_sec;
+		left.tv_nsec = next->tv_nsec - now.tv_nsec;
+		if (left.tv_nsec < 0) {
+			left.tv_nsec += 1000000000;
+			left.tv_sec--;
+		}
+		if (left.tv_sec < 0)
+			return;
+		if (ppoll(&pfd, 1, &left, NULL) > 0)
+			procs_wakeups(h->ps);
+	}
+}
+
+/*
+ * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
+ * wait for the next absolute ms (acting on wakes meanwhile if events).
+ */
+static __attribute__((unused)) void
+harness_run_loop(struct harness *h, int ms, harness_sample_fn fn, void *arg,
+    int events)
 {
 	struct timespec	next;
 	int		i;
@@ -286,15 +373,16 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 		engine_tick(h->e);
 		procs_enforce(h->ps);
 		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next,
-		    NULL) == EINTR)
-			;
+		harness_next_ms(&next);
+		harness_wait(h, &next, events);
 	}
+}
+
+/* The loop, sleeping between ticks: wakes are seen at the next tick. */
+static __attribute__((unused)) void
+harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
+{
+	harness_run_loop(h, ms, fn, arg, 0);
 }
 
 /*

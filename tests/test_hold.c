@@ -77,34 +77,15 @@ hold_done(struct harness *h)
 static void
 hold_init(struct harness *h, int ncpus, int cgroups, int cap)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
-	memset(h, 0, sizeof *h);
 	hold_nnotices = 0;
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	if (access(h->load, X_OK) != 0) {
-		fprintf(stderr, "no stairs-load at %s (make first)\n",
-		    h->load);
-		exit(1);
-	}
-	engine_params_default(&p);
-	p.cpus = ncpus;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
-	conf.bindir = h->bindir;
 	conf.cgroups = cgroups;
 	conf.max_task_procs = cap;
 	conf.notice = hold_notice;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, ncpus, &conf);
 	hold_cur = h;
 }
 
@@ -141,20 +122,6 @@ hold_read_pid(const char *path)
 			usleep(10000);
 	}
 	return ((pid_t)v);
-}
-
-/* Wait up to 10 s (a loaded machine) for a pid to be gone; 1 if it is. */
-static int
-hold_wait_gone(pid_t pid)
-{
-	int	tries;
-
-	for (tries = 0; tries < 1000; tries++) {
-		if (harness_gone(pid))
-			return (1);
-		usleep(10000);
-	}
-	return (0);
 }
 
 /*
@@ -254,8 +221,7 @@ test_escape_free(void **state)
 	char		 base[64], path[80], *cmd, buf[4096];
 	char		*argv[] = { "sh", "-c", NULL, NULL };
 	pid_t		 esc[2], task;
-	int		 id, k, fd;
-	ssize_t		 n;
+	int		 id, k;
 
 	hold_init(&h, 1, 1, 0);
 	if (hold_need_cgroups(&h)) {
@@ -276,16 +242,13 @@ test_escape_free(void **state)
 		assert_int_not_equal(hold_pgid(esc[k], task), task);
 		/* In the daemon's cgroup (ungrouped tasks too). */
 		snprintf(path, sizeof path, "/proc/%ld/cgroup", (long)esc[k]);
-		assert_true((fd = open(path, O_RDONLY)) != -1);
-		n = read(fd, buf, sizeof buf - 1);
-		close(fd);
-		assert_true(n > 0);
-		buf[n] = '\0';
+		assert_int_equal(cgroup_read(path, buf, sizeof buf), 0);
+		assert_true(buf[0] != '\0');
 		assert_non_null(strstr(buf, "/stairs-"));
 	}
 	hold_done(&h);
 	for (k = 0; k < 2; k++)
-		assert_true(hold_wait_gone(esc[k]));
+		assert_true(harness_wait_gone(esc[k]));
 	free(cmd);
 }
 
@@ -347,7 +310,7 @@ test_escape_killed(void **state)
 	waitpid(parent, &status, 0);
 	hold_parent = 0;
 	for (k = 0; k < 2; k++)
-		assert_true(hold_wait_gone(esc[k]));
+		assert_true(harness_wait_gone(esc[k]));
 }
 
 /* A killed watchdog is replaced, said so, and still does its job. */
@@ -357,7 +320,7 @@ test_watchdog_replaced(void **state)
 	struct harness	 h;
 	char		*argv[] = { "sh", "-c", "yes | cat > /dev/null", NULL };
 	pid_t		 parent, out[4], m[16];	/* old, new, noticed, pgid */
-	int		 fds[2], status, tries, n;
+	int		 fds[2], status, tries;
 
 	assert_int_equal(pipe(fds), 0);
 	if ((parent = fork()) == 0) {
@@ -394,14 +357,8 @@ test_watchdog_replaced(void **state)
 	kill(parent, SIGKILL);
 	waitpid(parent, &status, 0);
 	hold_parent = 0;
-	for (tries = 0; tries < 300; tries++) {
-		n = harness_pgid_members(out[3], m, 16);
-		if (n == 0)
-			break;
-		usleep(10000);
-	}
-	assert_int_equal(n, 0);
-	assert_true(hold_wait_gone(out[1]));
+	assert_int_equal(harness_wait_no_members(out[3]), 0);
+	assert_true(harness_wait_gone(out[1]));
 }
 
 /* A tree past max_task_procs gets no more members and is reported. */

@@ -7,7 +7,6 @@
  * events, the /proc safety net alone (every 100 ticks) could not wake it
  * that often.
  */
-#include <poll.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -21,26 +20,12 @@
 static void
 observe_init(struct harness *h, int proc)
 {
-	struct engine_params	 p;
 	struct procs_config	 conf;
-	char			*cause = NULL;
 
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	harness_realtime();
 	log_init("test", 1, LOG_LEVEL_WARN);
-	memset(h, 0, sizeof *h);
-	test_bindir("stairs-load", h->bindir, sizeof h->bindir);
-	snprintf(h->load, sizeof h->load, "%s/stairs-load", h->bindir);
-	engine_params_default(&p);
-	p.cpus = 1;
-	h->e = engine_create(&p, &engine_policy_staircase);
 	memset(&conf, 0, sizeof conf);
-	conf.bindir = h->bindir;
 	conf.observe_proc = proc;
-	if ((h->ps = procs_create(h->e, &conf, &cause)) == NULL) {
-		fprintf(stderr, "procs_create: %s\n", cause);
-		exit(1);
-	}
+	harness_init_conf(h, 1, &conf);
 }
 
 /* Count the sleeper's wakes in the engine (sleeping, then not). */
@@ -109,50 +94,6 @@ test_events(void **state)
 	harness_done(&h);
 }
 
-/*
- * The daemon's loop: ticks every ms, and between them, as soon as the
- * event descriptor is readable, procs_wakeups (a wake acted on at once).
- */
-static void
-observe_run_events(struct harness *h, int ms, harness_sample_fn fn,
-    void *arg)
-{
-	struct pollfd	pfd;
-	struct timespec	next, now, left;
-	int		i;
-
-	pfd.fd = procs_event_fd(h->ps);
-	pfd.events = POLLIN;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (i = 0; i < ms; i++) {
-		if (fn != NULL)
-			fn(h, i, arg);
-		procs_reap(h->ps);
-		procs_observe(h->ps);
-		engine_tick(h->e);
-		procs_enforce(h->ps);
-		clock_gettime(CLOCK_MONOTONIC, &h->enforced);
-		next.tv_nsec += 1000000;
-		if (next.tv_nsec >= 1000000000) {
-			next.tv_nsec -= 1000000000;
-			next.tv_sec++;
-		}
-		for (;;) {
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			left.tv_sec = next.tv_sec - now.tv_sec;
-			left.tv_nsec = next.tv_nsec - now.tv_nsec;
-			if (left.tv_nsec < 0) {
-				left.tv_nsec += 1000000000;
-				left.tv_sec--;
-			}
-			if (left.tv_sec < 0)
-				break;
-			if (ppoll(&pfd, 1, &left, NULL) > 0)
-				procs_wakeups(h->ps);
-		}
-	}
-}
-
 /* Set up the events path, or say why it cannot be tested here. */
 static int
 observe_events(struct harness *h)
@@ -192,7 +133,7 @@ test_wake_at_once(void **state)
 	memset(&c, 0, sizeof c);
 	harness_load(&h, "hog", "1000000", "0");
 	c.id = harness_spawn_cpus(&h, "sleeper", NULL, -1, argv);
-	observe_run_events(&h, 1500, observe_sample, &c);
+	harness_run_loop(&h, 1500, observe_sample, &c, 1);
 	n = procs_wake_delay(h.ps, &med, &p99);
 	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
 	    "%llu us\n", c.wakes, n, (unsigned long long)med / 1000,
@@ -255,13 +196,13 @@ test_wake_no_preempt(void **state)
 	u.pid = harness_pid(&h, u.c.id);
 	/* Past perl's start-up first (at nice 19 it would take seconds). */
 	for (i = 0; i < 50 && u.c.wakes < 2; i++)
-		observe_run_events(&h, 100, observe_sample, &u.c);
+		harness_run_loop(&h, 100, observe_sample, &u.c, 1);
 	assert_true(u.c.wakes >= 2);
 	assert_int_equal(engine_task_nice(h.e, hog, -20, &cause), 0);
 	assert_int_equal(engine_task_nice(h.e, u.c.id, 19, &cause), 0);
 	u.c.wakes = 0;
 	before = procs_wake_delay(h.ps, &med, &p99);
-	observe_run_events(&h, 1500, observe_sample_unpicked, &u);
+	harness_run_loop(&h, 1500, observe_sample_unpicked, &u, 1);
 	n = procs_wake_delay(h.ps, &med, &p99) - before;
 	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
 	    "%llu us; unpicked and running in %d of %d samples\n", u.c.wakes,
