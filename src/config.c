@@ -10,6 +10,7 @@
  */
 #include <libconfig.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,9 @@
 #include "conffile.h"
 #include "config.h"
 #include "xmalloc.h"
+
+static void	config_error_at(char **, const char *, const config_setting_t *,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
 
 enum config_type {
 	CONFIG_INT,
@@ -285,6 +289,21 @@ config_set(struct config *c, const struct config_option *o,
 	return (0);
 }
 
+/* *cause is "FILE:LINE: message" at setting s (or NULL) of path. */
+static void
+config_error_at(char **cause, const char *path, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	*cause = NULL;
+	va_start(ap, fmt);
+	conffile_verror(cause, path, s != NULL ?
+	    config_setting_source_file(s) : NULL, s != NULL ?
+	    (int)config_setting_source_line(s) : 0, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * Read path into c (which should hold the defaults).  Unknown options,
  * wrong types and values out of bounds are errors.  On error c is left
@@ -295,9 +314,8 @@ config_load(const char *path, struct config *c, char **cause)
 {
 	config_t		 cf;
 	config_setting_t	*root, *s;
-	char			*file = NULL;
 	char			*why = NULL;
-	int			 i, j, n, line, rc = -1;
+	int			 i, j, n, rc = -1;
 
 	config_init(&cf);
 	/* Only regular files, no wrapped integers: see conffile.c. */
@@ -307,39 +325,30 @@ config_load(const char *path, struct config *c, char **cause)
 	n = config_setting_length(root);
 	for (i = 0; i < n; i++) {
 		s = config_setting_get_elem(root, i);
-		line = config_setting_source_line(s);
-		/* A setting from an @include'd file names that file. */
-		free(file);
-		file = conffile_name(path, config_setting_source_file(s));
 		for (j = 0; j < CONFIG_NOPTIONS; j++) {
 			if (strcmp(config_setting_name(s),
 			    config_options[j].name) == 0)
 				break;
 		}
 		if (j == CONFIG_NOPTIONS) {
-			*cause = xasprintf("%s:%d: unknown option \"%s\"", file,
-			    line, config_setting_name(s));
+			config_error_at(cause, path, s,
+			    "unknown option \"%s\"", config_setting_name(s));
 			goto out;
 		}
 		if (config_set(c, &config_options[j], s, &why) != 0) {
-			*cause = xasprintf("%s:%d: %s", file, line, why);
+			config_error_at(cause, path, s, "%s", why);
 			free(why);
 			goto out;
 		}
 	}
 	if (c->ncpu_map != 0 && c->ncpu_map < c->cpus) {
 		s = config_lookup(&cf, "cpu_map");
-		free(file);
-		file = conffile_name(path, s != NULL ?
-		    config_setting_source_file(s) : NULL);
-		*cause = xasprintf("%s:%d: cpu_map has %d entries for %d cpus",
-		    file, s != NULL ? config_setting_source_line(s) : 0,
-		    c->ncpu_map, c->cpus);
+		config_error_at(cause, path, s, "cpu_map has %d entries for "
+		    "%d cpus", c->ncpu_map, c->cpus);
 		goto out;
 	}
 	rc = 0;
 out:
-	free(file);
 	config_destroy(&cf);
 	return (rc);
 }
