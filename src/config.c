@@ -33,6 +33,11 @@ enum config_type {
 	CONFIG_CPUMAP
 };
 
+/* An option's name in the file is its field's name in struct config. */
+#define CONFIG_OPTION(name, type, min, max, def, def_str, live) \
+	{ #name, type, min, max, def, def_str, offsetof(struct config, name), \
+	    live }
+
 static const struct config_option {
 	const char		*name;
 	enum config_type	 type;
@@ -42,45 +47,27 @@ static const struct config_option {
 	size_t			 offset;
 	int			 live;		/* a reload applies it */
 } config_options[] = {
-	{ "cpus", CONFIG_INT, 1, CPUMASK_MAX, 2, NULL,
-	    offsetof(struct config, cpus), 0 },
-	{ "rr_interval", CONFIG_INT, 1, 1000, 10, NULL,
-	    offsetof(struct config, rr_interval), 0 },
-	{ "sleep_min", CONFIG_INT, 0, 100000, 1, NULL,
-	    offsetof(struct config, sleep_min), 0 },
-	{ "balance_interval", CONFIG_INT, 1, 1000000, 100, NULL,
-	    offsetof(struct config, balance_interval), 0 },
-	{ "speed", CONFIG_FLOAT, 0.01, 100, 1, NULL,
-	    offsetof(struct config, speed), 1 },
-	{ "socket", CONFIG_STRING, 0, 0, 0, "",
-	    offsetof(struct config, socket), 0 },
-	{ "scenario", CONFIG_STRING, 0, 0, 0, "demo",
-	    offsetof(struct config, scenario), 0 },
-	{ "cpu_map", CONFIG_CPUMAP, 0, CPUMASK_MAX, 0, NULL,
-	    offsetof(struct config, cpu_map), 0 },
-	{ "default_sleep", CONFIG_INT, 1, 100000000, 1000, NULL,
-	    offsetof(struct config, default_sleep), 1 },
-	{ "max_clients", CONFIG_INT, 1, 10000, 64, NULL,
-	    offsetof(struct config, max_clients), 1 },
-	{ "log_level", CONFIG_LEVEL, 0, 0, LOG_LEVEL_INFO, NULL,
-	    offsetof(struct config, log_level), 1 },
-	{ "child_output", CONFIG_STRING, 0, 0, 0, "",
-	    offsetof(struct config, child_output), 0 },
-	{ "realtime", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, realtime), 0 },
-	{ "cgroups", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, cgroups), 0 },
-	{ "max_task_procs", CONFIG_INT, 1, 1000000, 256, NULL,
-	    offsetof(struct config, max_task_procs), 0 },
-	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
-	    offsetof(struct config, max_fps), 1 },
-	{ "max_tasks", CONFIG_INT, 1, 1000000, 100000, NULL,
-	    offsetof(struct config, max_tasks), 1 },
-	{ "batch", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, batch), 0 },
-	{ "observe", CONFIG_STRING, 0, 0, 0, "events",
-	    offsetof(struct config, observe), 0 },
+	CONFIG_OPTION(cpus, CONFIG_INT, 1, CPUMASK_MAX, 2, NULL, 0),
+	CONFIG_OPTION(rr_interval, CONFIG_INT, 1, 1000, 10, NULL, 0),
+	CONFIG_OPTION(sleep_min, CONFIG_INT, 0, 100000, 1, NULL, 0),
+	CONFIG_OPTION(balance_interval, CONFIG_INT, 1, 1000000, 100, NULL, 0),
+	CONFIG_OPTION(speed, CONFIG_FLOAT, 0.01, 100, 1, NULL, 1),
+	CONFIG_OPTION(socket, CONFIG_STRING, 0, 0, 0, "", 0),
+	CONFIG_OPTION(scenario, CONFIG_STRING, 0, 0, 0, "demo", 0),
+	CONFIG_OPTION(cpu_map, CONFIG_CPUMAP, 0, CPUMASK_MAX, 0, NULL, 0),
+	CONFIG_OPTION(default_sleep, CONFIG_INT, 1, 100000000, 1000, NULL, 1),
+	CONFIG_OPTION(max_clients, CONFIG_INT, 1, 10000, 64, NULL, 1),
+	CONFIG_OPTION(log_level, CONFIG_LEVEL, 0, 0, LOG_LEVEL_INFO, NULL, 1),
+	CONFIG_OPTION(child_output, CONFIG_STRING, 0, 0, 0, "", 0),
+	CONFIG_OPTION(realtime, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(cgroups, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(max_task_procs, CONFIG_INT, 1, 1000000, 256, NULL, 0),
+	CONFIG_OPTION(max_fps, CONFIG_INT, 1, 120, 60, NULL, 1),
+	CONFIG_OPTION(max_tasks, CONFIG_INT, 1, 1000000, 100000, NULL, 1),
+	CONFIG_OPTION(batch, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(observe, CONFIG_STRING, 0, 0, 0, "events", 0),
 };
+#undef CONFIG_OPTION
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))
 
