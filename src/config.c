@@ -154,6 +154,46 @@ config_copy(struct config *dst, const struct config *src)
 	}
 }
 
+/*
+ * What a reload applies: every option the table marks live, copied from
+ * src into dst; the rest of dst stays (they need a restart).
+ */
+void
+config_apply_live(struct config *dst, const struct config *src)
+{
+	const struct config_option	*o;
+	int				 i;
+
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		o = &config_options[i];
+		if (!o->live)
+			continue;
+		switch (o->type) {
+		case CONFIG_INT:
+		case CONFIG_BOOL:
+			*(int *)config_field(dst, o) =
+			    *(int *)config_field(src, o);
+			break;
+		case CONFIG_LEVEL:
+			*(enum log_level *)config_field(dst, o) =
+			    *(enum log_level *)config_field(src, o);
+			break;
+		case CONFIG_FLOAT:
+			*(double *)config_field(dst, o) =
+			    *(double *)config_field(src, o);
+			break;
+		case CONFIG_STRING:
+			free(*(char **)config_field(dst, o));
+			*(char **)config_field(dst, o) =
+			    xstrdup(*(char **)config_field(src, o));
+			break;
+		case CONFIG_CPUMAP:
+			/* Never live: the cpus are fixed at start. */
+			break;
+		}
+	}
+}
+
 /* A number setting's value as a double; -1 if it is not a number. */
 static int
 config_number(const config_setting_t *s, double *v)

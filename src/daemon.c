@@ -675,18 +675,12 @@ daemon_reload(struct daemon *d)
 	n = config_diff(&d->cfg, &nc, daemon_reload_diff, NULL);
 	if (n == 0)
 		log_info("reload: %s: nothing changed", d->config_path);
-	if (nc.speed != d->cfg.speed) {
-		d->cfg.speed = nc.speed;
+	if (nc.speed != d->cfg.speed)
 		daemon_set_speed(d, nc.speed);
-	}
-	d->cfg.default_sleep = nc.default_sleep;
-	d->cfg.max_clients = nc.max_clients;
-	d->cfg.max_fps = nc.max_fps;
-	d->cfg.max_tasks = nc.max_tasks;
-	if (nc.log_level != d->cfg.log_level) {
-		d->cfg.log_level = nc.log_level;
+	if (nc.log_level != d->cfg.log_level)
 		log_set_level(nc.log_level);
-	}
+	/* The rest are read where they are used. */
+	config_apply_live(&d->cfg, &nc);
 	config_free(&nc);
 }
 
