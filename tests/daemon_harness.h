@@ -562,6 +562,22 @@ td_field(const char *line, const char *key)
 	return (-1);
 }
 
+/* Run cmd and check that its final line starts with want. */
+static __attribute__((unused)) void
+tc_expect(struct tconn *c, const char *cmd, const char *want)
+{
+	char	final[1024];
+
+	if (tc_cmd(c, cmd, NULL, 0, final, sizeof final) != 0) {
+		fprintf(stderr, "%s -> no reply (wanted %s)\n", cmd, want);
+		TD_FAIL();
+	}
+	if (strncmp(final, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
+		TD_FAIL();
+	}
+}
+
 /* A numeric field of the status line, or -1. */
 static __attribute__((unused)) long long
 tc_status(struct tconn *c, const char *key)

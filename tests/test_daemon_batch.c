@@ -26,19 +26,6 @@ static const char batch_scenario[] =
     "  { at = 1100; action = \"nice\"; task = \"editor\"; value = -4; }\n"
     ");\n";
 
-/* Run cmd, check the final line starts with want. */
-static void
-expect(struct tconn *c, const char *cmd, const char *want)
-{
-	char	final[1024];
-
-	assert_int_equal(tc_cmd(c, cmd, NULL, 0, final, sizeof final), 0);
-	if (strncmp(final, want, strlen(want)) != 0) {
-		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
-		fail();
-	}
-}
-
 /* The daemon's voluntary context switches so far: its wake-ups. */
 static long
 wakes(pid_t pid)
@@ -113,16 +100,16 @@ reference(const char *cmd, long long at, long long *end)
 	snprintf(trace, sizeof trace, "%s/trace.csv", t.dir);
 	td_start_args(&t, extra);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	tick = tc_status(c, "tick");
 	assert_true(tick < at);
 	snprintf(step, sizeof step, "step %lld", at - tick);
-	expect(c, step, "ok");
+	tc_expect(c, step, "ok");
 	assert_int_equal(tc_status(c, "tick"), at);
-	expect(c, cmd, "ok");
-	expect(c, "resume", "ok");
+	tc_expect(c, cmd, "ok");
+	tc_expect(c, "resume", "ok");
 	td_nap(400);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	*end = tc_status(c, "tick");
 	tc_close(c);
 	assert_non_null(text = slurp(trace));	/* flushed by pause */
@@ -182,7 +169,7 @@ test_trace_identity(void **state)
 	assert_int_equal(replies(c, 3, ticks, 2), 2);
 	assert_true(ticks[0] > 0 && ticks[1] >= ticks[0]);
 	td_nap(400);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	end = tc_status(c, "tick");
 	assert_int_equal(tc_status(c, "lag"), 0);
 	tc_close(c);
@@ -272,14 +259,14 @@ test_wakes(void **state)
 		    w1 - w0);
 	assert_true(w0 >= 0 && w1 - w0 <= 20);
 	/* A real task alive: one wake-up a tick; ended: batches again. */
-	expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
+	tc_expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
 	w0 = wakes(t.pid);
 	td_nap(1000);
 	w1 = wakes(t.pid);
 	if (w1 - w0 < 100)
 		fprintf(stderr, "a real task: %ld wake-ups in 1 s\n", w1 - w0);
 	assert_true(w1 - w0 >= 100);	/* 1 000 less the load's merges */
-	expect(c, "kill burn", "ok");
+	tc_expect(c, "kill burn", "ok");
 	td_nap(300);
 	w0 = wakes(t.pid);
 	td_nap(1000);
@@ -288,7 +275,7 @@ test_wakes(void **state)
 		fprintf(stderr, "real task gone: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w1 - w0 <= 20);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	w0 = wakes(t.pid);
 	td_nap(1000);
 	w1 = wakes(t.pid);
