@@ -590,8 +590,6 @@ daemon_step_slice(evutil_socket_t fd, short events, void *arg)
 void
 daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 {
-	struct timeval	tv = { 0, 0 };
-
 	daemon_step_cancel(d, "a new step");
 	if (!d->clock.paused) {
 		daemon_pause(d);
@@ -603,10 +601,7 @@ daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 	d->step.done = 0;
 	d->step.client = c;
 	d->step.active = 1;
-	if (daemon_step_run(d))
-		daemon_step_end(d, NULL);
-	else
-		evtimer_add(d->step.ev, &tv);
+	daemon_step_slice(-1, 0, d);
 }
 
 /* Cancel the step under way, if any (why: by what); 1 if there was one. */
