@@ -26,25 +26,6 @@ static const char batch_scenario[] =
     "  { at = 1100; action = \"nice\"; task = \"editor\"; value = -4; }\n"
     ");\n";
 
-/* The daemon's voluntary context switches so far: its wake-ups. */
-static long
-wakes(pid_t pid)
-{
-	char	path[64], line[256];
-	long	n = -1;
-	FILE	*f;
-
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return (-1);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
-			n = strtol(line + 24, NULL, 10);
-	}
-	fclose(f);
-	return (n);
-}
-
 /* A whole file, or NULL. */
 static char *
 slurp(const char *path)
@@ -251,34 +232,34 @@ test_wakes(void **state)
 	    batch_scenario);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 20)
 		fprintf(stderr, "running, batching: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w0 >= 0 && w1 - w0 <= 20);
 	/* A real task alive: one wake-up a tick; ended: batches again. */
 	tc_expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 < 100)
 		fprintf(stderr, "a real task: %ld wake-ups in 1 s\n", w1 - w0);
 	assert_true(w1 - w0 >= 100);	/* 1 000 less the load's merges */
 	tc_expect(c, "kill burn", "ok");
 	td_nap(300);
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 20)
 		fprintf(stderr, "real task gone: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w1 - w0 <= 20);
 	tc_expect(c, "pause", "ok");
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 1)
 		fprintf(stderr, "paused: %ld wake-ups in 1 s\n", w1 - w0);
 	assert_true(w1 - w0 <= 1);
@@ -288,9 +269,9 @@ test_wakes(void **state)
 	td_init(&t, "realtime = false;\nlog_level = \"warn\";\n"
 	    "batch = false;\n", batch_scenario);
 	td_start(&t);
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 < 100)
 		fprintf(stderr, "batch = false: %ld wake-ups in 1 s\n",
 		    w1 - w0);
