@@ -45,21 +45,41 @@ static int	conffile_error(struct conffile_ctx *, const char *, int,
 static int	conffile_scan(struct conffile_ctx *, const char *, size_t,
 		    const char *, int);
 
-/* Record the first error as "LABEL:LINE: message"; returns -1. */
+/*
+ * Record the first error about a file's contents in *error (a later one
+ * is dropped): "FILE:LINE: message", or "FILE: message" when line is 0.
+ * FILE is conffile_name(top, file): the file libconfig names for a
+ * setting (an @include'd one names itself), else top.  Returns -1.
+ */
+int
+conffile_verror(char **error, const char *top, const char *file, int line,
+    const char *fmt, va_list ap)
+{
+	char	*msg, *name;
+
+	if (*error != NULL)
+		return (-1);
+	msg = xvasprintf(fmt, ap);
+	name = conffile_name(top, file);
+	if (line > 0)
+		*error = xasprintf("%s:%d: %s", name, line, msg);
+	else
+		*error = xasprintf("%s: %s", name, msg);
+	free(name);
+	free(msg);
+	return (-1);
+}
+
+/* Record the first error of this read at LABEL:LINE; returns -1. */
 static int
 conffile_error(struct conffile_ctx *ctx, const char *label, int line,
     const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
 
-	if (ctx->error != NULL)
-		return (-1);
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	conffile_verror(&ctx->error, label, NULL, line, fmt, ap);
 	va_end(ap);
-	ctx->error = xasprintf("%s:%d: %s", label, line, msg);
-	free(msg);
 	return (-1);
 }
 

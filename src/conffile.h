@@ -13,6 +13,7 @@
 #ifndef STAIRS_CONFFILE_H
 #define STAIRS_CONFFILE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include <libconfig.h>
@@ -27,5 +28,7 @@ int	conffile_read(config_t *, const char *path, char **cause);
 int	conffile_read_string(config_t *, const char *text, const char *label,
 	    char **cause);
 char   *conffile_name(const char *top, const char *file);
+int	conffile_verror(char **error, const char *top, const char *file,
+	    int line, const char *fmt, va_list);
 
 #endif

@@ -10,6 +10,7 @@
  */
 #include <libconfig.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,9 @@
 #include "config.h"
 #include "xmalloc.h"
 
+static void	config_error_at(char **, const char *, const config_setting_t *,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+
 enum config_type {
 	CONFIG_INT,
 	CONFIG_FLOAT,
@@ -28,6 +32,11 @@ enum config_type {
 	CONFIG_LEVEL,
 	CONFIG_CPUMAP
 };
+
+/* An option's name in the file is its field's name in struct config. */
+#define CONFIG_OPTION(name, type, min, max, def, def_str, live) \
+	{ #name, type, min, max, def, def_str, offsetof(struct config, name), \
+	    live }
 
 static const struct config_option {
 	const char		*name;
@@ -38,45 +47,27 @@ static const struct config_option {
 	size_t			 offset;
 	int			 live;		/* a reload applies it */
 } config_options[] = {
-	{ "cpus", CONFIG_INT, 1, CPUMASK_MAX, 2, NULL,
-	    offsetof(struct config, cpus), 0 },
-	{ "rr_interval", CONFIG_INT, 1, 1000, 10, NULL,
-	    offsetof(struct config, rr_interval), 0 },
-	{ "sleep_min", CONFIG_INT, 0, 100000, 1, NULL,
-	    offsetof(struct config, sleep_min), 0 },
-	{ "balance_interval", CONFIG_INT, 1, 1000000, 100, NULL,
-	    offsetof(struct config, balance_interval), 0 },
-	{ "speed", CONFIG_FLOAT, 0.01, 100, 1, NULL,
-	    offsetof(struct config, speed), 1 },
-	{ "socket", CONFIG_STRING, 0, 0, 0, "",
-	    offsetof(struct config, socket), 0 },
-	{ "scenario", CONFIG_STRING, 0, 0, 0, "demo",
-	    offsetof(struct config, scenario), 0 },
-	{ "cpu_map", CONFIG_CPUMAP, 0, CPUMASK_MAX, 0, NULL,
-	    offsetof(struct config, cpu_map), 0 },
-	{ "default_sleep", CONFIG_INT, 1, 100000000, 1000, NULL,
-	    offsetof(struct config, default_sleep), 1 },
-	{ "max_clients", CONFIG_INT, 1, 10000, 64, NULL,
-	    offsetof(struct config, max_clients), 1 },
-	{ "log_level", CONFIG_LEVEL, 0, 0, LOG_LEVEL_INFO, NULL,
-	    offsetof(struct config, log_level), 1 },
-	{ "child_output", CONFIG_STRING, 0, 0, 0, "",
-	    offsetof(struct config, child_output), 0 },
-	{ "realtime", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, realtime), 0 },
-	{ "cgroups", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, cgroups), 0 },
-	{ "max_task_procs", CONFIG_INT, 1, 1000000, 256, NULL,
-	    offsetof(struct config, max_task_procs), 0 },
-	{ "max_fps", CONFIG_INT, 1, 120, 60, NULL,
-	    offsetof(struct config, max_fps), 1 },
-	{ "max_tasks", CONFIG_INT, 1, 1000000, 100000, NULL,
-	    offsetof(struct config, max_tasks), 1 },
-	{ "batch", CONFIG_BOOL, 0, 1, 1, NULL,
-	    offsetof(struct config, batch), 0 },
-	{ "observe", CONFIG_STRING, 0, 0, 0, "events",
-	    offsetof(struct config, observe), 0 },
+	CONFIG_OPTION(cpus, CONFIG_INT, 1, CPUMASK_MAX, 2, NULL, 0),
+	CONFIG_OPTION(rr_interval, CONFIG_INT, 1, 1000, 10, NULL, 0),
+	CONFIG_OPTION(sleep_min, CONFIG_INT, 0, 100000, 1, NULL, 0),
+	CONFIG_OPTION(balance_interval, CONFIG_INT, 1, 1000000, 100, NULL, 0),
+	CONFIG_OPTION(speed, CONFIG_FLOAT, 0.01, 100, 1, NULL, 1),
+	CONFIG_OPTION(socket, CONFIG_STRING, 0, 0, 0, "", 0),
+	CONFIG_OPTION(scenario, CONFIG_STRING, 0, 0, 0, "demo", 0),
+	CONFIG_OPTION(cpu_map, CONFIG_CPUMAP, 0, CPUMASK_MAX, 0, NULL, 0),
+	CONFIG_OPTION(default_sleep, CONFIG_INT, 1, 100000000, 1000, NULL, 1),
+	CONFIG_OPTION(max_clients, CONFIG_INT, 1, 10000, 64, NULL, 1),
+	CONFIG_OPTION(log_level, CONFIG_LEVEL, 0, 0, LOG_LEVEL_INFO, NULL, 1),
+	CONFIG_OPTION(child_output, CONFIG_STRING, 0, 0, 0, "", 0),
+	CONFIG_OPTION(realtime, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(cgroups, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(max_task_procs, CONFIG_INT, 1, 1000000, 256, NULL, 0),
+	CONFIG_OPTION(max_fps, CONFIG_INT, 1, 120, 60, NULL, 1),
+	CONFIG_OPTION(max_tasks, CONFIG_INT, 1, 1000000, 100000, NULL, 1),
+	CONFIG_OPTION(batch, CONFIG_BOOL, 0, 1, 1, NULL, 0),
+	CONFIG_OPTION(observe, CONFIG_STRING, 0, 0, 0, "events", 0),
 };
+#undef CONFIG_OPTION
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))
 
@@ -159,6 +150,46 @@ config_copy(struct config *dst, const struct config *src)
 		if (config_options[i].type == CONFIG_STRING) {
 			s = config_field(dst, &config_options[i]);
 			*s = xstrdup(*s);
+		}
+	}
+}
+
+/*
+ * What a reload applies: every option the table marks live, copied from
+ * src into dst; the rest of dst stays (they need a restart).
+ */
+void
+config_apply_live(struct config *dst, const struct config *src)
+{
+	const struct config_option	*o;
+	int				 i;
+
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		o = &config_options[i];
+		if (!o->live)
+			continue;
+		switch (o->type) {
+		case CONFIG_INT:
+		case CONFIG_BOOL:
+			*(int *)config_field(dst, o) =
+			    *(int *)config_field(src, o);
+			break;
+		case CONFIG_LEVEL:
+			*(enum log_level *)config_field(dst, o) =
+			    *(enum log_level *)config_field(src, o);
+			break;
+		case CONFIG_FLOAT:
+			*(double *)config_field(dst, o) =
+			    *(double *)config_field(src, o);
+			break;
+		case CONFIG_STRING:
+			free(*(char **)config_field(dst, o));
+			*(char **)config_field(dst, o) =
+			    xstrdup(*(char **)config_field(src, o));
+			break;
+		case CONFIG_CPUMAP:
+			/* Never live: the cpus are fixed at start. */
+			break;
 		}
 	}
 }
@@ -285,6 +316,21 @@ config_set(struct config *c, const struct config_option *o,
 	return (0);
 }
 
+/* *cause is "FILE:LINE: message" at setting s (or NULL) of path. */
+static void
+config_error_at(char **cause, const char *path, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	*cause = NULL;
+	va_start(ap, fmt);
+	conffile_verror(cause, path, s != NULL ?
+	    config_setting_source_file(s) : NULL, s != NULL ?
+	    (int)config_setting_source_line(s) : 0, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * Read path into c (which should hold the defaults).  Unknown options,
  * wrong types and values out of bounds are errors.  On error c is left
@@ -295,9 +341,8 @@ config_load(const char *path, struct config *c, char **cause)
 {
 	config_t		 cf;
 	config_setting_t	*root, *s;
-	char			*file = NULL;
 	char			*why = NULL;
-	int			 i, j, n, line, rc = -1;
+	int			 i, j, n, rc = -1;
 
 	config_init(&cf);
 	/* Only regular files, no wrapped integers: see conffile.c. */
@@ -307,39 +352,30 @@ config_load(const char *path, struct config *c, char **cause)
 	n = config_setting_length(root);
 	for (i = 0; i < n; i++) {
 		s = config_setting_get_elem(root, i);
-		line = config_setting_source_line(s);
-		/* A setting from an @include'd file names that file. */
-		free(file);
-		file = conffile_name(path, config_setting_source_file(s));
 		for (j = 0; j < CONFIG_NOPTIONS; j++) {
 			if (strcmp(config_setting_name(s),
 			    config_options[j].name) == 0)
 				break;
 		}
 		if (j == CONFIG_NOPTIONS) {
-			*cause = xasprintf("%s:%d: unknown option \"%s\"", file,
-			    line, config_setting_name(s));
+			config_error_at(cause, path, s,
+			    "unknown option \"%s\"", config_setting_name(s));
 			goto out;
 		}
 		if (config_set(c, &config_options[j], s, &why) != 0) {
-			*cause = xasprintf("%s:%d: %s", file, line, why);
+			config_error_at(cause, path, s, "%s", why);
 			free(why);
 			goto out;
 		}
 	}
 	if (c->ncpu_map != 0 && c->ncpu_map < c->cpus) {
 		s = config_lookup(&cf, "cpu_map");
-		free(file);
-		file = conffile_name(path, s != NULL ?
-		    config_setting_source_file(s) : NULL);
-		*cause = xasprintf("%s:%d: cpu_map has %d entries for %d cpus",
-		    file, s != NULL ? config_setting_source_line(s) : 0,
-		    c->ncpu_map, c->cpus);
+		config_error_at(cause, path, s, "cpu_map has %d entries for "
+		    "%d cpus", c->ncpu_map, c->cpus);
 		goto out;
 	}
 	rc = 0;
 out:
-	free(file);
 	config_destroy(&cf);
 	return (rc);
 }

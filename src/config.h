@@ -42,6 +42,7 @@ void	config_defaults(struct config *);
 int	config_load(const char *path, struct config *, char **cause);
 void	config_free(struct config *);
 void	config_copy(struct config *dst, const struct config *src);
+void	config_apply_live(struct config *dst, const struct config *src);
 int	config_diff(const struct config *, const struct config *,
 	    config_diff_cb, void *arg);
 char   *config_default_path(void);

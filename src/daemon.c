@@ -456,10 +456,12 @@ daemon_arm(struct daemon *d, uint64_t now)
 
 /*
  * Run the ticks the wall clock says are due.  The timer calls it, and so
- * does anything that shows or changes the engine (a frame, a command, a
- * pause, a speed change, the exit): with the clock batching, the engine
- * is first caught up to the tick the wall clock says, so what it shows
- * or changes lands at the same tick as if it had ticked all along.
+ * does every way in that shows or changes the engine, once, first: a
+ * frame (server_frame_tick), a command (command_run: pause, speed and
+ * shutdown too) and a signal (daemon_signal: exit, reload).  With the
+ * clock batching, the engine is first caught up to the tick the wall
+ * clock says, so what it shows or changes lands at the same tick as if
+ * it had ticked all along.
  * Batching, the ticks slept through on purpose are run, not lag.
  */
 void
@@ -491,11 +493,10 @@ daemon_timer(evutil_socket_t fd, short events, void *arg)
 	daemon_catchup(d);
 }
 
-/* Stop the clock (the ticks due so far run first). */
+/* Stop the clock (the caller caught the engine up: daemon_catchup). */
 void
 daemon_pause(struct daemon *d)
 {
-	daemon_catchup(d);
 	clock_pause(&d->clock);
 	if (d->procs != NULL)
 		procs_hold(d->procs);
@@ -589,8 +590,6 @@ daemon_step_slice(evutil_socket_t fd, short events, void *arg)
 void
 daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 {
-	struct timeval	tv = { 0, 0 };
-
 	daemon_step_cancel(d, "a new step");
 	if (!d->clock.paused) {
 		daemon_pause(d);
@@ -602,10 +601,7 @@ daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 	d->step.done = 0;
 	d->step.client = c;
 	d->step.active = 1;
-	if (daemon_step_run(d))
-		daemon_step_end(d, NULL);
-	else
-		evtimer_add(d->step.ev, &tv);
+	daemon_step_slice(-1, 0, d);
 }
 
 /* Cancel the step under way, if any (why: by what); 1 if there was one. */
@@ -618,14 +614,12 @@ daemon_step_cancel(struct daemon *d, const char *why)
 	return (1);
 }
 
-/* Change the speed from now on. */
+/* Change the speed from now on (the engine caught up at the old one). */
 void
 daemon_set_speed(struct daemon *d, double speed)
 {
-	uint64_t	now;
+	uint64_t	now = clock_now_ns();
 
-	daemon_catchup(d);	/* the ticks due at the old speed */
-	now = clock_now_ns();
 	clock_set_speed(&d->clock, speed, now, engine_now(d->engine));
 	if (!d->clock.paused) {
 		daemon_arm(d, now);
@@ -633,11 +627,10 @@ daemon_set_speed(struct daemon *d, double speed)
 	daemon_changed(d);
 }
 
-/* Leave the event loop; main cleans up. */
+/* Leave the event loop (the engine caught up); main cleans up. */
 void
 daemon_shutdown(struct daemon *d)
 {
-	daemon_catchup(d);	/* the trace ends where the clock is */
 	d->exiting = 1;
 	event_base_loopbreak(d->base);
 }
@@ -677,18 +670,12 @@ daemon_reload(struct daemon *d)
 	n = config_diff(&d->cfg, &nc, daemon_reload_diff, NULL);
 	if (n == 0)
 		log_info("reload: %s: nothing changed", d->config_path);
-	if (nc.speed != d->cfg.speed) {
-		d->cfg.speed = nc.speed;
+	if (nc.speed != d->cfg.speed)
 		daemon_set_speed(d, nc.speed);
-	}
-	d->cfg.default_sleep = nc.default_sleep;
-	d->cfg.max_clients = nc.max_clients;
-	d->cfg.max_fps = nc.max_fps;
-	d->cfg.max_tasks = nc.max_tasks;
-	if (nc.log_level != d->cfg.log_level) {
-		d->cfg.log_level = nc.log_level;
+	if (nc.log_level != d->cfg.log_level)
 		log_set_level(nc.log_level);
-	}
+	/* The rest are read where they are used. */
+	config_apply_live(&d->cfg, &nc);
 	config_free(&nc);
 }
 
@@ -699,6 +686,9 @@ daemon_signal(evutil_socket_t sig, short events, void *arg)
 	struct daemon	*d = arg;
 	int		 status;
 
+	/* Like a command: the engine at the tick the wall clock says. */
+	if (sig != SIGCHLD)
+		daemon_catchup(d);
 	switch (sig) {
 	case SIGTERM:
 	case SIGINT:

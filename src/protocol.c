@@ -274,13 +274,6 @@ fail:
 	return (-1);
 }
 
-/* Is this a valid task name?  The engine's one rule (engine_name_check). */
-int
-protocol_valid_name(const char *s)
-{
-	return (engine_name_check(s) == NULL);
-}
-
 /* Split a line into words at spaces and tabs; returns the count. */
 static int
 protocol_split(char *line, char ***words)

@@ -110,7 +110,6 @@ int	protocol_parse_int(const char *what, const char *s, long min,
 int	protocol_parse_speed(const char *s, double *, char **cause);
 int	protocol_parse_pattern(const char *s, uint32_t **, size_t *,
 	    char **cause);
-int	protocol_valid_name(const char *);
 char   *protocol_quote(const char *s, char *buf, size_t len);
 
 /* The help lines, NULL-terminated. */

@@ -62,18 +62,10 @@ static int
 scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
 
-	if (ctx->error != NULL)
-		return (-1);
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	conffile_verror(&ctx->error, ctx->label, NULL, line, fmt, ap);
 	va_end(ap);
-	if (line > 0)
-		ctx->error = xasprintf("%s:%d: %s", ctx->label, line, msg);
-	else
-		ctx->error = xasprintf("%s: %s", ctx->label, msg);
-	free(msg);
 	return (-1);
 }
 
@@ -86,18 +78,11 @@ scenario_error_at(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg, *file;
 
-	if (ctx->error != NULL)
-		return (-1);
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	conffile_verror(&ctx->error, ctx->label, config_setting_source_file(s),
+	    (int)config_setting_source_line(s), fmt, ap);
 	va_end(ap);
-	file = conffile_name(ctx->label, config_setting_source_file(s));
-	ctx->error = xasprintf("%s:%d: %s", file,
-	    (int)config_setting_source_line(s), msg);
-	free(file);
-	free(msg);
 	return (-1);
 }
 

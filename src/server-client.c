@@ -176,17 +176,18 @@ server_client_frame(struct server_client *c)
 	size_t			 len, queued, need, extra;
 	int			 delta;
 
-	if (c->gen_sent == d->gen && c->event_seen == d->event_seq)
+	if (c->gen_sent != 0 && c->gen_sent == d->gen &&
+	    c->event_seen == d->event_seq)
 		return;
 	queued = server_client_queued(c);
-	delta = c->delta && c->version_sent != 0;
+	delta = c->delta && c->gen_sent != 0;
 	if (queued > SERVER_FRAME_COST &&
 	    queued + SERVER_FRAME_COST > SERVER_OUT_MAX) {
 		c->dropped++;
 		return;
 	}
 	/* A delta is built (or shared) first: its size is not known. */
-	b = delta ? server_frame_delta(srv, c->version_sent) : srv->body;
+	b = delta ? server_frame_delta(srv, c->gen_sent) : srv->body;
 	need = (b != NULL ? b->len : 0) + SERVER_FRAME_COST;
 	if (queued > SERVER_FRAME_COST && queued + need > SERVER_OUT_MAX) {
 		c->dropped++;
@@ -230,7 +231,6 @@ server_client_frame(struct server_client *c)
 	if (tr != out)
 		evbuffer_add_buffer(out, tr);
 	c->gen_sent = d->gen;
-	c->version_sent = srv->version;
 	c->event_seen = d->event_seq;
 	c->dropped = 0;
 }
@@ -250,10 +250,9 @@ server_client_subscribe(struct server_client *c, int fps, int delta)
 	c->fps = fps;
 	c->subscribed = 1;
 	c->delta = delta;
-	c->version_sent = 0;
+	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);
-	c->gen_sent = d->gen - 1;
 	server_client_frame(c);
 }
 

@@ -290,8 +290,8 @@ struct server_key {
 
 /*
  * A task's line as last formatted, and what it showed.  changed is the
- * server's version when the line last changed (or the task went): a
- * delta frame against version V carries the lines changed after V.
+ * daemon's gen when the line last changed (or the task went): a delta
+ * frame against gen G carries the lines changed after G.
  */
 struct server_line {
 	struct server_key	 key;
@@ -420,7 +420,7 @@ server_body_cpus(struct server *srv, struct server_body **bp)
  * (d->gen), however many subscribers there are.  Between two frames most
  * tasks did not change, so a line is formatted again only when what it
  * shows changed (real tasks always: their CPU time moves on its own),
- * and marked changed (srv->version) only when its text did.  A task
+ * and marked changed (at d->gen) only when its text did.  A task
  * that no longer exists is marked changed and no longer valid: delta
  * frames say it is gone.
  */
@@ -436,9 +436,9 @@ server_frame_lines(struct server *srv)
 	size_t			 len;
 	int			 id, n, isreal;
 
-	if (srv->version != 0 && srv->lines_gen == d->gen)
+	/* Every task was added at a gen > 0: at gen 0 there are none. */
+	if (srv->lines_gen == d->gen)
 		return;
-	srv->version++;
 	n = engine_ntasks(d->engine);
 	if (n > srv->nlines) {
 		srv->lines = xreallocarray(srv->lines, n, sizeof *srv->lines);
@@ -451,7 +451,7 @@ server_frame_lines(struct server *srv)
 		if (id > n || engine_task_info(d->engine, id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
-				l->changed = srv->version;
+				l->changed = d->gen;
 			}
 			continue;
 		}
@@ -471,7 +471,7 @@ server_frame_lines(struct server *srv)
 		memcpy(l->text, buf, len);
 		l->len = len;
 		l->valid = 1;
-		l->changed = srv->version;
+		l->changed = d->gen;
 	}
 	srv->lines_gen = d->gen;
 }
@@ -503,12 +503,12 @@ server_frame_body(struct server *srv)
 }
 
 /*
- * The body of a delta frame for a client whose last frame was at version
+ * The body of a delta frame for a client whose last frame was at gen
  * from: the cpu lines, then the task lines changed since, and "gone id=N"
  * for tasks that went.  Subscribers that got the same last frame (the
  * usual case: one rate) share it; it is built when asked for, so a frame
- * that is dropped costs nothing but the version check.  Finding the
- * changed lines is a pass over an array of versions: cheap beside the
+ * that is dropped costs nothing but the gen check.  Finding the
+ * changed lines is a pass over an array of gens: cheap beside the
  * line update, which is per task too.
  */
 struct server_body *

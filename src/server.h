@@ -54,9 +54,8 @@ struct server_client {
 	int			 subscribed;
 	int			 fps;
 	int			 delta;		/* subscribed with delta */
-	uint64_t		 version_sent;	/* of its last frame; 0: none */
 	uint64_t		 next_frame;	/* ns, CLOCK_MONOTONIC */
-	uint64_t		 gen_sent;	/* gen of the last frame */
+	uint64_t		 gen_sent;	/* gen of its last frame; 0: none */
 	uint64_t		 event_seen;	/* seq of the last event sent */
 	uint64_t		 dropped;	/* frames not sent since */
 
@@ -90,11 +89,10 @@ struct server {
 	uint64_t		 body_gen;
 	struct server_line	*lines;		/* per task id, cached */
 	int			 nlines;
-	uint64_t		 version;	/* moves when lines update */
 	uint64_t		 lines_gen;	/* d->gen they show */
 	struct server_body	*delta;		/* the last delta body */
 	uint64_t		 delta_gen;	/* d->gen it shows */
-	uint64_t		 delta_from;	/* the version it is against */
+	uint64_t		 delta_from;	/* the gen it is against */
 	struct evbuffer		*trailer;	/* a frame's last lines */
 };
 

@@ -43,25 +43,6 @@ cpu_ns(pid_t pid)
 	return (ns);
 }
 
-/* A process's voluntary context switches so far: its wake-ups. */
-static long
-wakes(pid_t pid)
-{
-	char	path[64], line[256];
-	long	n = 0;
-	FILE	*f;
-
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return (0);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
-			n = strtol(line + 24, NULL, 10);
-	}
-	fclose(f);
-	return (n);
-}
-
 /* Read whatever the subscribers sent; count frames. */
 static void
 drain(struct tconn **subs, int n, long ms, long *frames)
@@ -141,14 +122,14 @@ measure_bin(const char *bin, const char *label, const char *scenario,
 	memset(frames, 0, sizeof frames);
 	for (w = 0; w < 5; w++) {
 		c0 = cpu_ns(t.pid);
-		w0 = wakes(t.pid);
+		w0 = td_wakes(t.pid);
 		t0 = td_ms();
 		if (nsubs > 0)
 			drain(subs, nsubs, window / 5, frames);
 		else
 			td_nap((int)(window / 5));
 		c1 = cpu_ns(t.pid);
-		nwakes += wakes(t.pid) - w0;
+		nwakes += td_wakes(t.pid) - w0;
 		t1 = td_ms();
 		elapsed += t1 - t0;
 		pct[w] = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);

@@ -562,6 +562,22 @@ td_field(const char *line, const char *key)
 	return (-1);
 }
 
+/* Run cmd and check that its final line starts with want. */
+static __attribute__((unused)) void
+tc_expect(struct tconn *c, const char *cmd, const char *want)
+{
+	char	final[1024];
+
+	if (tc_cmd(c, cmd, NULL, 0, final, sizeof final) != 0) {
+		fprintf(stderr, "%s -> no reply (wanted %s)\n", cmd, want);
+		TD_FAIL();
+	}
+	if (strncmp(final, want, strlen(want)) != 0) {
+		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
+		TD_FAIL();
+	}
+}
+
 /* A numeric field of the status line, or -1. */
 static __attribute__((unused)) long long
 tc_status(struct tconn *c, const char *key)
@@ -573,23 +589,38 @@ tc_status(struct tconn *c, const char *key)
 	return (td_field(data, key));
 }
 
-/* The VmRSS of a process in kB, or -1. */
-static __attribute__((unused)) long
-td_rss(pid_t pid)
+/* A number from a process's /proc/PID/status ("VmRSS:" ...), or -1. */
+static long
+td_proc_status(pid_t pid, const char *key)
 {
 	char	path[64], line[256];
-	long	kb = -1;
+	size_t	len = strlen(key);
+	long	n = -1;
 	FILE	*f;
 
 	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
 	if ((f = fopen(path, "r")) == NULL)
 		return (-1);
 	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "VmRSS:", 6) == 0)
-			kb = strtol(line + 6, NULL, 10);
+		if (strncmp(line, key, len) == 0)
+			n = strtol(line + len, NULL, 10);
 	}
 	fclose(f);
-	return (kb);
+	return (n);
+}
+
+/* The VmRSS of a process in kB, or -1. */
+static __attribute__((unused)) long
+td_rss(pid_t pid)
+{
+	return (td_proc_status(pid, "VmRSS:"));
+}
+
+/* A process's voluntary context switches so far: its wake-ups; or -1. */
+static __attribute__((unused)) long
+td_wakes(pid_t pid)
+{
+	return (td_proc_status(pid, "voluntary_ctxt_switches:"));
 }
 
 #endif

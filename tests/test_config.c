@@ -311,6 +311,38 @@ test_diff(void **state)
 	config_free(&b);
 }
 
+/* A reload applies the live options, every one, and only those. */
+static void
+test_apply_live(void **state)
+{
+	struct config	a, b;
+
+	config_defaults(&a);
+	config_copy(&b, &a);
+	b.speed = 2.5;
+	b.default_sleep = 7;
+	b.max_clients = 3;
+	b.log_level = LOG_LEVEL_DEBUG;
+	b.max_fps = 5;
+	b.max_tasks = 9;
+	b.rr_interval = 20;
+	free(b.socket);
+	b.socket = strdup("/s");
+	ndiff = nlive = 0;
+	assert_int_equal(config_diff(&a, &b, diff_cb, NULL), 8);
+	assert_int_equal(nlive, 6);
+	config_apply_live(&a, &b);
+	ndiff = nlive = 0;
+	assert_int_equal(config_diff(&a, &b, diff_cb, NULL), 2);
+	assert_int_equal(nlive, 0);
+	assert_true(a.speed == 2.5);
+	assert_int_equal(a.max_tasks, 9);
+	assert_int_equal(a.rr_interval, 10);
+	assert_string_equal(a.socket, "");
+	config_free(&a);
+	config_free(&b);
+}
+
 /* Without -c: $XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists. */
 static void
 test_default_path(void **state)
@@ -339,6 +371,7 @@ main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_apply_live),
 		cmocka_unit_test(test_default_path),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_wide_numbers),

@@ -26,38 +26,6 @@ static const char batch_scenario[] =
     "  { at = 1100; action = \"nice\"; task = \"editor\"; value = -4; }\n"
     ");\n";
 
-/* Run cmd, check the final line starts with want. */
-static void
-expect(struct tconn *c, const char *cmd, const char *want)
-{
-	char	final[1024];
-
-	assert_int_equal(tc_cmd(c, cmd, NULL, 0, final, sizeof final), 0);
-	if (strncmp(final, want, strlen(want)) != 0) {
-		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
-		fail();
-	}
-}
-
-/* The daemon's voluntary context switches so far: its wake-ups. */
-static long
-wakes(pid_t pid)
-{
-	char	path[64], line[256];
-	long	n = -1;
-	FILE	*f;
-
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
-		return (-1);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "voluntary_ctxt_switches:", 24) == 0)
-			n = strtol(line + 24, NULL, 10);
-	}
-	fclose(f);
-	return (n);
-}
-
 /* A whole file, or NULL. */
 static char *
 slurp(const char *path)
@@ -113,16 +81,16 @@ reference(const char *cmd, long long at, long long *end)
 	snprintf(trace, sizeof trace, "%s/trace.csv", t.dir);
 	td_start_args(&t, extra);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	tick = tc_status(c, "tick");
 	assert_true(tick < at);
 	snprintf(step, sizeof step, "step %lld", at - tick);
-	expect(c, step, "ok");
+	tc_expect(c, step, "ok");
 	assert_int_equal(tc_status(c, "tick"), at);
-	expect(c, cmd, "ok");
-	expect(c, "resume", "ok");
+	tc_expect(c, cmd, "ok");
+	tc_expect(c, "resume", "ok");
 	td_nap(400);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	*end = tc_status(c, "tick");
 	tc_close(c);
 	assert_non_null(text = slurp(trace));	/* flushed by pause */
@@ -182,7 +150,7 @@ test_trace_identity(void **state)
 	assert_int_equal(replies(c, 3, ticks, 2), 2);
 	assert_true(ticks[0] > 0 && ticks[1] >= ticks[0]);
 	td_nap(400);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	end = tc_status(c, "tick");
 	assert_int_equal(tc_status(c, "lag"), 0);
 	tc_close(c);
@@ -264,34 +232,34 @@ test_wakes(void **state)
 	    batch_scenario);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 20)
 		fprintf(stderr, "running, batching: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w0 >= 0 && w1 - w0 <= 20);
 	/* A real task alive: one wake-up a tick; ended: batches again. */
-	expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
-	w0 = wakes(t.pid);
+	tc_expect(c, "spawn burn -- stairs-load --run 5 --sleep 5", "ok");
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 < 100)
 		fprintf(stderr, "a real task: %ld wake-ups in 1 s\n", w1 - w0);
 	assert_true(w1 - w0 >= 100);	/* 1 000 less the load's merges */
-	expect(c, "kill burn", "ok");
+	tc_expect(c, "kill burn", "ok");
 	td_nap(300);
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 20)
 		fprintf(stderr, "real task gone: %ld wake-ups in 1 s\n",
 		    w1 - w0);
 	assert_true(w1 - w0 <= 20);
-	expect(c, "pause", "ok");
-	w0 = wakes(t.pid);
+	tc_expect(c, "pause", "ok");
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 > 1)
 		fprintf(stderr, "paused: %ld wake-ups in 1 s\n", w1 - w0);
 	assert_true(w1 - w0 <= 1);
@@ -301,9 +269,9 @@ test_wakes(void **state)
 	td_init(&t, "realtime = false;\nlog_level = \"warn\";\n"
 	    "batch = false;\n", batch_scenario);
 	td_start(&t);
-	w0 = wakes(t.pid);
+	w0 = td_wakes(t.pid);
 	td_nap(1000);
-	w1 = wakes(t.pid);
+	w1 = td_wakes(t.pid);
 	if (w1 - w0 < 100)
 		fprintf(stderr, "batch = false: %ld wake-ups in 1 s\n",
 		    w1 - w0);

@@ -14,19 +14,6 @@
 
 #include "daemon_harness.h"
 
-/* Run cmd and check its final line starts with want. */
-static void
-expect(struct tconn *c, const char *cmd, const char *want)
-{
-	char	final[1024];
-
-	assert_int_equal(tc_cmd(c, cmd, NULL, 0, final, sizeof final), 0);
-	if (strncmp(final, want, strlen(want)) != 0) {
-		fprintf(stderr, "%s -> %s (wanted %s)\n", cmd, final, want);
-		fail();
-	}
-}
-
 /* Run cmd, check the final line, return the data lines in data. */
 static void
 expect_data(struct tconn *c, const char *cmd, const char *want, char *data,
@@ -74,33 +61,33 @@ test_commands_ok(void **state)
 
 	/* Tasks start at tick 0: wait until it has run. */
 	TD_UNTIL(tc_status(c, "tick") >= 1, "the clock to reach tick 1");
-	expect(c, "sleep hog 50", "ok");
-	expect(c, "sleep 1", "ok");		/* by id, default length */
-	expect(c, "nice hog 5", "ok");
+	tc_expect(c, "sleep hog 50", "ok");
+	tc_expect(c, "sleep 1", "ok");		/* by id, default length */
+	tc_expect(c, "nice hog 5", "ok");
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
-	expect(c, "affinity editor 1", "ok");
+	tc_expect(c, "affinity editor 1", "ok");
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "cpus=1 "));
-	expect(c, "add ed2 nice=-3 cpus=0-1 pattern=2,40,5,10 runtime=100",
+	tc_expect(c, "add ed2 nice=-3 cpus=0-1 pattern=2,40,5,10 runtime=100",
 	    "ok 3");
-	expect(c, "add hog2", "ok 4");
-	expect(c, "kill hog2", "ok");
+	tc_expect(c, "add hog2", "ok 4");
+	tc_expect(c, "kill hog2", "ok");
 	expect_data(c, "tasks", "ok 4", data, sizeof data);
 	assert_non_null(strstr(data, "name=hog2 kind=sim pid=- nice=0"));
 	assert_non_null(strstr(data, "state=exited"));
 	assert_non_null(strstr(data, "exit=killed"));
-	expect(c, "pause", "ok");
-	expect(c, "step", "ok");
-	expect(c, "step 3", "ok");
-	expect(c, "speed 2.5", "ok");
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "step", "ok");
+	tc_expect(c, "step 3", "ok");
+	tc_expect(c, "speed 2.5", "ok");
 	expect_data(c, "status", "ok", data, sizeof data);
 	assert_non_null(strstr(data, " speed=2.5 "));
-	expect(c, "resume", "ok");
-	expect(c, "speed 1", "ok");
-	expect(c, "subscribe 10", "ok");
-	expect(c, "unsubscribe", "ok");
-	expect(c, "quit", "ok");
+	tc_expect(c, "resume", "ok");
+	tc_expect(c, "speed 1", "ok");
+	tc_expect(c, "subscribe 10", "ok");
+	tc_expect(c, "unsubscribe", "ok");
+	tc_expect(c, "quit", "ok");
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -116,51 +103,51 @@ test_commands_err(void **state)
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
 
-	expect(c, "frob", "err unknown command \"frob\" (try help)");
-	expect(c, "sleep foo 10", "err unknown task \"foo\"");
-	expect(c, "sleep 99 10", "err unknown task \"99\"");
-	expect(c, "sleep hog -5",
+	tc_expect(c, "frob", "err unknown command \"frob\" (try help)");
+	tc_expect(c, "sleep foo 10", "err unknown task \"foo\"");
+	tc_expect(c, "sleep 99 10", "err unknown task \"99\"");
+	tc_expect(c, "sleep hog -5",
 	    "err bad ms \"-5\": expected a positive number");
-	expect(c, "sleep hog 0", "err bad ms \"0\"");
-	expect(c, "sleep hog 10x", "err bad ms \"10x\"");
-	expect(c, "sleep hog 99999999999999999999999", "err bad ms");
-	expect(c, "sleep hog 1.5", "err bad ms");
-	expect(c, "sleep", "err usage: sleep <task> [ms]");
-	expect(c, "sleep hog 1 2", "err usage");
-	expect(c, "nice hog 20", "err bad nice \"20\": expected a whole "
+	tc_expect(c, "sleep hog 0", "err bad ms \"0\"");
+	tc_expect(c, "sleep hog 10x", "err bad ms \"10x\"");
+	tc_expect(c, "sleep hog 99999999999999999999999", "err bad ms");
+	tc_expect(c, "sleep hog 1.5", "err bad ms");
+	tc_expect(c, "sleep", "err usage: sleep <task> [ms]");
+	tc_expect(c, "sleep hog 1 2", "err usage");
+	tc_expect(c, "nice hog 20", "err bad nice \"20\": expected a whole "
 	    "number in -20..19");
-	expect(c, "nice hog -21", "err bad nice");
-	expect(c, "nice hog 5abc", "err bad nice");
-	expect(c, "nice nobody 1", "err unknown task \"nobody\"");
-	expect(c, "affinity hog 7", "err cpu 7 is outside 0..1");
-	expect(c, "affinity hog x", "err bad cpu list");
-	expect(c, "kill nobody", "err unknown task");
-	expect(c, "table nobody", "err unknown task");
-	expect(c, "add hog", "err task \"hog\" exists");
-	expect(c, "add 12", "err bad name \"12\"");
-	expect(c, "add a/b", "err bad name");
-	expect(c, "add x pattern=2", "err bad pattern");
-	expect(c, "add x pattern=2,-1", "err bad pattern ms");
-	expect(c, "add x frob=1", "err bad option \"frob=1\"");
-	expect(c, "add x cpus=5", "err cpu 5 is outside");
-	expect(c, "spawn x -- /nonexistent/prog", "err cannot start "
+	tc_expect(c, "nice hog -21", "err bad nice");
+	tc_expect(c, "nice hog 5abc", "err bad nice");
+	tc_expect(c, "nice nobody 1", "err unknown task \"nobody\"");
+	tc_expect(c, "affinity hog 7", "err cpu 7 is outside 0..1");
+	tc_expect(c, "affinity hog x", "err bad cpu list");
+	tc_expect(c, "kill nobody", "err unknown task");
+	tc_expect(c, "table nobody", "err unknown task");
+	tc_expect(c, "add hog", "err task \"hog\" exists");
+	tc_expect(c, "add 12", "err bad name \"12\"");
+	tc_expect(c, "add a/b", "err bad name");
+	tc_expect(c, "add x pattern=2", "err bad pattern");
+	tc_expect(c, "add x pattern=2,-1", "err bad pattern ms");
+	tc_expect(c, "add x frob=1", "err bad option \"frob=1\"");
+	tc_expect(c, "add x cpus=5", "err cpu 5 is outside");
+	tc_expect(c, "spawn x -- /nonexistent/prog", "err cannot start "
 	    "\"/nonexistent/prog\": No such file or directory");
-	expect(c, "spawn x /bin/true", "err usage");
-	expect(c, "spawn x nice=1 --", "err usage");
-	expect(c, "step 0", "err bad steps");
-	expect(c, "step -1", "err bad steps");
-	expect(c, "step 1 2", "err usage");
-	expect(c, "speed 0", "err bad speed \"0\": expected a number in "
+	tc_expect(c, "spawn x /bin/true", "err usage");
+	tc_expect(c, "spawn x nice=1 --", "err usage");
+	tc_expect(c, "step 0", "err bad steps");
+	tc_expect(c, "step -1", "err bad steps");
+	tc_expect(c, "step 1 2", "err usage");
+	tc_expect(c, "speed 0", "err bad speed \"0\": expected a number in "
 	    "0.01..100");
-	expect(c, "speed 101", "err bad speed");
-	expect(c, "speed -1", "err bad speed");
-	expect(c, "speed 1e2", "err bad speed");
-	expect(c, "speed nan", "err bad speed");
-	expect(c, "subscribe 0", "err bad fps");
-	expect(c, "subscribe 121", "err bad fps");
-	expect(c, "status now", "err usage: status");
+	tc_expect(c, "speed 101", "err bad speed");
+	tc_expect(c, "speed -1", "err bad speed");
+	tc_expect(c, "speed 1e2", "err bad speed");
+	tc_expect(c, "speed nan", "err bad speed");
+	tc_expect(c, "subscribe 0", "err bad fps");
+	tc_expect(c, "subscribe 121", "err bad fps");
+	tc_expect(c, "status now", "err usage: status");
 	/* Still usable after all that. */
-	expect(c, "status", "ok");
+	tc_expect(c, "status", "ok");
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -180,7 +167,7 @@ test_long_line(void **state)
 	big[sizeof big - 1] = '\0';
 	assert_int_equal(tc_cmd(c, big, NULL, 0, final, sizeof final), 0);
 	assert_string_equal(final, "err line too long (max 4096 bytes)");
-	expect(c, "status", "ok");
+	tc_expect(c, "status", "ok");
 
 	/* In pieces, the tail arriving later: one error, then usable. */
 	tc_send(c, big, 3000);
@@ -249,28 +236,28 @@ test_pause_step(void **state)
 	td_init(&t, NULL, NULL);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	t0 = tc_status(c, "tick");
 	assert_true(t0 >= 0);
 	assert_int_equal(tc_status(c, "paused"), 1);
 	td_nap(100);		/* a window for the clock to move in */
 	assert_int_equal(tc_status(c, "tick"), t0);
-	expect(c, "step 5", "ok");
+	tc_expect(c, "step 5", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 5);
-	expect(c, "step", "ok");
+	tc_expect(c, "step", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 6);
-	expect(c, "step 1000", "ok");
+	tc_expect(c, "step 1000", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 1006);
 	/* step while running pauses first (documented). */
-	expect(c, "resume", "ok");
+	tc_expect(c, "resume", "ok");
 	assert_int_equal(tc_status(c, "paused"), 0);
-	expect(c, "step 2", "ok");
+	tc_expect(c, "step 2", "ok");
 	assert_int_equal(tc_status(c, "paused"), 1);
 	t0 = tc_status(c, "tick");
-	expect(c, "step 2", "ok");
+	tc_expect(c, "step 2", "ok");
 	assert_int_equal(tc_status(c, "tick"), t0 + 2);
 	/* The clock moves again after resume. */
-	expect(c, "resume", "ok");
+	tc_expect(c, "resume", "ok");
 	TD_UNTIL(tc_status(c, "tick") > t0 + 2,
 	    "the clock to move past tick %lld after resume", t0 + 2);
 	tc_close(c);
@@ -323,7 +310,7 @@ test_events(void **state)
 	assert_non_null(sub = tc_open(&t));
 	assert_non_null(c = tc_open(&t));
 	/* Pause while subscribing: the events (at 1000+) must come after. */
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	assert_true(tc_status(c, "tick") < 1000);
 	tc_sendf(sub, "subscribe 30");
 	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
@@ -331,7 +318,7 @@ test_events(void **state)
 	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
 	assert_true(strncmp(line, "frame tick=", 11) == 0);
 	assert_int_equal(td_field(line, "dropped"), 0);
-	expect(c, "resume", "ok");
+	tc_expect(c, "resume", "ok");
 
 	assert_int_equal(wait_frame_line(sub, "text=hog sleeps 100 ms", line,
 	    sizeof line), 0);
@@ -343,10 +330,10 @@ test_events(void **state)
 	    "climbs", NULL, 0), 0);
 	assert_int_equal(wait_frame_line(sub, "text=ed killed", NULL, 0), 0);
 	/* Another client's action shows up too. */
-	expect(c, "nice hog -2", "ok");
+	tc_expect(c, "nice hog -2", "ok");
 	assert_int_equal(wait_frame_line(sub, "text=hog nice 5 -> -2", NULL,
 	    0), 0);
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	assert_int_equal(wait_frame_line(sub, "text=paused", NULL, 0), 0);
 	/* Replies to the subscriber's own commands come between frames. */
 	tc_sendf(sub, "unsubscribe");
@@ -379,7 +366,7 @@ test_frame_format(void **state)
 	td_init(&t, NULL, NULL);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	tc_sendf(c, "subscribe");
 	assert_int_equal(tc_line(c, line, sizeof line, TD_DEADLINE_MS), 0);
 	assert_string_equal(line, "ok");
@@ -432,9 +419,9 @@ test_table(void **state)
 	    "cpus = \"1\"; } );\n");
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
-	expect(c, "add hog cpus=0", "ok 2");
-	expect(c, "step 400", "ok");
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "add hog cpus=0", "ok 2");
+	tc_expect(c, "step 400", "ok");
 	expect_data(c, "table hog", "ok", data, sizeof data);
 	assert_string_equal(data,
 	    "table task=2 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0\n"
@@ -443,8 +430,8 @@ test_table(void **state)
 	    "row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
 	    "10,10,10,10\n");
 	/* Renice to 10: 10 stairs now, but the columns it ran stay. */
-	expect(c, "nice hog 10", "ok");
-	expect(c, "step 5", "ok");
+	tc_expect(c, "nice hog 10", "ok");
+	tc_expect(c, "step 5", "ok");
 	expect_data(c, "table 2", "ok", data, sizeof data);
 	assert_true(strncmp(data, "table task=2 name=hog base=130 stairs=20 "
 	    "rr=10 rows=3 ", 54) == 0);
@@ -469,9 +456,9 @@ test_trace(void **state)
 	snprintf(trace, sizeof trace, "%s/trace.csv", t.dir);
 	td_start_args(&t, extra);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	tick = tc_status(c, "tick");
-	expect(c, "step 10", "ok");
+	tc_expect(c, "step 10", "ok");
 	assert_non_null(f = fopen(trace, "r"));
 	assert_non_null(fgets(first, sizeof first, f));
 	assert_string_equal(first, "tick,cpu,task,rank,iter,left\n");
@@ -506,30 +493,30 @@ test_policy(void **state)
 	    "pattern = [ 2, 40 ]; } );\n");
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	expect(c, "pause", "ok");
+	tc_expect(c, "pause", "ok");
 	expect_data(c, "status", "ok", data, sizeof data);
 	assert_non_null(strstr(data, " policy=rr"));
-	expect(c, "step 3", "ok");
+	tc_expect(c, "step 3", "ok");
 	/* rr: rank 120 + nice. */
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
 	assert_non_null(strstr(data, " rank=125 "));
-	expect(c, "policy o1", "ok");
+	tc_expect(c, "policy o1", "ok");
 	expect_data(c, "status", "ok", data, sizeof data);
 	assert_non_null(strstr(data, " policy=o1"));
-	expect(c, "step", "ok");
+	tc_expect(c, "step", "ok");
 	/* o1 afresh: sleep_avg 0, prio static + 5 = 130 for nice 5. */
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, " rank=130 "));
-	expect(c, "policy staircase", "ok");
-	expect(c, "step", "ok");
+	tc_expect(c, "policy staircase", "ok");
+	tc_expect(c, "step", "ok");
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
-	expect(c, "policy bfs", "err unknown policy \"bfs\" (known: "
+	tc_expect(c, "policy bfs", "err unknown policy \"bfs\" (known: "
 	    "staircase, o1, cfs, rr)");
-	expect(c, "subscribe", "ok");
-	expect(c, "unsubscribe", "ok");
-	expect(c, "quit", "ok");
+	tc_expect(c, "subscribe", "ok");
+	tc_expect(c, "unsubscribe", "ok");
+	tc_expect(c, "quit", "ok");
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
