@@ -897,8 +897,12 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 	daemon_npending = 0;
 }
 
-/* Load the scenario and build the engine from it and the config. */
-static int
+/*
+ * Load the scenario (NULL, "" or "demo": the built-in one) and build the
+ * engine and the ledger from it and d->cfg.  main and the protocol
+ * fuzzer (tests/fuzz/fuzz_protocol.c) set a daemon up through this.
+ */
+int
 daemon_load(struct daemon *d, const char *path, char **cause)
 {
 	struct scenario		*sc;
@@ -914,6 +918,8 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 	}
 	if (sc == NULL)
 		return (-1);
+	if (d->ledger == NULL)
+		d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
 	engine_params_default(&p);
 	p.cpus = d->cfg.cpus;
 	p.rr_interval = d->cfg.rr_interval;
@@ -945,7 +951,7 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 }
 
 /* Free what the daemon holds (any part may be missing). */
-static void
+void
 daemon_free(struct daemon *d)
 {
 	size_t	j;
@@ -1067,7 +1073,6 @@ daemon_main(int argc, char **argv)
 	daemon_bindir = procs_self_dir();
 	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
 		daemon_child_output = daemon_absolute(d->cfg.child_output);
-	d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
 	    d->cfg.scenario, &cause) != 0)
 		return (daemon_fail(d, cause, 2));

@@ -77,6 +77,8 @@ struct daemon {
 };
 
 /* daemon.c */
+int	daemon_load(struct daemon *, const char *scenario, char **cause);
+void	daemon_free(struct daemon *);
 void	daemon_note(struct daemon *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	daemon_changed(struct daemon *);

@@ -23,32 +23,21 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "ledger.h"
 #include "log.h"
-#include "scenario.h"
 #include "stairsd.h"
 #include "fuzz.h"
 
 #define FUZZ_STEP_MAX	200
-#define FUZZ_LEDGER	200
 #define FUZZ_REPLY_MAX	512	/* table rows are the longest, < 400 */
 
-static struct scenario	*fuzz_demo;
 static struct event_base *fuzz_base;
 static int		 fuzz_tick_fd = -1;
 
-/* Once: the demo scenario, an event base and the clock's timerfd. */
+/* Once: an event base and the clock's timerfd. */
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char	*cause;
-
 	log_set_level(LOG_LEVEL_ERROR);
-	if ((fuzz_demo = scenario_load_string(stairs_demo_scenario, "demo",
-	    &cause)) == NULL) {
-		fprintf(stderr, "fuzz_protocol: %s\n", cause);
-		abort();
-	}
 	if ((fuzz_base = event_base_new()) == NULL)
 		abort();
 	if ((fuzz_tick_fd = timerfd_create(CLOCK_MONOTONIC,
@@ -91,40 +80,18 @@ fuzz_check_reply(struct evbuffer *out)
 static void
 fuzz_daemon(struct daemon *d)
 {
-	struct engine_params	 p;
-	char			*cause;
-	int			 id;
+	char	*cause;
 
 	memset(d, 0, sizeof *d);
 	d->base = fuzz_base;
 	d->tick_fd = fuzz_tick_fd;
 	config_defaults(&d->cfg);
-	engine_params_default(&p);
-	scenario_params(fuzz_demo, &p);
-	d->engine = engine_create(&p, NULL);
-	if (scenario_apply(fuzz_demo, d->engine, NULL, NULL, &cause) != 0) {
+	if (daemon_load(d, "demo", &cause) != 0) {
 		fprintf(stderr, "fuzz_protocol: %s\n", cause);
 		abort();
 	}
-	d->ledger = ledger_create(FUZZ_LEDGER);
-	d->scenario_name = fuzz_demo->name;
 	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
 	clock_pause(&d->clock);
-	for (id = 1; id <= engine_ntasks(d->engine); id++)
-		daemon_task_added(d, id);
-}
-
-/* Free what fuzz_daemon() made and the commands added. */
-static void
-fuzz_daemon_free(struct daemon *d)
-{
-	int	i;
-
-	for (i = 0; i < DAEMON_EVENTS; i++)
-		free(d->events[i].text);
-	ledger_free(d->ledger);
-	engine_free(d->engine);
-	config_free(&d->cfg);
 }
 
 /* One line, as server_client_line() takes it; nonzero: stop reading. */
@@ -166,6 +133,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fuzz_daemon(&d);
 	fuzz_lines(data, size, fuzz_line, &d);
-	fuzz_daemon_free(&d);
+	daemon_free(&d);
 	return (0);
 }
