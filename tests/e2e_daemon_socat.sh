@@ -4,21 +4,11 @@
 # then status, tasks, pause, step, cpus, sleep, nice, an error, an
 # unknown command, subscribe (a frame with the events), quit; and a
 # one-shot "echo status | socat" whose reply arrives before the close.
-bin=${STAIRS_BIN:-.}
-sd="$bin/stairsd"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_daemon.XXXXXX") || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_daemon_socat
 daemon=""
 cleanup() {
 	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
 }
 
 [ -x "$sd" ] || { echo "no $sd"; exit 1; }
@@ -108,6 +98,5 @@ daemon=""
 
 if [ $failed -ne 0 ]; then
 	echo "--- session output"; cat "$tmp/out"; echo "--- log"; cat "$tmp/log"
-	exit 1
 fi
-echo "e2e_daemon_socat: all passed"
+e2e_end

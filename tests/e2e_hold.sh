@@ -8,9 +8,8 @@
 # - processes that left their task's process group (setsid, setpgid) die
 #   on SIGTERM and on SIGKILL of the daemon (cgroups; needs root and a
 #   writable cgroup hierarchy, else that part is skipped, saying why).
-bin=${STAIRS_BIN:-.}
-sd="$bin/stairsd"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_hold.XXXXXX") || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_hold
 daemon=""
 sub=""
 cleanup() {
@@ -19,19 +18,6 @@ cleanup() {
 	for p in $(cat "$tmp"/pid.[12] 2>/dev/null); do
 		kill -KILL "$p" 2>/dev/null
 	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT PIPE TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-
-ok() {
-	echo "ok: $*"
 }
 
 [ -x "$sd" ] || { echo "no $sd"; exit 1; }
@@ -51,52 +37,6 @@ setsid sleep 1000 & echo \$! > $tmp/pid.1
 perl -e 'setpgrp(0, 0); sleep 1000' & echo \$! > $tmp/pid.2
 exec $load --run 1000000 --sleep 0
 EOF
-
-# start SCENARIO: start a daemon in the foreground, wait for its socket.
-start() {
-	rm -f "$tmp/sock"
-	"$sd" -f -c "$tmp/stairsd.cfg" -S "$tmp/sock" --scenario "$1" \
-	    >"$tmp/log" 2>&1 &
-	daemon=$!
-	i=0
-	while [ ! -S "$tmp/sock" ] && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -S "$tmp/sock" ] || { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
-	return 0
-}
-
-# ask LINES: send command lines, print the replies.
-ask() {
-	printf '%s\n' "$@" | socat -t 2 - UNIX-CONNECT:"$tmp/sock"
-}
-
-# state PID: its state letter.
-state() {
-	awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null
-}
-
-# gone PID...: true if none of them is alive (zombies count as gone).
-gone() {
-	for p in "$@"; do
-		case "$(state "$p")" in
-		""|Z|X) ;;
-		*) return 1 ;;
-		esac
-	done
-	return 0
-}
-
-# wait_gone PID...: wait up to 10 s for them to be gone.
-wait_gone() {
-	i=0
-	while ! gone "$@" && [ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	gone "$@"
-}
 
 # escapees: spawn the escaping task, print the two escapees' pids.
 escapees() {
@@ -129,7 +69,7 @@ while [ $tries -lt 5 ]; do
 	i=0
 	while [ -z "$victim" ] && [ $i -lt 100 ]; do
 		for p in $hogs; do
-			[ "$(state "$p")" = T ] && victim=$p && break
+			[ "$(proc_state "$p")" = T ] && victim=$p && break
 		done
 		i=$((i + 1))
 	done
@@ -195,6 +135,4 @@ fi
 [ -n "$daemon" ] && kill -TERM "$daemon" && wait "$daemon"
 daemon=""
 
-[ $failed -eq 0 ] && echo "e2e_hold: all passed" && exit 0
-echo "e2e_hold: $failed failed"
-exit 1
+e2e_end

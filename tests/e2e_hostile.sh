@@ -13,9 +13,8 @@
 #   10 the names ".", ".." and "-"
 #   4  the client refusing a socket in a directory others may write
 # Each check says what it saw when it fails.  Every wait has a deadline.
-bin=${STAIRS_BIN:-.}
-sd="$bin/stairsd"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_hostile.XXXXXX") || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_hostile
 chmod 700 "$tmp"
 pids=""
 groups=""
@@ -23,15 +22,6 @@ cleanup() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
 	# Pipelines run in their own session (setsid): every process of each.
 	for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
 }
 
 [ -x "$sd" ] || { echo "no $sd"; exit 1; }
@@ -40,38 +30,8 @@ command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
 # ASan pads allocations and keeps freed memory in quarantine.
 case "$bin" in *asan*) mfactor=3 ;; *) mfactor=1 ;; esac
 
-# ask LINES: send LINES to the daemon, print its replies (5 s deadline).
-ask() {
-	printf '%s\n' "$@" | timeout 10 socat -t 5 - UNIX-CONNECT:"$sock" \
-	    2>/dev/null
-}
-
-# wait_for WHAT CMD...: run CMD until it succeeds, for up to 20 s.
-wait_for() {
-	what=$1
-	shift
-	i=0
-	until "$@"; do
-		i=$((i + 1))
-		[ $i -gt 400 ] && { fail "timed out after 20 s waiting for" \
-		    "$what"; return 1; }
-		sleep 0.05
-	done
-	return 0
-}
-
 serving() {
 	ask status | grep -q '^status tick='
-}
-
-# stopped PID: true once PID has exited (after up to 20 s).
-stopped() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ $i -lt 400 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	! kill -0 "$1" 2>/dev/null
 }
 
 rss() {
@@ -84,14 +44,15 @@ printf 'realtime = false;\nmax_tasks = 200;\n' >"$cfg"
 "$sd" -f -c "$cfg" -S "$sock" 2>"$tmp/log" &
 daemon=$!
 pids="$pids $daemon"
-wait_for "the daemon to serve" serving || { cat "$tmp/log"; exit 1; }
+wait_for 20 "the daemon to serve" serving || { cat "$tmp/log"; exit 1; }
 rss0=$(rss "$daemon")
 
 # 1: a reload whose config includes a directory.
 printf 'realtime = false;\nmax_tasks = 200;\n@include "%s"\n' "$tmp" >"$cfg"
 kill -HUP "$daemon"
-wait_for "'reload failed' for an include of a directory" \
-    grep -q 'reload failed' "$tmp/log"
+wait_for 20 "'reload failed' for an include of a directory" \
+    grep -q 'reload failed' "$tmp/log" ||
+    fail "timed out: 'reload failed' for an include of a directory"
 grep -q 'not a regular file' "$tmp/log" ||
     fail "the reload error does not say 'not a regular file'"
 serving || fail "not serving after a reload including a directory"
@@ -101,8 +62,9 @@ rm -f "$cfg"
 mkfifo "$cfg"
 n=$(grep -c 'reload failed' "$tmp/log")
 kill -HUP "$daemon"
-wait_for "a second 'reload failed' (FIFO)" \
-    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n"
+wait_for 20 "a second 'reload failed' (FIFO)" \
+    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n" ||
+    fail "timed out: a second 'reload failed' (FIFO)"
 t0=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
 sleep 0.2
 t1=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
@@ -115,8 +77,9 @@ printf 'realtime = false;\nmax_tasks = 200;\n' >"$cfg"
 printf 'realtime = false;\nmax_clients = 4294967298;\n' >"$cfg"
 n=$(grep -c 'reload failed' "$tmp/log")
 kill -HUP "$daemon"
-wait_for "'reload failed' for a number that does not fit" \
-    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n"
+wait_for 20 "'reload failed' for a number that does not fit" \
+    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n" ||
+    fail "timed out: 'reload failed' for a number that does not fit"
 grep -q 'does not fit' "$tmp/log" ||
     fail "the reload error does not say 'does not fit'"
 printf 'realtime = false;\nmax_tasks = 200;\n' >"$cfg"
@@ -139,7 +102,8 @@ printf '\177ELFgarbage' >"$prog"
 chmod 755 "$prog"
 ask "spawn badexec -- $prog" | grep -q '^ok ' ||
     fail "spawn of a bad executable was not ok"
-wait_for "the failed exec in the log" grep -q 'badexec' "$tmp/log"
+wait_for 20 "the failed exec in the log" grep -q 'badexec' "$tmp/log" ||
+    fail "timed out: the failed exec in the log"
 LC_ALL=C grep 'badexec' "$tmp/log" | grep -q '[^ -~]' &&
     fail "the log echoes raw bytes: $(grep badexec "$tmp/log" | head -c 300)"
 grep 'badexec' "$tmp/log" | awk 'length($0) > 200 { exit 1 }' ||
@@ -196,7 +160,8 @@ serving || fail "status did not answer during a long step"
 [ $(( $(date +%s) - start )) -le 3 ] ||
     fail "status took more than 3 s during a long step"
 ask pause | grep -q '^ok' || fail "pause during a step was not ok"
-wait_for "the step's cancel reply" grep -q '^err step cancelled' "$tmp/step"
+wait_for 20 "the step's cancel reply" grep -q '^err step cancelled' "$tmp/step" ||
+    fail "timed out: the step's cancel reply"
 
 # 9: a big scenario with a duplicate at its end is refused, FILE:LINE.
 {
@@ -256,7 +221,8 @@ if command -v prlimit >/dev/null; then
 	pids="$pids $d2"
 	sock_save=$sock
 	sock=$sock2
-	wait_for "the second daemon" serving
+	wait_for 20 "the second daemon" serving ||
+	    fail "timed out: the second daemon"
 	i=0
 	while [ $i -lt 50 ]; do
 		setsid sh -c 'sleep 8 | socat -t 8 - UNIX-CONNECT:"$1" \
@@ -274,7 +240,8 @@ if command -v prlimit >/dev/null; then
 	nlog=$(grep -c -i 'accept' "$tmp/log2")
 	[ "$nlog" -le 10 ] || fail "$nlog accept log lines at EMFILE"
 	kill -TERM "$d2"
-	stopped "$d2" || fail "the EMFILE daemon still runs 20 s after SIGTERM"
+	wait_for 20 "the EMFILE daemon to exit" gone "$d2" >/dev/null ||
+	    fail "the EMFILE daemon still runs 20 s after SIGTERM"
 	sock=$sock_save
 else
 	echo "skip: no prlimit for the open-file limit check"
@@ -287,7 +254,8 @@ if [ -x "$bin/stairs" ] && command -v script >/dev/null; then
 	"$sd" -f -c "$cfg" -S "$tmp/ok/socket" 2>"$tmp/log3" &
 	d3=$!
 	pids="$pids $d3"
-	wait_for "the third daemon" test -S "$tmp/ok/socket"
+	wait_for 20 "the third daemon" test -S "$tmp/ok/socket" ||
+	    fail "timed out: the third daemon"
 	ln "$tmp/ok/socket" "$tmp/open/socket" 2>/dev/null ||
 	    cp -a "$tmp/ok/socket" "$tmp/open/socket"
 	# Under script(1), so the client has a terminal and gets as far as
@@ -301,8 +269,8 @@ if [ -x "$bin/stairs" ] && command -v script >/dev/null; then
 	    fail "the client's refusal does not name the directory:" \
 	    "$(head -c 200 "$tmp/client.out")"
 	kill -TERM "$d3"
-	stopped "$d3" || fail "the third daemon still runs 20 s after SIGTERM"
+	wait_for 20 "the third daemon to exit" gone "$d3" >/dev/null ||
+	    fail "the third daemon still runs 20 s after SIGTERM"
 fi
 
-[ $failed -eq 0 ] && echo "e2e_hostile: all passed"
-[ $failed -eq 0 ]
+e2e_end

@@ -13,25 +13,11 @@
 # STAIRS_SKIP_TIMING set (the SAN=1 run) the checks that sample timing
 # (one hog at a time, the editor seen sleeping) are skipped, saying so:
 # they ran in the plain build.
-bin=${STAIRS_BIN:-.}
-sd="$bin/stairsd"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/e2e_real.XXXXXX") || exit 1
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_real
 daemon=""
 cleanup() {
 	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT PIPE TERM
-failed=0
-
-fail() {
-	echo "FAIL: $*"
-	failed=$((failed + 1))
-}
-
-ok() {
-	echo "ok: $*"
 }
 
 # timing WHAT: true if the timing-sampled checks run; else says so.
@@ -43,38 +29,15 @@ timing() {
 	return 1
 }
 
-# wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
-# up to SECS seconds; past that say what was awaited and fail.
-wait_for() {
-	wf_n=$(($1 * 20)); wf_what=$2; shift 2
-	while ! "$@"; do
-		wf_n=$((wf_n - 1))
-		if [ $wf_n -le 0 ]; then
-			echo "timed out waiting for $wf_what"
-			return 1
-		fi
-		sleep 0.05
-	done
-	return 0
-}
-
 # reap PID: wait (up to 20 s) for our child PID to exit; its status, or
 # 124 after killing it.
 reap() {
-	if ! wait_for 20 "pid $1 to exit" exited "$1"; then
+	if ! wait_for 20 "pid $1 to exit" gone "$1"; then
 		kill -KILL "$1" 2>/dev/null
 		wait "$1" 2>/dev/null
 		return 124
 	fi
 	wait "$1"
-}
-
-# exited PID: has our child exited (a zombie, or gone)?
-exited() {
-	case $(awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null) in
-	""|Z|X) return 0 ;;
-	esac
-	return 1
 }
 
 [ -x "$sd" ] || { echo "no $sd"; exit 1; }
@@ -89,22 +52,6 @@ child_output = "$tmp";
 realtime = true;
 cgroups = true;
 EOF
-
-# start SCENARIO: start a daemon in the foreground, wait for its socket.
-start() {
-	rm -f "$tmp/sock"
-	"$sd" -f -c "$tmp/stairsd.cfg" -S "$tmp/sock" --scenario "$1" \
-	    >"$tmp/log" 2>&1 &
-	daemon=$!
-	wait_for 10 "the socket $tmp/sock" test -S "$tmp/sock" ||
-	    { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
-	return 0
-}
-
-# ask LINES: send command lines, print the replies.
-ask() {
-	printf '%s\n' "$@" | socat -t 2 - UNIX-CONNECT:"$tmp/sock"
-}
 
 # pids: the pids of the live real tasks.
 pids() {
@@ -137,28 +84,6 @@ none_running() {
 
 some_running() {
 	[ -n "$(running "$@")" ]
-}
-
-# gone PID...: true if none of them is alive (zombies count as gone).
-gone() {
-	for p in "$@"; do
-		s=$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
-		case "$s" in
-		""|Z|X) ;;
-		*) return 1 ;;
-		esac
-	done
-	return 0
-}
-
-# wait_gone PID...: wait up to 5 s for them to be gone.
-wait_gone() {
-	i=0
-	while ! gone "$@" && [ $i -lt 100 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	gone "$@"
 }
 
 # hog_exited NAME EXIT PID: tasks says NAME exited with EXIT; PID is gone.
@@ -354,6 +279,4 @@ wait_gone $kids $members && ok "SIGKILL: no child or grandchild left" ||
 wait_no_cgroup "$dpid" && ok "SIGKILL: no stairs-$dpid cgroup" ||
     fail "SIGKILL: cgroup left: $(find /sys/fs/cgroup -maxdepth 3 -name "stairs-$dpid")"
 
-[ $failed -eq 0 ] && echo "e2e_real: all passed" && exit 0
-echo "e2e_real: $failed failed"
-exit 1
+e2e_end

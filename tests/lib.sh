@@ -48,3 +48,62 @@ e2e_end() {
 	echo "$e2e_name: $failed failed"
 	exit 1
 }
+
+# For the scripts that run a daemon of their own.  They set $sock (the
+# socket; start sets it to $tmp/sock) and keep the daemon's pid in
+# $daemon for their cleanup.
+
+# wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
+# up to SECS seconds; past that say what was awaited and return 1.
+wait_for() {
+	wf_n=$(($1 * 20)); wf_what=$2; shift 2
+	while ! "$@"; do
+		wf_n=$((wf_n - 1))
+		if [ $wf_n -le 0 ]; then
+			echo "timed out waiting for $wf_what"
+			return 1
+		fi
+		sleep 0.05
+	done
+	return 0
+}
+
+# start SCENARIO: stairsd -f with $tmp/stairsd.cfg on $tmp/sock, logging
+# to $tmp/log, its pid in $daemon; waits up to 10 s for the socket.
+start() {
+	sock="$tmp/sock"
+	rm -f "$sock"
+	"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario "$1" \
+	    >"$tmp/log" 2>&1 &
+	daemon=$!
+	wait_for 10 "the socket $sock" test -S "$sock" ||
+	    { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
+	return 0
+}
+
+# ask LINES: send command lines to $sock, print the replies.
+ask() {
+	printf '%s\n' "$@" | timeout 10 socat -t 5 - UNIX-CONNECT:"$sock" \
+	    2>/dev/null
+}
+
+# proc_state PID: its state letter from /proc, empty once it is gone.
+proc_state() {
+	awk '/^State:/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+# gone PID...: true if none of them is alive (zombies count as gone).
+gone() {
+	for p in "$@"; do
+		case "$(proc_state "$p")" in
+		""|Z|X) ;;
+		*) return 1 ;;
+		esac
+	done
+	return 0
+}
+
+# wait_gone PID...: wait up to 10 s for them to be gone.
+wait_gone() {
+	wait_for 10 "pids $* to be gone" gone "$@" >/dev/null
+}
