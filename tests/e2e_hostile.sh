@@ -20,8 +20,9 @@ pids=""
 groups=""
 cleanup() {
 	for p in $pids; do kill -KILL "$p" 2>/dev/null; done
-	# Pipelines run in their own session (setsid): every process of each.
-	for g in $groups; do kill -KILL -- "-$g" 2>/dev/null; done
+	# Pipelines run in their own session (setsid): every process of
+	# each.  (No "--": dash's kill takes none and would kill nothing.)
+	for g in $groups; do kill -KILL "-$g" 2>/dev/null; done
 }
 
 [ -x "$sd" ] || { echo "no $sd"; exit 1; }
