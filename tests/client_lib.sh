@@ -36,14 +36,25 @@ dpid=
 # Stop what the script started: the tmux server, the daemon, what its
 # cleanup_more stops; remove the temp directory.
 cleanup() {
-	$tm kill-server 2>/dev/null
-	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
+	tm_stop
 	[ -n "$dpid" ] && stop_daemon
 	command -v cleanup_more >/dev/null 2>&1 && cleanup_more
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
+
+# Stop the tmux server and wait until it is gone: a new-session sent
+# while it is still exiting fails with "server exited unexpectedly".
+tm_stop() {
+	$tm kill-server 2>/dev/null
+	n=0
+	while $tm has-session 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$tmsock"
+}
 
 ok() { echo "ok: $*"; }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }

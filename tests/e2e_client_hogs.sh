@@ -43,10 +43,16 @@ grep -q "rank=13[89]" "$tmp/tasks" || bad "no hog on stair 138 or 139 yet"
 for size in 200x60 120x40 80x24; do
 	w=${size%x*}
 	h=${size#*x}
-	$tm kill-session -t c 2>/dev/null
-	$tm new-session -d -s c -x "$w" -y "$h" \
+	# The new session before the old one goes: killing the server's
+	# last session makes it exit, and a new-session racing that exit
+	# fails with "server exited unexpectedly".  "=" matches the name
+	# exactly (a bare "c" would match "c200" by prefix).
+	old=$sess
+	sess=c$w
+	$tm new-session -d -s "$sess" -x "$w" -y "$h" \
 	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; \
 	    sleep 600"
+	$tm kill-session -t "=$old" 2>/dev/null
 	if ! wait_screen "PAUSED" 100; then
 		bad "$size: nothing drawn"
 		continue

@@ -38,7 +38,7 @@ scenario() {
 
 # Run a daemon on scenario $1 CPUs x $2 tasks, and the client at $3 x $4.
 run() {
-	$tm kill-server 2>/dev/null
+	tm_stop
 	[ -n "$dpid" ] && stop_daemon
 	scenario "$1" "$2"
 	if ! start_daemon "$tmp/many.cfg"; then
