@@ -14,10 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "change.h"
 #include "daemon.h"
 #include "ledger.h"
 #include "proc.h"
+#include "scenario.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -339,6 +341,68 @@ command_policy(struct daemon *d, const struct proto_cmd *cmd,
 }
 
 /*
+ * scenarios: a line per built-in scenario, in teaching order, with its
+ * CPUs, tasks, whether it runs real processes, and its description.
+ */
+static int
+command_scenarios(struct daemon *d, struct evbuffer *out)
+{
+	const struct builtin_scenario	*b;
+	struct scenario			*sc;
+	char				 buf[PROTO_TEXT_MAX + 256], *cause;
+	size_t				 i, n, len;
+
+	b = builtin_scenarios(&n);
+	for (i = 0; i < n; i++) {
+		if ((sc = session_parse(b[i].text, b[i].name,
+		    &cause)) == NULL) {
+			free(cause);	/* tests/test_builtin.c: cannot be */
+			continue;
+		}
+		len = protocol_scenario_line(buf, sizeof buf, b[i].name,
+		    "builtin", sc->has_cpus ? sc->cpus : d->cfg.cpus,
+		    (int)sc->ntasks, scenario_ncommands(sc) > 0,
+		    sc->description != NULL ? sc->description : "");
+		command_line(out, buf, len);
+		scenario_free(sc);
+	}
+	evbuffer_add_printf(out, "ok %zu\n", n);
+	return (0);
+}
+
+/* load <name|path>, reset: a new session; err leaves the current one. */
+static int
+command_load(struct daemon *d, const char *name, struct evbuffer *out)
+{
+	char	*cause = NULL, *copy;
+
+	copy = xstrdup(name);	/* the label goes with the old session */
+	if (daemon_switch(d, copy, &cause) != 0) {
+		free(copy);
+		return (command_err(out, cause));
+	}
+	free(copy);
+	daemon_note(d, "loaded %s", session_name(d->session));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* record <path> */
+static int
+command_record(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	*cause = NULL, q[PROTO_QUOTE_SIZE];
+
+	if (daemon_record(d, cmd->path, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_note(d, "recording to %s", protocol_quote(cmd->path, q,
+	    sizeof q));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/*
  * Run one command, writing its reply into out.  Returns COMMAND_* flags
  * for what the connection itself must do.
  */
@@ -431,6 +495,17 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		return (COMMAND_QUIT);
 	case PROTO_POLICY:
 		return (command_policy(d, cmd, out));
+	case PROTO_SCENARIOS:
+		return (command_scenarios(d, out));
+	case PROTO_LOAD:
+		return (command_load(d, cmd->path, out));
+	case PROTO_RESET:
+		return (command_load(d, session_label(d->session), out));
+	case PROTO_RECORD:
+		return (command_record(d, cmd, out));
+	case PROTO_READONLY:
+		evbuffer_add_printf(out, "ok\n");
+		return (COMMAND_READONLY);
 	}
 	return (0);
 }

@@ -231,9 +231,11 @@ daemon_status(struct daemon *d, struct proto_status *st)
 
 	memset(st, 0, sizeof *st);
 	st->tick = engine_now(e);
+	st->now = st->tick;
+	st->live = 1;
 	st->cpus = p->cpus;
 	st->tasks = engine_ntasks(e);
-	st->live = engine_nlive(e);
+	st->alive = engine_nlive(e);
 	st->paused = d->clock.paused;
 	st->speed = d->clock.speed;
 	st->rr = p->rr_interval;

@@ -114,6 +114,7 @@ int	daemon_real(struct daemon *, int id, struct proto_real *,
 #define COMMAND_UNSUBSCRIBE	0x2
 #define COMMAND_QUIT		0x4
 #define COMMAND_STEP		0x8	/* start cmd->steps; reply comes later */
+#define COMMAND_READONLY	0x10	/* the connection changes nothing now */
 int	command_run(struct daemon *, const struct proto_cmd *,
 	    struct evbuffer *);
 void	command_task_lines(struct daemon *, struct evbuffer *);

@@ -292,7 +292,15 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		free(cause);
 		return;
 	}
+	/* The server itself refuses changes from a read-only client. */
+	if (c->readonly && protocol_changes(cmd.type)) {
+		evbuffer_add_printf(out, "err read-only\n");
+		protocol_cmd_free(&cmd);
+		return;
+	}
 	flags = command_run(c->server->daemon, &cmd, out);
+	if (flags & COMMAND_READONLY)
+		c->readonly = 1;
 	if (flags & COMMAND_STEP) {
 		c->waiting = 1;
 		daemon_step_start(c->server->daemon, cmd.steps, c);

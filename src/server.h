@@ -51,6 +51,7 @@ struct server_client {
 	int			 eof;		/* peer sends no more */
 	int			 in_read;	/* inside server_client_read */
 
+	int			 readonly;	/* said `readonly`: no changes */
 	int			 subscribed;
 	int			 fps;
 	int			 delta;		/* subscribed with delta */

@@ -31,6 +31,7 @@
 
 #include <curses.h>
 
+#include "protocol.h"
 #include "sock.h"
 #include "stairs.h"
 #include "xmalloc.h"
@@ -338,9 +339,10 @@ stairs_read(struct bufferevent *bev, void *arg)
 	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		switch (model_feed(c->m, line)) {
 		case MODEL_GREETING:
-			if (c->m->proto != 1)
+			if (c->m->proto != PROTO_VERSION)
 				draw_message(&c->v, 1, "daemon speaks protocol"
-				    " %d, this client 1", c->m->proto);
+				    " %d, this client %d", c->m->proto,
+				    PROTO_VERSION);
 			stairs_command(c, PEND_STATUS, "status");
 			c->delta = 1;
 			stairs_subscribe(c);

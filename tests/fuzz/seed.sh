@@ -43,5 +43,5 @@ done
 for f in tests/golden/*.frame; do
 	cp "$f" "$out/model/$(basename "$f")"
 done
-awk '/^    stairs 1 /{on=1} !/^    /{on=0} \
+awk '/^    stairs 2 /{on=1} !/^    /{on=0} \
     on {sub(/^    /, ""); print}' "$doc" > "$out/model/session"
