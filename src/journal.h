@@ -17,7 +17,6 @@
 #include "engine.h"
 
 #define JOURNAL_VERSION		1
-#define JOURNAL_MAX_SIZE	(256u << 20)	/* bytes in one journal */
 #define JOURNAL_MAX_PATTERN	1024		/* numbers in an add pattern */
 #define JOURNAL_MS_MAX		100000000L	/* sleep, runtime, pattern */
 #define JOURNAL_TICK_MAX	((uint64_t)INT64_MAX)
