@@ -411,6 +411,8 @@ daemon_pause(struct daemon *d)
 	daemon_arm(d, clock_now_ns());
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->record != NULL)
+		fflush(d->record);
 	daemon_changed(d);
 }
 
@@ -617,7 +619,7 @@ daemon_signal(evutil_socket_t sig, short events, void *arg)
 	}
 }
 
-/* Flush the trace now and then, so `tail -f` sees it. */
+/* Flush the trace and the record now and then, so `tail -f` sees them. */
 static void
 daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
 {
@@ -625,6 +627,20 @@ daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
 
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->record != NULL)
+		fflush(d->record);
+}
+
+/* Start the flush timer, if there is anything to flush. */
+static void
+daemon_flush_start(struct daemon *d)
+{
+	struct timeval	tv = { 0, 200000 };
+
+	/* Paused, idle, nothing written: no wake-up at all. */
+	if (d->flush != NULL && (d->trace != NULL || d->record != NULL) &&
+	    !evtimer_pending(d->flush, NULL))
+		evtimer_add(d->flush, &tv);
 }
 
 /*
@@ -980,7 +996,11 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	return (0);
 }
 
-/* `record PATH`: the journal so far, then every change, into PATH. */
+/*
+ * `record PATH`: the journal so far, then every change, into PATH.  A
+ * journal being recorded already is ended here (its end line: a replay
+ * of it runs to this tick) and closed.
+ */
 int
 daemon_record(struct daemon *d, const char *path, char **cause)
 {
@@ -990,6 +1010,8 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
+	if (d->record != NULL)
+		session_end(d->session);
 	if (session_record(d->session, f, cause) != 0) {
 		fclose(f);
 		return (-1);
@@ -999,6 +1021,7 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 	d->record = f;
 	free(d->record_path);
 	d->record_path = daemon_absolute(path);
+	daemon_flush_start(d);
 	return (0);
 }
 
@@ -1049,8 +1072,7 @@ daemon_main(int argc, char **argv)
 	static struct daemon	 dd;
 	struct daemon		*d = &dd;
 	struct event_config	*ecfg;
-	struct event		*sigs[4], *flush;
-	struct timeval		 tv;
+	struct event		*sigs[4];
 	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
@@ -1196,11 +1218,8 @@ daemon_main(int argc, char **argv)
 		evsignal_add(sigs[i], NULL);
 	}
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);	/* and children's */
-	flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
-	tv.tv_sec = 0;
-	tv.tv_usec = 200000;
-	if (d->trace != NULL)	/* paused, idle: no wake-up at all */
-		evtimer_add(flush, &tv);
+	d->flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
+	daemon_flush_start(d);
 	/* Children are stopped and continued all the time: SIGCHLD only
 	 * when one ends (libevent installs the handler without the flag). */
 	if (sigaction(SIGCHLD, NULL, &sa) == 0) {
@@ -1235,10 +1254,12 @@ daemon_main(int argc, char **argv)
 	server_flush(d->server);
 	server_free(d->server);
 	unlink(d->socket_path);
+	session_end(d->session);	/* the journal's end line */
 	daemon_procs_stop(d);	/* kills and reaps children, removes cgroups */
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);
-	event_free(flush);
+	event_free(d->flush);
+	d->flush = NULL;
 	event_free(d->timer);
 	if (d->step.ev != NULL)
 		event_free(d->step.ev);
