@@ -129,6 +129,17 @@ daemon_note(struct daemon *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The same, for something that happened during the tick just run. */
+static void __attribute__((format(printf, 2, 3)))
+daemon_note_ran(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(daemon_engine(d)) - 1, fmt, ap);
+	va_end(ap);
+}
+
 /* The session narrates something at tick (a fired event, an exit). */
 static void
 daemon_session_note(void *arg, uint64_t tick, const char *text)
@@ -249,6 +260,57 @@ daemon_status(struct daemon *d, struct proto_status *st)
 }
 
 /*
+ * A lesson event fired (SPEC.md section 7); 0 if ev is none.  A pause or
+ * an ask stops the clock (the engine made its text the caption; an ask's
+ * answer waits for the next resume: daemon_resume), a speed event sets
+ * the speed, a mark (a chapter) and a policy switch are narrated.  The
+ * caller stops running ticks when the clock pauses or changes speed.
+ */
+static int
+daemon_lesson(struct daemon *d, const struct engine_event *ev)
+{
+	char	a[32], b[32];
+
+	switch (ev->action) {
+	case ENGINE_ACT_PAUSE:
+	case ENGINE_ACT_ASK:
+		if (!d->clock.paused) {
+			daemon_pause(d);
+			daemon_note_ran(d, "paused by the scenario%s",
+			    ev->action == ENGINE_ACT_ASK ? ": a question" : "");
+		}
+		return (1);
+	case ENGINE_ACT_SPEED:
+		protocol_format_speed(d->clock.speed, a, sizeof a);
+		protocol_format_speed(ev->speed, b, sizeof b);
+		daemon_set_speed(d, ev->speed);
+		daemon_note_ran(d, "speed %s -> %s", a, b);
+		return (1);
+	case ENGINE_ACT_MARK:
+		daemon_note_ran(d, "mark: %s", ev->text);
+		return (1);
+	case ENGINE_ACT_POLICY:
+		daemon_note_ran(d, "policy -> %s", ev->policy->name);
+		return (1);
+	default:
+		return (0);
+	}
+}
+
+/* The lesson events that fired in the tick just run (the session
+ * narrates the others). */
+static void
+daemon_lessons(struct daemon *d)
+{
+	const struct engine_event	*ev;
+	size_t				 i, n;
+
+	ev = engine_fired(daemon_engine(d), &n);
+	for (i = 0; i < n; i++)
+		daemon_lesson(d, &ev[i]);
+}
+
+/*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
  * decided.  The session writes the trace rows, counts the table and
@@ -262,6 +324,7 @@ daemon_tick_once(struct daemon *d)
 	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
+	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
 }
@@ -376,14 +439,18 @@ void
 daemon_catchup(struct daemon *d)
 {
 	uint64_t	now, n, allow = 0;
+	double		speed = d->clock.speed;
 
 	if (d->clock.paused || d->exiting || d->timer == NULL)
 		return;
 	now = clock_now_ns();
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
-	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)), allow);
-	while (n-- > 0 && !d->exiting)
+	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)),
+	    allow);
+	/* A scenario's pause, ask or speed event ends the run here. */
+	while (n-- > 0 && !d->exiting && !d->clock.paused &&
+	    d->clock.speed == speed)
 		daemon_tick_once(d);
 	/* Batching: sleep a full batch again; or the mode changed. */
 	if (d->batched || daemon_batching(d) != d->batched)
@@ -416,12 +483,16 @@ daemon_pause(struct daemon *d)
 	daemon_changed(d);
 }
 
-/* Restart the clock from the current tick. */
+/*
+ * Restart the clock from the current tick.  After a scenario's ask, the
+ * answer becomes the caption.
+ */
 void
 daemon_resume(struct daemon *d)
 {
 	uint64_t	now = clock_now_ns();
 
+	session_answer(d->session);
 	clock_resume(&d->clock, now, engine_now(daemon_engine(d)));
 	if (d->procs != NULL)
 		procs_release(d->procs);
@@ -981,7 +1052,8 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	if (d->base != NULL)
 		daemon_procs_start(d);
 	d->real_ntasks = -1;
-	clock_init(&d->clock, d->clock.speed, clock_now_ns(), 0);
+	clock_init(&d->clock, session_speed(s) > 0 ? session_speed(s) :
+	    d->clock.speed, clock_now_ns(), 0);
 	if (paused) {
 		clock_pause(&d->clock);
 		if (d->procs != NULL)
@@ -1236,13 +1308,14 @@ daemon_main(int argc, char **argv)
 	d->timer = event_new(d->base, d->tick_fd, EV_READ | EV_PERSIST,
 	    daemon_timer, d);
 	event_add(d->timer, NULL);
-	clock_init(&d->clock, d->cfg.speed, clock_now_ns(),
+	clock_init(&d->clock, session_speed(d->session) > 0 ?
+	    session_speed(d->session) : d->cfg.speed, clock_now_ns(),
 	    engine_now(daemon_engine(d)));
 	daemon_arm(d, clock_now_ns());
 
 	log_info("serving %s on %s (%d cpus, speed %g)",
-	    session_name(d->session),
-	    d->socket_path, engine_params(daemon_engine(d))->cpus, d->cfg.speed);
+	    session_name(d->session), d->socket_path,
+	    engine_params(daemon_engine(d))->cpus, d->clock.speed);
 	if (ready != -1) {
 		(void)write(ready, "1", 1);
 		close(ready);
