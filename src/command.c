@@ -231,6 +231,9 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int		 id;
 
+	if (engine_ntasks(daemon_engine(d)) >= d->cfg.max_tasks)
+		return (command_err(out, xasprintf("too many tasks "
+		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
 	if (session_task_find(d->session, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);
@@ -254,7 +257,6 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 			    xasprintf("empty cpu list")), -1);
 		ch.has_cpus = 1;
 	}
-	/* The session says no past max_tasks. */
 	if ((id = daemon_change(d, &ch, &cause)) < 0)
 		return (command_err(out, cause), -1);
 	return (id);

@@ -491,9 +491,14 @@ daemon_leave_past(struct daemon *d)
 		log_warnx("branch: %s", cause);
 		free(cause);
 		session_view_end(d->session);
-	} else
+	} else {
+		/* The present is another engine now. */
+		if (d->procs != NULL)
+			procs_set_engine(d->procs,
+			    session_live_engine(d->session));
 		daemon_note(d, "went on from tick %llu (was %llu)",
 		    (unsigned long long)t, (unsigned long long)now);
+	}
 	d->real_ntasks = -1;
 	daemon_changed(d);
 }

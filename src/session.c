@@ -693,11 +693,6 @@ session_apply(struct session *s, struct engine *e, const struct change *ch,
 	case CHANGE_WAKE:
 		return (engine_task_wake(e, ch->task, cause));
 	case CHANGE_ADD:
-		if (s->max_tasks > 0 && engine_ntasks(e) >= s->max_tasks) {
-			*cause = xasprintf("too many tasks (max_tasks %d)",
-			    s->max_tasks);
-			return (-1);
-		}
 		memset(&spec, 0, sizeof spec);
 		spec.name = ch->name;
 		spec.kind = ch->real ? ENGINE_REAL : ENGINE_SIM;

@@ -29,7 +29,8 @@ struct session_setup {
 	const char			*text;	/* its text, for the journal */
 	struct engine_params		 params;	/* final (checked) */
 	const struct engine_policy	*policy;	/* NULL: staircase */
-	int				 max_tasks;	/* 0: no limit */
+	int				 max_tasks;	/* the scenario's; 0:
+							   no limit */
 	/*
 	 * A real (command) task of the scenario, once the engine has it:
 	 * spawn it, or NULL to refuse real tasks.  real_ok with no spawn
