@@ -397,6 +397,12 @@ session_answer(struct session *s)
 const char *
 session_caption(const struct session *s, uint64_t *tick)
 {
+	/* The past's own caption; when it fired is not kept there. */
+	if (s->view != NULL) {
+		if (tick != NULL)
+			*tick = engine_now(s->view);
+		return (engine_caption(s->view, NULL));
+	}
 	if (tick != NULL)
 		*tick = s->caption_tick;
 	return (engine_caption(s->e, NULL));
