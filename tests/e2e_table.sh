@@ -22,8 +22,19 @@ field() {
 	printf '%s\n' "$1" | sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p" | head -1
 }
 
-# Start the daemon on scenario $1, pause it, step until the headless
-# table for the tick reached has a line matching $2 (at most 10 steps).
+# Wait (up to 5 s) until the daemon has run T ticks: a step's ticks run
+# after its ok.
+wait_tick() {
+	n=0
+	while [ "$(field "$(ask status)" tick)" != "$T" ] && [ $n -lt 50 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+}
+
+# Start the daemon on scenario $1, pause it, step 150 ticks (two rows
+# and a half at rr 3), then one at a time until the headless table for
+# the tick reached has a newest row matching $2 (at most 10 steps).
 # Sets T, the ticks run.
 run_to() {
 	if ! start_daemon "$1"; then
@@ -31,7 +42,9 @@ run_to() {
 		exit 1
 	fi
 	ask pause >/dev/null
-	T=$(field "$(ask status)" tick)
+	T=$(($(field "$(ask status)" tick) + 150))
+	ask "step 150" >/dev/null
+	wait_tick
 	n=0
 	while [ $n -lt 10 ]; do
 		"$sd" --headless --scenario "$1" --ticks "$T" --table hog \
@@ -45,15 +58,6 @@ run_to() {
 	bad "no row matching '$2' in 10 ticks from $T"
 }
 
-# Wait (up to 5 s) until the daemon has run T ticks: a step's ticks run
-# after its ok.
-wait_tick() {
-	n=0
-	while [ "$(field "$(ask status)" tick)" != "$T" ] && [ $n -lt 50 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
-}
 
 # The `table hog` reply as headless rows "D | c | c ..." with rr 1.
 reply_rows() {
