@@ -10,8 +10,8 @@
  *
  * A column is a stair, rank less the static priority at the tick it ran,
  * so a renice keeps the columns meaning what they say.  The rows are a
- * ring of the max_rows most recent descents: a new descent past that
- * drops the oldest, whose ticks go to the dropped count.  Room for more
+ * ring of the max_rows most recent descents, oldest first: a new descent
+ * past that drops the oldest, whose ticks go to the dropped count.  Room for more
  * is never allocated, so memory stays bounded (max_rows rows of
  * TABLE_STAIRS counts, 33 KB for TABLE_ROWS) however long it runs.
  */
@@ -108,33 +108,22 @@ table_new_row(struct table *t, uint32_t d)
 }
 
 /*
- * Count one tick run on stair in descent.  A stair outside
- * 0..TABLE_STAIRS-1 is ignored.  A task's descents only grow, so the tick
- * is almost always for the newest row or a new one; one for an older
- * descent is searched back for, and counted as dropped if not kept.
+ * Count one tick run on stair in descent: in the newest row if it is that
+ * descent's, else in a new row.  Under the staircase a task's descents
+ * only grow; another policy reports descent 1 throughout (engine.h), so
+ * its ticks after a switch make a row of their own, in the order run.
+ * A stair outside 0..TABLE_STAIRS-1 is ignored.
  */
 void
 table_add(struct table *t, uint32_t descent, int stair)
 {
-	struct table_row	*r = NULL;
-	size_t			 i;
+	struct table_row	*r;
 
 	if (stair < 0 || stair >= TABLE_STAIRS)
 		return;
-	if (t->nrows == 0 || descent > table_at(t, t->nrows - 1)->descent)
+	if (t->nrows == 0 ||
+	    (r = table_at(t, t->nrows - 1))->descent != descent)
 		r = table_new_row(t, descent);
-	else {
-		for (i = t->nrows; i > 0; i--) {
-			if (table_at(t, i - 1)->descent <= descent)
-				break;
-		}
-		if (i > 0 && table_at(t, i - 1)->descent == descent)
-			r = table_at(t, i - 1);
-	}
-	if (r == NULL) {
-		t->dropped++;
-		return;
-	}
 	r->ticks[stair]++;
 	if (stair + 1 > t->widest)
 		t->widest = stair + 1;
