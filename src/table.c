@@ -11,8 +11,8 @@
  * A column is a stair, rank less the static priority at the tick it ran,
  * so a renice keeps the columns meaning what they say.  The rows are a
  * ring of the max_rows most recent descents, oldest first: a new descent
- * past that drops the oldest, whose ticks go to the dropped count.  Room for more
- * is never allocated, so memory stays bounded (max_rows rows of
+ * past that drops the oldest, whose ticks go to the dropped count.  Room
+ * for more is never allocated, so memory stays bounded (max_rows rows of
  * TABLE_STAIRS counts, 33 KB for TABLE_ROWS) however long it runs.
  */
 #include <stdio.h>

@@ -104,9 +104,12 @@ screen_rows "$last" 20
 if ! tail -1 "$tmp/screen" | grep -Eq '\| 0\.7( |$)'; then
 	bad "rr 3: the client's newest row is not 0.7: $(tail -1 "$tmp/screen")"
 elif grep -Fxvf "$tmp/headless" "$tmp/screen" >"$tmp/diff"; then
-	bad "rr 3, tick $T: the client shows $(head -2 "$tmp/diff"), headless: $(grep "^$(head -1 "$tmp/diff" | cut -d' ' -f1) |" "$tmp/headless")"
+	d=$(head -1 "$tmp/diff" | cut -d' ' -f1)
+	bad "rr 3, tick $T: the client shows '$(head -1 "$tmp/diff")'," \
+	    "headless '$(grep "^$d |" "$tmp/headless")'"
 else
-	ok "rr 3, tick $T: the client's $(wc -l <"$tmp/screen") rows are headless's (0.7)"
+	ok "rr 3, tick $T: the client's $(wc -l <"$tmp/screen") rows" \
+	    "are headless's (0.7)"
 fi
 stop_daemon
 
@@ -137,19 +140,21 @@ reply_rows >"$tmp/live"
 sed 1d "$tmp/headless" >"$tmp/hrows"
 kept=$(sed -n 's/^row iter=[0-9]* ticks=//p' "$tmp/reply" | tr , '\n' |
     awk '{ s += $1 } END { print s + 0 }')
+first=$(head -1 "$tmp/live" | cut -d' ' -f1)
+last=$(tail -1 "$tmp/live" | cut -d' ' -f1)
 if [ "$rows" != "$bound" ] || [ "$(wc -l <"$tmp/live")" -ne $bound ]; then
 	bad "bound, tick $T: live keeps $rows rows: $head"
 elif [ "$(wc -l <"$tmp/hrows")" -ne $bound ]; then
 	bad "bound, tick $T: headless prints $(wc -l <"$tmp/hrows") rows"
 elif ! cmp -s "$tmp/live" "$tmp/hrows"; then
-	bad "bound, tick $T: live and headless rows differ: $(diff "$tmp/live" "$tmp/hrows" | head -4)"
-elif [ "$(head -1 "$tmp/live" | cut -d' ' -f1)" -ne \
-    $(( $(tail -1 "$tmp/live" | cut -d' ' -f1) - bound + 1 )) ]; then
+	bad "bound, tick $T: live and headless rows differ:" \
+	    "$(diff "$tmp/live" "$tmp/hrows" | head -4)"
+elif [ "$first" -ne $((last - bound + 1)) ]; then
 	bad "bound, tick $T: not the newest $bound descents"
 elif [ $((dropped + kept)) -ne "$T" ]; then
 	bad "bound, tick $T: dropped=$dropped + kept $kept is not $T ticks"
 else
-	ok "bound, tick $T: both keep descents $(head -1 "$tmp/live" | cut -d' ' -f1)..$(tail -1 "$tmp/live" | cut -d' ' -f1), dropped=$dropped"
+	ok "bound, tick $T: both keep descents $first..$last, dropped=$dropped"
 fi
 last=$(tail -1 "$tmp/hrows" | cut -d' ' -f1)
 screen_rows "$last" 3
