@@ -235,6 +235,44 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->policy = engine_get_policy(d->engine)->name;
 }
 
+/*
+ * A lesson event fired (SPEC.md section 7); 0 if ev is none.  A pause or
+ * an ask stops the clock (the engine made its text the caption; an ask's
+ * answer waits for the next resume: daemon_resume), a speed event sets
+ * the speed, a mark (a chapter) and a policy switch are narrated.  The
+ * caller stops running ticks when the clock pauses or changes speed.
+ */
+static int
+daemon_lesson(struct daemon *d, const struct engine_event *ev)
+{
+	char	a[32], b[32];
+
+	switch (ev->action) {
+	case ENGINE_ACT_PAUSE:
+	case ENGINE_ACT_ASK:
+		if (!d->clock.paused) {
+			daemon_pause(d);
+			daemon_note_ran(d, "paused by the scenario%s",
+			    ev->action == ENGINE_ACT_ASK ? ": a question" : "");
+		}
+		return (1);
+	case ENGINE_ACT_SPEED:
+		protocol_format_speed(d->clock.speed, a, sizeof a);
+		protocol_format_speed(ev->speed, b, sizeof b);
+		daemon_set_speed(d, ev->speed);
+		daemon_note_ran(d, "speed %s -> %s", a, b);
+		return (1);
+	case ENGINE_ACT_MARK:
+		daemon_note_ran(d, "mark: %s", ev->text);
+		return (1);
+	case ENGINE_ACT_POLICY:
+		daemon_note_ran(d, "policy -> %s", ev->policy->name);
+		return (1);
+	default:
+		return (0);
+	}
+}
+
 /* Describe the scenario events that fired in the last tick. */
 static void
 daemon_fired(struct daemon *d)
@@ -248,7 +286,7 @@ daemon_fired(struct daemon *d)
 
 	ev = engine_fired(d->engine, &n);
 	for (i = 0; i < n; i++, ev++) {
-		if (ev->action == ENGINE_ACT_CAPTION)
+		if (ev->action == ENGINE_ACT_CAPTION || daemon_lesson(d, ev))
 			continue;
 		if (engine_task_info(d->engine, ev->task, &ti) != 0)
 			continue;
@@ -469,6 +507,7 @@ void
 daemon_catchup(struct daemon *d)
 {
 	uint64_t	now, n, allow = 0;
+	double		speed = d->clock.speed;
 
 	if (d->clock.paused || d->exiting || d->timer == NULL)
 		return;
@@ -476,7 +515,9 @@ daemon_catchup(struct daemon *d)
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
 	n = clock_take_more(&d->clock, now, engine_now(d->engine), allow);
-	while (n-- > 0 && !d->exiting)
+	/* A scenario's pause, ask or speed event ends the run here. */
+	while (n-- > 0 && !d->exiting && !d->clock.paused &&
+	    d->clock.speed == speed)
 		daemon_tick_once(d);
 	/* Batching: sleep a full batch again; or the mode changed. */
 	if (d->batched || daemon_batching(d) != d->batched)
@@ -507,11 +548,20 @@ daemon_pause(struct daemon *d)
 	daemon_changed(d);
 }
 
-/* Restart the clock from the current tick. */
+/*
+ * Restart the clock from the current tick.  After a scenario's ask, the
+ * answer becomes the caption.
+ */
 void
 daemon_resume(struct daemon *d)
 {
 	uint64_t	now = clock_now_ns();
+
+	if (engine_answer(d->engine) != NULL) {
+		engine_caption(d->engine, &d->caption_seq);
+		d->caption_tick = engine_now(d->engine) > 0 ?
+		    engine_now(d->engine) - 1 : 0;
+	}
 
 	clock_resume(&d->clock, now, engine_now(d->engine));
 	if (d->procs != NULL)
@@ -939,6 +989,7 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 		return (-1);
 	}
 	d->scenario_name = xstrdup(sc->name != NULL ? sc->name : "-");
+	d->scenario_speed = sc->has_speed ? sc->speed : 0;
 	scenario_free(sc);
 	if (engine_ntasks(d->engine) > d->cfg.max_tasks) {
 		*cause = xasprintf("%s: %d tasks, more than max_tasks (%d)",
@@ -1164,12 +1215,12 @@ daemon_main(int argc, char **argv)
 	d->timer = event_new(d->base, d->tick_fd, EV_READ | EV_PERSIST,
 	    daemon_timer, d);
 	event_add(d->timer, NULL);
-	clock_init(&d->clock, d->cfg.speed, clock_now_ns(),
-	    engine_now(d->engine));
+	clock_init(&d->clock, d->scenario_speed > 0 ? d->scenario_speed :
+	    d->cfg.speed, clock_now_ns(), engine_now(d->engine));
 	daemon_arm(d, clock_now_ns());
 
 	log_info("serving %s on %s (%d cpus, speed %g)", d->scenario_name,
-	    d->socket_path, engine_params(d->engine)->cpus, d->cfg.speed);
+	    d->socket_path, engine_params(d->engine)->cpus, d->clock.speed);
 	if (ready != -1) {
 		(void)write(ready, "1", 1);
 		close(ready);

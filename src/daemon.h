@@ -50,6 +50,7 @@ struct daemon {
 	char			*socket_path;
 	char			*scenario_label;/* file, or "demo" */
 	char			*scenario_name;
+	double			 scenario_speed;/* its `speed`; 0: none */
 
 	struct engine		*engine;
 	struct clock		 clock;

@@ -308,6 +308,11 @@ headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
 	size_t			 len;
 	int			 c;
 
+	/* A scenario's policy event switched it: its columns from now. */
+	if (engine_get_policy(run->e) != run->policy) {
+		run->policy = engine_get_policy(run->e);
+		headless_idle_row(run);
+	}
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(run->e, c, &ci);
 		p = engine_utoa(line, tick);
