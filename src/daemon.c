@@ -44,9 +44,10 @@
 #include "session.h"
 #include "sock.h"
 #include "stairsd.h"
+#include "table.h"
 #include "xmalloc.h"
 
-#define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
+#define DAEMON_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
