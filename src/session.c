@@ -21,6 +21,7 @@
 #include "conffile.h"
 #include "journal.h"
 #include "ledger.h"
+#include "log.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -763,6 +764,23 @@ session_journal_add(struct session *s, const struct change *ch)
 	}
 }
 
+/*
+ * Append a change to the record.  A write that fails (a full disk) stops
+ * the recording, said in the log: a journal with a line missing would
+ * replay to another session.
+ */
+static void
+session_record_change(struct session *s, const struct change *ch)
+{
+	if (s->record == NULL)
+		return;
+	if (journal_write_change(s->record, ch) != 0) {
+		log_warnx("journal: %s; recording stopped (the file has no "
+		    "end line)", strerror(errno));
+		s->record = NULL;
+	}
+}
+
 /* The one path for a change from outside the scenario. */
 int
 session_change(struct session *s, const struct change *ch, char **cause)
@@ -776,8 +794,7 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	if (c.kind == CHANGE_ADD && c.real)
 		s->ever_real = 1;
 	session_journal_add(s, &c);
-	if (s->record != NULL)
-		journal_write_change(s->record, &c);
+	session_record_change(s, &c);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
 	return (c.kind == CHANGE_ADD ? r : 0);
 }
@@ -930,8 +947,7 @@ session_branch(struct session *s, char **cause)
 	br.at = engine_now(s->e);
 	br.kind = CHANGE_BRANCH;
 	br.value = (long)tick;
-	if (s->record != NULL)
-		journal_write_change(s->record, &br);
+	session_record_change(s, &br);
 	for (i = s->view_j; i < s->njournal; i++) {
 		free((char *)s->journal[i].name);
 		free((uint32_t *)s->journal[i].pattern);

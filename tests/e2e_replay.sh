@@ -121,6 +121,19 @@ else
 	fail "replay --policy o1: $(head -3 "$tmp/err")"
 fi
 
+# A journal that cannot be written: the daemon does not start (exit 1).
+if [ -w /dev/full ]; then
+	"$sd" -f -c "$tmp/stairsd.cfg" -S "$tmp/sock2" --record /dev/full \
+	    >"$tmp/out" 2>&1
+	st=$?
+	if [ "$st" -eq 1 ] && grep -q 'journal: No space left on device' \
+	    "$tmp/out" && [ ! -e "$tmp/sock2" ]; then
+		ok "--record /dev/full: exit 1, said why"
+	else
+		fail "--record /dev/full: exit $st: $(cat "$tmp/out")"
+	fi
+fi
+
 # Broken journals: exit 2, FILE:LINE, no trace written.
 lines=$(wc -l <"$tmp/j")
 head -n $((lines - 1)) "$tmp/j" >"$tmp/trunc"		# no end line
