@@ -67,9 +67,10 @@ command_task_lines(struct daemon *d, struct evbuffer *out)
 	struct engine_task_info	 ti;
 	struct proto_real	 real;
 	char			 buf[1024], ex[96];
-	int			 id, n = engine_ntasks(daemon_engine(d)), isreal;
+	int			 id, n, isreal;
 	size_t			 len;
 
+	n = engine_ntasks(daemon_engine(d));
 	for (id = 1; id <= n; id++) {
 		if (engine_task_info(daemon_engine(d), id, &ti) != 0)
 			continue;
@@ -580,7 +581,8 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	case PROTO_TASKS:
 		command_task_lines(d, out);
-		evbuffer_add_printf(out, "ok %d\n", engine_ntasks(daemon_engine(d)));
+		evbuffer_add_printf(out, "ok %d\n",
+		    engine_ntasks(daemon_engine(d)));
 		return (0);
 	case PROTO_CPUS:
 		command_cpu_lines(d, out);

@@ -350,7 +350,8 @@ daemon_real_live(struct daemon *d)
 	d->real_live = 0;
 	for (id = 1; id <= n; id++) {
 		if (engine_task_info(session_live_engine(d->session), id,
-		    &ti) == 0 && ti.kind == ENGINE_REAL && ti.state != ENGINE_EXITED) {
+		    &ti) == 0 && ti.kind == ENGINE_REAL &&
+		    ti.state != ENGINE_EXITED) {
 			d->real_live = 1;
 			break;
 		}

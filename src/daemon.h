@@ -67,7 +67,7 @@ struct daemon {
 	int			 real_live;	/* and what it found */
 	uint64_t		 ticks_run;	/* since start, by the clock */
 
-	FILE			*trace;		/* --trace: the session writes */
+	FILE			*trace;		/* --trace (session writes) */
 	char			*trace_path;	/* NULL: stdout or none */
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */

@@ -466,7 +466,8 @@ server_frame_lines(struct server *srv)
 	}
 	for (id = 1; id <= srv->nlines; id++) {
 		l = &srv->lines[id - 1];
-		if (id > n || engine_task_info(daemon_engine(d), id, &ti) != 0) {
+		if (id > n ||
+		    engine_task_info(daemon_engine(d), id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
 				l->changed = d->gen;

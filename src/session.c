@@ -61,15 +61,16 @@ struct session {
 	char			*name;
 	char			*text;
 	struct engine_params	 params;
-	int			 max_tasks;
 	int			 ntasks0;	/* the scenario's tasks */
 	double			 speed;		/* the scenario's; 0: none */
-	const struct engine_policy *policy0;	/* at tick 0 */
+	/* The policy at tick 0. */
+	const struct engine_policy *policy0;
 	struct ledger		*ledger;
 
-	void			(*note)(void *, uint64_t, const char *);
-	int			(*exit_reason)(void *, int, char *, size_t);
-	void			*arg;
+	/* The caller's narration and exit reasons (session_setup). */
+	void		(*note)(void *, uint64_t, const char *);
+	int		(*exit_reason)(void *, int, char *, size_t);
+	void		*arg;
 	struct session_seen	*seen;		/* seen[id - 1] */
 	int			 nseen;
 	uint64_t		 caption_seq;	/* the engine's, seen */
@@ -79,7 +80,8 @@ struct session {
 	FILE			*trace;
 	const char		**names;	/* by id; [0] unused */
 	int			 nnames;
-	const struct engine_policy *idle_policy; /* idle row made for */
+	/* The idle row, made for this policy's columns. */
+	const struct engine_policy *idle_policy;
 	char			 idle[2 * ENGINE_MAX_COLS + 8];
 	size_t			 idle_len;
 
@@ -89,15 +91,15 @@ struct session {
 	FILE			*record;
 
 	/* History: keyframes, oldest first, and the past being viewed. */
-	uint64_t		 history;	/* ticks kept; 0: no keyframes */
+	uint64_t		 history;	/* ticks kept; 0: none */
 	struct session_key	*keys;
 	size_t			 nkeys, sizekeys;
-	size_t			 keybytes;	/* their engines' bytes */
+	size_t			 keybytes;	/* their engines' */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
 	struct session_mark	*marks;
 	size_t			 nmarks;
-	int			 ever_real;	/* a real task ever: no branch */
+	int			 ever_real;	/* a real task: no branch */
 
 	/* A replay's changes to make. */
 	const struct change	*feed;
@@ -240,7 +242,6 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->name = xstrdup(sc->name != NULL ? sc->name : "-");
 	s->text = xstrdup(set->text);
 	s->params = set->params;
-	s->max_tasks = set->max_tasks;
 	s->note = set->note;
 	s->exit_reason = set->exit_reason;
 	s->arg = set->arg;
@@ -903,9 +904,10 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 	while ((t = engine_now(v)) < tick) {
 		for (; s->view_j < s->njournal &&
 		    (ch = &s->journal[s->view_j])->at <= t; s->view_j++) {
+			/* It was made live: it is made here too. */
 			why = NULL;
 			if (session_apply(s, v, ch, &why) < 0)
-				free(why);	/* failed live too: not kept */
+				free(why);
 		}
 		engine_tick(v);
 	}

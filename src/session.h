@@ -29,8 +29,7 @@ struct session_setup {
 	const char			*text;	/* its text, for the journal */
 	struct engine_params		 params;	/* final (checked) */
 	const struct engine_policy	*policy;	/* NULL: staircase */
-	int				 max_tasks;	/* the scenario's; 0:
-							   no limit */
+	int				 max_tasks;	/* 0: no limit */
 	/*
 	 * A real (command) task of the scenario, once the engine has it:
 	 * spawn it, or NULL to refuse real tasks.  real_ok with no spawn
@@ -40,11 +39,11 @@ struct session_setup {
 	void				*spawn_arg;
 	int				 real_ok;
 	int				 ledger_rows;	/* 0: no table counts */
-	uint64_t			 history;	/* ticks of keyframes
-							   kept; 0: no seek */
+	/* Ticks of keyframes kept for session_seek; 0: no rewind. */
+	uint64_t			 history;
 	/* A human line about something at tick (narration); may be NULL. */
 	void	(*note)(void *, uint64_t tick, const char *text);
-	/* Why a real task ended, if its process says ("status=0"); -1 if not. */
+	/* Why a real task ended, as its process says; -1 if it does not. */
 	int	(*exit_reason)(void *, int id, char *buf, size_t len);
 	void				*arg;	/* for note and exit_reason */
 };
