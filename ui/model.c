@@ -939,8 +939,9 @@ model_final_lists(struct model *m, enum model_pend kind, int ok)
 		m->scenarios_valid = 1;
 	}
 	if (kind == PEND_MARKS && ok) {
-		qsort(m->mark_stage, m->nmark_stage, sizeof *m->mark_stage,
-		    model_cmp_mark);
+		if (m->nmark_stage > 1)
+			qsort(m->mark_stage, m->nmark_stage,
+			    sizeof *m->mark_stage, model_cmp_mark);
 		p = m->marks;
 		m->marks = m->mark_stage;
 		m->mark_stage = p;
