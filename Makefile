@@ -49,11 +49,11 @@ UI_MAIN		= ui/stairs.c
 UI_SRCS		:= $(filter-out $(UI_MAIN),$(wildcard ui/*.c))
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 BENCH_SRCS	:= $(wildcard tests/bench_*.c)
-GEN_SRCS	= $(BUILD)/gen/demo_scenario.c
+GEN_SRCS	= $(BUILD)/gen/builtin_scenarios.c
 
 LIB		= $(BUILD)/libstairs.a
 UILIB		= $(BUILD)/libstairsui.a
-LIB_OBJS	= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/demo_scenario.o
+LIB_OBJS	= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_scenarios.o
 UI_OBJS		= $(UI_SRCS:%.c=$(BUILD)/%.o)
 PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 		  $(if $(wildcard $(UI_MAIN)),$(BIN)/stairs)
@@ -67,12 +67,14 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# The demo scenario is compiled in, so the client can start it from anywhere.
-$(BUILD)/gen/demo_scenario.c: scenarios/demo.cfg tests/embed.sh
+# Every scenario is compiled in (src/builtin.c), in scenarios/README's
+# order, so `load` works and the client starts the demo from anywhere.
+$(BUILD)/gen/builtin_scenarios.c: $(wildcard scenarios/*.cfg) \
+		scenarios/README tests/embed.sh
 	@mkdir -p $(dir $@)
-	sh tests/embed.sh scenarios/demo.cfg stairs_demo_scenario > $@
+	sh tests/embed.sh scenarios > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/gen/demo_scenario.o: $(BUILD)/gen/demo_scenario.c
+$(BUILD)/gen/builtin_scenarios.o: $(BUILD)/gen/builtin_scenarios.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)

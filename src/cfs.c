@@ -20,6 +20,7 @@
  * share of the period (START_DEBIT).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "xmalloc.h"
@@ -258,6 +259,30 @@ static void
 cfs_rq_free(void *rq)
 {
 	free(((struct cfs_rq *)rq)->heap);
+}
+
+/* Snapshots: dst holds src's bytes; give it its own heap. */
+static void
+cfs_rq_clone(const struct engine_env *env, void *dst, const void *src)
+{
+	struct cfs_rq		*d = dst;
+	const struct cfs_rq	*q = src;
+
+	(void)env;
+	d->heap = NULL;
+	d->heap_size = q->nheap;
+	if (q->nheap > 0) {
+		d->heap = xreallocarray(NULL, q->nheap, sizeof *d->heap);
+		memcpy(d->heap, q->heap, (size_t)q->nheap * sizeof *d->heap);
+	}
+}
+
+/* The heap's bytes. */
+static size_t
+cfs_rq_memory(const void *rq)
+{
+	return ((size_t)((const struct cfs_rq *)rq)->heap_size *
+	    sizeof (struct cfs_node));
 }
 
 /* A new task: placed when it is first queued. */
@@ -585,6 +610,8 @@ const struct engine_policy engine_policy_cfs = {
 	.ncols = 3,
 	.rq_size = sizeof (struct cfs_rq),
 	.rq_init = cfs_rq_init,
+	.rq_clone = cfs_rq_clone,
+	.rq_memory = cfs_rq_memory,
 	.rq_free = cfs_rq_free,
 	.task_init = cfs_task_init,
 	.enqueue = cfs_enqueue,

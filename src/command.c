@@ -2,7 +2,8 @@
  * command.c -- what each protocol command does to the running daemon.
  *
  * command_run() takes a parsed command (protocol.c), applies it to the
- * engine or the clock, records a human event line for every action so
+ * clock, or to the engine as a struct change through the session (which
+ * journals it: daemon_change), records a human event line for every action so
  * subscribers see who did what, and writes the reply lines (data, then
  * exactly one "ok ..." or "err ...") into an evbuffer.  The commands that
  * belong to a connection (subscribe, unsubscribe, quit) are returned as
@@ -13,9 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
+#include "change.h"
 #include "daemon.h"
 #include "ledger.h"
 #include "proc.h"
+#include "scenario.h"
+#include "session.h"
 #include "xmalloc.h"
 
 /* Write "err <cause>" and free cause. */
@@ -43,8 +48,8 @@ command_task(struct daemon *d, const char *s, struct evbuffer *out,
 	char	q[PROTO_QUOTE_SIZE];
 	int	id;
 
-	if ((id = engine_task_find(d->engine, s)) == 0 ||
-	    engine_task_info(d->engine, id, ti) != 0) {
+	if ((id = session_task_find(d->session, s)) == 0 ||
+	    engine_task_info(daemon_engine(d), id, ti) != 0) {
 		evbuffer_add_printf(out, "err unknown task %s\n",
 		    protocol_quote(s, q, sizeof q));
 		return (-1);
@@ -59,17 +64,17 @@ command_task_lines(struct daemon *d, struct evbuffer *out)
 	struct engine_task_info	 ti;
 	struct proto_real	 real;
 	char			 buf[1024], ex[96];
-	int			 id, n = engine_ntasks(d->engine), isreal;
+	int			 id, n = engine_ntasks(daemon_engine(d)), isreal;
 	size_t			 len;
 
 	for (id = 1; id <= n; id++) {
-		if (engine_task_info(d->engine, id, &ti) != 0)
+		if (engine_task_info(daemon_engine(d), id, &ti) != 0)
 			continue;
 		isreal = ti.kind == ENGINE_REAL &&
 		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
 		len = protocol_task_line(buf, sizeof buf, &ti,
 		    isreal ? &real : NULL, ti.group >= 0 ?
-		    engine_group_name(d->engine, ti.group) : NULL);
+		    engine_group_name(daemon_engine(d), ti.group) : NULL);
 		command_line(out, buf, len);
 	}
 }
@@ -82,8 +87,8 @@ command_cpu_lines(struct daemon *d, struct evbuffer *out)
 	char			buf[256];
 	int			c;
 
-	for (c = 0; c < engine_params(d->engine)->cpus; c++) {
-		engine_cpu_info(d->engine, c, &ci);
+	for (c = 0; c < engine_params(daemon_engine(d))->cpus; c++) {
+		engine_cpu_info(daemon_engine(d), c, &ci);
 		command_line(out, buf, protocol_cpu_line(buf, sizeof buf, &ci));
 	}
 }
@@ -98,8 +103,8 @@ command_table(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ledger_write(d->ledger, id, &ti, engine_params(d->engine)->rr_interval,
-	    out);
+	ledger_write(session_ledger(d->session), id, &ti,
+	    engine_params(daemon_engine(d))->rr_interval, out);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
@@ -110,6 +115,7 @@ command_sleep(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	struct engine_task_info	 ti;
+	struct change		 ch;
 	uint64_t		 ms;
 	char			*cause = NULL;
 	int			 id;
@@ -117,7 +123,11 @@ command_sleep(struct daemon *d, const struct proto_cmd *cmd,
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
 	ms = cmd->has_ms ? cmd->ms : (uint64_t)d->cfg.default_sleep;
-	if (engine_task_sleep(d->engine, id, ms, &cause) != 0)
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_SLEEP;
+	ch.task = id;
+	ch.value = (long)ms;
+	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_note(d, "%s sleeps %llu ms", ti.name, (unsigned long long)ms);
 	evbuffer_add_printf(out, "ok\n");
@@ -130,14 +140,18 @@ command_nice(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	struct engine_task_info	 ti;
+	struct change		 ch;
 	char			*cause = NULL;
 	int			 id;
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	if (engine_task_nice(d->engine, id, cmd->nice, &cause) != 0)
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_NICE;
+	ch.task = id;
+	ch.value = cmd->nice;
+	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_task_added(d, id);
 	daemon_note(d, "%s nice %d -> %d", ti.name, ti.stair.nice, cmd->nice);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
@@ -150,19 +164,24 @@ command_affinity(struct daemon *d, const struct proto_cmd *cmd,
 {
 	struct engine_task_info	 ti;
 	struct cpumask		 mask;
+	struct change		 ch;
 	char			*cause = NULL, a[160], b[160];
 	int			 id;
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus, &mask,
-	    &cause) != 0)
+	if (cpumask_parse(cmd->cpus, engine_params(daemon_engine(d))->cpus,
+	    &mask, &cause) != 0)
 		return (command_err(out, cause));
 	if (cpumask_empty(&mask))
 		return (command_err(out, xasprintf("empty cpu list")));
-	if (engine_task_affinity(d->engine, id, &mask, &cause) != 0)
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_AFFINITY;
+	ch.task = id;
+	ch.has_cpus = 1;
+	ch.cpus = mask;
+	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_task_added(d, id);
 	daemon_note(d, "%s cpus %s -> %s", ti.name,
 	    cpumask_format(&ti.affinity, a, sizeof a),
 	    cpumask_format(&mask, b, sizeof b));
@@ -176,6 +195,7 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	struct engine_task_info	 ti;
+	struct change		 ch;
 	char			*cause = NULL;
 	int			 id;
 
@@ -188,9 +208,12 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 		/* Its process group goes too; the reap records the signal. */
 		if (procs_kill(d->procs, id, &cause) != 0)
 			return (command_err(out, cause));
-	} else if (engine_task_kill(d->engine, id, &cause) != 0)
+	}
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_KILL;
+	ch.task = id;
+	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_task_added(d, id);
 	daemon_note(d, "%s killed", ti.name);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
@@ -204,38 +227,35 @@ static int
 command_task_add(struct daemon *d, const struct proto_cmd *cmd,
     enum engine_kind kind, struct evbuffer *out)
 {
-	struct engine_task_spec	 spec;
-	struct cpumask		 mask;
-	char			*cause = NULL, q[PROTO_QUOTE_SIZE];
-	int			 id;
+	struct change	 ch;
+	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
+	int		 id;
 
-	if (engine_ntasks(d->engine) >= d->cfg.max_tasks)
-		return (command_err(out, xasprintf("too many tasks "
-		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
-	if (engine_task_find(d->engine, cmd->task) != 0)
+	if (session_task_find(d->session, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);
-	memset(&spec, 0, sizeof spec);
-	spec.name = cmd->task;
-	spec.kind = kind;
-	spec.nice = cmd->nice;
-	spec.start = engine_now(d->engine);
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_ADD;
+	ch.name = cmd->task;
+	ch.nice = cmd->nice;
+	ch.real = kind == ENGINE_REAL;
 	if (kind == ENGINE_SIM) {
-		spec.pattern = cmd->pattern;
-		spec.npattern = cmd->npattern;
-		spec.runtime = cmd->runtime;
+		ch.pattern = cmd->pattern;
+		ch.npattern = cmd->npattern;
+		ch.runtime = cmd->runtime;
 	}
-	spec.group = -1;
 	if (cmd->cpus != NULL) {
-		if (cpumask_parse(cmd->cpus, engine_params(d->engine)->cpus,
-		    &mask, &cause) != 0)
+		if (cpumask_parse(cmd->cpus,
+		    engine_params(daemon_engine(d))->cpus, &ch.cpus,
+		    &cause) != 0)
 			return (command_err(out, cause), -1);
-		if (cpumask_empty(&mask))
+		if (cpumask_empty(&ch.cpus))
 			return (command_err(out,
 			    xasprintf("empty cpu list")), -1);
-		spec.cpus = &mask;
+		ch.has_cpus = 1;
 	}
-	if ((id = engine_task_add(d->engine, &spec, &cause)) < 0)
+	/* The session says no past max_tasks. */
+	if ((id = daemon_change(d, &ch, &cause)) < 0)
 		return (command_err(out, cause), -1);
 	return (id);
 }
@@ -249,7 +269,6 @@ command_add(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task_add(d, cmd, ENGINE_SIM, out)) < 0)
 		return (0);
-	daemon_task_added(d, id);
 	daemon_note(d, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
 	    cmd->pattern != NULL ? ", pattern" : ", hog",
 	    cmd->runtime != 0 ? ", runtime" : "");
@@ -290,16 +309,96 @@ command_spawn(struct daemon *d, const struct proto_cmd *cmd,
 	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
 		why = command_spawn_why(cmd->argv[0], cause);
 		free(cause);
-		daemon_task_added(d, id);
 		daemon_note(d, "%s failed to start: %s", cmd->task, why);
 		command_err(out, xasprintf("cannot start %s", why));
 		free(why);
 		return (0);
 	}
-	daemon_task_added(d, id);
 	daemon_note(d, "%s spawned (%s, nice %d)", cmd->task,
 	    protocol_quote(cmd->argv[0], q, sizeof q), cmd->nice);
 	evbuffer_add_printf(out, "ok %d\n", id);
+	return (0);
+}
+
+/* policy <name>: between ticks, the next tick runs under it. */
+static int
+command_policy(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct change	 ch;
+	char		*cause = NULL, old[64];
+
+	snprintf(old, sizeof old, "%s",
+	    engine_get_policy(daemon_engine(d))->name);
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_POLICY;
+	ch.name = cmd->policy->name;
+	if (daemon_change(d, &ch, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_note(d, "policy %s -> %s", old, cmd->policy->name);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/*
+ * scenarios: a line per built-in scenario, in teaching order, with its
+ * CPUs, tasks, whether it runs real processes, and its description.
+ */
+static int
+command_scenarios(struct daemon *d, struct evbuffer *out)
+{
+	const struct builtin_scenario	*b;
+	struct scenario			*sc;
+	char				 buf[PROTO_TEXT_MAX + 256], *cause;
+	size_t				 i, n, len;
+
+	b = builtin_scenarios(&n);
+	for (i = 0; i < n; i++) {
+		if ((sc = session_parse(b[i].text, b[i].name,
+		    &cause)) == NULL) {
+			free(cause);	/* tests/test_builtin.c: cannot be */
+			continue;
+		}
+		len = protocol_scenario_line(buf, sizeof buf, b[i].name,
+		    "builtin", sc->has_cpus ? sc->cpus : d->cfg.cpus,
+		    (int)sc->ntasks, scenario_ncommands(sc) > 0,
+		    sc->description != NULL ? sc->description : "");
+		command_line(out, buf, len);
+		scenario_free(sc);
+	}
+	evbuffer_add_printf(out, "ok %zu\n", n);
+	return (0);
+}
+
+/* load <name|path>, reset: a new session; err leaves the current one. */
+static int
+command_load(struct daemon *d, const char *name, struct evbuffer *out)
+{
+	char	*cause = NULL, *copy;
+
+	copy = xstrdup(name);	/* the label goes with the old session */
+	if (daemon_switch(d, copy, &cause) != 0) {
+		free(copy);
+		return (command_err(out, cause));
+	}
+	free(copy);
+	daemon_note(d, "loaded %s", session_name(d->session));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* record <path> */
+static int
+command_record(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	*cause = NULL, q[PROTO_QUOTE_SIZE];
+
+	if (daemon_record(d, cmd->path, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_note(d, "recording to %s", protocol_quote(cmd->path, q,
+	    sizeof q));
+	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
 
@@ -333,12 +432,12 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	case PROTO_TASKS:
 		command_task_lines(d, out);
-		evbuffer_add_printf(out, "ok %d\n", engine_ntasks(d->engine));
+		evbuffer_add_printf(out, "ok %d\n", engine_ntasks(daemon_engine(d)));
 		return (0);
 	case PROTO_CPUS:
 		command_cpu_lines(d, out);
 		evbuffer_add_printf(out, "ok %d\n",
-		    engine_params(d->engine)->cpus);
+		    engine_params(daemon_engine(d))->cpus);
 		return (0);
 	case PROTO_TABLE:
 		return (command_table(d, cmd, out));
@@ -395,12 +494,18 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		evbuffer_add_printf(out, "ok bye\n");
 		return (COMMAND_QUIT);
 	case PROTO_POLICY:
-		/* Between ticks: the next tick runs under the new policy. */
-		daemon_note(d, "policy %s -> %s",
-		    engine_get_policy(d->engine)->name, cmd->policy->name);
-		engine_set_policy(d->engine, cmd->policy);
+		return (command_policy(d, cmd, out));
+	case PROTO_SCENARIOS:
+		return (command_scenarios(d, out));
+	case PROTO_LOAD:
+		return (command_load(d, cmd->path, out));
+	case PROTO_RESET:
+		return (command_load(d, session_label(d->session), out));
+	case PROTO_RECORD:
+		return (command_record(d, cmd, out));
+	case PROTO_READONLY:
 		evbuffer_add_printf(out, "ok\n");
-		return (0);
+		return (COMMAND_READONLY);
 	}
 	return (0);
 }

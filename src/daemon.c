@@ -34,12 +34,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "builtin.h"
+#include "change.h"
 #include "daemon.h"
-#include "ledger.h"
 #include "log.h"
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
+#include "session.h"
 #include "sock.h"
 #include "stairsd.h"
 #include "xmalloc.h"
@@ -49,32 +51,8 @@
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
 
-/* What daemon.c remembers about each task to describe changes. */
-struct daemon_seen {
-	int		nice;
-	int		exited;
-	struct cpumask	affinity;
-};
-
-static struct daemon_seen	*daemon_seen;
-static int			 daemon_nseen;
-
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_batching(struct daemon *);
-
-/*
- * The scenario's real tasks: checked at load (their programs exist) but
- * spawned only once the daemon has detached, so that the children belong
- * to the daemon and not to the process the shell waits for.
- */
-struct daemon_pending {
-	int	  id;
-	char	**argv;
-};
-static struct daemon_pending	*daemon_pending;
-static size_t			 daemon_npending;
-static char			*daemon_bindir;	/* programs looked up here */
-static char			*daemon_child_output;	/* children's logs */
 
 static const struct option daemon_longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -82,6 +60,7 @@ static const struct option daemon_longopts[] = {
 	{ "socket", required_argument, NULL, 'S' },
 	{ "scenario", required_argument, NULL, 's' },
 	{ "trace", required_argument, NULL, 't' },
+	{ "record", required_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -92,16 +71,21 @@ static void
 daemon_usage(FILE *f)
 {
 	fprintf(f, "usage: stairsd [-f] [-c CONFIG] [-S SOCKET] "
-	    "[--scenario FILE] [--trace FILE|-]\n"
+	    "[--scenario NAME|FILE] [--trace FILE|-]\n"
+	    "               [--record JOURNAL]\n"
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
 	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists)\n"
 	    "  -S, --socket PATH  control socket (default: "
 	    "$XDG_RUNTIME_DIR/stairs/socket or /tmp/stairs-UID/socket)\n"
-	    "  --scenario FILE    scenario to run (default: the config's, "
-	    "else the built-in demo)\n"
+	    "  --scenario NAME|FILE  scenario to run: a built-in one's name "
+	    "or a file\n"
+	    "                     (default: the config's, else the demo)\n"
 	    "  --trace FILE       write the CSV trace live (- for stdout)\n"
+	    "  --record JOURNAL   record the session's journal (replay it "
+	    "with\n"
+	    "                     stairsd --headless --replay JOURNAL)\n"
 	    "  --help, --version\n"
 	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
 	    "docs/PROTOCOL.md).\n");
@@ -141,19 +125,46 @@ daemon_note(struct daemon *d, const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	daemon_vnote(d, engine_now(d->engine), fmt, ap);
+	daemon_vnote(d, engine_now(daemon_engine(d)), fmt, ap);
 	va_end(ap);
 }
 
-/* The same, for something that happened during the tick just run. */
-static void __attribute__((format(printf, 2, 3)))
-daemon_note_ran(struct daemon *d, const char *fmt, ...)
+/* The session narrates something at tick (a fired event, an exit). */
+static void
+daemon_session_note(void *arg, uint64_t tick, const char *text)
 {
-	va_list	ap;
+	struct daemon	*d = arg;
+	struct daemon_event	*ev;
 
-	va_start(ap, fmt);
-	daemon_vnote(d, engine_now(d->engine) - 1, fmt, ap);
-	va_end(ap);
+	d->event_seq++;
+	ev = &d->events[d->event_seq % DAEMON_EVENTS];
+	free(ev->text);
+	ev->text = xstrdup(text);
+	ev->seq = d->event_seq;
+	ev->tick = tick;
+	log_debug("event: %s", ev->text);
+	daemon_changed(d);
+}
+
+/* Why a real task ended, as its process says; -1 if it does not. */
+static int
+daemon_exit_reason(void *arg, int id, char *buf, size_t len)
+{
+	struct daemon		*d = arg;
+	struct procs_info	 info;
+
+	if (d->procs == NULL || procs_info(d->procs, id, &info) != 0 ||
+	    info.by_engine || info.exit[0] == '\0')
+		return (-1);
+	snprintf(buf, len, "%s", info.exit);
+	return (0);
+}
+
+/* The engine, to read. */
+const struct engine *
+daemon_engine(const struct daemon *d)
+{
+	return (session_engine(d->session));
 }
 
 /* Something subscribers see changed. */
@@ -163,31 +174,31 @@ daemon_changed(struct daemon *d)
 	d->gen++;
 }
 
-/* Remember a new task's nice and affinity, to describe later changes. */
-void
-daemon_task_added(struct daemon *d, int id)
+/*
+ * Make a change to the engine through the session (which journals it),
+ * from a command or the real-process layer.  0 (CHANGE_ADD: the new
+ * task's id), or -1 with *cause.
+ */
+int
+daemon_change(struct daemon *d, const struct change *ch, char **cause)
 {
-	struct engine_task_info	ti;
-	int			n;
+	int	r;
 
-	if (id > daemon_nseen) {
-		n = id > daemon_nseen * 2 ? id : daemon_nseen * 2;
-		daemon_seen = xreallocarray(daemon_seen, n,
-		    sizeof *daemon_seen);
-		memset(daemon_seen + daemon_nseen, 0,
-		    (n - daemon_nseen) * sizeof *daemon_seen);
-		daemon_nseen = n;
-	}
-	if (engine_task_info(d->engine, id, &ti) == 0) {
-		daemon_seen[id - 1].nice = ti.stair.nice;
-		daemon_seen[id - 1].affinity = ti.affinity;
-		daemon_seen[id - 1].exited = ti.state == ENGINE_EXITED;
-	}
+	if ((r = session_change(d->session, ch, cause)) < 0)
+		return (-1);
 	daemon_changed(d);
 	/* A real task added to a batching clock: back to ticking. */
 	if (d->timer != NULL && !d->clock.paused &&
 	    daemon_batching(d) != d->batched)
 		daemon_arm(d, clock_now_ns());
+	return (r);
+}
+
+/* The real-process layer's changes (blocks, wakes, exits). */
+static int
+daemon_procs_change(void *arg, const struct change *ch, char **cause)
+{
+	return (daemon_change(arg, ch, cause));
 }
 
 /* The real-process part of a task line, from procs_info. */
@@ -215,13 +226,16 @@ daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
 void
 daemon_status(struct daemon *d, struct proto_status *st)
 {
-	const struct engine_params	*p = engine_params(d->engine);
+	const struct engine		*e = daemon_engine(d);
+	const struct engine_params	*p = engine_params(e);
 
 	memset(st, 0, sizeof *st);
-	st->tick = engine_now(d->engine);
+	st->tick = engine_now(e);
+	st->now = st->tick;
+	st->live = 1;
 	st->cpus = p->cpus;
-	st->tasks = engine_ntasks(d->engine);
-	st->live = engine_nlive(d->engine);
+	st->tasks = engine_ntasks(e);
+	st->alive = engine_nlive(e);
 	st->paused = d->clock.paused;
 	st->speed = d->clock.speed;
 	st->rr = p->rr_interval;
@@ -229,132 +243,26 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? d->server->nclients : 0;
-	st->scenario = d->scenario_name != NULL ? d->scenario_name : "-";
+	st->scenario = session_name(d->session);
 	st->sleep = d->cfg.default_sleep;
-	st->policy = engine_get_policy(d->engine)->name;
-}
-
-/* Describe the scenario events that fired in the last tick. */
-static void
-daemon_fired(struct daemon *d)
-{
-	const struct engine_event	*ev;
-	struct engine_task_info		 ti;
-	struct daemon_seen		*seen;
-	char				 a[160], b[160];
-	const char			*name;
-	size_t				 i, n;
-
-	ev = engine_fired(d->engine, &n);
-	for (i = 0; i < n; i++, ev++) {
-		if (ev->action == ENGINE_ACT_CAPTION)
-			continue;
-		if (engine_task_info(d->engine, ev->task, &ti) != 0)
-			continue;
-		name = ti.name;
-		seen = ev->task <= daemon_nseen ? &daemon_seen[ev->task - 1] :
-		    NULL;
-		switch (ev->action) {
-		case ENGINE_ACT_SLEEP:
-			daemon_note_ran(d, "%s sleeps %ld ms", name, ev->value);
-			break;
-		case ENGINE_ACT_NICE:
-			daemon_note_ran(d, "%s nice %d -> %ld", name,
-			    seen != NULL ? seen->nice : 0, ev->value);
-			if (seen != NULL)
-				seen->nice = (int)ev->value;
-			break;
-		case ENGINE_ACT_AFFINITY:
-			daemon_note_ran(d, "%s cpus %s -> %s", name,
-			    seen != NULL ? cpumask_format(&seen->affinity, a,
-			    sizeof a) : "?", cpumask_format(&ev->cpus, b,
-			    sizeof b));
-			if (seen != NULL)
-				seen->affinity = ev->cpus;
-			break;
-		case ENGINE_ACT_KILL:
-			daemon_note_ran(d, "%s killed", name);
-			if (seen != NULL)
-				seen->exited = 1;
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-/* Note tasks that ended by themselves (runtime) since the last look. */
-static void
-daemon_exits(struct daemon *d)
-{
-	struct procs_info	info;
-	struct engine_task_info	ti;
-	int			id;
-
-	for (id = 1; id <= daemon_nseen && id <= engine_ntasks(d->engine);
-	    id++) {
-		if (daemon_seen[id - 1].exited ||
-		    engine_task_info(d->engine, id, &ti) != 0 ||
-		    ti.state != ENGINE_EXITED)
-			continue;
-		daemon_seen[id - 1].exited = 1;
-		if (ti.kind == ENGINE_REAL && d->procs != NULL &&
-		    procs_info(d->procs, id, &info) == 0 && !info.by_engine &&
-		    info.exit[0] != '\0')
-			daemon_note_ran(d, "%s exited, %s", ti.name, info.exit);
-		else if (ti.exit == ENGINE_EXIT_RUNTIME)
-			daemon_note_ran(d, "%s finished its runtime", ti.name);
-		else if (ti.exit == ENGINE_EXIT_KILLED)
-			daemon_note_ran(d, "%s killed", ti.name);
-	}
+	st->policy = engine_get_policy(e)->name;
 }
 
 /*
- * One engine tick and what follows from it: the trace rows, the table
- * counts, the event lines for fired scenario events and a new caption.
+ * One tick of the session, between what the real processes did (their
+ * blocks and wakes go in first) and making them do what the engine
+ * decided.  The session writes the trace rows, counts the table and
+ * narrates what fired.
  */
 static void
 daemon_tick_once(struct daemon *d)
 {
-	struct engine_cpu_info	 ci;
-	struct engine_task_info	 ti;
-	uint64_t		 tick = engine_now(d->engine), seq;
-	int			 c, ncpus, nlive;
-
-	nlive = engine_nlive(d->engine);
 	if (d->procs != NULL)
 		procs_observe(d->procs);
-	engine_tick(d->engine);
+	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
 	d->ticks_run++;
-
-	ncpus = engine_params(d->engine)->cpus;
-	for (c = 0; c < ncpus; c++) {
-		engine_cpu_info(d->engine, c, &ci);
-		/* A nice change fired this tick applied before the CPUs ran. */
-		if (ci.task == 0 ||
-		    engine_task_info(d->engine, ci.task, &ti) != 0) {
-			if (d->trace != NULL)
-				fprintf(d->trace, "%llu,%d,-,-,-,-\n",
-				    (unsigned long long)tick, c);
-			continue;
-		}
-		ledger_add(d->ledger, ci.task, ci.descent,
-		    ci.rank - ti.stair.prio);
-		if (d->trace != NULL)
-			fprintf(d->trace, "%llu,%d,%s,%d,%d,%d\n",
-			    (unsigned long long)tick, c, ti.name, ci.rank,
-			    ci.iter, ci.left);
-	}
-	daemon_fired(d);
-	engine_caption(d->engine, &seq);
-	if (seq != d->caption_seq) {
-		d->caption_seq = seq;
-		d->caption_tick = tick;
-	}
-	if (engine_nlive(d->engine) < nlive)
-		daemon_exits(d);
 	daemon_changed(d);
 }
 
@@ -369,15 +277,15 @@ daemon_real_live(struct daemon *d)
 	struct engine_task_info	ti;
 	int			id, n, live;
 
-	n = engine_ntasks(d->engine);
-	live = engine_nlive(d->engine);
+	n = engine_ntasks(daemon_engine(d));
+	live = engine_nlive(daemon_engine(d));
 	if (n == d->real_ntasks && live == d->real_nlive)
 		return (d->real_live);
 	d->real_ntasks = n;
 	d->real_nlive = live;
 	d->real_live = 0;
 	for (id = 1; id <= n; id++) {
-		if (engine_task_info(d->engine, id, &ti) == 0 &&
+		if (engine_task_info(daemon_engine(d), id, &ti) == 0 &&
 		    ti.kind == ENGINE_REAL && ti.state != ENGINE_EXITED) {
 			d->real_live = 1;
 			break;
@@ -435,13 +343,13 @@ daemon_arm(struct daemon *d, uint64_t now)
 	d->batched = 0;
 	if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
 		d->batched = 1;
-		at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
+		at = clock_next_ns(&d->clock, engine_now(daemon_engine(d)) + 1);
 		if (at < now + daemon_batch_ns(d))
 			at = now + daemon_batch_ns(d);
 		its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
 		its.it_value.tv_nsec = (long)(at % 1000000000ULL);
 	} else if (!d->clock.paused && !d->exiting) {
-		at = clock_next_ns(&d->clock, engine_now(d->engine) + 1);
+		at = clock_next_ns(&d->clock, engine_now(daemon_engine(d)) + 1);
 		period = clock_period_ns(&d->clock);
 		if (d->clock.speed > 1 && at < now + period)
 			at = now + period;
@@ -474,7 +382,7 @@ daemon_catchup(struct daemon *d)
 	now = clock_now_ns();
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
-	n = clock_take_more(&d->clock, now, engine_now(d->engine), allow);
+	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)), allow);
 	while (n-- > 0 && !d->exiting)
 		daemon_tick_once(d);
 	/* Batching: sleep a full batch again; or the mode changed. */
@@ -512,7 +420,7 @@ daemon_resume(struct daemon *d)
 {
 	uint64_t	now = clock_now_ns();
 
-	clock_resume(&d->clock, now, engine_now(d->engine));
+	clock_resume(&d->clock, now, engine_now(daemon_engine(d)));
 	if (d->procs != NULL)
 		procs_release(d->procs);
 	daemon_arm(d, now);
@@ -620,7 +528,7 @@ daemon_set_speed(struct daemon *d, double speed)
 {
 	uint64_t	now = clock_now_ns();
 
-	clock_set_speed(&d->clock, speed, now, engine_now(d->engine));
+	clock_set_speed(&d->clock, speed, now, engine_now(daemon_engine(d)));
 	if (!d->clock.paused) {
 		daemon_arm(d, now);
 	}
@@ -801,19 +709,36 @@ daemon_detach(void)
 	return (fds[1]);
 }
 
+/* Free the real tasks still waiting to be spawned. */
+static void
+daemon_pending_free(struct daemon *d)
+{
+	size_t	i, j;
+
+	for (i = 0; i < d->npending; i++) {
+		for (j = 0; d->pending[i].argv[j] != NULL; j++)
+			free(d->pending[i].argv[j]);
+		free(d->pending[i].argv);
+	}
+	free(d->pending);
+	d->pending = NULL;
+	d->npending = 0;
+}
+
 /* A scenario's real task: check its program now, spawn it later. */
 static int
 daemon_scenario_spawn(void *arg, struct engine *e, int id,
     const struct scenario_task *t, char **cause)
 {
+	struct daemon		*d = arg;
 	struct daemon_pending	*pd;
 	size_t			 n, i;
 
-	if (procs_lookup(daemon_bindir, t->argv[0], cause) != 0)
+	if (procs_lookup(d->bindir, t->argv[0], cause) != 0)
 		return (-1);
-	daemon_pending = xreallocarray(daemon_pending, daemon_npending + 1,
-	    sizeof *daemon_pending);
-	pd = &daemon_pending[daemon_npending++];
+	d->pending = xreallocarray(d->pending, d->npending + 1,
+	    sizeof *d->pending);
+	pd = &d->pending[d->npending++];
 	pd->id = id;
 	for (n = 0; t->argv[n] != NULL; n++)
 		;
@@ -841,16 +766,17 @@ daemon_procs_notice(void *arg, const char *text)
 }
 
 /*
- * Start the real-process layer (after detaching): cgroups for the groups,
- * then the scenario's real tasks.  A task that fails to start shows as
- * exited with the reason; the rest carry on.
+ * Start the real-process layer for the session (after detaching):
+ * cgroups for the groups, then the scenario's real tasks.  A task that
+ * fails to start shows as exited with the reason; the rest carry on.
  */
 static void
-daemon_procs_start(struct daemon *d, const char *child_output)
+daemon_procs_start(struct daemon *d)
 {
+	const struct engine	*e = daemon_engine(d);
 	struct procs_config	 pc;
-	char			*cause = NULL, **av;
-	size_t			 i, j;
+	char			*cause = NULL;
+	size_t			 i;
 	int			 g;
 
 	memset(&pc, 0, sizeof pc);
@@ -858,95 +784,221 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 		pc.map = d->cfg.cpu_map;
 		pc.nmap = d->cfg.ncpu_map;
 	}
-	pc.outdir = child_output;
-	pc.bindir = daemon_bindir;
+	pc.outdir = d->child_output;
+	pc.bindir = d->bindir;
 	pc.cgroups = d->cfg.cgroups;
 	pc.max_task_procs = d->cfg.max_task_procs;
 	pc.observe_proc = d->cfg.observe != NULL &&
 	    strcmp(d->cfg.observe, "proc") == 0;
+	pc.change = daemon_procs_change;
+	pc.change_arg = d;
 	pc.notice = daemon_procs_notice;
 	pc.notice_arg = d;
-	if ((d->procs = procs_create(d->engine, &pc, &cause)) == NULL)
+	if ((d->procs = procs_create(e, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
 	if (procs_event_fd(d->procs) != -1) {
 		d->wake = event_new(d->base, procs_event_fd(d->procs),
 		    EV_READ | EV_PERSIST, daemon_procs_wake, d);
 		event_add(d->wake, NULL);
 	}
-	for (g = 0; g < engine_ngroups(d->engine); g++) {
+	for (g = 0; g < engine_ngroups(e); g++) {
 		if (procs_group_setup(d->procs, g, &cause) != 0) {
-			log_warnx("group %s: %s", engine_group_name(d->engine,
-			    g), cause);
+			log_warnx("group %s: %s", engine_group_name(e, g),
+			    cause);
 			free(cause);
 		}
 	}
-	for (i = 0; i < daemon_npending; i++) {
-		if (procs_spawn(d->procs, daemon_pending[i].id,
-		    daemon_pending[i].argv, &cause) != 0) {
+	for (i = 0; i < d->npending; i++) {
+		if (procs_spawn(d->procs, d->pending[i].id,
+		    d->pending[i].argv, &cause) != 0) {
 			log_warnx("%s", cause);
 			daemon_note(d, "%s", cause);
 			free(cause);
 		}
-		av = daemon_pending[i].argv;
-		for (j = 0; av[j] != NULL; j++)
-			free(av[j]);
-		free(av);
 	}
-	free(daemon_pending);
-	daemon_pending = NULL;
-	daemon_npending = 0;
+	daemon_pending_free(d);
+}
+
+/* End the real-process layer: children killed and reaped, cgroups gone. */
+static void
+daemon_procs_stop(struct daemon *d)
+{
+	if (d->wake != NULL) {
+		event_free(d->wake);
+		d->wake = NULL;
+	}
+	procs_free(d->procs);
+	d->procs = NULL;
 }
 
 /*
- * Load the scenario (NULL, "" or "demo": the built-in one) and build the
- * engine and the ledger from it and d->cfg.  main and the protocol
- * fuzzer (tests/fuzz/fuzz_protocol.c) set a daemon up through this.
+ * Make a session of a scenario: a built-in one by name (NULL or "":
+ * the demo), else a file.  Its real tasks are checked and left in
+ * d->pending, to spawn.  NULL with *cause ("FILE:LINE: message").
  */
-int
-daemon_load(struct daemon *d, const char *path, char **cause)
+static struct session *
+daemon_session(struct daemon *d, const char *name, char **cause)
 {
-	struct scenario		*sc;
-	struct engine_params	 p;
-	int			 id;
+	const struct builtin_scenario	*b;
+	struct session_setup		 set;
+	struct scenario			*sc;
+	struct engine_params		 p;
+	struct session			*s;
+	char				*text, *label;
 
-	if (path == NULL || *path == '\0' || strcmp(path, "demo") == 0) {
-		sc = scenario_load_string(stairs_demo_scenario, "demo", cause);
-		d->scenario_label = xstrdup("demo");
+	if (name == NULL || *name == '\0')
+		name = "demo";
+	if ((b = builtin_find(name)) != NULL && strchr(name, '/') == NULL) {
+		text = xstrdup(b->text);
+		label = xstrdup(b->name);
 	} else {
-		sc = scenario_load_file(path, cause);
-		d->scenario_label = daemon_absolute(path);
+		if ((text = session_read_file(name, cause)) == NULL)
+			return (NULL);
+		label = daemon_absolute(name);
 	}
-	if (sc == NULL)
-		return (-1);
-	if (d->ledger == NULL)
-		d->ledger = ledger_create(DAEMON_LEDGER_ROWS);
+	if (b != NULL)
+		sc = session_parse(text, label, cause);
+	else
+		sc = scenario_load_file(name, cause);	/* @include */
+	if (sc == NULL) {
+		free(text);
+		free(label);
+		return (NULL);
+	}
 	engine_params_default(&p);
 	p.cpus = d->cfg.cpus;
 	p.rr_interval = d->cfg.rr_interval;
 	p.sleep_min = d->cfg.sleep_min;
 	p.balance_interval = d->cfg.balance_interval;
 	scenario_params(sc, &p);
-	if (engine_params_check(&p, cause) != 0) {
-		scenario_free(sc);
-		return (-1);
+	s = NULL;
+	if (engine_params_check(&p, cause) == 0) {
+		memset(&set, 0, sizeof set);
+		set.label = label;
+		set.text = text;
+		set.params = p;
+		set.policy = sc->policy != NULL ?
+		    engine_policy_find(sc->policy) : NULL;
+		set.max_tasks = d->cfg.max_tasks;
+		set.spawn = daemon_scenario_spawn;
+		set.spawn_arg = d;
+		set.ledger_rows = DAEMON_LEDGER_ROWS;
+		set.note = daemon_session_note;
+		set.exit_reason = daemon_exit_reason;
+		set.arg = d;
+		s = session_create(&set, sc, cause);
 	}
-	d->engine = engine_create(&p, sc->policy != NULL ?
-	    engine_policy_find(sc->policy) : NULL);
-	if (scenario_apply(sc, d->engine, daemon_scenario_spawn, d,
-	    cause) != 0) {
-		scenario_free(sc);
-		return (-1);
-	}
-	d->scenario_name = xstrdup(sc->name != NULL ? sc->name : "-");
+	if (s == NULL)
+		daemon_pending_free(d);
 	scenario_free(sc);
-	if (engine_ntasks(d->engine) > d->cfg.max_tasks) {
-		*cause = xasprintf("%s: %d tasks, more than max_tasks (%d)",
-		    d->scenario_label, engine_ntasks(d->engine),
-		    d->cfg.max_tasks);
+	free(text);
+	free(label);
+	return (s);
+}
+
+/*
+ * Load the scenario (a built-in name, or a file; NULL or "": the demo)
+ * as the daemon's session.  main and the protocol fuzzer
+ * (tests/fuzz/fuzz_protocol.c) set a daemon up through this.
+ */
+int
+daemon_load(struct daemon *d, const char *name, char **cause)
+{
+	if ((d->session = daemon_session(d, name, cause)) == NULL)
+		return (-1);
+	return (0);
+}
+
+/* Start a file again from its beginning (trace, journal on a load). */
+static int
+daemon_restart_file(FILE *f, const char *path, char **cause)
+{
+	if (f == NULL || f == stdout)
+		return (0);
+	fflush(f);
+	if (ftruncate(fileno(f), 0) != 0 || fseek(f, 0, SEEK_SET) != 0) {
+		*cause = xasprintf("%s: %s", path != NULL ? path : "?",
+		    strerror(errno));
 		return (-1);
 	}
-	for (id = 1; id <= engine_ntasks(d->engine); id++)
-		daemon_task_added(d, id);
+	return (0);
+}
+
+/*
+ * `load`: end the current session (its journal's end line written, real
+ * children killed and reaped, cgroups removed) and start the scenario
+ * name at tick 0, paused or not as before.  The new one is made first:
+ * if it fails, *cause says why and the current one runs on.  The trace
+ * and the record, if any, start again for the new session.
+ */
+int
+daemon_switch(struct daemon *d, const char *name, char **cause)
+{
+	struct session	*s, *old = d->session;
+	char		*why = NULL;
+	int		 paused = d->clock.paused;
+
+	/* The old session's real tasks are not ours to check against. */
+	if ((s = daemon_session(d, name, cause)) == NULL)
+		return (-1);
+	daemon_step_cancel(d, "load");
+	session_end(old);
+	if (d->procs != NULL)
+		daemon_procs_stop(d);
+	d->session = s;
+	session_free(old);
+	if (d->trace != NULL) {
+		if (daemon_restart_file(d->trace, d->trace_path, &why) != 0) {
+			log_warnx("trace: %s", why);
+			free(why);
+			why = NULL;
+		} else
+			session_trace(s, d->trace);
+	}
+	if (d->record != NULL) {
+		if (daemon_restart_file(d->record, d->record_path, &why) != 0 ||
+		    session_record(s, d->record, &why) != 0) {
+			log_warnx("record: %s", why);
+			free(why);
+		}
+	}
+	if (d->base != NULL)
+		daemon_procs_start(d);
+	d->real_ntasks = -1;
+	clock_init(&d->clock, d->clock.speed, clock_now_ns(), 0);
+	if (paused) {
+		clock_pause(&d->clock);
+		if (d->procs != NULL)
+			procs_hold(d->procs);
+	}
+	if (d->server != NULL)
+		server_reset(d->server);
+	if (d->timer != NULL)
+		daemon_arm(d, clock_now_ns());
+	daemon_changed(d);
+	log_info("loaded %s (%s)", session_name(s), session_label(s));
+	return (0);
+}
+
+/* `record PATH`: the journal so far, then every change, into PATH. */
+int
+daemon_record(struct daemon *d, const char *path, char **cause)
+{
+	FILE	*f;
+
+	if ((f = fopen(path, "w")) == NULL) {
+		*cause = xasprintf("%s: %s", path, strerror(errno));
+		return (-1);
+	}
+	if (session_record(d->session, f, cause) != 0) {
+		fclose(f);
+		return (-1);
+	}
+	if (d->record != NULL)
+		fclose(d->record);
+	d->record = f;
+	free(d->record_path);
+	d->record_path = daemon_absolute(path);
 	return (0);
 }
 
@@ -954,38 +1006,29 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 void
 daemon_free(struct daemon *d)
 {
-	size_t	j;
 	int	i;
 
+	if (d->session != NULL)
+		session_end(d->session);
 	if (d->trace != NULL && d->trace != stdout)
 		fclose(d->trace);
 	else if (d->trace != NULL)
 		fflush(d->trace);
 	d->trace = NULL;
+	if (d->record != NULL)
+		fclose(d->record);
+	d->record = NULL;
 	for (i = 0; i < DAEMON_EVENTS; i++)
 		free(d->events[i].text);
-	ledger_free(d->ledger);
-	engine_free(d->engine);
-	free(daemon_seen);
-	daemon_seen = NULL;
-	daemon_nseen = 0;
-	for (j = 0; j < daemon_npending; j++) {
-		for (i = 0; daemon_pending[j].argv[i] != NULL; i++)
-			free(daemon_pending[j].argv[i]);
-		free(daemon_pending[j].argv);
-	}
-	free(daemon_pending);
-	daemon_pending = NULL;
-	daemon_npending = 0;
-	free(daemon_bindir);
-	daemon_bindir = NULL;
-	free(daemon_child_output);
-	daemon_child_output = NULL;
+	session_free(d->session);
+	daemon_pending_free(d);
+	free(d->bindir);
+	free(d->child_output);
 	config_free(&d->cfg);
 	free(d->config_path);
 	free(d->socket_path);
-	free(d->scenario_label);
-	free(d->scenario_name);
+	free(d->trace_path);
+	free(d->record_path);
 	memset(d, 0, sizeof *d);
 }
 
@@ -1011,6 +1054,7 @@ daemon_main(int argc, char **argv)
 	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
+	const char		*record_arg = NULL;
 	char			*cause = NULL, *path;
 	int			 ch, foreground = 0, fd, ready = -1, i;
 	sigset_t		 held, oldmask;
@@ -1034,6 +1078,9 @@ daemon_main(int argc, char **argv)
 			break;
 		case 't':
 			trace_arg = optarg;
+			break;
+		case 'R':
+			record_arg = optarg;
 			break;
 		case 'h':
 			daemon_usage(stdout);
@@ -1070,9 +1117,9 @@ daemon_main(int argc, char **argv)
 	log_set_level(d->cfg.log_level);
 
 	/* The scenario and the engine. */
-	daemon_bindir = procs_self_dir();
+	d->bindir = procs_self_dir();
 	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
-		daemon_child_output = daemon_absolute(d->cfg.child_output);
+		d->child_output = daemon_absolute(d->cfg.child_output);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
 	    d->cfg.scenario, &cause) != 0)
 		return (daemon_fail(d, cause, 2));
@@ -1106,7 +1153,14 @@ daemon_main(int argc, char **argv)
 			unlink(d->socket_path);
 			return (daemon_fail(d, cause, 1));
 		}
-		fprintf(d->trace, "tick,cpu,task,rank,iter,left\n");
+		if (d->trace != stdout)
+			d->trace_path = daemon_absolute(trace_arg);
+		session_trace(d->session, d->trace);
+	}
+	if (record_arg != NULL && daemon_record(d, record_arg, &cause) != 0) {
+		close(fd);
+		unlink(d->socket_path);
+		return (daemon_fail(d, cause, 1));
 	}
 
 	if (!foreground) {
@@ -1153,7 +1207,7 @@ daemon_main(int argc, char **argv)
 		sa.sa_flags |= SA_NOCLDSTOP;
 		sigaction(SIGCHLD, &sa, NULL);
 	}
-	daemon_procs_start(d, daemon_child_output);
+	daemon_procs_start(d);
 	daemon_priority(&d->cfg);
 
 	d->tick_fd = timerfd_create(CLOCK_MONOTONIC,
@@ -1164,11 +1218,12 @@ daemon_main(int argc, char **argv)
 	    daemon_timer, d);
 	event_add(d->timer, NULL);
 	clock_init(&d->clock, d->cfg.speed, clock_now_ns(),
-	    engine_now(d->engine));
+	    engine_now(daemon_engine(d)));
 	daemon_arm(d, clock_now_ns());
 
-	log_info("serving %s on %s (%d cpus, speed %g)", d->scenario_name,
-	    d->socket_path, engine_params(d->engine)->cpus, d->cfg.speed);
+	log_info("serving %s on %s (%d cpus, speed %g)",
+	    session_name(d->session),
+	    d->socket_path, engine_params(daemon_engine(d))->cpus, d->cfg.speed);
 	if (ready != -1) {
 		(void)write(ready, "1", 1);
 		close(ready);
@@ -1180,10 +1235,7 @@ daemon_main(int argc, char **argv)
 	server_flush(d->server);
 	server_free(d->server);
 	unlink(d->socket_path);
-	if (d->wake != NULL)
-		event_free(d->wake);
-	procs_free(d->procs);	/* kills and reaps children, removes cgroups */
-	d->procs = NULL;
+	daemon_procs_stop(d);	/* kills and reaps children, removes cgroups */
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);
 	event_free(flush);

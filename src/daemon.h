@@ -21,7 +21,8 @@ struct evbuffer;
 struct server;
 struct server_client;
 struct procs;
-struct ledger;
+struct session;
+struct change;
 
 #define DAEMON_EVENTS	256	/* event lines kept for subscribers */
 
@@ -43,15 +44,19 @@ struct daemon_step {
 	struct server_client	*client;	/* waits for the reply; NULL */
 };
 
+/* A scenario's real task: checked at load, spawned once detached. */
+struct daemon_pending {
+	int	  id;
+	char	**argv;
+};
+
 struct daemon {
 	struct event_base	*base;
 	struct config		 cfg;
 	char			*config_path;	/* NULL: defaults only */
 	char			*socket_path;
-	char			*scenario_label;/* file, or "demo" */
-	char			*scenario_name;
-
-	struct engine		*engine;
+	/* The scenario run now: engine, trace rows, table, journal. */
+	struct session		*session;
 	struct clock		 clock;
 	struct event		*timer;		/* on tick_fd */
 	struct event		*wake;		/* procs_event_fd: a child woke */
@@ -62,22 +67,32 @@ struct daemon {
 	int			 real_live;	/* and what it found */
 	uint64_t		 ticks_run;	/* since start, by the clock */
 
-	FILE			*trace;
+	FILE			*trace;		/* --trace: the session writes */
+	char			*trace_path;	/* NULL: stdout or none */
+	FILE			*record;	/* --record / record: journal */
+	char			*record_path;
 	struct server		*server;
 	struct procs		*procs;		/* NULL: no real processes */
-	struct ledger		*ledger;	/* per-task table counts */
+	char			*bindir;	/* real tasks' programs */
+	char			*child_output;	/* children's logs */
+	struct daemon_pending	*pending;	/* real tasks to spawn */
+	size_t			 npending;
 
 	struct daemon_event	 events[DAEMON_EVENTS];
 	uint64_t		 event_seq;	/* seq of the newest event */
-	uint64_t		 caption_seq;	/* engine caption seq seen */
-	uint64_t		 caption_tick;	/* when the caption fired */
 	uint64_t		 gen;		/* moves on every change */
 	struct daemon_step	 step;
 	int			 exiting;
 };
 
+/* The engine, to read (the session changes it). */
+const struct engine *daemon_engine(const struct daemon *);
+
 /* daemon.c */
 int	daemon_load(struct daemon *, const char *scenario, char **cause);
+int	daemon_switch(struct daemon *, const char *scenario, char **cause);
+int	daemon_change(struct daemon *, const struct change *, char **cause);
+int	daemon_record(struct daemon *, const char *path, char **cause);
 void	daemon_free(struct daemon *);
 void	daemon_note(struct daemon *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
@@ -91,7 +106,6 @@ int	daemon_step_cancel(struct daemon *, const char *why);
 void	daemon_set_speed(struct daemon *, double);
 void	daemon_shutdown(struct daemon *);
 void	daemon_status(struct daemon *, struct proto_status *);
-void	daemon_task_added(struct daemon *, int id);	/* or changed */
 int	daemon_real(struct daemon *, int id, struct proto_real *,
 	    char *exitbuf, size_t len);
 
@@ -100,6 +114,7 @@ int	daemon_real(struct daemon *, int id, struct proto_real *,
 #define COMMAND_UNSUBSCRIBE	0x2
 #define COMMAND_QUIT		0x4
 #define COMMAND_STEP		0x8	/* start cmd->steps; reply comes later */
+#define COMMAND_READONLY	0x10	/* the connection changes nothing now */
 int	command_run(struct daemon *, const struct proto_cmd *,
 	    struct evbuffer *);
 void	command_task_lines(struct daemon *, struct evbuffer *);

@@ -401,10 +401,12 @@ engine_set_policy(struct engine *e, const struct engine_policy *pol)
 	for (c = 0; c < e->p.cpus; c++)
 		e->cpus[c].nr = 0;
 	cpumask_fill(&e->idle, e->p.cpus);
+	/*
+	 * Exited tasks too: their snapshots are read through the new
+	 * policy, which must not take the old one's bytes for its own.
+	 */
 	for (i = 0; i < e->ntasks; i++) {
 		t = &e->tasks[i];
-		if (t->state == ENGINE_EXITED)
-			continue;
 		memset(t->ts, 0, sizeof t->ts);
 		e->next[t->id] = e->prev[t->id] = 0;
 		pol->task_init(&e->env, t->ts, t->nice);
@@ -1488,4 +1490,154 @@ const char *
 engine_policy_names(void)
 {
 	return ("staircase, o1, cfs, rr");
+}
+
+/* --- Snapshots. ------------------------------------------------------ */
+
+/* A malloc'd copy of the first n of size elements at p (NULL if none). */
+static void *
+engine_dup(const void *p, size_t n, size_t size)
+{
+	void	*q;
+
+	if (p == NULL || n == 0)
+		return (NULL);
+	q = xreallocarray(NULL, n, size);
+	memcpy(q, p, n * size);
+	return (q);
+}
+
+/*
+ * A deep copy of e: every array it owns is copied (to its used length:
+ * the spare room of the original is not state), every string duplicated,
+ * and the pointers the policy is lent (env) pointed at the copy's own.
+ * The name hashes keep their size, as a name's slot depends on it.  A
+ * new pointer in struct engine needs its copy here and its bytes in
+ * engine_memory(); test_engine_clone runs a clone on after its original
+ * is freed, so ASan finds one forgotten.
+ */
+struct engine *
+engine_clone(const struct engine *e)
+{
+	struct engine	*c;
+	size_t		 j, k;
+	int		 i;
+
+	c = xmalloc(sizeof *c);
+	*c = *e;
+
+	c->tasks = NULL;
+	c->tasks_size = e->ntasks;
+	if (e->ntasks > 0) {
+		c->tasks = engine_tasks_resize(NULL, 0, e->ntasks);
+		memcpy(c->tasks, e->tasks, (size_t)e->ntasks * sizeof *c->tasks);
+	}
+	for (i = 0; i < e->ntasks; i++)
+		c->tasks[i].pattern = engine_dup(e->tasks[i].pattern,
+		    e->tasks[i].npattern, sizeof *e->tasks[i].pattern);
+	c->next = engine_dup(e->next, (size_t)e->ntasks + 1, sizeof *e->next);
+	c->prev = engine_dup(e->prev, (size_t)e->ntasks + 1, sizeof *e->prev);
+
+	c->names = engine_dup(e->names, e->names_size, sizeof *e->names);
+	c->gnames = engine_dup(e->gnames, e->gnames_size, sizeof *e->gnames);
+	c->groups = engine_dup(e->groups, (size_t)e->ngroups,
+	    sizeof *e->groups);
+	c->groups_size = e->ngroups;
+	for (i = 0; i < e->ngroups; i++)
+		c->groups[i].name = xstrdup(e->groups[i].name);
+
+	for (j = 0; j < WHEEL_SIZE; j++) {
+		c->wheel[j].v = engine_dup(e->wheel[j].v, e->wheel[j].n,
+		    sizeof *e->wheel[j].v);
+		c->wheel[j].size = e->wheel[j].n;
+	}
+	c->due = engine_dup(e->due, e->ndue, sizeof *e->due);
+	c->due_size = e->ndue;
+
+	c->events = engine_dup(e->events, e->nevents, sizeof *e->events);
+	c->events_size = e->nevents;
+	for (j = 0; j < e->nevents; j++) {
+		if (e->events[j].text != NULL)
+			c->events[j].text = xstrdup(e->events[j].text);
+	}
+	/*
+	 * A fired event is a copy of one of the events run so far, its text
+	 * that event's: point it at the copy's (searching back from the
+	 * last run, where it is).
+	 */
+	c->fired = engine_dup(e->fired, e->nfired, sizeof *e->fired);
+	c->fired_size = e->nfired;
+	for (j = 0; j < e->nfired; j++) {
+		if (e->fired[j].text == NULL)
+			continue;
+		for (k = e->next_event; k > 0; k--) {
+			if (e->events[k - 1].text == e->fired[j].text)
+				break;
+		}
+		if (k == 0) {
+			fprintf(stderr, "stairs: engine_clone: a fired event "
+			    "that is not an event\n");
+			abort();
+		}
+		c->fired[j].text = c->events[k - 1].text;
+	}
+	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
+
+	c->cpus = engine_dup(e->cpus, (size_t)e->p.cpus, sizeof *e->cpus);
+	if (posix_memalign((void **)&c->rqs, 64,
+	    e->rq_stride * (size_t)e->p.cpus) != 0) {
+		fprintf(stderr, "stairs: out of memory for runqueues\n");
+		abort();
+	}
+	memcpy(c->rqs, e->rqs, e->rq_stride * (size_t)e->p.cpus);
+
+	c->env.tasks = (char *)c->tasks;
+	c->env.links.next = c->next;
+	c->env.links.prev = c->prev;
+	c->env.rqs = c->rqs;
+	c->env.e = c;
+	for (i = 0; i < e->p.cpus; i++) {
+		c->cpus[i].rq = c->rqs + c->rq_stride * (size_t)i;
+		if (c->policy->rq_clone != NULL)
+			c->policy->rq_clone(&c->env, c->cpus[i].rq,
+			    e->cpus[i].rq);
+	}
+	return (c);
+}
+
+/* The bytes e holds: itself and every array and string it owns. */
+size_t
+engine_memory(const struct engine *e)
+{
+	size_t	n, j;
+	int	i;
+
+	n = sizeof *e;
+	n += (size_t)e->tasks_size * sizeof *e->tasks;
+	for (i = 0; i < e->ntasks; i++)
+		n += e->tasks[i].npattern * sizeof *e->tasks[i].pattern;
+	if (e->next != NULL)
+		n += 2 * ((size_t)e->tasks_size + 1) * sizeof *e->next;
+	n += e->names_size * sizeof *e->names;
+	n += e->gnames_size * sizeof *e->gnames;
+	n += (size_t)e->groups_size * sizeof *e->groups;
+	for (i = 0; i < e->ngroups; i++)
+		n += strlen(e->groups[i].name) + 1;
+	for (j = 0; j < WHEEL_SIZE; j++)
+		n += e->wheel[j].size * sizeof *e->wheel[j].v;
+	n += e->due_size * sizeof *e->due;
+	n += e->events_size * sizeof *e->events;
+	for (j = 0; j < e->nevents; j++) {
+		if (e->events[j].text != NULL)
+			n += strlen(e->events[j].text) + 1;
+	}
+	n += e->fired_size * sizeof *e->fired;
+	if (e->caption != NULL)
+		n += strlen(e->caption) + 1;
+	n += (size_t)e->p.cpus * (sizeof *e->cpus + e->rq_stride);
+	for (i = 0; i < e->p.cpus; i++) {
+		if (e->policy->rq_memory != NULL)
+			n += e->policy->rq_memory(e->cpus[i].rq);
+	}
+	return (n);
 }

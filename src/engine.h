@@ -239,6 +239,17 @@ struct engine_policy {
 		    struct engine_task_info *);
 	/* Write a trace row's columns (comma-separated, no newline) at p. */
 	char   *(*format)(const struct engine_cpu_info *, char *p);
+	/*
+	 * Snapshots (engine_clone): copy runqueue src into dst, a fresh
+	 * rq_size bytes already holding src's bytes, giving dst its own
+	 * copy of whatever src points to; and the bytes src holds beyond
+	 * rq_size (engine_memory).  Both NULL for a runqueue of plain data
+	 * (the staircase, o1, rr: prio arrays of ids), which the byte copy
+	 * clones.
+	 */
+	void	(*rq_clone)(const struct engine_env *, void *dst,
+		    const void *src);
+	size_t	(*rq_memory)(const void *rq);
 };
 
 extern const struct engine_policy engine_policy_staircase;
@@ -265,6 +276,13 @@ int	engine_params_check(const struct engine_params *, char **cause);
 struct engine *engine_create(const struct engine_params *,
 	    const struct engine_policy *);
 void	engine_free(struct engine *);
+/*
+ * A deep copy of an engine, independent of it: the same state and the
+ * same future (the same calls give both the same ticks).  For the
+ * session's keyframes; engine_memory() is the bytes an engine holds.
+ */
+struct engine *engine_clone(const struct engine *);
+size_t	engine_memory(const struct engine *);
 /* Switch the policy; every task starts its policy state afresh. */
 void	engine_set_policy(struct engine *, const struct engine_policy *);
 

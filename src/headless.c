@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "perfetto.h"
 #include "scenario.h"
+#include "session.h"
 #include "stairsd.h"
 #include "table.h"
 #include "xmalloc.h"
@@ -53,18 +54,15 @@ struct headless_stat {
 	size_t		 nlat, lat_size;
 };
 
-/* The run's state: engine, names by id for the trace, the table. */
+/* The run's state: the session (engine, trace writer), the table. */
 struct headless_run {
-	struct engine	*e;
-	const char     **names;		/* by task id; [0] unused */
-	int		 nnames;
+	struct session	*s;
+	const struct engine *e;		/* the session's, to read */
 	int		 table_id;	/* 0: no table */
 	struct table	*table;
 	FILE		*trace;
 	struct perfetto	*perfetto;
 	const struct engine_policy *policy;
-	char		 idle[2 * ENGINE_MAX_COLS + 8];	/* an idle row's end */
-	size_t		 idle_len;
 };
 
 static const char headless_usage_text[] =
@@ -262,78 +260,6 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 	return (0);
 }
 
-/* Refresh the id -> name cache (tasks only ever get added). */
-static void
-headless_names(struct headless_run *run)
-{
-	struct engine_task_info	 ti;
-	int			 n = engine_ntasks(run->e), id;
-
-	if (n <= run->nnames)
-		return;
-	run->names = xreallocarray(run->names, n + 1, sizeof *run->names);
-	for (id = run->nnames + 1; id <= n; id++) {
-		if (engine_task_info(run->e, id, &ti) == 0)
-			run->names[id] = xstrdup(ti.name);
-		else
-			run->names[id] = xstrdup("?");
-	}
-	run->nnames = n;
-}
-
-/* An idle CPU's row after tick,cpu: a dash per column. */
-static void
-headless_idle_row(struct headless_run *run)
-{
-	char	*p = run->idle;
-	int	 i;
-
-	memcpy(p, "-,-", 3);
-	p += 3;
-	for (i = 0; i < run->policy->ncols; i++) {
-		memcpy(p, ",-", 2);
-		p += 2;
-	}
-	*p++ = '\n';
-	run->idle_len = p - run->idle;
-}
-
-/* Write the trace rows of the tick that just ran. */
-static void
-headless_trace(struct headless_run *run, uint64_t tick, int ncpus)
-{
-	struct engine_cpu_info	 ci;
-	char			 line[128], *p;
-	const char		*name;
-	size_t			 len;
-	int			 c;
-
-	for (c = 0; c < ncpus; c++) {
-		engine_cpu_info(run->e, c, &ci);
-		p = engine_utoa(line, tick);
-		*p++ = ',';
-		p = engine_utoa(p, (uint64_t)c);
-		*p++ = ',';
-		if (ci.task == 0) {
-			memcpy(p, run->idle, run->idle_len);
-			p += run->idle_len;
-		} else {
-			if (ci.task > run->nnames)
-				headless_names(run);
-			name = run->names[ci.task];
-			len = strlen(name);
-			memcpy(p, name, len);
-			p += len;
-			*p++ = ',';
-			p = engine_utoa(p, (uint64_t)ci.rank);
-			*p++ = ',';
-			p = run->policy->format(&ci, p);
-			*p++ = '\n';
-		}
-		fwrite(line, 1, p - line, run->trace);
-	}
-}
-
 /* Print the table to stdout. */
 static void
 headless_print_table(const struct table *t)
@@ -471,16 +397,17 @@ headless_pct(const uint64_t *v, size_t n, int pct)
  * started) wait from t, then what each CPU ran.
  */
 static void
-headless_count(struct engine *e, struct headless_stat *st, int n, uint64_t t,
-    int ncpus)
+headless_count(struct session *ses, struct headless_stat *st, int n,
+    uint64_t t, int ncpus)
 {
+	const struct engine	*e = session_engine(ses);
 	struct engine_cpu_info	 ci;
 	struct headless_stat	*s;
 	const int		*woken;
 	size_t			 i, nwoken;
 	int			 c;
 
-	engine_tick(e);
+	session_tick(ses);
 	woken = engine_woken(e, &nwoken);
 	for (i = 0; i < nwoken; i++) {
 		if (woken[i] > n)
@@ -510,6 +437,21 @@ headless_count(struct engine *e, struct headless_stat *st, int n, uint64_t t,
 	}
 }
 
+/* A session of sc under pol, with no real processes; NULL with *cause. */
+static struct session *
+headless_session(const struct scenario *sc, const struct engine_params *p,
+    const struct engine_policy *pol, char **cause)
+{
+	struct session_setup	set;
+
+	memset(&set, 0, sizeof set);
+	set.label = sc->path;
+	set.text = "";
+	set.params = *p;
+	set.policy = pol;
+	return (session_create(&set, sc, cause));
+}
+
 /*
  * --compare: run the scenario once per policy and print, for each, a
  * line "policy NAME", a CSV block of task,nice,share,ran,runs,lat_p50,
@@ -522,7 +464,8 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	const struct engine_policy	*pol;
 	struct engine_task_info		 ti;
 	struct headless_stat		*st;
-	struct engine			*e;
+	struct session			*ses;
+	const struct engine		*e;
 	char				*list, *cur, *name, *cause;
 	uint64_t			 t;
 	int				 n, id, status = 0;
@@ -530,18 +473,17 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	list = cur = xstrdup(o->compare);
 	while (status == 0 && (name = strsep(&cur, ",")) != NULL) {
 		pol = engine_policy_find(name);
-		e = engine_create(p, pol);
-		if (scenario_apply(sc, e, NULL, NULL, &cause) != 0) {
+		if ((ses = headless_session(sc, p, pol, &cause)) == NULL) {
 			fprintf(stderr, "%s\n", cause);
 			free(cause);
-			engine_free(e);
 			status = 2;
 			break;
 		}
+		e = session_engine(ses);
 		n = engine_ntasks(e);
 		st = xcalloc((size_t)n + 1, sizeof *st);
 		for (t = 0; t < o->ticks; t++)
-			headless_count(e, st, n, t, p->cpus);
+			headless_count(ses, st, n, t, p->cpus);
 		printf("policy %s\n", pol->name);
 		puts("task,nice,share,ran,runs,lat_p50,lat_p95,lat_max");
 		for (id = 1; id <= n; id++) {
@@ -562,7 +504,7 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 		}
 		putchar('\n');
 		free(st);
-		engine_free(e);
+		session_free(ses);
 	}
 	free(list);
 	return (status);
@@ -579,7 +521,7 @@ headless_main(int argc, char **argv)
 	struct engine_task_info	 ti;
 	uint64_t		 t;
 	char			*cause;
-	int			 r, i, status = 0;
+	int			 r, status = 0;
 
 	if ((r = headless_options(argc, argv, &o)) != 0)
 		return (r == 1 ? 0 : 2);
@@ -610,17 +552,15 @@ headless_main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	run.e = engine_create(&p, run.policy);
-	headless_idle_row(&run);
-	if (scenario_apply(sc, run.e, NULL, NULL, &cause) != 0) {
+	if ((run.s = headless_session(sc, &p, run.policy, &cause)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		status = 2;
 		goto out;
 	}
-	headless_names(&run);
+	run.e = session_engine(run.s);
 	if (o.table != NULL) {
-		run.table_id = engine_task_find(run.e, o.table);
+		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
 		run.table = table_create(ti.stair.nice, p.rr_interval,
 		    HEADLESS_TABLE_ROWS);
@@ -636,8 +576,7 @@ headless_main(int argc, char **argv)
 			goto out;
 		}
 		setvbuf(run.trace, headless_buf, _IOFBF, HEADLESS_BUFSIZE);
-		fprintf(run.trace, "tick,cpu,task,rank,%s\n",
-		    run.policy->columns);
+		session_trace(run.s, run.trace);
 	}
 
 	if (o.perfetto != NULL && (run.perfetto = perfetto_open(o.perfetto,
@@ -649,9 +588,7 @@ headless_main(int argc, char **argv)
 	}
 
 	for (t = 0; t < o.ticks; t++) {
-		engine_tick(run.e);
-		if (run.trace != NULL)
-			headless_trace(&run, t, p.cpus);
+		session_tick(run.s);
 		if (run.perfetto != NULL)
 			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)
@@ -686,10 +623,7 @@ out:
 		status = 1;
 	}
 	table_free(run.table);
-	for (i = 1; i <= run.nnames; i++)
-		free((char *)run.names[i]);
-	free(run.names);
-	engine_free(run.e);
+	session_free(run.s);
 	scenario_free(sc);
 	return (status);
 }

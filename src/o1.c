@@ -603,6 +603,9 @@ const struct engine_policy engine_policy_o1 = {
 	.rq_size = sizeof (struct o1_rq),
 	.rq_init = o1_rq_init,
 	.rq_free = NULL,
+	/* Plain data (two prio arrays of ids and counters): a snapshot copies its bytes. */
+	.rq_clone = NULL,
+	.rq_memory = NULL,
 	.task_init = o1_task_init,
 	.enqueue = o1_enqueue,
 	.dequeue = o1_dequeue,

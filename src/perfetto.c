@@ -178,7 +178,7 @@ perfetto_counter(struct perfetto *pf, uint64_t tick, int cpu, int pid,
 
 /* The state a task is in after leaving its CPU, as sched_switch says it. */
 static char
-perfetto_state(struct engine *e, int id)
+perfetto_state(const struct engine *e, int id)
 {
 	struct engine_task_info	ti;
 
@@ -200,8 +200,8 @@ perfetto_state(struct engine *e, int id)
  * switch if it changed, a counter if the rank did.
  */
 static void
-perfetto_row(struct perfetto *pf, struct engine *e, uint64_t tick, int cpu,
-    int pid, const char *comm, int rank)
+perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t tick,
+    int cpu, int pid, const char *comm, int rank)
 {
 	struct perfetto_cpu	*c;
 	char			 name[PERFETTO_COMM], st;
@@ -237,7 +237,7 @@ perfetto_row(struct perfetto *pf, struct engine *e, uint64_t tick, int cpu,
  * started), unless one already ran out its runtime.
  */
 static void
-perfetto_wakes(struct perfetto *pf, struct engine *e, uint64_t tick)
+perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t tick)
 {
 	struct engine_task_info	 ti;
 	const int		*woken;
@@ -255,7 +255,7 @@ perfetto_wakes(struct perfetto *pf, struct engine *e, uint64_t tick)
 
 /* After engine_tick: the tick's wakes, then what each CPU ran. */
 void
-perfetto_tick(struct perfetto *pf, struct engine *e, uint64_t tick)
+perfetto_tick(struct perfetto *pf, const struct engine *e, uint64_t tick)
 {
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;

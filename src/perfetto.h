@@ -17,6 +17,6 @@ struct perfetto *perfetto_open(const char *path, int ncpus, char **cause);
 /* Flush and close; 0, or -1 with *cause (a write failed). */
 int	perfetto_close(struct perfetto *, char **cause);
 /* After engine_tick: the tick's wakes, then its rows. */
-void	perfetto_tick(struct perfetto *, struct engine *, uint64_t tick);
+void	perfetto_tick(struct perfetto *, const struct engine *, uint64_t tick);
 
 #endif

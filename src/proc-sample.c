@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "change.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -564,7 +565,7 @@ procs_observe(struct procs *ps)
 			p->watch = 1;
 			p->ev_woken = 0;
 			proc_sample_unpick(p);
-			if (engine_task_block(ps->e, p->id, &cause) != 0)
+			if (proc_change(ps, CHANGE_BLOCK, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {
 			if (ps->ev != NULL) {
@@ -581,7 +582,7 @@ procs_observe(struct procs *ps)
 			if (!woken)
 				continue;
 			p->watch = 0;
-			if (engine_task_wake(ps->e, p->id, &cause) != 0)
+			if (proc_change(ps, CHANGE_WAKE, p->id, &cause) != 0)
 				goto warn;
 		}
 		continue;

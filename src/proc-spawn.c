@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "change.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -122,7 +123,7 @@ proc_spawn_exited(struct procs *ps, struct proc *p, const char *reason,
 		snprintf(p->error, sizeof p->error, "%s", error);
 	if (engine_task_info(ps->e, p->id, &ti) == 0 &&
 	    ti.state != ENGINE_EXITED &&
-	    engine_task_kill(ps->e, p->id, &cause) != 0) {
+	    proc_change(ps, CHANGE_EXIT, p->id, &cause) != 0) {
 		log_warnx("task %s: %s", p->name, cause);
 		free(cause);
 	}
@@ -412,11 +413,13 @@ procs_reap(struct procs *ps)
 	proc_spawn_wait(ps);
 }
 
-/* Kill a real task's process group; the reap records the signal. */
+/*
+ * Kill a real task's process group; the reap records the signal.  The
+ * caller makes the CHANGE_KILL that ends the task in the engine.
+ */
 int
 procs_kill(struct procs *ps, int id, char **cause)
 {
-	struct engine_task_info	 ti;
 	struct proc		*p;
 
 	if ((p = proc_get(ps, id)) == NULL) {
@@ -428,8 +431,5 @@ procs_kill(struct procs *ps, int id, char **cause)
 		kill(-p->pid, SIGCONT);
 		p->killed = 1;
 	}
-	if (engine_task_info(ps->e, id, &ti) == 0 &&
-	    ti.state != ENGINE_EXITED)
-		return (engine_task_kill(ps->e, id, cause));
 	return (0);
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "change.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -69,6 +70,26 @@ proc_get(struct procs *ps, int id)
 	if (id <= 0 || id >= ps->nt)
 		return (NULL);
 	return (ps->t[id]);
+}
+
+/*
+ * Tell the engine's owner that task id was seen blocked, runnable again
+ * or dead (kind: CHANGE_BLOCK, CHANGE_WAKE, CHANGE_EXIT): the layer never
+ * changes the engine itself.  0, or -1 with *cause.
+ */
+int
+proc_change(struct procs *ps, int kind, int id, char **cause)
+{
+	struct change	ch;
+
+	if (ps->change == NULL) {
+		*cause = xstrdup("no change callback");
+		return (-1);
+	}
+	memset(&ch, 0, sizeof ch);
+	ch.kind = (enum change_kind)kind;
+	ch.task = id;
+	return (ps->change(ps->change_arg, &ch, cause));
 }
 
 /*
@@ -124,7 +145,8 @@ proc_default_map(struct procs *ps)
 
 /* Create the real-process layer for an engine. */
 struct procs *
-procs_create(struct engine *e, const struct procs_config *conf, char **cause)
+procs_create(const struct engine *e, const struct procs_config *conf,
+    char **cause)
 {
 	struct procs	*ps;
 	struct rlimit	 rl;
@@ -163,6 +185,8 @@ procs_create(struct engine *e, const struct procs_config *conf, char **cause)
 	if (conf != NULL && conf->max_task_procs > 0)
 		ps->max_procs = conf->max_task_procs;
 	if (conf != NULL) {
+		ps->change = conf->change;
+		ps->change_arg = conf->change_arg;
 		ps->notice = conf->notice;
 		ps->notice_arg = conf->notice_arg;
 	}

@@ -4,14 +4,16 @@
  * Each ENGINE_REAL task is a child in its own process group.  Around every
  * engine_tick() the caller runs:
  *
- *	procs_observe(p);	running groups seen blocked -> engine_task_block,
- *				blocked ones seen runnable -> engine_task_wake
+ *	procs_observe(p);	running groups seen blocked -> CHANGE_BLOCK,
+ *				blocked ones seen runnable -> CHANGE_WAKE
  *	engine_tick(e);
  *	procs_enforce(p);	the task each engine CPU ran is pinned to that
  *				CPU's physical CPU and continued; every other
  *				runnable real task is stopped
  *
- * and procs_reap() on SIGCHLD.  Only changes are signalled.  A watchdog
+ * and procs_reap() on SIGCHLD.  The layer only reads the engine: every
+ * block, wake and exit it sees goes out as a struct change through
+ * procs_config.change (the daemon's session applies and journals it).  Only changes are signalled.  A watchdog
  * process kills every child group and removes the cgroups if the caller
  * dies without procs_free(); it is replaced if it dies.  procs_observe
  * also reaps and sees a child continued from outside (stopped again).
@@ -31,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct change;
 struct engine;
 struct procs;
 
@@ -42,6 +45,9 @@ struct procs_config {
 	int		 cgroups;	/* try cgroups (else affinity only) */
 	int		 max_task_procs; /* processes per task; 0: 256 */
 	int		 observe_proc;	/* poll /proc even where events work */
+	/* Make a change to the engine (block, wake, exit); 0 or -1. */
+	int		(*change)(void *, const struct change *, char **cause);
+	void		*change_arg;
 	/* Called with what the caller should tell its users, may be NULL. */
 	void		(*notice)(void *, const char *);
 	void		*notice_arg;
@@ -63,7 +69,7 @@ struct procs_info {
 	char		 error[256];	/* exec failure "PROG: ERRNO TEXT", else "" */
 };
 
-struct procs *procs_create(struct engine *, const struct procs_config *,
+struct procs *procs_create(const struct engine *, const struct procs_config *,
 	    char **cause);
 void	procs_free(struct procs *);
 int	procs_spawn(struct procs *, int task_id, char *const argv[],
@@ -73,6 +79,7 @@ void	procs_enforce(struct procs *);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
 void	procs_release(struct procs *);	/* resumed */
 void	procs_reap(struct procs *);
+/* Kill its process group (the caller makes the CHANGE_KILL). */
 int	procs_kill(struct procs *, int task_id, char **cause);
 int	procs_info(struct procs *, int task_id, struct procs_info *);
 const char *procs_cgroup_mode(struct procs *);	/* "v2", "v1", "none" */
@@ -158,7 +165,10 @@ struct proc {
 
 /* The layer. */
 struct procs {
-	struct engine		*e;
+	const struct engine	*e;
+	int			(*change)(void *, const struct change *,
+				    char **);
+	void			*change_arg;
 	int			 ncpus;		/* engine CPUs */
 	int			*map;		/* engine -> physical */
 	char			*outdir;
@@ -195,6 +205,7 @@ struct procs {
 uint64_t	 proc_now(void);
 struct proc	*proc_by_pid(struct procs *, pid_t);
 struct proc	*proc_get(struct procs *, int);
+int		 proc_change(struct procs *, int kind, int id, char **);
 void		 proc_notice(struct procs *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 

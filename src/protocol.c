@@ -18,35 +18,45 @@
 
 static void	protocol_word(const char *, char *, size_t);
 
-/* Command names, with how many words they take (after the name). */
+/*
+ * Command names, with how many words they take (after the name), and
+ * whether they change the daemon (a read-only connection is refused
+ * those: `err read-only`).
+ */
 static const struct proto_def {
 	const char	*name;
 	enum proto_type	 type;
 	int		 min, max;	/* -1: any number */
+	int		 changes;
 	const char	*usage;
 } proto_defs[] = {
-	{ "help", PROTO_HELP, 0, 0, "help" },
-	{ "status", PROTO_STATUS, 0, 0, "status" },
-	{ "tasks", PROTO_TASKS, 0, 0, "tasks" },
-	{ "cpus", PROTO_CPUS, 0, 0, "cpus" },
-	{ "table", PROTO_TABLE, 1, 1, "table <task>" },
-	{ "sleep", PROTO_SLEEP, 1, 2, "sleep <task> [ms]" },
-	{ "nice", PROTO_NICE, 2, 2, "nice <task> <-20..19>" },
-	{ "affinity", PROTO_AFFINITY, 2, 2, "affinity <task> <cpulist>" },
-	{ "kill", PROTO_KILL, 1, 1, "kill <task>" },
-	{ "add", PROTO_ADD, 1, 5,
+	{ "help", PROTO_HELP, 0, 0, 0, "help" },
+	{ "status", PROTO_STATUS, 0, 0, 0, "status" },
+	{ "tasks", PROTO_TASKS, 0, 0, 0, "tasks" },
+	{ "cpus", PROTO_CPUS, 0, 0, 0, "cpus" },
+	{ "table", PROTO_TABLE, 1, 1, 0, "table <task>" },
+	{ "sleep", PROTO_SLEEP, 1, 2, 1, "sleep <task> [ms]" },
+	{ "nice", PROTO_NICE, 2, 2, 1, "nice <task> <-20..19>" },
+	{ "affinity", PROTO_AFFINITY, 2, 2, 1, "affinity <task> <cpulist>" },
+	{ "kill", PROTO_KILL, 1, 1, 1, "kill <task>" },
+	{ "add", PROTO_ADD, 1, 5, 1,
 	    "add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]" },
-	{ "spawn", PROTO_SPAWN, 3, -1,
+	{ "spawn", PROTO_SPAWN, 3, -1, 1,
 	    "spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]" },
-	{ "pause", PROTO_PAUSE, 0, 0, "pause" },
-	{ "resume", PROTO_RESUME, 0, 0, "resume" },
-	{ "step", PROTO_STEP, 0, 1, "step [N]" },
-	{ "speed", PROTO_SPEED, 1, 1, "speed <0.01..100>" },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, "subscribe [fps] [delta]" },
-	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, "unsubscribe" },
-	{ "shutdown", PROTO_SHUTDOWN, 0, 0, "shutdown" },
-	{ "quit", PROTO_QUIT, 0, 0, "quit" },
-	{ "policy", PROTO_POLICY, 1, 1, "policy <staircase|o1|cfs|rr>" },
+	{ "pause", PROTO_PAUSE, 0, 0, 1, "pause" },
+	{ "resume", PROTO_RESUME, 0, 0, 1, "resume" },
+	{ "step", PROTO_STEP, 0, 1, 1, "step [N]" },
+	{ "speed", PROTO_SPEED, 1, 1, 1, "speed <0.01..100>" },
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, 0, "subscribe [fps] [delta]" },
+	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe" },
+	{ "shutdown", PROTO_SHUTDOWN, 0, 0, 1, "shutdown" },
+	{ "quit", PROTO_QUIT, 0, 0, 0, "quit" },
+	{ "policy", PROTO_POLICY, 1, 1, 1, "policy <staircase|o1|cfs|rr>" },
+	{ "scenarios", PROTO_SCENARIOS, 0, 0, 0, "scenarios" },
+	{ "load", PROTO_LOAD, 1, 1, 1, "load <name|path>" },
+	{ "reset", PROTO_RESET, 0, 0, 1, "reset" },
+	{ "record", PROTO_RECORD, 1, 1, 1, "record <path>" },
+	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
 };
 #define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
 
@@ -70,6 +80,11 @@ const char *const protocol_help[] = {
 	"shutdown                  stop the daemon",
 	"quit                      close this connection",
 	"policy <name>             switch the policy: staircase, o1, cfs, rr",
+	"scenarios                 the scenarios load knows, with descriptions",
+	"load <name|path>          start a scenario afresh at tick 0",
+	"reset                     load the current scenario again",
+	"record <path>             write the journal so far, and keep on",
+	"readonly                  this connection changes nothing from now",
 	NULL
 };
 
@@ -416,6 +431,10 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	case PROTO_SPEED:
 		return (protocol_parse_speed(w[0], &cmd->speed, cause));
+	case PROTO_LOAD:
+	case PROTO_RECORD:
+		cmd->path = xstrdup(w[0]);
+		break;
 	case PROTO_POLICY:
 		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
 			*cause = xasprintf("unknown policy %s (known: %s)",
@@ -506,6 +525,7 @@ protocol_cmd_free(struct proto_cmd *cmd)
 	int	i;
 
 	free(cmd->task);
+	free(cmd->path);
 	free(cmd->cpus);
 	free(cmd->pattern);
 	if (cmd->argv != NULL) {
@@ -551,15 +571,18 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 {
 	char	sp[32], name[64];
 
-	protocol_word(st->scenario, name, sizeof name);
+	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
+	    sizeof name);
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s live=%d lag=%llu "
-	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s",
-	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
-	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
-	    st->cgroups, st->live, (unsigned long long)st->lag, st->clients,
-	    name, st->sleep, st->observe != NULL ? st->observe : "proc",
-	    st->policy != NULL ? st->policy : "staircase"), len));
+	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s alive=%d lag=%llu "
+	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s now=%llu "
+	    "live=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
+	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
+	    st->rr, st->cgroups, st->alive, (unsigned long long)st->lag,
+	    st->clients, name, st->sleep,
+	    st->observe != NULL ? st->observe : "proc",
+	    st->policy != NULL ? st->policy : "staircase",
+	    (unsigned long long)st->now, st->live), len));
 }
 
 /* The first line of a frame. */
@@ -567,16 +590,57 @@ size_t
 protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
     uint64_t dropped, int delta)
 {
-	char	sp[32];
+	char	sp[32], name[64];
 
+	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
+	    sizeof name);
 	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu live=%d lag=%llu "
-	    "sleep=%d policy=%s%s", (unsigned long long)st->tick, st->cpus,
-	    st->tasks, st->paused, protocol_format_speed(st->speed, sp,
-	    sizeof sp), st->rr, (unsigned long long)dropped, st->live,
+	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu alive=%d lag=%llu "
+	    "sleep=%d policy=%s now=%llu live=%d scenario=%s%s",
+	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
+	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
+	    (unsigned long long)dropped, st->alive,
 	    (unsigned long long)st->lag, st->sleep,
-	    st->policy != NULL ? st->policy : "staircase", delta < 0 ? "" :
+	    st->policy != NULL ? st->policy : "staircase",
+	    (unsigned long long)st->now, st->live, name, delta < 0 ? "" :
 	    delta ? " delta=1" : " delta=0"), len));
+}
+
+/*
+ * A `scenarios` reply line: "scenario name=N file=F cpus=N tasks=N
+ * real=0/1 text=DESCRIPTION", the text to the end of the line (control
+ * bytes made spaces), name and file one word each.
+ */
+size_t
+protocol_scenario_line(char *buf, size_t len, const char *name,
+    const char *file, int cpus, int tasks, int real, const char *text)
+{
+	char	n[64], f[PROTO_QUOTE_SIZE];
+	size_t	o, i;
+
+	protocol_word(name, n, sizeof n);
+	protocol_word(file, f, sizeof f);
+	o = protocol_len(snprintf(buf, len, "scenario name=%s file=%s cpus=%d "
+	    "tasks=%d real=%d text=", n, f, cpus, tasks, real != 0), len);
+	for (i = 0; text != NULL && text[i] != '\0' && o + 1 < len; i++)
+		buf[o++] = (unsigned char)text[i] < 0x20 ||
+		    text[i] == 0x7f ? ' ' : text[i];
+	if (len > 0)
+		buf[o < len ? o : len - 1] = '\0';
+	return (o);
+}
+
+/* Does the command change the daemon (refused to read-only clients)? */
+int
+protocol_changes(enum proto_type type)
+{
+	size_t	i;
+
+	for (i = 0; i < PROTO_NDEFS; i++) {
+		if (proto_defs[i].type == type)
+			return (proto_defs[i].changes);
+	}
+	return (0);
 }
 
 /* The protocol's name for a task's state. */

@@ -14,7 +14,7 @@
 
 #include "engine.h"
 
-#define PROTO_VERSION		1
+#define PROTO_VERSION		2
 #define PROTO_LINE_MAX		4096	/* bytes in a line, without the \n */
 #define PROTO_TEXT_MAX		1024	/* caption and event text */
 #define PROTO_MS_MAX		100000000ULL	/* sleep, runtime, pattern */
@@ -49,7 +49,12 @@ enum proto_type {
 	PROTO_UNSUBSCRIBE,
 	PROTO_SHUTDOWN,
 	PROTO_QUIT,
-	PROTO_POLICY
+	PROTO_POLICY,
+	PROTO_SCENARIOS,
+	PROTO_LOAD,
+	PROTO_RESET,
+	PROTO_RECORD,
+	PROTO_READONLY
 };
 
 /* One parsed command; protocol_cmd_free() releases it. */
@@ -71,6 +76,7 @@ struct proto_cmd {
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 	const struct engine_policy *policy;	/* policy */
+	char		*path;		/* load, record */
 };
 
 /* The real-process part of a task line; NULL for scripted tasks. */
@@ -83,10 +89,12 @@ struct proto_real {
 
 /* What the status line and a frame header say. */
 struct proto_status {
-	uint64_t	 tick;
+	uint64_t	 tick;		/* the tick shown */
+	uint64_t	 now;		/* the present tick */
+	int		 live;		/* 1: tick is the present */
 	int		 cpus;
 	int		 tasks;		/* task lines: every id, exited too */
-	int		 live;		/* tasks not exited */
+	int		 alive;		/* tasks not exited */
 	int		 paused;
 	double		 speed;
 	int		 rr;
@@ -100,6 +108,8 @@ struct proto_status {
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);
+/* Does the command change the daemon (refused to read-only clients)? */
+int	protocol_changes(enum proto_type);
 void	protocol_cmd_free(struct proto_cmd *);
 const char *protocol_cmd_name(enum proto_type);
 
@@ -126,6 +136,8 @@ size_t	protocol_task_line(char *buf, size_t len,
 	    const char *group);
 size_t	protocol_cpu_line(char *buf, size_t len,
 	    const struct engine_cpu_info *);
+size_t	protocol_scenario_line(char *, size_t, const char *name,
+	    const char *file, int cpus, int tasks, int real, const char *text);
 size_t	protocol_text_line(char *buf, size_t len, const char *keyword,
 	    uint64_t tick, const char *text);
 const char *protocol_state_name(const struct engine_task_info *);

@@ -173,6 +173,9 @@ const struct engine_policy engine_policy_rr = {
 	.rq_size = sizeof (struct prio_array),
 	.rq_init = rr_rq_init,
 	.rq_free = NULL,
+	/* Plain data (one prio array of ids): a snapshot copies its bytes. */
+	.rq_clone = NULL,
+	.rq_memory = NULL,
 	.task_init = rr_task_init,
 	/* Every arrival, wake or move to the tail of list 0: inline. */
 	.enqueue = NULL,

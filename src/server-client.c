@@ -26,6 +26,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "server.h"
+#include "session.h"
 #include "xmalloc.h"
 
 static void	server_client_read(struct bufferevent *, void *);
@@ -172,7 +173,7 @@ server_client_frame(struct server_client *c)
 	struct server_body	*b;
 	const char		*caption;
 	char			 buf[PROTO_TEXT_MAX + 64];
-	uint64_t		 seq, first;
+	uint64_t		 seq, first, ctick;
 	size_t			 len, queued, need, extra;
 	int			 delta;
 
@@ -210,9 +211,9 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
-	if ((caption = engine_caption(d->engine, NULL)) != NULL) {
-		len = protocol_text_line(buf, sizeof buf, "caption",
-		    d->caption_tick, caption);
+	if ((caption = session_caption(d->session, &ctick)) != NULL) {
+		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
+		    caption);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
@@ -291,7 +292,15 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		free(cause);
 		return;
 	}
+	/* The server itself refuses changes from a read-only client. */
+	if (c->readonly && protocol_changes(cmd.type)) {
+		evbuffer_add_printf(out, "err read-only\n");
+		protocol_cmd_free(&cmd);
+		return;
+	}
 	flags = command_run(c->server->daemon, &cmd, out);
+	if (flags & COMMAND_READONLY)
+		c->readonly = 1;
 	if (flags & COMMAND_STEP) {
 		c->waiting = 1;
 		daemon_step_start(c->server->daemon, cmd.steps, c);

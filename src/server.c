@@ -229,6 +229,24 @@ server_free(struct server *srv)
 }
 
 /*
+ * A new session (load, reset): the task lines kept for delta frames
+ * belong to the old one.  Forget them, and every subscriber's next frame
+ * is a full one; subscriptions (read-only ones too) carry on.
+ */
+void
+server_reset(struct server *srv)
+{
+	struct server_client	*c;
+
+	free(srv->lines);
+	srv->lines = NULL;
+	srv->nlines = 0;
+	srv->lines_gen = 0;
+	TAILQ_FOREACH(c, &srv->clients, entry)
+		c->gen_sent = 0;
+}
+
+/*
  * The frame clock: every subscriber whose time has come gets a frame.
  * One clock for all (not one timer per client) so that subscribers share
  * the formatted body: with 1 000 tasks formatting is most of the cost.
@@ -407,8 +425,8 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 	char			 buf[256];
 	int			 c, n;
 
-	for (c = 0; c < engine_params(d->engine)->cpus; c++) {
-		engine_cpu_info(d->engine, c, &ci);
+	for (c = 0; c < engine_params(daemon_engine(d))->cpus; c++) {
+		engine_cpu_info(daemon_engine(d), c, &ci);
 		n = (int)protocol_cpu_line(buf, sizeof buf - 1, &ci);
 		buf[n++] = '\n';
 		server_body_append(bp, buf, (size_t)n);
@@ -439,7 +457,7 @@ server_frame_lines(struct server *srv)
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
 	if (srv->lines_gen == d->gen)
 		return;
-	n = engine_ntasks(d->engine);
+	n = engine_ntasks(daemon_engine(d));
 	if (n > srv->nlines) {
 		srv->lines = xreallocarray(srv->lines, n, sizeof *srv->lines);
 		memset(srv->lines + srv->nlines, 0,
@@ -448,7 +466,7 @@ server_frame_lines(struct server *srv)
 	}
 	for (id = 1; id <= srv->nlines; id++) {
 		l = &srv->lines[id - 1];
-		if (id > n || engine_task_info(d->engine, id, &ti) != 0) {
+		if (id > n || engine_task_info(daemon_engine(d), id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
 				l->changed = d->gen;
@@ -463,7 +481,7 @@ server_frame_lines(struct server *srv)
 		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
 		len = protocol_task_line(buf, sizeof buf - 1, &ti,
 		    isreal ? &real : NULL, ti.group >= 0 ?
-		    engine_group_name(d->engine, ti.group) : NULL);
+		    engine_group_name(daemon_engine(d), ti.group) : NULL);
 		buf[len++] = '\n';
 		l->key = key;
 		if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)

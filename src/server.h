@@ -51,6 +51,7 @@ struct server_client {
 	int			 eof;		/* peer sends no more */
 	int			 in_read;	/* inside server_client_read */
 
+	int			 readonly;	/* said `readonly`: no changes */
 	int			 subscribed;
 	int			 fps;
 	int			 delta;		/* subscribed with delta */
@@ -108,6 +109,7 @@ int	server_listen(const char *path, char **cause);
 struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
+void	server_reset(struct server *);
 struct server_body *server_frame_body(struct server *);
 struct server_body *server_frame_delta(struct server *, uint64_t from);
 size_t	server_body_add(struct evbuffer *, struct server_body *);

@@ -299,6 +299,9 @@ const struct engine_policy engine_policy_staircase = {
 	.rq_size = sizeof (struct prio_array),
 	.rq_init = staircase_rq_init,
 	.rq_free = NULL,
+	/* Plain data (one prio array of ids): a snapshot copies its bytes. */
+	.rq_clone = NULL,
+	.rq_memory = NULL,
 	.task_init = staircase_task_init,
 	/* Every arrival, wake or move to the tail of its rank: inline. */
 	.enqueue = NULL,

@@ -58,7 +58,7 @@ framed() {
 expect() {
 	grep -q -e "$1" "$tmp/out" || fail "no line matching: $1"
 }
-expect '^stairs 1 '
+expect '^stairs 2 '
 expect '^status tick=[0-9]* cpus=2 tasks=5 paused=0 speed=1 rr=10 '
 expect '^task id=1 name=hog kind=sim pid=- nice=0 '
 expect '^ok 5$'

@@ -30,7 +30,7 @@ if [ "${1:-}" = "--in-ns" ]; then
 	    chmod 700 /tmp/stairs-0 || exit 3
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	    socat UNIX-LISTEN:/tmp/stairs-0/socket \
-	    SYSTEM:"echo stairs 1 0.1.0; exec cat >&5" 2>/dev/null &
+	    SYSTEM:"echo stairs 2 0.1.0; exec cat >&5" 2>/dev/null &
 	lpid=$!
 	n=0
 	while [ ! -S /tmp/stairs-0/socket ] && [ $n -lt 50 ]; do
@@ -90,7 +90,7 @@ bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 fake() {
 	: >"$2"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups \
-	    socat UNIX-LISTEN:"$1" SYSTEM:"echo stairs 1 0.1.0; exec cat >&5" \
+	    socat UNIX-LISTEN:"$1" SYSTEM:"echo stairs 2 0.1.0; exec cat >&5" \
 	    5>"$2" 2>/dev/null &
 	pids="$pids $!"
 	n=0

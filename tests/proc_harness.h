@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "change.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -64,6 +65,29 @@ harness_realtime(void)
 }
 
 /*
+ * The layer's changes made to the harness's engine, as the daemon's
+ * session does (less the journal).
+ */
+static __attribute__((unused)) int
+harness_change(void *arg, const struct change *ch, char **cause)
+{
+	struct engine	*e = arg;
+
+	switch (ch->kind) {
+	case CHANGE_BLOCK:
+		return (engine_task_block(e, ch->task, cause));
+	case CHANGE_WAKE:
+		return (engine_task_wake(e, ch->task, cause));
+	case CHANGE_EXIT:
+	case CHANGE_KILL:
+		return (engine_task_kill(e, ch->task, cause));
+	default:
+		*cause = strdup("not a change of the real-process layer");
+		return (-1);
+	}
+}
+
+/*
  * An engine of ncpus CPUs and the procs layer over it as conf says (its
  * bindir is set here, to where stairs-load is).  The caller has called
  * log_init.
@@ -88,6 +112,8 @@ harness_init_conf(struct harness *h, int ncpus, struct procs_config *conf)
 	p.cpus = ncpus;
 	h->e = engine_create(&p, &engine_policy_staircase);
 	conf->bindir = h->bindir;
+	conf->change = harness_change;
+	conf->change_arg = h->e;
 	if ((h->ps = procs_create(h->e, conf, &cause)) == NULL) {
 		fprintf(stderr, "procs_create: %s\n", cause);
 		exit(1);

@@ -521,7 +521,7 @@ test_emfile(void **state)
 	p = calloc(1, sizeof *p);
 	p->fd = pend[0];
 	assert_int_equal(tc_line(p, line, sizeof line, TD_DEADLINE_MS), 0);
-	assert_string_equal(line, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(line, "stairs 2 " STAIRS_VERSION);
 	assert_int_equal(tc_cmd(p, "status", NULL, 0, final, sizeof final), 0);
 	assert_string_equal(final, "ok");
 	tc_close(p);

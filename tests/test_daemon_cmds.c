@@ -39,7 +39,7 @@ test_commands_ok(void **state)
 	td_init(&t, NULL, NULL);
 	td_start(&t);
 	assert_non_null(c = tc_open(&t));
-	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(c->greet, "stairs 2 " STAIRS_VERSION);
 
 	expect_data(c, "help", "ok", data, sizeof data);
 	assert_non_null(strstr(data, "help subscribe"));

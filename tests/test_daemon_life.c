@@ -154,7 +154,7 @@ test_stale_replaced(void **state)
 	td_start(&t);
 	assert_true(t.pid > 0);
 	assert_non_null(c = tc_open(&t));
-	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(c->greet, "stairs 2 " STAIRS_VERSION);
 	tc_close(c);
 	assert_true(td_log_has(&t, "replaced the stale socket"));
 	assert_int_equal(td_stop(&t), 0);
@@ -247,7 +247,7 @@ test_detach(void **state)
 	assert_int_equal(run_status(&t, av), 0);
 	/* Immediately connectable: no polling. */
 	assert_non_null(c = tc_open(&t));
-	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(c->greet, "stairs 2 " STAIRS_VERSION);
 	assert_int_equal(tc_cmd(c, "shutdown", NULL, 0, final, sizeof final),
 	    0);
 	assert_string_equal(final, "ok");
@@ -377,7 +377,7 @@ test_max_clients(void **state)
 	td_start(&t);
 	for (i = 0; i < 4; i++) {
 		assert_non_null(c[i] = tc_open(&t));
-		assert_string_equal(c[i]->greet, "stairs 1 " STAIRS_VERSION);
+		assert_string_equal(c[i]->greet, "stairs 2 " STAIRS_VERSION);
 	}
 	extra = calloc(1, sizeof *extra);
 	extra->fd = td_connect_once(t.sock);
@@ -491,7 +491,7 @@ test_other_uid(void **state)
 	assert_string_equal(line, "err permission denied");
 	/* We (root) are still served. */
 	assert_non_null(c = tc_open(&t));
-	assert_string_equal(c->greet, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(c->greet, "stairs 2 " STAIRS_VERSION);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }

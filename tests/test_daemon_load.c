@@ -54,7 +54,7 @@ test_sixty(void **state)
 	td_start(&t);
 	for (i = 0; i < 60; i++) {
 		assert_non_null(c[i] = tc_open(&t));
-		assert_string_equal(c[i]->greet, "stairs 1 " STAIRS_VERSION);
+		assert_string_equal(c[i]->greet, "stairs 2 " STAIRS_VERSION);
 	}
 	/* All send before any reads. */
 	for (i = 0; i < 60; i++) {

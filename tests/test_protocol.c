@@ -294,14 +294,16 @@ test_format(void **state)
 	size_t			 n;
 
 	n = protocol_greeting(buf, sizeof buf);
-	assert_string_equal(buf, "stairs 1 " STAIRS_VERSION);
+	assert_string_equal(buf, "stairs 2 " STAIRS_VERSION);
 	assert_int_equal(n, strlen(buf));
 
 	memset(&st, 0, sizeof st);
 	st.tick = 42;
 	st.cpus = 2;
 	st.tasks = 3;
-	st.live = 2;
+	st.alive = 2;
+	st.now = 50;
+	st.live = 0;
 	st.paused = 1;
 	st.speed = 0.5;
 	st.rr = 10;
@@ -312,20 +314,32 @@ test_format(void **state)
 	st.policy = "o1";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
-	    "speed=0.5 rr=10 cgroups=none live=2 lag=0 clients=1 "
-	    "scenario=demo sleep=1000 observe=proc policy=o1");
+	    "speed=0.5 rr=10 cgroups=none alive=2 lag=0 clients=1 "
+	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
 	protocol_frame_line(buf, sizeof buf, &st, 7, -1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
-	    "speed=0.5 rr=10 dropped=7 live=2 lag=0 sleep=1000 policy=o1");
+	    "speed=0.5 rr=10 dropped=7 alive=2 lag=0 sleep=1000 policy=o1 "
+	    "now=50 live=0 scenario=The_article_table");
 	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
-	    "speed=0.5 rr=10 dropped=0 live=2 lag=0 sleep=1000 policy=o1 "
-	    "delta=1");
+	    "speed=0.5 rr=10 dropped=0 alive=2 lag=0 sleep=1000 policy=o1 "
+	    "now=50 live=0 scenario=The_article_table delta=1");
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_true(strstr(buf, " policy=o1 delta=0") != NULL);
+	assert_true(strstr(buf, " scenario=The_article_table delta=0") !=
+	    NULL);
+	/* A scenarios line: name and file one word, the text to the end. */
+	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
+	    "Three tasks\ton two CPUs");
+	assert_string_equal(buf, "scenario name=demo file=builtin cpus=2 "
+	    "tasks=3 real=0 text=Three tasks on two CPUs");
+	assert_true(protocol_changes(PROTO_LOAD));
+	assert_true(protocol_changes(PROTO_RESET));
+	assert_true(protocol_changes(PROTO_RECORD));
+	assert_false(protocol_changes(PROTO_SCENARIOS));
+	assert_false(protocol_changes(PROTO_STATUS));
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;

@@ -31,6 +31,7 @@
 
 #include <curses.h>
 
+#include "protocol.h"
 #include "sock.h"
 #include "stairs.h"
 #include "xmalloc.h"
@@ -39,7 +40,6 @@
 #define STAIRS_TABLE_MS		250	/* article table poll */
 #define STAIRS_START_WAIT	5000	/* ms to wait for a started daemon */
 #define STAIRS_LINE_MAX		8192
-#define STAIRS_PROTO		2	/* the newest protocol we speak */
 
 struct client {
 	struct event_base	*base;
@@ -365,10 +365,11 @@ stairs_read(struct bufferevent *bev, void *arg)
 	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		switch (model_feed(c->m, line)) {
 		case MODEL_GREETING:
-			if (c->m->proto < 1 || c->m->proto > STAIRS_PROTO)
+			/* Protocol 1 daemons work too, without the session. */
+			if (c->m->proto < 1 || c->m->proto > PROTO_VERSION)
 				draw_message(&c->v, 1, "daemon speaks protocol"
 				    " %d, this client 1 to %d", c->m->proto,
-				    STAIRS_PROTO);
+				    PROTO_VERSION);
 			stairs_command(c, PEND_STATUS, "status");
 			/* The scenarios' descriptions (protocol 2). */
 			if (c->m->proto >= 2)

@@ -9,7 +9,7 @@
 set -eu
 out=$1
 doc=docs/PROTOCOL.md
-for t in protocol scenario config model; do
+for t in protocol scenario config model journal; do
 	rm -rf "$out/$t"
 	mkdir -p "$out/$t"
 done
@@ -43,5 +43,8 @@ done
 for f in tests/golden/*.frame; do
 	cp "$f" "$out/model/$(basename "$f")"
 done
-awk '/^    stairs 1 /{on=1} !/^    /{on=0} \
+awk '/^    stairs 2 /{on=1} !/^    /{on=0} \
     on {sub(/^    /, ""); print}' "$doc" > "$out/model/session"
+
+# The journal: the example of docs/JOURNAL.md.
+sed -n '/^```$/,/^```$/p' docs/JOURNAL.md | sed '1d;$d' > "$out/journal/doc"

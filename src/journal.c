@@ -1,0 +1,947 @@
+/*
+ * journal.c -- write and read a session's journal (docs/JOURNAL.md).
+ *
+ * The journal is text, one entry per line, every line ending in a
+ * newline:
+ *
+ *	stairs-journal 1
+ *	scenario name="demo" tasks=3 lines=2
+ *	text "tasks = ( { name = \"a\"; } );"
+ *	text ""
+ *	params cpus=2 rr_interval=10 sleep_min=1 balance_interval=100
+ *	policy name=staircase
+ *	120 sleep task=2 ms=300
+ *	140 add name=new1 nice=0 pattern=2,40 runtime=0 cpus=- real=0
+ *	end 5000
+ *
+ * The scenario's text is cut at each newline into `lines` pieces (one
+ * more than it has newlines), each written quoted; joined again with
+ * newlines they give the text back byte for byte.  A reader must see the
+ * whole of it: a file that does not end in "end TICK\n" is truncated, a
+ * tick lower than the one before (other than after a branch) is
+ * reordered, and anything else unexpected is garbled; each is refused
+ * with "FILE:LINE: message" and nothing of the journal is returned.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conffile.h"
+#include "cpumask.h"
+#include "journal.h"
+#include "xmalloc.h"
+
+#define JOURNAL_MAGIC		"stairs-journal"
+#define JOURNAL_MAX_FIELDS	8
+#define JOURNAL_QUOTE_MAX	40	/* characters of input in a message */
+
+/* One key=value of a line; value is unquoted in place. */
+struct journal_field {
+	const char	*key;
+	const char	*value;
+	int		 used;
+};
+
+/* The reader's state over one journal. */
+struct journal_ctx {
+	const char		*label;
+	int			 line;
+	char			**cause;
+	struct journal		*j;
+	struct journal_field	 f[JOURNAL_MAX_FIELDS];
+	int			 nf;
+	size_t			 alloc;		/* of j->changes */
+	int			 nadds;
+	uint64_t		 prev;		/* tick of the last change */
+	int			 prev_line;
+};
+
+static const char *journal_kinds[] = {
+	[CHANGE_SLEEP] = "sleep",
+	[CHANGE_NICE] = "nice",
+	[CHANGE_AFFINITY] = "affinity",
+	[CHANGE_KILL] = "kill",
+	[CHANGE_EXIT] = "exit",
+	[CHANGE_ADD] = "add",
+	[CHANGE_BLOCK] = "block",
+	[CHANGE_WAKE] = "wake",
+	[CHANGE_POLICY] = "policy",
+	[CHANGE_BRANCH] = "branch"
+};
+#define JOURNAL_NKINDS (sizeof journal_kinds / sizeof journal_kinds[0])
+
+static int	journal_error(struct journal_ctx *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static char	*journal_word(char *);
+
+/* The name a change kind has in the journal. */
+const char *
+journal_kind_name(enum change_kind kind)
+{
+	if ((size_t)kind >= JOURNAL_NKINDS || journal_kinds[kind] == NULL)
+		return ("?");
+	return (journal_kinds[kind]);
+}
+
+/*
+ * Write s (len bytes) quoted: a backslash, a double quote and every
+ * control byte are escaped (\\ \" \t \r \n \xHH); other bytes, UTF-8
+ * included, are written as they are.
+ */
+static void
+journal_quote(FILE *f, const char *s, size_t len)
+{
+	unsigned char	c;
+	size_t		i;
+
+	fputc('"', f);
+	for (i = 0; i < len; i++) {
+		c = (unsigned char)s[i];
+		if (c == '\\' || c == '"') {
+			fputc('\\', f);
+			fputc(c, f);
+		} else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Write the header: magic, scenario and its text, params, policy. */
+int
+journal_write_header(FILE *f, const struct journal_header *h)
+{
+	const char	*text = h->text != NULL ? h->text : "";
+	const char	*name = h->scenario != NULL ? h->scenario : "";
+	const char	*p, *nl;
+	size_t		 lines = 1;
+
+	for (p = text; (p = strchr(p, '\n')) != NULL; p++)
+		lines++;
+	fprintf(f, "%s %d\n", JOURNAL_MAGIC, JOURNAL_VERSION);
+	fputs("scenario name=", f);
+	journal_quote(f, name, strlen(name));
+	fprintf(f, " tasks=%d lines=%zu\n", h->ntasks, lines);
+	for (p = text;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		fputs("text ", f);
+		journal_quote(f, p, nl != NULL ? (size_t)(nl - p) : strlen(p));
+		fputc('\n', f);
+		if (nl == NULL)
+			break;
+	}
+	fprintf(f, "params cpus=%d rr_interval=%d sleep_min=%d "
+	    "balance_interval=%d\n", h->params.cpus, h->params.rr_interval,
+	    h->params.sleep_min, h->params.balance_interval);
+	fprintf(f, "policy name=%s\n", h->policy);
+	return (ferror(f) ? -1 : 0);
+}
+
+/* Write one change as a line: its tick, its kind, its fields. */
+int
+journal_write_change(FILE *f, const struct change *c)
+{
+	char	buf[CPUMASK_MAX * 4 + 8];
+	size_t	i;
+
+	fprintf(f, "%llu %s", (unsigned long long)c->at,
+	    journal_kind_name(c->kind));
+	switch (c->kind) {
+	case CHANGE_SLEEP:
+		fprintf(f, " task=%d ms=%ld", c->task, c->value);
+		break;
+	case CHANGE_NICE:
+		fprintf(f, " task=%d nice=%ld", c->task, c->value);
+		break;
+	case CHANGE_AFFINITY:
+		fprintf(f, " task=%d cpus=%s", c->task,
+		    cpumask_format(&c->cpus, buf, sizeof buf));
+		break;
+	case CHANGE_KILL:
+	case CHANGE_EXIT:
+	case CHANGE_BLOCK:
+	case CHANGE_WAKE:
+		fprintf(f, " task=%d", c->task);
+		break;
+	case CHANGE_ADD:
+		fprintf(f, " name=%s nice=%d pattern=", c->name, c->nice);
+		if (c->pattern == NULL || c->npattern == 0)
+			fputc('-', f);
+		for (i = 0; c->pattern != NULL && i < c->npattern; i++)
+			fprintf(f, "%s%u", i ? "," : "", c->pattern[i]);
+		fprintf(f, " runtime=%llu cpus=%s real=%d",
+		    (unsigned long long)c->runtime, c->has_cpus ?
+		    cpumask_format(&c->cpus, buf, sizeof buf) : "-",
+		    c->real ? 1 : 0);
+		break;
+	case CHANGE_POLICY:
+		fprintf(f, " name=%s", c->name);
+		break;
+	case CHANGE_BRANCH:
+		fprintf(f, " tick=%ld", c->value);
+		break;
+	}
+	fputc('\n', f);
+	return (ferror(f) ? -1 : 0);
+}
+
+/* Write the end line: the last tick the session ran. */
+int
+journal_write_end(FILE *f, uint64_t last_tick)
+{
+	fprintf(f, "end %llu\n", (unsigned long long)last_tick);
+	return (ferror(f) ? -1 : 0);
+}
+
+/* Set *cause to "LABEL:LINE: message"; returns -1. */
+static int
+journal_error(struct journal_ctx *ctx, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	*ctx->cause = xasprintf("%s:%d: %s", ctx->label, ctx->line, msg);
+	free(msg);
+	return (-1);
+}
+
+/* Copy s into q as a short printable quote for a message. */
+static const char *
+journal_show(const char *s, char *q, size_t qlen)
+{
+	size_t	i, o = 0;
+
+	q[o++] = '"';
+	for (i = 0; s[i] != '\0' && o + 5 < qlen; i++) {
+		if (i == JOURNAL_QUOTE_MAX) {
+			memcpy(q + o, "...", 3);
+			o += 3;
+			break;
+		}
+		q[o++] = ((unsigned char)s[i] < 0x20 ||
+		    (unsigned char)s[i] == 0x7f) ? '?' : s[i];
+	}
+	q[o++] = '"';
+	q[o] = '\0';
+	return (q);
+}
+
+/* A lowercase hex digit's value, or -1 (a NUL included). */
+static int
+journal_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	return (-1);
+}
+
+/*
+ * Unquote the quoted string at *sp in place: its text ends at the
+ * returned pointer's NUL, *sp moves past the closing quote.  NULL with
+ * *why when it is not a well-formed quoted string.
+ */
+static char *
+journal_unquote(char **sp, const char **why)
+{
+	char	*s = *sp, *out, *start;
+	int	 hi, lo;
+
+	if (*s != '"') {
+		*why = "is not quoted";
+		return (NULL);
+	}
+	start = out = ++s;
+	for (;;) {
+		if (*s == '\0') {
+			*why = "has no closing quote";
+			return (NULL);
+		}
+		if (*s == '"')
+			break;
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			*why = "has a control character (escape it)";
+			return (NULL);
+		}
+		if (*s != '\\') {
+			*out++ = *s++;
+			continue;
+		}
+		switch (s[1]) {
+		case '\\':
+		case '"':
+			*out++ = s[1];
+			s += 2;
+			break;
+		case 't':
+			*out++ = '\t';
+			s += 2;
+			break;
+		case 'r':
+			*out++ = '\r';
+			s += 2;
+			break;
+		case 'n':
+			*out++ = '\n';
+			s += 2;
+			break;
+		case 'x':
+			if ((hi = journal_hex(s[2])) == -1 ||
+			    (lo = journal_hex(s[3])) == -1) {
+				*why = "has a bad \\x escape (two lowercase "
+				    "hex digits)";
+				return (NULL);
+			}
+			if (hi == 0 && lo == 0) {
+				*why = "has a NUL byte";
+				return (NULL);
+			}
+			*out++ = (char)(hi * 16 + lo);
+			s += 4;
+			break;
+		default:
+			*why = "has an unknown escape";
+			return (NULL);
+		}
+	}
+	*sp = s + 1;
+	*out = '\0';
+	return (start);
+}
+
+/*
+ * Cut s, the rest of a line after its first words and one space (NULL:
+ * nothing followed them), into key=value fields separated by one space;
+ * a value is bare (up to the next space) or quoted.
+ */
+static int
+journal_fields(struct journal_ctx *ctx, char *s)
+{
+	struct journal_field	*fd;
+	const char		*why;
+	char			*eq, q[64];
+	int			 i;
+
+	ctx->nf = 0;
+	if (s == NULL)
+		return (0);
+	for (;;) {
+		if (*s == ' ' || *s == '\0')
+			return (journal_error(ctx, "bad spacing (fields are "
+			    "separated by one space)"));
+		if ((eq = strchr(s, '=')) == NULL || eq == s ||
+		    memchr(s, ' ', eq - s) != NULL) {
+			*strchrnul(s, ' ') = '\0';
+			return (journal_error(ctx, "bad field %s (expected "
+			    "key=value)", journal_show(s, q, sizeof q)));
+		}
+		*eq = '\0';
+		for (i = 0; i < ctx->nf; i++) {
+			if (strcmp(ctx->f[i].key, s) == 0)
+				return (journal_error(ctx, "duplicate field "
+				    "%s", journal_show(s, q, sizeof q)));
+		}
+		if (ctx->nf == JOURNAL_MAX_FIELDS)
+			return (journal_error(ctx, "too many fields"));
+		fd = &ctx->f[ctx->nf++];
+		fd->key = s;
+		fd->used = 0;
+		s = eq + 1;
+		if (*s == '"') {
+			if ((fd->value = journal_unquote(&s, &why)) == NULL)
+				return (journal_error(ctx, "field %s %s",
+				    journal_show(fd->key, q, sizeof q), why));
+			if (*s != '\0' && *s != ' ')
+				return (journal_error(ctx, "field %s: text "
+				    "after the closing quote",
+				    journal_show(fd->key, q, sizeof q)));
+		} else {
+			fd->value = s;
+			s = strchrnul(s, ' ');
+			if (s == fd->value)
+				return (journal_error(ctx, "field %s is "
+				    "empty", journal_show(fd->key, q,
+				    sizeof q)));
+		}
+		if (*s == '\0')
+			return (0);
+		*s++ = '\0';
+	}
+}
+
+/* The value of field key, marked used; NULL with an error if missing. */
+static const char *
+journal_get(struct journal_ctx *ctx, const char *what, const char *key)
+{
+	int	i;
+
+	for (i = 0; i < ctx->nf; i++) {
+		if (strcmp(ctx->f[i].key, key) == 0) {
+			ctx->f[i].used = 1;
+			return (ctx->f[i].value);
+		}
+	}
+	journal_error(ctx, "%s: missing %s=", what, key);
+	return (NULL);
+}
+
+/* Every field must have been used: refuse the first unknown one. */
+static int
+journal_unused(struct journal_ctx *ctx, const char *what)
+{
+	char	q[64];
+	int	i;
+
+	for (i = 0; i < ctx->nf; i++) {
+		if (!ctx->f[i].used)
+			return (journal_error(ctx, "%s: unknown field %s",
+			    what, journal_show(ctx->f[i].key, q, sizeof q)));
+	}
+	return (0);
+}
+
+/* Strict decimal: optional '-', digits, no leading zeros; into *v. */
+static int
+journal_decimal(const char *s, long long min, long long max, long long *v)
+{
+	const char		*p = s;
+	unsigned long long	 n = 0, lim;
+	int			 neg = 0;
+
+	if (*p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (*p < '0' || *p > '9' || (*p == '0' && p[1] != '\0'))
+		return (-1);
+	lim = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
+	for (; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9')
+			return (-1);
+		if (n > (lim - (unsigned)(*p - '0')) / 10)
+			return (-1);
+		n = n * 10 + (unsigned)(*p - '0');
+	}
+	if (neg && n == 0)
+		return (-1);	/* "-0" */
+	*v = neg ? (n == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN :
+	    -(long long)n) : (long long)n;
+	if (*v < min || *v > max)
+		return (-1);
+	return (0);
+}
+
+/* A numeric field key in min..max. */
+static int
+journal_number(struct journal_ctx *ctx, const char *what, const char *key,
+    long long min, long long max, long long *v)
+{
+	const char	*s;
+	char		 q[64];
+
+	if ((s = journal_get(ctx, what, key)) == NULL)
+		return (-1);
+	if (journal_decimal(s, min, max, v) != 0)
+		return (journal_error(ctx, "%s: bad %s=%s (expected %lld..%lld)",
+		    what, key, journal_show(s, q, sizeof q), min, max));
+	return (0);
+}
+
+/* The task= field of a change: an id that can exist at this point. */
+static int
+journal_task(struct journal_ctx *ctx, const char *what, int *id)
+{
+	long long	v;
+	int		max = ctx->j->header.ntasks + ctx->nadds;
+
+	if (journal_number(ctx, what, "task", 1, INT_MAX, &v) != 0)
+		return (-1);
+	if (v > max)
+		return (journal_error(ctx, "%s: task %lld cannot exist (the "
+		    "scenario has %d tasks and %d were added)", what, v,
+		    ctx->j->header.ntasks, ctx->nadds));
+	*id = (int)v;
+	return (0);
+}
+
+/* A cpus= field: a CPU list of the journal's CPUs, or "-" if may_none. */
+static int
+journal_cpus(struct journal_ctx *ctx, const char *what, int may_none,
+    struct change *c)
+{
+	const char	*s;
+	char		*cause;
+
+	if ((s = journal_get(ctx, what, "cpus")) == NULL)
+		return (-1);
+	if (may_none && strcmp(s, "-") == 0) {
+		c->has_cpus = 0;
+		return (0);
+	}
+	if (cpumask_parse(s, ctx->j->header.params.cpus, &c->cpus,
+	    &cause) != 0) {
+		journal_error(ctx, "%s: %s", what, cause);
+		free(cause);
+		return (-1);
+	}
+	c->has_cpus = 1;
+	return (0);
+}
+
+/* An add's pattern=: "-" (a hog) or an even list of ms. */
+static int
+journal_pattern(struct journal_ctx *ctx, struct change *c)
+{
+	const char	*s, *p;
+	char		 num[32], q[64];
+	uint32_t	*pat = NULL;
+	size_t		 n = 0, len;
+	long long	 v;
+
+	if ((s = journal_get(ctx, "add", "pattern")) == NULL)
+		return (-1);
+	if (strcmp(s, "-") == 0)
+		return (0);
+	for (p = s;; p += len + 1) {
+		len = strcspn(p, ",");
+		if (len >= sizeof num || n == JOURNAL_MAX_PATTERN)
+			goto bad;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (journal_decimal(num, 0, JOURNAL_MS_MAX, &v) != 0)
+			goto bad;
+		pat = xreallocarray(pat, n + 1, sizeof *pat);
+		pat[n++] = (uint32_t)v;
+		if (p[len] == '\0')
+			break;
+	}
+	if (n % 2 != 0)
+		goto bad;
+	c->pattern = pat;
+	c->npattern = n;
+	return (0);
+bad:
+	free(pat);
+	return (journal_error(ctx, "add: bad pattern=%s (expected - or an "
+	    "even list of at most %d ms, each 0..%ld)", journal_show(s, q,
+	    sizeof q), JOURNAL_MAX_PATTERN, JOURNAL_MS_MAX));
+}
+
+/* A change's fields, by its kind. */
+static int
+journal_change_fields(struct journal_ctx *ctx, struct change *c)
+{
+	const char	*what = journal_kind_name(c->kind), *s, *why;
+	char		 q[64];
+	long long	 v;
+
+	switch (c->kind) {
+	case CHANGE_SLEEP:
+		if (journal_task(ctx, what, &c->task) != 0 ||
+		    journal_number(ctx, what, "ms", 0, JOURNAL_MS_MAX,
+		    &v) != 0)
+			return (-1);
+		c->value = (long)v;
+		break;
+	case CHANGE_NICE:
+		if (journal_task(ctx, what, &c->task) != 0 ||
+		    journal_number(ctx, what, "nice", -20, 19, &v) != 0)
+			return (-1);
+		c->value = (long)v;
+		break;
+	case CHANGE_AFFINITY:
+		if (journal_task(ctx, what, &c->task) != 0 ||
+		    journal_cpus(ctx, what, 0, c) != 0)
+			return (-1);
+		break;
+	case CHANGE_KILL:
+	case CHANGE_EXIT:
+	case CHANGE_BLOCK:
+	case CHANGE_WAKE:
+		if (journal_task(ctx, what, &c->task) != 0)
+			return (-1);
+		break;
+	case CHANGE_ADD:
+		if ((s = journal_get(ctx, what, "name")) == NULL)
+			return (-1);
+		if ((why = engine_name_check(s)) != NULL)
+			return (journal_error(ctx, "add: name=%s %s",
+			    journal_show(s, q, sizeof q), why));
+		c->name = xstrdup(s);
+		if (journal_number(ctx, what, "nice", -20, 19, &v) != 0)
+			return (-1);
+		c->nice = (int)v;
+		if (journal_pattern(ctx, c) != 0)
+			return (-1);
+		if (journal_number(ctx, what, "runtime", 0, JOURNAL_MS_MAX,
+		    &v) != 0)
+			return (-1);
+		c->runtime = (uint64_t)v;
+		if (journal_cpus(ctx, what, 1, c) != 0)
+			return (-1);
+		if (journal_number(ctx, what, "real", 0, 1, &v) != 0)
+			return (-1);
+		c->real = (int)v;
+		ctx->nadds++;
+		break;
+	case CHANGE_POLICY:
+		if ((s = journal_get(ctx, what, "name")) == NULL)
+			return (-1);
+		if (engine_policy_find(s) == NULL)
+			return (journal_error(ctx, "policy: unknown policy "
+			    "%s (known: %s)", journal_show(s, q, sizeof q),
+			    engine_policy_names()));
+		c->name = xstrdup(s);
+		break;
+	case CHANGE_BRANCH:
+		if (journal_number(ctx, what, "tick", 0, (long long)c->at,
+		    &v) != 0)
+			return (-1);
+		c->value = (long)v;
+		break;
+	}
+	return (journal_unused(ctx, what));
+}
+
+/* A change line: "TICK KIND FIELDS". */
+static int
+journal_change_line(struct journal_ctx *ctx, char *line)
+{
+	struct change	*c, tmp;
+	char		*sp, *kind, q[64];
+	long long	 at;
+	size_t		 k;
+
+	if ((kind = journal_word(line)) == NULL)
+		return (journal_error(ctx, "a change with no kind"));
+	if (journal_decimal(line, 0, (long long)JOURNAL_TICK_MAX, &at) != 0)
+		return (journal_error(ctx, "bad tick %s",
+		    journal_show(line, q, sizeof q)));
+	sp = journal_word(kind);
+	memset(&tmp, 0, sizeof tmp);
+	for (k = 0; k < JOURNAL_NKINDS; k++) {
+		if (strcmp(kind, journal_kinds[k]) == 0)
+			break;
+	}
+	if (k == JOURNAL_NKINDS)
+		return (journal_error(ctx, "unknown change %s",
+		    journal_show(kind, q, sizeof q)));
+	tmp.kind = (enum change_kind)k;
+	tmp.at = (uint64_t)at;
+	if (tmp.at < ctx->prev)
+		return (journal_error(ctx, "reordered: tick %llu is before "
+		    "tick %llu (line %d)", (unsigned long long)tmp.at,
+		    (unsigned long long)ctx->prev, ctx->prev_line));
+	if (journal_fields(ctx, sp) != 0 ||
+	    journal_change_fields(ctx, &tmp) != 0) {
+		free((char *)tmp.name);
+		free((uint32_t *)tmp.pattern);
+		return (-1);
+	}
+	if (ctx->j->nchanges == ctx->alloc) {
+		ctx->alloc = ctx->alloc == 0 ? 64 : ctx->alloc * 2;
+		ctx->j->changes = xreallocarray(ctx->j->changes, ctx->alloc,
+		    sizeof *ctx->j->changes);
+	}
+	c = &ctx->j->changes[ctx->j->nchanges++];
+	*c = tmp;
+	/* After a branch, the session runs again from the tick it names. */
+	ctx->prev = c->kind == CHANGE_BRANCH ? (uint64_t)c->value : c->at;
+	ctx->prev_line = ctx->line;
+	return (0);
+}
+
+/*
+ * Cut line's first word (NUL-ended in place) from the rest: the rest
+ * after one space, or NULL when the line is that word alone.
+ */
+static char *
+journal_word(char *line)
+{
+	char	*sp = strchrnul(line, ' ');
+
+	if (*sp == '\0')
+		return (NULL);
+	*sp = '\0';
+	return (sp + 1);
+}
+
+/* The header lines after the magic: scenario, text, params, policy. */
+static int
+journal_header_line(struct journal_ctx *ctx, char *line, int *state,
+    size_t *ntext, size_t *text_len, size_t *text_size)
+{
+	struct journal_header	*h = &ctx->j->header;
+	const char		*s, *why;
+	char			*rest, *cause, q[64];
+	long long		 v;
+	size_t			 n;
+
+	if (*state == 1) {
+		rest = journal_word(line);
+		if (strcmp(line, "scenario") != 0)
+			return (journal_error(ctx, "expected the scenario "
+			    "line, not %s", journal_show(line, q, sizeof q)));
+		if (journal_fields(ctx, rest) != 0 ||
+		    (s = journal_get(ctx, "scenario", "name")) == NULL)
+			return (-1);
+		h->scenario = xstrdup(s);
+		if (journal_number(ctx, "scenario", "tasks", 0, INT_MAX,
+		    &v) != 0)
+			return (-1);
+		h->ntasks = (int)v;
+		if (journal_number(ctx, "scenario", "lines", 1, INT_MAX,
+		    &v) != 0 || journal_unused(ctx, "scenario") != 0)
+			return (-1);
+		*ntext = (size_t)v;
+		*state = 2;
+		return (0);
+	}
+	if (*state == 2) {
+		if (strncmp(line, "text ", 5) != 0)
+			return (journal_error(ctx, "expected a text line of "
+			    "the scenario (%zu more)", *ntext));
+		rest = line + 5;
+		if ((s = journal_unquote(&rest, &why)) == NULL)
+			return (journal_error(ctx, "text %s", why));
+		if (*rest != '\0')
+			return (journal_error(ctx, "text after the closing "
+			    "quote"));
+		n = strlen(s);
+		if (*text_len + n + 2 > *text_size) {
+			*text_size = (*text_len + n + 2) * 2;
+			h->text = xrealloc((char *)h->text, *text_size);
+		}
+		memcpy((char *)h->text + *text_len, s, n);
+		*text_len += n;
+		if (--*ntext > 0)
+			((char *)h->text)[(*text_len)++] = '\n';
+		((char *)h->text)[*text_len] = '\0';
+		if (*ntext == 0)
+			*state = 3;
+		return (0);
+	}
+	if (*state == 3) {
+		rest = journal_word(line);
+		if (strcmp(line, "params") != 0)
+			return (journal_error(ctx, "expected the params "
+			    "line, not %s", journal_show(line, q, sizeof q)));
+		if (journal_fields(ctx, rest) != 0)
+			return (-1);
+		if (journal_number(ctx, "params", "cpus", 1, INT_MAX,
+		    &v) != 0)
+			return (-1);
+		h->params.cpus = (int)v;
+		if (journal_number(ctx, "params", "rr_interval", 1, INT_MAX,
+		    &v) != 0)
+			return (-1);
+		h->params.rr_interval = (int)v;
+		if (journal_number(ctx, "params", "sleep_min", 0, INT_MAX,
+		    &v) != 0)
+			return (-1);
+		h->params.sleep_min = (int)v;
+		if (journal_number(ctx, "params", "balance_interval", 1,
+		    INT_MAX, &v) != 0 || journal_unused(ctx, "params") != 0)
+			return (-1);
+		h->params.balance_interval = (int)v;
+		if (engine_params_check(&h->params, &cause) != 0) {
+			journal_error(ctx, "params: %s", cause);
+			free(cause);
+			return (-1);
+		}
+		*state = 4;
+		return (0);
+	}
+	/* state 4: the policy line. */
+	rest = journal_word(line);
+	if (strcmp(line, "policy") != 0)
+		return (journal_error(ctx, "expected the policy line, not %s",
+		    journal_show(line, q, sizeof q)));
+	if (journal_fields(ctx, rest) != 0 ||
+	    (s = journal_get(ctx, "policy", "name")) == NULL ||
+	    journal_unused(ctx, "policy") != 0)
+		return (-1);
+	if (engine_policy_find(s) == NULL)
+		return (journal_error(ctx, "policy: unknown policy %s (known: "
+		    "%s)", journal_show(s, q, sizeof q),
+		    engine_policy_names()));
+	h->policy = xstrdup(s);
+	*state = 5;
+	return (0);
+}
+
+/* Parse text (len bytes, any NUL refused) as a journal named label. */
+struct journal *
+journal_parse(const char *text, size_t len, const char *label, char **cause)
+{
+	struct journal_ctx	 ctx;
+	struct journal		*j;
+	const char		*p, *end = text + len, *nl;
+	char			*line = NULL, *rest, q[64];
+	size_t			 ntext = 0, text_len = 0, text_size = 0, n;
+	size_t			 size = 0;
+	long long		 v;
+	int			 state = 0, ended = 0;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.label = label;
+	ctx.cause = cause;
+	ctx.j = j = xcalloc(1, sizeof *j);
+
+	if (len == 0) {
+		ctx.line = 1;
+		journal_error(&ctx, "truncated: the journal is empty");
+		goto fail;
+	}
+	if (memchr(text, '\0', len) != NULL) {
+		ctx.line = 1;
+		for (p = text; *p != '\0'; p++)
+			ctx.line += *p == '\n';
+		journal_error(&ctx, "a NUL byte (not a text file)");
+		goto fail;
+	}
+	if (text[len - 1] != '\n') {
+		ctx.line = 1;
+		for (p = text; p < end; p++)
+			ctx.line += *p == '\n';
+		journal_error(&ctx, "truncated: the last line has no newline");
+		goto fail;
+	}
+	for (p = text; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', end - p);
+		n = nl - p;
+		ctx.line++;
+		/* Room for the line, a NUL and the splits' extra bytes. */
+		if (n + 3 > size) {
+			size = n + 3;
+			line = xrealloc(line, size);
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		line[n + 1] = '\0';
+		if (ended) {
+			journal_error(&ctx, "an entry after the end line");
+			goto fail;
+		}
+		if (n == 0) {
+			journal_error(&ctx, "an empty line");
+			goto fail;
+		}
+		if (state == 0) {
+			rest = journal_word(line);
+			if (strcmp(line, JOURNAL_MAGIC) != 0) {
+				journal_error(&ctx, "not a stairs journal (it "
+				    "starts with \"%s %d\")", JOURNAL_MAGIC,
+				    JOURNAL_VERSION);
+				goto fail;
+			}
+			if (rest == NULL ||
+			    journal_decimal(rest, 0, INT_MAX, &v) != 0) {
+				journal_error(&ctx, "bad journal version %s",
+				    journal_show(rest != NULL ? rest : "", q,
+				    sizeof q));
+				goto fail;
+			}
+			if (v != JOURNAL_VERSION) {
+				journal_error(&ctx, "journal version %lld is "
+				    "not supported (this stairs reads %d)", v,
+				    JOURNAL_VERSION);
+				goto fail;
+			}
+			state = 1;
+			continue;
+		}
+		if (state < 5) {
+			if (journal_header_line(&ctx, line, &state, &ntext,
+			    &text_len, &text_size) != 0)
+				goto fail;
+			continue;
+		}
+		if (line[0] >= '0' && line[0] <= '9') {
+			if (journal_change_line(&ctx, line) != 0)
+				goto fail;
+			continue;
+		}
+		rest = journal_word(line);
+		if (strcmp(line, "end") == 0) {
+			if (rest == NULL || journal_decimal(rest, 0,
+			    (long long)JOURNAL_TICK_MAX, &v) != 0) {
+				journal_error(&ctx, "bad end tick %s",
+				    journal_show(rest != NULL ? rest : "", q,
+				    sizeof q));
+				goto fail;
+			}
+			if ((uint64_t)v < ctx.prev) {
+				journal_error(&ctx, "reordered: end tick %lld "
+				    "is before tick %llu (line %d)", v,
+				    (unsigned long long)ctx.prev,
+				    ctx.prev_line);
+				goto fail;
+			}
+			j->end = (uint64_t)v;
+			ended = 1;
+			continue;
+		}
+		journal_error(&ctx, "unknown entry %s",
+		    journal_show(line, q, sizeof q));
+		goto fail;
+	}
+	if (!ended) {
+		journal_error(&ctx, "truncated: no end line%s", state < 5 ?
+		    " (the header is incomplete)" : "");
+		goto fail;
+	}
+	free(line);
+	return (j);
+fail:
+	free(line);
+	journal_free(j);
+	return (NULL);
+}
+
+/* Read the journal at path (a regular file, at most 256 MiB). */
+struct journal *
+journal_read(const char *path, char **cause)
+{
+	struct journal	*j;
+	char		*text;
+	size_t		 len;
+
+	if ((text = conffile_slurp(path, &len, cause)) == NULL)
+		return (NULL);
+	j = journal_parse(text, len, path, cause);
+	free(text);
+	return (j);
+}
+
+/* Free a journal read by journal_read() or journal_parse(). */
+void
+journal_free(struct journal *j)
+{
+	size_t	i;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < j->nchanges; i++) {
+		free((char *)j->changes[i].name);
+		free((uint32_t *)j->changes[i].pattern);
+	}
+	free(j->changes);
+	free((char *)j->header.scenario);
+	free((char *)j->header.text);
+	free((char *)j->header.policy);
+	free(j);
+}

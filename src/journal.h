@@ -1,0 +1,59 @@
+/*
+ * journal.h -- a session's journal as text (docs/JOURNAL.md): a header
+ * (the scenario's name and full text, the engine's parameters, the
+ * policy), then one line per struct change with the tick it took effect,
+ * then "end TICK" when the session ended cleanly.  The writer appends to
+ * a FILE; the reader reads a whole file and refuses, with "FILE:LINE:
+ * message", a journal that is truncated, reordered or garbled.
+ */
+#ifndef STAIRS_JOURNAL_H
+#define STAIRS_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "change.h"
+#include "engine.h"
+
+#define JOURNAL_VERSION		1
+#define JOURNAL_MAX_PATTERN	1024		/* numbers in an add pattern */
+#define JOURNAL_MS_MAX		100000000L	/* sleep, runtime, pattern */
+#define JOURNAL_TICK_MAX	((uint64_t)INT64_MAX)
+
+/* What a session starts from. */
+struct journal_header {
+	const char		*scenario;	/* its name ("demo", a path) */
+	const char		*text;		/* the scenario file's text */
+	int			 ntasks;	/* tasks it creates (ids 1..n) */
+	struct engine_params	 params;
+	const char		*policy;	/* policy name at tick 0 */
+};
+
+/*
+ * A journal as read: the header, the changes in file order (each with
+ * its own storage for name and pattern), and the end tick.  Everything
+ * is owned by the journal; journal_free() frees it.
+ */
+struct journal {
+	struct journal_header	 header;
+	struct change		*changes;
+	size_t			 nchanges;
+	uint64_t		 end;		/* the last tick run */
+};
+
+/* Writing; each returns 0, or -1 if the FILE had an error. */
+int	journal_write_header(FILE *, const struct journal_header *);
+int	journal_write_change(FILE *, const struct change *);
+int	journal_write_end(FILE *, uint64_t last_tick);
+
+/* Reading: a whole file, or text already in memory (label for errors). */
+struct journal *journal_read(const char *path, char **cause);
+struct journal *journal_parse(const char *text, size_t len,
+	    const char *label, char **cause);
+void	journal_free(struct journal *);
+
+/* The name a change kind has in the journal ("sleep", "add", ...). */
+const char *journal_kind_name(enum change_kind);
+
+#endif

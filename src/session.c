@@ -1,0 +1,636 @@
+/*
+ * session.c -- one run of one scenario: the only code that changes an
+ * engine (see session.h).  A session is made from a scenario's text and
+ * final engine params; it then runs tick by tick (session_tick), writing
+ * the trace rows, counting the table, and narrating the scenario events
+ * that fired and the tasks that ended; every change from outside the
+ * scenario goes through session_change, which applies it at
+ * engine_now() and keeps it in the journal (in memory, and appended to
+ * the record file if one is set: docs/JOURNAL.md).
+ *
+ * A replay feeds the journal's changes back (session_feed): each is made
+ * before the tick it was made at live, in the same order, so the engine,
+ * and so the trace, comes out the same.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conffile.h"
+#include "journal.h"
+#include "ledger.h"
+#include "session.h"
+#include "xmalloc.h"
+
+#define SESSION_TRACE_BUFSIZE	(1 << 20)
+
+/* What the session remembers about each task to describe changes. */
+struct session_seen {
+	int		nice;
+	int		exited;
+	struct cpumask	affinity;
+};
+
+struct session {
+	struct engine		*e;
+	char			*label;
+	char			*name;
+	char			*text;
+	struct engine_params	 params;
+	int			 max_tasks;
+	int			 ntasks0;	/* the scenario's tasks */
+	const struct engine_policy *policy0;	/* at tick 0 */
+	struct ledger		*ledger;
+
+	void			(*note)(void *, uint64_t, const char *);
+	int			(*exit_reason)(void *, int, char *, size_t);
+	void			*arg;
+	struct session_seen	*seen;		/* seen[id - 1] */
+	int			 nseen;
+	uint64_t		 caption_seq;	/* the engine's, seen */
+	uint64_t		 caption_tick;	/* when it fired */
+
+	/* The trace writer (the caller's file). */
+	FILE			*trace;
+	const char		**names;	/* by id; [0] unused */
+	int			 nnames;
+	const struct engine_policy *idle_policy; /* idle row made for */
+	char			 idle[2 * ENGINE_MAX_COLS + 8];
+	size_t			 idle_len;
+
+	/* The journal: every change made, and the record file. */
+	struct change		*journal;
+	size_t			 njournal, sizejournal;
+	FILE			*record;
+
+	/* A replay's changes to make. */
+	const struct change	*feed;
+	size_t			 nfeed, nextfeed;
+	int			 keep_policy;
+};
+
+/* Read a whole scenario file into a string; NULL with *cause. */
+char *
+session_read_file(const char *path, char **cause)
+{
+	size_t	len;
+
+	return (conffile_slurp(path, &len, cause));
+}
+
+/* Parse a scenario's text; label names it in messages. */
+struct scenario *
+session_parse(const char *text, const char *label, char **cause)
+{
+	return (scenario_load_string(text, label, cause));
+}
+
+/* A real task of a replayed scenario: no process, the journal moves it. */
+static int
+session_no_spawn(void *arg, struct engine *e, int id,
+    const struct scenario_task *t, char **cause)
+{
+	return (0);
+}
+
+/* Say something about tick, if anybody listens. */
+static void __attribute__((format(printf, 3, 4)))
+session_note(struct session *s, uint64_t tick, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	if (s->note == NULL)
+		return;
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	s->note(s->arg, tick, text);
+	free(text);
+}
+
+/* Remember a task's nice, affinity and whether it exited. */
+static void
+session_seen_update(struct session *s, int id)
+{
+	struct engine_task_info	ti;
+	int			n;
+
+	if (id < 1)
+		return;
+	if (id > s->nseen) {
+		n = id > s->nseen * 2 ? id : s->nseen * 2;
+		s->seen = xreallocarray(s->seen, n, sizeof *s->seen);
+		memset(s->seen + s->nseen, 0, (n - s->nseen) *
+		    sizeof *s->seen);
+		s->nseen = n;
+	}
+	if (engine_task_info(s->e, id, &ti) == 0) {
+		s->seen[id - 1].nice = ti.stair.nice;
+		s->seen[id - 1].affinity = ti.affinity;
+		s->seen[id - 1].exited = ti.state == ENGINE_EXITED;
+	}
+}
+
+/* Start a session of sc as setup says. */
+struct session *
+session_create(const struct session_setup *set, const struct scenario *sc,
+    char **cause)
+{
+	struct session		*s;
+	scenario_spawn_cb	 spawn = set->spawn;
+	int			 id;
+
+	if (spawn == NULL && set->real_ok)
+		spawn = session_no_spawn;
+	s = xcalloc(1, sizeof *s);
+	s->label = xstrdup(set->label);
+	s->name = xstrdup(sc->name != NULL ? sc->name : "-");
+	s->text = xstrdup(set->text);
+	s->params = set->params;
+	s->max_tasks = set->max_tasks;
+	s->note = set->note;
+	s->exit_reason = set->exit_reason;
+	s->arg = set->arg;
+	s->e = engine_create(&set->params, set->policy);
+	if (scenario_apply(sc, s->e, spawn, set->spawn_arg, cause) != 0) {
+		session_free(s);
+		return (NULL);
+	}
+	if (set->max_tasks > 0 && engine_ntasks(s->e) > set->max_tasks) {
+		*cause = xasprintf("%s: %d tasks, more than max_tasks (%d)",
+		    s->label, engine_ntasks(s->e), set->max_tasks);
+		session_free(s);
+		return (NULL);
+	}
+	s->ntasks0 = engine_ntasks(s->e);
+	s->policy0 = engine_get_policy(s->e);
+	if (set->ledger_rows > 0)
+		s->ledger = ledger_create(set->ledger_rows);
+	for (id = 1; id <= engine_ntasks(s->e); id++)
+		session_seen_update(s, id);
+	return (s);
+}
+
+/* Free a session (the trace and record files stay the caller's). */
+void
+session_free(struct session *s)
+{
+	size_t	i;
+	int	id;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->njournal; i++) {
+		free((char *)s->journal[i].name);
+		free((uint32_t *)s->journal[i].pattern);
+	}
+	free(s->journal);
+	for (id = 1; id <= s->nnames; id++)
+		free((char *)s->names[id]);
+	free(s->names);
+	free(s->seen);
+	ledger_free(s->ledger);
+	engine_free(s->e);
+	free(s->label);
+	free(s->name);
+	free(s->text);
+	free(s);
+}
+
+/* The engine, to read. */
+const struct engine *
+session_engine(const struct session *s)
+{
+	return (s->e);
+}
+
+/* The scenario's name. */
+const char *
+session_name(const struct session *s)
+{
+	return (s->name);
+}
+
+/* The scenario's file, or built-in name. */
+const char *
+session_label(const struct session *s)
+{
+	return (s->label);
+}
+
+/* The scenario's text. */
+const char *
+session_text(const struct session *s)
+{
+	return (s->text);
+}
+
+/* The table counts, NULL if not kept. */
+struct ledger *
+session_ledger(const struct session *s)
+{
+	return (s->ledger);
+}
+
+/* A task's id by name or decimal id; 0 if there is none. */
+int
+session_task_find(struct session *s, const char *name)
+{
+	return (engine_task_find(s->e, name));
+}
+
+/* The caption shown, and the tick it fired at. */
+const char *
+session_caption(const struct session *s, uint64_t *tick)
+{
+	if (tick != NULL)
+		*tick = s->caption_tick;
+	return (engine_caption(s->e, NULL));
+}
+
+/* Refresh the id -> name cache (tasks are only ever added). */
+static void
+session_names(struct session *s)
+{
+	struct engine_task_info	 ti;
+	int			 n = engine_ntasks(s->e), id;
+
+	if (n <= s->nnames)
+		return;
+	s->names = xreallocarray(s->names, n + 1, sizeof *s->names);
+	for (id = s->nnames + 1; id <= n; id++) {
+		if (engine_task_info(s->e, id, &ti) == 0)
+			s->names[id] = xstrdup(ti.name);
+		else
+			s->names[id] = xstrdup("?");
+	}
+	s->nnames = n;
+}
+
+/* An idle CPU's row after tick,cpu for the policy: a dash per column. */
+static void
+session_idle_row(struct session *s, const struct engine_policy *pol)
+{
+	char	*p = s->idle;
+	int	 i;
+
+	memcpy(p, "-,-", 3);
+	p += 3;
+	for (i = 0; i < pol->ncols; i++) {
+		memcpy(p, ",-", 2);
+		p += 2;
+	}
+	*p++ = '\n';
+	s->idle_len = p - s->idle;
+	s->idle_policy = pol;
+}
+
+/* Write the trace to f from now on (its header first). */
+void
+session_trace(struct session *s, FILE *f)
+{
+	s->trace = f;
+	if (f == NULL)
+		return;
+	fprintf(f, "tick,cpu,task,rank,%s\n",
+	    engine_get_policy(s->e)->columns);
+}
+
+/* Write the trace rows of tick, just run. */
+static void
+session_trace_rows(struct session *s, uint64_t tick)
+{
+	const struct engine_policy	*pol = engine_get_policy(s->e);
+	struct engine_cpu_info		 ci;
+	char				 line[128], *p;
+	const char			*name;
+	size_t				 len;
+	int				 c;
+
+	if (pol != s->idle_policy)
+		session_idle_row(s, pol);
+	for (c = 0; c < s->params.cpus; c++) {
+		engine_cpu_info(s->e, c, &ci);
+		p = engine_utoa(line, tick);
+		*p++ = ',';
+		p = engine_utoa(p, (uint64_t)c);
+		*p++ = ',';
+		if (ci.task == 0) {
+			memcpy(p, s->idle, s->idle_len);
+			p += s->idle_len;
+		} else {
+			if (ci.task > s->nnames)
+				session_names(s);
+			name = s->names[ci.task];
+			len = strlen(name);
+			memcpy(p, name, len);
+			p += len;
+			*p++ = ',';
+			p = engine_utoa(p, (uint64_t)ci.rank);
+			*p++ = ',';
+			p = pol->format(&ci, p);
+			*p++ = '\n';
+		}
+		fwrite(line, 1, p - line, s->trace);
+	}
+}
+
+/* Count the tick each CPU's task ran, for the table. */
+static void
+session_count(struct session *s)
+{
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	int			 c;
+
+	for (c = 0; c < s->params.cpus; c++) {
+		engine_cpu_info(s->e, c, &ci);
+		if (ci.task == 0 || engine_task_info(s->e, ci.task, &ti) != 0)
+			continue;
+		/* A nice change fired this tick applied before it ran. */
+		ledger_add(s->ledger, ci.task, ci.descent,
+		    ci.rank - ti.stair.prio);
+	}
+}
+
+/* Describe the scenario events that fired in the tick just run. */
+static void
+session_fired(struct session *s, uint64_t tick)
+{
+	const struct engine_event	*ev;
+	struct engine_task_info		 ti;
+	struct session_seen		*seen;
+	char				 a[160], b[160];
+	size_t				 i, n;
+
+	ev = engine_fired(s->e, &n);
+	for (i = 0; i < n; i++, ev++) {
+		if (ev->action == ENGINE_ACT_CAPTION ||
+		    engine_task_info(s->e, ev->task, &ti) != 0)
+			continue;
+		seen = ev->task <= s->nseen ? &s->seen[ev->task - 1] : NULL;
+		switch (ev->action) {
+		case ENGINE_ACT_SLEEP:
+			session_note(s, tick, "%s sleeps %ld ms", ti.name,
+			    ev->value);
+			break;
+		case ENGINE_ACT_NICE:
+			session_note(s, tick, "%s nice %d -> %ld", ti.name,
+			    seen != NULL ? seen->nice : 0, ev->value);
+			if (seen != NULL)
+				seen->nice = (int)ev->value;
+			break;
+		case ENGINE_ACT_AFFINITY:
+			session_note(s, tick, "%s cpus %s -> %s", ti.name,
+			    seen != NULL ? cpumask_format(&seen->affinity, a,
+			    sizeof a) : "?", cpumask_format(&ev->cpus, b,
+			    sizeof b));
+			if (seen != NULL)
+				seen->affinity = ev->cpus;
+			break;
+		case ENGINE_ACT_KILL:
+			session_note(s, tick, "%s killed", ti.name);
+			if (seen != NULL)
+				seen->exited = 1;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Note tasks that ended by themselves since the last look. */
+static void
+session_exits(struct session *s, uint64_t tick)
+{
+	struct engine_task_info	ti;
+	char			why[320];
+	int			id;
+
+	for (id = 1; id <= s->nseen && id <= engine_ntasks(s->e); id++) {
+		if (s->seen[id - 1].exited ||
+		    engine_task_info(s->e, id, &ti) != 0 ||
+		    ti.state != ENGINE_EXITED)
+			continue;
+		s->seen[id - 1].exited = 1;
+		if (ti.kind == ENGINE_REAL && s->exit_reason != NULL &&
+		    s->exit_reason(s->arg, id, why, sizeof why) == 0)
+			session_note(s, tick, "%s exited, %s", ti.name, why);
+		else if (ti.exit == ENGINE_EXIT_RUNTIME)
+			session_note(s, tick, "%s finished its runtime",
+			    ti.name);
+		else if (ti.exit == ENGINE_EXIT_KILLED)
+			session_note(s, tick, "%s killed", ti.name);
+	}
+}
+
+/* Make the fed changes due at this tick. */
+static void
+session_feed_due(struct session *s)
+{
+	const struct change	*ch;
+	uint64_t		 now = engine_now(s->e);
+	char			*cause;
+
+	while (s->nextfeed < s->nfeed && s->feed[s->nextfeed].at <= now) {
+		ch = &s->feed[s->nextfeed++];
+		if (ch->kind == CHANGE_POLICY && s->keep_policy)
+			continue;
+		cause = NULL;
+		if (session_change(s, ch, &cause) < 0) {
+			/* Made live, so it is made again; say if not. */
+			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
+			    (unsigned long long)now, cause);
+			free(cause);
+		}
+	}
+}
+
+/* Run one tick and what follows from it. */
+void
+session_tick(struct session *s)
+{
+	uint64_t	tick, seq;
+	int		nlive;
+
+	if (s->feed != NULL)
+		session_feed_due(s);
+	tick = engine_now(s->e);
+	nlive = engine_nlive(s->e);
+	engine_tick(s->e);
+	if (s->trace != NULL)
+		session_trace_rows(s, tick);
+	if (s->ledger != NULL)
+		session_count(s);
+	if (s->note != NULL) {
+		session_fired(s, tick);
+		if (engine_nlive(s->e) < nlive)
+			session_exits(s, tick);
+	}
+	engine_caption(s->e, &seq);
+	if (seq != s->caption_seq) {
+		s->caption_seq = seq;
+		s->caption_tick = tick;
+	}
+}
+
+/* Make the changes fed from a journal as their ticks come. */
+void
+session_feed(struct session *s, const struct change *ch, size_t n,
+    int keep_policy)
+{
+	s->feed = ch;
+	s->nfeed = n;
+	s->nextfeed = 0;
+	s->keep_policy = keep_policy;
+}
+
+/* Apply a change to the engine; 0 (ADD: the id) or -1 with *cause. */
+static int
+session_apply(struct session *s, const struct change *ch, char **cause)
+{
+	struct engine_task_spec		 spec;
+	const struct engine_policy	*pol;
+
+	switch (ch->kind) {
+	case CHANGE_SLEEP:
+		return (engine_task_sleep(s->e, ch->task, (uint64_t)ch->value,
+		    cause));
+	case CHANGE_NICE:
+		return (engine_task_nice(s->e, ch->task, (int)ch->value,
+		    cause));
+	case CHANGE_AFFINITY:
+		return (engine_task_affinity(s->e, ch->task, &ch->cpus,
+		    cause));
+	case CHANGE_KILL:
+	case CHANGE_EXIT:
+		return (engine_task_kill(s->e, ch->task, cause));
+	case CHANGE_BLOCK:
+		return (engine_task_block(s->e, ch->task, cause));
+	case CHANGE_WAKE:
+		return (engine_task_wake(s->e, ch->task, cause));
+	case CHANGE_ADD:
+		if (s->max_tasks > 0 && engine_ntasks(s->e) >= s->max_tasks) {
+			*cause = xasprintf("too many tasks (max_tasks %d)",
+			    s->max_tasks);
+			return (-1);
+		}
+		memset(&spec, 0, sizeof spec);
+		spec.name = ch->name;
+		spec.kind = ch->real ? ENGINE_REAL : ENGINE_SIM;
+		spec.nice = ch->nice;
+		spec.start = engine_now(s->e);
+		if (!ch->real) {
+			spec.pattern = ch->pattern;
+			spec.npattern = ch->npattern;
+			spec.runtime = ch->runtime;
+		}
+		spec.cpus = ch->has_cpus ? &ch->cpus : NULL;
+		spec.group = -1;
+		return (engine_task_add(s->e, &spec, cause));
+	case CHANGE_POLICY:
+		if (ch->name == NULL ||
+		    (pol = engine_policy_find(ch->name)) == NULL) {
+			*cause = xasprintf("unknown policy \"%s\"",
+			    ch->name != NULL ? ch->name : "");
+			return (-1);
+		}
+		engine_set_policy(s->e, pol);
+		return (0);
+	case CHANGE_BRANCH:
+		*cause = xstrdup("branch: not supported yet");
+		return (-1);
+	}
+	*cause = xstrdup("unknown change");
+	return (-1);
+}
+
+/* Keep a copy of ch (what it points to too) in the journal. */
+static void
+session_journal_add(struct session *s, const struct change *ch)
+{
+	struct change	*j;
+	uint32_t	*pat;
+
+	if (s->njournal == s->sizejournal) {
+		s->sizejournal = s->sizejournal ? s->sizejournal * 2 : 64;
+		s->journal = xreallocarray(s->journal, s->sizejournal,
+		    sizeof *s->journal);
+	}
+	j = &s->journal[s->njournal++];
+	*j = *ch;
+	j->name = ch->name != NULL ? xstrdup(ch->name) : NULL;
+	j->pattern = NULL;
+	if (ch->pattern != NULL && ch->npattern > 0) {
+		pat = xreallocarray(NULL, ch->npattern, sizeof *pat);
+		memcpy(pat, ch->pattern, ch->npattern * sizeof *pat);
+		j->pattern = pat;
+	}
+}
+
+/* The one path for a change from outside the scenario. */
+int
+session_change(struct session *s, const struct change *ch, char **cause)
+{
+	struct change	c = *ch;
+	int		r;
+
+	c.at = engine_now(s->e);
+	if ((r = session_apply(s, &c, cause)) < 0)
+		return (-1);
+	session_journal_add(s, &c);
+	if (s->record != NULL)
+		journal_write_change(s->record, &c);
+	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
+	return (c.kind == CHANGE_ADD ? r : 0);
+}
+
+/* The journal's header for this session. */
+static void
+session_header(const struct session *s, struct journal_header *h)
+{
+	memset(h, 0, sizeof *h);
+	h->scenario = s->label;
+	h->text = s->text;
+	h->ntasks = s->ntasks0;
+	h->params = s->params;
+	h->policy = s->policy0->name;
+}
+
+/* Record the journal to f: what is kept so far, then each change. */
+int
+session_record(struct session *s, FILE *f, char **cause)
+{
+	struct journal_header	h;
+	size_t			i;
+
+	s->record = f;
+	if (f == NULL)
+		return (0);
+	session_header(s, &h);
+	journal_write_header(f, &h);
+	for (i = 0; i < s->njournal; i++)
+		journal_write_change(f, &s->journal[i]);
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("journal: %s", strerror(errno));
+		s->record = NULL;
+		return (-1);
+	}
+	return (0);
+}
+
+/* The session ends cleanly: the record's end line (the last tick run). */
+void
+session_end(struct session *s)
+{
+	if (s->record != NULL) {
+		journal_write_end(s->record, engine_now(s->e));
+		fflush(s->record);
+		s->record = NULL;
+	}
+	if (s->trace != NULL)
+		fflush(s->trace);
+}

@@ -1,0 +1,104 @@
+/*
+ * session.h -- one run of one scenario (SPEC.md section 7): the engine,
+ * the scenario it came from, the trace writer, the table counts, the
+ * narration of what fired, and the journal of every change made from
+ * outside the scenario.
+ *
+ * The session is the only code that changes an engine: the scenario at
+ * creation, session_tick for a tick, session_change for anything else
+ * (a client's command, a real process seen blocking, waking or dying).
+ * Both `stairsd --headless` and the live daemon drive one; everybody
+ * else reads the engine through session_engine().
+ */
+#ifndef STAIRS_SESSION_H
+#define STAIRS_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "change.h"
+#include "engine.h"
+#include "scenario.h"
+
+struct ledger;
+struct session;
+
+struct session_setup {
+	const char			*label;	/* file, or built-in name */
+	const char			*text;	/* its text, for the journal */
+	struct engine_params		 params;	/* final (checked) */
+	const struct engine_policy	*policy;	/* NULL: staircase */
+	int				 max_tasks;	/* 0: no limit */
+	/*
+	 * A real (command) task of the scenario, once the engine has it:
+	 * spawn it, or NULL to refuse real tasks.  real_ok with no spawn
+	 * adds them with no process (a replay: the journal moves them).
+	 */
+	scenario_spawn_cb		 spawn;
+	void				*spawn_arg;
+	int				 real_ok;
+	int				 ledger_rows;	/* 0: no table counts */
+	/* A human line about something at tick (narration); may be NULL. */
+	void	(*note)(void *, uint64_t tick, const char *text);
+	/* Why a real task ended, if its process says ("status=0"); -1 if not. */
+	int	(*exit_reason)(void *, int id, char *buf, size_t len);
+	void				*arg;	/* for note and exit_reason */
+};
+
+/* Read a scenario file whole; NULL with *cause ("PATH: why"). */
+char	*session_read_file(const char *path, char **cause);
+/*
+ * Parse a scenario text; label names it in "LABEL:LINE: message".  The
+ * caller works out the engine params from it (scenario_params) and
+ * checks them before session_create.
+ */
+struct scenario *session_parse(const char *text, const char *label,
+	    char **cause);
+/* Start a session of sc (its text in setup); NULL with *cause. */
+struct session *session_create(const struct session_setup *,
+	    const struct scenario *, char **cause);
+void	session_free(struct session *);
+
+const struct engine *session_engine(const struct session *);
+const char *session_name(const struct session *);	/* scenario's name */
+const char *session_label(const struct session *);	/* file or built-in */
+const char *session_text(const struct session *);
+struct ledger *session_ledger(const struct session *);	/* NULL: none */
+/* A task's id by name or decimal id, 0 if none. */
+int	session_task_find(struct session *, const char *name_or_id);
+/* The caption shown (NULL: none) and the tick it fired at. */
+const char *session_caption(const struct session *, uint64_t *tick);
+
+/*
+ * Write the trace to f from now on: the header (tick,cpu,task,rank and
+ * the policy's columns), then a row per CPU per tick.  f stays the
+ * caller's; NULL stops.
+ */
+void	session_trace(struct session *, FILE *f);
+/*
+ * Record the journal to f: the header and every change so far, then
+ * each change as it is made; session_end writes the end line.  f stays
+ * the caller's.  0, or -1 with *cause (a write failed).
+ */
+int	session_record(struct session *, FILE *f, char **cause);
+void	session_end(struct session *);
+
+/*
+ * The one path for a change from outside the scenario: applied to the
+ * engine at engine_now() and kept in the journal.  Returns 0 (for
+ * CHANGE_ADD the new task's id), or -1 with *cause.
+ */
+int	session_change(struct session *, const struct change *, char **cause);
+/* Run one tick: its trace rows, table counts and narration. */
+void	session_tick(struct session *);
+
+/*
+ * Replay: changes (sorted by tick) to make as the ticks come, the way
+ * they were made live; they stay the caller's until the session ends.
+ * With a policy fixed (replay --policy), CHANGE_POLICY is skipped.
+ */
+void	session_feed(struct session *, const struct change *, size_t n,
+	    int keep_policy);
+
+#endif

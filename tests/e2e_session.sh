@@ -1,0 +1,177 @@
+#!/bin/sh
+# e2e_session.sh -- one daemon, several sessions, end to end over socat:
+# - `scenarios` lists the built-in scenarios, then "ok N";
+# - `load NAME` starts that scenario at tick 0 (paused stays paused), a
+#   read-only subscriber sees the new scenario in its next frame without
+#   reconnecting, and `reset` starts the current one again;
+# - `load` away from a scenario with real tasks leaves no child of the
+#   daemon alive (killed and reaped: not even a zombie);
+# - a `load` that fails answers "err FILE:LINE: ..." and the current
+#   session runs on;
+# - a connection that said `readonly` gets "err read-only" for load,
+#   reset and record (from the server, whatever the client does).
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_session
+daemon=""
+watcher=""
+cleanup() {
+	[ -n "$watcher" ] && kill "$watcher" 2>/dev/null
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+[ -d /proc/self ] || { echo "skip: no /proc"; exit 77; }
+
+cat >"$tmp/stairsd.cfg" <<EOF
+socket = "";
+child_output = "$tmp";
+cgroups = true;
+EOF
+
+# say LINES: ask, less the greeting.
+say() {
+	ask "$@" | sed 1d
+}
+
+# field KEY: the value of KEY= in the status line.
+field() {
+	ask status | sed -n "s/^status.* $1=\([^ ]*\).*/\1/p"
+}
+
+# children: the daemon's child processes (the watchdog aside: it is not
+# a task), zombies included.
+children() {
+	for p in $(ps -o pid= --ppid "$daemon" 2>/dev/null); do
+		case "$(cat /proc/$p/comm 2>/dev/null)" in
+		stairsd*) ;;
+		*) echo "$p" ;;
+		esac
+	done
+}
+
+start demo || e2e_end
+
+# scenarios
+ask scenarios >"$tmp/sc"
+n=$(grep -c '^scenario name=' "$tmp/sc")
+if [ "$n" -ge 3 ] && grep -q "^ok $n\$" "$tmp/sc" &&
+    grep -q '^scenario name=demo file=builtin cpus=[0-9]* tasks=[0-9]* real=0 text=' "$tmp/sc" &&
+    grep -q '^scenario name=real-hogs file=builtin .* real=1 ' "$tmp/sc"; then
+	ok "scenarios lists $n built-in scenarios"
+else
+	fail "scenarios: $(cat "$tmp/sc")"
+fi
+
+# A read-only subscriber, for the whole run.
+mkfifo "$tmp/wfifo"
+(printf 'readonly\nsubscribe 20\n'; cat "$tmp/wfifo") |
+    socat -t 30 - UNIX-CONNECT:"$sock" >"$tmp/watch" 2>/dev/null &
+watcher=$!
+exec 7>"$tmp/wfifo"
+wait_for 10 "the watcher's first frame" grep -q '^frame .*scenario=demo' \
+    "$tmp/watch" && ok "read-only subscriber gets frames"
+
+# Read-only: the server refuses changes.
+out=$(printf 'readonly\nload article\nreset\nrecord %s\nstatus\n' \
+    "$tmp/ro.journal" | timeout 10 socat -t 5 - UNIX-CONNECT:"$sock")
+if [ "$(echo "$out" | grep -c '^err read-only$')" -eq 3 ] &&
+    echo "$out" | grep -q '^status .*scenario=demo' &&
+    [ ! -e "$tmp/ro.journal" ]; then
+	ok "read-only connection refused load, reset, record"
+else
+	fail "read-only: $out"
+fi
+
+# load a scripted scenario while paused: tick 0, still paused.
+ask pause step\ 50 >/dev/null
+r=$(say "load article")
+if [ "$r" = "ok" ] && [ "$(field scenario)" = "article" ] &&
+    [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ]; then
+	ok "load article: tick 0, still paused"
+else
+	fail "load article: '$r', $(ask status)"
+fi
+wait_for 10 "the watcher to see article" grep -q '^frame .*scenario=article' \
+    "$tmp/watch" && ok "read-only subscriber followed the load"
+
+# reset: the same scenario from tick 0.
+ask resume >/dev/null
+wait_for 10 "ticks to run" sh -c "[ \"\$(printf 'status\n' | socat - UNIX-CONNECT:$sock | sed -n 's/^status tick=\([0-9]*\).*/\1/p')\" -gt 100 ]"
+ask pause >/dev/null
+r=$(say reset)
+t=$(field tick)
+if [ "$r" = "ok" ] && [ "$t" = 0 ] && [ "$(field scenario)" = "article" ]; then
+	ok "reset: article again at tick 0"
+else
+	fail "reset: '$r' tick=$t"
+fi
+
+# A failing load: FILE:LINE, and the current session runs on.
+printf 'tasks = ( { name = "a"; nice = 99; } );\n' >"$tmp/bad.cfg"
+r=$(say "load $tmp/bad.cfg")
+case "$r" in
+"err $tmp/bad.cfg:1: "*)
+	if [ "$(field scenario)" = "article" ]; then
+		ok "bad load refused with FILE:LINE; article runs on"
+	else
+		fail "bad load changed the session: $(ask status)"
+	fi ;;
+*)	fail "bad load: '$r'" ;;
+esac
+r=$(say "load no-such-scenario")
+case "$r" in
+"err no-such-scenario: "*) ok "unknown scenario refused: $r" ;;
+*) fail "unknown scenario: '$r'" ;;
+esac
+
+# Real tasks: load real-hogs, its children run; load demo, none survive.
+ask resume >/dev/null
+r=$(say "load real-hogs")
+wait_for 10 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+kids=$(children)
+if [ "$r" = "ok" ] && [ -n "$kids" ]; then
+	ok "load real-hogs: children $(echo $kids)"
+else
+	fail "load real-hogs: '$r', children '$kids'"
+fi
+r=$(say "load demo")
+left=""
+for p in $kids; do
+	[ -e "/proc/$p" ] && left="$left $p"
+done
+if [ "$r" = "ok" ] && [ -z "$left" ] && [ -z "$(children)" ]; then
+	ok "load demo: no child of real-hogs left, not even a zombie"
+else
+	fail "load demo: '$r', left:$left, children: $(children)"
+fi
+if ls /sys/fs/cgroup 2>/dev/null | grep -q "stairs-$daemon"; then
+	# The new session's own cgroup dir may exist; its tasks' must not.
+	n=$(find /sys/fs/cgroup -path "*stairs-$daemon/*" -name cgroup.procs \
+	    -exec cat {} + 2>/dev/null | wc -l)
+	[ "$n" -eq 0 ] && ok "no process left in the daemon's cgroups" ||
+	    fail "$n processes in the daemon's cgroups"
+fi
+# and a reset of a real scenario also kills and restarts them
+ask "load real-hogs" >/dev/null
+wait_for 10 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+old=$(children)
+ask reset >/dev/null
+wait_for 10 "new children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+left=""
+for p in $old; do
+	[ -e "/proc/$p" ] && left="$left $p"
+done
+[ -z "$left" ] && ok "reset of real-hogs: the old children are gone" ||
+    fail "reset of real-hogs left$left"
+wait_for 10 "the watcher to see real-hogs" \
+    grep -q '^frame .*scenario=real-hogs' "$tmp/watch" &&
+    ok "the subscriber is still there after five loads"
+
+exec 7>&-
+kill "$daemon"
+wait "$daemon"
+st=$?
+[ "$st" -eq 0 ] && ok "SIGTERM: exit 0" || fail "SIGTERM: exit $st"
+daemon=""
+e2e_end

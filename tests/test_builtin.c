@@ -1,0 +1,141 @@
+/*
+ * test_builtin.c -- the built-in scenarios (builtin.c and the table
+ * tests/embed.sh generates): every scenarios/NAME.cfg is there, its text
+ * equal to the file's, it loads, and the order is scenarios/README's.
+ * Run from the source tree (it reads scenarios/).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <ctype.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "builtin.h"
+#include "scenario.h"
+#include "stairsd.h"
+
+/* A whole file's text (malloc'd), or NULL. */
+static char *
+slurp(const char *path)
+{
+	FILE	*f;
+	char	*buf;
+	long	 len;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return (NULL);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc(len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	return (buf);
+}
+
+/* Every scenarios/NAME.cfg is built in, with the same text, and loads. */
+static void
+test_every_file(void **state)
+{
+	const struct builtin_scenario	*b, *all;
+	struct scenario			*sc;
+	glob_t				 g;
+	char				 name[256], *text, *cause = NULL;
+	const char			*base;
+	size_t				 i, n, len;
+
+	all = builtin_scenarios(&n);
+	assert_int_equal(glob("scenarios/*.cfg", 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, n);
+	assert_true(n >= 13);
+	for (i = 0; i < g.gl_pathc; i++) {
+		base = g.gl_pathv[i] + strlen("scenarios/");
+		len = strlen(base) - strlen(".cfg");
+		snprintf(name, sizeof name, "%.*s", (int)len, base);
+		if ((b = builtin_find(name)) == NULL)
+			fail_msg("%s is not built in", g.gl_pathv[i]);
+		assert_true(b >= all && b < all + n);
+		text = slurp(g.gl_pathv[i]);
+		assert_non_null(text);
+		if (strcmp(text, b->text) != 0)
+			fail_msg("built-in %s differs from %s", name,
+			    g.gl_pathv[i]);
+		free(text);
+		if ((sc = scenario_load_string(b->text, b->name,
+		    &cause)) == NULL)
+			fail_msg("built-in %s: %s", name, cause);
+		/* The name it says is the name it is found by. */
+		assert_string_equal(sc->name, name);
+		scenario_free(sc);
+	}
+	globfree(&g);
+}
+
+/* The order is scenarios/README's numbered lines, 1, 2, 3 ... */
+static void
+test_order(void **state)
+{
+	const struct builtin_scenario	*all;
+	FILE				*f;
+	char				 line[1024], word[256];
+	const char			*p;
+	size_t				 n, k = 0;
+	int				 num;
+
+	all = builtin_scenarios(&n);
+	assert_non_null(f = fopen("scenarios/README", "r"));
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, " %d. %255s", &num, word) != 2)
+			continue;
+		for (p = line; isspace((unsigned char)*p); p++)
+			;
+		if (!isdigit((unsigned char)*p))
+			continue;
+		assert_int_equal(num, (int)k + 1);
+		assert_true(k < n);
+		if (strcmp(all[k].name, word) != 0)
+			fail_msg("built-in %zu is %s, README says %s", k + 1,
+			    all[k].name, word);
+		k++;
+	}
+	fclose(f);
+	/* Every scenario is in the README. */
+	assert_int_equal(k, n);
+}
+
+/* Lookups: by name, not by file name or prefix; the demo is the demo. */
+static void
+test_find(void **state)
+{
+	const struct builtin_scenario	*b;
+	size_t				 n;
+
+	assert_non_null(b = builtin_find("demo"));
+	assert_ptr_equal(b->text, stairs_demo_scenario);
+	assert_ptr_equal(builtin_scenarios(&n), b);	/* the first lesson */
+	assert_non_null(builtin_find("article"));
+	assert_null(builtin_find("demo.cfg"));
+	assert_null(builtin_find("dem"));
+	assert_null(builtin_find(""));
+	assert_null(builtin_find(NULL));
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_file),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_find),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
