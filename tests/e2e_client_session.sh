@@ -1,20 +1,24 @@
 #!/bin/sh
 # e2e_client_session.sh -- the client's side of the session (issue 9),
-# through the real thing: a live daemon (stairsd -f, protocol 2) on the
-# demo, the client and a read-only viewer (-r) in a private tmux server
+# through the real thing: a live daemon (stairsd -f, protocol 2) on a
+# scenario of one CPU and two hogs ("one", a file: not a built-in), then
+# the demo (built in, two CPUs, unattended: no ask or pause events),
+# the client and a read-only viewer (-r) in a private tmux server
 # (LANG=C.UTF-8, 80x24), checked with capture-pane and, through the
 # socket, with socat:
 #   - the viewer refuses the picker (l), saying so;
 #   - l opens the picker: every scenario of `scenarios` on screen, the
-#     current one's description; j/k move, Esc closes, Enter loads: the
-#     daemon's status and both screens (the viewer's too, without
-#     reconnecting) show the new scenario, its CPU count and tasks;
+#     selected one's description; j/k move, Esc closes, Enter loads the
+#     demo: the daemon's status and both screens (the viewer's too,
+#     without reconnecting) show it, its two CPUs and its tasks, none
+#     of the old ones;
 #   - R resets: the tick starts again from 0;
 #   - paused, Left / Right, { / }, b / f seek by a tick, an rr interval,
 #     a second (`status` says tick= and live=0), and both screens show
 #     "tick T of NOW" and the past; ( / ) go to the marks when the
 #     scenario has some;
-#   - space resumes: live again, running.
+#   - space resumes: live again, running;
+#   - a load of "one" by path: the viewer is back to one CPU.
 # Exits 0 pass, 1 fail, 77 skip (no tmux/socat, the live daemon not
 # built, or a daemon that does not know `scenarios` yet: issue 9's
 # daemon side).
@@ -24,7 +28,13 @@ lib_skip=77
 . "$(dirname "$0")/client_lib.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 
-if ! start_daemon "$src/scenarios/demo.cfg"; then
+cat >"$tmp/one.cfg" <<EOF
+name = "one";
+description = "Two hogs on one CPU.";
+cpus = 1;
+tasks = ( { name = "hogA"; }, { name = "hogB"; } );
+EOF
+if ! start_daemon "$tmp/one.cfg"; then
 	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
 	exit 1
 fi
@@ -73,8 +83,8 @@ wait_tick() {
 
 client c ""
 client v "-r"
-wait_screen " demo " 100 c && ok "client: demo on the status line" ||
-    bad "client: no demo on the status line: $(screen c | head -1)"
+wait_screen " one " 100 c && ok "client: one on the status line" ||
+    bad "client: no 'one' on the status line: $(screen c | head -1)"
 wait_screen "READ-ONLY" 100 v && ok "viewer: attached read-only" ||
     bad "viewer: not drawn"
 
@@ -84,7 +94,8 @@ wait_screen "read-only client: 'l' refused" 30 v &&
     ok "viewer: l refused, said so" || bad "viewer: l not refused"
 screen v | grep -q "Enter loads" && bad "viewer: the picker opened"
 
-# 2. The picker: every scenario, the current one's description.
+# 2. The picker: every scenario, the first one's description (one is
+# not among them: the selection starts on the first).
 ask scenarios | sed -n 's/^scenario name=\([^ ]*\).*/\1/p' >"$tmp/names"
 nnames=$(wc -l <"$tmp/names")
 $tm send-keys -t c l
@@ -107,27 +118,29 @@ while read -r n; do
 done <"$tmp/names"
 [ -z "$missing" ] && ok "l: all $nnames scenarios listed at 80x24" ||
     bad "l: not listed:$missing"
-grep -q "▶demo .*(current)" "$tmp/picker" &&
-    ok "l: on the current one, demo" || bad "l: not on demo"
-desc=$(ask scenarios | sed -n 's/^scenario name=demo .*text=//p' |
+first=$(head -1 "$tmp/names")
+grep -q "▶$first " "$tmp/picker" && ok "l: on the first one, $first" ||
+    bad "l: not on $first"
+desc=$(ask scenarios | sed -n "s/^scenario name=$first .*text=//p" |
     cut -c1-30 | tr -d '"')
-grep -qF "$desc" "$tmp/picker" && ok "l: demo's description shown" ||
+grep -qF "$desc" "$tmp/picker" && ok "l: $first's description shown" ||
     bad "l: no description ('$desc')"
 # Esc closes, loading nothing.
 $tm send-keys -t c Escape
 sleep 0.5
 screen c | grep -q "Enter loads" && bad "Esc: the picker is still open"
-[ "$(field scenario)" = demo ] && ok "Esc: closed, nothing loaded" ||
+[ "$(field scenario)" = one ] && ok "Esc: closed, nothing loaded" ||
     bad "Esc: the scenario is now $(field scenario)"
 
-# 3. Enter loads: to article, by j/k from demo.
-want=article
-i=$(grep -n "^demo$" "$tmp/names" | cut -d: -f1)
+# 3. Enter loads: the demo, by j/k from the first (down two, up again).
+want=demo
+i=3
 j=$(grep -n "^$want$" "$tmp/names" | cut -d: -f1)
-[ -n "$i" ] && [ -n "$j" ] || bad "no demo or $want in scenarios"
+[ -n "$j" ] || bad "no $want in scenarios"
 $tm send-keys -t c l
 wait_screen "Enter loads" 30 c
 sleep 0.3
+$tm send-keys -t c j j
 while [ "$i" -lt "$j" ]; do
 	$tm send-keys -t c j
 	i=$((i + 1))
@@ -150,11 +163,8 @@ for s in c v; do
 		bad "$s: not following the load: $(screen $s | head -1)"
 	fi
 	wait_screen "$tname" 30 $s || bad "$s: task $tname not on screen"
-	if [ "$cpus" = 1 ] && screen $s | grep -q "CPU1"; then
-		bad "$s: CPU1 of the demo still drawn"
-	fi
-	screen $s | grep -qE " (editor|video|game) " &&
-	    bad "$s: a demo task still drawn"
+	screen $s | grep -q "CPU1" || bad "$s: no CPU1 (the demo has 2)"
+	screen $s | grep -q "hog[AB]" && bad "$s: a task of one still drawn"
 done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
 
@@ -215,13 +225,24 @@ wait_screen "viewing the past — tick $expect of $now" 10 c &&
 ask marks | sed -n 's/^mark tick=\([0-9]*\).*/\1/p' >"$tmp/marks"
 first=$(head -1 "$tmp/marks")
 if [ -n "$first" ] && [ "$first" -lt "$now" ]; then
-	$tm send-keys -t c f f f f f
-	sleep 0.5
+	# To the present (f stops there, saying so), then the last mark
+	# before it, then the next one (not run yet: said, not sought).
+	$tm send-keys -t c f f f
+	wait_screen "tick $now is the present" 30 c &&
+	    ok "f: stops at the present, said" || bad "f: not said"
+	wait_field tick "$now" || bad "f: tick $(field tick), not $now"
 	$tm send-keys -t c -l "("
-	# The last mark before the present.
 	last=$(awk -v n="$now" '$1 < n' "$tmp/marks" | tail -1)
 	wait_field tick "$last" && ok "(: to the mark at $last" ||
 	    bad "(: tick $(field tick), wanted mark $last"
+	next=$(awk -v n="$last" '$1 > n' "$tmp/marks" | head -1)
+	if [ -n "$next" ] && [ "$next" -gt "$now" ]; then
+		$tm send-keys -t c -l ")"
+		wait_screen "is not run yet" 30 c &&
+		    ok "): the mark at $next is not run yet, said" ||
+		    bad "): not said"
+		[ "$(field tick)" = "$last" ] || bad "): sought anyway"
+	fi
 else
 	echo "note: $want has no mark before tick $now: ( ) not checked"
 fi
@@ -234,10 +255,11 @@ wait_screen "RUNNING" 30 c && ok "c: RUNNING" || bad "c: not RUNNING"
 screen c | grep -q "viewing the past" && bad "c: still in the past"
 wait_screen "RUNNING" 30 v && ok "v: RUNNING" || bad "v: not RUNNING"
 
-# 7. A load back to the demo: the viewer has two CPUs again.
-ask "load demo" >/dev/null
-wait_screen "CPU1" 50 v && ok "v: followed the load back (CPU1)" ||
-    bad "v: no CPU1 after load demo"
+# 7. A load of one by its path: the viewer is back to one CPU.
+ask "load $tmp/one.cfg" >/dev/null
+wait_screen "hogA" 50 v && ok "v: followed the load of one" ||
+    bad "v: no hogA after load one"
+screen v | grep -q "CPU1" && bad "v: CPU1 still drawn after load one"
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
 
 if [ $fails -eq 0 ]; then
