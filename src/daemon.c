@@ -129,6 +129,17 @@ daemon_note(struct daemon *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The same, for something that happened during the tick just run. */
+static void __attribute__((format(printf, 2, 3)))
+daemon_note_ran(struct daemon *d, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, engine_now(daemon_engine(d)) - 1, fmt, ap);
+	va_end(ap);
+}
+
 /* The session narrates something at tick (a fired event, an exit). */
 static void
 daemon_session_note(void *arg, uint64_t tick, const char *text)
@@ -249,6 +260,57 @@ daemon_status(struct daemon *d, struct proto_status *st)
 }
 
 /*
+ * A lesson event fired (SPEC.md section 7); 0 if ev is none.  A pause or
+ * an ask stops the clock (the engine made its text the caption; an ask's
+ * answer waits for the next resume: daemon_resume), a speed event sets
+ * the speed, a mark (a chapter) and a policy switch are narrated.  The
+ * caller stops running ticks when the clock pauses or changes speed.
+ */
+static int
+daemon_lesson(struct daemon *d, const struct engine_event *ev)
+{
+	char	a[32], b[32];
+
+	switch (ev->action) {
+	case ENGINE_ACT_PAUSE:
+	case ENGINE_ACT_ASK:
+		if (!d->clock.paused) {
+			daemon_pause(d);
+			daemon_note_ran(d, "paused by the scenario%s",
+			    ev->action == ENGINE_ACT_ASK ? ": a question" : "");
+		}
+		return (1);
+	case ENGINE_ACT_SPEED:
+		protocol_format_speed(d->clock.speed, a, sizeof a);
+		protocol_format_speed(ev->speed, b, sizeof b);
+		daemon_set_speed(d, ev->speed);
+		daemon_note_ran(d, "speed %s -> %s", a, b);
+		return (1);
+	case ENGINE_ACT_MARK:
+		daemon_note_ran(d, "mark: %s", ev->text);
+		return (1);
+	case ENGINE_ACT_POLICY:
+		daemon_note_ran(d, "policy -> %s", ev->policy->name);
+		return (1);
+	default:
+		return (0);
+	}
+}
+
+/* The lesson events that fired in the tick just run (the session
+ * narrates the others). */
+static void
+daemon_lessons(struct daemon *d)
+{
+	const struct engine_event	*ev;
+	size_t				 i, n;
+
+	ev = engine_fired(daemon_engine(d), &n);
+	for (i = 0; i < n; i++)
+		daemon_lesson(d, &ev[i]);
+}
+
+/*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
  * decided.  The session writes the trace rows, counts the table and
@@ -262,6 +324,7 @@ daemon_tick_once(struct daemon *d)
 	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
+	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
 }
@@ -376,14 +439,18 @@ void
 daemon_catchup(struct daemon *d)
 {
 	uint64_t	now, n, allow = 0;
+	double		speed = d->clock.speed;
 
 	if (d->clock.paused || d->exiting || d->timer == NULL)
 		return;
 	now = clock_now_ns();
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
-	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)), allow);
-	while (n-- > 0 && !d->exiting)
+	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)),
+	    allow);
+	/* A scenario's pause, ask or speed event ends the run here. */
+	while (n-- > 0 && !d->exiting && !d->clock.paused &&
+	    d->clock.speed == speed)
 		daemon_tick_once(d);
 	/* Batching: sleep a full batch again; or the mode changed. */
 	if (d->batched || daemon_batching(d) != d->batched)
@@ -411,15 +478,21 @@ daemon_pause(struct daemon *d)
 	daemon_arm(d, clock_now_ns());
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->record != NULL)
+		fflush(d->record);
 	daemon_changed(d);
 }
 
-/* Restart the clock from the current tick. */
+/*
+ * Restart the clock from the current tick.  After a scenario's ask, the
+ * answer becomes the caption.
+ */
 void
 daemon_resume(struct daemon *d)
 {
 	uint64_t	now = clock_now_ns();
 
+	session_answer(d->session);
 	clock_resume(&d->clock, now, engine_now(daemon_engine(d)));
 	if (d->procs != NULL)
 		procs_release(d->procs);
@@ -617,7 +690,7 @@ daemon_signal(evutil_socket_t sig, short events, void *arg)
 	}
 }
 
-/* Flush the trace now and then, so `tail -f` sees it. */
+/* Flush the trace and the record now and then, so `tail -f` sees them. */
 static void
 daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
 {
@@ -625,6 +698,20 @@ daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
 
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->record != NULL)
+		fflush(d->record);
+}
+
+/* Start the flush timer, if there is anything to flush. */
+static void
+daemon_flush_start(struct daemon *d)
+{
+	struct timeval	tv = { 0, 200000 };
+
+	/* Paused, idle, nothing written: no wake-up at all. */
+	if (d->flush != NULL && (d->trace != NULL || d->record != NULL) &&
+	    !evtimer_pending(d->flush, NULL))
+		evtimer_add(d->flush, &tv);
 }
 
 /*
@@ -965,7 +1052,8 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	if (d->base != NULL)
 		daemon_procs_start(d);
 	d->real_ntasks = -1;
-	clock_init(&d->clock, d->clock.speed, clock_now_ns(), 0);
+	clock_init(&d->clock, session_speed(s) > 0 ? session_speed(s) :
+	    d->clock.speed, clock_now_ns(), 0);
 	if (paused) {
 		clock_pause(&d->clock);
 		if (d->procs != NULL)
@@ -980,7 +1068,11 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	return (0);
 }
 
-/* `record PATH`: the journal so far, then every change, into PATH. */
+/*
+ * `record PATH`: the journal so far, then every change, into PATH.  A
+ * journal being recorded already is ended here (its end line: a replay
+ * of it runs to this tick) and closed.
+ */
 int
 daemon_record(struct daemon *d, const char *path, char **cause)
 {
@@ -990,6 +1082,8 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 		*cause = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
+	if (d->record != NULL)
+		session_end(d->session);
 	if (session_record(d->session, f, cause) != 0) {
 		fclose(f);
 		return (-1);
@@ -999,6 +1093,7 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 	d->record = f;
 	free(d->record_path);
 	d->record_path = daemon_absolute(path);
+	daemon_flush_start(d);
 	return (0);
 }
 
@@ -1049,8 +1144,7 @@ daemon_main(int argc, char **argv)
 	static struct daemon	 dd;
 	struct daemon		*d = &dd;
 	struct event_config	*ecfg;
-	struct event		*sigs[4], *flush;
-	struct timeval		 tv;
+	struct event		*sigs[4];
 	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
@@ -1196,11 +1290,8 @@ daemon_main(int argc, char **argv)
 		evsignal_add(sigs[i], NULL);
 	}
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);	/* and children's */
-	flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
-	tv.tv_sec = 0;
-	tv.tv_usec = 200000;
-	if (d->trace != NULL)	/* paused, idle: no wake-up at all */
-		evtimer_add(flush, &tv);
+	d->flush = event_new(d->base, -1, EV_PERSIST, daemon_flush_trace, d);
+	daemon_flush_start(d);
 	/* Children are stopped and continued all the time: SIGCHLD only
 	 * when one ends (libevent installs the handler without the flag). */
 	if (sigaction(SIGCHLD, NULL, &sa) == 0) {
@@ -1217,13 +1308,14 @@ daemon_main(int argc, char **argv)
 	d->timer = event_new(d->base, d->tick_fd, EV_READ | EV_PERSIST,
 	    daemon_timer, d);
 	event_add(d->timer, NULL);
-	clock_init(&d->clock, d->cfg.speed, clock_now_ns(),
+	clock_init(&d->clock, session_speed(d->session) > 0 ?
+	    session_speed(d->session) : d->cfg.speed, clock_now_ns(),
 	    engine_now(daemon_engine(d)));
 	daemon_arm(d, clock_now_ns());
 
 	log_info("serving %s on %s (%d cpus, speed %g)",
-	    session_name(d->session),
-	    d->socket_path, engine_params(daemon_engine(d))->cpus, d->cfg.speed);
+	    session_name(d->session), d->socket_path,
+	    engine_params(daemon_engine(d))->cpus, d->clock.speed);
 	if (ready != -1) {
 		(void)write(ready, "1", 1);
 		close(ready);
@@ -1235,10 +1327,12 @@ daemon_main(int argc, char **argv)
 	server_flush(d->server);
 	server_free(d->server);
 	unlink(d->socket_path);
+	session_end(d->session);	/* the journal's end line */
 	daemon_procs_stop(d);	/* kills and reaps children, removes cgroups */
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);
-	event_free(flush);
+	event_free(d->flush);
+	d->flush = NULL;
 	event_free(d->timer);
 	if (d->step.ev != NULL)
 		event_free(d->step.ev);

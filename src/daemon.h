@@ -70,6 +70,7 @@ struct daemon {
 	FILE			*trace;		/* --trace: the session writes */
 	char			*trace_path;	/* NULL: stdout or none */
 	FILE			*record;	/* --record / record: journal */
+	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
 	struct server		*server;
 	struct procs		*procs;		/* NULL: no real processes */

@@ -114,6 +114,9 @@ struct engine {
 
 	char				*caption;
 	uint64_t			 caption_seq;
+	size_t				 asked;		/* 1 + index in events[]
+							   of an ask not yet
+							   answered; 0: none */
 };
 
 /* Fill the spec's defaults. */
@@ -230,8 +233,10 @@ engine_free(struct engine *e)
 	for (j = 0; j < WHEEL_SIZE; j++)
 		free(e->wheel[j].v);
 	free(e->due);
-	for (j = 0; j < e->nevents; j++)
+	for (j = 0; j < e->nevents; j++) {
 		free((char *)e->events[j].text);
+		free((char *)e->events[j].answer);
+	}
 	free(e->events);
 	free(e->fired);
 	free(e->caption);
@@ -1092,12 +1097,24 @@ engine_event_add(struct engine *e, const struct engine_event *ev)
 		e->events[i] = e->events[i - 1];
 		i--;
 	}
+	/* (An ask waiting for its answer fired: it is before i, unmoved.) */
 	e->events[i] = *ev;
 	if (e->events[i].at < e->now)
 		e->events[i].at = e->now;
 	if (ev->text != NULL)
 		e->events[i].text = xstrdup(ev->text);
+	if (ev->answer != NULL)
+		e->events[i].answer = xstrdup(ev->answer);
 	e->nevents++;
+}
+
+/* Make text the caption; the counter moves. */
+static void
+engine_set_caption(struct engine *e, const char *text)
+{
+	free(e->caption);
+	e->caption = xstrdup(text != NULL ? text : "");
+	e->caption_seq++;
 }
 
 /* Step 1: apply one scenario event; a failing one is skipped. */
@@ -1122,9 +1139,29 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 		rc = engine_task_kill(e, ev->task, &cause);
 		break;
 	case ENGINE_ACT_CAPTION:
-		free(e->caption);
-		e->caption = xstrdup(ev->text != NULL ? ev->text : "");
-		e->caption_seq++;
+		engine_set_caption(e, ev->text);
+		break;
+	case ENGINE_ACT_PAUSE:
+		if (ev->text != NULL)
+			engine_set_caption(e, ev->text);
+		break;
+	case ENGINE_ACT_ASK:
+		engine_set_caption(e, ev->text);
+		e->asked = (size_t)(ev - e->events) + 1;
+		break;
+	case ENGINE_ACT_SPEED:
+	case ENGINE_ACT_MARK:
+		break;
+	case ENGINE_ACT_POLICY:
+		/*
+		 * Step 1, before wakes, balance and picks: the whole tick
+		 * runs under the new policy (engine_tick reads the policy's
+		 * pick after the events).
+		 */
+		if (ev->policy == NULL)
+			rc = -1;
+		else
+			engine_set_policy(e, ev->policy);
 		break;
 	}
 	free(cause);
@@ -1180,14 +1217,15 @@ engine_tick(struct engine *e)
 	uint64_t	 now = e->now;
 	struct cpu	*cpu;
 	int		 c, picks[ENGINE_MAX_CPUS];
-	int		 (*pick)(const struct engine_env *, void *) =
-			    e->policy->pick;
+	int		 (*pick)(const struct engine_env *, void *);
 
 	e->nfired = 0;
 	e->env.now = now;
 	while (e->next_event < e->nevents &&
 	    e->events[e->next_event].at <= now)
 		engine_event_apply(e, &e->events[e->next_event++]);
+	/* After the events: a policy event may have switched the class. */
+	pick = e->policy->pick;
 	engine_wake_due(e, now);
 	engine_balance(e, now);
 	if (pick == NULL) {
@@ -1332,6 +1370,23 @@ engine_caption(const struct engine *e, uint64_t *seq)
 {
 	if (seq != NULL)
 		*seq = e->caption_seq;
+	return (e->caption);
+}
+
+/*
+ * The answer to the last ask fired becomes the caption, once; returns
+ * it, or NULL if no ask waits for its answer.
+ */
+const char *
+engine_answer(struct engine *e)
+{
+	const struct engine_event	*ev;
+
+	if (e->asked == 0)
+		return (NULL);
+	ev = &e->events[e->asked - 1];
+	e->asked = 0;
+	engine_set_caption(e, ev->answer);
 	return (e->caption);
 }
 

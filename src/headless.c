@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "journal.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
@@ -41,6 +42,7 @@ struct headless_opts {
 	int		 rr;		/* 0: from the scenario */
 	const char	*policy;	/* NULL: the scenario's */
 	const char	*compare;	/* NULL: no comparison */
+	const char	*replay;	/* --replay JOURNAL */
 };
 
 /* What --compare counts for one task. */
@@ -69,6 +71,8 @@ static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
 "               [--perfetto PATH] [--table TASK] [--cpus N]\n"
 "               [--rr-interval MS] [--policy NAME | --compare NAME,NAME...]\n"
+"       stairsd --headless --replay JOURNAL [--ticks N] [--trace PATH|-]\n"
+"               [--perfetto PATH] [--table TASK] [--policy NAME]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
@@ -85,6 +89,10 @@ static const char headless_usage_text[] =
 "                      scenario's policy)\n"
 "  --compare LIST      run once per policy in LIST and print each task's\n"
 "                      share, runs and wake-up latencies per policy\n"
+"  --replay JOURNAL    run a recorded session again (stairsd --record):\n"
+"                      its scenario, engine and every change it recorded;\n"
+"                      to its last tick unless --ticks; --policy replaces\n"
+"                      its policy (and the policy changes it recorded)\n"
 "  --help, --version\n"
 "\n"
 "Exit status: 0 ok, 2 bad usage or bad scenario, 1 other failure.\n";
@@ -143,7 +151,8 @@ static int
 headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
-	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE };
+	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE,
+	    O_REPLAY };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -155,6 +164,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "rr-interval", required_argument,	NULL, O_RR },
 		{ "policy",	 required_argument,	NULL, O_POLICY },
 		{ "compare",	 required_argument,	NULL, O_COMPARE },
+		{ "replay",	 required_argument,	NULL, O_REPLAY },
 		{ "help",	 no_argument,		NULL, 'h' },
 		{ "version",	 no_argument,		NULL, O_VERSION },
 		{ NULL,		 0,			NULL, 0 }
@@ -222,6 +232,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 				return (-1);
 			o->compare = optarg;
 			break;
+		case O_REPLAY:
+			o->replay = optarg;
+			break;
 		case 'h':
 			headless_usage(stdout);
 			return (1);
@@ -250,6 +263,16 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		    "names and prints its own table: no --policy, --trace, "
 		    "--perfetto or --table with it\n");
 		return (-1);
+	}
+	if (o->replay != NULL) {
+		if (o->scenario != NULL || o->compare != NULL ||
+		    o->cpus != 0 || o->rr != 0) {
+			fprintf(stderr, "stairsd: --replay runs the journal's "
+			    "scenario on its engine: no --scenario, --compare, "
+			    "--cpus or --rr-interval with it\n");
+			return (-1);
+		}
+		return (0);
 	}
 	if (o->scenario == NULL || !o->has_ticks) {
 		fprintf(stderr, "stairsd: --headless needs --scenario FILE "
@@ -510,6 +533,51 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	return (status);
 }
 
+/*
+ * --replay: the journal's scenario on its engine, with its changes fed
+ * in as their ticks come.  0, or an exit status (2: a broken journal,
+ * "FILE:LINE: message", nothing run).
+ */
+static int
+headless_replay_setup(struct headless_opts *o, struct journal **jp,
+    struct scenario **scp, struct engine_params *p)
+{
+	struct journal	*j;
+	struct scenario	*sc;
+	char		*cause;
+
+	if ((j = journal_read(o->replay, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return (2);
+	}
+	*jp = j;
+	/* Errors in the scenario name the journal: it is where the text is. */
+	if ((sc = session_parse(j->header.text, o->replay, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return (2);
+	}
+	*scp = sc;
+	*p = j->header.params;
+	if (engine_params_check(p, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", o->replay, cause);
+		free(cause);
+		return (2);
+	}
+	if (o->table != NULL && scenario_find_task(sc, o->table) == -1 &&
+	    !headless_task_id(sc, o->table)) {
+		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
+		    o->table, o->replay);
+		return (2);
+	}
+	if (!o->has_ticks) {
+		o->ticks = j->end;
+		o->has_ticks = 1;
+	}
+	return (0);
+}
+
 /* Run a scenario headless. */
 int
 headless_main(int argc, char **argv)
@@ -517,6 +585,8 @@ headless_main(int argc, char **argv)
 	struct headless_opts	 o;
 	struct headless_run	 run;
 	struct scenario		*sc = NULL;
+	struct journal		*j = NULL;
+	struct session_setup	 set;
 	struct engine_params	 p;
 	struct engine_task_info	 ti;
 	uint64_t		 t;
@@ -526,20 +596,27 @@ headless_main(int argc, char **argv)
 	if ((r = headless_options(argc, argv, &o)) != 0)
 		return (r == 1 ? 0 : 2);
 	memset(&run, 0, sizeof run);
-	if ((r = headless_setup(&o, &sc, &p)) != 0) {
+	if (o.replay != NULL)
+		r = headless_replay_setup(&o, &j, &sc, &p);
+	else
+		r = headless_setup(&o, &sc, &p);
+	if (r != 0) {
 		scenario_free(sc);
+		journal_free(j);
 		return (r);
 	}
 
 	if (o.policy != NULL)
 		run.policy = engine_policy_find(o.policy);
+	else if (j != NULL)
+		run.policy = engine_policy_find(j->header.policy);
 	else if (sc->policy != NULL)
 		run.policy = engine_policy_find(sc->policy);
 	else
 		run.policy = &engine_policy_staircase;
 	/* Asked for no output at all: the summary of --compare, one policy. */
-	if (o.compare == NULL && o.trace == NULL && o.table == NULL &&
-	    o.perfetto == NULL)
+	if (o.compare == NULL && o.replay == NULL && o.trace == NULL &&
+	    o.table == NULL && o.perfetto == NULL)
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
 		status = headless_compare(&o, sc, &p);
@@ -552,13 +629,33 @@ headless_main(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	if ((run.s = headless_session(sc, &p, run.policy, &cause)) == NULL) {
+	if (j != NULL) {
+		/* Real tasks have no process: the journal moves them. */
+		memset(&set, 0, sizeof set);
+		set.label = o.replay;
+		set.text = j->header.text;
+		set.params = p;
+		set.policy = run.policy;
+		set.real_ok = 1;
+		run.s = session_create(&set, sc, &cause);
+	} else
+		run.s = headless_session(sc, &p, run.policy, &cause);
+	if (run.s == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		status = 2;
 		goto out;
 	}
 	run.e = session_engine(run.s);
+	if (j != NULL && engine_ntasks(run.e) != j->header.ntasks) {
+		fprintf(stderr, "%s: the scenario makes %d tasks, the journal "
+		    "says %d\n", o.replay, engine_ntasks(run.e),
+		    j->header.ntasks);
+		status = 2;
+		goto out;
+	}
+	if (j != NULL)
+		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL);
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
@@ -624,6 +721,7 @@ out:
 	}
 	table_free(run.table);
 	session_free(run.s);
+	journal_free(j);
 	scenario_free(sc);
 	return (status);
 }

@@ -13,6 +13,7 @@
  * that count may come from the command line rather than the file.
  */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 
 #include "conffile.h"
 #include "engine.h"
+#include "protocol.h"
 #include "scenario.h"
 #include "xmalloc.h"
 
@@ -31,23 +33,47 @@ struct scenario_ctx {
 	char		*error;
 };
 
-/* One table row per action: its name and the keys it needs. */
+/* An event's keys, by index: the bits of scenario_action.keys. */
+enum {
+	SK_AT,
+	SK_ACTION,
+	SK_TASK,
+	SK_MS,
+	SK_VALUE,
+	SK_CPUS,
+	SK_TEXT,
+	SK_ANSWER,
+	SK_N
+};
+static const char *scenario_event_keys[SK_N] = {
+	"at", "action", "task", "ms", "value", "cpus", "text", "answer"
+};
+#define SK(k)	(1u << SK_##k)
+
+/* One table row per action: its name and the keys it takes. */
 struct scenario_action {
 	const char		*name;
 	enum engine_action	 action;
-	const char		*key;	/* the extra key it needs, or NULL */
-	int			 task;	/* needs a task */
+	unsigned		 keys;	/* SK() bits besides at, action */
 };
 
 static const struct scenario_action scenario_actions[] = {
-	{ "sleep",	ENGINE_ACT_SLEEP,	"ms",		1 },
-	{ "nice",	ENGINE_ACT_NICE,	"value",	1 },
-	{ "affinity",	ENGINE_ACT_AFFINITY,	"cpus",		1 },
-	{ "caption",	ENGINE_ACT_CAPTION,	"text",		0 },
-	{ "kill",	ENGINE_ACT_KILL,	NULL,		1 },
+	{ "sleep",	ENGINE_ACT_SLEEP,	SK(TASK) | SK(MS) },
+	{ "nice",	ENGINE_ACT_NICE,	SK(TASK) | SK(VALUE) },
+	{ "affinity",	ENGINE_ACT_AFFINITY,	SK(TASK) | SK(CPUS) },
+	{ "caption",	ENGINE_ACT_CAPTION,	SK(TEXT) },
+	{ "kill",	ENGINE_ACT_KILL,	SK(TASK) },
+	/* Lessons (SPEC.md section 7). */
+	{ "pause",	ENGINE_ACT_PAUSE,	SK(TEXT) },
+	{ "speed",	ENGINE_ACT_SPEED,	SK(VALUE) },
+	{ "mark",	ENGINE_ACT_MARK,	SK(TEXT) },
+	{ "ask",	ENGINE_ACT_ASK,		SK(TEXT) | SK(ANSWER) },
+	{ "policy",	ENGINE_ACT_POLICY,	SK(VALUE) },
 };
 #define SCENARIO_NACTIONS \
 	(sizeof scenario_actions / sizeof scenario_actions[0])
+#define SCENARIO_ACTION_NAMES	"sleep, nice, affinity, caption, kill, " \
+	"pause, speed, mark, ask or policy"
 
 #define SCENARIO_MAX_MS		INT64_C(1000000000000)	/* ~31 years */
 
@@ -507,6 +533,65 @@ scenario_find_group(const struct scenario *sc, const char *name)
 	return (scenario_index_find(&sc->group_index, name));
 }
 
+/* Read a number (an integer or a float) within min..max. */
+static int
+scenario_number(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, double min, double max, double *out)
+{
+	double	v;
+
+	switch (config_setting_type(s)) {
+	case CONFIG_TYPE_INT:
+	case CONFIG_TYPE_INT64:
+		v = (double)config_setting_get_int64(s);
+		break;
+	case CONFIG_TYPE_FLOAT:
+		v = config_setting_get_float(s);
+		break;
+	default:
+		return (scenario_error_at(ctx, s,
+		    "%s must be a number, not %s", what,
+		    scenario_type_name(s)));
+	}
+	/* As the speed command: a hair under the minimum is the minimum. */
+	if (!isfinite(v) || v < min - 1e-12 || v > max)
+		return (scenario_error_at(ctx, s,
+		    "%s %g is outside %g..%g", what, v, min, max));
+	*out = v < min ? min : v;
+	return (0);
+}
+
+/* Read a policy name; an unknown one is refused, naming the known. */
+static int
+scenario_policy(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, const struct engine_policy **out)
+{
+	const char	*str = NULL;
+
+	if (scenario_string(ctx, s, what, &str) != 0)
+		return (-1);
+	if ((*out = engine_policy_find(str)) == NULL)
+		return (scenario_error_at(ctx, s,
+		    "unknown policy \"%s\" (known: %s)", str,
+		    engine_policy_names()));
+	return (0);
+}
+
+/* Read a text that may not be empty (a mark's name, a question). */
+static int
+scenario_text(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *what, char **out)
+{
+	const char	*str = NULL;
+
+	if (scenario_string(ctx, s, what, &str) != 0)
+		return (-1);
+	if (*str == '\0')
+		return (scenario_error_at(ctx, s, "%s is empty", what));
+	*out = xstrdup(str);
+	return (0);
+}
+
 /* Parse one event entry. */
 static int
 scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
@@ -514,10 +599,8 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 {
 	struct scenario_event		*ev;
 	const struct scenario_action	*act = NULL;
-	const config_setting_t		*s, *seen[7];
+	const config_setting_t		*s, *seen[SK_N];
 	const char			*str = NULL, *key;
-	static const char		*keys[] = { "at", "action", "task",
-					    "ms", "value", "cpus", "text" };
 	long long			 v;
 	size_t				 i;
 	int				 n, j, k;
@@ -529,101 +612,142 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 	for (j = 0; j < n; j++) {
 		s = config_setting_get_elem(g, j);
 		key = config_setting_name(s);
-		for (k = 0; k < 7; k++) {
-			if (strcmp(key, keys[k]) == 0)
+		for (k = 0; k < SK_N; k++) {
+			if (strcmp(key, scenario_event_keys[k]) == 0)
 				break;
 		}
-		if (k == 7)
+		if (k == SK_N)
 			return (scenario_unknown(ctx, s, "event",
-			    "at, action, task, ms, value, cpus, text"));
+			    "at, action, task, ms, value, cpus, text, "
+			    "answer"));
 		seen[k] = s;
 	}
 
 	/* The action first: it says which other keys belong. */
-	if (seen[1] == NULL)
+	if (seen[SK_ACTION] == NULL)
 		return (scenario_error(ctx, ev->line, "event has no action "
-		    "(sleep, nice, affinity, caption or kill)"));
-	if (scenario_string(ctx, seen[1], "action", &str) != 0)
+		    "(%s)", SCENARIO_ACTION_NAMES));
+	if (scenario_string(ctx, seen[SK_ACTION], "action", &str) != 0)
 		return (-1);
 	for (i = 0; i < SCENARIO_NACTIONS; i++) {
 		if (strcmp(str, scenario_actions[i].name) == 0)
 			act = &scenario_actions[i];
 	}
 	if (act == NULL)
-		return (scenario_error_at(ctx, seen[1],
-		    "unknown action \"%s\" (sleep, nice, affinity, caption "
-		    "or kill)", str));
+		return (scenario_error_at(ctx, seen[SK_ACTION],
+		    "unknown action \"%s\" (%s)", str, SCENARIO_ACTION_NAMES));
 	ev->action = act->action;
 
-	if (seen[0] == NULL)
+	if (seen[SK_AT] == NULL)
 		return (scenario_error(ctx, ev->line,
 		    "%s event has no at (the tick, in ms)", act->name));
-	if (scenario_int(ctx, seen[0], "at", 0, SCENARIO_MAX_MS, &v) != 0)
+	if (scenario_int(ctx, seen[SK_AT], "at", 0, SCENARIO_MAX_MS, &v) != 0)
 		return (-1);
 	ev->at = (uint64_t)v;
 
 	/* Keys that do not belong to this action. */
-	for (k = 2; k < 7; k++) {
-		if (seen[k] == NULL)
-			continue;
-		if (k == 2 && act->task)
-			continue;
-		if (act->key != NULL && strcmp(keys[k], act->key) == 0)
+	for (k = SK_TASK; k < SK_N; k++) {
+		if (seen[k] == NULL || (act->keys & (1u << k)) != 0)
 			continue;
 		return (scenario_error_at(ctx, seen[k],
-		    "key \"%s\" does not belong in a %s event", keys[k],
-		    act->name));
+		    "key \"%s\" does not belong in a %s event",
+		    scenario_event_keys[k], act->name));
 	}
 
-	if (act->task) {
-		if (seen[2] == NULL)
+	if (act->keys & (1u << SK_TASK)) {
+		if (seen[SK_TASK] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "%s event has no task", act->name));
-		if (scenario_string(ctx, seen[2], "task", &str) != 0)
+		if (scenario_string(ctx, seen[SK_TASK], "task", &str) != 0)
 			return (-1);
 		if (scenario_find_task(sc, str) == -1)
-			return (scenario_error_at(ctx, seen[2],
+			return (scenario_error_at(ctx, seen[SK_TASK],
 			    "unknown task \"%s\" in %s event", str,
 			    act->name));
 		ev->task = xstrdup(str);
 	}
 	switch (act->action) {
 	case ENGINE_ACT_SLEEP:
-		if (seen[3] == NULL)
+		if (seen[SK_MS] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "sleep event has no ms (how long it sleeps)"));
-		if (scenario_int(ctx, seen[3], "ms", 1, SCENARIO_MAX_MS,
+		if (scenario_int(ctx, seen[SK_MS], "ms", 1, SCENARIO_MAX_MS,
 		    &v) != 0)
 			return (-1);
 		ev->value = (long)v;
 		break;
 	case ENGINE_ACT_NICE:
-		if (seen[4] == NULL)
+		if (seen[SK_VALUE] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "nice event has no value (the new nice)"));
-		if (scenario_int(ctx, seen[4], "nice value", -20, 19,
+		if (scenario_int(ctx, seen[SK_VALUE], "nice value", -20, 19,
 		    &v) != 0)
 			return (-1);
 		ev->value = (long)v;
 		break;
 	case ENGINE_ACT_AFFINITY:
-		if (seen[5] == NULL)
+		if (seen[SK_CPUS] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "affinity event has no cpus"));
-		if (scenario_cpus(ctx, seen[5], "affinity cpus", &ev->cpus,
-		    &ev->mask) != 0)
+		if (scenario_cpus(ctx, seen[SK_CPUS], "affinity cpus",
+		    &ev->cpus, &ev->mask) != 0)
 			return (-1);
-		ev->cpus_line = scenario_line(seen[5]);
+		ev->cpus_line = scenario_line(seen[SK_CPUS]);
 		break;
 	case ENGINE_ACT_CAPTION:
-		if (seen[6] == NULL)
+		if (seen[SK_TEXT] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "caption event has no text"));
-		if (scenario_string(ctx, seen[6], "text", &str) != 0)
+		if (scenario_string(ctx, seen[SK_TEXT], "text", &str) != 0)
 			return (-1);
 		ev->text = xstrdup(str);
 		break;
 	case ENGINE_ACT_KILL:
+		break;
+	case ENGINE_ACT_PAUSE:
+		/* The text is optional: the caption while paused. */
+		if (seen[SK_TEXT] != NULL && scenario_text(ctx, seen[SK_TEXT],
+		    "pause text", &ev->text) != 0)
+			return (-1);
+		break;
+	case ENGINE_ACT_SPEED:
+		if (seen[SK_VALUE] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "speed event has no value (ticks per ms, %g..%g)",
+			    PROTO_SPEED_MIN, PROTO_SPEED_MAX));
+		if (scenario_number(ctx, seen[SK_VALUE], "speed value",
+		    PROTO_SPEED_MIN, PROTO_SPEED_MAX, &ev->speed) != 0)
+			return (-1);
+		break;
+	case ENGINE_ACT_MARK:
+		if (seen[SK_TEXT] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "mark event has no text (the chapter's name)"));
+		if (scenario_text(ctx, seen[SK_TEXT], "mark text",
+		    &ev->text) != 0)
+			return (-1);
+		break;
+	case ENGINE_ACT_ASK:
+		if (seen[SK_TEXT] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "ask event has no text (the question)"));
+		if (seen[SK_ANSWER] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "ask event has no answer (shown on the next "
+			    "resume)"));
+		if (scenario_text(ctx, seen[SK_TEXT], "ask text",
+		    &ev->text) != 0 || scenario_text(ctx, seen[SK_ANSWER],
+		    "ask answer", &ev->answer) != 0)
+			return (-1);
+		break;
+	case ENGINE_ACT_POLICY:
+		if (seen[SK_VALUE] == NULL)
+			return (scenario_error(ctx, ev->line,
+			    "policy event has no value (a policy: %s)",
+			    engine_policy_names()));
+		if (scenario_policy(ctx, seen[SK_VALUE], "policy value",
+		    &ev->policy) != 0)
+			return (-1);
 		break;
 	}
 	return (0);
@@ -659,6 +783,11 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		sc->has_balance = 1;
 		sc->balance_interval = (int)v;
+	} else if (strcmp(key, "speed") == 0) {
+		if (scenario_number(ctx, s, "speed", PROTO_SPEED_MIN,
+		    PROTO_SPEED_MAX, &sc->speed) != 0)
+			return (-1);
+		sc->has_speed = 1;
 	} else if (strcmp(key, "policy") == 0) {
 		if (scenario_string(ctx, s, "policy", &str) != 0)
 			return (-1);
@@ -715,9 +844,9 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 			if (r == -1)
 				return (-1);
 			return (scenario_unknown(ctx, s, "top-level",
-			    "name, description, policy, cpus, rr_interval, "
-			    "sleep_min, balance_interval, groups, tasks, "
-			    "events"));
+			    "name, description, policy, speed, cpus, "
+			    "rr_interval, sleep_min, balance_interval, groups, "
+			    "tasks, events"));
 		}
 	}
 
@@ -859,6 +988,7 @@ scenario_free(struct scenario *sc)
 		free(sc->events[i].task);
 		free(sc->events[i].cpus);
 		free(sc->events[i].text);
+		free(sc->events[i].answer);
 	}
 	free(sc->groups);
 	free(sc->tasks);
@@ -988,6 +1118,34 @@ scenario_event_cmp(const void *a, const void *b)
 }
 
 /*
+ * The scenario's marks (chapters), in time order, file order within a
+ * tick: a malloc'd array of *n (NULL if none), pointing into sc.
+ */
+struct scenario_mark *
+scenario_marks(const struct scenario *sc, size_t *n)
+{
+	const struct scenario_event	**order;
+	struct scenario_mark		 *marks = NULL;
+	size_t				  i, k = 0;
+
+	order = xcalloc(sc->nevents + 1, sizeof *order);
+	for (i = 0; i < sc->nevents; i++) {
+		if (sc->events[i].action == ENGINE_ACT_MARK)
+			order[k++] = &sc->events[i];
+	}
+	qsort(order, k, sizeof *order, scenario_event_cmp);
+	if (k != 0)
+		marks = xcalloc(k, sizeof *marks);
+	for (i = 0; i < k; i++) {
+		marks[i].at = order[i]->at;
+		marks[i].text = order[i]->text;
+	}
+	free(order);
+	*n = k;
+	return (marks);
+}
+
+/*
  * Add the scenario's groups, tasks and events to e.  Command tasks are
  * added as real tasks and handed to spawn; without spawn they are refused
  * before anything is added.  On failure the engine may hold part of the
@@ -1086,6 +1244,9 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		eev.value = ev->value;
 		eev.cpus = ev->mask;
 		eev.text = ev->text;
+		eev.answer = ev->answer;
+		eev.speed = ev->speed;
+		eev.policy = ev->policy;
 		engine_event_add(e, &eev);
 	}
 	free(order);

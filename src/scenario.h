@@ -45,13 +45,23 @@ struct scenario_task {
 struct scenario_event {
 	uint64_t		 at;
 	enum engine_action	 action;
-	char			*task;		/* NULL for captions */
+	char			*task;		/* NULL but for task actions */
 	long			 value;		/* sleep ms, or nice */
 	char			*cpus;		/* affinity only */
 	struct cpumask		 mask;
 	int			 cpus_line;
-	char			*text;		/* caption only */
+	char			*text;		/* caption, pause (or NULL),
+						   mark, ask's question */
+	char			*answer;	/* ask only */
+	double			 speed;		/* speed only */
+	const struct engine_policy *policy;	/* policy only */
 	int			 line;
+};
+
+/* A `mark` event: a chapter of the lesson (scenario_marks). */
+struct scenario_mark {
+	uint64_t		 at;
+	const char		*text;		/* points into the scenario */
 };
 
 /* An open-addressing hash of names to indexes (tasks, groups). */
@@ -80,6 +90,8 @@ struct scenario {
 	int			 balance_interval;
 	int			 cpus_line;
 	char			*policy;	/* NULL: the default */
+	int			 has_speed;	/* live only: the clock's */
+	double			 speed;		/* ticks per ms to start at */
 
 	struct scenario_group	*groups;
 	size_t			 ngroups;
@@ -106,6 +118,8 @@ void	scenario_free(struct scenario *);
 void	scenario_params(const struct scenario *, struct engine_params *p);
 /* Number of command (real process) tasks. */
 size_t	scenario_ncommands(const struct scenario *);
+/* The mark events, in time order; a malloc'd array of *n, or NULL. */
+struct scenario_mark *scenario_marks(const struct scenario *, size_t *n);
 /* Check CPU lists against ncpus engine CPUs; 0 or -1 with *cause. */
 int	scenario_check(const struct scenario *, int ncpus, char **cause);
 /* Add groups, tasks and events to e; 0 or -1 with *cause. */

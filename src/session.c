@@ -41,6 +41,7 @@ struct session {
 	struct engine_params	 params;
 	int			 max_tasks;
 	int			 ntasks0;	/* the scenario's tasks */
+	double			 speed;		/* the scenario's; 0: none */
 	const struct engine_policy *policy0;	/* at tick 0 */
 	struct ledger		*ledger;
 
@@ -166,6 +167,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		return (NULL);
 	}
 	s->ntasks0 = engine_ntasks(s->e);
+	s->speed = sc->has_speed ? sc->speed : 0;
 	s->policy0 = engine_get_policy(s->e);
 	if (set->ledger_rows > 0)
 		s->ledger = ledger_create(set->ledger_rows);
@@ -240,6 +242,30 @@ int
 session_task_find(struct session *s, const char *name)
 {
 	return (engine_task_find(s->e, name));
+}
+
+/* The scenario's own speed (ticks per ms), 0 if it has none. */
+double
+session_speed(const struct session *s)
+{
+	return (s->speed);
+}
+
+/*
+ * After a scenario's ask, the answer becomes the caption (the live
+ * daemon's resume); returns it, or NULL when none waits.
+ */
+const char *
+session_answer(struct session *s)
+{
+	const char	*a;
+	uint64_t	 now = engine_now(s->e);
+
+	if ((a = engine_answer(s->e)) != NULL) {
+		engine_caption(s->e, &s->caption_seq);
+		s->caption_tick = now > 0 ? now - 1 : 0;
+	}
+	return (a);
 }
 
 /* The caption shown, and the tick it fired at. */

@@ -67,6 +67,10 @@ const char *session_text(const struct session *);
 struct ledger *session_ledger(const struct session *);	/* NULL: none */
 /* A task's id by name or decimal id, 0 if none. */
 int	session_task_find(struct session *, const char *name_or_id);
+/* The scenario's own speed (ticks per ms), 0 if it has none. */
+double	session_speed(const struct session *);
+/* After an ask, its answer becomes the caption; NULL if none waits. */
+const char *session_answer(struct session *);
 /* The caption shown (NULL: none) and the tick it fired at. */
 const char *session_caption(const struct session *, uint64_t *tick);
 

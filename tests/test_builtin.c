@@ -1,8 +1,9 @@
 /*
  * test_builtin.c -- the built-in scenarios (builtin.c and the table
  * tests/embed.sh generates): every scenarios/NAME.cfg is there, its text
- * equal to the file's, it loads, and the order is scenarios/README's.
- * Run from the source tree (it reads scenarios/).
+ * equal to the file's, it loads, and the order is scenarios/README's;
+ * and each is a lesson (description, captions, marks, questions) that
+ * fits the client.  Run from the source tree (it reads scenarios/).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -128,6 +129,90 @@ test_find(void **state)
 	assert_null(builtin_find(NULL));
 }
 
+/* The text of an event that shows on the caption line, or NULL. */
+static const char *
+shown(const struct scenario_event *ev, const char **answer)
+{
+	*answer = ev->answer;
+	switch (ev->action) {
+	case ENGINE_ACT_CAPTION:
+	case ENGINE_ACT_PAUSE:
+	case ENGINE_ACT_ASK:
+		return (ev->text);
+	default:
+		return (NULL);
+	}
+}
+
+/*
+ * The workshop: every built-in says what it shows (a description, a
+ * caption, a mark); every caption, question and answer fits the
+ * client's two caption lines at 80 columns; the scripted lessons ask at
+ * least once.  The demo and the real-process scenarios never stop the
+ * clock nor change its speed: the client starts the demo unattended and
+ * the tests run them live.
+ */
+static void
+test_lessons(void **state)
+{
+	const struct builtin_scenario	*all;
+	const struct scenario_event	*ev;
+	struct scenario			*sc;
+	const char			*text, *answer;
+	char				*cause = NULL;
+	size_t				 i, j, n, marks, asks, captions;
+	int				 unattended;
+
+	all = builtin_scenarios(&n);
+	for (i = 0; i < n; i++) {
+		sc = scenario_load_string(all[i].text, all[i].name, &cause);
+		assert_non_null(sc);
+		if (sc->description == NULL || strlen(sc->description) < 40)
+			fail_msg("%s: no description worth the name", sc->name);
+		unattended = strcmp(sc->name, "demo") == 0 ||
+		    scenario_ncommands(sc) != 0;
+		marks = asks = captions = 0;
+		for (j = 0; j < sc->nevents; j++) {
+			ev = &sc->events[j];
+			if (ev->action == ENGINE_ACT_MARK) {
+				marks++;
+				if (strlen(ev->text) > 40)
+					fail_msg("%s:%d: a mark longer than 40",
+					    sc->name, ev->line);
+			}
+			if (ev->action == ENGINE_ACT_CAPTION)
+				captions++;
+			if (ev->action == ENGINE_ACT_ASK)
+				asks++;
+			if (unattended && (ev->action == ENGINE_ACT_PAUSE ||
+			    ev->action == ENGINE_ACT_ASK ||
+			    ev->action == ENGINE_ACT_SPEED))
+				fail_msg("%s:%d: stops or changes the clock",
+				    sc->name, ev->line);
+			/* The policy is --compare's to choose. */
+			if (ev->action == ENGINE_ACT_POLICY)
+				fail_msg("%s:%d: a policy event", sc->name,
+				    ev->line);
+			if ((text = shown(ev, &answer)) != NULL &&
+			    strlen(text) > 140)
+				fail_msg("%s:%d: %zu characters: more than two "
+				    "caption lines", sc->name, ev->line,
+				    strlen(text));
+			if (answer != NULL && strlen(answer) > 140)
+				fail_msg("%s:%d: an answer of %zu characters",
+				    sc->name, ev->line, strlen(answer));
+		}
+		if (marks == 0 || captions == 0)
+			fail_msg("%s: %zu marks, %zu captions", sc->name,
+			    marks, captions);
+		if (!unattended && asks == 0)
+			fail_msg("%s: a lesson that never asks", sc->name);
+		if (unattended && sc->has_speed)
+			fail_msg("%s: sets the speed", sc->name);
+		scenario_free(sc);
+	}
+}
+
 int
 main(void)
 {
@@ -135,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_every_file),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_find),
+		cmocka_unit_test(test_lessons),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

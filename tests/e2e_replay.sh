@@ -1,0 +1,148 @@
+#!/bin/sh
+# e2e_replay.sh -- record a live session, replay it headless, end to end:
+# - `stairsd -f --record J --trace live.csv` on a scenario of scripted
+#   tasks and one real sleeper (stairs-load: 3 ms run, 20 ms sleep),
+#   poked over socat with sleep, nice, affinity, add, kill and policy,
+#   then SIGTERM; `stairsd --headless --replay J --trace re.csv` gives a
+#   trace cmp finds equal, real blocks and wakes replayed from J;
+# - `record PATH` mid-run writes the journal so far and keeps on: its
+#   replay gives the same trace too; the journal recorded until then is
+#   ended at that tick, and its replay gives the trace up to there;
+# - `--replay J --policy o1` runs (the O(1) answer) with o1's columns;
+# - truncated, reordered and garbled journals exit 2 with FILE:LINE and
+#   write no trace.
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_replay
+daemon=""
+cleanup() {
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+
+cat >"$tmp/stairsd.cfg" <<EOF
+socket = "";
+child_output = "$tmp";
+EOF
+cat >"$tmp/mix.cfg" <<EOF
+name = "mix";
+cpus = 2;
+tasks = (
+  { name = "hog"; },
+  { name = "inter"; pattern = [ 3, 30 ]; },
+  { name = "low"; nice = 10; },
+  { name = "sleeper"; command = [ "stairs-load", "--run", "3", "--sleep", "20" ]; }
+);
+events = (
+  { at = 200; action = "nice"; task = "hog"; value = 5; }
+);
+EOF
+
+# tick: the daemon's tick now.
+tick() {
+	ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p'
+}
+
+# past N: wait until the daemon is past tick N.
+past() {
+	wait_for 20 "tick $1" sh -c "[ \"\$(printf 'status\n' | socat - UNIX-CONNECT:$sock | sed -n 's/^status tick=\([0-9]*\).*/\1/p')\" -gt $1 ]"
+}
+
+sock="$tmp/sock"
+"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario "$tmp/mix.cfg" \
+    --record "$tmp/j" --trace "$tmp/live.csv" >"$tmp/log" 2>&1 &
+daemon=$!
+wait_for 10 "the socket" test -S "$sock" || { fail "no daemon: $(cat "$tmp/log")"; e2e_end; }
+
+past 300
+ask "sleep inter 50" "nice low -5" >/dev/null
+past 600
+ask "affinity hog 1" "add extra nice=3 pattern=4,8" >/dev/null
+past 900
+ask "record $tmp/j2" "kill low" "policy cfs" >/dev/null
+past 1200
+ask "nice sleeper 4" "add hog2" "policy staircase" >/dev/null
+past 1500
+ask "kill extra" "sleep sleeper 30" >/dev/null
+past 2000
+kill "$daemon"
+wait "$daemon"
+st=$?
+daemon=""
+[ "$st" -eq 0 ] && ok "live daemon: SIGTERM exit 0" ||
+    fail "live daemon exit $st: $(cat "$tmp/log")"
+
+n=$(grep -c ' block task=' "$tmp/j")
+w=$(grep -c ' wake task=' "$tmp/j")
+if [ "$n" -gt 5 ] && [ "$w" -gt 5 ]; then
+	ok "journal has the sleeper's $n blocks and $w wakes"
+else
+	fail "journal: $n blocks, $w wakes: $(head -20 "$tmp/j")"
+fi
+for k in sleep nice affinity add kill policy; do
+	grep -q "^[0-9]* $k " "$tmp/j2" || fail "journal has no $k line"
+done
+tail -1 "$tmp/j2" | grep -q '^end [0-9][0-9]*$' &&
+    ok "journal ends with end" ||
+    fail "journal's last line: $(tail -1 "$tmp/j2")"
+
+"$sd" --headless --replay "$tmp/j2" --trace "$tmp/re.csv" 2>"$tmp/err"
+st=$?
+if [ "$st" -eq 0 ] && cmp "$tmp/live.csv" "$tmp/re.csv"; then
+	ok "replay: trace equal to the live one ($(wc -l <"$tmp/re.csv") lines)"
+else
+	fail "replay exit $st: $(head -3 "$tmp/err")"
+fi
+# The journal --record wrote ends where `record` took over.
+end=$(sed -n 's/^end \([0-9]*\)$/\1/p' "$tmp/j")
+"$sd" --headless --replay "$tmp/j" --trace "$tmp/re1.csv" 2>"$tmp/err"
+if [ -n "$end" ] && [ "$end" -gt 900 ] &&
+    head -n $((end * 2 + 1)) "$tmp/live.csv" | cmp - "$tmp/re1.csv"; then
+	ok "--record's journal, ended by record PATH at $end, replays to there"
+else
+	fail "--record's journal (end '$end') replay differs: $(head -3 "$tmp/err")"
+fi
+mv "$tmp/j2" "$tmp/j"
+"$sd" --headless --replay "$tmp/j" --ticks 500 --trace "$tmp/re500.csv"
+head -n $((500 * 2 + 1)) "$tmp/live.csv" | cmp - "$tmp/re500.csv" &&
+    ok "replay --ticks 500: the first 500 ticks" ||
+    fail "replay --ticks 500 differs"
+if "$sd" --headless --replay "$tmp/j" --policy o1 --trace "$tmp/o1.csv" \
+    2>"$tmp/err" && head -1 "$tmp/o1.csv" | grep -q '^tick,cpu,task,rank,' &&
+    ! cmp -s "$tmp/o1.csv" "$tmp/live.csv" &&
+    [ "$(wc -l <"$tmp/o1.csv")" = "$(wc -l <"$tmp/live.csv")" ]; then
+	ok "replay --policy o1 ran: $(head -1 "$tmp/o1.csv")"
+else
+	fail "replay --policy o1: $(head -3 "$tmp/err")"
+fi
+
+# Broken journals: exit 2, FILE:LINE, no trace written.
+lines=$(wc -l <"$tmp/j")
+head -n $((lines - 1)) "$tmp/j" >"$tmp/trunc"		# no end line
+head -c $(($(wc -c <"$tmp/j") - 1)) "$tmp/j" >"$tmp/nonl"	# no last \n
+awk -v n="$lines" 'NR == n - 1 { last = $0; next }
+    NR == n - 2 { keep = $0; next }
+    NR == n { print last; print keep; print; next } { print }' \
+    "$tmp/j" >"$tmp/reorder"
+# the last two changes swapped: ticks go back (if they differ)
+sed '0,/ sleep task=/s/ sleep task=/ slept task=/' "$tmp/j" >"$tmp/garble"
+sed '0,/ nice task=\([0-9]*\) nice=/s// nice task=\1 nice=x/' "$tmp/j" \
+    >"$tmp/badfield"
+for b in trunc nonl reorder garble badfield; do
+	if cmp -s "$tmp/$b" "$tmp/j"; then
+		fail "$b: not broken (the test's sed did nothing)"
+		continue
+	fi
+	rm -f "$tmp/b.csv"
+	"$sd" --headless --replay "$tmp/$b" --trace "$tmp/b.csv" \
+	    >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q "^$tmp/$b:[0-9][0-9]*: " "$tmp/err" &&
+	    [ ! -e "$tmp/b.csv" ]; then
+		ok "$b journal refused: $(head -1 "$tmp/err")"
+	else
+		fail "$b journal: exit $st: $(head -2 "$tmp/err")"
+	fi
+done
+e2e_end

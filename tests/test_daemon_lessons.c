@@ -1,0 +1,185 @@
+/*
+ * test_daemon_lessons.c -- a scenario's lesson events in a real stairsd
+ * (SPEC.md section 7): the scenario's speed starts the clock; a pause
+ * event stops it right after its tick, its text the caption; a speed
+ * event sets the speed; an ask pauses with the question as the caption,
+ * and the next resume shows the answer; marks and pauses are narrated
+ * as event lines.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "daemon_harness.h"
+
+/* Read frames until a line containing want shows up; 0 if it did. */
+static int
+wait_frame_line(struct tconn *c, const char *want)
+{
+	char	line[8192];
+	long	end = td_ms() + TD_DEADLINE_MS;
+
+	while (td_ms() < end) {
+		if (tc_line(c, line, sizeof line, (int)(end - td_ms())) != 0)
+			break;
+		if (strstr(line, want) != NULL)
+			return (0);
+	}
+	td_timed_out(TD_DEADLINE_MS, "a line with \"%s\"", want);
+	return (-1);
+}
+
+/* The status line's speed= word ("0.5", "20"). */
+static void
+status_speed(struct tconn *c, char *buf, size_t len)
+{
+	char	data[4096], final[256], *p;
+
+	assert_int_equal(tc_cmd(c, "status", data, sizeof data, final,
+	    sizeof final), 0);
+	assert_non_null(p = strstr(data, " speed="));
+	p += 7;
+	snprintf(buf, len, "%.*s", (int)strcspn(p, " \n"), p);
+}
+
+static const char lesson[] =
+    "name = \"lesson\";\n"
+    "speed = 0.5;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; }, { name = \"ed\"; pattern = [ 2, 40 ]; "
+    "} );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; text = \"Ready?\"; },\n"
+    "  { at = 40; action = \"mark\"; text = \"Part one\"; },\n"
+    "  { at = 50; action = \"speed\"; value = 20; },\n"
+    "  { at = 300; action = \"pause\"; text = \"Stop here\"; },\n"
+    "  { at = 600; action = \"ask\"; text = \"Who runs next?\";\n"
+    "    answer = \"ed: it just woke, one stair up\"; }\n"
+    ");\n";
+
+/*
+ * The whole lesson, live: paused at tick 0 at the scenario's speed (not
+ * the configuration's), a speed event, a pause at exactly its tick, an
+ * ask and its answer on resume.
+ */
+static void
+test_lesson(void **state)
+{
+	struct td	 t;
+	struct tconn	*sub, *c;
+	char		 line[8192], speed[32];
+	long		 end;
+
+	td_init(&t, "realtime = false;\nspeed = 3;\n", lesson);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_non_null(sub = tc_open(&t));
+
+	/* The first tick's pause: tick 0 ran, the clock stopped. */
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	assert_int_equal(tc_status(c, "tick"), 1);
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");	/* the scenario's, not 3 */
+	tc_sendf(sub, "subscribe 30");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(wait_frame_line(sub, "caption tick=0 text=Ready?"),
+	    0);
+
+	/* Resume: the mark and the speed event, then the pause at 300. */
+	tc_expect(c, "resume", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=mark: Part one"), 0);
+	assert_int_equal(wait_frame_line(sub, "text=speed 0.5 -> 20"), 0);
+	assert_int_equal(wait_frame_line(sub, "caption tick=300 text=Stop "
+	    "here"), 0);
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 300");
+	/* Exactly after its tick, however many ticks the clock had due. */
+	assert_int_equal(tc_status(c, "tick"), 301);
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "20");
+	td_nap(100);
+	assert_int_equal(tc_status(c, "tick"), 301);
+
+	/* The ask: paused after 600, the question is the caption. */
+	tc_expect(c, "resume", "ok");
+	assert_int_equal(wait_frame_line(sub, "caption tick=600 text=Who runs "
+	    "next?"), 0);
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause of the ask at 600");
+	assert_int_equal(tc_status(c, "tick"), 601);
+	assert_int_equal(wait_frame_line(sub, "text=paused by the scenario: "
+	    "a question"), 0);
+
+	/* The next resume shows the answer, and the clock goes on. */
+	tc_expect(c, "resume", "ok");
+	assert_int_equal(wait_frame_line(sub, "caption tick=600 text=ed: it "
+	    "just woke, one stair up"), 0);
+	TD_UNTIL(tc_status(c, "tick") > 700, "the clock to go on");
+	assert_int_equal(tc_status(c, "paused"), 0);
+	/* A pause and resume later: no answer again, the caption stays. */
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "resume", "ok");
+	tc_sendf(sub, "unsubscribe");
+	end = td_ms() + TD_DEADLINE_MS;
+	for (;;) {
+		if (td_ms() >= end) {
+			td_timed_out(TD_DEADLINE_MS, "ok to unsubscribe");
+			fail();
+		}
+		assert_int_equal(tc_line(sub, line, sizeof line,
+		    TD_DEADLINE_MS), 0);
+		if (strncmp(line, "caption ", 8) == 0 &&
+		    strstr(line, "text=ed: it just woke") == NULL)
+			fail_msg("the caption changed: %s", line);
+		if (strcmp(line, "ok") == 0)
+			break;
+	}
+	tc_close(sub);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/*
+ * A step through a pause or an ask: the steps all run (the clock is
+ * paused already); the question is the caption and the next resume
+ * shows the answer.
+ */
+static void
+test_step_through(void **state)
+{
+	struct td	 t;
+	struct tconn	*sub, *c;
+	char		 line[8192];
+
+	td_init(&t, NULL, lesson);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_non_null(sub = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "step 700", "ok");
+	assert_int_equal(tc_status(c, "tick"), 701);
+	assert_int_equal(tc_status(c, "paused"), 1);
+	tc_sendf(sub, "subscribe 30");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	assert_int_equal(wait_frame_line(sub, "caption tick=600 text=Who runs "
+	    "next?"), 0);
+	tc_expect(c, "resume", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=ed: it just woke"), 0);
+	tc_close(sub);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lesson),
+		cmocka_unit_test(test_step_through),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
