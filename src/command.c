@@ -231,6 +231,9 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int		 id;
 
+	if (engine_ntasks(daemon_engine(d)) >= d->cfg.max_tasks)
+		return (command_err(out, xasprintf("too many tasks "
+		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
 	if (session_task_find(d->session, cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);
@@ -254,7 +257,6 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 			    xasprintf("empty cpu list")), -1);
 		ch.has_cpus = 1;
 	}
-	/* The session says no past max_tasks. */
 	if ((id = daemon_change(d, &ch, &cause)) < 0)
 		return (command_err(out, cause), -1);
 	return (id);
@@ -402,6 +404,69 @@ command_record(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/* seek <tick>: pause, and show that tick. */
+static int
+command_seek(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	*cause = NULL;
+
+	daemon_step_cancel(d, "seek");
+	if (!d->clock.paused) {
+		daemon_pause(d);
+		daemon_note(d, "paused");
+	}
+	if (session_seek(d->session, cmd->tick, &cause) != 0)
+		return (command_err(out, cause));
+	daemon_changed(d);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* marks: the scenario's marks, in time order. */
+static int
+command_marks(struct daemon *d, struct evbuffer *out)
+{
+	const struct session_mark	*m;
+	char				 buf[PROTO_TEXT_MAX + 64];
+	size_t				 i, n;
+
+	m = session_marks(d->session, &n);
+	for (i = 0; i < n; i++)
+		command_line(out, buf, protocol_text_line(buf, sizeof buf,
+		    "mark", m[i].at, m[i].text));
+	evbuffer_add_printf(out, "ok %zu\n", n);
+	return (0);
+}
+
+/*
+ * Viewing the past (seek), commands that change the engine are refused:
+ * they would change the present, out of sight.
+ */
+static int
+command_past(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	switch (cmd->type) {
+	case PROTO_SLEEP:
+	case PROTO_NICE:
+	case PROTO_AFFINITY:
+	case PROTO_KILL:
+	case PROTO_ADD:
+	case PROTO_SPAWN:
+	case PROTO_POLICY:
+		if (!session_viewing(d->session))
+			return (0);
+		evbuffer_add_printf(out, "err viewing the past (tick %llu of "
+		    "%llu): resume first\n", (unsigned long long)engine_now(
+		    daemon_engine(d)), (unsigned long long)session_now(
+		    d->session));
+		return (1);
+	default:
+		return (0);
+	}
+}
+
 /*
  * Run one command, writing its reply into out.  Returns COMMAND_* flags
  * for what the connection itself must do.
@@ -416,6 +481,8 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 
 	/* The engine at the tick the wall clock says, then the command. */
 	daemon_catchup(d);
+	if (command_past(d, cmd, out))
+		return (0);
 	switch (cmd->type) {
 	case PROTO_NONE:
 		return (0);
@@ -503,6 +570,10 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		return (command_load(d, session_label(d->session), out));
 	case PROTO_RECORD:
 		return (command_record(d, cmd, out));
+	case PROTO_SEEK:
+		return (command_seek(d, cmd, out));
+	case PROTO_MARKS:
+		return (command_marks(d, out));
 	case PROTO_READONLY:
 		evbuffer_add_printf(out, "ok\n");
 		return (COMMAND_READONLY);

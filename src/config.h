@@ -30,6 +30,7 @@ struct config {
 	int		 max_task_procs; /* processes per real task */
 	int		 max_fps;	/* cap on subscribe fps */
 	int		 max_tasks;	/* add/spawn refused past it */
+	int		 history;	/* seconds of ticks seek reaches */
 	int		 batch;		/* no real task: tick in batches */
 	char		*observe;	/* "events" where allowed, or "proc" */
 };

@@ -125,7 +125,7 @@ daemon_note(struct daemon *d, const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	daemon_vnote(d, engine_now(daemon_engine(d)), fmt, ap);
+	daemon_vnote(d, session_now(d->session), fmt, ap);
 	va_end(ap);
 }
 
@@ -136,7 +136,7 @@ daemon_note_ran(struct daemon *d, const char *fmt, ...)
 	va_list	ap;
 
 	va_start(ap, fmt);
-	daemon_vnote(d, engine_now(daemon_engine(d)) - 1, fmt, ap);
+	daemon_vnote(d, session_now(d->session) - 1, fmt, ap);
 	va_end(ap);
 }
 
@@ -242,8 +242,8 @@ daemon_status(struct daemon *d, struct proto_status *st)
 
 	memset(st, 0, sizeof *st);
 	st->tick = engine_now(e);
-	st->now = st->tick;
-	st->live = 1;
+	st->now = session_now(d->session);
+	st->live = !session_viewing(d->session);
 	st->cpus = p->cpus;
 	st->tasks = engine_ntasks(e);
 	st->alive = engine_nlive(e);
@@ -340,16 +340,16 @@ daemon_real_live(struct daemon *d)
 	struct engine_task_info	ti;
 	int			id, n, live;
 
-	n = engine_ntasks(daemon_engine(d));
-	live = engine_nlive(daemon_engine(d));
+	n = engine_ntasks(session_live_engine(d->session));
+	live = engine_nlive(session_live_engine(d->session));
 	if (n == d->real_ntasks && live == d->real_nlive)
 		return (d->real_live);
 	d->real_ntasks = n;
 	d->real_nlive = live;
 	d->real_live = 0;
 	for (id = 1; id <= n; id++) {
-		if (engine_task_info(daemon_engine(d), id, &ti) == 0 &&
-		    ti.kind == ENGINE_REAL && ti.state != ENGINE_EXITED) {
+		if (engine_task_info(session_live_engine(d->session), id,
+		    &ti) == 0 && ti.kind == ENGINE_REAL && ti.state != ENGINE_EXITED) {
 			d->real_live = 1;
 			break;
 		}
@@ -406,13 +406,13 @@ daemon_arm(struct daemon *d, uint64_t now)
 	d->batched = 0;
 	if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
 		d->batched = 1;
-		at = clock_next_ns(&d->clock, engine_now(daemon_engine(d)) + 1);
+		at = clock_next_ns(&d->clock, session_now(d->session) + 1);
 		if (at < now + daemon_batch_ns(d))
 			at = now + daemon_batch_ns(d);
 		its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
 		its.it_value.tv_nsec = (long)(at % 1000000000ULL);
 	} else if (!d->clock.paused && !d->exiting) {
-		at = clock_next_ns(&d->clock, engine_now(daemon_engine(d)) + 1);
+		at = clock_next_ns(&d->clock, session_now(d->session) + 1);
 		period = clock_period_ns(&d->clock);
 		if (d->clock.speed > 1 && at < now + period)
 			at = now + period;
@@ -446,7 +446,7 @@ daemon_catchup(struct daemon *d)
 	now = clock_now_ns();
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
-	n = clock_take_more(&d->clock, now, engine_now(daemon_engine(d)),
+	n = clock_take_more(&d->clock, now, session_now(d->session),
 	    allow);
 	/* A scenario's pause, ask or speed event ends the run here. */
 	while (n-- > 0 && !d->exiting && !d->clock.paused &&
@@ -466,6 +466,41 @@ daemon_timer(evutil_socket_t fd, short events, void *arg)
 
 	(void)read(fd, &expirations, sizeof expirations);
 	daemon_catchup(d);
+}
+
+/*
+ * Viewing the past (a seek), the clock is to run again (resume, step):
+ * with scripted tasks only the past viewed becomes the present (a
+ * branch: the journal after it is dropped); with real tasks, which went
+ * on in the real world, back to the present.
+ */
+void
+daemon_leave_past(struct daemon *d)
+{
+	uint64_t	 now = session_now(d->session), t;
+	char		*cause = NULL;
+
+	if (!session_viewing(d->session))
+		return;
+	t = engine_now(daemon_engine(d));
+	if (session_has_real(d->session)) {
+		session_view_end(d->session);
+		daemon_note(d, "back to the present, tick %llu",
+		    (unsigned long long)now);
+	} else if (session_branch(d->session, &cause) != 0) {
+		log_warnx("branch: %s", cause);
+		free(cause);
+		session_view_end(d->session);
+	} else {
+		/* The present is another engine now. */
+		if (d->procs != NULL)
+			procs_set_engine(d->procs,
+			    session_live_engine(d->session));
+		daemon_note(d, "went on from tick %llu (was %llu)",
+		    (unsigned long long)t, (unsigned long long)now);
+	}
+	d->real_ntasks = -1;
+	daemon_changed(d);
 }
 
 /* Stop the clock (the caller caught the engine up: daemon_catchup). */
@@ -492,8 +527,9 @@ daemon_resume(struct daemon *d)
 {
 	uint64_t	now = clock_now_ns();
 
+	daemon_leave_past(d);
 	session_answer(d->session);
-	clock_resume(&d->clock, now, engine_now(daemon_engine(d)));
+	clock_resume(&d->clock, now, session_now(d->session));
 	if (d->procs != NULL)
 		procs_release(d->procs);
 	daemon_arm(d, now);
@@ -572,6 +608,7 @@ void
 daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 {
 	daemon_step_cancel(d, "a new step");
+	daemon_leave_past(d);
 	if (!d->clock.paused) {
 		daemon_pause(d);
 		daemon_note(d, "paused");
@@ -601,7 +638,7 @@ daemon_set_speed(struct daemon *d, double speed)
 {
 	uint64_t	now = clock_now_ns();
 
-	clock_set_speed(&d->clock, speed, now, engine_now(daemon_engine(d)));
+	clock_set_speed(&d->clock, speed, now, session_now(d->session));
 	if (!d->clock.paused) {
 		daemon_arm(d, now);
 	}
@@ -860,7 +897,7 @@ daemon_procs_notice(void *arg, const char *text)
 static void
 daemon_procs_start(struct daemon *d)
 {
-	const struct engine	*e = daemon_engine(d);
+	const struct engine	*e = session_live_engine(d->session);
 	struct procs_config	 pc;
 	char			*cause = NULL;
 	size_t			 i;
@@ -970,6 +1007,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 		set.spawn = daemon_scenario_spawn;
 		set.spawn_arg = d;
 		set.ledger_rows = DAEMON_LEDGER_ROWS;
+		set.history = (uint64_t)d->cfg.history * 1000;
 		set.note = daemon_session_note;
 		set.exit_reason = daemon_exit_reason;
 		set.arg = d;
@@ -1310,7 +1348,7 @@ daemon_main(int argc, char **argv)
 	event_add(d->timer, NULL);
 	clock_init(&d->clock, session_speed(d->session) > 0 ?
 	    session_speed(d->session) : d->cfg.speed, clock_now_ns(),
-	    engine_now(daemon_engine(d)));
+	    session_now(d->session));
 	daemon_arm(d, clock_now_ns());
 
 	log_info("serving %s on %s (%d cpus, speed %g)",

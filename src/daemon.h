@@ -101,6 +101,7 @@ void	daemon_changed(struct daemon *);
 void	daemon_catchup(struct daemon *);
 void	daemon_pause(struct daemon *);
 void	daemon_resume(struct daemon *);
+void	daemon_leave_past(struct daemon *);
 void	daemon_step_start(struct daemon *, uint64_t,
 	    struct server_client *);
 int	daemon_step_cancel(struct daemon *, const char *why);

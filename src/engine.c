@@ -1614,6 +1614,8 @@ engine_clone(const struct engine *e)
 	for (j = 0; j < e->nevents; j++) {
 		if (e->events[j].text != NULL)
 			c->events[j].text = xstrdup(e->events[j].text);
+		if (e->events[j].answer != NULL)	/* an ask's */
+			c->events[j].answer = xstrdup(e->events[j].answer);
 	}
 	/*
 	 * A fired event is a copy of one of the events run so far, its text
@@ -1635,6 +1637,7 @@ engine_clone(const struct engine *e)
 			abort();
 		}
 		c->fired[j].text = c->events[k - 1].text;
+		c->fired[j].answer = c->events[k - 1].answer;
 	}
 	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
 

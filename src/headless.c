@@ -533,6 +533,19 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	return (status);
 }
 
+/* Does the journal go back anywhere (a seek, then resume)? */
+static int
+headless_branches(const struct journal *j)
+{
+	size_t	i;
+
+	for (i = 0; i < j->nchanges; i++) {
+		if (j->changes[i].kind == CHANGE_BRANCH)
+			return (1);
+	}
+	return (0);
+}
+
 /*
  * --replay: the journal's scenario on its engine, with its changes fed
  * in as their ticks come.  0, or an exit status (2: a broken journal,
@@ -637,6 +650,8 @@ headless_main(int argc, char **argv)
 		set.params = p;
 		set.policy = run.policy;
 		set.real_ok = 1;
+		/* A branch goes back: keyframes to go back to. */
+		set.history = headless_branches(j) ? UINT64_MAX : 0;
 		run.s = session_create(&set, sc, &cause);
 	} else
 		run.s = headless_session(sc, &p, run.policy, &cause);
@@ -684,8 +699,14 @@ headless_main(int argc, char **argv)
 		goto out;
 	}
 
-	for (t = 0; t < o.ticks; t++) {
+	/*
+	 * Ticks 0..ticks-1; a replay goes on while a branch it has to make
+	 * (back to an earlier tick) is still ahead.
+	 */
+	while ((t = engine_now(run.e)) < o.ticks ||
+	    session_feed_branch_ahead(run.s)) {
 		session_tick(run.s);
+		run.e = session_engine(run.s);	/* a branch swaps it */
 		if (run.perfetto != NULL)
 			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)

@@ -143,6 +143,17 @@ proc_default_map(struct procs *ps)
 		ps->map[i] = cpus[i % n];
 }
 
+/*
+ * The engine to read from now on: the session's present after a branch
+ * (a seek, then resume), which only a session without real tasks makes,
+ * so no task of the layer's changes.
+ */
+void
+procs_set_engine(struct procs *ps, const struct engine *e)
+{
+	ps->e = e;
+}
+
 /* Create the real-process layer for an engine. */
 struct procs *
 procs_create(const struct engine *e, const struct procs_config *conf,

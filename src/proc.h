@@ -72,6 +72,7 @@ struct procs_info {
 struct procs *procs_create(const struct engine *, const struct procs_config *,
 	    char **cause);
 void	procs_free(struct procs *);
+void	procs_set_engine(struct procs *, const struct engine *);
 int	procs_spawn(struct procs *, int task_id, char *const argv[],
 	    char **cause);
 void	procs_observe(struct procs *);

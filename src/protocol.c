@@ -57,6 +57,8 @@ static const struct proto_def {
 	{ "reset", PROTO_RESET, 0, 0, 1, "reset" },
 	{ "record", PROTO_RECORD, 1, 1, 1, "record <path>" },
 	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
+	{ "seek", PROTO_SEEK, 1, 1, 1, "seek <tick>" },
+	{ "marks", PROTO_MARKS, 0, 0, 0, "marks" },
 };
 #define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
 
@@ -85,6 +87,8 @@ const char *const protocol_help[] = {
 	"reset                     load the current scenario again",
 	"record <path>             write the journal so far, and keep on",
 	"readonly                  this connection changes nothing from now",
+	"seek <tick>               show the state at a past tick (pauses)",
+	"marks                     the scenario's marks (chapters)",
 	NULL
 };
 
@@ -434,6 +438,12 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 	case PROTO_LOAD:
 	case PROTO_RECORD:
 		cmd->path = xstrdup(w[0]);
+		break;
+	case PROTO_SEEK:
+		if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v,
+		    cause) != 0)
+			return (-1);
+		cmd->tick = (uint64_t)v;
 		break;
 	case PROTO_POLICY:
 		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {

@@ -54,7 +54,9 @@ enum proto_type {
 	PROTO_LOAD,
 	PROTO_RESET,
 	PROTO_RECORD,
-	PROTO_READONLY
+	PROTO_READONLY,
+	PROTO_SEEK,
+	PROTO_MARKS
 };
 
 /* One parsed command; protocol_cmd_free() releases it. */
@@ -77,6 +79,7 @@ struct proto_cmd {
 	int		 argc;
 	const struct engine_policy *policy;	/* policy */
 	char		*path;		/* load, record */
+	uint64_t	 tick;		/* seek */
 };
 
 /* The real-process part of a task line; NULL for scripted tasks. */

@@ -24,13 +24,28 @@
 #include "session.h"
 #include "xmalloc.h"
 
-#define SESSION_TRACE_BUFSIZE	(1 << 20)
+/*
+ * A keyframe every SESSION_KEY_TICKS ticks: a seek clones the nearest
+ * one at or before its tick and runs at most this many ticks from it.
+ * Measured (2 000 tasks on 8 CPUs, half hogs, half sleepers): a tick
+ * costs about 2 us and a keyframe about 1.2 MB and 2 ms to clone, so a
+ * seek is under 30 ms and 10 minutes of history at speed 1 hold 60
+ * keyframes, about 75 MB (docs/DAEMON.md, tests/bench_seek.c).
+ */
+#define SESSION_KEY_TICKS	10000
 
 /* What the session remembers about each task to describe changes. */
 struct session_seen {
 	int		nice;
 	int		exited;
 	struct cpumask	affinity;
+};
+
+/* A copy of the engine at a tick (before that tick's changes). */
+struct session_key {
+	uint64_t		 tick;
+	struct engine		*e;
+	size_t			 njournal;	/* changes made before it */
 };
 
 struct session {
@@ -66,9 +81,20 @@ struct session {
 	size_t			 njournal, sizejournal;
 	FILE			*record;
 
+	/* History: keyframes, oldest first, and the past being viewed. */
+	uint64_t		 history;	/* ticks kept; 0: no keyframes */
+	struct session_key	*keys;
+	size_t			 nkeys, sizekeys;
+	struct engine		*view;		/* NULL: the present */
+	size_t			 view_j;	/* next journal change for it */
+	struct session_mark	*marks;
+	size_t			 nmarks;
+	int			 ever_real;	/* a real task ever: no branch */
+
 	/* A replay's changes to make. */
 	const struct change	*feed;
 	size_t			 nfeed, nextfeed;
+	size_t			 feed_branch;	/* last branch + 1; 0: none */
 	int			 keep_policy;
 };
 
@@ -135,6 +161,57 @@ session_seen_update(struct session *s, int id)
 	}
 }
 
+/* Keep a copy of the scenario's marks. */
+static void
+session_marks_copy(struct session *s, const struct scenario *sc)
+{
+	struct scenario_mark	*m;
+	size_t			 i, n;
+
+	if ((m = scenario_marks(sc, &n)) == NULL || n == 0) {
+		free(m);
+		return;
+	}
+	s->marks = xcalloc(n, sizeof *s->marks);
+	for (i = 0; i < n; i++) {
+		s->marks[i].at = m[i].at;
+		s->marks[i].text = xstrdup(m[i].text != NULL ? m[i].text : "");
+	}
+	s->nmarks = n;
+	free(m);
+}
+
+/*
+ * A keyframe of the present at its tick (between ticks, before any
+ * change at that tick), and the keyframes older than the history
+ * dropped: the oldest kept is the newest at or before now - history.
+ */
+static void
+session_key_add(struct session *s)
+{
+	struct session_key	*k;
+	uint64_t		 now = engine_now(s->e), lo;
+	size_t			 drop;
+
+	if (s->nkeys == s->sizekeys) {
+		s->sizekeys = s->sizekeys ? s->sizekeys * 2 : 16;
+		s->keys = xreallocarray(s->keys, s->sizekeys, sizeof *s->keys);
+	}
+	k = &s->keys[s->nkeys++];
+	k->tick = now;
+	k->e = engine_clone(s->e);
+	k->njournal = s->njournal;
+	lo = now > s->history ? now - s->history : 0;
+	for (drop = 0; drop + 1 < s->nkeys && s->keys[drop + 1].tick <= lo;
+	    drop++)
+		engine_free(s->keys[drop].e);
+	if (drop > 0) {
+		memmove(s->keys, s->keys + drop, (s->nkeys - drop) *
+		    sizeof *s->keys);
+		s->nkeys -= drop;
+	}
+}
+
 /* Start a session of sc as setup says. */
 struct session *
 session_create(const struct session_setup *set, const struct scenario *sc,
@@ -171,6 +248,11 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->policy0 = engine_get_policy(s->e);
 	if (set->ledger_rows > 0)
 		s->ledger = ledger_create(set->ledger_rows);
+	s->ever_real = scenario_ncommands(sc) > 0;
+	session_marks_copy(s, sc);
+	s->history = set->history;
+	if (s->history > 0)
+		session_key_add(s);
 	for (id = 1; id <= engine_ntasks(s->e); id++)
 		session_seen_update(s, id);
 	return (s);
@@ -190,6 +272,13 @@ session_free(struct session *s)
 		free((uint32_t *)s->journal[i].pattern);
 	}
 	free(s->journal);
+	for (i = 0; i < s->nkeys; i++)
+		engine_free(s->keys[i].e);
+	free(s->keys);
+	engine_free(s->view);
+	for (i = 0; i < s->nmarks; i++)
+		free(s->marks[i].text);
+	free(s->marks);
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
 	free(s->names);
@@ -202,11 +291,47 @@ session_free(struct session *s)
 	free(s);
 }
 
-/* The engine, to read. */
+/* The engine shown, to read: the past being viewed, else the present. */
 const struct engine *
 session_engine(const struct session *s)
 {
+	return (s->view != NULL ? s->view : s->e);
+}
+
+/* The present engine, to read (whatever is viewed). */
+const struct engine *
+session_live_engine(const struct session *s)
+{
 	return (s->e);
+}
+
+/* The present tick. */
+uint64_t
+session_now(const struct session *s)
+{
+	return (engine_now(s->e));
+}
+
+/* Is the past being viewed? */
+int
+session_viewing(const struct session *s)
+{
+	return (s->view != NULL);
+}
+
+/* Did the session ever have a real task (a seek is then view-only)? */
+int
+session_has_real(const struct session *s)
+{
+	return (s->ever_real);
+}
+
+/* The scenario's marks, in time order. */
+const struct session_mark *
+session_marks(const struct session *s, size_t *n)
+{
+	*n = s->nmarks;
+	return (s->marks);
 }
 
 /* The scenario's name. */
@@ -466,6 +591,18 @@ session_feed_due(struct session *s)
 		if (ch->kind == CHANGE_POLICY && s->keep_policy)
 			continue;
 		cause = NULL;
+		if (ch->kind == CHANGE_BRANCH) {
+			/* Back to its tick, as the live session went. */
+			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
+			    session_branch(s, &cause) == 0)
+				now = engine_now(s->e);
+			else {
+				fprintf(stderr, "stairsd: replay: tick %llu: "
+				    "%s\n", (unsigned long long)now, cause);
+				free(cause);
+			}
+			continue;
+		}
 		if (session_change(s, ch, &cause) < 0) {
 			/* Made live, so it is made again; say if not. */
 			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
@@ -501,6 +638,8 @@ session_tick(struct session *s)
 		s->caption_seq = seq;
 		s->caption_tick = tick;
 	}
+	if (s->history > 0 && engine_now(s->e) % SESSION_KEY_TICKS == 0)
+		session_key_add(s);
 }
 
 /* Make the changes fed from a journal as their ticks come. */
@@ -508,47 +647,57 @@ void
 session_feed(struct session *s, const struct change *ch, size_t n,
     int keep_policy)
 {
+	size_t	i;
+
 	s->feed = ch;
 	s->nfeed = n;
 	s->nextfeed = 0;
+	s->feed_branch = 0;
+	for (i = 0; i < n; i++) {
+		if (ch[i].kind == CHANGE_BRANCH)
+			s->feed_branch = i + 1;
+	}
 	s->keep_policy = keep_policy;
 }
 
-/* Apply a change to the engine; 0 (ADD: the id) or -1 with *cause. */
+/* Is a branch still ahead in the fed changes? */
+int
+session_feed_branch_ahead(const struct session *s)
+{
+	return (s->nextfeed < s->feed_branch);
+}
+
+/* Apply a change to engine e; 0 (ADD: the id) or -1 with *cause. */
 static int
-session_apply(struct session *s, const struct change *ch, char **cause)
+session_apply(struct session *s, struct engine *e, const struct change *ch,
+    char **cause)
 {
 	struct engine_task_spec		 spec;
 	const struct engine_policy	*pol;
 
 	switch (ch->kind) {
 	case CHANGE_SLEEP:
-		return (engine_task_sleep(s->e, ch->task, (uint64_t)ch->value,
+		return (engine_task_sleep(e, ch->task, (uint64_t)ch->value,
 		    cause));
 	case CHANGE_NICE:
-		return (engine_task_nice(s->e, ch->task, (int)ch->value,
+		return (engine_task_nice(e, ch->task, (int)ch->value,
 		    cause));
 	case CHANGE_AFFINITY:
-		return (engine_task_affinity(s->e, ch->task, &ch->cpus,
+		return (engine_task_affinity(e, ch->task, &ch->cpus,
 		    cause));
 	case CHANGE_KILL:
 	case CHANGE_EXIT:
-		return (engine_task_kill(s->e, ch->task, cause));
+		return (engine_task_kill(e, ch->task, cause));
 	case CHANGE_BLOCK:
-		return (engine_task_block(s->e, ch->task, cause));
+		return (engine_task_block(e, ch->task, cause));
 	case CHANGE_WAKE:
-		return (engine_task_wake(s->e, ch->task, cause));
+		return (engine_task_wake(e, ch->task, cause));
 	case CHANGE_ADD:
-		if (s->max_tasks > 0 && engine_ntasks(s->e) >= s->max_tasks) {
-			*cause = xasprintf("too many tasks (max_tasks %d)",
-			    s->max_tasks);
-			return (-1);
-		}
 		memset(&spec, 0, sizeof spec);
 		spec.name = ch->name;
 		spec.kind = ch->real ? ENGINE_REAL : ENGINE_SIM;
 		spec.nice = ch->nice;
-		spec.start = engine_now(s->e);
+		spec.start = engine_now(e);
 		if (!ch->real) {
 			spec.pattern = ch->pattern;
 			spec.npattern = ch->npattern;
@@ -556,7 +705,7 @@ session_apply(struct session *s, const struct change *ch, char **cause)
 		}
 		spec.cpus = ch->has_cpus ? &ch->cpus : NULL;
 		spec.group = -1;
-		return (engine_task_add(s->e, &spec, cause));
+		return (engine_task_add(e, &spec, cause));
 	case CHANGE_POLICY:
 		if (ch->name == NULL ||
 		    (pol = engine_policy_find(ch->name)) == NULL) {
@@ -564,7 +713,7 @@ session_apply(struct session *s, const struct change *ch, char **cause)
 			    ch->name != NULL ? ch->name : "");
 			return (-1);
 		}
-		engine_set_policy(s->e, pol);
+		engine_set_policy(e, pol);
 		return (0);
 	case CHANGE_BRANCH:
 		*cause = xstrdup("branch: not supported yet");
@@ -605,8 +754,10 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	int		r;
 
 	c.at = engine_now(s->e);
-	if ((r = session_apply(s, &c, cause)) < 0)
+	if ((r = session_apply(s, s->e, &c, cause)) < 0)
 		return (-1);
+	if (c.kind == CHANGE_ADD && c.real)
+		s->ever_real = 1;
 	session_journal_add(s, &c);
 	if (s->record != NULL)
 		journal_write_change(s->record, &c);
@@ -659,4 +810,127 @@ session_end(struct session *s)
 	}
 	if (s->trace != NULL)
 		fflush(s->trace);
+}
+
+/* The oldest tick a seek reaches. */
+uint64_t
+session_first(const struct session *s)
+{
+	return (s->nkeys > 0 ? s->keys[0].tick : engine_now(s->e));
+}
+
+/* Bytes the history holds: its keyframes. */
+size_t
+session_history_memory(const struct session *s)
+{
+	size_t	i, n = s->sizekeys * sizeof *s->keys;
+
+	for (i = 0; i < s->nkeys; i++)
+		n += engine_memory(s->keys[i].e);
+	return (n);
+}
+
+/*
+ * Show the state at tick (the engine after ticks 0..tick-1, before the
+ * changes made at tick): a copy of the newest keyframe at or before it
+ * (or the view already shown, when that is on the way), run on with the
+ * journal's changes.  The present runs on untouched.  At the present
+ * tick the view ends.  0, or -1 with *cause.
+ */
+int
+session_seek(struct session *s, uint64_t tick, char **cause)
+{
+	const struct change	*ch;
+	struct engine		*v;
+	uint64_t		 now = engine_now(s->e), t;
+	size_t			 k;
+	char			*why;
+
+	if (tick == now) {
+		session_view_end(s);
+		return (0);
+	}
+	if (s->nkeys == 0 || tick > now || tick < s->keys[0].tick) {
+		*cause = xasprintf("seek: tick %llu is outside the history "
+		    "%llu..%llu", (unsigned long long)tick,
+		    (unsigned long long)session_first(s),
+		    (unsigned long long)now);
+		return (-1);
+	}
+	for (k = s->nkeys - 1; k > 0 && s->keys[k].tick > tick; k--)
+		;
+	if (s->view == NULL || engine_now(s->view) > tick ||
+	    engine_now(s->view) < s->keys[k].tick) {
+		engine_free(s->view);
+		s->view = engine_clone(s->keys[k].e);
+		s->view_j = s->keys[k].njournal;
+	}
+	v = s->view;
+	while ((t = engine_now(v)) < tick) {
+		for (; s->view_j < s->njournal &&
+		    (ch = &s->journal[s->view_j])->at <= t; s->view_j++) {
+			why = NULL;
+			if (session_apply(s, v, ch, &why) < 0)
+				free(why);	/* failed live too: not kept */
+		}
+		engine_tick(v);
+	}
+	return (0);
+}
+
+/* Stop viewing the past: the present is shown again. */
+void
+session_view_end(struct session *s)
+{
+	engine_free(s->view);
+	s->view = NULL;
+}
+
+/*
+ * The past viewed becomes the present (a seek, then resume, with
+ * scripted tasks only): the changes made at or after its tick and the
+ * keyframes after it are dropped, and the record gets a branch line.
+ * The trace goes on from that tick (its rows repeat the ticks gone
+ * back over); the table counts are not rewound.  0, or -1 with *cause.
+ */
+int
+session_branch(struct session *s, char **cause)
+{
+	struct change	 br;
+	uint64_t	 tick;
+	size_t		 i;
+	int		 id;
+
+	if (s->view == NULL)
+		return (0);
+	if (s->ever_real) {
+		*cause = xstrdup("the session has real tasks: the past is "
+		    "view-only");
+		return (-1);
+	}
+	tick = engine_now(s->view);
+	memset(&br, 0, sizeof br);
+	br.at = engine_now(s->e);
+	br.kind = CHANGE_BRANCH;
+	br.value = (long)tick;
+	if (s->record != NULL)
+		journal_write_change(s->record, &br);
+	for (i = s->view_j; i < s->njournal; i++) {
+		free((char *)s->journal[i].name);
+		free((uint32_t *)s->journal[i].pattern);
+	}
+	s->njournal = s->view_j;
+	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick)
+		engine_free(s->keys[--s->nkeys].e);
+	engine_free(s->e);
+	s->e = s->view;
+	s->view = NULL;
+	/* Ids added after tick may come back with other names. */
+	for (id = 1; id <= s->nnames; id++)
+		free((char *)s->names[id]);
+	s->nnames = 0;
+	for (id = 1; id <= engine_ntasks(s->e); id++)
+		session_seen_update(s, id);
+	engine_caption(s->e, &s->caption_seq);
+	return (0);
 }

@@ -29,7 +29,8 @@ struct session_setup {
 	const char			*text;	/* its text, for the journal */
 	struct engine_params		 params;	/* final (checked) */
 	const struct engine_policy	*policy;	/* NULL: staircase */
-	int				 max_tasks;	/* 0: no limit */
+	int				 max_tasks;	/* the scenario's; 0:
+							   no limit */
 	/*
 	 * A real (command) task of the scenario, once the engine has it:
 	 * spawn it, or NULL to refuse real tasks.  real_ok with no spawn
@@ -39,6 +40,8 @@ struct session_setup {
 	void				*spawn_arg;
 	int				 real_ok;
 	int				 ledger_rows;	/* 0: no table counts */
+	uint64_t			 history;	/* ticks of keyframes
+							   kept; 0: no seek */
 	/* A human line about something at tick (narration); may be NULL. */
 	void	(*note)(void *, uint64_t tick, const char *text);
 	/* Why a real task ended, if its process says ("status=0"); -1 if not. */
@@ -60,7 +63,19 @@ struct session *session_create(const struct session_setup *,
 	    const struct scenario *, char **cause);
 void	session_free(struct session *);
 
+/* A scenario's mark: a chapter. */
+struct session_mark {
+	uint64_t	 at;
+	char		*text;
+};
+
+/* The engine shown (the past being viewed, else the present). */
 const struct engine *session_engine(const struct session *);
+const struct engine *session_live_engine(const struct session *);
+uint64_t session_now(const struct session *);	/* the present tick */
+int	session_viewing(const struct session *);
+int	session_has_real(const struct session *);
+const struct session_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_text(const struct session *);
@@ -104,5 +119,19 @@ void	session_tick(struct session *);
  */
 void	session_feed(struct session *, const struct change *, size_t n,
 	    int keep_policy);
+/* Is a branch still ahead in the fed changes (run on until it is made)? */
+int	session_feed_branch_ahead(const struct session *);
+
+/*
+ * Rewind (SPEC.md section 7): keyframes every few thousand ticks within
+ * the history; session_seek shows the state at a tick (a view; the
+ * present is untouched), session_view_end goes back to the present,
+ * session_branch makes the view the present (scripted tasks only).
+ */
+uint64_t session_first(const struct session *);
+size_t	session_history_memory(const struct session *);
+int	session_seek(struct session *, uint64_t tick, char **cause);
+void	session_view_end(struct session *);
+int	session_branch(struct session *, char **cause);
 
 #endif

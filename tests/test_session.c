@@ -1,0 +1,290 @@
+/*
+ * test_session.c -- the session (src/session.c), without a daemon:
+ * - a seek shows exactly the state a fresh session run to that tick has
+ *   (every task and cpu line), changes made before it included, back
+ *   and forward, across keyframes, with lesson events (an ask's answer,
+ *   a policy event) in the scenario;
+ * - a branch goes on from the tick sought as if the changes after it had
+ *   never been made;
+ * - a journal recorded, read back (journal_parse) and fed to a new
+ *   session gives the same state and the same trace, branch included;
+ * - keyframes older than the history are dropped, and a seek before
+ *   them is refused with the bounds.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "change.h"
+#include "journal.h"
+#include "protocol.h"
+#include "scenario.h"
+#include "session.h"
+
+static const char test_text[] =
+"name = \"t\";\n"
+"cpus = 2;\n"
+"tasks = ( { name = \"hog\"; }, { name = \"ed\"; pattern = [ 2, 8 ]; },\n"
+"  { name = \"low\"; nice = 7; } );\n"
+"events = (\n"
+"  { at = 4000; action = \"nice\"; task = \"hog\"; value = 3; },\n"
+"  { at = 9000; action = \"ask\"; text = \"Who runs next?\";\n"
+"    answer = \"ed: it just woke\"; },\n"
+"  { at = 16000; action = \"policy\"; value = \"o1\"; },\n"
+"  { at = 21000; action = \"policy\"; value = \"staircase\"; },\n"
+"  { at = 100; action = \"mark\"; text = \"one\"; }\n"
+");\n";
+
+/* A session of test_text keeping history ticks. */
+static struct session *
+new_session(uint64_t history)
+{
+	struct session_setup	 set;
+	struct scenario		*sc;
+	struct session		*s;
+	char			*cause = NULL;
+
+	sc = scenario_load_string(test_text, "t.cfg", &cause);
+	assert_non_null(sc);
+	memset(&set, 0, sizeof set);
+	set.label = "t.cfg";
+	set.text = test_text;
+	engine_params_default(&set.params);
+	scenario_params(sc, &set.params);
+	set.history = history;
+	s = session_create(&set, sc, &cause);
+	assert_non_null(s);
+	scenario_free(sc);
+	return (s);
+}
+
+/* Make one change (the test's script) at the session's tick. */
+static void
+poke(struct session *s, enum change_kind kind, int task, long value)
+{
+	static const uint32_t	 pat[] = { 5, 5 };
+	struct change		 ch;
+	char			*cause = NULL;
+
+	memset(&ch, 0, sizeof ch);
+	ch.kind = kind;
+	ch.task = task;
+	ch.value = value;
+	if (kind == CHANGE_ADD) {
+		ch.name = "extra";
+		ch.nice = 2;
+		ch.pattern = pat;
+		ch.npattern = 2;
+	}
+	if (session_change(s, &ch, &cause) < 0)
+		fail_msg("change: %s", cause);
+}
+
+/* Run to tick, making the script's changes on the way. */
+static void
+run_to(struct session *s, uint64_t tick)
+{
+	uint64_t	t;
+
+	while ((t = session_now(s)) < tick) {
+		if (t == 1000)
+			poke(s, CHANGE_SLEEP, 2, 70);
+		if (t == 7000)
+			poke(s, CHANGE_ADD, 0, 0);
+		if (t == 12000)
+			poke(s, CHANGE_NICE, 3, -4);
+		if (t == 18000)
+			poke(s, CHANGE_KILL, 4, 0);
+		session_tick(s);
+	}
+}
+
+/* Every task and cpu line of the engine shown, as one string. */
+static char *
+state(const struct session *s)
+{
+	const struct engine	*e = session_engine(s);
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	char			*out;
+	size_t			 len = 0, size = 1 << 16;
+	int			 id, c;
+
+	out = malloc(size);
+	assert_non_null(out);
+	len += snprintf(out, size, "now %llu policy %s caption %s\n",
+	    (unsigned long long)engine_now(e), engine_get_policy(e)->name,
+	    engine_caption(e, NULL) != NULL ? engine_caption(e, NULL) : "-");
+	for (id = 1; id <= engine_ntasks(e); id++) {
+		assert_int_equal(engine_task_info(e, id, &ti), 0);
+		len += protocol_task_line(out + len, size - len, &ti, NULL,
+		    NULL);
+		out[len++] = '\n';
+	}
+	for (c = 0; c < engine_params(e)->cpus; c++) {
+		engine_cpu_info(e, c, &ci);
+		len += protocol_cpu_line(out + len, size - len, &ci);
+		out[len++] = '\n';
+	}
+	out[len] = '\0';
+	return (out);
+}
+
+/* The state of a fresh session run to tick with the same changes. */
+static char *
+fresh_state(uint64_t tick)
+{
+	struct session	*s = new_session(0);
+	char		*st;
+
+	run_to(s, tick);
+	st = state(s);
+	session_free(s);
+	return (st);
+}
+
+/* Seek back and forward: each time the state of a fresh run. */
+static void
+test_seek_equals_fresh(void **unused)
+{
+	static const uint64_t	 ticks[] = { 15000, 3000, 0, 9001, 9500,
+	    19999, 20000, 24999, 7000, 7001 };
+	struct session		*s = new_session(1000000);
+	char			*a, *b, *cause = NULL;
+	size_t			 i;
+
+	run_to(s, 25000);
+	for (i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
+		assert_int_equal(session_seek(s, ticks[i], &cause), 0);
+		assert_true(session_viewing(s) == (ticks[i] != 25000));
+		assert_int_equal(session_now(s), 25000);
+		a = state(s);
+		b = fresh_state(ticks[i]);
+		if (strcmp(a, b) != 0)
+			fail_msg("seek %llu:\n%s\nfresh:\n%s",
+			    (unsigned long long)ticks[i], a, b);
+		free(a);
+		free(b);
+	}
+	assert_int_equal(session_seek(s, 25000, &cause), 0);
+	assert_false(session_viewing(s));
+	assert_int_equal(session_seek(s, 25001, &cause), -1);
+	assert_string_equal(cause, "seek: tick 25001 is outside the history "
+	    "0..25000");
+	free(cause);
+	session_free(s);
+}
+
+/*
+ * A branch at 10000 goes on as if nothing after it had happened: run
+ * on to 25000 with the script (whose changes after 10000 come again),
+ * the state is the first run's.
+ */
+static void
+test_branch(void **unused)
+{
+	struct session	*s = new_session(1000000);
+	char		*a, *b, *cause = NULL;
+
+	run_to(s, 14000);
+	poke(s, CHANGE_NICE, 1, 19);	/* dropped by the branch */
+	run_to(s, 15000);
+	assert_int_equal(session_seek(s, 10000, &cause), 0);
+	assert_int_equal(session_branch(s, &cause), 0);
+	assert_false(session_viewing(s));
+	assert_int_equal(session_now(s), 10000);
+	run_to(s, 25000);
+	a = state(s);
+	b = fresh_state(25000);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(s);
+}
+
+/* Record a session with a branch, read it back, replay: same trace. */
+static void
+test_journal_replay(void **unused)
+{
+	struct session	*s = new_session(1000000), *r;
+	struct journal	*j;
+	char		*live, *re, *jt, *cause = NULL, *a, *b;
+	size_t		 livelen, relen, jlen;
+	FILE		*lf, *rf, *jf;
+
+	lf = open_memstream(&live, &livelen);
+	jf = open_memstream(&jt, &jlen);
+	session_trace(s, lf);
+	assert_int_equal(session_record(s, jf, &cause), 0);
+	run_to(s, 15000);
+	assert_int_equal(session_seek(s, 8000, &cause), 0);
+	assert_int_equal(session_branch(s, &cause), 0);
+	run_to(s, 20000);
+	session_end(s);
+	fclose(jf);
+	fclose(lf);
+	a = state(s);
+	session_free(s);
+	assert_non_null(strstr(jt, "\n15000 branch tick=8000\n"));
+
+	j = journal_parse(jt, jlen, "j", &cause);
+	if (j == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(j->end, 20000);
+	r = new_session(1000000);
+	rf = open_memstream(&re, &relen);
+	session_trace(r, rf);
+	session_feed(r, j->changes, j->nchanges, 0);
+	while (session_now(r) < j->end || session_feed_branch_ahead(r))
+		session_tick(r);
+	fclose(rf);
+	b = state(r);
+	assert_string_equal(a, b);
+	assert_int_equal(livelen, relen);
+	assert_memory_equal(live, re, livelen);
+	session_free(r);
+	journal_free(j);
+	free(a);
+	free(b);
+	free(live);
+	free(re);
+	free(jt);
+}
+
+/* Old keyframes go; a seek before the oldest kept is refused. */
+static void
+test_history_bound(void **unused)
+{
+	struct session	*s = new_session(25000);
+	char		*cause = NULL;
+
+	run_to(s, 60000);
+	/* Keyframes every 10 000 ticks: 30000 is the newest <= 35000. */
+	assert_int_equal(session_first(s), 30000);
+	assert_int_equal(session_seek(s, 29999, &cause), -1);
+	assert_string_equal(cause, "seek: tick 29999 is outside the history "
+	    "30000..60000");
+	free(cause);
+	assert_int_equal(session_seek(s, 30000, &cause), 0);
+	assert_true(session_history_memory(s) > 0);
+	session_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_seek_equals_fresh),
+		cmocka_unit_test(test_branch),
+		cmocka_unit_test(test_journal_replay),
+		cmocka_unit_test(test_history_bound),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
