@@ -317,6 +317,12 @@ stairs_reply(struct client *c)
 		break;
 	case PEND_MARKS:
 		break;
+	case PEND_READONLY:
+		if (!m->reply_ok) {
+			draw_message(&c->v, 1, "readonly: %s", m->reply_text);
+			stairs_redraw(c);
+		}
+		break;
 	case PEND_ACTION:
 		keys_reply(m, &c->v);
 		stairs_redraw(c);
@@ -370,8 +376,13 @@ stairs_read(struct bufferevent *bev, void *arg)
 				draw_message(&c->v, 1, "daemon speaks protocol"
 				    " %d, this client 1 to %d", c->m->proto,
 				    PROTO_VERSION);
+			/*
+			 * Protocol 2: -r tells the server too, which then
+			 * refuses every change; the scenarios' descriptions.
+			 */
+			if (c->v.readonly && c->m->proto >= 2)
+				stairs_command(c, PEND_READONLY, "readonly");
 			stairs_command(c, PEND_STATUS, "status");
-			/* The scenarios' descriptions (protocol 2). */
 			if (c->m->proto >= 2)
 				stairs_command(c, PEND_SCENARIOS, "scenarios");
 			c->delta = 1;

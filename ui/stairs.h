@@ -99,6 +99,7 @@ enum model_pend {
 	PEND_TABLE,
 	PEND_SCENARIOS,		/* the list for the picker */
 	PEND_MARKS,		/* the scenario's marks, for rewind */
+	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
 	PEND_SHUTDOWN
 };
