@@ -376,8 +376,15 @@ command_scenarios(struct daemon *d, struct evbuffer *out)
 static int
 command_load(struct daemon *d, const char *name, struct evbuffer *out)
 {
-	char	*cause = NULL, *copy;
+	char		*cause = NULL, *copy, q[PROTO_QUOTE_SIZE];
+	const char	*p;
 
+	/* Errors name the file: only printable ones are echoed as they are. */
+	for (p = name; *p != '\0'; p++) {
+		if (*p <= 0x20 || *p >= 0x7f)
+			return (command_err(out, xasprintf("load: no scenario "
+			    "%s", protocol_quote(name, q, sizeof q))));
+	}
 	copy = xstrdup(name);	/* the label goes with the old session */
 	if (daemon_switch(d, copy, &cause) != 0) {
 		free(copy);

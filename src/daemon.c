@@ -1061,7 +1061,7 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 {
 	struct session	*s, *old = d->session;
 	char		*why = NULL;
-	int		 paused = d->clock.paused;
+	int		 paused = d->clock.paused, had_procs = d->procs != NULL;
 
 	/* The old session's real tasks are not ours to check against. */
 	if ((s = daemon_session(d, name, cause)) == NULL)
@@ -1087,7 +1087,8 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 			free(why);
 		}
 	}
-	if (d->base != NULL)
+	/* (The protocol fuzzer runs no real-process layer.) */
+	if (had_procs)
 		daemon_procs_start(d);
 	d->real_ntasks = -1;
 	clock_init(&d->clock, session_speed(s) > 0 ? session_speed(s) :

@@ -33,6 +33,11 @@
  * keyframes, about 75 MB (docs/DAEMON.md, tests/bench_seek.c).
  */
 #define SESSION_KEY_TICKS	10000
+/*
+ * The keyframes' memory is bounded too: past this the oldest go, and the
+ * history reaches less far back (100 000 tasks: a keyframe is ~33 MB).
+ */
+#define SESSION_KEY_BYTES	(512UL << 20)
 
 /* What the session remembers about each task to describe changes. */
 struct session_seen {
@@ -46,6 +51,7 @@ struct session_key {
 	uint64_t		 tick;
 	struct engine		*e;
 	size_t			 njournal;	/* changes made before it */
+	size_t			 bytes;		/* engine_memory */
 };
 
 struct session {
@@ -85,6 +91,7 @@ struct session {
 	uint64_t		 history;	/* ticks kept; 0: no keyframes */
 	struct session_key	*keys;
 	size_t			 nkeys, sizekeys;
+	size_t			 keybytes;	/* their engines' bytes */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
 	struct session_mark	*marks;
@@ -201,10 +208,14 @@ session_key_add(struct session *s)
 	k->tick = now;
 	k->e = engine_clone(s->e);
 	k->njournal = s->njournal;
+	k->bytes = engine_memory(k->e);
+	s->keybytes += k->bytes;
 	lo = now > s->history ? now - s->history : 0;
-	for (drop = 0; drop + 1 < s->nkeys && s->keys[drop + 1].tick <= lo;
-	    drop++)
+	for (drop = 0; drop + 1 < s->nkeys && (s->keys[drop + 1].tick <= lo ||
+	    s->keybytes > SESSION_KEY_BYTES); drop++) {
+		s->keybytes -= s->keys[drop].bytes;
 		engine_free(s->keys[drop].e);
+	}
 	if (drop > 0) {
 		memmove(s->keys, s->keys + drop, (s->nkeys - drop) *
 		    sizeof *s->keys);
@@ -397,6 +408,12 @@ session_answer(struct session *s)
 const char *
 session_caption(const struct session *s, uint64_t *tick)
 {
+	/* The past's own caption; when it fired is not kept there. */
+	if (s->view != NULL) {
+		if (tick != NULL)
+			*tick = engine_now(s->view);
+		return (engine_caption(s->view, NULL));
+	}
 	if (tick != NULL)
 		*tick = s->caption_tick;
 	return (engine_caption(s->e, NULL));
@@ -920,8 +937,10 @@ session_branch(struct session *s, char **cause)
 		free((uint32_t *)s->journal[i].pattern);
 	}
 	s->njournal = s->view_j;
-	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick)
-		engine_free(s->keys[--s->nkeys].e);
+	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick) {
+		s->keybytes -= s->keys[--s->nkeys].bytes;
+		engine_free(s->keys[s->nkeys].e);
+	}
 	engine_free(s->e);
 	s->e = s->view;
 	s->view = NULL;
