@@ -973,6 +973,24 @@ test_picker(void **state)
 			free(d);
 		}
 	}
+	/* Tiny screens, the list still coming: no crash (sanitizers). */
+	for (i = 1; i <= 40; i += 3) {
+		for (h = 1; h <= 12; h++) {
+			v.picker_sel = h % 2 ? 12 : -1;
+			free(render(m, &v, i, h));
+		}
+	}
+	model_free(m);
+	/* Opened before the list came: it says it is asking. */
+	m = load("two_cpu.frame");
+	v.picker_sel = -1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "asking the daemon for its scenarios"));
+	free(d);
+	for (i = 1; i <= 40; i += 3) {
+		for (h = 1; h <= 12; h++)
+			free(render(m, &v, i, h));
+	}
 	model_free(m);
 }
 
