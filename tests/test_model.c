@@ -1137,6 +1137,29 @@ test_reply_error(void **state)
 	keys_reply(m, &v);
 	assert_false(v.message_error);
 	assert_string_equal(v.message, "hog sleeps 5 ms");
+
+	/*
+	 * A key's note said after a command was sent stays when its ok
+	 * comes (f at the present read "forward a second: tick N", the
+	 * reply of the seek before it); a refusal still replaces it.
+	 */
+	nsent = 0;
+	m->npending = 0;
+	three_at(m, 4000, 5000, "demo");
+	keys_frame(m, &v);
+	keys_handle(&e, 'f');
+	assert_string_equal(sent[0], "seek 5000");
+	keys_handle(&e, 'f');
+	assert_int_equal(nsent, 1);
+	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	keys_handle(&e, KEY_LEFT);
+	assert_string_equal(sent[1], "seek 4999");
+	assert_int_equal(model_feed(m, "err seek: no"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_true(v.message_error);
 	model_free(m);
 }
 

@@ -20,7 +20,10 @@
 
 #include "stairs.h"
 
-/* Set the message on the caption line (the last key's outcome). */
+/*
+ * Set the message on the caption line (the last key's outcome).  It is a
+ * note (message_note), unless keys.c says it is a command's progress.
+ */
 void
 draw_message(struct view *v, int error, const char *fmt, ...)
 {
@@ -30,6 +33,7 @@ draw_message(struct view *v, int error, const char *fmt, ...)
 	vsnprintf(v->message, sizeof v->message, fmt, ap);
 	va_end(ap);
 	v->message_error = error;
+	v->message_note = 1;
 }
 
 /* Draw the whole screen into g (already sized). */

@@ -57,6 +57,7 @@ keys_send(struct keys_env *e, enum model_pend kind, const char *what,
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	draw_message(e->view, 0, "%s ...", what);
+	e->view->message_note = 0;
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
@@ -803,23 +804,30 @@ keys_confirm(struct keys_env *e, int key)
 
 /*
  * A reply to an action came: say how it went.  A refusal says so first
- * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).
+ * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).  A
+ * success does not replace what a key said since it was sent (f at the
+ * present, pressed before the seeks before it were answered).
  */
 void
 keys_reply(struct model *m, struct view *v)
 {
-	if (m->reply_ok && m->reply_text[0] != '\0')
-		draw_message(v, 0, "%s: ok %s", m->reply_what, m->reply_text);
-	else if (m->reply_ok)
-		draw_message(v, 0, "%s", m->reply_what);
-	else {
-		draw_message(v, 1, "refused: %s: %s", m->reply_what,
-		    m->reply_text);
-		v->nice_task = 0;
-		v->speed_sent = 0;
-		v->pause_sent = -1;
-		v->seeking = 0;
+	if (m->reply_ok) {
+		if (v->message_note && v->message[0] != '\0')
+			return;
+		if (m->reply_text[0] != '\0')
+			draw_message(v, 0, "%s: ok %s", m->reply_what,
+			    m->reply_text);
+		else
+			draw_message(v, 0, "%s", m->reply_what);
+		v->message_note = 0;
+		return;
 	}
+	draw_message(v, 1, "refused: %s: %s", m->reply_what, m->reply_text);
+	v->message_note = 0;
+	v->nice_task = 0;
+	v->speed_sent = 0;
+	v->pause_sent = -1;
+	v->seeking = 0;
 }
 
 /* The prompt line was entered: act on it. */

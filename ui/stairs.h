@@ -332,6 +332,7 @@ struct view {
 	int		 pause_sent;	/* and pause/resume (-1: none) */
 	long		 pause_frames;
 	int		 message_error;
+	int		 message_note;	/* said by a key, not a command's */
 	long		 message_frames;	/* frames when it was new */
 	char		 message_seen[MODEL_TEXT_MAX];
 
