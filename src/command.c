@@ -11,6 +11,8 @@
  */
 #include <event2/buffer.h>
 
+#include <dirent.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +20,7 @@
 #include "change.h"
 #include "daemon.h"
 #include "ledger.h"
+#include "log.h"
 #include "proc.h"
 #include "scenario.h"
 #include "session.h"
@@ -342,17 +345,90 @@ command_policy(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/* A `scenario` line for sc, named name, from file. */
+static void
+command_scenario_line(struct daemon *d, struct evbuffer *out,
+    const char *name, const char *file, const struct scenario *sc)
+{
+	char	buf[PROTO_TEXT_MAX + 256];
+	size_t	len;
+
+	len = protocol_scenario_line(buf, sizeof buf, name, file,
+	    sc->has_cpus ? sc->cpus : d->cfg.cpus, (int)sc->ntasks,
+	    scenario_ncommands(sc) > 0,
+	    sc->description != NULL ? sc->description : "");
+	command_line(out, buf, len);
+}
+
+/* Does a directory entry name a scenario file (NAME.cfg)? */
+static int
+command_cfg(const struct dirent *de)
+{
+	size_t	n = strlen(de->d_name);
+
+	return (n > 4 && de->d_name[0] != '.' &&
+	    strcmp(de->d_name + n - 4, ".cfg") == 0);
+}
+
+/*
+ * The scenario path's scenarios, directory by directory, by name; one a
+ * built-in or an earlier directory has already is not listed (load
+ * finds that one).  Returns how many lines.
+ */
+static size_t
+command_scenarios_path(struct daemon *d, struct evbuffer *out)
+{
+	struct dirent	**de;
+	struct scenario	 *sc;
+	char		 *path, *name, *cause, *first;
+	size_t		  i, lines = 0;
+	int		  n, k;
+
+	for (i = 0; i < d->nscenario_dirs; i++) {
+		if ((n = scandir(d->scenario_dirs[i], &de, command_cfg,
+		    alphasort)) < 0)
+			continue;
+		for (k = 0; k < n; k++) {
+			name = xstrndup(de[k]->d_name,
+			    strlen(de[k]->d_name) - 4);
+			path = xasprintf("%s/%s", d->scenario_dirs[i],
+			    de[k]->d_name);
+			first = daemon_scenario_file(d, name);
+			if (builtin_find(name) == NULL && first != NULL &&
+			    strcmp(first, path) == 0) {
+				if ((sc = scenario_load_file(path,
+				    &cause)) != NULL) {
+					command_scenario_line(d, out, name,
+					    path, sc);
+					scenario_free(sc);
+					lines++;
+				} else {
+					log_warnx("scenarios: %s", cause);
+					free(cause);
+				}
+			}
+			free(first);
+			free(path);
+			free(name);
+			free(de[k]);
+		}
+		free(de);
+	}
+	return (lines);
+}
+
 /*
  * scenarios: a line per built-in scenario, in teaching order, with its
- * CPUs, tasks, whether it runs real processes, and its description.
+ * CPUs, tasks, whether it runs real processes, and its description;
+ * then those of the configuration's scenario_path.
  */
 static int
 command_scenarios(struct daemon *d, struct evbuffer *out)
 {
 	const struct builtin_scenario	*b;
 	struct scenario			*sc;
-	char				 buf[PROTO_TEXT_MAX + 256], *cause;
-	size_t				 i, n, len;
+	char				*cause;
+	size_t				 i, n, lines = 0;
 
 	b = builtin_scenarios(&n);
 	for (i = 0; i < n; i++) {
@@ -361,14 +437,12 @@ command_scenarios(struct daemon *d, struct evbuffer *out)
 			free(cause);	/* tests/test_builtin.c: cannot be */
 			continue;
 		}
-		len = protocol_scenario_line(buf, sizeof buf, b[i].name,
-		    "builtin", sc->has_cpus ? sc->cpus : d->cfg.cpus,
-		    (int)sc->ntasks, scenario_ncommands(sc) > 0,
-		    sc->description != NULL ? sc->description : "");
-		command_line(out, buf, len);
+		command_scenario_line(d, out, b[i].name, "builtin", sc);
 		scenario_free(sc);
+		lines++;
 	}
-	evbuffer_add_printf(out, "ok %zu\n", n);
+	lines += command_scenarios_path(d, out);
+	evbuffer_add_printf(out, "ok %zu\n", lines);
 	return (0);
 }
 

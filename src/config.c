@@ -67,6 +67,7 @@ static const struct config_option {
 	CONFIG_OPTION(batch, CONFIG_BOOL, 0, 1, 1, NULL, 0),
 	CONFIG_OPTION(observe, CONFIG_STRING, 0, 0, 0, "events", 0),
 	CONFIG_OPTION(history, CONFIG_INT, 0, 86400, 600, NULL, 0),
+	CONFIG_OPTION(scenario_path, CONFIG_STRING, 0, 0, 0, "", 0),
 };
 #undef CONFIG_OPTION
 #define CONFIG_NOPTIONS \

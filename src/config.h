@@ -31,6 +31,7 @@ struct config {
 	int		 max_fps;	/* cap on subscribe fps */
 	int		 max_tasks;	/* add/spawn refused past it */
 	int		 history;	/* seconds of ticks seek reaches */
+	char		*scenario_path;	/* DIR:DIR: more scenarios */
 	int		 batch;		/* no real task: tick in batches */
 	char		*observe;	/* "events" where allowed, or "proc" */
 };

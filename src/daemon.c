@@ -44,9 +44,10 @@
 #include "session.h"
 #include "sock.h"
 #include "stairsd.h"
+#include "table.h"
 #include "xmalloc.h"
 
-#define DAEMON_LEDGER_ROWS	200	/* descents kept per task, for `table` */
+#define DAEMON_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
@@ -956,6 +957,46 @@ daemon_procs_stop(struct daemon *d)
 }
 
 /*
+ * The file of a scenario named name in the scenario path (DIR/NAME.cfg,
+ * the first directory that has it), or NULL.
+ */
+char *
+daemon_scenario_file(struct daemon *d, const char *name)
+{
+	char	*path;
+	size_t	 i;
+
+	if (strchr(name, '/') != NULL || *name == '.')
+		return (NULL);
+	for (i = 0; i < d->nscenario_dirs; i++) {
+		path = xasprintf("%s/%s.cfg", d->scenario_dirs[i], name);
+		if (access(path, R_OK) == 0)
+			return (path);
+		free(path);
+	}
+	return (NULL);
+}
+
+/* The configuration's scenario_path, split, each made absolute. */
+static void
+daemon_scenario_path(struct daemon *d)
+{
+	char	*copy, *p, *dir;
+
+	if (d->cfg.scenario_path == NULL || *d->cfg.scenario_path == '\0')
+		return;
+	copy = p = xstrdup(d->cfg.scenario_path);
+	while ((dir = strsep(&p, ":")) != NULL) {
+		if (*dir == '\0')
+			continue;
+		d->scenario_dirs = xreallocarray(d->scenario_dirs,
+		    d->nscenario_dirs + 1, sizeof *d->scenario_dirs);
+		d->scenario_dirs[d->nscenario_dirs++] = daemon_absolute(dir);
+	}
+	free(copy);
+}
+
+/*
  * Make a session of a scenario: a built-in one by name (NULL or "":
  * the demo), else a file.  Its real tasks are checked and left in
  * d->pending, to spawn.  NULL with *cause ("FILE:LINE: message").
@@ -968,16 +1009,22 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 	struct scenario			*sc;
 	struct engine_params		 p;
 	struct session			*s;
-	char				*text, *label;
+	char				*text, *label, *found;
 
 	if (name == NULL || *name == '\0')
 		name = "demo";
+	found = NULL;
 	if ((b = builtin_find(name)) != NULL && strchr(name, '/') == NULL) {
 		text = xstrdup(b->text);
 		label = xstrdup(b->name);
 	} else {
-		if ((text = session_read_file(name, cause)) == NULL)
+		/* One of the scenario path's, else a file. */
+		if ((found = daemon_scenario_file(d, name)) != NULL)
+			name = found;
+		if ((text = session_read_file(name, cause)) == NULL) {
+			free(found);
 			return (NULL);
+		}
 		label = daemon_absolute(name);
 	}
 	if (b != NULL)
@@ -987,6 +1034,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 	if (sc == NULL) {
 		free(text);
 		free(label);
+		free(found);
 		return (NULL);
 	}
 	engine_params_default(&p);
@@ -1018,6 +1066,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 	scenario_free(sc);
 	free(text);
 	free(label);
+	free(found);
 	return (s);
 }
 
@@ -1140,6 +1189,7 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 void
 daemon_free(struct daemon *d)
 {
+	size_t	j;
 	int	i;
 
 	if (d->session != NULL)
@@ -1158,6 +1208,9 @@ daemon_free(struct daemon *d)
 	daemon_pending_free(d);
 	free(d->bindir);
 	free(d->child_output);
+	for (j = 0; j < d->nscenario_dirs; j++)
+		free(d->scenario_dirs[j]);
+	free(d->scenario_dirs);
 	config_free(&d->cfg);
 	free(d->config_path);
 	free(d->socket_path);
@@ -1251,6 +1304,7 @@ daemon_main(int argc, char **argv)
 
 	/* The scenario and the engine. */
 	d->bindir = procs_self_dir();
+	daemon_scenario_path(d);
 	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
 		d->child_output = daemon_absolute(d->cfg.child_output);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :

@@ -75,6 +75,8 @@ struct daemon {
 	struct server		*server;
 	struct procs		*procs;		/* NULL: no real processes */
 	char			*bindir;	/* real tasks' programs */
+	char		       **scenario_dirs;	/* scenario_path, absolute */
+	size_t			 nscenario_dirs;
 	char			*child_output;	/* children's logs */
 	struct daemon_pending	*pending;	/* real tasks to spawn */
 	size_t			 npending;
@@ -94,6 +96,7 @@ int	daemon_load(struct daemon *, const char *scenario, char **cause);
 int	daemon_switch(struct daemon *, const char *scenario, char **cause);
 int	daemon_change(struct daemon *, const struct change *, char **cause);
 int	daemon_record(struct daemon *, const char *path, char **cause);
+char   *daemon_scenario_file(struct daemon *, const char *name);
 void	daemon_free(struct daemon *);
 void	daemon_note(struct daemon *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -25,7 +25,6 @@
 #include "xmalloc.h"
 
 #define HEADLESS_BUFSIZE	(1 << 20)
-#define HEADLESS_TABLE_ROWS	(1 << 20)
 
 /* The trace's stdio buffer: static, as stdout may keep it until exit. */
 static char headless_buf[HEADLESS_BUFSIZE];
@@ -62,6 +61,7 @@ struct headless_run {
 	const struct engine *e;		/* the session's, to read */
 	int		 table_id;	/* 0: no table */
 	struct table	*table;
+	int		 table_base;	/* its static priority */
 	FILE		*trace;
 	struct perfetto	*perfetto;
 	const struct engine_policy *policy;
@@ -285,11 +285,12 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 
 /* Print the table to stdout. */
 static void
-headless_print_table(const struct table *t)
+headless_print_table(const struct headless_run *run)
 {
 	char	*s;
 
-	s = table_format(t);
+	s = table_format(run->table, run->table_base,
+	    engine_params(run->e)->rr_interval);
 	fputs(s, stdout);
 	free(s);
 }
@@ -307,12 +308,12 @@ headless_table(struct headless_run *run, int ncpus)
 
 	if (engine_task_info(run->e, run->table_id, &ti) != 0)
 		return;
-	if (ti.stair.prio != table_base(run->table)) {
-		headless_print_table(run->table);
+	if (ti.stair.prio != run->table_base) {
+		headless_print_table(run);
 		putchar('\n');
 		table_free(run->table);
-		run->table = table_create(ti.stair.nice,
-		    engine_params(run->e)->rr_interval, HEADLESS_TABLE_ROWS);
+		run->table = table_create(TABLE_ROWS);
+		run->table_base = ti.stair.prio;
 	}
 	/*
 	 * Count from what the CPUs ran, as the trace does: a task whose
@@ -321,7 +322,8 @@ headless_table(struct headless_run *run, int ncpus)
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(run->e, c, &ci);
 		if (ci.task == run->table_id) {
-			table_add(run->table, ci.descent, ci.rank);
+			table_add(run->table, ci.descent,
+			    ci.rank - ti.stair.prio);
 			break;
 		}
 	}
@@ -674,8 +676,8 @@ headless_main(int argc, char **argv)
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
-		run.table = table_create(ti.stair.nice, p.rr_interval,
-		    HEADLESS_TABLE_ROWS);
+		run.table = table_create(TABLE_ROWS);
+		run.table_base = ti.stair.prio;
 	}
 
 	if (o.trace != NULL) {
@@ -722,7 +724,7 @@ headless_main(int argc, char **argv)
 		}
 	}
 	if (run.table != NULL)
-		headless_print_table(run.table);
+		headless_print_table(&run);
 	if (fflush(stdout) != 0 && status == 0) {
 		fprintf(stderr, "stairsd: stdout: %s\n", strerror(errno));
 		status = 1;

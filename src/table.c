@@ -1,13 +1,19 @@
 /*
- * table.c -- the article's table: ticks run per rank per descent.
+ * table.c -- the article's table: ticks run per stair per descent.
  *
  * The article (LWN, 2004) shows a CPU hog's life as rows of slices: one
- * row per descent of the staircase, one column per rank below its static
+ * row per descent of the staircase, one column per stair below its static
  * priority, each cell the time spent there in units of rr_interval.  We
- * count ticks per (descent, rank) and divide by rr only when printing.
+ * count ticks per (descent, stair) and divide by rr only when printing,
+ * with table_cell(): headless `--table`, the daemon's `table` reply read
+ * by the client, and the client's article view all show the same cells.
  *
- * Memory is bounded: only the max_rows most recent descents are kept, so
- * a daemon can keep a table per task for as long as it runs.
+ * A column is a stair, rank less the static priority at the tick it ran,
+ * so a renice keeps the columns meaning what they say.  The rows are a
+ * ring of the max_rows most recent descents, oldest first: a new descent
+ * past that drops the oldest, whose ticks go to the dropped count.  Room
+ * for more is never allocated, so memory stays bounded (max_rows rows of
+ * TABLE_STAIRS counts, 33 KB for TABLE_ROWS) however long it runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,31 +23,28 @@
 #include "table.h"
 #include "xmalloc.h"
 
-struct table {
-	int		 base;		/* static priority: column 0 */
-	int		 stairs;	/* columns: base..139 */
-	int		 rr;
-	size_t		 max_rows;
-	size_t		 nrows;
-	size_t		 alloc;		/* rows allocated */
-	uint32_t	*descents;	/* descent of each row, oldest first */
-	uint32_t	*ticks;		/* nrows * stairs counts */
+struct table_row {
+	uint32_t	descent;
+	uint32_t	ticks[TABLE_STAIRS];
 };
 
-/* Create an empty table for a task of this nice value. */
+struct table {
+	struct table_row	*rows;		/* the ring */
+	size_t			 alloc;		/* rows allocated */
+	size_t			 max_rows;
+	size_t			 head;		/* the oldest row, once full */
+	size_t			 nrows;
+	int			 widest;	/* highest stair run + 1 */
+	uint64_t		 dropped;	/* ticks in rows not kept */
+};
+
+/* An empty table keeping at most max_rows descents. */
 struct table *
-table_create(int nice, int rr, int max_rows)
+table_create(int max_rows)
 {
 	struct table	*t;
 
-	if (nice < -20)
-		nice = -20;
-	if (nice > 19)
-		nice = 19;
 	t = xcalloc(1, sizeof *t);
-	t->base = 120 + nice;
-	t->stairs = ENGINE_BOTTOM + 1 - t->base;
-	t->rr = rr < 1 ? 1 : rr;
 	t->max_rows = max_rows < 1 ? 1 : (size_t)max_rows;
 	return (t);
 }
@@ -52,87 +55,174 @@ table_free(struct table *t)
 {
 	if (t == NULL)
 		return;
-	free(t->descents);
-	free(t->ticks);
+	free(t->rows);
 	free(t);
 }
 
-/* Append an empty row for descent d, dropping the oldest if full. */
-static size_t
+/* Row i, oldest first. */
+static struct table_row *
+table_at(const struct table *t, size_t i)
+{
+	return (&t->rows[(t->head + i) % t->alloc]);
+}
+
+/* Sum a row's ticks. */
+static uint64_t
+table_row_ticks(const struct table_row *r)
+{
+	uint64_t	n = 0;
+	int		s;
+
+	for (s = 0; s < TABLE_STAIRS; s++)
+		n += r->ticks[s];
+	return (n);
+}
+
+/*
+ * A new, empty newest row for descent d.  Until the ring is full it
+ * grows by doubling (never past max_rows) and head stays 0; once full,
+ * the oldest row is dropped and reused.
+ */
+static struct table_row *
 table_new_row(struct table *t, uint32_t d)
 {
-	size_t	w = t->stairs;
+	struct table_row	*r;
 
 	if (t->nrows == t->max_rows) {
-		memmove(t->descents, t->descents + 1,
-		    (t->nrows - 1) * sizeof *t->descents);
-		memmove(t->ticks, t->ticks + w,
-		    (t->nrows - 1) * w * sizeof *t->ticks);
-		t->nrows--;
-	} else if (t->nrows == t->alloc) {
-		t->alloc = t->alloc == 0 ? 16 : t->alloc * 2;
-		if (t->alloc > t->max_rows)
-			t->alloc = t->max_rows;
-		t->descents = xreallocarray(t->descents, t->alloc,
-		    sizeof *t->descents);
-		t->ticks = xreallocarray(t->ticks, t->alloc * w,
-		    sizeof *t->ticks);
+		r = table_at(t, 0);
+		t->dropped += table_row_ticks(r);
+		t->head = (t->head + 1) % t->alloc;
+	} else {
+		if (t->nrows == t->alloc) {
+			t->alloc = t->alloc == 0 ? 4 : t->alloc * 2;
+			if (t->alloc > t->max_rows)
+				t->alloc = t->max_rows;
+			t->rows = xreallocarray(t->rows, t->alloc,
+			    sizeof *t->rows);
+		}
+		r = &t->rows[t->nrows++];
 	}
-	t->descents[t->nrows] = d;
-	memset(t->ticks + t->nrows * w, 0, w * sizeof *t->ticks);
-	return (t->nrows++);
+	memset(r, 0, sizeof *r);
+	r->descent = d;
+	return (r);
 }
 
 /*
- * Count one tick run at rank in descent.  Ranks outside base..139 (the
- * task was reniced: the caller should start a new table) and descents
- * older than the oldest row kept are ignored.
+ * Count one tick run on stair in descent: in the newest row if it is that
+ * descent's, else in a new row.  Under the staircase a task's descents
+ * only grow; another policy reports descent 1 throughout (engine.h), so
+ * its ticks after a switch make a row of their own, in the order run.
+ * A stair outside 0..TABLE_STAIRS-1 is ignored.
  */
 void
-table_add(struct table *t, uint32_t descent, int rank)
+table_add(struct table *t, uint32_t descent, int stair)
 {
-	size_t	i;
+	struct table_row	*r;
 
-	if (rank < t->base || rank > ENGINE_BOTTOM)
+	if (stair < 0 || stair >= TABLE_STAIRS)
 		return;
-	if (t->nrows == 0 || descent > t->descents[t->nrows - 1])
-		i = table_new_row(t, descent);
-	else {
-		/* Almost always the last row; search back otherwise. */
-		i = t->nrows;
-		while (i > 0 && t->descents[i - 1] > descent)
-			i--;
-		if (i == 0 || t->descents[i - 1] != descent)
-			return;
-		i--;
+	if (t->nrows == 0 ||
+	    (r = table_at(t, t->nrows - 1))->descent != descent)
+		r = table_new_row(t, descent);
+	r->ticks[stair]++;
+	if (stair + 1 > t->widest)
+		t->widest = stair + 1;
+}
+
+/* The number of rows kept. */
+size_t
+table_nrows(const struct table *t)
+{
+	return (t->nrows);
+}
+
+/* Row i, oldest first: returns its descent, points *ticks at its counts. */
+uint32_t
+table_row(const struct table *t, size_t i, const uint32_t **ticks)
+{
+	const struct table_row	*r;
+
+	if (i >= t->nrows) {
+		*ticks = NULL;
+		return (0);
 	}
-	t->ticks[i * t->stairs + (rank - t->base)]++;
+	r = table_at(t, i);
+	*ticks = r->ticks;
+	return (r->descent);
 }
 
 /*
- * One cell's text: ticks / rr, whole or with one decimal, "" if zero.
- * Blank is the only zero: a share too small to round to 0.1 shows 0.1.
+ * The columns to show for a task of static priority base now: its
+ * stairs, base..139, or more if it ran lower before a renice.
+ */
+int
+table_columns(const struct table *t, int base)
+{
+	int	cols = ENGINE_BOTTOM + 1 - base;
+
+	if (cols < 1)
+		cols = 1;
+	if (cols > TABLE_STAIRS)
+		cols = TABLE_STAIRS;
+	if (t != NULL && t->widest > cols)
+		cols = t->widest;
+	return (cols);
+}
+
+/* The ticks counted in descents no longer kept. */
+uint64_t
+table_dropped(const struct table *t)
+{
+	return (t->dropped);
+}
+
+/* The bytes the table has allocated. */
+size_t
+table_memory(const struct table *t)
+{
+	return (sizeof *t + t->alloc * sizeof *t->rows);
+}
+
+/*
+ * One cell's text, the one rule for every table shown: ticks / rr rounded
+ * half up to one decimal, whole without ".0", "" if zero.  Blank is the
+ * only zero: a share too small to round to 0.1 shows 0.1.  A cell wider
+ * than width (if width > 0) loses its leading zero (".7") below one, or
+ * else its decimal, rounded from ticks ("12.5" is "13"); a whole number
+ * still wider is left for the caller to cut.
  */
 void
-table_cell(uint32_t ticks, int rr, char *buf, size_t len)
+table_cell(uint64_t ticks, int rr, int width, char *buf, size_t len)
 {
-	uint64_t	tenths;
+	uint64_t	r, whole, tenth;
+	int		n;
 
 	if (ticks == 0) {
 		snprintf(buf, len, "%s", "");
 		return;
 	}
-	if (rr < 1)
-		rr = 1;
-	tenths = ((uint64_t)ticks * 10 + (uint64_t)rr / 2) / (uint64_t)rr;
-	if (tenths == 0)
-		tenths = 1;
-	if (tenths % 10 == 0)
-		snprintf(buf, len, "%llu", (unsigned long long)(tenths / 10));
+	r = rr < 1 ? 1 : (uint64_t)rr;
+	whole = ticks / r;
+	tenth = (ticks % r * 10 + r / 2) / r;
+	if (tenth == 10) {
+		whole++;
+		tenth = 0;
+	}
+	if (whole == 0 && tenth == 0)
+		tenth = 1;
+	if (tenth == 0) {
+		snprintf(buf, len, "%llu", (unsigned long long)whole);
+		return;
+	}
+	n = snprintf(buf, len, "%llu.%llu", (unsigned long long)whole,
+	    (unsigned long long)tenth);
+	if (width <= 0 || n <= width)
+		return;
+	if (whole == 0)
+		snprintf(buf, len, ".%llu", (unsigned long long)tenth);
 	else
-		snprintf(buf, len, "%llu.%llu",
-		    (unsigned long long)(tenths / 10),
-		    (unsigned long long)(tenths % 10));
+		snprintf(buf, len, "%llu", (unsigned long long)
+		    (ticks / r + (ticks % r + r / 2) / r));
 }
 
 /* Append to a growing string. */
@@ -151,73 +241,35 @@ table_append(char **buf, size_t *len, size_t *size, const char *s)
 }
 
 /*
- * The table as text: "Iteration | Base | -1 | ... | -(L-1)", then one
- * "D | c | c ..." row per descent kept, cells joined by " | " (so a blank
- * cell reads "|  |").
+ * The table as text for a task of static priority base: "Iteration |
+ * Base | -1 | ... | -(L-1)", then one "D | c | c ..." row per descent
+ * kept, cells joined by " | " (so a blank cell reads "|  |").
  */
 char *
-table_format(const struct table *t)
+table_format(const struct table *t, int base, int rr)
 {
+	const uint32_t	*ticks;
 	char		*buf = NULL, cell[32];
 	size_t		 len = 0, size = 0, i;
-	int		 c;
+	uint32_t	 d;
+	int		 c, cols = table_columns(t, base);
 
 	table_append(&buf, &len, &size, "Iteration | Base");
-	for (c = 1; c < t->stairs; c++) {
+	for (c = 1; c < cols; c++) {
 		snprintf(cell, sizeof cell, " | -%d", c);
 		table_append(&buf, &len, &size, cell);
 	}
 	table_append(&buf, &len, &size, "\n");
 	for (i = 0; i < t->nrows; i++) {
-		snprintf(cell, sizeof cell, "%u", t->descents[i]);
+		d = table_row(t, i, &ticks);
+		snprintf(cell, sizeof cell, "%u", d);
 		table_append(&buf, &len, &size, cell);
-		for (c = 0; c < t->stairs; c++) {
+		for (c = 0; c < cols; c++) {
 			table_append(&buf, &len, &size, " | ");
-			table_cell(t->ticks[i * t->stairs + c], t->rr, cell,
-			    sizeof cell);
+			table_cell(ticks[c], rr, 0, cell, sizeof cell);
 			table_append(&buf, &len, &size, cell);
 		}
 		table_append(&buf, &len, &size, "\n");
 	}
 	return (buf);
-}
-
-/* The static priority: the rank of column 0 ("Base"). */
-int
-table_base(const struct table *t)
-{
-	return (t->base);
-}
-
-/* The number of columns: the task's stairs. */
-int
-table_stairs(const struct table *t)
-{
-	return (t->stairs);
-}
-
-/* The rr_interval cells are divided by. */
-int
-table_rr(const struct table *t)
-{
-	return (t->rr);
-}
-
-/* The number of rows kept. */
-size_t
-table_nrows(const struct table *t)
-{
-	return (t->nrows);
-}
-
-/* Row i, oldest first: returns its descent, points *ticks at its counts. */
-uint32_t
-table_row(const struct table *t, size_t i, const uint32_t **ticks)
-{
-	if (i >= t->nrows) {
-		*ticks = NULL;
-		return (0);
-	}
-	*ticks = t->ticks + i * t->stairs;
-	return (t->descents[i]);
 }

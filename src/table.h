@@ -1,8 +1,9 @@
 /*
  * table.h -- the article's table for one task (SPEC.md section 3): for
- * each descent of its staircase, the ticks it ran at each rank from its
- * static priority down to 139.  Pure: fed one tick at a time, formatted
- * to text, or read back row by row for the protocol's "table" command.
+ * each of its most recent descents, the ticks it ran on each stair from
+ * its static priority down.  The one accumulator behind headless
+ * `--table` and the daemon's `table` command (ledger.c keeps one per
+ * task), and the one cell rule, which the client's article view uses too.
  */
 #ifndef STAIRS_TABLE_H
 #define STAIRS_TABLE_H
@@ -10,24 +11,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define TABLE_STAIRS	40	/* the most stairs a task has: nice -20 */
+#define TABLE_ROWS	200	/* descents kept, headless and live */
+
 struct table;
 
-struct table	*table_create(int nice, int rr, int max_rows);
+struct table	*table_create(int max_rows);
 void		 table_free(struct table *);
-/* One tick run at rank in descent (struct engine_cpu_info's fields). */
-void		 table_add(struct table *, uint32_t descent, int rank);
-/* The text of SPEC.md section 3; the caller frees it. */
-char		*table_format(const struct table *);
+/* One tick run on stair (rank less the static priority then) in descent. */
+void		 table_add(struct table *, uint32_t descent, int stair);
+/* The text of SPEC.md section 3 for static priority base; caller frees. */
+char		*table_format(const struct table *, int base, int rr);
 
-/* Raw reading: the static priority (column 0), columns, rr, rows. */
-int		 table_base(const struct table *);
-int		 table_stairs(const struct table *);
-int		 table_rr(const struct table *);
+/* Raw reading, for the protocol's `table` reply. */
 size_t		 table_nrows(const struct table *);
-/* Row i (oldest first): its descent; *ticks gets table_stairs() counts. */
+/* Row i (oldest first): its descent; *ticks gets TABLE_STAIRS counts. */
 uint32_t	 table_row(const struct table *, size_t i,
 		    const uint32_t **ticks);
-/* One cell's text: ticks / rr, whole or with one decimal, "" if zero. */
-void		 table_cell(uint32_t ticks, int rr, char *buf, size_t len);
+/* Columns: a task of static priority base's stairs, or more if it ran lower. */
+int		 table_columns(const struct table *, int base);
+/* Ticks counted in descents no longer kept. */
+uint64_t	 table_dropped(const struct table *);
+size_t		 table_memory(const struct table *);
+
+/*
+ * One cell: ticks / rr rounded to one decimal ("1.5"), whole without
+ * ".0" ("2"), "" if zero, never "0.0" (0.1 at least).  If width > 0 and
+ * that is wider: ".7" below one, else rounded to whole ("13").
+ */
+void		 table_cell(uint64_t ticks, int rr, int width, char *buf,
+		    size_t len);
 
 #endif

@@ -2,7 +2,8 @@
 # e2e_replay.sh -- record a live session, replay it headless, end to end:
 # - `stairsd -f --record J --trace live.csv` on a scenario of scripted
 #   tasks and one real sleeper (stairs-load: 3 ms run, 20 ms sleep),
-#   poked over socat with sleep, nice, affinity, add, kill and policy,
+#   poked over socat with sleep, nice, affinity, add, kill, policy and
+#   spawn (a second real sleeper),
 #   then SIGTERM; `stairsd --headless --replay J --trace re.csv` gives a
 #   trace cmp finds equal, real blocks and wakes replayed from J;
 # - `record PATH` mid-run writes the journal so far and keeps on: its
@@ -62,7 +63,8 @@ ask "affinity hog 1" "add extra nice=3 pattern=4,8" >/dev/null
 past 900
 ask "record $tmp/j2" "kill low" "policy cfs" >/dev/null
 past 1200
-ask "nice sleeper 4" "add hog2" "policy staircase" >/dev/null
+ask "nice sleeper 4" "add hog2" "policy staircase" \
+    "spawn sp2 nice=2 -- stairs-load --run 2 --sleep 10" >/dev/null
 past 1500
 ask "kill extra" "sleep sleeper 30" >/dev/null
 past 2000
@@ -80,6 +82,8 @@ if [ "$n" -gt 5 ] && [ "$w" -gt 5 ]; then
 else
 	fail "journal: $n blocks, $w wakes: $(head -20 "$tmp/j")"
 fi
+grep -q '^[0-9]* add name=sp2 .*real=1' "$tmp/j2" ||
+    fail "journal has no add of the spawned sp2"
 for k in sleep nice affinity add kill policy; do
 	grep -q "^[0-9]* $k " "$tmp/j2" || fail "journal has no $k line"
 done

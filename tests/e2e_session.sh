@@ -1,6 +1,8 @@
 #!/bin/sh
 # e2e_session.sh -- one daemon, several sessions, end to end over socat:
-# - `scenarios` lists the built-in scenarios, then "ok N";
+# - `scenarios` lists the built-in scenarios, then those of the
+#   configuration's scenario_path (one that does not load is left out),
+#   then "ok N"; `load NAME` finds one of the path's by name;
 # - `load NAME` starts that scenario at tick 0 (paused stays paused), a
 #   read-only subscriber sees the new scenario in its next frame without
 #   reconnecting, and `reset` starts the current one again;
@@ -23,11 +25,20 @@ cleanup() {
 command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
 [ -d /proc/self ] || { echo "skip: no /proc"; exit 77; }
 
+mkdir "$tmp/more"
 cat >"$tmp/stairsd.cfg" <<EOF
 socket = "";
 child_output = "$tmp";
 cgroups = true;
+scenario_path = "/nonexistent:$tmp/more";
 EOF
+cat >"$tmp/more/mine.cfg" <<EOF
+name = "mine";
+description = "Two hogs of my own";
+cpus = 3;
+tasks = ( { name = "a"; }, { name = "b"; } );
+EOF
+echo 'tasks = ( { name = "a"; nice = 99; } );' >"$tmp/more/broken.cfg"
 
 # say LINES: ask, less the greeting.
 say() {
@@ -58,10 +69,23 @@ n=$(grep -c '^scenario name=' "$tmp/sc")
 if [ "$n" -ge 3 ] && grep -q "^ok $n\$" "$tmp/sc" &&
     grep -q '^scenario name=demo file=builtin cpus=[0-9]* tasks=[0-9]* real=0 text=' "$tmp/sc" &&
     grep -q '^scenario name=real-hogs file=builtin .* real=1 ' "$tmp/sc"; then
-	ok "scenarios lists $n built-in scenarios"
+	ok "scenarios lists $n scenarios"
 else
 	fail "scenarios: $(cat "$tmp/sc")"
 fi
+if tail -2 "$tmp/sc" | head -1 | grep -qx "scenario name=mine file=$tmp/more/mine.cfg cpus=3 tasks=2 real=0 text=Two hogs of my own" &&
+    ! grep -q broken "$tmp/sc"; then
+	ok "scenarios lists the scenario path's, not the broken one"
+else
+	fail "scenario path: $(tail -3 "$tmp/sc")"
+fi
+r=$(say "load mine")
+if [ "$r" = ok ] && [ "$(field scenario)" = mine ] && [ "$(field cpus)" = 3 ]; then
+	ok "load mine: from the scenario path"
+else
+	fail "load mine: '$r' $(say status)"
+fi
+say "load demo" >/dev/null
 
 # A read-only subscriber, for the whole run.
 mkfifo "$tmp/wfifo"

@@ -713,6 +713,49 @@ test_table_minus(void **state)
 	model_free(m);
 }
 
+/*
+ * The article's cells are table_cell()'s, as headless `--table` prints
+ * them: 2 ticks of rr 3 are 0.7 and 5 are 1.7 (the view truncated them
+ * to 0.6 and 1.6), the same at 80 wide, where a cell has 3 characters.
+ */
+static void
+test_table_cells(void **state)
+{
+	struct model	*m = load("two_cpu.frame");
+	struct view	 v;
+	char		*d, *p, *end;
+
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, "table task=1 name=hog base=120 stairs=20 rr=3");
+	model_feed(m, "row iter=1 ticks=2,5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	    "0,0");
+	model_feed(m, "row iter=2 ticks=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	    "0,37");
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	view_init(&v);
+	d = render(m, &v, 120, 40);
+	p = strstr(d, "\nDesc");
+	assert_non_null(p);
+	p = strchr(p + 1, '\n') + 1;
+	end = strchr(p, '\n');
+	*end = '\0';
+	if (strstr(p, " 0.7  1.7") == NULL)
+		fail_msg("row 1 is not 0.7 1.7: %s", p);
+	p = end + 1;
+	end = strchr(p, '\n');
+	*end = '\0';
+	if (strstr(p, " 12.3") == NULL)
+		fail_msg("row 2 does not end 12.3: %s", p);
+	free(d);
+	/* At 80 wide a cell has 3 characters. */
+	d = render(m, &v, 80, 24);
+	p = strstr(d, "\nDesc");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "0.7 1.7"));
+	free(d);
+	model_free(m);
+}
+
 /* The text of a dump with every blank, line end and "»" removed. */
 static char *
 squeeze(const char *dump)
@@ -1016,6 +1059,7 @@ main(void)
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),
+		cmocka_unit_test(test_table_cells),
 		cmocka_unit_test(test_caption_once),
 		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_panels_asked),

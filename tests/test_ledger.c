@@ -1,7 +1,8 @@
 /*
  * test_ledger.c -- the daemon's per-task table counts: rows per descent,
- * columns per stair, the row bound and its dropped count, and the
- * columns kept after a renice.
+ * columns per stair, the row bound (the newest descents kept, as
+ * headless keeps them) and its dropped count, and the columns kept after
+ * a renice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,7 +78,11 @@ test_rows(void **state)
 	ledger_free(l);
 }
 
-/* At most max_rows descents; the ticks of later ones are counted. */
+/*
+ * At most max_rows descents, the newest: past the bound the oldest goes
+ * (it froze at the first 200 before, while headless kept the newest),
+ * and dropped counts its ticks.
+ */
 static void
 test_bound(void **state)
 {
@@ -91,9 +96,15 @@ test_bound(void **state)
 	}
 	assert_int_equal(ledger_rows(l, 1), 3);
 	s = lines(l, 1, 120);
-	assert_non_null(strstr(s, " rows=3 dropped=4\n"));
-	assert_null(strstr(s, "iter=4"));
+	assert_string_equal(s, "table task=1 name=t base=120 stairs=20 rr=10 "
+	    "rows=3 dropped=4\n"
+	    "row iter=3 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+	    "row iter=4 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+	    "row iter=5 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
 	free(s);
+	assert_non_null(ledger_table(l, 1));
+	assert_null(ledger_table(l, 2));
+	assert_null(ledger_table(l, 0));
 	ledger_free(l);
 }
 

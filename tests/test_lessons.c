@@ -490,6 +490,51 @@ test_deterministic(void **state)
 	free(tb);
 }
 
+/*
+ * Pause, speed, mark and ask change nothing the engine decides: a
+ * scenario's rows are the same with them as without (what lets the
+ * shipped lessons keep their headless traces).
+ */
+static void
+test_trace_unchanged(void **state)
+{
+	static const char	 base[] = "cpus = 2;\n"
+	    "tasks = ( { name = \"h1\"; }, { name = \"h2\"; nice = 5; },\n"
+	    " { name = \"ed\"; pattern = [ 2, 40 ]; start = 5; } );\n";
+	char			 text[2048], *ta, *tb;
+	struct engine		*a, *b;
+	size_t			 size = 1 << 20;
+	int			 t;
+
+	snprintf(text, sizeof text, "%s"
+	    "events = ( { at = 0; action = \"pause\"; text = \"p\"; },\n"
+	    " { at = 0; action = \"mark\"; text = \"m\"; },\n"
+	    " { at = 5; action = \"ask\"; text = \"q\"; answer = \"a\"; },\n"
+	    " { at = 5; action = \"speed\"; value = 0.01; },\n"
+	    " { at = 300; action = \"pause\"; },\n"
+	    " { at = 301; action = \"caption\"; text = \"c\"; } );\n", base);
+	ta = calloc(1, size);
+	tb = calloc(1, size);
+	assert_non_null(ta);
+	assert_non_null(tb);
+	a = engine_from(base, NULL);
+	b = engine_from(text, NULL);
+	for (t = 0; t < 2000; t++) {
+		engine_tick(a);
+		engine_tick(b);
+		/* An answer shown between ticks changes only the caption. */
+		if (t == 100)
+			assert_string_equal(engine_answer(b), "a");
+		rows(a, ta, size);
+		rows(b, tb, size);
+	}
+	assert_string_equal(ta, tb);
+	engine_free(a);
+	engine_free(b);
+	free(ta);
+	free(tb);
+}
+
 int
 main(void)
 {
@@ -500,6 +545,7 @@ main(void)
 		cmocka_unit_test(test_answer_waits),
 		cmocka_unit_test(test_policy_switch),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_trace_unchanged),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

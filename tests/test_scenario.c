@@ -647,6 +647,18 @@ big_scenario(int ntasks, int dup)
 	return (text);
 }
 
+/*
+ * How many tasks or groups the "many" tests load: 100 000, but 20 000
+ * under AddressSanitizer, where libconfig's lists, grown by realloc a few
+ * entries at a time, are copied whole on every growth (ASan's realloc
+ * always moves): 100 000 took 108 s there against 2 s plain.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define MANY	20000
+#else
+#define MANY	100000
+#endif
+
 /* Many tasks load, and a duplicate at the end is found (in little time). */
 static void
 test_many_tasks(void **state)
@@ -655,18 +667,21 @@ test_many_tasks(void **state)
 	struct engine_params	 p;
 	struct engine		*e;
 	char			*text, *cause = NULL;
-	int			 n = 100000;
+	char			 last[16], past[16];
+	int			 n = MANY;
 
 	text = big_scenario(n, 0);
 	sc = load_ok(text);
 	assert_int_equal(sc->ntasks, (size_t)n);
-	assert_int_equal(scenario_find_task(sc, "t99999"), 99999);
+	snprintf(last, sizeof last, "t%d", n - 1);
+	snprintf(past, sizeof past, "t%d", n);
+	assert_int_equal(scenario_find_task(sc, last), n - 1);
 	assert_int_equal(scenario_find_task(sc, "t0"), 0);
-	assert_int_equal(scenario_find_task(sc, "t100000"), -1);
+	assert_int_equal(scenario_find_task(sc, past), -1);
 	engine_params_default(&p);
 	e = engine_create(&p, &engine_policy_staircase);
 	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
-	assert_int_equal(engine_task_find(e, "t99999"), 100000);
+	assert_int_equal(engine_task_find(e, last), n);
 	engine_free(e);
 	scenario_free(sc);
 	free(text);
@@ -962,9 +977,10 @@ test_many_groups(void **state)
 	struct engine_params	 p;
 	struct scenario		*sc;
 	struct engine		*e;
-	size_t			 size = 100000 * 48 + 256, off = 0;
+	char			 last[16], past[16];
+	size_t			 size = MANY * 48 + 256, off = 0;
 	char			*text = malloc(size), *cause = NULL;
-	int			 i, n = 100000;
+	int			 i, n = MANY;
 
 	assert_non_null(text);
 	off += snprintf(text + off, size - off, "groups = (\n");
@@ -978,9 +994,11 @@ test_many_groups(void **state)
 	p.cpus = 2;
 	e = engine_create(&p, &engine_policy_staircase);
 	assert_int_equal(scenario_apply(sc, e, NULL, NULL, &cause), 0);
-	assert_int_equal(engine_group_find(e, "g99999"), n - 1);
+	snprintf(last, sizeof last, "g%d", n - 1);
+	snprintf(past, sizeof past, "g%d", n);
+	assert_int_equal(engine_group_find(e, last), n - 1);
 	assert_int_equal(engine_group_find(e, "g0"), 0);
-	assert_int_equal(engine_group_find(e, "g100000"), -1);
+	assert_int_equal(engine_group_find(e, past), -1);
 	engine_free(e);
 	scenario_free(sc);
 	free(text);

@@ -1,7 +1,9 @@
 /*
  * article.c -- the article's table for the selected task: descents down,
  * ranks across, each cell the ticks run there in rr intervals (the
- * table in Kolivas's staircase write-up).  Pure: into a grid.
+ * table in Kolivas's staircase write-up).  Each cell is table_cell()'s,
+ * the rule headless `--table` prints with (src/table.c).  Pure: into a
+ * grid.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <wchar.h>
 
 #include "stairs.h"
+#include "table.h"
 #include "xmalloc.h"
 
 /* How many lines the article's table wants (0: nothing to show). */
@@ -27,27 +30,6 @@ article_lines(struct draw *d, int most)
 	if (rows > most - 2)
 		rows = most - 2;
 	return (2 + rows);
-}
-
-/*
- * Format ticks in rr intervals: a whole number or one decimal, in at
- * most width characters (narrow: ".4" below one, else rounded).
- */
-static void
-article_rr(char *buf, size_t len, long ticks, int rr, int width)
-{
-	if (ticks == 0)
-		buf[0] = '\0';
-	else if (ticks % rr == 0)
-		snprintf(buf, len, "%ld", ticks / rr);
-	else {
-		snprintf(buf, len, "%ld.%ld", ticks / rr,
-		    (ticks % rr) * 10 / rr);
-		if ((int)strlen(buf) > width && ticks < rr)
-			snprintf(buf, len, ".%ld", ticks * 10 / rr);
-		else if ((int)strlen(buf) > width)
-			snprintf(buf, len, "%ld", (ticks + rr / 2) / rr);
-	}
 }
 
 /*
@@ -109,9 +91,8 @@ article_draw(struct draw *d, int y, int h)
 		grid_textf(d->g, 0, x, 4, COL_HEADER, "%4d", t->iters[r]);
 		grid_put(g, 4, x, d->gl->vbar, COL_BORDER);
 		for (c = 0; c < ncol; c++) {
-			article_rr(buf, sizeof buf,
-			    t->ticks[(size_t)r * t->stairs + c0 + c], t->rr,
-			    cw - 1);
+			table_cell((uint64_t)t->ticks[(size_t)r * t->stairs +
+			    c0 + c], t->rr, cw - 1, buf, sizeof buf);
 			grid_textf(d->g, 5 + c * cw, x, 5 + (c + 1) * cw,
 			    COL_CELL, "%*s", cw, buf);
 		}

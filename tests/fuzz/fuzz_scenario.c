@@ -27,7 +27,7 @@
 #include "fuzz.h"
 
 #define FUZZ_TICKS	300
-#define FUZZ_ROWS	200	/* descents kept, as the daemon's ledger */
+#define FUZZ_ROWS	TABLE_ROWS	/* descents kept, as the daemon and headless */
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -43,7 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t		 seq;
 	size_t			 n;
 	char			*text, *cause = NULL;
-	int			 t, id, c;
+	int			 t, id, c, base;
 
 	text = malloc(size + 1);
 	memcpy(text, data, size);
@@ -76,8 +76,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	ledger = ledger_create(FUZZ_ROWS);
 	table = NULL;
-	if (engine_task_info(e, 1, &ti) == 0)
-		table = table_create(ti.stair.nice, p.rr_interval, FUZZ_ROWS);
+	base = 0;
+	if (engine_task_info(e, 1, &ti) == 0) {
+		table = table_create(FUZZ_ROWS);
+		base = ti.stair.prio;
+	}
 	for (t = 0; t < FUZZ_TICKS; t++) {
 		engine_tick(e);
 		engine_fired(e, &n);
@@ -90,8 +93,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ledger_add(ledger, ci.task, ci.descent,
 			    ci.rank - ti.stair.prio);
 			if (ci.task == 1 && table != NULL &&
-			    ti.stair.prio == table_base(table))
-				table_add(table, ci.descent, ci.rank);
+			    ti.stair.prio == base)
+				table_add(table, ci.descent,
+				    ci.rank - ti.stair.prio);
 		}
 	}
 	out = evbuffer_new();
@@ -101,7 +105,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	evbuffer_free(out);
 	if (table != NULL) {
-		free(table_format(table));
+		free(table_format(table, base, p.rr_interval));
 		table_free(table);
 	}
 	ledger_free(ledger);
