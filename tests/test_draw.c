@@ -21,7 +21,10 @@
 
 #define GOLDEN	"tests/golden/"
 
-/* Feed a recorded session to a model; a `table` reply is expected. */
+/*
+ * Feed a recorded session to a model; the replies in it (`table`,
+ * `scenarios`, `marks`) are expected, as if the client had asked.
+ */
 static struct model *
 load(const char *name)
 {
@@ -29,6 +32,7 @@ load(const char *name)
 	FILE		*f;
 	char		 path[256], line[8192];
 	size_t		 len;
+	int		 in_reply = 0;
 
 	snprintf(path, sizeof path, GOLDEN "%s", name);
 	f = fopen(path, "r");
@@ -40,6 +44,12 @@ load(const char *name)
 			line[len - 1] = '\0';
 		if (strncmp(line, "table ", 6) == 0)
 			model_sent(m, PEND_TABLE, "table");
+		if (!in_reply && strncmp(line, "scenario ", 9) == 0)
+			model_sent(m, PEND_SCENARIOS, "scenarios");
+		if (!in_reply && strncmp(line, "mark ", 5) == 0)
+			model_sent(m, PEND_MARKS, "marks");
+		in_reply = strncmp(line, "scenario ", 9) == 0 ||
+		    strncmp(line, "mark ", 5) == 0;
 		assert_int_not_equal(model_feed(m, line), MODEL_BAD);
 	}
 	fclose(f);
@@ -923,6 +933,110 @@ test_tiny(void **state)
 	model_free(m);
 }
 
+/*
+ * The session (protocol 2) at 80x24 and 200x60: the scenario's name on
+ * the status line, its description where no caption is up, and the past
+ * after a seek: "tick T of NOW", PAST, and the bottom line saying so.
+ */
+static void
+test_session(void **state)
+{
+	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	struct model		*m = load("session.frame");
+	struct view		 v;
+	char			*d, name[64];
+	size_t			 i;
+
+	assert_int_equal(m->nscenarios, 13);
+	assert_false(m->live);
+	assert_int_equal(m->now, 5000);
+	view_init(&v);
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		d = render(m, &v, sizes[i][0], sizes[i][1]);
+		if (strstr(d, " interactive-vs-hogs  tick 1200 of 5000 ") ==
+		    NULL || strstr(d, "PAST") == NULL ||
+		    strstr(d, "viewing the past — tick 1200 of 5000") == NULL ||
+		    strstr(d, "space resumes here") == NULL ||
+		    strstr(d, "An editor that runs two milliseconds") == NULL)
+			fail_msg("%dx%d:\n%s", sizes[i][0], sizes[i][1], d);
+		snprintf(name, sizeof name, "session_%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		golden(name, d);
+		free(d);
+	}
+	/* At the present again: RUNNING, the keys, no past. */
+	assert_int_equal(model_feed(m, "frame tick=5000 cpus=2 tasks=4 "
+	    "paused=0 speed=1 rr=10 live=1 alive=4 now=5000 "
+	    "scenario=interactive-vs-hogs delta=1"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "tick 5000  ") == NULL || strstr(d, "RUNNING") == NULL ||
+	    strstr(d, "past") != NULL || strstr(d, "PAST") != NULL)
+		fail_msg("present:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
+ * The picker (l) over the screen: every scenario by name on the rows,
+ * the selected one's description below; at 80x24 all thirteen fit, on
+ * a short screen the list scrolls to keep the selection in view.
+ */
+static void
+test_picker(void **state)
+{
+	struct model	*m = load("session.frame");
+	struct view	 v;
+	char		*d, *p;
+	int		 i, h;
+
+	view_init(&v);
+	v.picker = 1;
+	v.picker_sel = 3;
+	d = render(m, &v, 80, 24);
+	for (i = 0; i < m->nscenarios; i++) {
+		if (strstr(d, m->scenarios[i].name) == NULL)
+			fail_msg("%s not in the picker:\n%s",
+			    m->scenarios[i].name, d);
+	}
+	assert_non_null(strstr(d, "(current)"));
+	assert_non_null(strstr(d, "Enter loads, Esc closes"));
+	golden("picker_80x24", d);
+	free(d);
+	/* Short screens: the selection stays in view, said as n-m/13. */
+	for (h = 8; h <= 20; h++) {
+		for (i = 0; i < m->nscenarios; i++) {
+			v.picker_sel = i;
+			d = render(m, &v, 80, h);
+			p = strstr(d, m->scenarios[i].name);
+			if (p == NULL || (strstr(d, "real-groups") == NULL &&
+			    strstr(d, "/13:") == NULL))
+				fail_msg("80x%d, %s not shown:\n%.1900s", h,
+				    m->scenarios[i].name, d);
+			free(d);
+		}
+	}
+	/* Tiny screens, the list still coming: no crash (sanitizers). */
+	for (i = 1; i <= 40; i += 3) {
+		for (h = 1; h <= 12; h++) {
+			v.picker_sel = h % 2 ? 12 : -1;
+			free(render(m, &v, i, h));
+		}
+	}
+	model_free(m);
+	/* Opened before the list came: it says it is asking. */
+	m = load("two_cpu.frame");
+	v.picker_sel = -1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "asking the daemon for its scenarios"));
+	free(d);
+	for (i = 1; i <= 40; i += 3) {
+		for (h = 1; h <= 12; h++)
+			free(render(m, &v, i, h));
+	}
+	model_free(m);
+}
+
 /* Run the drawing tests. */
 int
 main(void)
@@ -950,6 +1064,8 @@ main(void)
 		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_panels_asked),
 		cmocka_unit_test(test_caption_narrow),
+		cmocka_unit_test(test_session),
+		cmocka_unit_test(test_picker),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -297,6 +297,214 @@ test_allot(void **state)
 	assert_int_equal(model_allot(-20, 109, 10, 10), 100);
 }
 
+/*
+ * The session's fields (protocol 2): live=0/1, now=, alive=, scenario=
+ * in frames and status; an older daemon's live=N (the live tasks) is
+ * read as alive=N at the present.
+ */
+static void
+test_session_fields(void **state)
+{
+	struct model	*m = greeted();
+
+	assert_true(m->live);
+	assert_int_equal(model_feed(m, "status tick=40 cpus=2 tasks=5 "
+	    "paused=0 speed=1 rr=10 cgroups=none live=1 alive=5 now=40 lag=0 "
+	    "clients=1 scenario=demo sleep=1000 policy=staircase"),
+	    MODEL_NOTHING);
+	assert_string_equal(m->scenario, "demo");
+	assert_int_equal(m->alive, 5);
+	assert_int_equal(m->now, 40);
+
+	/* The past: tick 1200 shown of 5000. */
+	assert_int_equal(model_feed(m, "frame tick=1200 cpus=1 tasks=1 "
+	    "paused=1 speed=1 rr=10 dropped=0 live=0 alive=1 now=5000 lag=0 "
+	    "sleep=1000 policy=staircase scenario=demo delta=0"),
+	    MODEL_NOTHING);
+	model_feed(m, TASK(1, "hog", "running", 600));
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_false(m->live);
+	assert_int_equal(m->tick, 1200);
+	assert_int_equal(m->now, 5000);
+	assert_int_equal(m->alive, 1);
+	assert_int_equal(m->sessions, 0);
+
+	/* An old daemon: live=3 is the count, the tick the present. */
+	assert_int_equal(model_feed(m, "frame tick=5100 cpus=1 tasks=1 "
+	    "paused=0 speed=1 rr=10 dropped=0 live=3 lag=0"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_true(m->live);
+	assert_int_equal(m->alive, 3);
+	assert_int_equal(m->now, 5100);
+	assert_string_equal(m->scenario, "demo");	/* kept */
+
+	/* With alive=, live is a flag: 2 is malformed. */
+	assert_int_equal(model_feed(m, "frame tick=5200 cpus=1 tasks=1 "
+	    "paused=0 speed=1 rr=10 live=2 alive=1"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(model_feed(m, "frame tick=5200 cpus=1 tasks=1 "
+	    "now=x"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->now, 5100);
+	assert_true(m->live);
+	model_free(m);
+}
+
+/*
+ * A load seen by a viewer: task ids start again at 1, another number
+ * of CPUs.  The full frame after it replaces every task and CPU (no
+ * task, CPU, %cpu sample or event of the old scenario is left); a delta
+ * frame across it asks for a full one (desync).
+ */
+static void
+test_load(void **state)
+{
+	struct model		*m = greeted();
+	const struct mtask	*t;
+	char			 line[256];
+	int			 i;
+
+	model_feed(m, "frame tick=9000 cpus=2 tasks=5 paused=0 speed=1 rr=10 "
+	    "live=1 alive=5 now=9000 scenario=demo delta=0");
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	model_feed(m, "cpu id=1 task=2 nr=1 rank=120 iter=1 left=10");
+	for (i = 1; i <= 5; i++) {
+		snprintf(line, sizeof line, "task id=%d name=demo%d kind=sim "
+		    "pid=- nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=runnable ran=%d cputime=- cpus=0-1 group=- exit=-",
+		    i, i, i * 1000);
+		model_feed(m, line);
+	}
+	model_feed(m, "event tick=8990 text=hog sleeps");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	frame_at(m, 9600, 1500);	/* an old daemon's frame: a sample */
+	model_feed(m, "frame tick=9700 cpus=2 tasks=5 paused=0 speed=1 rr=10 "
+	    "live=1 alive=5 now=9700 scenario=demo delta=0");
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	model_feed(m, "cpu id=1 task=2 nr=1 rank=120 iter=1 left=10");
+	for (i = 1; i <= 5; i++) {
+		snprintf(line, sizeof line, "task id=%d name=demo%d kind=sim "
+		    "pid=- nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=runnable ran=%d cputime=- cpus=0-1 group=- exit=-",
+		    i, i, i * 1000 + 500);
+		model_feed(m, line);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->ntasks, 5);
+	assert_int_equal(m->ncpus, 2);
+	assert_int_equal(m->sessions, 0);
+	assert_int_not_equal(model_task(m, 1)->pct, -1);
+
+	/* load article: one CPU, one task, id 1 again, tick 0. */
+	assert_int_equal(model_feed(m, "frame tick=0 cpus=1 tasks=1 paused=0 "
+	    "speed=1 rr=10 live=1 alive=1 now=0 scenario=article delta=0"),
+	    MODEL_NOTHING);
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	model_feed(m, TASK(1, "hog", "running", 0));
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->sessions, 1);
+	assert_string_equal(m->scenario, "article");
+	assert_int_equal(m->ncpus, 1);
+	assert_int_equal(m->ntasks, 1);
+	t = model_task(m, 1);
+	assert_string_equal(t->name, "hog");
+	assert_int_equal(t->ran, 0);
+	assert_int_equal(t->hlen, 1);	/* the old samples are gone */
+	assert_int_equal(t->pct, -1);
+	assert_null(model_task(m, 2));
+	assert_null(model_last_event(m));
+	assert_false(m->desync);
+
+	/* reset: the same scenario, the present back to 0 (after 300). */
+	frame_at(m, 300, 300);
+	assert_int_equal(m->sessions, 1);
+	assert_int_equal(model_feed(m, "frame tick=0 cpus=1 tasks=1 paused=0 "
+	    "speed=1 rr=10 live=1 alive=1 now=0 scenario=article delta=1"),
+	    MODEL_NOTHING);
+	model_feed(m, TASK(1, "hog", "running", 0));
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->sessions, 2);
+	/* A delta across sessions: ask for a full frame. */
+	assert_true(m->desync);
+
+	/* A seek is not a new session: the present stays. */
+	frame_at(m, 800, 800);
+	assert_int_equal(model_feed(m, "frame tick=100 cpus=1 tasks=1 "
+	    "paused=1 speed=1 rr=10 live=0 alive=1 now=800 scenario=article"),
+	    MODEL_NOTHING);
+	model_feed(m, TASK(1, "hog", "running", 100));
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->sessions, 2);
+	assert_false(m->live);
+	model_free(m);
+}
+
+/*
+ * The `scenarios` and `marks` replies: kept whole when ok (text= free
+ * text, quoted or not; marks sorted by tick), dropped on err, a list
+ * left as it was.
+ */
+static void
+test_lists(void **state)
+{
+	struct model		*m = greeted();
+	const struct mscenario	*sc;
+
+	model_sent(m, PEND_SCENARIOS, "scenarios");
+	assert_int_equal(model_feed(m, "scenario name=demo file=builtin "
+	    "cpus=2 tasks=5 real=0 text=Two CPUs, two hogs."), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "scenario name=mine "
+	    "file=/tmp/x/mine.cfg cpus=1 tasks=3 real=1 "
+	    "text=\"A \\\"real\\\" one \\xc3\\xa9\\x01\""), MODEL_NOTHING);
+	assert_int_equal(m->nscenarios, 0);	/* not before ok */
+	assert_int_equal(model_feed(m, "ok 2"), MODEL_REPLY);
+	assert_int_equal(m->reply_kind, PEND_SCENARIOS);
+	assert_int_equal(m->nscenarios, 2);
+	assert_true(m->scenarios_valid);
+	sc = model_scenario(m, "mine");
+	assert_non_null(sc);
+	assert_string_equal(sc->file, "/tmp/x/mine.cfg");
+	assert_int_equal(sc->cpus, 1);
+	assert_int_equal(sc->tasks, 3);
+	assert_true(sc->real);
+	assert_string_equal(sc->text, "A \"real\" one \xc3\xa9 ");
+	assert_string_equal(model_scenario(m, "demo")->text,
+	    "Two CPUs, two hogs.");
+	assert_null(model_scenario(m, "nope"));
+
+	/* An error keeps the list; a bad line is said. */
+	model_sent(m, PEND_SCENARIOS, "scenarios");
+	assert_int_equal(model_feed(m, "scenario name=x cpus=1"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "scenario cpus=1"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "scenario name=y cpus=z"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "err unknown command"), MODEL_REPLY);
+	assert_false(m->reply_ok);
+	assert_int_equal(m->nscenarios, 2);
+
+	/* Marks, sorted by tick. */
+	model_sent(m, PEND_MARKS, "marks");
+	model_feed(m, "mark tick=5000 text=the second chapter");
+	model_feed(m, "mark tick=0 text=the start");
+	assert_int_equal(model_feed(m, "mark tick=-4 text=x"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "ok 2"), MODEL_REPLY);
+	assert_int_equal(m->nmarks, 2);
+	assert_int_equal(m->marks[0].tick, 0);
+	assert_string_equal(m->marks[1].text, "the second chapter");
+	/* A scenario without marks: none left. */
+	model_sent(m, PEND_MARKS, "marks");
+	assert_int_equal(model_feed(m, "ok 0"), MODEL_REPLY);
+	assert_int_equal(m->nmarks, 0);
+	/* Lines staged for another reply go with the next final line. */
+	model_sent(m, PEND_ACTION, "pause");
+	model_feed(m, "mark tick=7 text=stray");
+	model_feed(m, "ok");
+	model_sent(m, PEND_MARKS, "marks");
+	model_feed(m, "ok 0");
+	assert_int_equal(m->nmarks, 0);
+	model_free(m);
+}
+
 static char	sent[8][128];
 static int	nsent;
 
@@ -516,6 +724,234 @@ three(struct view *v, struct keys_env *e)
 	return (m);
 }
 
+/* Feed a frame of the three tasks at tick, now and live, of scenario. */
+static void
+three_at(struct model *m, long tick, long now, const char *scenario)
+{
+	char	line[256];
+
+	snprintf(line, sizeof line, "frame tick=%ld cpus=2 tasks=3 paused=1 "
+	    "speed=1 rr=10 live=%d alive=3 now=%ld scenario=%s", tick,
+	    tick == now, now, scenario);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	model_feed(m, TASK(4, "hog", "running", 0));
+	model_feed(m, TASK(9, "editor", "sleeping", 0));
+	model_feed(m, TASK(12, "make", "runnable", 0));
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+}
+
+/*
+ * The rewind keys send `seek T`: Left/Right a tick, { } an rr interval,
+ * b/f a second, counted from the last seek sent until a frame shows
+ * it, never before tick 0 nor past the present; ( ) the marks.  Space
+ * in the past says where the resume goes on from.
+ */
+static void
+test_key_seek(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	three_at(m, 5000, 5000, "demo");
+	keys_frame(m, &v);
+	keys_handle(&e, KEY_LEFT);
+	assert_string_equal(sent[0], "seek 4999");
+	keys_handle(&e, KEY_LEFT);
+	assert_string_equal(sent[1], "seek 4998");
+	keys_handle(&e, '{');
+	assert_string_equal(sent[2], "seek 4988");
+	keys_handle(&e, KEY_SLEFT);
+	assert_string_equal(sent[3], "seek 4978");
+	keys_handle(&e, 'b');
+	assert_string_equal(sent[4], "seek 3978");
+	assert_non_null(strstr(v.message, "back a second: tick 3978"));
+	/* The frame shows it: from there on. */
+	three_at(m, 3978, 5000, "demo");
+	keys_frame(m, &v);
+	assert_false(v.seeking);
+	keys_handle(&e, KEY_RIGHT);
+	assert_string_equal(sent[5], "seek 3979");
+	keys_handle(&e, '}');
+	assert_string_equal(sent[6], "seek 3989");
+	keys_handle(&e, 'f');
+	assert_string_equal(sent[7], "seek 4989");
+	nsent = 0;
+	/* Not past the present: to it, then said, not sent. */
+	keys_handle(&e, 'f');
+	assert_string_equal(sent[0], "seek 5000");
+	keys_handle(&e, KEY_RIGHT);
+	assert_int_equal(nsent, 1);
+	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	/* Not before tick 0. */
+	three_at(m, 5, 5000, "demo");
+	keys_frame(m, &v);
+	v.seeking = 0;
+	keys_handle(&e, 'b');
+	assert_string_equal(sent[1], "seek 0");
+	keys_handle(&e, KEY_LEFT);
+	assert_int_equal(nsent, 2);
+	assert_non_null(strstr(v.message, "tick 0: the start"));
+	/* A refusal forgets the seek sent (the others were answered). */
+	m->npending = 0;
+	model_sent(m, PEND_ACTION, "seek");
+	model_feed(m, "err seek: tick 0 is outside the history 100..5000");
+	keys_reply(m, &v);
+	assert_false(v.seeking);
+	assert_true(v.message_error);
+
+	/* Marks: none yet, then three (one not run yet). */
+	nsent = 0;
+	three_at(m, 2000, 5000, "demo");
+	keys_frame(m, &v);
+	keys_handle(&e, ')');
+	assert_int_equal(nsent, 0);
+	assert_non_null(strstr(v.message, "no marks"));
+	m->npending = 0;
+	model_sent(m, PEND_MARKS, "marks");
+	model_feed(m, "mark tick=3000 text=two");
+	model_feed(m, "mark tick=1000 text=one");
+	model_feed(m, "mark tick=9000 text=three");
+	model_feed(m, "ok 3");
+	keys_handle(&e, '(');
+	assert_string_equal(sent[0], "seek 1000");
+	assert_non_null(strstr(v.message, "mark one: tick 1000"));
+	keys_handle(&e, ')');
+	assert_string_equal(sent[1], "seek 3000");
+	keys_handle(&e, ')');
+	assert_int_equal(nsent, 2);
+	assert_non_null(strstr(v.message, "three (tick 9000) is not run yet"));
+	three_at(m, 500, 5000, "demo");
+	keys_frame(m, &v);
+	v.seeking = 0;
+	keys_handle(&e, '(');
+	assert_int_equal(nsent, 2);
+	assert_non_null(strstr(v.message, "no mark before tick 500"));
+
+	/* Space in the past: resume from there (scripted tasks only). */
+	keys_handle(&e, ' ');
+	assert_string_equal(sent[2], "resume");
+	assert_non_null(strstr(v.message, "resume from tick 500"));
+	model_free(m);
+}
+
+/*
+ * l opens the picker on the `scenarios` reply, on the current scenario;
+ * arrows and j/k move, Enter loads (a file of the scenario path by its
+ * path), Esc closes; an error closes it, saying so.  R resets.  A new
+ * session asks for its marks; another scenario starts the view again.
+ */
+static void
+test_key_picker(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+	int		 f;
+
+	m = three(&v, &e);
+	three_at(m, 700, 700, "demo");
+	assert_true(keys_frame(m, &v) & KEYS_MARKS);	/* the first */
+	assert_false(keys_frame(m, &v) & KEYS_MARKS);
+	keys_handle(&e, 'l');
+	assert_true(v.picker);
+	assert_string_equal(sent[0], "scenarios");
+	assert_int_equal(model_pending(m, PEND_SCENARIOS), 1);
+	assert_int_equal(v.picker_sel, -1);
+	keys_handle(&e, 'j');
+	keys_handle(&e, '\r');		/* nothing to load yet */
+	assert_int_equal(nsent, 1);
+	assert_true(v.picker);
+	model_feed(m, "scenario name=article file=builtin cpus=1 tasks=1 "
+	    "real=0 text=A hog alone.");
+	model_feed(m, "scenario name=demo file=builtin cpus=2 tasks=5 real=0 "
+	    "text=Two CPUs.");
+	model_feed(m, "scenario name=mine file=/tmp/p/mine.cfg cpus=1 "
+	    "tasks=1 real=1 text=Mine.");
+	assert_int_equal(model_feed(m, "ok 3"), MODEL_REPLY);
+	keys_scenarios(m, &v);
+	assert_int_equal(v.picker_sel, 1);	/* demo, the current one */
+	keys_handle(&e, 'j');
+	keys_handle(&e, KEY_DOWN);		/* stays on the last */
+	assert_int_equal(v.picker_sel, 2);
+	/* While open, keys are the picker's: s does not sleep a task. */
+	keys_handle(&e, 's');
+	assert_int_equal(nsent, 1);
+	keys_handle(&e, '\r');
+	assert_false(v.picker);
+	assert_string_equal(sent[1], "load /tmp/p/mine.cfg");
+	assert_string_equal(v.message, "load mine ...");
+	/* Again: on the current one; k, Enter: by name. */
+	keys_handle(&e, 'l');
+	assert_int_equal(v.picker_sel, 1);
+	keys_handle(&e, KEY_UP);
+	keys_handle(&e, KEY_UP);
+	keys_handle(&e, KEY_ENTER);
+	assert_string_equal(sent[3], "load article");
+	/* Esc closes, sending nothing more. */
+	keys_handle(&e, 'l');
+	f = keys_handle(&e, 27);
+	assert_true(f & KEYS_REDRAW);
+	assert_false(v.picker);
+	assert_int_equal(nsent, 5);
+	/* An old daemon: the picker closes, saying why. */
+	m->npending = 0;		/* the others were answered */
+	keys_handle(&e, 'l');
+	model_feed(m, "err unknown command: scenarios");
+	assert_int_equal(m->reply_kind, PEND_SCENARIOS);
+	keys_scenarios(m, &v);
+	assert_false(v.picker);
+	assert_true(v.message_error);
+	assert_non_null(strstr(v.message, "unknown command"));
+
+	/* R: reset. */
+	keys_handle(&e, 'R');
+	assert_string_equal(sent[6], "reset");
+	assert_string_equal(v.message, "reset demo ...");
+
+	/* The load shows: a new session, another scenario. */
+	v.selected = 12;
+	v.task_top = 2;
+	v.seeking = 1;
+	three_at(m, 0, 0, "article");
+	f = keys_frame(m, &v);
+	assert_true(f & KEYS_MARKS);
+	assert_false(v.seeking);
+	assert_int_equal(v.selected, 0);
+	assert_int_equal(v.task_top, 0);
+	keys_select_first(m, &v);
+	assert_int_equal(v.selected, 4);
+	/* A reset: a new session, the same scenario keeps the selection. */
+	three_at(m, 400, 400, "article");
+	keys_frame(m, &v);
+	v.selected = 9;
+	three_at(m, 0, 0, "article");
+	assert_true(keys_frame(m, &v) & KEYS_MARKS);
+	assert_int_equal(v.selected, 9);
+
+	/* Read-only: none of them is sent, each says so by its name. */
+	nsent = 0;
+	v.readonly = 1;
+	keys_handle(&e, 'l');
+	assert_false(v.picker);
+	assert_non_null(strstr(v.message, "read-only client: 'l' refused"));
+	keys_handle(&e, KEY_LEFT);
+	assert_non_null(strstr(v.message, "Left refused"));
+	keys_handle(&e, KEY_SRIGHT);
+	assert_non_null(strstr(v.message, "S-Right refused"));
+	keys_handle(&e, 'R');
+	keys_handle(&e, 'b');
+	keys_handle(&e, 'f');
+	keys_handle(&e, '(');
+	keys_handle(&e, ')');
+	keys_handle(&e, '{');
+	keys_handle(&e, KEY_RIGHT);
+	assert_true(v.message_error);
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
 /* A key that does nothing says so. */
 static void
 test_key_nothing(void **state)
@@ -701,6 +1137,29 @@ test_reply_error(void **state)
 	keys_reply(m, &v);
 	assert_false(v.message_error);
 	assert_string_equal(v.message, "hog sleeps 5 ms");
+
+	/*
+	 * A key's note said after a command was sent stays when its ok
+	 * comes (f at the present read "forward a second: tick N", the
+	 * reply of the seek before it); a refusal still replaces it.
+	 */
+	nsent = 0;
+	m->npending = 0;
+	three_at(m, 4000, 5000, "demo");
+	keys_frame(m, &v);
+	keys_handle(&e, 'f');
+	assert_string_equal(sent[0], "seek 5000");
+	keys_handle(&e, 'f');
+	assert_int_equal(nsent, 1);
+	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	keys_handle(&e, KEY_LEFT);
+	assert_string_equal(sent[1], "seek 4999");
+	assert_int_equal(model_feed(m, "err seek: no"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_true(v.message_error);
 	model_free(m);
 }
 
@@ -956,6 +1415,11 @@ main(void)
 		cmocka_unit_test(test_click),
 		cmocka_unit_test(test_message_age),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_session_fields),
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_lists),
+		cmocka_unit_test(test_key_seek),
+		cmocka_unit_test(test_key_picker),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -16,37 +16,117 @@
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
 
 
-/* The status line: what the daemon is doing, and how to get help. */
+/* One piece of the status line, and whether it goes when short. */
+struct bar_piece {
+	char		 text[MODEL_WORD_MAX + 32];
+	enum col	 col;
+	int		 drop;		/* 0 never, else the order it goes */
+};
+
+/*
+ * The status line: the scenario, what the daemon is doing, and how to
+ * get help.  In the past (after a seek) the tick says "T of NOW" and
+ * the state is PAST.  When it does not fit, the least needed pieces go
+ * first (the program's name, rr, the task and CPU counts, the speed),
+ * so the state and READ-ONLY stay.
+ */
 void
 bar_status(struct draw *d)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
+	struct bar_piece	 p[12];
 	char			 right[64];
-	int			 x, rx, n;
+	int			 x, rx, i, n = 0, w, drop;
 
-	grid_fill(g, 0, 0, g->w, L' ', COL_STATUS);
-	x = grid_textf(d->g, 1, 0, g->w, COL_STATUS,
-	    "stairs  tick %ld  %d CPU%s  %d task%s  rr %dms  speed %gx  ",
-	    m->tick, m->ncpus, m->ncpus == 1 ? "" : "s", m->ntasks,
-	    m->ntasks == 1 ? "" : "s", m->rr, m->speed);
-	if (!m->greeted || m->frames == 0)
-		x = grid_text(d->g, x, 0, g->w, "CONNECTING", COL_PAUSED);
-	else if (m->paused)
-		x = grid_text(d->g, x, 0, g->w, "PAUSED", COL_PAUSED);
+	memset(p, 0, sizeof p);
+	/* The program's name goes first, when the scenario's is there. */
+	snprintf(p[n].text, sizeof p[n].text, "stairs");
+	p[n++].drop = m->scenario[0] != '\0';
+	if (m->scenario[0] != '\0')
+		snprintf(p[n++].text, sizeof p[0].text, "%s", m->scenario);
+	if (m->live)
+		snprintf(p[n++].text, sizeof p[0].text, "tick %ld", m->tick);
 	else
-		x = grid_text(d->g, x, 0, g->w, "RUNNING", COL_STATUS);
+		snprintf(p[n++].text, sizeof p[0].text, "tick %ld of %ld",
+		    m->tick, m->now);
+	snprintf(p[n].text, sizeof p[0].text, "%d CPU%s", m->ncpus,
+	    m->ncpus == 1 ? "" : "s");
+	p[n++].drop = 4;
+	snprintf(p[n].text, sizeof p[0].text, "%d task%s", m->ntasks,
+	    m->ntasks == 1 ? "" : "s");
+	p[n++].drop = 3;
+	snprintf(p[n].text, sizeof p[0].text, "rr %dms", m->rr);
+	p[n++].drop = 2;
+	snprintf(p[n].text, sizeof p[0].text, "speed %gx", m->speed);
+	p[n++].drop = 5;
+	p[n].col = COL_STATUS;
+	if (!m->greeted || m->frames == 0) {
+		snprintf(p[n].text, sizeof p[0].text, "CONNECTING");
+		p[n].col = COL_PAUSED;
+	} else if (!m->live) {
+		snprintf(p[n].text, sizeof p[0].text, "PAST");
+		p[n].col = COL_PAUSED;
+	} else if (m->paused) {
+		snprintf(p[n].text, sizeof p[0].text, "PAUSED");
+		p[n].col = COL_PAUSED;
+	} else
+		snprintf(p[n].text, sizeof p[0].text, "RUNNING");
+	n++;
 	if (d->v->readonly) {
-		x = grid_text(d->g, x, 0, g->w, "  ", COL_STATUS);
-		x = grid_text(d->g, x, 0, g->w, "READ-ONLY", COL_READONLY);
+		snprintf(p[n].text, sizeof p[0].text, "READ-ONLY");
+		p[n++].col = COL_READONLY;
 	}
 	if (m->dropped > 0)
-		x = grid_textf(d->g, x, 0, g->w, COL_STATUS, "  dropped %ld",
+		snprintf(p[n++].text, sizeof p[0].text, "dropped %ld",
 		    m->dropped);
+
+	/* Drop what is least needed until the rest fits. */
+	for (drop = 1; drop <= 5; drop++) {
+		for (w = 1, i = 0; i < n; i++) {
+			if (p[i].text[0] != '\0')
+				w += grid_width(p[i].text) + 2;
+		}
+		if (w - 2 <= g->w)
+			break;
+		for (i = 0; i < n; i++) {
+			if (p[i].drop == drop)
+				p[i].text[0] = '\0';
+		}
+	}
+
+	grid_fill(g, 0, 0, g->w, L' ', COL_STATUS);
+	x = 1;
+	for (i = 0; i < n; i++) {
+		if (p[i].text[0] == '\0')
+			continue;
+		if (x > 1)
+			x = grid_text(d->g, x, 0, g->w, "  ", COL_STATUS);
+		x = grid_text(d->g, x, 0, g->w, p[i].text,
+		    p[i].col == COL_DEFAULT ? COL_STATUS : p[i].col);
+	}
+	x += 2;
 	n = snprintf(right, sizeof right, "? help  q detach ");
 	rx = g->w - n;
 	if (rx > x + 1)
 		grid_text(d->g, rx, 0, g->w, right, COL_STATUS);
+}
+
+/*
+ * The caption to show: the scenario's current caption, else (none up)
+ * the scenario's description, when the `scenarios` reply had it.
+ */
+static const char *
+bar_caption_text(struct draw *d)
+{
+	const struct model	*m = d->m;
+	const struct mscenario	*sc;
+
+	if (m->caption[0] != '\0' || m->scenario[0] == '\0')
+		return (m->caption);
+	if ((sc = model_scenario(m, m->scenario)) == NULL)
+		return (m->caption);
+	return (sc->text);
 }
 
 /*
@@ -63,7 +143,7 @@ bar_right(struct draw *d, enum col *col)
 	*col = d->v->message_error ? COL_ERROR : COL_KEYS;
 	if (d->v->message[0] != '\0')
 		return (d->v->message);
-	if (event != NULL && m->caption[0] != '\0') {
+	if (event != NULL && bar_caption_text(d)[0] != '\0') {
 		*col = COL_SLEEPING;
 		return (event);
 	}
@@ -88,7 +168,7 @@ bar_right_x(struct draw *d, const char *right)
  * How many bytes of s fit in width columns, cut after a word when
  * there is one to cut at (every character counted one column wide).
  */
-static size_t
+size_t
 bar_wrap(const char *s, int width)
 {
 	size_t	i, cut = 0;
@@ -113,33 +193,34 @@ bar_wrap(const char *s, int width)
 int
 bar_caption_lines(struct draw *d)
 {
-	const char	*right;
+	const char	*right, *cap = bar_caption_text(d);
 	enum col	 col;
 
-	if (d->m->caption[0] == '\0')
+	if (cap[0] == '\0')
 		return (1);
 	right = bar_right(d, &col);
-	if (grid_width(d->m->caption) <= bar_right_x(d, right) - 4)
+	if (grid_width(cap) <= bar_right_x(d, right) - 4)
 		return (1);
 	return (2);
 }
 
 /*
- * The caption line(s) from y: the scenario's caption, wrapped on two
- * lines when there are, and the last key's outcome on the right of the
- * last.  With no caption, the newest event, unless a key's outcome is
- * up: that is the same action said twice.
+ * The caption line(s) from y: the scenario's caption (or, with none
+ * up, its description), wrapped on two lines when there are, and the
+ * last key's outcome on the right of the last.  With no caption nor
+ * description, the newest event, unless a key's outcome is up: that is
+ * the same action said twice.
  */
 void
 bar_caption(struct draw *d, int y, int lines)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
-	const char		*right, *event, *cap = m->caption;
+	const char		*right, *event, *cap = bar_caption_text(d);
 	enum col		 col;
 	int			 mx, last = y + lines - 1;
 	size_t			 n;
-	char			 buf[MODEL_TEXT_MAX];
+	char			 buf[MODEL_DESC_MAX];
 
 	grid_put(g, 1, y, d->gl->quote, COL_CAPTION);
 	right = bar_right(d, &col);
@@ -167,6 +248,44 @@ bar_caption(struct draw *d, int y, int lines)
 	grid_text(g, 3, last, mx - 1, cap, COL_CAPTION);
 }
 
+/*
+ * The bottom line in the past (after a seek): that it is the past, the
+ * tick shown of the present one, and the keys that move in it.
+ */
+static void
+bar_past(struct draw *d, int y)
+{
+	static const char *const hints[] = {
+		"  ←/→ a tick  { } rr  b/f a second  ( ) mark  ? help",
+		"  ←/→ tick  {} rr  b/f 1s  () mark",
+		"  ←/→ tick  b/f 1s"
+	};
+	const struct model	*m = d->m;
+	struct grid		*g = d->g;
+	const char		*resume;
+	size_t			 i;
+	int			 x;
+
+	grid_fill(g, 0, y, g->w, L' ', COL_KEYS);
+	x = grid_textf(g, 1, y, g->w, COL_PAUSED,
+	    "viewing the past — tick %ld of %ld", m->tick, m->now);
+	if (d->v->readonly) {
+		grid_text(g, x, y, g->w, "  j/k select  ? help  q detach",
+		    COL_KEYS);
+		return;
+	}
+	resume = model_has_real(m) ? "  space: back to the present" :
+	    "  space resumes here";
+	if (x + grid_width(resume) < g->w)
+		x = grid_text(g, x, y, g->w, resume, COL_KEYS);
+	for (i = 0; i < nitems(hints); i++) {
+		if (x + grid_width(hints[i]) < g->w) {
+			grid_text(g, x, y, g->w, hints[i], COL_KEYS);
+			break;
+		}
+	}
+}
+
 /* The bottom line: a prompt, or the keys. */
 void
 bar_keys(struct draw *d, int y)
@@ -175,6 +294,9 @@ bar_keys(struct draw *d, int y)
 		int		 readonly;
 		const char	*text;
 	} hints[] = {
+		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
+		    "space pause  . step  </> speed  ←/→ rewind  l load  "
+		    "R reset  t table  ? help  q detach  Q quit" },
 		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
 		    "space pause  . step  </> speed  t table  ? help  "
 		    "q detach  Q quit" },
@@ -199,6 +321,10 @@ bar_keys(struct draw *d, int y)
 		x = grid_text(d->g, x, y, g->w, v->prompt_buf,
 		    v->prompt_fresh ? COL_SELECTED : COL_PROMPT);
 		grid_put(g, x, y, L'_', COL_PROMPT);
+		return;
+	}
+	if (!d->m->live && d->m->frames > 0) {
+		bar_past(d, y);
 		return;
 	}
 	/* The longest hint line that fits (else the shortest, cut). */

@@ -2,10 +2,11 @@
  * draw.c -- the client's screen laid out into a grid of cells: the
  * status line (bar.c), the CPU panels (panel.c), the task table
  * (tasktab.c), the article's table for the selected task (article.c),
- * the caption line and the key hints or a prompt (bar.c), and the help
- * over them (help.c); the cells themselves are grid.c's.  Pure: no
- * ncurses, no I/O, so the tests compare grids with golden text files;
- * crt.c puts a grid on the terminal.
+ * the caption line and the key hints or a prompt (bar.c), and the
+ * scenario picker (picker.c) and the help over them (help.c); the cells
+ * themselves are grid.c's.  Pure: no ncurses, no I/O, so the tests
+ * compare grids with golden text files; crt.c puts a grid on the
+ * terminal.
  *
  * The screen is laid out from the top down.  The CPUs (panel.c: panels,
  * or cpulist.c's list) get what is left after the status, caption and
@@ -19,7 +20,10 @@
 
 #include "stairs.h"
 
-/* Set the message on the caption line (the last key's outcome). */
+/*
+ * Set the message on the caption line (the last key's outcome).  It is a
+ * note (message_note), unless keys.c says it is a command's progress.
+ */
 void
 draw_message(struct view *v, int error, const char *fmt, ...)
 {
@@ -29,6 +33,7 @@ draw_message(struct view *v, int error, const char *fmt, ...)
 	vsnprintf(v->message, sizeof v->message, fmt, ap);
 	va_end(ap);
 	v->message_error = error;
+	v->message_note = 1;
 }
 
 /* Draw the whole screen into g (already sized). */
@@ -94,6 +99,8 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		article_draw(&d, y + want, th);
 	bar_caption(&d, g->h - 1 - caplines, caplines);
 	bar_keys(&d, g->h - 1);
+	if (v->picker)
+		picker_draw(&d);
 	if (v->show_help && help != NULL)
 		help_draw(&d, help);
 }

@@ -146,8 +146,8 @@ grid_utf8_next(const char *s, wchar_t *out)
 static wchar_t
 grid_ascii_of(wchar_t ch)
 {
-	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→";
-	static const wchar_t	to[] = L"-|++++_#.:>>x.>";
+	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→←—";
+	static const wchar_t	to[] = L"-|++++_#.:>>x.><-";
 	size_t			i;
 
 	for (i = 0; from[i] != L'\0'; i++) {

@@ -3,8 +3,9 @@
  * view or sends a command to the daemon, and returns reaction flags
  * (KEYS_HANDLED, KEYS_REDRAW, ...) telling the main loop what to do.
  * Actions that change the daemon are marked, so a read-only client
- * refuses them in one place.  Also the prompt line (S, a, n) and the
- * mouse click that selects a task.  No ncurses calls: only its key codes.
+ * refuses them in one place.  Also the prompt line (S, a, n), the
+ * scenario picker (l), the rewind keys (seek) and the mouse click that
+ * selects a task.  No ncurses calls: only its key codes.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ keys_send(struct keys_env *e, enum model_pend kind, const char *what,
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	draw_message(e->view, 0, "%s ...", what);
+	e->view->message_note = 0;
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
@@ -256,20 +258,275 @@ keys_new(struct keys_env *e, int key)
 	    "new task: NAME [RUN,SLEEP,...] [nice=N]", ""));
 }
 
-/* space: pause or resume. */
+/*
+ * space: pause or resume.  Resuming from the past goes on from the tick
+ * shown (a new branch), or with real tasks back to the present.
+ */
 static int
 keys_pause(struct keys_env *e, int key)
 {
+	struct model	*m = e->model;
 	struct view	*v = e->view;
-	int		 paused = e->model->paused;
+	char		 what[96];
+	int		 paused = m->paused;
 
 	if (v->pause_sent != -1)
 		paused = v->pause_sent;
 	v->pause_sent = !paused;
-	v->pause_frames = e->model->frames;
-	if (paused)
-		return (keys_send(e, PEND_ACTION, "resume", "resume"));
-	return (keys_send(e, PEND_ACTION, "pause", "pause"));
+	v->pause_frames = m->frames;
+	if (!paused)
+		return (keys_send(e, PEND_ACTION, "pause", "pause"));
+	if (m->live)
+		snprintf(what, sizeof what, "resume");
+	else if (model_has_real(m))
+		snprintf(what, sizeof what, "resume: back to the present");
+	else
+		snprintf(what, sizeof what, "resume from tick %ld", m->tick);
+	return (keys_send(e, PEND_ACTION, what, "resume"));
+}
+
+/* R: the scenario again from tick 0, for every client. */
+static int
+keys_reset(struct keys_env *e, int key)
+{
+	char	what[96];
+
+	if (e->model->scenario[0] != '\0')
+		snprintf(what, sizeof what, "reset %s", e->model->scenario);
+	else
+		snprintf(what, sizeof what, "reset");
+	return (keys_send(e, PEND_ACTION, what, "reset"));
+}
+
+/* The tick the rewind keys count from: the last seek sent, else shown. */
+static long
+keys_seek_base(struct keys_env *e)
+{
+	if (e->view->seeking)
+		return (e->view->seek_tick);
+	return (e->model->tick);
+}
+
+/* Send `seek tick`, saying what; the daemon pauses there. */
+static int
+keys_seek_to(struct keys_env *e, long tick, const char *what)
+{
+	struct view	*v = e->view;
+	char		 cmd[64];
+
+	snprintf(cmd, sizeof cmd, "seek %ld", tick);
+	v->seeking = 1;
+	v->seek_tick = tick;
+	v->seek_frames = e->model->frames;
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/*
+ * Left/Right, { }, b/f: back or forward by a tick, an rr interval or a
+ * second (KEYS_SECOND ticks), never past tick 0 or the present.
+ */
+static int
+keys_seek(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	long		 base = keys_seek_base(e), to, by;
+	char		 what[96];
+	const char	*unit;
+
+	switch (key) {
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		by = 1;
+		unit = "a tick";
+		break;
+	case '{':
+	case '}':
+	case KEY_SLEFT:
+	case KEY_SRIGHT:
+		by = m->rr;
+		unit = "an rr interval";
+		break;
+	default:
+		by = KEYS_SECOND;
+		unit = "a second";
+		break;
+	}
+	if (key == KEY_LEFT || key == '{' || key == KEY_SLEFT || key == 'b')
+		by = -by;
+	to = base + by;
+	if (to > m->now)
+		to = m->now;
+	if (to < 0)
+		to = 0;
+	if (to == base) {
+		if (by > 0)
+			draw_message(e->view, 0, "tick %ld is the present: "
+			    ". steps, space resumes", base);
+		else
+			draw_message(e->view, 0, "tick %ld: the start", base);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "%s %s: tick %ld", by < 0 ? "back" :
+	    "forward", unit, to);
+	return (keys_seek_to(e, to, what));
+}
+
+/* ( ): to the previous or next mark of the scenario. */
+static int
+keys_mark(struct keys_env *e, int key)
+{
+	struct model		*m = e->model;
+	const struct mmark	*mk = NULL;
+	long			 base = keys_seek_base(e);
+	char			 what[MODEL_TEXT_MAX + 64];
+	int			 i;
+
+	if (m->nmarks == 0) {
+		draw_message(e->view, 0, "no marks in this scenario");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	for (i = 0; i < m->nmarks; i++) {
+		if (key == '(' && m->marks[i].tick < base)
+			mk = &m->marks[i];
+		if (key == ')' && m->marks[i].tick > base) {
+			mk = &m->marks[i];
+			break;
+		}
+	}
+	if (mk == NULL) {
+		draw_message(e->view, 0, "no mark %s tick %ld",
+		    key == '(' ? "before" : "after", base);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (mk->tick > m->now) {
+		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
+		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
+	return (keys_seek_to(e, mk->tick, what));
+}
+
+/* The row of the current scenario in the picker's list, else 0. */
+static int
+keys_picker_current(const struct model *m)
+{
+	int	i;
+
+	for (i = 0; i < m->nscenarios; i++) {
+		if (strcmp(m->scenarios[i].name, m->scenario) == 0)
+			return (i);
+	}
+	return (0);
+}
+
+/* l: open the scenario picker, asking the daemon for the list. */
+static int
+keys_picker(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+
+	v->picker = 1;
+	v->picker_top = 0;
+	v->picker_sel = -1;
+	if (e->model->scenarios_valid && e->model->nscenarios > 0)
+		v->picker_sel = keys_picker_current(e->model);
+	if (e->send(e->arg, PEND_SCENARIOS, "scenarios") != 0 ||
+	    model_sent(e->model, PEND_SCENARIOS, "scenarios") != 0) {
+		v->picker = 0;
+		draw_message(v, 1, "scenarios: not sent");
+	}
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/*
+ * The `scenarios` reply came: the open picker shows it (on the current
+ * scenario if nothing was selected yet), or closes saying why not.
+ */
+void
+keys_scenarios(struct model *m, struct view *v)
+{
+	if (!v->picker)
+		return;
+	if (!m->reply_ok) {
+		v->picker = 0;
+		draw_message(v, 1, "refused: scenarios: %s", m->reply_text);
+		return;
+	}
+	if (m->nscenarios == 0) {
+		v->picker = 0;
+		draw_message(v, 1, "the daemon knows no scenarios");
+		return;
+	}
+	if (v->picker_sel < 0)
+		v->picker_sel = keys_picker_current(m);
+	if (v->picker_sel >= m->nscenarios)
+		v->picker_sel = m->nscenarios - 1;
+}
+
+/* A key while the picker is open: move, load, or close. */
+static int
+keys_picker_key(struct keys_env *e, int key)
+{
+	struct model		*m = e->model;
+	struct view		*v = e->view;
+	const struct mscenario	*sc;
+	char			 cmd[320], what[96];
+	int			 n = m->nscenarios, page;
+
+	page = v->picker_rows > 1 ? v->picker_rows - 1 : 1;
+	switch (key) {
+	case 27:	/* Escape */
+	case 7:		/* ^G */
+	case 'q':
+	case 'l':
+		v->picker = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (v->picker_sel < 0 || v->picker_sel >= n)
+			return (KEYS_HANDLED);
+		v->picker = 0;
+		sc = &m->scenarios[v->picker_sel];
+		/* A file of the scenario path by its path: names may repeat. */
+		if (strcmp(sc->file, "builtin") != 0 && sc->file[0] != '\0' &&
+		    strchr(sc->file, ' ') == NULL)
+			snprintf(cmd, sizeof cmd, "load %s", sc->file);
+		else
+			snprintf(cmd, sizeof cmd, "load %s", sc->name);
+		snprintf(what, sizeof what, "load %s", sc->name);
+		return (keys_send(e, PEND_ACTION, what, cmd));
+	case KEY_UP:
+	case 'k':
+		v->picker_sel--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		v->picker_sel++;
+		break;
+	case KEY_PPAGE:
+		v->picker_sel -= page;
+		break;
+	case KEY_NPAGE:
+		v->picker_sel += page;
+		break;
+	case KEY_HOME:
+	case 'g':
+		v->picker_sel = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		v->picker_sel = n - 1;
+		break;
+	default:
+		return (KEYS_HANDLED);
+	}
+	if (v->picker_sel >= n)
+		v->picker_sel = n - 1;
+	if (v->picker_sel < 0)
+		v->picker_sel = n > 0 ? 0 : -1;
+	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
 /* .: one tick. */
@@ -363,6 +620,15 @@ static const struct keys_binding keys_table_[] = {
 	{ 'n', 0, 1, keys_new },
 	{ ' ', 0, 1, keys_pause },
 	{ '.', 0, 1, keys_step },
+	{ KEY_LEFT, 0, 1, keys_seek },
+	{ KEY_RIGHT, 0, 1, keys_seek },
+	{ '{', KEY_SLEFT, 1, keys_seek },
+	{ '}', KEY_SRIGHT, 1, keys_seek },
+	{ 'b', 0, 1, keys_seek },
+	{ 'f', 0, 1, keys_seek },
+	{ '(', ')', 1, keys_mark },
+	{ 'l', 0, 1, keys_picker },
+	{ 'R', 0, 1, keys_reset },
 	{ '<', '>', 1, keys_speed },
 	{ 't', 0, 0, keys_table },
 	{ '?', KEY_F(1), 0, keys_help_key },
@@ -371,25 +637,28 @@ static const struct keys_binding keys_table_[] = {
 };
 
 static const char *const keys_help_text[] = {
-	"Up/Down j/k  select a task (or click it)",
-	"PgUp/PgDn    page through the tasks",
-	"g/G Home/End the first / last task",
-	"/            find a task by name or id",
-	"[ ]          scroll the CPUs",
-	"v            CPUs as panels / a list / as fits",
-	"s            the selected task sleeps (default ms)",
-	"S            ... for how long? (prompt)",
-	"+ - F8 F7    nice up / down",
-	"a            affinity: CPUs the task may use",
-	"x F9         kill the task (asks first)",
-	"n            new scripted task: NAME [RUN,SLEEP,..]",
-	"space        pause / resume",
-	".            one tick",
-	"< >          speed: halve / double",
-	"t            the article's table on / off",
-	"? F1         this help",
-	"q F10        detach (the daemon keeps running)",
+	"Up/Down j/k  select a task (or click) PgUp/PgDn   page the tasks",
+	"g/G Home/End the first / last task    /           find a task",
+	"[ ]          scroll the CPUs          "
+	    "v           CPUs: panels/list/fit",
+	"s            sleep (default ms)       S           sleep: how long?",
+	"+ - F8 F7    nice up / down           "
+	    "a           CPUs the task may use",
+	"x F9         kill the task (asks)     "
+	    "n           new task NAME [R,S,..]",
+	"space        pause / resume           .           one tick",
+	"< >          speed: halve / double    t           the article's table",
+	"l            load a scenario (list)   R           reset: from tick 0",
+	"? F1         this help                "
+	    "q F10       detach (daemon stays)",
 	"Q            stop the daemon for everyone (asks)",
+	"",
+	"Rewind (a seek pauses there, never past the present):",
+	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",
+	"b f          a second (1000 ticks)    "
+	    "( )         previous / next mark",
+	"In the past (PAST, tick T of NOW) space resumes from T;",
+	"with real tasks it goes back to the present.",
 	"",
 	"[hog ███░░]  runs now; the bar is `left` of its slice",
 	"name  queued on its stair   (name) sleeping   +3 more",
@@ -414,15 +683,35 @@ keys_select_first(struct model *m, struct view *v)
 /*
  * A frame came.  A key's outcome stays on the caption line for about
  * five seconds of frames (errors twenty), then gives way to the
- * scenario's events.  The last nice, speed or pause sent is forgotten
- * once a frame shows it (or after a second of frames, if something else
- * changed it meanwhile).
+ * scenario's events.  The last nice, speed, pause or seek sent is
+ * forgotten once a frame shows it (or after a second of frames, if
+ * something else changed it meanwhile).  A new session (a load, a reset)
+ * forgets them all; another scenario starts the view again (selection,
+ * scrolling).  Returns KEYS_MARKS when the session is new: its marks
+ * are to be asked for.
  */
-void
+int
 keys_frame(struct model *m, struct view *v)
 {
 	const struct mtask	*t;
 	long			 keep;
+	int			 flags = 0;
+
+	if (v->sessions != m->sessions) {
+		v->sessions = m->sessions;
+		v->seeking = 0;
+		v->nice_task = 0;
+		flags |= KEYS_MARKS;
+	}
+	if (strcmp(v->scenario, m->scenario) != 0) {
+		if (v->scenario[0] != '\0') {
+			v->selected = 0;
+			v->task_top = 0;
+			v->cpu_top = 0;
+		}
+		memcpy(v->scenario, m->scenario, sizeof v->scenario);
+		flags |= KEYS_MARKS;
+	}
 
 	if (v->message[0] != '\0') {
 		keep = (v->message_error ? 20 : 5) * KEYS_FPS;
@@ -442,12 +731,16 @@ keys_frame(struct model *m, struct view *v)
 	if (v->pause_sent != -1 && (m->paused == v->pause_sent ||
 	    m->frames > v->pause_frames + 30))
 		v->pause_sent = -1;
+	if (v->seeking && (m->tick == v->seek_tick ||
+	    m->frames > v->seek_frames + 30))
+		v->seeking = 0;
 	if (v->nice_task == 0)
-		return;
+		return (flags);
 	t = model_task(m, v->nice_task);
 	if (t == NULL || t->nice == v->nice_value ||
 	    m->frames > v->nice_frames + 30)
 		v->nice_task = 0;
+	return (flags);
 }
 
 /*
@@ -511,22 +804,30 @@ keys_confirm(struct keys_env *e, int key)
 
 /*
  * A reply to an action came: say how it went.  A refusal says so first
- * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).
+ * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).  A
+ * success does not replace what a key said since it was sent (f at the
+ * present, pressed before the seeks before it were answered).
  */
 void
 keys_reply(struct model *m, struct view *v)
 {
-	if (m->reply_ok && m->reply_text[0] != '\0')
-		draw_message(v, 0, "%s: ok %s", m->reply_what, m->reply_text);
-	else if (m->reply_ok)
-		draw_message(v, 0, "%s", m->reply_what);
-	else {
-		draw_message(v, 1, "refused: %s: %s", m->reply_what,
-		    m->reply_text);
-		v->nice_task = 0;
-		v->speed_sent = 0;
-		v->pause_sent = -1;
+	if (m->reply_ok) {
+		if (v->message_note && v->message[0] != '\0')
+			return;
+		if (m->reply_text[0] != '\0')
+			draw_message(v, 0, "%s: ok %s", m->reply_what,
+			    m->reply_text);
+		else
+			draw_message(v, 0, "%s", m->reply_what);
+		v->message_note = 0;
+		return;
 	}
+	draw_message(v, 1, "refused: %s: %s", m->reply_what, m->reply_text);
+	v->message_note = 0;
+	v->nice_task = 0;
+	v->speed_sent = 0;
+	v->pause_sent = -1;
+	v->seeking = 0;
 }
 
 /* The prompt line was entered: act on it. */
@@ -644,6 +945,34 @@ keys_prompt_key(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
+/* A key's name for a message: 'x', space, F9, Left; NULL for others. */
+static const char *
+keys_name(int key, char *buf, size_t len)
+{
+	static const struct {
+		int		 key;
+		const char	*name;
+	} names[] = {
+		{ ' ', "space" }, { KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" },
+		{ KEY_SLEFT, "S-Left" }, { KEY_SRIGHT, "S-Right" }
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		if (key == names[i].key) {
+			snprintf(buf, len, "%s", names[i].name);
+			return (buf);
+		}
+	}
+	if (key >= KEY_F(0) && key <= KEY_F(63))
+		snprintf(buf, len, "F%d", key - KEY_F0);
+	else if (key > 32 && key < 127)
+		snprintf(buf, len, "'%c'", key);
+	else
+		return (NULL);
+	return (buf);
+}
+
 /* Handle one key; returns reaction flags (0: not a key of ours). */
 int
 keys_handle(struct keys_env *e, int key)
@@ -654,6 +983,8 @@ keys_handle(struct keys_env *e, int key)
 
 	if (e->view->prompt != PROMPT_NONE)
 		return (keys_prompt_key(e, key));
+	if (e->view->picker)
+		return (keys_picker_key(e, key));
 	if (e->view->show_help) {
 		/* Any key closes it, as it says: q and Q too. */
 		e->view->show_help = 0;
@@ -664,12 +995,8 @@ keys_handle(struct keys_env *e, int key)
 		if (key != b->key && (b->alt == 0 || key != b->alt))
 			continue;
 		if (b->changes && e->view->readonly) {
-			if (key == ' ')
-				snprintf(name, sizeof name, "space");
-			else if (key >= KEY_F(0) && key <= KEY_F(63))
-				snprintf(name, sizeof name, "F%d", key - KEY_F0);
-			else
-				snprintf(name, sizeof name, "'%c'", key);
+			if (keys_name(key, name, sizeof name) == NULL)
+				snprintf(name, sizeof name, "key %d", key);
 			draw_message(e->view, 1, "read-only client: %s refused "
 			    "(it would change the daemon)", name);
 			return (KEYS_HANDLED | KEYS_REDRAW);
@@ -677,11 +1004,7 @@ keys_handle(struct keys_env *e, int key)
 		return (b->fn(e, key));
 	}
 	/* A key that does nothing says so, rather than nothing. */
-	if (key >= KEY_F(0) && key <= KEY_F(63))
-		snprintf(name, sizeof name, "F%d", key - KEY_F0);
-	else if (key > 32 && key < 127)
-		snprintf(name, sizeof name, "'%c'", key);
-	else
+	if (key == ' ' || keys_name(key, name, sizeof name) == NULL)
 		return (0);
 	draw_message(e->view, 0, "%s does nothing here (? lists the keys)",
 	    name);

@@ -5,6 +5,13 @@
  * row) and final lines (ok/err), matched in order with the commands the
  * client sent.  No I/O and no ncurses: the tests feed it text.
  *
+ * Protocol 2 adds the session: frames and status say the scenario, the
+ * present tick (now=) and whether the tick shown is it (live=1) or the
+ * past (live=0, after `seek`); the `scenarios` and `marks` replies are
+ * kept for the picker and the rewind keys.  A new scenario, or the
+ * present going back (a load, a reset, a branch), is a new session: the
+ * frame after it replaces every task and CPU.
+ *
  * A frame is read into a stage and only replaces the current state at
  * `end`, so a screen never shows half a frame.  A delta frame (delta=1,
  * after `subscribe N delta`) carries only the tasks that changed and
@@ -17,6 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +57,8 @@ model_create(void)
 	m->speed = 1;
 	m->rr = 10;
 	m->sleep_ms = 1000;
+	m->live = 1;
+	m->alive = -1;
 	return (m);
 }
 
@@ -72,6 +82,10 @@ model_free(struct model *m)
 	free(m->ncpu_stage);
 	free(m->task_stage);
 	free(m->gone_stage);
+	free(m->scenarios);
+	free(m->scen_stage);
+	free(m->marks);
+	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
 	free(m);
@@ -216,6 +230,40 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
 		    *sleep_ms <= 0)
 			return (-1);
 	}
+	return (0);
+}
+
+/*
+ * Read the session's fields of a `frame` or `status` line: live=0/1,
+ * now=T, alive=N and scenario=NAME (kept as it was when not given).  An
+ * older daemon's live=N was the count of live tasks: without alive= it
+ * is read as that, and the tick shown is the present.
+ */
+static int
+model_session(const struct fields *f, int *live, long *now, int *alive,
+    char *scenario, size_t len)
+{
+	const char	*s;
+	int		 l = 1, a = -1;
+	long		 n = -1;
+
+	if (model_int(f, "live", &l, 0, 0) != 0 ||
+	    model_int(f, "alive", &a, 0, 0) != 0 ||
+	    model_long(f, "now", &n, 0) != 0 || n < -1)
+		return (-1);
+	if (model_get(f, "alive") == NULL) {
+		a = model_get(f, "live") != NULL ? l : -1;
+		l = 1;
+	} else if ((l != 0 && l != 1) || a < 0)
+		return (-1);
+	if ((s = model_get(f, "scenario")) != NULL) {
+		if (*s == '\0' || strlen(s) >= len)
+			return (-1);
+		snprintf(scenario, len, "%s", s);
+	}
+	*live = l;
+	*now = n;
+	*alive = a;
 	return (0);
 }
 
@@ -522,12 +570,34 @@ model_apply_delta(struct model *m)
 	m->deltas++;
 }
 
+/*
+ * A frame ended: take its session fields.  Another scenario, or the
+ * present gone back, is a new session: the old events go.
+ */
+static void
+model_commit_session(struct model *m)
+{
+	long	now;
+
+	now = m->stage_now >= 0 ? m->stage_now : m->stage_tick;
+	if (m->frames > 0 && (now < m->now ||
+	    strcmp(m->stage_scenario, m->scenario) != 0)) {
+		m->sessions++;
+		m->nevents = 0;
+	}
+	memcpy(m->scenario, m->stage_scenario, sizeof m->scenario);
+	m->now = now;
+	m->live = m->stage_live;
+	m->alive = m->stage_alive;
+}
+
 /* A frame ended: the stage becomes the state. */
 static void
 model_commit(struct model *m)
 {
 	struct mtask	*tmp;
 	struct mcpu	*ctmp;
+	long		 sessions = m->sessions;
 	int		 i, j, n;
 
 	/* Daemons send them in order: sort only if they were not. */
@@ -586,6 +656,7 @@ cpus:
 	m->alloc_cpus = m->alloc_cpu_stage;
 	m->alloc_cpu_stage = n;
 
+	model_commit_session(m);
 	m->tick = m->stage_tick;
 	m->paused = m->stage_paused;
 	m->speed = m->stage_speed;
@@ -594,8 +665,8 @@ cpus:
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
 	m->frames++;
 	/* A delta on a model that missed something: ask for a full one. */
-	m->desync = m->stage_delta && m->stage_ntasks >= 0 &&
-	    m->ntasks != m->stage_ntasks;
+	m->desync = m->stage_delta && ((m->stage_ntasks >= 0 &&
+	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
 /* Handle a line inside a frame. */
@@ -669,7 +740,10 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 	m->stage_delta = 0;
 	m->stage_ntasks = -1;
 	m->ngone_stage = 0;
-	if (model_int(f, "delta", &m->stage_delta, 0, 0) != 0 ||
+	memcpy(m->stage_scenario, m->scenario, sizeof m->stage_scenario);
+	if (model_session(f, &m->stage_live, &m->stage_now, &m->stage_alive,
+	    m->stage_scenario, sizeof m->stage_scenario) != 0 ||
+	    model_int(f, "delta", &m->stage_delta, 0, 0) != 0 ||
 	    model_int(f, "tasks", &m->stage_ntasks, 0, 0) != 0 ||
 	    model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
 	    &m->stage_rr, &m->sleep_ms) != 0 ||
@@ -678,6 +752,11 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->stage_delta = 0;
 		m->stage_ntasks = -1;
 		m->stage_tick = m->tick;
+		m->stage_live = m->live;
+		m->stage_now = m->now;
+		m->stage_alive = m->alive;
+		memcpy(m->stage_scenario, m->scenario,
+		    sizeof m->stage_scenario);
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;
 		m->stage_caption[0] = '\0';
@@ -747,6 +826,134 @@ model_table_row(struct model *m, struct fields *f)
 	return (0);
 }
 
+/*
+ * Copy free text (a text= field) into dst: as it is, or unquoted when
+ * the daemon quoted it ("...", with \" \\ and \xNN).  Control bytes
+ * become spaces, so it draws on one line.
+ */
+static void
+model_text(char *dst, size_t len, const char *s)
+{
+	size_t	n = strlen(s), i, o = 0;
+	char	hex[3] = "";
+	int	c;
+
+	if (len == 0)
+		return;
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+		s++;
+		n -= 2;
+	} else
+		n = SIZE_MAX;	/* not quoted: no escapes */
+	for (i = 0; s[i] != '\0' && i < n && o + 1 < len; i++) {
+		c = (unsigned char)s[i];
+		if (n != SIZE_MAX && c == '\\' && i + 1 < n) {
+			c = (unsigned char)s[++i];
+			if (c == 'x' && i + 2 < n && isxdigit((unsigned char)
+			    s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+				hex[0] = s[i + 1];
+				hex[1] = s[i + 2];
+				c = (int)strtol(hex, NULL, 16);
+				i += 2;
+			}
+		}
+		dst[o++] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+	}
+	dst[o] = '\0';
+}
+
+/* Read a `scenario` line of the `scenarios` reply into the stage. */
+static int
+model_scenario_line(struct model *m, struct fields *f)
+{
+	struct mscenario	*sc;
+	const char		*s;
+
+	m->scen_stage = model_grow(m->scen_stage, m->nscen_stage,
+	    &m->alloc_scen_stage, sizeof *m->scen_stage);
+	sc = &m->scen_stage[m->nscen_stage];
+	memset(sc, 0, sizeof *sc);
+	if ((s = model_get(f, "name")) == NULL || *s == '\0' ||
+	    model_copy(sc->name, sizeof sc->name, s) != 0)
+		return (-1);
+	if ((s = model_get(f, "file")) != NULL)
+		snprintf(sc->file, sizeof sc->file, "%s", s);
+	if (model_int(f, "cpus", &sc->cpus, 0, 0) != 0 ||
+	    model_int(f, "tasks", &sc->tasks, 0, 0) != 0 ||
+	    model_int(f, "real", &sc->real, 0, 0) != 0 || sc->cpus < 0 ||
+	    sc->tasks < 0)
+		return (-1);
+	if (f->text != NULL)
+		model_text(sc->text, sizeof sc->text, f->text);
+	m->nscen_stage++;
+	return (0);
+}
+
+/* Read a `mark` line of the `marks` reply into the stage. */
+static int
+model_mark_line(struct model *m, struct fields *f)
+{
+	struct mmark	*mk;
+
+	m->mark_stage = model_grow(m->mark_stage, m->nmark_stage,
+	    &m->alloc_mark_stage, sizeof *m->mark_stage);
+	mk = &m->mark_stage[m->nmark_stage];
+	memset(mk, 0, sizeof *mk);
+	if (model_long(f, "tick", &mk->tick, 1) != 0 || mk->tick < 0)
+		return (-1);
+	if (f->text != NULL)
+		model_text(mk->text, sizeof mk->text, f->text);
+	m->nmark_stage++;
+	return (0);
+}
+
+/* Order marks by tick (stable for equal ticks: by text). */
+static int
+model_cmp_mark(const void *a, const void *b)
+{
+	const struct mmark	*ma = a, *mb = b;
+
+	if (ma->tick != mb->tick)
+		return ((ma->tick > mb->tick) - (ma->tick < mb->tick));
+	return (strcmp(ma->text, mb->text));
+}
+
+/*
+ * A final line: a `scenarios` or `marks` reply's lines become the list
+ * if it was ok; any other reply drops lines staged for them.
+ */
+static void
+model_final_lists(struct model *m, enum model_pend kind, int ok)
+{
+	void	*p;
+	int	 n;
+
+	if (kind == PEND_SCENARIOS && ok) {
+		p = m->scenarios;
+		m->scenarios = m->scen_stage;
+		m->scen_stage = p;
+		m->nscenarios = m->nscen_stage;
+		n = m->alloc_scen_stage;
+		m->alloc_scen_stage = m->alloc_scenarios;
+		m->alloc_scenarios = n;
+		m->scenarios_valid = 1;
+	}
+	if (kind == PEND_MARKS && ok) {
+		if (m->nmark_stage > 1)
+			qsort(m->mark_stage, m->nmark_stage,
+			    sizeof *m->mark_stage, model_cmp_mark);
+		p = m->marks;
+		m->marks = m->mark_stage;
+		m->mark_stage = p;
+		m->nmarks = m->nmark_stage;
+		n = m->alloc_mark_stage;
+		m->alloc_mark_stage = m->alloc_marks;
+		m->alloc_marks = n;
+	}
+	m->nscen_stage = 0;
+	m->nmark_stage = 0;
+}
+
 /* Append to a string, truncating (glibc has no strlcat before 2.38). */
 static void
 model_cat(char *dst, const char *src, size_t len)
@@ -793,6 +1000,7 @@ model_final(struct model *m, struct fields *f, int ok)
 		model_cat(m->reply_text, "text=", sizeof m->reply_text);
 		model_cat(m->reply_text, f->text, sizeof m->reply_text);
 	}
+	model_final_lists(m, kind, ok);
 	if (kind == PEND_TABLE) {
 		if (ok && m->table_stage.valid) {
 			model_table_clear(&m->table);
@@ -811,7 +1019,7 @@ model_feed(struct model *m, const char *line)
 	struct fields	 f;
 	char		 buf[4200];
 	size_t		 len;
-	long		 v;
+	long		 v, now;
 
 	len = strlen(line);
 	if (len > 0 && line[len - 1] == '\r')
@@ -842,8 +1050,20 @@ model_feed(struct model *m, const char *line)
 		return (model_final(m, &f, 0));
 	if (strcmp(f.word, "status") == 0) {
 		if (model_header(&f, &m->tick, &m->paused, &m->speed, &m->rr,
-		    &m->sleep_ms) != 0)
+		    &m->sleep_ms) != 0 || model_session(&f, &m->live, &now,
+		    &m->alive, m->scenario, sizeof m->scenario) != 0)
 			return (model_bad(m, line, "bad status line"));
+		m->now = now >= 0 ? now : m->tick;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f.word, "scenario") == 0) {
+		if (model_scenario_line(m, &f) != 0)
+			return (model_bad(m, line, "bad scenario line"));
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f.word, "mark") == 0) {
+		if (model_mark_line(m, &f) != 0)
+			return (model_bad(m, line, "bad mark line"));
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f.word, "table") == 0) {
@@ -939,6 +1159,32 @@ model_allot(int nice, int rank, int iter, int rr)
 	if (rank == prio + iter - 1)
 		return (iter * rr);
 	return (rr);
+}
+
+/* The scenario of the last `scenarios` reply called name, or NULL. */
+const struct mscenario *
+model_scenario(const struct model *m, const char *name)
+{
+	int	i;
+
+	for (i = 0; i < m->nscenarios; i++) {
+		if (strcmp(m->scenarios[i].name, name) == 0)
+			return (&m->scenarios[i]);
+	}
+	return (NULL);
+}
+
+/* Whether the session has real tasks (resume from the past: present). */
+int
+model_has_real(const struct model *m)
+{
+	int	i;
+
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].real)
+			return (1);
+	}
+	return (0);
 }
 
 /* The newest event's text, or NULL. */

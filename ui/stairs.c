@@ -310,6 +310,19 @@ stairs_reply(struct client *c)
 			stairs_finish(c, 1, msg);
 		}
 		break;
+	case PEND_SCENARIOS:
+		/* Errors only matter to an open picker (an older daemon). */
+		keys_scenarios(m, &c->v);
+		stairs_redraw(c);
+		break;
+	case PEND_MARKS:
+		break;
+	case PEND_READONLY:
+		if (!m->reply_ok) {
+			draw_message(&c->v, 1, "readonly: %s", m->reply_text);
+			stairs_redraw(c);
+		}
+		break;
 	case PEND_ACTION:
 		keys_reply(m, &c->v);
 		stairs_redraw(c);
@@ -326,6 +339,25 @@ stairs_reply(struct client *c)
 	}
 }
 
+/*
+ * A new session (a load, a reset, the first frame): ask for its marks,
+ * and for the scenarios again if this one is not among them (a load of
+ * a path).  Protocol 2 only: an older daemon knows neither.
+ */
+static void
+stairs_session(struct client *c)
+{
+	struct model	*m = c->m;
+
+	if (m->proto < 2)
+		return;
+	if (model_pending(m, PEND_MARKS) == 0)
+		stairs_command(c, PEND_MARKS, "marks");
+	if (m->scenario[0] != '\0' && model_scenario(m, m->scenario) == NULL &&
+	    model_pending(m, PEND_SCENARIOS) == 0)
+		stairs_command(c, PEND_SCENARIOS, "scenarios");
+}
+
 /* Lines from the daemon. */
 static void
 stairs_read(struct bufferevent *bev, void *arg)
@@ -339,11 +371,20 @@ stairs_read(struct bufferevent *bev, void *arg)
 	while ((line = evbuffer_readln(in, &len, EVBUFFER_EOL_LF)) != NULL) {
 		switch (model_feed(c->m, line)) {
 		case MODEL_GREETING:
-			if (c->m->proto != PROTO_VERSION)
+			/* Protocol 1 daemons work too, without the session. */
+			if (c->m->proto < 1 || c->m->proto > PROTO_VERSION)
 				draw_message(&c->v, 1, "daemon speaks protocol"
-				    " %d, this client %d", c->m->proto,
+				    " %d, this client 1 to %d", c->m->proto,
 				    PROTO_VERSION);
+			/*
+			 * Protocol 2: -r tells the server too, which then
+			 * refuses every change; the scenarios' descriptions.
+			 */
+			if (c->v.readonly && c->m->proto >= 2)
+				stairs_command(c, PEND_READONLY, "readonly");
 			stairs_command(c, PEND_STATUS, "status");
+			if (c->m->proto >= 2)
+				stairs_command(c, PEND_SCENARIOS, "scenarios");
 			c->delta = 1;
 			stairs_subscribe(c);
 			break;
@@ -378,7 +419,8 @@ stairs_read(struct bufferevent *bev, void *arg)
 	}
 	if (frame) {
 		c->table_stale = 1;
-		keys_frame(c->m, &c->v);
+		if (keys_frame(c->m, &c->v) & KEYS_MARKS)
+			stairs_session(c);
 		sel = c->v.selected;
 		keys_select_first(c->m, &c->v);
 		if (sel != c->v.selected)

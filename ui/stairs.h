@@ -18,6 +18,8 @@
 #define MODEL_EVENTS	4	/* recent events kept */
 #define MODEL_PENDING	64	/* commands awaiting a reply */
 #define MODEL_BOTTOM	139	/* the bottom rank */
+#define MODEL_WORD_MAX	64	/* a scenario's name */
+#define MODEL_DESC_MAX	1024	/* a scenario's description */
 
 enum mtask_state {
 	MTASK_SLEEPING,
@@ -74,11 +76,30 @@ struct mtable {
 	long		*ticks;		/* nrows x stairs */
 };
 
+/* One scenario of the `scenarios` reply. */
+struct mscenario {
+	char		 name[MODEL_WORD_MAX];
+	char		 file[256];	/* "builtin" or its path */
+	int		 cpus;
+	int		 tasks;
+	int		 real;		/* has real tasks */
+	char		 text[MODEL_DESC_MAX];	/* its description */
+};
+
+/* One `mark` event of the scenario (the `marks` reply). */
+struct mmark {
+	long		 tick;
+	char		 text[MODEL_TEXT_MAX];
+};
+
 /* What a command sent to the daemon was, so its reply can be read. */
 enum model_pend {
 	PEND_STATUS,
 	PEND_SUBSCRIBE,
 	PEND_TABLE,
+	PEND_SCENARIOS,		/* the list for the picker */
+	PEND_MARKS,		/* the scenario's marks, for rewind */
+	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
 	PEND_SHUTDOWN
 };
@@ -106,6 +127,28 @@ struct model {
 	long		 frames;	/* frames received */
 	long		 deltas;	/* of them, delta frames */
 	int		 desync;	/* a delta left ntasks != tasks=N */
+
+	/*
+	 * The session (protocol 2): the scenario's name, the present tick
+	 * (tick is the one shown: less while viewing the past, live 0),
+	 * the live tasks (-1: not said).  sessions counts the new sessions
+	 * seen (a load or reset: another scenario, or the present going
+	 * back), so the client can start its view and marks again.
+	 */
+	char		 scenario[MODEL_WORD_MAX];
+	int		 live;
+	long		 now;
+	int		 alive;
+	long		 sessions;
+
+	/* The last `scenarios` and `marks` replies (valid: one came). */
+	struct mscenario *scenarios;
+	int		 nscenarios;
+	int		 alloc_scenarios;
+	int		 scenarios_valid;
+	struct mmark	*marks;
+	int		 nmarks;
+	int		 alloc_marks;
 
 	struct mcpu	*cpus;
 	int		 ncpus;
@@ -149,7 +192,17 @@ struct model {
 	int		 ngone_stage;
 	int		 alloc_gone_stage;
 	char		 stage_caption[MODEL_TEXT_MAX];
+	char		 stage_scenario[MODEL_WORD_MAX];
+	int		 stage_live;
+	long		 stage_now;	/* -1: not said, the tick */
+	int		 stage_alive;
 	struct mtable	 table_stage;
+	struct mscenario *scen_stage;
+	int		 nscen_stage;
+	int		 alloc_scen_stage;
+	struct mmark	*mark_stage;
+	int		 nmark_stage;
+	int		 alloc_mark_stage;
 	struct {
 		enum model_pend	 kind;
 		char		 what[MODEL_TEXT_MAX];
@@ -169,6 +222,8 @@ int		 model_task_index(const struct model *, int id);
 const char	*model_state_name(enum mtask_state);
 int		 model_allot(int nice, int rank, int iter, int rr);
 const char	*model_last_event(const struct model *);
+const struct mscenario *model_scenario(const struct model *, const char *);
+int		 model_has_real(const struct model *);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
@@ -247,6 +302,24 @@ struct view {
 	int		 prompt_fresh;	/* still the default: typing replaces it */
 	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
 
+	/* The scenario picker (l): open, the row selected, the first shown. */
+	int		 picker;
+	int		 picker_sel;	/* -1: none yet (the list is coming) */
+	int		 picker_top;
+	int		 picker_rows;	/* rows of names shown (draw sets it) */
+
+	/*
+	 * The last seek sent, until a frame shows it: rewind keys pressed
+	 * in quick succession count from it, as + and - do.
+	 */
+	int		 seeking;
+	long		 seek_tick;
+	long		 seek_frames;
+
+	/* The session the view was made for (the model's sessions). */
+	long		 sessions;
+	char		 scenario[MODEL_WORD_MAX];
+
 	/*
 	 * The last nice sent, until a frame shows it: + and - pressed in
 	 * quick succession count from it, not from a stale frame.
@@ -259,6 +332,7 @@ struct view {
 	int		 pause_sent;	/* and pause/resume (-1: none) */
 	long		 pause_frames;
 	int		 message_error;
+	int		 message_note;	/* said by a key, not a command's */
 	long		 message_frames;	/* frames when it was new */
 	char		 message_seen[MODEL_TEXT_MAX];
 
@@ -323,6 +397,7 @@ void		 draw_message(struct view *, int error, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 
 /* bar.c */
+size_t		 bar_wrap(const char *, int width);
 void		 bar_status(struct draw *);
 int		 bar_caption_lines(struct draw *);
 void		 bar_caption(struct draw *, int y, int lines);
@@ -349,12 +424,18 @@ void		 article_draw(struct draw *, int y, int h);
 /* help.c */
 void		 help_draw(struct draw *, const char *const *help);
 
+/* picker.c */
+void		 picker_draw(struct draw *);
+
 /* keys.c */
 #define KEYS_HANDLED	0x1
 #define KEYS_REDRAW	0x2
 #define KEYS_QUIT	0x4	/* detach, leave the daemon running */
 #define KEYS_SHUTDOWN	0x8	/* `shutdown` sent: quit on its reply */
 #define KEYS_TABLE	0x10	/* selection changed: fetch its table */
+#define KEYS_MARKS	0x20	/* a new session: fetch its marks */
+
+#define KEYS_SECOND	1000	/* ticks the b and f keys move */
 
 #define KEYS_FPS	30	/* frames a second the client asks for */
 
@@ -372,7 +453,8 @@ int		 keys_click(struct keys_env *, int x, int y);
 void		 keys_reply(struct model *, struct view *);
 const char *const *keys_help(void);
 void		 keys_select_first(struct model *, struct view *);
-void		 keys_frame(struct model *, struct view *);
+int		 keys_frame(struct model *, struct view *);
+void		 keys_scenarios(struct model *, struct view *);
 
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */

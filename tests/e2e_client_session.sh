@@ -1,0 +1,273 @@
+#!/bin/sh
+# e2e_client_session.sh -- the client's side of the session (issue 9),
+# through the real thing: a live daemon (stairsd -f, protocol 2) on a
+# scenario of one CPU and two hogs ("one", a file: not a built-in), then
+# the demo (built in, two CPUs, unattended: no ask or pause events),
+# the client and a read-only viewer (-r) in a private tmux server
+# (LANG=C.UTF-8, 80x24), checked with capture-pane and, through the
+# socket, with socat:
+#   - the viewer refuses the picker (l), saying so;
+#   - l opens the picker: every scenario of `scenarios` on screen, the
+#     selected one's description; j/k move, Esc closes, Enter loads the
+#     demo: the daemon's status and both screens (the viewer's too,
+#     without reconnecting) show it, its two CPUs and its tasks, none
+#     of the old ones;
+#   - R resets: the tick starts again from 0;
+#   - paused, Left / Right, { / }, b / f seek by a tick, an rr interval,
+#     a second (`status` says tick= and live=0), and both screens show
+#     "tick T of NOW" and the past; ( / ) go to the marks when the
+#     scenario has some;
+#   - space resumes: live again, running;
+#   - a load of "one" by path: the viewer is back to one CPU.
+# Exits 0 pass, 1 fail, 77 skip (no tmux/socat, the live daemon not
+# built, or a daemon that does not know `scenarios` yet: issue 9's
+# daemon side).
+
+lib_name=e2e-session
+lib_skip=77
+. "$(dirname "$0")/client_lib.sh"
+src=$(cd "$(dirname "$0")/.." && pwd)
+
+cat >"$tmp/one.cfg" <<EOF
+name = "one";
+description = "Two hogs on one CPU.";
+cpus = 1;
+tasks = ( { name = "hogA"; }, { name = "hogB"; } );
+EOF
+if ! start_daemon "$tmp/one.cfg"; then
+	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
+	exit 1
+fi
+if ! ask scenarios | grep -q '^scenario '; then
+	echo "$lib_name: skipped: the daemon does not know \`scenarios\`" \
+	    "(issue 9's daemon side is not in this build): $(ask scenarios |
+	    tail -1)"
+	exit 77
+fi
+
+# Start a client in tmux session $1 (80x24) with arguments $2.
+client() {
+	$tm new-session -d -s "$1" -x 80 -y 24 \
+	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock $2 \
+	    2>$tmp/$1.err; echo \$? >$tmp/$1.rc; sleep 600"
+}
+
+# A field of `status` ($1: tick, now, live, paused, scenario ...).
+field() {
+	ask status | sed -n "s/^status .* $1=\([^ ]*\).*/\1/p;
+	    s/^status $1=\([^ ]*\).*/\1/p" | head -1
+}
+
+# Wait (up to 5 s) until `status` field $1 is $2.
+wait_field() {
+	n=0
+	while [ $n -lt 50 ]; do
+		[ "$(field "$1")" = "$2" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# Wait (up to 10 s) until the tick is at least $1.
+wait_tick() {
+	n=0
+	while [ $n -lt 100 ]; do
+		t=$(field tick)
+		[ -n "$t" ] && [ "$t" -ge "$1" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+client c ""
+client v "-r"
+wait_screen " one " 100 c && ok "client: one on the status line" ||
+    bad "client: no 'one' on the status line: $(screen c | head -1)"
+wait_screen "READ-ONLY" 100 v && ok "viewer: attached read-only" ||
+    bad "viewer: not drawn"
+
+# 1. The viewer cannot open the picker.
+$tm send-keys -t v l
+wait_screen "read-only client: 'l' refused" 30 v &&
+    ok "viewer: l refused, said so" || bad "viewer: l not refused"
+screen v | grep -q "Enter loads" && bad "viewer: the picker opened"
+
+# 2. The picker: every scenario, the first one's description (one is
+# not among them: the selection starts on the first).
+ask scenarios | sed -n 's/^scenario name=\([^ ]*\).*/\1/p' >"$tmp/names"
+nnames=$(wc -l <"$tmp/names")
+$tm send-keys -t c l
+if wait_screen "Enter loads, Esc closes" 30 c; then
+	ok "l: the picker is open"
+else
+	bad "l: no picker"
+	screen c
+fi
+sleep 0.3
+screen c >"$tmp/picker"
+missing=""
+shown=0
+while read -r n; do
+	if grep -qE "[│ ▶]$n " "$tmp/picker"; then
+		shown=$((shown + 1))
+	else
+		missing="$missing $n"
+	fi
+done <"$tmp/names"
+[ -z "$missing" ] && ok "l: all $nnames scenarios listed at 80x24" ||
+    bad "l: not listed:$missing"
+first=$(head -1 "$tmp/names")
+grep -q "▶$first " "$tmp/picker" && ok "l: on the first one, $first" ||
+    bad "l: not on $first"
+desc=$(ask scenarios | sed -n "s/^scenario name=$first .*text=//p" |
+    cut -c1-30 | tr -d '"')
+grep -qF "$desc" "$tmp/picker" && ok "l: $first's description shown" ||
+    bad "l: no description ('$desc')"
+# Esc closes, loading nothing.
+$tm send-keys -t c Escape
+sleep 0.5
+screen c | grep -q "Enter loads" && bad "Esc: the picker is still open"
+[ "$(field scenario)" = one ] && ok "Esc: closed, nothing loaded" ||
+    bad "Esc: the scenario is now $(field scenario)"
+
+# 3. Enter loads: the demo, by j/k from the first (down two, up again).
+want=demo
+i=3
+j=$(grep -n "^$want$" "$tmp/names" | cut -d: -f1)
+[ -n "$j" ] || bad "no $want in scenarios"
+$tm send-keys -t c l
+wait_screen "Enter loads" 30 c
+sleep 0.3
+$tm send-keys -t c j j
+while [ "$i" -lt "$j" ]; do
+	$tm send-keys -t c j
+	i=$((i + 1))
+done
+while [ "$i" -gt "$j" ]; do
+	$tm send-keys -t c k
+	i=$((i - 1))
+done
+sleep 0.3
+screen c | grep -q "▶$want " && ok "j/k: on $want" || bad "j/k: not on $want"
+$tm send-keys -t c Enter
+wait_field scenario "$want" && ok "Enter: the daemon runs $want" ||
+    bad "Enter: the daemon runs $(field scenario)"
+cpus=$(field cpus)
+tname=$(ask tasks | sed -n 's/^task id=1 name=\([^ ]*\).*/\1/p')
+for s in c v; do
+	if wait_screen " $want " 50 $s && wait_screen " $cpus CPU" 50 $s; then
+		ok "$s: shows $want, $cpus CPU(s)"
+	else
+		bad "$s: not following the load: $(screen $s | head -1)"
+	fi
+	wait_screen "$tname" 30 $s || bad "$s: task $tname not on screen"
+	screen $s | grep -q "CPU1" || bad "$s: no CPU1 (the demo has 2)"
+	screen $s | grep -q "hog[AB]" && bad "$s: a task of one still drawn"
+done
+[ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
+
+# 4. R resets: the tick goes back to about 0.
+wait_tick 1500 || bad "the tick did not reach 1500"
+before=$(field tick)
+$tm send-keys -t c R
+n=0
+while [ $n -lt 50 ]; do
+	t=$(field tick)
+	[ -n "$t" ] && [ "$t" -lt "$before" ] && break
+	sleep 0.1
+	n=$((n + 1))
+done
+[ -n "$t" ] && [ "$t" -lt "$before" ] && ok "R: tick $before -> $t" ||
+    bad "R: tick $before -> $t"
+[ "$(field scenario)" = "$want" ] || bad "R: scenario $(field scenario)"
+wait_screen "reset $want" 30 c && ok "R: said so" || bad "R: not said"
+
+# 5. Rewind, paused: each key seeks; status and both screens show it.
+wait_tick 2500 || bad "the tick did not reach 2500"
+$tm send-keys -t c Space
+wait_field paused 1 || bad "space: not paused"
+sleep 0.3
+now=$(field now)
+[ -n "$now" ] || now=$(field tick)
+rr=$(field rr)
+expect=$now
+# key, ticks it moves
+for step in "Left -1" "Left -1" "{ -$rr" "b -1000" "Right 1" "} $rr" \
+    "f 1000" "b -1000"; do
+	key=${step% *}
+	by=${step#* }
+	expect=$((expect + by))
+	case $key in
+	[{}b]|f)	$tm send-keys -t c -l "$key" ;;	# { } literally
+	*)		$tm send-keys -t c "$key" ;;
+	esac
+	if wait_field tick "$expect"; then
+		ok "$key: status tick $expect"
+	else
+		bad "$key: status tick $(field tick), wanted $expect"
+		expect=$(field tick)
+	fi
+done
+[ "$(field live)" = 0 ] && ok "the past: live=0" ||
+    bad "the past: live=$(field live)"
+[ "$(field now)" = "$now" ] || bad "the present moved: $now -> $(field now)"
+for s in c v; do
+	wait_screen "tick $expect of $now" 30 $s &&
+	    ok "$s: tick $expect of $now on screen" ||
+	    bad "$s: no 'tick $expect of $now': $(screen $s | head -1)"
+	screen $s | grep -q "PAST" || bad "$s: no PAST"
+done
+wait_screen "viewing the past — tick $expect of $now" 10 c &&
+    ok "c: viewing the past, said" || bad "c: the past not said"
+# Marks, when the scenario has some.
+ask marks | sed -n 's/^mark tick=\([0-9]*\).*/\1/p' >"$tmp/marks"
+first=$(head -1 "$tmp/marks")
+if [ -n "$first" ] && [ "$first" -lt "$now" ]; then
+	# To the present (f stops there, saying so), then the last mark
+	# before it, then the next one (not run yet: said, not sought).
+	$tm send-keys -t c f f
+	wait_field tick "$now" || bad "f: tick $(field tick), not $now"
+	sleep 0.3
+	$tm send-keys -t c f
+	wait_screen "tick $now is the present" 30 c &&
+	    ok "f: stops at the present, said" || bad "f: not said"
+	[ "$(field tick)" = "$now" ] || bad "f: past the present"
+	$tm send-keys -t c -l "("
+	last=$(awk -v n="$now" '$1 < n' "$tmp/marks" | tail -1)
+	wait_field tick "$last" && ok "(: to the mark at $last" ||
+	    bad "(: tick $(field tick), wanted mark $last"
+	next=$(awk -v n="$last" '$1 > n' "$tmp/marks" | head -1)
+	if [ -n "$next" ] && [ "$next" -gt "$now" ]; then
+		$tm send-keys -t c -l ")"
+		wait_screen "is not run yet" 30 c &&
+		    ok "): the mark at $next is not run yet, said" ||
+		    bad "): not said"
+		[ "$(field tick)" = "$last" ] || bad "): sought anyway"
+	fi
+else
+	echo "note: $want has no mark before tick $now: ( ) not checked"
+fi
+
+# 6. space resumes: live again, running.
+$tm send-keys -t c Space
+wait_field paused 0 && ok "space: resumed" || bad "space: still paused"
+wait_field live 1 && ok "space: live=1" || bad "space: live=$(field live)"
+wait_screen "RUNNING" 30 c && ok "c: RUNNING" || bad "c: not RUNNING"
+screen c | grep -q "viewing the past" && bad "c: still in the past"
+wait_screen "RUNNING" 30 v && ok "v: RUNNING" || bad "v: not RUNNING"
+
+# 7. A load of one by its path: the viewer is back to one CPU.
+ask "load $tmp/one.cfg" >/dev/null
+wait_screen "hogA" 50 v && ok "v: followed the load of one" ||
+    bad "v: no hogA after load one"
+screen v | grep -q "CPU1" && bad "v: CPU1 still drawn after load one"
+[ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
+
+if [ $fails -eq 0 ]; then
+	echo "$lib_name: all passed"
+	exit 0
+fi
+echo "$lib_name: $fails failed"
+exit 1
