@@ -142,7 +142,8 @@ journal_write_header(FILE *f, const struct journal_header *h)
 	fprintf(f, "params cpus=%d rr_interval=%d sleep_min=%d "
 	    "balance_interval=%d\n", h->params.cpus, h->params.rr_interval,
 	    h->params.sleep_min, h->params.balance_interval);
-	fprintf(f, "policy name=%s\n", h->policy);
+	fprintf(f, "policy name=%s\n", h->policy != NULL ? h->policy :
+	    engine_policy_staircase.name);
 	return (ferror(f) ? -1 : 0);
 }
 

@@ -42,7 +42,13 @@ struct journal {
 	uint64_t		 end;		/* the last tick run */
 };
 
-/* Writing; each returns 0, or -1 if the FILE had an error. */
+/*
+ * Writing; each returns 0, or -1 if the FILE had an error.  They do not
+ * flush: a recorder that wants each line on disk as it happens (a crash
+ * then leaves a journal refused as truncated, not a torn one read as
+ * whole) flushes after each.  Strings (names, the policy) must be set;
+ * a change's fields are those its kind has in docs/JOURNAL.md.
+ */
 int	journal_write_header(FILE *, const struct journal_header *);
 int	journal_write_change(FILE *, const struct change *);
 int	journal_write_end(FILE *, uint64_t last_tick);

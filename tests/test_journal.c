@@ -449,6 +449,46 @@ test_read_file(void **state)
 	rmdir(dir);
 }
 
+/* The example of docs/JOURNAL.md reads, and writes back as it is. */
+static void
+test_doc_example(void **state)
+{
+	struct journal	*j;
+	FILE		*f;
+	char		 line[512], *text = NULL, *out = NULL, *cause = NULL;
+	size_t		 len = 0, outlen = 0, i;
+	int		 in = 0, done = 0;
+	FILE		*t;
+
+	/* Tests run from the top of the tree (tests/run.sh). */
+	f = fopen("docs/JOURNAL.md", "r");
+	assert_non_null(f);
+	t = open_memstream(&text, &len);
+	while (!done && fgets(line, sizeof line, f) != NULL) {
+		if (strcmp(line, "```\n") == 0) {
+			done = in;
+			in = !in;
+		} else if (in)
+			fputs(line, t);
+	}
+	fclose(t);
+	fclose(f);
+	j = journal_parse(text, len, "JOURNAL.md", &cause);
+	if (j == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(j->nchanges, 12);
+	t = open_memstream(&out, &outlen);
+	journal_write_header(t, &j->header);
+	for (i = 0; i < j->nchanges; i++)
+		journal_write_change(t, &j->changes[i]);
+	journal_write_end(t, j->end);
+	fclose(t);
+	assert_string_equal(out, text);
+	journal_free(j);
+	free(out);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -459,6 +499,7 @@ main(void)
 		cmocka_unit_test(test_reordered),
 		cmocka_unit_test(test_garbled),
 		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_doc_example),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
