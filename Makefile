@@ -5,7 +5,7 @@
 # make test            unit + end-to-end tests, then again under ASan+UBSan
 # make bench           benchmark tables
 # make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
-# make install         PREFIX=/usr/local DESTDIR=
+# make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
 # two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
@@ -60,7 +60,7 @@ PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
 
-.PHONY: all run test check bench bench-run clean install deps
+.PHONY: all run test check bench bench-run clean install uninstall deps
 all: $(PROGS)
 
 $(BUILD)/%.o: %.c
@@ -153,12 +153,38 @@ bench-run: $(PROGS) $(BENCHES)
 deps:
 	@sh tests/deps.sh
 
+# make install: the programs, the man pages, the scenarios (also built
+# in) and the example configuration under $(DESTDIR)$(PREFIX); an
+# installed stairsd finds its scenarios by name and stairs-load from
+# there (src/paths.c).  make uninstall removes exactly those files, and
+# the share/stairs directories.  tests/e2e_install.sh checks both.
+BINDIR		?= $(PREFIX)/bin
+DATADIR		?= $(PREFIX)/share/stairs
+MANDIR		?= $(PREFIX)/share/man
+INST_PROGS	= stairsd stairs stairs-load
+INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-scenario.5 \
+		  man/stairs-protocol.7 man/stairsd.8
+INST_SCEN	= $(wildcard scenarios/*.cfg) scenarios/README
+INST_CONF	= config/stairsd.cfg
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/stairs/scenarios \
-		$(DESTDIR)$(PREFIX)/share/stairs/config
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 scenarios/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/scenarios/
-	install -m 644 config/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/config/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+		$(DESTDIR)$(DATADIR)/config
+	install -m 755 $(INST_PROGS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+	install -m 644 $(INST_SCEN) $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 $(INST_CONF) $(DESTDIR)$(DATADIR)/config/
+
+uninstall:
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(BINDIR)/%)
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -f $(INST_SCEN:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
+	rm -f $(INST_CONF:config/%=$(DESTDIR)$(DATADIR)/config/%)
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
+		$(DESTDIR)$(DATADIR)
 
 # make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds

@@ -37,6 +37,7 @@
 #include "daemon.h"
 #include "ledger.h"
 #include "log.h"
+#include "paths.h"
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
@@ -97,11 +98,13 @@ daemon_usage(FILE *f)
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
-	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists)\n"
+	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg,\n"
+	    "                     else /etc/stairs/stairsd.cfg, if it exists)\n"
 	    "  -S, --socket PATH  control socket (default: "
 	    "$XDG_RUNTIME_DIR/stairs/socket or /tmp/stairs-UID/socket)\n"
-	    "  --scenario FILE    scenario to run (default: the config's, "
-	    "else the built-in demo)\n"
+	    "  --scenario FILE    scenario to run, or a built-in's name "
+	    "(default: the\n"
+	    "                     config's, else the built-in demo)\n"
 	    "  --trace FILE       write the CSV trace live (- for stdout)\n"
 	    "  --help, --version\n"
 	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
@@ -949,7 +952,8 @@ daemon_procs_start(struct daemon *d, const char *child_output)
 }
 
 /*
- * Load the scenario (NULL, "" or "demo": the built-in one) and build the
+ * Load the scenario (NULL, "" or "demo": the built-in demo; a name: a
+ * built-in or installed scenario; else a file: paths.c) and build the
  * engine and the ledger from it and d->cfg.  main and the protocol
  * fuzzer (tests/fuzz/fuzz_protocol.c) set a daemon up through this.
  */
@@ -960,14 +964,8 @@ daemon_load(struct daemon *d, const char *path, char **cause)
 	struct engine_params	 p;
 	int			 id;
 
-	if (path == NULL || *path == '\0' || strcmp(path, "demo") == 0) {
-		sc = scenario_load_string(stairs_demo_scenario, "demo", cause);
-		d->scenario_label = xstrdup("demo");
-	} else {
-		sc = scenario_load_file(path, cause);
-		d->scenario_label = daemon_absolute(path);
-	}
-	if (sc == NULL)
+	/* A built-in's or an installed scenario's name, or a file. */
+	if ((sc = paths_scenario_load(path, &d->scenario_label, cause)) == NULL)
 		return (-1);
 	if (d->ledger == NULL)
 		d->ledger = ledger_create(DAEMON_LEDGER_ROWS);

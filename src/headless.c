@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "paths.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "stairsd.h"
@@ -75,7 +76,8 @@ static const char headless_usage_text[] =
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
 "\n"
-"  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
+"  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md),\n"
+"                      or a built-in scenario's name (article, demo, ...)\n"
 "  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
 "  --trace PATH|-      write tick,cpu,task,rank and the policy's columns\n"
 "                      per CPU per tick (staircase: iter,left)\n"
@@ -407,7 +409,7 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 	size_t		 i;
 	char		*cause;
 
-	if ((sc = scenario_load_file(o->scenario, &cause)) == NULL) {
+	if ((sc = paths_scenario_load(o->scenario, NULL, &cause)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		return (2);
