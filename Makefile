@@ -6,6 +6,7 @@
 # make bench           benchmark tables
 # make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
 # make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
+# make deb             a Debian package in build/deb (dpkg-deb)
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
 # two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
@@ -185,6 +186,23 @@ uninstall:
 	rm -f $(INST_CONF:config/%=$(DESTDIR)$(DATADIR)/config/%)
 	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
 		$(DESTDIR)$(DATADIR)
+
+# make deb: a binary Debian package of this build, made with dpkg-deb
+# (no debhelper): build/deb/stairs_$(VERSION)-1_ARCH.deb, from an install
+# with PREFIX=/usr (tests/mkdeb.sh).  Install it with
+# apt-get install ./build/deb/stairs_*.deb.  tests/e2e_deb.sh checks it.
+DEB_ARCH	= $(shell dpkg --print-architecture)
+DEB_DIR		= build/deb
+DEB		= $(DEB_DIR)/stairs_$(VERSION)-1_$(DEB_ARCH).deb
+
+.PHONY: deb deb-build
+deb: deps
+	$(MAKE) deb-build
+
+deb-build: all
+	rm -rf $(DEB_DIR)/root $(DEB)
+	$(MAKE) -o all install PREFIX=/usr DESTDIR=$(abspath $(DEB_DIR))/root
+	sh tests/mkdeb.sh $(DEB_DIR)/root $(VERSION) $(DEB_ARCH) $(DEB)
 
 # make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
