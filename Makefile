@@ -155,13 +155,16 @@ deps:
 	@sh tests/deps.sh
 
 # make install: the programs, the man pages, the scenarios (also built
-# in) and the example configuration under $(DESTDIR)$(PREFIX); an
+# in), the example configuration and bash completion (one file under
+# each program's name, where bash-completion looks) under
+# $(DESTDIR)$(PREFIX); an
 # installed stairsd finds its scenarios by name and stairs-load from
 # there (src/paths.c).  make uninstall removes exactly those files, and
 # the share/stairs directories.  tests/e2e_install.sh checks both.
 BINDIR		?= $(PREFIX)/bin
 DATADIR		?= $(PREFIX)/share/stairs
 MANDIR		?= $(PREFIX)/share/man
+COMPDIR		?= $(PREFIX)/share/bash-completion/completions
 INST_PROGS	= stairsd stairs stairs-load
 INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-scenario.5 \
 		  man/stairs-protocol.7 man/stairsd.8
@@ -177,6 +180,9 @@ install: all
 		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
 	install -m 644 $(INST_SCEN) $(DESTDIR)$(DATADIR)/scenarios/
 	install -m 644 $(INST_CONF) $(DESTDIR)$(DATADIR)/config/
+	install -d $(DESTDIR)$(COMPDIR)
+	for p in $(INST_PROGS); do install -m 644 completion/stairs.bash \
+		$(DESTDIR)$(COMPDIR)/$$p || exit 1; done
 
 uninstall:
 	rm -f $(INST_PROGS:%=$(DESTDIR)$(BINDIR)/%)
@@ -184,6 +190,7 @@ uninstall:
 		rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
 	rm -f $(INST_SCEN:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
 	rm -f $(INST_CONF:config/%=$(DESTDIR)$(DATADIR)/config/%)
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(COMPDIR)/%)
 	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
 		$(DESTDIR)$(DATADIR)
 

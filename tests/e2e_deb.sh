@@ -30,7 +30,8 @@ for f in usr/bin/stairsd usr/bin/stairs usr/bin/stairs-load \
     usr/share/man/man5/stairs-scenario.5.gz \
     usr/share/man/man7/stairs-protocol.7.gz \
     usr/share/man/man8/stairsd.8.gz usr/share/stairs/config/stairsd.cfg \
-    usr/share/stairs/scenarios/README usr/share/doc/stairs/copyright; do
+    usr/share/stairs/scenarios/README usr/share/doc/stairs/copyright \
+    usr/share/bash-completion/completions/stairsd; do
 	grep -q " \./$f\$" "$tmp/list" || fail "not in the package: $f"
 done
 n=$(ls "$src"/scenarios/*.cfg | wc -l)

@@ -10,6 +10,7 @@
 #     process's exe is the installed file);
 #   - headless runs a scenario by name, and one installed in
 #     share/stairs/scenarios that is not built in;
+#   - bash completion completes options and installed scenario names;
 # then `make uninstall` leaves no file and no stairs directory behind.
 # Uses the binaries of $STAIRS_BIN as they are (make -o all: no build).
 # Exits 0 pass, 77 skip (no tmux, socat or make), 1 fail.
@@ -95,6 +96,29 @@ sed 's/^name = .*/name = "mine";/' "$src/scenarios/nice-levels.cfg" \
 rm -f "$inst/share/stairs/scenarios/mine.cfg"
 "$inst/bin/stairsd" --headless --scenario mine --ticks 100 >"$tmp/out" 2>&1
 [ $? -eq 2 ] && ok "an unknown name: exit 2" || bad "unknown name: $(cat "$tmp/out")"
+
+# Bash completion, installed where bash-completion looks: options from
+# the programs' --help, scenario names from share/stairs/scenarios.
+comp=$inst/share/bash-completion/completions
+if command -v bash >/dev/null 2>&1; then
+	for p in stairsd stairs stairs-load; do
+		[ -f "$comp/$p" ] || bad "no completion $comp/$p"
+	done
+	bash -c '. "$1/stairsd"
+	t() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _stairs_complete
+	    echo "${COMPREPLY[*]}"; }
+	t "$2/stairsd" --scenario two-
+	t "$2/stairsd" --headless --ti
+	t "$2/stairsd" --fore
+	t "$2/stairs" -
+	t "$2/stairs-load" --ru' sh "$comp" "$inst/bin" >"$tmp/comp" 2>&1
+	[ "$(cat "$tmp/comp")" = "two-cpus-balance
+--ticks
+--foreground
+--help --version -S -V -h -r
+--run" ] && ok "bash completion: scenario names, options" ||
+	    bad "bash completion: $(cat "$tmp/comp")"
+fi
 
 # 3. The installed daemon, detached, a built-in scenario by name.
 if "$inst/bin/stairsd" -S "$sock" --scenario interactive-vs-hogs \
