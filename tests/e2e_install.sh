@@ -4,7 +4,8 @@
 # and the example configuration there; from an unrelated directory, with
 # a PATH that holds neither the build tree nor the installation:
 #   - the installed stairsd reads $XDG_CONFIG_HOME/stairs/stairsd.cfg and
-#     serves a built-in scenario by name, detached;
+#     serves a built-in scenario by name (real-hogs: its real tasks'
+#     stairs-load found beside the installed stairsd), detached;
 #   - the installed client draws it (tmux), its tasks on screen;
 #   - `spawn` runs the installed stairs-load (found beside stairsd: the
 #     process's exe is the installed file);
@@ -121,16 +122,16 @@ if command -v bash >/dev/null 2>&1; then
 fi
 
 # 3. The installed daemon, detached, a built-in scenario by name.
-if "$inst/bin/stairsd" -S "$sock" --scenario interactive-vs-hogs \
+if "$inst/bin/stairsd" -S "$sock" --scenario real-hogs \
     >"$tmp/daemon.log" 2>&1; then
-	ok "installed stairsd started with --scenario interactive-vs-hogs"
+	ok "installed stairsd started with --scenario real-hogs"
 else
 	bad "installed stairsd: $(cat "$tmp/daemon.log")"
 	finish
 fi
 st=$(ask status)
-echo "$st" | grep -q 'scenario=interactive-vs-hogs' &&
-    ok "status: scenario=interactive-vs-hogs" || bad "status: $st"
+echo "$st" | grep -q 'scenario=real-hogs' &&
+    ok "status: scenario=real-hogs" || bad "status: $st"
 echo "$st" | grep -q 'sleep=777' &&
     ok "config from \$XDG_CONFIG_HOME/stairs/stairsd.cfg" ||
     bad "config not read: $st"
@@ -139,28 +140,34 @@ echo "$st" | grep -q 'sleep=777' &&
 $tm new-session -d -s "$sess" -x 120 -y 40 -c "$away" \
     "env PATH=/usr/bin:/bin LANG=C.UTF-8 LC_ALL=C.UTF-8 \
     $inst/bin/stairs -S $sock 2>$tmp/c.err; echo \$? >$tmp/c.rc; sleep 600"
-for w in CPU0 hog1 hog2 editor; do
+for w in CPU0 hog1 hog2 hog3; do
 	wait_screen "$w" 100 || bad "the installed client shows no $w"
 done
 ok "the installed client draws the scenario"
 
 # 5. A real stairs-load, found beside the installed stairsd.
-# The scenario's first question has paused it: resume, so that the
-# engine picks burn and its process (stopped before exec) runs.
+# exe_of TASK: wait (up to 10 s) until TASK's process has exec'd (it is
+# stopped before exec until the engine first picks it); its pid in $pid,
+# its program in $exe.
+exe_of() {
+	pid=$(ask tasks | sed -n "s/^task .*name=$1 .*pid=\([0-9]*\).*/\1/p")
+	n=0
+	while [ -n "$pid" ] && [ $n -lt 100 ]; do
+		exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
+		[ "$exe" = "$inst/bin/stairs-load" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+# The scenario's own real tasks, found at load beside the installed
+# stairsd; and one more through the protocol.
+exe_of hog1 && ok "the scenario's hog1 is pid $pid, $exe" ||
+    bad "hog1: pid '$pid' exe '$exe'"
 r=$(ask "spawn burn -- stairs-load --run 5 --sleep 5" | tail -1)
 echo "$r" | grep -q '^ok' && ok "spawn burn -- stairs-load: $r" ||
     bad "spawn: $r"
-ask resume >/dev/null
-pid=$(ask tasks | sed -n 's/^task .*name=burn .*pid=\([0-9]*\).*/\1/p')
-n=0
-while [ $n -lt 50 ]; do
-	exe=$(readlink "/proc/$pid/exe" 2>/dev/null)
-	[ "$exe" = "$inst/bin/stairs-load" ] && break
-	sleep 0.1
-	n=$((n + 1))
-done
-[ -n "$pid" ] && [ "$exe" = "$inst/bin/stairs-load" ] &&
-    ok "burn is pid $pid, $exe" || bad "burn: pid '$pid' exe '$exe'"
+exe_of burn && ok "burn is pid $pid, $exe" || bad "burn: pid '$pid' exe '$exe'"
 wait_screen burn 50 && ok "the client shows burn" || bad "no burn on screen"
 
 # 6. Detach, stop the daemon, uninstall: nothing left.
