@@ -12,6 +12,8 @@
 #   - headless runs a scenario by name, and one installed in
 #     share/stairs/scenarios that is not built in;
 #   - bash completion completes options and installed scenario names;
+#   - from /, with no daemon, the installed client starts the installed
+#     stairsd on the demo;
 # then `make uninstall` leaves no file and no stairs directory behind.
 # Uses the binaries of $STAIRS_BIN as they are (make -o all: no build).
 # Exits 0 pass, 77 skip (no tmux, socat or make), 1 fail.
@@ -170,7 +172,7 @@ echo "$r" | grep -q '^ok' && ok "spawn burn -- stairs-load: $r" ||
 exe_of burn && ok "burn is pid $pid, $exe" || bad "burn: pid '$pid' exe '$exe'"
 wait_screen burn 50 && ok "the client shows burn" || bad "no burn on screen"
 
-# 6. Detach, stop the daemon, uninstall: nothing left.
+# 6. Detach, stop the daemon.
 $tm send-keys -t "$sess" q
 n=0
 while [ $n -lt 50 ] && [ ! -s "$tmp/c.rc" ]; do
@@ -189,7 +191,34 @@ done
 [ -n "$pid" ] && [ -d "/proc/$pid" ] &&
     [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$exe" ] &&
     bad "stairs-load $pid outlived the daemon"
+# 7. From /, with no daemon, the installed client starts the installed
+# stairsd (beside itself) on the demo.
+sock=$tmp/run2/socket
+mkdir -m 700 "$tmp/run2"
+$tm new-session -d -s d -x 120 -y 40 -c / \
+    "env PATH=/usr/bin:/bin LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    $inst/bin/stairs -S $sock 2>$tmp/d.err; echo \$? >$tmp/d.rc; sleep 600"
+wait_screen CPU0 100 d && ask status | grep -q 'scenario=demo' &&
+    ok "the installed client started the demo from /" ||
+    bad "no demo from /: $(cat "$tmp/d.err")"
+dexe=
+for p in /proc/[0-9]*; do
+	{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null |
+	    grep -qxF -- "stairsd -S $sock " &&
+	    dexe=$(readlink "$p/exe") && break
+done
+[ "$dexe" = "$inst/bin/stairsd" ] && ok "its daemon is $dexe" ||
+    bad "the daemon started is '$dexe'"
+$tm send-keys -t d q
+ask shutdown >/dev/null
+n=0
+while [ $n -lt 50 ] && [ -S "$sock" ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+
 cd "$src" || exit 1
+# 8. Uninstall: nothing left.
 if mk uninstall; then
 	ok "make uninstall"
 else
