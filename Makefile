@@ -5,7 +5,8 @@
 # make test            unit + end-to-end tests, then again under ASan+UBSan
 # make bench           benchmark tables
 # make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
-# make install         PREFIX=/usr/local DESTDIR=
+# make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
+# make deb             a Debian package in build/deb (dpkg-deb)
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
 # two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
@@ -60,7 +61,7 @@ PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
 
-.PHONY: all run test check bench bench-run clean install deps
+.PHONY: all run test check bench bench-run clean install uninstall deps
 all: $(PROGS)
 
 $(BUILD)/%.o: %.c
@@ -153,12 +154,62 @@ bench-run: $(PROGS) $(BENCHES)
 deps:
 	@sh tests/deps.sh
 
+# make install: the programs, the man pages, the scenarios (also built
+# in), the example configuration and bash completion (one file under
+# each program's name, where bash-completion looks) under
+# $(DESTDIR)$(PREFIX); an
+# installed stairsd finds its scenarios by name and stairs-load from
+# there (src/paths.c).  make uninstall removes exactly those files, and
+# the share/stairs directories.  tests/e2e_install.sh checks both.
+BINDIR		?= $(PREFIX)/bin
+DATADIR		?= $(PREFIX)/share/stairs
+MANDIR		?= $(PREFIX)/share/man
+COMPDIR		?= $(PREFIX)/share/bash-completion/completions
+INST_PROGS	= stairsd stairs stairs-load
+INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-scenario.5 \
+		  man/stairs-protocol.7 man/stairsd.8
+INST_SCEN	= $(wildcard scenarios/*.cfg) scenarios/README
+INST_CONF	= config/stairsd.cfg
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/stairs/scenarios \
-		$(DESTDIR)$(PREFIX)/share/stairs/config
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 scenarios/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/scenarios/
-	install -m 644 config/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/config/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+		$(DESTDIR)$(DATADIR)/config
+	install -m 755 $(INST_PROGS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+	install -m 644 $(INST_SCEN) $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 $(INST_CONF) $(DESTDIR)$(DATADIR)/config/
+	install -d $(DESTDIR)$(COMPDIR)
+	for p in $(INST_PROGS); do install -m 644 completion/stairs.bash \
+		$(DESTDIR)$(COMPDIR)/$$p || exit 1; done
+
+uninstall:
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(BINDIR)/%)
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -f $(INST_SCEN:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
+	rm -f $(INST_CONF:config/%=$(DESTDIR)$(DATADIR)/config/%)
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(COMPDIR)/%)
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
+		$(DESTDIR)$(DATADIR)
+
+# make deb: a binary Debian package of this build, made with dpkg-deb
+# (no debhelper): build/deb/stairs_$(VERSION)-1_ARCH.deb, from an install
+# with PREFIX=/usr (tests/mkdeb.sh).  Install it with
+# apt-get install ./build/deb/stairs_*.deb.  tests/e2e_deb.sh checks it.
+DEB_ARCH	= $(shell dpkg --print-architecture)
+DEB_DIR		= build/deb
+DEB		= $(DEB_DIR)/stairs_$(VERSION)-1_$(DEB_ARCH).deb
+
+.PHONY: deb deb-build
+deb: deps
+	$(MAKE) deb-build
+
+deb-build: all
+	rm -rf $(DEB_DIR)/root $(DEB)
+	$(MAKE) -o all install PREFIX=/usr DESTDIR=$(abspath $(DEB_DIR))/root
+	sh tests/mkdeb.sh $(DEB_DIR)/root $(VERSION) $(DEB_ARCH) $(DEB)
 
 # make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds

@@ -38,6 +38,7 @@
 #include "change.h"
 #include "daemon.h"
 #include "log.h"
+#include "paths.h"
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
@@ -77,7 +78,8 @@ daemon_usage(FILE *f)
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
-	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists)\n"
+	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg,\n"
+	    "                     else /etc/stairs/stairsd.cfg, if it exists)\n"
 	    "  -S, --socket PATH  control socket (default: "
 	    "$XDG_RUNTIME_DIR/stairs/socket or /tmp/stairs-UID/socket)\n"
 	    "  --scenario NAME|FILE  scenario to run: a built-in one's name "
@@ -978,23 +980,41 @@ daemon_scenario_file(struct daemon *d, const char *name)
 	return (NULL);
 }
 
-/* The configuration's scenario_path, split, each made absolute. */
+/* Add dir (absolute, malloc'd; the daemon frees it) to the path. */
+static void
+daemon_scenario_dir(struct daemon *d, char *dir)
+{
+	d->scenario_dirs = xreallocarray(d->scenario_dirs,
+	    d->nscenario_dirs + 1, sizeof *d->scenario_dirs);
+	d->scenario_dirs[d->nscenario_dirs++] = dir;
+}
+
+/*
+ * The scenario path: the configuration's scenario_path, split, each
+ * made absolute, then an installed stairsd's PREFIX/share/stairs/
+ * scenarios if there is one (paths.c).
+ */
 static void
 daemon_scenario_path(struct daemon *d)
 {
-	char	*copy, *p, *dir;
+	struct stat	 sb;
+	char		*copy, *p, *dir, *prefix;
 
-	if (d->cfg.scenario_path == NULL || *d->cfg.scenario_path == '\0')
-		return;
-	copy = p = xstrdup(d->cfg.scenario_path);
-	while ((dir = strsep(&p, ":")) != NULL) {
-		if (*dir == '\0')
-			continue;
-		d->scenario_dirs = xreallocarray(d->scenario_dirs,
-		    d->nscenario_dirs + 1, sizeof *d->scenario_dirs);
-		d->scenario_dirs[d->nscenario_dirs++] = daemon_absolute(dir);
+	if (d->cfg.scenario_path != NULL && *d->cfg.scenario_path != '\0') {
+		copy = p = xstrdup(d->cfg.scenario_path);
+		while ((dir = strsep(&p, ":")) != NULL)
+			if (*dir != '\0')
+				daemon_scenario_dir(d, daemon_absolute(dir));
+		free(copy);
 	}
-	free(copy);
+	if ((prefix = paths_prefix()) == NULL)
+		return;
+	dir = paths_scenario_dir(prefix);
+	free(prefix);
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		daemon_scenario_dir(d, dir);
+	else
+		free(dir);
 }
 
 /*

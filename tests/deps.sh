@@ -2,7 +2,7 @@
 # deps.sh -- make sure the Debian packages stairs needs are installed.
 # As root it installs what is missing; otherwise it prints the command.
 pkgs="build-essential pkg-config libncurses-dev libevent-dev libconfig-dev
-libcmocka-dev tmux socat procps"
+libcmocka-dev tmux socat procps mandoc"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
