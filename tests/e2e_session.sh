@@ -183,7 +183,7 @@ ask "load real-hogs" >/dev/null
 wait_for 30 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
 old=$(children)
 ask reset >/dev/null
-wait_for 10 "new children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+wait_for 30 "new children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
 left=""
 for p in $old; do
 	[ -e "/proc/$p" ] && left="$left $p"
