@@ -78,11 +78,26 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	if (g->h >= 30 && m->ntasks >= 5)
 		tmin = 1 + 5;
 	th = article_lines(&d, g->h >= 30 ? 7 : 4);
+	/*
+	 * Two policies' CPUs take twice the rows: the task table keeps
+	 * room for five tasks, and the article's table waits for a tall
+	 * screen.
+	 */
+	if (m->shadow != NULL && !v->compare_off) {
+		if (tmin < 1 + (m->ntasks < 5 ? m->ntasks : 5))
+			tmin = 1 + (m->ntasks < 5 ? m->ntasks : 5);
+		if (g->h < 40)
+			th = 0;
+	}
 	if (avail - th - tmin < 6)
 		th = 0;
 	if (avail - tmin < 3)
 		tmin = avail > 3 ? avail - 3 : 0;
-	ph = panel_draw(&d, 1, avail - th - tmin);
+	/* Two policies side by side (compare NAME), unless c said one. */
+	if (m->shadow != NULL && !v->compare_off)
+		ph = compare_draw(&d, 1, avail - th - tmin);
+	else
+		ph = panel_draw(&d, 1, avail - th - tmin);
 	y = 1 + ph;
 	/* The task table takes what is left, the article's table below. */
 	want = avail - ph - th;

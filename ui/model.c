@@ -88,6 +88,7 @@ model_free(struct model *m)
 	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
+	model_free(m->shadow);
 	free(m);
 }
 
@@ -669,6 +670,38 @@ cpus:
 	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
+/*
+ * A frame ended: its shadow's lines (a full set each frame) become the
+ * shadow model, or the shadow goes when the frame had none.
+ */
+static void
+model_commit_shadow(struct model *m)
+{
+	struct model	*sh = m->shadow;
+
+	memcpy(m->policy, m->stage_policy, sizeof m->policy);
+	memcpy(m->shadow_policy, m->stage_shadow, sizeof m->shadow_policy);
+	if (m->stage_shadow[0] == '\0') {
+		model_free(sh);
+		m->shadow = NULL;
+		return;
+	}
+	sh->stage_tick = m->tick;
+	sh->stage_paused = m->paused;
+	sh->stage_speed = m->speed;
+	sh->stage_rr = m->rr;
+	sh->stage_live = m->live;
+	sh->stage_now = m->now;
+	sh->stage_alive = -1;
+	sh->stage_delta = 0;
+	sh->stage_ntasks = -1;
+	memcpy(sh->stage_scenario, m->scenario, sizeof sh->stage_scenario);
+	memcpy(sh->stage_policy, m->stage_shadow, sizeof sh->stage_policy);
+	sh->stage_shadow[0] = '\0';
+	model_commit(sh);
+	memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+}
+
 /* Handle a line inside a frame. */
 static enum model_got
 model_frame_line(struct model *m, struct fields *f, const char *line)
@@ -681,7 +714,20 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
 		model_commit(m);
+		model_commit_shadow(m);
 		return (MODEL_FRAME);
+	}
+	/* The shadow's lines (compare NAME): its own model's. */
+	if (strcmp(f->word, "scpu") == 0 || strcmp(f->word, "stask") == 0) {
+		if (m->shadow == NULL || m->stage_shadow[0] == '\0')
+			return (MODEL_NOTHING);
+		f->word++;
+		if (model_frame_line(m->shadow, f, line) == MODEL_BAD) {
+			m->nbad++;
+			memcpy(m->bad, m->shadow->bad, sizeof m->bad);
+			return (MODEL_BAD);
+		}
+		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "cpu") == 0) {
 		if (model_parse_cpu(f, &c) != 0)
@@ -729,6 +775,31 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	return (model_bad(m, line, "unknown line in frame"));
 }
 
+/*
+ * A frame's policy= and shadow= (a word each; absent: the staircase,
+ * and no shadow); a shadow model is made ready for its lines.
+ */
+static void
+model_frame_policies(struct model *m, const struct fields *f)
+{
+	const char	*s;
+
+	s = model_get(f, "policy");
+	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
+	    s != NULL && *s != '\0' ? s : "staircase");
+	s = model_get(f, "shadow");
+	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
+	    s != NULL ? s : "");
+	if (m->stage_shadow[0] == '\0')
+		return;
+	if (m->shadow == NULL)
+		m->shadow = model_create();
+	m->shadow->greeted = 1;
+	m->shadow->nncpu_stage = 0;
+	m->shadow->ntask_stage = 0;
+	m->shadow->ngone_stage = 0;
+}
+
 /* Start a frame block. */
 static enum model_got
 model_frame_start(struct model *m, struct fields *f, const char *line)
@@ -760,12 +831,14 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;
 		m->stage_caption[0] = '\0';
+		model_frame_policies(m, f);
 		return (model_bad(m, line, "bad frame line"));
 	}
 	m->in_frame = 1;
 	m->nncpu_stage = 0;
 	m->ntask_stage = 0;
 	m->stage_caption[0] = '\0';
+	model_frame_policies(m, f);
 	return (MODEL_NOTHING);
 }
 

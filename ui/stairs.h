@@ -155,6 +155,17 @@ struct model {
 	struct mtask	*tasks;		/* sorted by id */
 	int		 ntasks;
 
+	/*
+	 * The policies (SPEC.md section 6): the enforced engine's
+	 * (policy=), and the shadow's of `compare NAME` (shadow=; "" and
+	 * shadow NULL when the last frame had none).  The shadow is a model
+	 * of its own, of the frame's scpu and stask lines: its tasks, CPUs,
+	 * tick; nothing else of it is used.
+	 */
+	char		 policy[MODEL_WORD_MAX];
+	char		 shadow_policy[MODEL_WORD_MAX];
+	struct model	*shadow;
+
 	char		 caption[MODEL_TEXT_MAX];
 	char		 events[MODEL_EVENTS][MODEL_TEXT_MAX];
 	int		 nevents;	/* total seen; newest at (n-1)%N */
@@ -196,6 +207,8 @@ struct model {
 	int		 stage_live;
 	long		 stage_now;	/* -1: not said, the tick */
 	int		 stage_alive;
+	char		 stage_policy[MODEL_WORD_MAX];
+	char		 stage_shadow[MODEL_WORD_MAX];	/* "": none */
 	struct mtable	 table_stage;
 	struct mscenario *scen_stage;
 	int		 nscen_stage;
@@ -292,6 +305,7 @@ struct view {
 	long		 layout_frames;	/* model frames when chosen */
 	int		 layout_hidden, layout_cut;	/* as it was then */
 	int		 show_table;	/* the article's table */
+	int		 compare_off;	/* c: one policy's CPUs, not both */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
 	int		 readonly;
@@ -410,6 +424,9 @@ int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
+
+/* compare.c */
+int		 compare_draw(struct draw *, int y, int avail);
 
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);
