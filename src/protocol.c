@@ -823,6 +823,10 @@ protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 	proto_out_str(&o, group != NULL ? group : "-");
 	proto_out_str(&o, " exit=");
 	proto_out_str(&o, ex);
+	/* The policy's say, for clients that know no policy (issue 8). */
+	proto_out_kv(&o, " slice=", ti->slice);
+	proto_out_kv(&o, " top=", ti->top);
+	proto_out_kv(&o, " bottom=", ti->bottom);
 	return (o.len);
 }
 

@@ -303,6 +303,7 @@ struct server_key {
 	enum engine_state	state;
 	enum engine_exit	exit;
 	int			running, cpu, group, nice, rank, iter, left;
+	int			slice, top, bottom;
 	uint64_t		ran;
 	struct cpumask		allowed;
 };
@@ -334,6 +335,9 @@ server_key(struct server_key *k, const struct engine_task_info *ti)
 	k->rank = ti->stair.rank;
 	k->iter = ti->stair.iter;
 	k->left = ti->stair.left;
+	k->slice = ti->slice;
+	k->top = ti->top;
+	k->bottom = ti->bottom;
 	k->ran = ti->ran;
 	k->allowed = ti->allowed;
 }

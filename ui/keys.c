@@ -670,8 +670,8 @@ static const char *const keys_help_text[] = {
 	"l            load a scenario (list)   R           reset: from tick 0",
 	"? F1         this help                "
 	    "q F10       detach (daemon stays)",
-	"Q            stop the daemon for everyone (asks)",
-	"c            two policies side by side / one (compare NAME)",
+	"Q            stop the daemon (asks)   "
+	    "c           two policies / one",
 	"",
 	"Rewind (a seek pauses there, never past the present):",
 	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",

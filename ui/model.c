@@ -292,11 +292,12 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 enum {
 	TK_ID, TK_NAME, TK_KIND, TK_PID, TK_NICE, TK_CPU, TK_RANK, TK_ITER,
 	TK_LEFT, TK_STATE, TK_RAN, TK_CPUTIME, TK_CPUS, TK_GROUP, TK_EXIT,
-	TK_MAX
+	TK_SLICE, TK_TOP, TK_BOTTOM, TK_MAX
 };
 static const char *model_task_keys[TK_MAX] = {
 	"id", "name", "kind", "pid", "nice", "cpu", "rank", "iter", "left",
-	"state", "ran", "cputime", "cpus", "group", "exit"
+	"state", "ran", "cputime", "cpus", "group", "exit", "slice", "top",
+	"bottom"
 };
 
 /* Copy a string value, refusing one that does not fit. */
@@ -414,6 +415,15 @@ model_parse_task(const struct fields *f, struct mtask *t)
 			case TK_CPUTIME:
 				t->cputime = v;
 				break;
+			case TK_SLICE:
+				t->slice = (int)v;
+				break;
+			case TK_TOP:
+				t->top = (int)v;
+				break;
+			case TK_BOTTOM:
+				t->bottom = (int)v;
+				break;
 			}
 			break;
 		}
@@ -424,6 +434,16 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
 	    t->rank > MODEL_BOTTOM || t->iter < 0 || t->iter > 40 ||
 	    t->left < 0)
+		return (-1);
+	/* A daemon that says nothing of the policy: what the line shows. */
+	if (!(seen & 1 << TK_SLICE))
+		t->slice = t->left;
+	if (!(seen & 1 << TK_TOP))
+		t->top = t->rank;
+	if (!(seen & 1 << TK_BOTTOM))
+		t->bottom = t->rank;
+	if (t->slice < 0 || t->top < 0 || t->top > MODEL_BOTTOM ||
+	    t->bottom < t->top || t->bottom > MODEL_BOTTOM)
 		return (-1);
 	return (0);
 }
@@ -1221,17 +1241,6 @@ const char *
 model_state_name(enum mtask_state s)
 {
 	return (model_state_names[s]);
-}
-
-/* The slice a task gets at a rank (SPEC.md section 1: allot(r, k)). */
-int
-model_allot(int nice, int rank, int iter, int rr)
-{
-	int	prio = 120 + nice;
-
-	if (rank == prio + iter - 1)
-		return (iter * rr);
-	return (rr);
 }
 
 /* The scenario of the last `scenarios` reply called name, or NULL. */
