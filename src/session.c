@@ -869,13 +869,14 @@ session_compare(struct session *s, const struct engine_policy *pol,
 	return (0);
 }
 
-/* The shadow engine (NULL: none, or the past is viewed) and its policy. */
+/* The shadow engine, to read; NULL: none, or the past is viewed. */
 const struct engine *
 session_shadow(const struct session *s)
 {
 	return (s->view != NULL ? NULL : s->shadow);
 }
 
+/* The shadow's policy (compare NAME), kept while the past is viewed. */
 const struct engine_policy *
 session_shadow_policy(const struct session *s)
 {
