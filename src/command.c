@@ -346,6 +346,27 @@ command_policy(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/*
+ * compare <name|off>: a shadow engine under another policy beside the
+ * enforced one (SPEC.md section 6), kept across load and reset.
+ */
+static int
+command_compare(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	const struct engine_policy	*old = d->compare;
+	char				*cause = NULL;
+
+	if (session_compare(d->session, cmd->policy, &cause) != 0)
+		return (command_err(out, cause));
+	d->compare = cmd->policy;
+	daemon_changed(d);
+	daemon_note(d, "compare %s -> %s", old != NULL ? old->name : "off",
+	    cmd->policy != NULL ? cmd->policy->name : "off");
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
 /* A `scenario` line for sc, named name, from file. */
 static void
 command_scenario_line(struct daemon *d, struct evbuffer *out,
@@ -537,6 +558,7 @@ command_past(struct daemon *d, const struct proto_cmd *cmd,
 	case PROTO_ADD:
 	case PROTO_SPAWN:
 	case PROTO_POLICY:
+	case PROTO_COMPARE:
 		if (!session_viewing(d->session))
 			return (0);
 		evbuffer_add_printf(out, "err viewing the past (tick %llu of "
@@ -645,6 +667,8 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 		return (COMMAND_QUIT);
 	case PROTO_POLICY:
 		return (command_policy(d, cmd, out));
+	case PROTO_COMPARE:
+		return (command_compare(d, cmd, out));
 	case PROTO_SCENARIOS:
 		return (command_scenarios(d, out));
 	case PROTO_LOAD:

@@ -260,6 +260,8 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->scenario = session_name(d->session);
 	st->sleep = d->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
+	st->compare = d->compare != NULL ? d->compare->name : NULL;
+	st->shadow = session_shadow(d->session) != NULL;
 }
 
 /*
@@ -1081,6 +1083,9 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 		set.exit_reason = daemon_exit_reason;
 		set.arg = d;
 		s = session_create(&set, sc, cause);
+		/* A comparison goes on: the new session's from its tick 0. */
+		if (s != NULL && d->compare != NULL)
+			(void)session_compare(s, d->compare, cause);
 	}
 	if (s == NULL)
 		daemon_pending_free(d);

@@ -57,6 +57,8 @@ struct daemon {
 	char			*socket_path;
 	/* The scenario run now: engine, trace rows, table, journal. */
 	struct session		*session;
+	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
+	const struct engine_policy *compare;
 	struct clock		 clock;
 	struct event		*timer;		/* on tick_fd */
 	struct event		*wake;		/* procs_event_fd: a child woke */

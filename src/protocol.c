@@ -59,6 +59,8 @@ static const struct proto_def {
 	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
 	{ "seek", PROTO_SEEK, 1, 1, 1, "seek <tick>" },
 	{ "marks", PROTO_MARKS, 0, 0, 0, "marks" },
+	{ "compare", PROTO_COMPARE, 1, 1, 1,
+	    "compare <staircase|o1|cfs|rr|off>" },
 };
 #define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
 
@@ -89,6 +91,7 @@ const char *const protocol_help[] = {
 	"readonly                  this connection changes nothing from now",
 	"seek <tick>               show the state at a past tick (pauses)",
 	"marks                     the scenario's marks (chapters)",
+	"compare <name|off>        run a shadow policy beside the enforced one",
 	NULL
 };
 
@@ -445,6 +448,10 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 			return (-1);
 		cmd->tick = (uint64_t)v;
 		break;
+	case PROTO_COMPARE:
+		if (strcmp(w[0], "off") == 0)
+			break;
+		/* FALLTHROUGH */
 	case PROTO_POLICY:
 		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
 			*cause = xasprintf("unknown policy %s (known: %s)",
@@ -586,13 +593,15 @@ protocol_status_line(char *buf, size_t len, const struct proto_status *st)
 	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s alive=%d lag=%llu "
 	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s now=%llu "
-	    "live=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
+	    "live=%d compare=%s", (unsigned long long)st->tick, st->cpus,
+	    st->tasks,
 	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
 	    st->rr, st->cgroups, st->alive, (unsigned long long)st->lag,
 	    st->clients, name, st->sleep,
 	    st->observe != NULL ? st->observe : "proc",
 	    st->policy != NULL ? st->policy : "staircase",
-	    (unsigned long long)st->now, st->live), len));
+	    (unsigned long long)st->now, st->live,
+	    st->compare != NULL ? st->compare : "off"), len));
 }
 
 /* The first line of a frame. */
@@ -606,14 +615,16 @@ protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
 	    sizeof name);
 	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
 	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu alive=%d lag=%llu "
-	    "sleep=%d policy=%s now=%llu live=%d scenario=%s%s",
+	    "sleep=%d policy=%s now=%llu live=%d scenario=%s%s%s%s",
 	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
 	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
 	    (unsigned long long)dropped, st->alive,
 	    (unsigned long long)st->lag, st->sleep,
 	    st->policy != NULL ? st->policy : "staircase",
 	    (unsigned long long)st->now, st->live, name, delta < 0 ? "" :
-	    delta ? " delta=1" : " delta=0"), len));
+	    delta ? " delta=1" : " delta=0",
+	    st->compare != NULL && st->shadow ? " shadow=" : "",
+	    st->compare != NULL && st->shadow ? st->compare : ""), len));
 }
 
 /*
@@ -812,6 +823,10 @@ protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 	proto_out_str(&o, group != NULL ? group : "-");
 	proto_out_str(&o, " exit=");
 	proto_out_str(&o, ex);
+	/* The policy's say, for clients that know no policy (issue 8). */
+	proto_out_kv(&o, " slice=", ti->slice);
+	proto_out_kv(&o, " top=", ti->top);
+	proto_out_kv(&o, " bottom=", ti->bottom);
 	return (o.len);
 }
 

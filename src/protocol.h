@@ -56,7 +56,8 @@ enum proto_type {
 	PROTO_RECORD,
 	PROTO_READONLY,
 	PROTO_SEEK,
-	PROTO_MARKS
+	PROTO_MARKS,
+	PROTO_COMPARE
 };
 
 /* One parsed command; protocol_cmd_free() releases it. */
@@ -77,7 +78,7 @@ struct proto_cmd {
 	int		 delta;		/* subscribe ... delta */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
-	const struct engine_policy *policy;	/* policy */
+	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
 	char		*path;		/* load, record */
 	uint64_t	 tick;		/* seek */
 };
@@ -108,6 +109,8 @@ struct proto_status {
 	const char	*scenario;	/* its name, "-" if none */
 	int		 sleep;		/* default injected sleep, ms */
 	const char	*policy;	/* the engine's policy */
+	const char	*compare;	/* the shadow's policy; NULL: off */
+	int		 shadow;	/* frames carry the shadow's lines */
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);

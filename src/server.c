@@ -22,6 +22,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "server.h"
+#include "session.h"
 #include "sock.h"
 #include "xmalloc.h"
 
@@ -302,6 +303,7 @@ struct server_key {
 	enum engine_state	state;
 	enum engine_exit	exit;
 	int			running, cpu, group, nice, rank, iter, left;
+	int			slice, top, bottom;
 	uint64_t		ran;
 	struct cpumask		allowed;
 };
@@ -333,6 +335,9 @@ server_key(struct server_key *k, const struct engine_task_info *ti)
 	k->rank = ti->stair.rank;
 	k->iter = ti->stair.iter;
 	k->left = ti->stair.left;
+	k->slice = ti->slice;
+	k->top = ti->top;
+	k->bottom = ti->bottom;
 	k->ran = ti->ran;
 	k->allowed = ti->allowed;
 }
@@ -434,6 +439,42 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 }
 
 /*
+ * Append the shadow's lines (compare NAME, SPEC.md section 6): its cpu
+ * and task lines as the enforced engine's, each keyword prefixed with
+ * `s` (scpu, stask), all of them in every frame, full or delta (the
+ * shadow is a teaching aid: a few tasks).  None when there is no shadow.
+ */
+static void
+server_body_shadow(struct server *srv, struct server_body **bp)
+{
+	const struct engine	*sh = session_shadow(srv->daemon->session);
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	char			 buf[sizeof srv->lines[0].text + 1];
+	int			 c, id, n;
+
+	if (sh == NULL)
+		return;
+	for (c = 0; c < engine_params(sh)->cpus; c++) {
+		engine_cpu_info(sh, c, &ci);
+		buf[0] = 's';
+		n = 1 + (int)protocol_cpu_line(buf + 1, sizeof buf - 2, &ci);
+		buf[n++] = '\n';
+		server_body_append(bp, buf, (size_t)n);
+	}
+	for (id = 1; id <= engine_ntasks(sh); id++) {
+		if (engine_task_info(sh, id, &ti) != 0)
+			continue;
+		buf[0] = 's';
+		n = 1 + (int)protocol_task_line(buf + 1, sizeof buf - 2, &ti,
+		    NULL, ti.group >= 0 ? engine_group_name(sh, ti.group) :
+		    NULL);
+		buf[n++] = '\n';
+		server_body_append(bp, buf, (size_t)n);
+	}
+}
+
+/*
  * Bring every task's line up to date with the daemon, once per change
  * (d->gen), however many subscribers there are.  Between two frames most
  * tasks did not change, so a line is formatted again only when what it
@@ -517,6 +558,7 @@ server_frame_body(struct server *srv)
 		if (l->valid)
 			server_body_append(&srv->body, l->text, l->len);
 	}
+	server_body_shadow(srv, &srv->body);
 	srv->body_gen = d->gen;
 	return (srv->body);
 }
@@ -555,6 +597,7 @@ server_frame_delta(struct server *srv, uint64_t from)
 			server_body_append(&srv->delta, buf, (size_t)n);
 		}
 	}
+	server_body_shadow(srv, &srv->delta);
 	srv->delta_gen = d->gen;
 	srv->delta_from = from;
 	return (srv->delta);

@@ -106,6 +106,13 @@ struct session {
 	size_t			 nfeed, nextfeed;
 	size_t			 feed_branch;	/* last branch + 1; 0: none */
 	int			 keep_policy;
+
+	/*
+	 * Live side by side (SPEC.md section 6): a shadow engine under
+	 * another policy, given the same changes and ticks; NULL: none.
+	 */
+	struct engine			*shadow;
+	const struct engine_policy	*shadow_policy;
 };
 
 /* Read a whole scenario file into a string; NULL with *cause. */
@@ -289,6 +296,7 @@ session_free(struct session *s)
 		engine_free(s->keys[i].e);
 	free(s->keys);
 	engine_free(s->view);
+	engine_free(s->shadow);
 	for (i = 0; i < s->nmarks; i++)
 		free(s->marks[i].text);
 	free(s->marks);
@@ -631,6 +639,19 @@ session_feed_due(struct session *s)
 	}
 }
 
+/*
+ * The shadow runs the same tick.  A scenario's policy event switches the
+ * enforced engine only: the shadow, switched by it too, goes back to its
+ * own policy after that tick (its tasks start their state afresh).
+ */
+static void
+session_shadow_tick(struct session *s)
+{
+	engine_tick(s->shadow);
+	if (engine_get_policy(s->shadow) != s->shadow_policy)
+		engine_set_policy(s->shadow, s->shadow_policy);
+}
+
 /* Run one tick and what follows from it. */
 void
 session_tick(struct session *s)
@@ -643,6 +664,8 @@ session_tick(struct session *s)
 	tick = engine_now(s->e);
 	nlive = engine_nlive(s->e);
 	engine_tick(s->e);
+	if (s->shadow != NULL)
+		session_shadow_tick(s);
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
 	if (s->ledger != NULL)
@@ -782,6 +805,27 @@ session_record_change(struct session *s, const struct change *ch)
 	}
 }
 
+/*
+ * A change made to the enforced engine is made to the shadow too, at
+ * the same tick.  It may not apply there (a real task seen blocking that
+ * the shadow has asleep already): that is how the two differ, so it is
+ * only logged.  An added task has the same id in both.
+ */
+static void
+session_shadow_change(struct session *s, const struct change *ch, int id)
+{
+	char	*why = NULL;
+	int	 r;
+
+	r = session_apply(s, s->shadow, ch, &why);
+	if (r < 0) {
+		log_debug("shadow: tick %llu: %s", (unsigned long long)ch->at,
+		    why);
+		free(why);
+	} else if (ch->kind == CHANGE_ADD && r != id)
+		log_warnx("shadow: task %d added as %d", id, r);
+}
+
 /* The one path for a change from outside the scenario. */
 int
 session_change(struct session *s, const struct change *ch, char **cause)
@@ -797,7 +841,46 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	session_journal_add(s, &c);
 	session_record_change(s, &c);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
+	if (s->shadow != NULL && c.kind != CHANGE_POLICY)
+		session_shadow_change(s, &c, r);
 	return (c.kind == CHANGE_ADD ? r : 0);
+}
+
+/*
+ * Start (pol) or stop (NULL) the shadow: a copy of the present engine
+ * switched to pol, every task starting its policy state afresh there.
+ * 0, or -1 with *cause (while the past is viewed: it has no shadow).
+ */
+int
+session_compare(struct session *s, const struct engine_policy *pol,
+    char **cause)
+{
+	if (pol != NULL && s->view != NULL) {
+		*cause = xstrdup("compare: viewing the past, resume first");
+		return (-1);
+	}
+	engine_free(s->shadow);
+	s->shadow = NULL;
+	s->shadow_policy = pol;
+	if (pol != NULL) {
+		s->shadow = engine_clone(s->e);
+		engine_set_policy(s->shadow, pol);
+	}
+	return (0);
+}
+
+/* The shadow engine, to read; NULL: none, or the past is viewed. */
+const struct engine *
+session_shadow(const struct session *s)
+{
+	return (s->view != NULL ? NULL : s->shadow);
+}
+
+/* The shadow's policy (compare NAME), kept while the past is viewed. */
+const struct engine_policy *
+session_shadow_policy(const struct session *s)
+{
+	return (s->shadow_policy);
 }
 
 /* The journal's header for this session. */
@@ -969,5 +1052,8 @@ session_branch(struct session *s, char **cause)
 	for (id = 1; id <= engine_ntasks(s->e); id++)
 		session_seen_update(s, id);
 	engine_caption(s->e, &s->caption_seq);
+	/* The shadow starts again from the tick gone back to. */
+	if (s->shadow_policy != NULL)
+		(void)session_compare(s, s->shadow_policy, cause);
 	return (0);
 }

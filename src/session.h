@@ -122,6 +122,19 @@ void	session_feed(struct session *, const struct change *, size_t n,
 int	session_feed_branch_ahead(const struct session *);
 
 /*
+ * Live side by side (SPEC.md section 6): a shadow engine with another
+ * policy over the same workload, a copy of the present switched to pol
+ * (NULL: none), given every later change and tick of the enforced one.
+ * A branch starts it again from the tick gone back to.  0, or -1 with
+ * *cause (the past is viewed).  session_shadow is NULL when there is
+ * none or the past is viewed (the shadow has no past).
+ */
+int	session_compare(struct session *, const struct engine_policy *,
+	    char **cause);
+const struct engine *session_shadow(const struct session *);
+const struct engine_policy *session_shadow_policy(const struct session *);
+
+/*
  * Rewind (SPEC.md section 7): keyframes every few thousand ticks within
  * the history; session_seek shows the state at a tick (a view; the
  * present is untouched), session_view_end goes back to the present,

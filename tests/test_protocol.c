@@ -315,7 +315,8 @@ test_format(void **state)
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none alive=2 lag=0 clients=1 "
-	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0");
+	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0 "
+	    "compare=off");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
@@ -330,6 +331,17 @@ test_format(void **state)
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
 	assert_true(strstr(buf, " scenario=The_article_table delta=0") !=
 	    NULL);
+	/* compare NAME: status says it; frames with the shadow end in it. */
+	st.compare = "cfs";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " live=0 compare=cfs"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_null(strstr(buf, " shadow="));
+	st.shadow = 1;
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_non_null(strstr(buf, " delta=0 shadow=cfs"));
+	st.compare = NULL;
+	st.shadow = 0;
 	/* A scenarios line: name and file one word, the text to the end. */
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
 	    "Three tasks\ton two CPUs");
@@ -353,6 +365,9 @@ test_format(void **state)
 	ti.stair.iter = 2;
 	ti.stair.left = 10;
 	ti.ran = 2020;
+	ti.slice = 20;
+	ti.top = 120;
+	ti.bottom = 139;
 	cpumask_fill(&ti.allowed, 2);
 	real.pid = 41022;
 	real.cputime_ms = 2010;
@@ -361,14 +376,16 @@ test_format(void **state)
 	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
-	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=-");
+	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=- slice=20 top=120 "
+	    "bottom=139");
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
 	protocol_task_line(buf, sizeof buf, &ti, NULL, "batch");
 	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
 	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
-	    "cputime=- cpus=0-1 group=batch exit=-");
+	    "cputime=- cpus=0-1 group=batch exit=- slice=20 top=120 "
+	    "bottom=139");
 	ti.state = ENGINE_EXITED;
 	ti.exit = ENGINE_EXIT_KILLED;
 	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);

@@ -88,6 +88,7 @@ model_free(struct model *m)
 	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
+	model_free(m->shadow);
 	free(m);
 }
 
@@ -291,11 +292,12 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 enum {
 	TK_ID, TK_NAME, TK_KIND, TK_PID, TK_NICE, TK_CPU, TK_RANK, TK_ITER,
 	TK_LEFT, TK_STATE, TK_RAN, TK_CPUTIME, TK_CPUS, TK_GROUP, TK_EXIT,
-	TK_MAX
+	TK_SLICE, TK_TOP, TK_BOTTOM, TK_MAX
 };
 static const char *model_task_keys[TK_MAX] = {
 	"id", "name", "kind", "pid", "nice", "cpu", "rank", "iter", "left",
-	"state", "ran", "cputime", "cpus", "group", "exit"
+	"state", "ran", "cputime", "cpus", "group", "exit", "slice", "top",
+	"bottom"
 };
 
 /* Copy a string value, refusing one that does not fit. */
@@ -413,6 +415,15 @@ model_parse_task(const struct fields *f, struct mtask *t)
 			case TK_CPUTIME:
 				t->cputime = v;
 				break;
+			case TK_SLICE:
+				t->slice = (int)v;
+				break;
+			case TK_TOP:
+				t->top = (int)v;
+				break;
+			case TK_BOTTOM:
+				t->bottom = (int)v;
+				break;
 			}
 			break;
 		}
@@ -423,6 +434,16 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
 	    t->rank > MODEL_BOTTOM || t->iter < 0 || t->iter > 40 ||
 	    t->left < 0)
+		return (-1);
+	/* A daemon that says nothing of the policy: what the line shows. */
+	if (!(seen & 1 << TK_SLICE))
+		t->slice = t->left;
+	if (!(seen & 1 << TK_TOP))
+		t->top = t->rank;
+	if (!(seen & 1 << TK_BOTTOM))
+		t->bottom = t->rank;
+	if (t->slice < 0 || t->top < 0 || t->top > MODEL_BOTTOM ||
+	    t->bottom < t->top || t->bottom > MODEL_BOTTOM)
 		return (-1);
 	return (0);
 }
@@ -669,6 +690,38 @@ cpus:
 	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
+/*
+ * A frame ended: its shadow's lines (a full set each frame) become the
+ * shadow model, or the shadow goes when the frame had none.
+ */
+static void
+model_commit_shadow(struct model *m)
+{
+	struct model	*sh = m->shadow;
+
+	memcpy(m->policy, m->stage_policy, sizeof m->policy);
+	memcpy(m->shadow_policy, m->stage_shadow, sizeof m->shadow_policy);
+	if (m->stage_shadow[0] == '\0') {
+		model_free(sh);
+		m->shadow = NULL;
+		return;
+	}
+	sh->stage_tick = m->tick;
+	sh->stage_paused = m->paused;
+	sh->stage_speed = m->speed;
+	sh->stage_rr = m->rr;
+	sh->stage_live = m->live;
+	sh->stage_now = m->now;
+	sh->stage_alive = -1;
+	sh->stage_delta = 0;
+	sh->stage_ntasks = -1;
+	memcpy(sh->stage_scenario, m->scenario, sizeof sh->stage_scenario);
+	memcpy(sh->stage_policy, m->stage_shadow, sizeof sh->stage_policy);
+	sh->stage_shadow[0] = '\0';
+	model_commit(sh);
+	memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+}
+
 /* Handle a line inside a frame. */
 static enum model_got
 model_frame_line(struct model *m, struct fields *f, const char *line)
@@ -681,7 +734,20 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
 		model_commit(m);
+		model_commit_shadow(m);
 		return (MODEL_FRAME);
+	}
+	/* The shadow's lines (compare NAME): its own model's. */
+	if (strcmp(f->word, "scpu") == 0 || strcmp(f->word, "stask") == 0) {
+		if (m->shadow == NULL || m->stage_shadow[0] == '\0')
+			return (MODEL_NOTHING);
+		f->word++;
+		if (model_frame_line(m->shadow, f, line) == MODEL_BAD) {
+			m->nbad++;
+			memcpy(m->bad, m->shadow->bad, sizeof m->bad);
+			return (MODEL_BAD);
+		}
+		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "cpu") == 0) {
 		if (model_parse_cpu(f, &c) != 0)
@@ -729,6 +795,31 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	return (model_bad(m, line, "unknown line in frame"));
 }
 
+/*
+ * A frame's policy= and shadow= (a word each; absent: the staircase,
+ * and no shadow); a shadow model is made ready for its lines.
+ */
+static void
+model_frame_policies(struct model *m, const struct fields *f)
+{
+	const char	*s;
+
+	s = model_get(f, "policy");
+	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
+	    s != NULL && *s != '\0' ? s : "staircase");
+	s = model_get(f, "shadow");
+	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
+	    s != NULL ? s : "");
+	if (m->stage_shadow[0] == '\0')
+		return;
+	if (m->shadow == NULL)
+		m->shadow = model_create();
+	m->shadow->greeted = 1;
+	m->shadow->nncpu_stage = 0;
+	m->shadow->ntask_stage = 0;
+	m->shadow->ngone_stage = 0;
+}
+
 /* Start a frame block. */
 static enum model_got
 model_frame_start(struct model *m, struct fields *f, const char *line)
@@ -760,12 +851,14 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;
 		m->stage_caption[0] = '\0';
+		model_frame_policies(m, f);
 		return (model_bad(m, line, "bad frame line"));
 	}
 	m->in_frame = 1;
 	m->nncpu_stage = 0;
 	m->ntask_stage = 0;
 	m->stage_caption[0] = '\0';
+	model_frame_policies(m, f);
 	return (MODEL_NOTHING);
 }
 
@@ -1148,17 +1241,6 @@ const char *
 model_state_name(enum mtask_state s)
 {
 	return (model_state_names[s]);
-}
-
-/* The slice a task gets at a rank (SPEC.md section 1: allot(r, k)). */
-int
-model_allot(int nice, int rank, int iter, int rr)
-{
-	int	prio = 120 + nice;
-
-	if (rank == prio + iter - 1)
-		return (iter * rr);
-	return (rr);
 }
 
 /* The scenario of the last `scenarios` reply called name, or NULL. */
