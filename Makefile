@@ -279,8 +279,12 @@ fuzz-build: deps
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
 
+# Also what an interrupted make deb leaves in debian/ (debian/rules
+# clean removes the same with dh_clean).
 clean:
 	rm -rf build stairsd stairs stairs-load
+	rm -rf debian/.debhelper debian/stairs debian/tmp debian/files \
+		debian/*.substvars debian/debhelper-build-stamp
 
 # The dependency files of this tree's builds; not those of the old tree
 # bench-run builds, whose paths are relative to that tree.
