@@ -6,7 +6,7 @@
 # make bench           benchmark tables
 # make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
 # make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
-# make deb             a Debian package in build/deb (dpkg-deb)
+# make deb             a Debian package in build/deb (debhelper)
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
 # two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
@@ -66,7 +66,7 @@ all: $(PROGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Every scenario is compiled in (src/builtin.c), in scenarios/README's
 # order, so `load` works and the client starts the demo from anywhere.
@@ -76,7 +76,7 @@ $(BUILD)/gen/builtin_scenarios.c: $(wildcard scenarios/*.cfg) \
 	sh tests/embed.sh scenarios > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/builtin_scenarios.o: $(BUILD)/gen/builtin_scenarios.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@
@@ -100,7 +100,7 @@ $(BIN)/stairs: $(BUILD)/ui/stairs.o $(UILIB)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB)
 	@mkdir -p $(dir $@)
@@ -194,22 +194,33 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
 		$(DESTDIR)$(DATADIR)
 
-# make deb: a binary Debian package of this build, made with dpkg-deb
-# (no debhelper): build/deb/stairs_$(VERSION)-1_ARCH.deb, from an install
-# with PREFIX=/usr (tests/mkdeb.sh).  Install it with
-# apt-get install ./build/deb/stairs_*.deb.  tests/e2e_deb.sh checks it.
-DEB_ARCH	= $(shell dpkg --print-architecture)
+# make deb: the Debian package, built by debhelper from debian/ (compat
+# 13; debian/rules builds in build/debian, runs the units that need no
+# daemon or real process, and installs with make install PREFIX=/usr)
+# with dpkg-buildpackage -us -uc -b, which leaves its files in ../; they
+# are moved to build/deb: stairs_VERSION_ARCH.deb, its .buildinfo and
+# .changes and the dbgsym package.  --post-clean leaves no build output
+# in debian/.  Install it with apt-get install ./build/deb/stairs_*.deb.
+# tests/deps.sh deb installs debhelper and dpkg-dev when missing;
+# tests/e2e_deb.sh checks debian/, .ci/run builds, lints and installs it.
 DEB_DIR		= build/deb
-DEB		= $(DEB_DIR)/stairs_$(VERSION)-1_$(DEB_ARCH).deb
 
 .PHONY: deb deb-build
-deb: deps
+deb:
+	@sh tests/deps.sh deb
 	$(MAKE) deb-build
 
-deb-build: all
-	rm -rf $(DEB_DIR)/root $(DEB)
-	$(MAKE) -o all install PREFIX=/usr DESTDIR=$(abspath $(DEB_DIR))/root
-	sh tests/mkdeb.sh $(DEB_DIR)/root $(VERSION) $(DEB_ARCH) $(DEB)
+deb-build:
+	@v=$$(dpkg-parsechangelog -S Version) && \
+	a=$$(dpkg --print-architecture) && \
+	changes=../stairs_$${v}_$$a.changes && \
+	rm -f $$changes && \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -us -uc -b -Jauto --post-clean && \
+	mkdir -p $(DEB_DIR) && \
+	for f in $$(sed -n '/^Files:/,/^[^ ]/s/^ .* //p' $$changes) \
+	    $${changes#../}; do mv ../$$f $(DEB_DIR)/ || exit 1; done && \
+	echo "make deb: $(DEB_DIR)/stairs_$${v}_$$a.deb"
 
 # make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
@@ -266,10 +277,14 @@ fuzz-build: deps
 	    $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
 
+# Also what an interrupted make deb leaves in debian/ (debian/rules
+# clean removes the same with dh_clean).
 clean:
 	rm -rf build stairsd stairs stairs-load
+	rm -rf debian/.debhelper debian/stairs debian/tmp debian/files \
+		debian/*.substvars debian/debhelper-build-stamp
 
 # The dependency files of this tree's builds; not those of the old tree
 # bench-run builds, whose paths are relative to that tree.
