@@ -18,91 +18,24 @@
 
 static void	protocol_word(const char *, char *, size_t);
 
-/*
- * Command names, with how many words they take (after the name), and
- * whether they change the daemon (a read-only connection is refused
- * those: `err read-only`).
- */
-static const struct proto_def {
-	const char	*name;
-	enum proto_type	 type;
-	int		 min, max;	/* -1: any number */
-	int		 changes;
-	const char	*usage;
-} proto_defs[] = {
-	{ "help", PROTO_HELP, 0, 0, 0, "help" },
-	{ "status", PROTO_STATUS, 0, 0, 0, "status" },
-	{ "tasks", PROTO_TASKS, 0, 0, 0, "tasks" },
-	{ "cpus", PROTO_CPUS, 0, 0, 0, "cpus" },
-	{ "table", PROTO_TABLE, 1, 1, 0, "table <task>" },
-	{ "sleep", PROTO_SLEEP, 1, 2, 1, "sleep <task> [ms]" },
-	{ "nice", PROTO_NICE, 2, 2, 1, "nice <task> <-20..19>" },
-	{ "affinity", PROTO_AFFINITY, 2, 2, 1, "affinity <task> <cpulist>" },
-	{ "kill", PROTO_KILL, 1, 1, 1, "kill <task>" },
-	{ "add", PROTO_ADD, 1, 5, 1,
-	    "add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]" },
-	{ "spawn", PROTO_SPAWN, 3, -1, 1,
-	    "spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]" },
-	{ "pause", PROTO_PAUSE, 0, 0, 1, "pause" },
-	{ "resume", PROTO_RESUME, 0, 0, 1, "resume" },
-	{ "step", PROTO_STEP, 0, 1, 1, "step [N]" },
-	{ "speed", PROTO_SPEED, 1, 1, 1, "speed <0.01..100>" },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, 0, "subscribe [fps] [delta]" },
-	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe" },
-	{ "shutdown", PROTO_SHUTDOWN, 0, 0, 1, "shutdown" },
-	{ "quit", PROTO_QUIT, 0, 0, 0, "quit" },
-	{ "policy", PROTO_POLICY, 1, 1, 1, "policy <staircase|o1|cfs|rr>" },
-	{ "scenarios", PROTO_SCENARIOS, 0, 0, 0, "scenarios" },
-	{ "load", PROTO_LOAD, 1, 1, 1, "load <name|path>" },
-	{ "reset", PROTO_RESET, 0, 0, 1, "reset" },
-	{ "record", PROTO_RECORD, 1, 1, 1, "record <path>" },
-	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
-	{ "seek", PROTO_SEEK, 1, 1, 1, "seek <tick>" },
-	{ "marks", PROTO_MARKS, 0, 0, 0, "marks" },
-};
-#define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
-
-const char *const protocol_help[] = {
-	"help                      this list",
-	"status                    tick, cpus, tasks, paused, speed, lag",
-	"tasks                     one task line per task",
-	"cpus                      one cpu line per engine CPU",
-	"table <task>              ticks at each rank in each descent",
-	"sleep <task> [ms]         injected sleep (default from the config)",
-	"nice <task> <n>           nice -20..19",
-	"affinity <task> <cpus>    allowed engine CPUs, e.g. 0-2,5",
-	"kill <task>               end a task now",
-	"add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]",
-	"spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]",
-	"pause | resume            stop or restart the clock",
-	"step [N]                  run N ticks (default 1); pauses the clock",
-	"speed <x>                 ticks per ms of wall time, 0.01..100",
-	"subscribe [fps] [delta]   stream frames, at most fps a second",
-	"unsubscribe               stop the frames",
-	"shutdown                  stop the daemon",
-	"quit                      close this connection",
-	"policy <name>             switch the policy: staircase, o1, cfs, rr",
-	"scenarios                 the scenarios load knows, with descriptions",
-	"load <name|path>          start a scenario afresh at tick 0",
-	"reset                     load the current scenario again",
-	"record <path>             write the journal so far, and keep on",
-	"readonly                  this connection changes nothing from now",
-	"seek <tick>               show the state at a past tick (pauses)",
-	"marks                     the scenario's marks (chapters)",
-	NULL
-};
-
-/* The name of a command type. */
-const char *
-protocol_cmd_name(enum proto_type type)
+/* The command_table entry named name, or NULL. */
+const struct proto_def *
+protocol_find(const char *name)
 {
-	size_t	i;
+	const struct proto_def	*def;
 
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (proto_defs[i].type == type)
-			return (proto_defs[i].name);
+	for (def = command_table; def->name != NULL; def++) {
+		if (strcmp(name, def->name) == 0)
+			return (def);
 	}
-	return ("none");
+	return (NULL);
+}
+
+/* Does the command change the daemon (refused to read-only clients)? */
+int
+protocol_changes(const struct proto_cmd *cmd)
+{
+	return (cmd->def != NULL && (cmd->def->flags & PROTO_CHANGES));
 }
 
 /*
@@ -347,8 +280,7 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 				return (-1);
 		} else {
 			*cause = xasprintf("bad option %s for %s (expected %s)",
-			    protocol_quote(w[i], q, sizeof q),
-			    protocol_cmd_name(cmd->type),
+			    protocol_quote(w[i], q, sizeof q), cmd->def->name,
 			    cmd->type == PROTO_ADD ?
 			    "nice=, cpus=, pattern= or runtime=, once each" :
 			    "nice= or cpus=, once each, then --");
@@ -358,121 +290,182 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 	return (0);
 }
 
-/* Parse the words after the command name into cmd. */
+/* <task>: table, kill. */
+int
+protocol_args_task(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->task = xstrdup(w[0]);
+	return (0);
+}
+
+/* <task> [ms] */
+int
+protocol_args_sleep(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->task = xstrdup(w[0]);
+	if (n == 2) {
+		if (protocol_parse_ms("ms", w[1], &cmd->ms, cause) != 0)
+			return (-1);
+		cmd->has_ms = 1;
+	}
+	return (0);
+}
+
+/* <task> <-20..19> */
+int
+protocol_args_nice(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->task = xstrdup(w[0]);
+	if (protocol_parse_int("nice", w[1], -20, 19, &v, cause) != 0)
+		return (-1);
+	cmd->nice = (int)v;
+	cmd->has_nice = 1;
+	return (0);
+}
+
+/* <task> <cpulist> (parsed against the engine's CPUs when run) */
+int
+protocol_args_affinity(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->task = xstrdup(w[0]);
+	cmd->cpus = xstrdup(w[1]);
+	return (0);
+}
+
+/* A new task's name: the engine's rules (reserved, digits, too long ...). */
 static int
-protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
+protocol_args_name(struct proto_cmd *cmd, const char *name, char **cause)
 {
 	const char	*why;
 	char		 q[PROTO_QUOTE_SIZE];
-	long		 v;
-	int		 i, dash;
 
-	switch (cmd->type) {
-	case PROTO_TABLE:
-	case PROTO_KILL:
-		cmd->task = xstrdup(w[0]);
-		break;
-	case PROTO_SLEEP:
-		cmd->task = xstrdup(w[0]);
-		if (n == 2) {
-			if (protocol_parse_ms("ms", w[1], &cmd->ms, cause) != 0)
-				return (-1);
-			cmd->has_ms = 1;
-		}
-		break;
-	case PROTO_NICE:
-		cmd->task = xstrdup(w[0]);
-		if (protocol_parse_int("nice", w[1], -20, 19, &v, cause) != 0)
-			return (-1);
-		cmd->nice = (int)v;
-		cmd->has_nice = 1;
-		break;
-	case PROTO_AFFINITY:
-		cmd->task = xstrdup(w[0]);
-		cmd->cpus = xstrdup(w[1]);
-		break;
-	case PROTO_ADD:
-	case PROTO_SPAWN:
-		if ((why = engine_name_check(w[0])) != NULL) {
-			/* Says which rule: reserved, digits, too long ... */
-			*cause = xasprintf("bad name %s: %s",
-			    protocol_quote(w[0], q, sizeof q), why);
-			return (-1);
-		}
-		cmd->task = xstrdup(w[0]);
-		if (cmd->type == PROTO_ADD)
-			return (protocol_parse_options(cmd, w + 1, n - 1,
-			    cause));
-		for (dash = 1; dash < n; dash++) {
-			if (strcmp(w[dash], "--") == 0)
-				break;
-		}
-		if (dash >= n - 1) {
-			*cause = xasprintf("usage: spawn <name> [nice=N] "
-			    "[cpus=LIST] -- <program> [args...]");
-			return (-1);
-		}
-		if (n - dash - 1 > PROTO_ARGV_MAX) {
-			*cause = xasprintf("spawn: more than %d arguments",
-			    PROTO_ARGV_MAX);
-			return (-1);
-		}
-		if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
-			return (-1);
-		cmd->argc = n - dash - 1;
-		cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
-		for (i = 0; i < cmd->argc; i++)
-			cmd->argv[i] = xstrdup(w[dash + 1 + i]);
-		break;
-	case PROTO_STEP:
-		cmd->steps = 1;
-		if (n == 1) {
-			if (protocol_parse_int("steps", w[0], 1,
-			    PROTO_STEP_MAX, &v, cause) != 0)
-				return (-1);
-			cmd->steps = (uint64_t)v;
-		}
-		break;
-	case PROTO_SPEED:
-		return (protocol_parse_speed(w[0], &cmd->speed, cause));
-	case PROTO_LOAD:
-	case PROTO_RECORD:
-		cmd->path = xstrdup(w[0]);
-		break;
-	case PROTO_SEEK:
-		if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v,
+	if ((why = engine_name_check(name)) != NULL) {
+		*cause = xasprintf("bad name %s: %s",
+		    protocol_quote(name, q, sizeof q), why);
+		return (-1);
+	}
+	cmd->task = xstrdup(name);
+	return (0);
+}
+
+/* <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
+int
+protocol_args_add(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	if (protocol_args_name(cmd, w[0], cause) != 0)
+		return (-1);
+	return (protocol_parse_options(cmd, w + 1, n - 1, cause));
+}
+
+/* <name> [nice=N] [cpus=LIST] -- <program> [args...] */
+int
+protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	int	i, dash;
+
+	if (protocol_args_name(cmd, w[0], cause) != 0)
+		return (-1);
+	for (dash = 1; dash < n; dash++) {
+		if (strcmp(w[dash], "--") == 0)
+			break;
+	}
+	if (dash >= n - 1) {
+		*cause = xasprintf("usage: %s", cmd->def->usage);
+		return (-1);
+	}
+	if (n - dash - 1 > PROTO_ARGV_MAX) {
+		*cause = xasprintf("spawn: more than %d arguments",
+		    PROTO_ARGV_MAX);
+		return (-1);
+	}
+	if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
+		return (-1);
+	cmd->argc = n - dash - 1;
+	cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
+	for (i = 0; i < cmd->argc; i++)
+		cmd->argv[i] = xstrdup(w[dash + 1 + i]);
+	return (0);
+}
+
+/* [N], default 1 */
+int
+protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->steps = 1;
+	if (n == 1) {
+		if (protocol_parse_int("steps", w[0], 1, PROTO_STEP_MAX, &v,
 		    cause) != 0)
 			return (-1);
-		cmd->tick = (uint64_t)v;
-		break;
-	case PROTO_POLICY:
-		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
-			*cause = xasprintf("unknown policy %s (known: %s)",
-			    protocol_quote(w[0], q, sizeof q),
-			    engine_policy_names());
+		cmd->steps = (uint64_t)v;
+	}
+	return (0);
+}
+
+/* <0.01..100> */
+int
+protocol_args_speed(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	return (protocol_parse_speed(w[0], &cmd->speed, cause));
+}
+
+/* <path>: load, record. */
+int
+protocol_args_path(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->path = xstrdup(w[0]);
+	return (0);
+}
+
+/* <tick>: seek. */
+int
+protocol_args_tick(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v, cause) != 0)
+		return (-1);
+	cmd->tick = (uint64_t)v;
+	return (0);
+}
+
+/* <policy name> */
+int
+protocol_args_policy(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	char	q[PROTO_QUOTE_SIZE];
+
+	if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
+		*cause = xasprintf("unknown policy %s (known: %s)",
+		    protocol_quote(w[0], q, sizeof q), engine_policy_names());
+		return (-1);
+	}
+	return (0);
+}
+
+/* [fps] [delta]: "delta" last, frames after the first carry changes. */
+int
+protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->fps = PROTO_FPS_DEFAULT;
+	if (n > 0 && strcmp(w[n - 1], "delta") == 0) {
+		cmd->delta = 1;
+		n--;
+	}
+	if (n > 1) {
+		*cause = xasprintf("usage: %s", cmd->def->usage);
+		return (-1);
+	}
+	if (n == 1) {
+		if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX, &v,
+		    cause) != 0)
 			return (-1);
-		}
-		break;
-	case PROTO_SUBSCRIBE:
-		cmd->fps = PROTO_FPS_DEFAULT;
-		/* "delta" last: frames after the first carry only changes. */
-		if (n > 0 && strcmp(w[n - 1], "delta") == 0) {
-			cmd->delta = 1;
-			n--;
-		}
-		if (n > 1) {
-			*cause = xasprintf("usage: subscribe [fps] [delta]");
-			return (-1);
-		}
-		if (n == 1) {
-			if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX,
-			    &v, cause) != 0)
-				return (-1);
-			cmd->fps = (int)v;
-		}
-		break;
-	default:
-		break;
+		cmd->fps = (int)v;
 	}
 	return (0);
 }
@@ -504,13 +497,7 @@ protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
 		rc = 0;
 		goto out;
 	}
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (strcmp(w[0], proto_defs[i].name) == 0) {
-			def = &proto_defs[i];
-			break;
-		}
-	}
-	if (def == NULL) {
+	if ((def = protocol_find(w[0])) == NULL) {
 		*cause = xasprintf("unknown command %s (try help)",
 		    protocol_quote(w[0], q, sizeof q));
 		goto out;
@@ -520,8 +507,12 @@ protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
 		goto out;
 	}
 	cmd->type = def->type;
-	if ((rc = protocol_parse_args(cmd, w + 1, n - 1, cause)) != 0)
+	cmd->def = def;
+	if (def->args != NULL &&
+	    (rc = def->args(cmd, w + 1, n - 1, cause)) != 0)
 		protocol_cmd_free(cmd);
+	else
+		rc = 0;
 out:
 	free(w);
 	free(copy);
@@ -638,19 +629,6 @@ protocol_scenario_line(char *buf, size_t len, const char *name,
 	if (len > 0)
 		buf[o < len ? o : len - 1] = '\0';
 	return (o);
-}
-
-/* Does the command change the daemon (refused to read-only clients)? */
-int
-protocol_changes(enum proto_type type)
-{
-	size_t	i;
-
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (proto_defs[i].type == type)
-			return (proto_defs[i].changes);
-	}
-	return (0);
 }
 
 /* The protocol's name for a task's state. */

@@ -293,7 +293,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		return;
 	}
 	/* The server itself refuses changes from a read-only client. */
-	if (c->readonly && protocol_changes(cmd.type)) {
+	if (c->readonly && protocol_changes(&cmd)) {
 		evbuffer_add_printf(out, "err read-only\n");
 		protocol_cmd_free(&cmd);
 		return;

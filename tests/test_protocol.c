@@ -15,6 +15,49 @@
 
 #include "protocol.h"
 
+/* Does the command on line change the daemon (read-only refused)? */
+static int
+changes(const char *line)
+{
+	struct proto_cmd	 cmd;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (protocol_parse(line, &cmd, &cause) != 0)
+		fail_msg("%s: %s", line, cause);
+	rc = protocol_changes(&cmd);
+	protocol_cmd_free(&cmd);
+	return (rc);
+}
+
+/*
+ * command_table: every entry's usage starts with its name, names are
+ * unique, it runs something, and a command that changes the engine is
+ * one that changes the daemon (so read-only clients are refused it).
+ */
+static void
+test_command_table(void **state)
+{
+	const struct proto_def	*a, *b;
+	size_t			 n;
+
+	for (a = command_table; a->name != NULL; a++) {
+		n = strlen(a->name);
+		assert_int_equal(strncmp(a->usage, a->name, n), 0);
+		assert_true(a->usage[n] == '\0' || a->usage[n] == ' ');
+		assert_non_null(a->exec);
+		assert_non_null(a->help);
+		assert_ptr_equal(protocol_find(a->name), a);
+		if (a->flags & PROTO_ENGINE)
+			assert_true(a->flags & PROTO_CHANGES);
+		for (b = a + 1; b->name != NULL; b++) {
+			assert_string_not_equal(a->name, b->name);
+			assert_int_not_equal(a->type, b->type);
+		}
+	}
+	assert_null(protocol_find("frob"));
+}
+
 /* Parse line; must succeed; the command is left in cmd. */
 static void
 ok(const char *line, struct proto_cmd *cmd)
@@ -335,11 +378,13 @@ test_format(void **state)
 	    "Three tasks\ton two CPUs");
 	assert_string_equal(buf, "scenario name=demo file=builtin cpus=2 "
 	    "tasks=3 real=0 text=Three tasks on two CPUs");
-	assert_true(protocol_changes(PROTO_LOAD));
-	assert_true(protocol_changes(PROTO_RESET));
-	assert_true(protocol_changes(PROTO_RECORD));
-	assert_false(protocol_changes(PROTO_SCENARIOS));
-	assert_false(protocol_changes(PROTO_STATUS));
+	assert_true(changes("load demo"));
+	assert_true(changes("reset"));
+	assert_true(changes("record /tmp/x"));
+	assert_true(changes("sleep hog"));
+	assert_false(changes("scenarios"));
+	assert_false(changes("status"));
+	assert_false(changes("table hog"));
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;
@@ -443,6 +488,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command_table),
 		cmocka_unit_test(test_simple),
 		cmocka_unit_test(test_task_commands),
 		cmocka_unit_test(test_add_spawn),
