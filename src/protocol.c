@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 static void	protocol_word(const char *, char *, size_t);
@@ -566,47 +567,6 @@ protocol_format_speed(double speed, char *buf, size_t len)
 	return (buf);
 }
 
-/* The status line; a scenario name's blanks become '_' (one word). */
-size_t
-protocol_status_line(char *buf, size_t len, const struct proto_status *st)
-{
-	char	sp[32], name[64];
-
-	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
-	    sizeof name);
-	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s alive=%d lag=%llu "
-	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s now=%llu "
-	    "live=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
-	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
-	    st->rr, st->cgroups, st->alive, (unsigned long long)st->lag,
-	    st->clients, name, st->sleep,
-	    st->observe != NULL ? st->observe : "proc",
-	    st->policy != NULL ? st->policy : "staircase",
-	    (unsigned long long)st->now, st->live), len));
-}
-
-/* The first line of a frame. */
-size_t
-protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
-    uint64_t dropped, int delta)
-{
-	char	sp[32], name[64];
-
-	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
-	    sizeof name);
-	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu alive=%d lag=%llu "
-	    "sleep=%d policy=%s now=%llu live=%d scenario=%s%s",
-	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
-	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
-	    (unsigned long long)dropped, st->alive,
-	    (unsigned long long)st->lag, st->sleep,
-	    st->policy != NULL ? st->policy : "staircase",
-	    (unsigned long long)st->now, st->live, name, delta < 0 ? "" :
-	    delta ? " delta=1" : " delta=0"), len));
-}
-
 /*
  * A `scenarios` reply line: "scenario name=N file=F cpus=N tasks=N
  * real=0/1 text=DESCRIPTION", the text to the end of the line (control
@@ -725,93 +685,253 @@ proto_out_unum(struct proto_out *o, unsigned long long u)
 	o->p[o->len] = '\0';
 }
 
-/* Append " key=" and a number. */
+/* Append field number i of line (its keyword first): "[word] key=". */
 static void
-proto_out_kv(struct proto_out *o, const char *key, long long v)
+proto_out_key(struct proto_out *o, const struct wire_line *line, int i)
 {
-	proto_out_str(o, key);
-	proto_out_num(o, v);
+	if (i == 0) {
+		proto_out_str(o, line->word);
+		proto_out_str(o, " ");
+	} else
+		proto_out_str(o, " ");
+	proto_out_str(o, line->field[line->order[i]].key);
+	proto_out_str(o, "=");
 }
 
-/* One task line. */
+/* A frame or status line: wire.c's order, values from st. */
+static size_t
+protocol_head_line(char *buf, size_t len, const struct wire_line *line,
+    const struct proto_status *st, uint64_t dropped, int delta)
+{
+	struct proto_out	o = { buf, 0, len };
+	char			sp[32], name[64];
+	int			i;
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
+	    sizeof name);
+	for (i = 0; i < line->n; i++) {
+		if (line->order[i] == WIRE_HEAD_DELTA && delta < 0)
+			continue;
+		proto_out_key(&o, line, i);
+		switch ((enum wire_head)line->order[i]) {
+		case WIRE_HEAD_TICK:
+			proto_out_unum(&o, st->tick);
+			break;
+		case WIRE_HEAD_CPUS:
+			proto_out_num(&o, st->cpus);
+			break;
+		case WIRE_HEAD_TASKS:
+			proto_out_num(&o, st->tasks);
+			break;
+		case WIRE_HEAD_PAUSED:
+			proto_out_num(&o, st->paused);
+			break;
+		case WIRE_HEAD_SPEED:
+			proto_out_str(&o, protocol_format_speed(st->speed, sp,
+			    sizeof sp));
+			break;
+		case WIRE_HEAD_RR:
+			proto_out_num(&o, st->rr);
+			break;
+		case WIRE_HEAD_CGROUPS:
+			proto_out_str(&o, st->cgroups != NULL ? st->cgroups :
+			    "none");
+			break;
+		case WIRE_HEAD_DROPPED:
+			proto_out_unum(&o, dropped);
+			break;
+		case WIRE_HEAD_ALIVE:
+			proto_out_num(&o, st->alive);
+			break;
+		case WIRE_HEAD_LAG:
+			proto_out_unum(&o, st->lag);
+			break;
+		case WIRE_HEAD_CLIENTS:
+			proto_out_num(&o, st->clients);
+			break;
+		case WIRE_HEAD_SCENARIO:
+			proto_out_str(&o, name);
+			break;
+		case WIRE_HEAD_SLEEP:
+			proto_out_num(&o, st->sleep);
+			break;
+		case WIRE_HEAD_OBSERVE:
+			proto_out_str(&o, st->observe != NULL ? st->observe :
+			    "proc");
+			break;
+		case WIRE_HEAD_POLICY:
+			proto_out_str(&o, st->policy != NULL ? st->policy :
+			    "staircase");
+			break;
+		case WIRE_HEAD_NOW:
+			proto_out_unum(&o, st->now);
+			break;
+		case WIRE_HEAD_LIVE:
+			proto_out_num(&o, st->live);
+			break;
+		case WIRE_HEAD_DELTA:
+			proto_out_num(&o, delta != 0);
+			break;
+		case WIRE_HEAD_MAX:
+			break;
+		}
+	}
+	return (o.len);
+}
+
+/* The status line; a scenario name's blanks become '_' (one word). */
+size_t
+protocol_status_line(char *buf, size_t len, const struct proto_status *st)
+{
+	return (protocol_head_line(buf, len, &wire_status, st, 0, -1));
+}
+
+/* The first line of a frame; delta < 0: no delta= field. */
+size_t
+protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
+    uint64_t dropped, int delta)
+{
+	return (protocol_head_line(buf, len, &wire_frame, st, dropped,
+	    delta));
+}
+
+/* One task line: wire.c's order, values from ti and real. */
 size_t
 protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
     const struct proto_real *real, const char *group)
 {
+	const struct wire_line	*line = &wire_task;
 	struct proto_out	 o = { buf, 0, len };
 	char			 cpus[160], ex[96];
+	int			 i, started;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
-	if (real != NULL && real->exit != NULL && real->exit[0] != '\0' &&
-	    ti->exit != ENGINE_EXIT_RUNTIME)
-		protocol_word(real->exit, ex, sizeof ex);
-	else
-		protocol_word(protocol_exit_name(ti->exit), ex, sizeof ex);
-	proto_out_kv(&o, "task id=", ti->id);
-	proto_out_str(&o, " name=");
-	proto_out_str(&o, ti->name);
-	proto_out_str(&o, ti->kind == ENGINE_REAL ? " kind=real pid=" :
-	    " kind=sim pid=");
-	if (real != NULL && real->pid > 0)
-		proto_out_num(&o, real->pid);
-	else
-		proto_out_str(&o, "-");
-	proto_out_kv(&o, " nice=", ti->stair.nice);
-	proto_out_str(&o, " cpu=");
-	if (ti->cpu >= 0)
-		proto_out_num(&o, ti->cpu);
-	else
-		proto_out_str(&o, "-");
-	proto_out_kv(&o, " rank=", ti->stair.rank);
-	proto_out_kv(&o, " iter=", ti->stair.iter);
-	proto_out_kv(&o, " left=", ti->stair.left);
-	proto_out_str(&o, " state=");
-	proto_out_str(&o, protocol_state_name(ti));
-	proto_out_str(&o, " ran=");
-	proto_out_unum(&o, ti->ran);
-	proto_out_str(&o, " cputime=");
-	if (real != NULL && real->pid > 0)
-		proto_out_unum(&o, real->cputime_ms);
-	else
-		proto_out_str(&o, "-");
-	/* Real tasks only: sim lines stay as they were. */
-	if (ti->kind == ENGINE_REAL) {
-		proto_out_str(&o, " stolen=");
-		if (real != NULL && real->pid > 0)
-			proto_out_unum(&o, real->stolen_ms);
-		else
-			proto_out_str(&o, "-");
+	started = real != NULL && real->pid > 0;
+	for (i = 0; i < line->n; i++) {
+		/* Real tasks only: sim lines stay as they were. */
+		if (line->order[i] == WIRE_TASK_STOLEN &&
+		    ti->kind != ENGINE_REAL)
+			continue;
+		proto_out_key(&o, line, i);
+		switch ((enum wire_task)line->order[i]) {
+		case WIRE_TASK_ID:
+			proto_out_num(&o, ti->id);
+			break;
+		case WIRE_TASK_NAME:
+			proto_out_str(&o, ti->name);
+			break;
+		case WIRE_TASK_KIND:
+			proto_out_str(&o, ti->kind == ENGINE_REAL ? "real" :
+			    "sim");
+			break;
+		case WIRE_TASK_PID:
+			if (started)
+				proto_out_num(&o, real->pid);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_NICE:
+			proto_out_num(&o, ti->stair.nice);
+			break;
+		case WIRE_TASK_CPU:
+			if (ti->cpu >= 0)
+				proto_out_num(&o, ti->cpu);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_RANK:
+			proto_out_num(&o, ti->stair.rank);
+			break;
+		case WIRE_TASK_ITER:
+			proto_out_num(&o, ti->stair.iter);
+			break;
+		case WIRE_TASK_LEFT:
+			proto_out_num(&o, ti->stair.left);
+			break;
+		case WIRE_TASK_STATE:
+			proto_out_str(&o, protocol_state_name(ti));
+			break;
+		case WIRE_TASK_RAN:
+			proto_out_unum(&o, ti->ran);
+			break;
+		case WIRE_TASK_CPUTIME:
+			if (started)
+				proto_out_unum(&o, real->cputime_ms);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_STOLEN:
+			if (started)
+				proto_out_unum(&o, real->stolen_ms);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_CPUS:
+			proto_out_str(&o, cpumask_format(&ti->allowed, cpus,
+			    sizeof cpus));
+			break;
+		case WIRE_TASK_GROUP:
+			proto_out_str(&o, group != NULL ? group : "-");
+			break;
+		case WIRE_TASK_EXIT:
+			if (real != NULL && real->exit != NULL &&
+			    real->exit[0] != '\0' &&
+			    ti->exit != ENGINE_EXIT_RUNTIME)
+				protocol_word(real->exit, ex, sizeof ex);
+			else
+				protocol_word(protocol_exit_name(ti->exit), ex,
+				    sizeof ex);
+			proto_out_str(&o, ex);
+			break;
+		case WIRE_TASK_MAX:
+			break;
+		}
 	}
-	proto_out_str(&o, " cpus=");
-	proto_out_str(&o, cpumask_format(&ti->allowed, cpus, sizeof cpus));
-	proto_out_str(&o, " group=");
-	proto_out_str(&o, group != NULL ? group : "-");
-	proto_out_str(&o, " exit=");
-	proto_out_str(&o, ex);
 	return (o.len);
 }
 
-/* One cpu line. */
+/* One cpu line: an idle CPU (task=0) has no rank, iter or left. */
 size_t
 protocol_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
 {
-	struct proto_out	o = { buf, 0, len };
+	const struct wire_line	*line = &wire_cpu;
+	struct proto_out	 o = { buf, 0, len };
+	int			 i;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
-	proto_out_kv(&o, "cpu id=", ci->cpu);
-	proto_out_kv(&o, " task=", ci->task);
-	proto_out_kv(&o, " nr=", ci->nr);
-	if (ci->task == 0) {
-		proto_out_str(&o, " rank=- iter=- left=-");
-		return (o.len);
+	for (i = 0; i < line->n; i++) {
+		proto_out_key(&o, line, i);
+		switch ((enum wire_cpu)line->order[i]) {
+		case WIRE_CPU_ID:
+			proto_out_num(&o, ci->cpu);
+			break;
+		case WIRE_CPU_TASK:
+			proto_out_num(&o, ci->task);
+			break;
+		case WIRE_CPU_NR:
+			proto_out_num(&o, ci->nr);
+			break;
+		case WIRE_CPU_RANK:
+		case WIRE_CPU_ITER:
+		case WIRE_CPU_LEFT:
+			if (ci->task == 0)
+				proto_out_str(&o, "-");
+			else
+				proto_out_num(&o, line->order[i] ==
+				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
+				    WIRE_CPU_ITER ? ci->iter : ci->left);
+			break;
+		case WIRE_CPU_MAX:
+			break;
+		}
 	}
-	proto_out_kv(&o, " rank=", ci->rank);
-	proto_out_kv(&o, " iter=", ci->iter);
-	proto_out_kv(&o, " left=", ci->left);
 	return (o.len);
 }
 

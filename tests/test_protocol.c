@@ -14,6 +14,107 @@
 #include <cmocka.h>
 
 #include "protocol.h"
+#include "wire.h"
+
+/*
+ * Is buf a line of kind `line` with wire.c's keys in wire.c's order (an
+ * optional one may be left out), each value non-empty?
+ */
+static void
+wire_match(const char *buf, const struct wire_line *line)
+{
+	char	copy[2048], *p, *w, *eq, *last;
+	int	i = 0, id;
+
+	snprintf(copy, sizeof copy, "%s", buf);
+	w = strtok_r(copy, " ", &last);
+	assert_string_equal(w, line->word);
+	while ((p = strtok_r(NULL, " ", &last)) != NULL) {
+		assert_non_null(eq = strchr(p, '='));
+		*eq = '\0';
+		for (; i < line->n; i++) {
+			id = line->order[i];
+			if (strcmp(p, line->field[id].key) == 0)
+				break;
+			if (!(line->field[id].flags & WIRE_OPTIONAL))
+				fail_msg("%s: no %s before %s", buf,
+				    line->field[id].key, p);
+		}
+		if (i == line->n)
+			fail_msg("%s: %s not in wire.c", buf, p);
+		if (eq[1] == '\0')
+			fail_msg("%s: %s= empty", buf, p);
+		if (line->field[line->order[i++]].type == WIRE_TEXT)
+			break;
+	}
+	for (; i < line->n; i++)
+		assert_true(line->field[line->order[i]].flags & WIRE_OPTIONAL);
+}
+
+/* The lines the daemon formats have wire.c's fields, in its order. */
+static void
+test_wire(void **state)
+{
+	struct proto_status	 st;
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct proto_real	 real;
+	char			 buf[1024];
+	int			 hint = 0;
+
+	memset(&st, 0, sizeof st);
+	st.speed = 1;
+	st.rr = 10;
+	st.cgroups = "none";
+	protocol_status_line(buf, sizeof buf, &st);
+	wire_match(buf, &wire_status);
+	protocol_frame_line(buf, sizeof buf, &st, 0, -1);
+	wire_match(buf, &wire_frame);
+	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
+	wire_match(buf, &wire_frame);
+	assert_non_null(strstr(buf, " delta=1"));
+
+	memset(&ti, 0, sizeof ti);
+	ti.id = 1;
+	ti.name = "hog";
+	ti.kind = ENGINE_SIM;
+	cpumask_fill(&ti.allowed, 2);
+	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	wire_match(buf, &wire_task);
+	assert_null(strstr(buf, "stolen="));
+	ti.kind = ENGINE_REAL;
+	memset(&real, 0, sizeof real);
+	real.pid = 7;
+	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	wire_match(buf, &wire_task);
+	assert_non_null(strstr(buf, " stolen=0 "));
+
+	memset(&ci, 0, sizeof ci);
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	wire_match(buf, &wire_cpu);
+	ci.task = 1;
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	wire_match(buf, &wire_cpu);
+
+	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
+	    "Three tasks");
+	wire_match(buf, &wire_scenario);
+	protocol_text_line(buf, sizeof buf, "mark", 9, "a b");
+	wire_match(buf, &wire_mark);
+
+	/* wire_find: in order at the first look, else by a search. */
+	assert_int_equal(wire_find(&wire_task, "id", &hint), WIRE_TASK_ID);
+	assert_int_equal(wire_find(&wire_task, "name", &hint),
+	    WIRE_TASK_NAME);
+	assert_int_equal(wire_find(&wire_task, "exit", &hint),
+	    WIRE_TASK_EXIT);
+	assert_int_equal(wire_find(&wire_task, "kind", &hint),
+	    WIRE_TASK_KIND);
+	assert_int_equal(wire_find(&wire_task, "frob", &hint), -1);
+	hint = 0;
+	assert_int_equal(wire_find(&wire_frame, "scenario", &hint),
+	    WIRE_HEAD_SCENARIO);
+}
 
 /* Does the command on line change the daemon (read-only refused)? */
 static int
@@ -489,6 +590,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_command_table),
+		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_simple),
 		cmocka_unit_test(test_task_commands),
 		cmocka_unit_test(test_add_spawn),

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "stairs.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 #define MODEL_MAX_FIELDS	32
@@ -287,17 +288,6 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 	return (0);
 }
 
-/* The keys of a `task` line. */
-enum {
-	TK_ID, TK_NAME, TK_KIND, TK_PID, TK_NICE, TK_CPU, TK_RANK, TK_ITER,
-	TK_LEFT, TK_STATE, TK_RAN, TK_CPUTIME, TK_CPUS, TK_GROUP, TK_EXIT,
-	TK_MAX
-};
-static const char *model_task_keys[TK_MAX] = {
-	"id", "name", "kind", "pid", "nice", "cpu", "rank", "iter", "left",
-	"state", "ran", "cputime", "cpus", "group", "exit"
-};
-
 /* Copy a string value, refusing one that does not fit. */
 static int
 model_copy(char *dst, size_t len, const char *s)
@@ -318,9 +308,9 @@ model_copy(char *dst, size_t len, const char *s)
 static int
 model_parse_task(const struct fields *f, struct mtask *t)
 {
-	const char	*k, *s;
-	long		 v;
-	int		 i, key, seen = 0;
+	const char	*s;
+	long		 v = 0;
+	int		 i, key, seen = 0, hint = 0;
 	size_t		 j;
 
 	memset(t, 0, sizeof *t);
@@ -332,27 +322,39 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
 
 	for (i = 0; i < f->n; i++) {
-		k = f->key[i];
-		if ((s = f->val[i]) == NULL)
-			continue;
-		for (key = 0; key < TK_MAX; key++) {
-			if (k[0] == model_task_keys[key][0] &&
-			    strcmp(k, model_task_keys[key]) == 0)
-				break;
+		if ((s = f->val[i]) == NULL ||
+		    (key = wire_find(&wire_task, f->key[i], &hint)) < 0)
+			continue;	/* a newer daemon's */
+		switch (wire_task.field[key].type) {
+		case WIRE_INT:
+		case WIRE_INT_DASH:
+		case WIRE_COUNT:
+		case WIRE_COUNT_DASH:
+			if (model_num(s, &v, wire_task.field[key].type ==
+			    WIRE_INT_DASH || wire_task.field[key].type ==
+			    WIRE_COUNT_DASH ? -1 : LONG_MIN) != 0)
+				return (-1);
+			if (wire_task.field[key].type != WIRE_COUNT &&
+			    wire_task.field[key].type != WIRE_COUNT_DASH &&
+			    (v < INT_MIN || v > INT_MAX))
+				return (-1);
+			break;
+		default:
+			break;
 		}
-		switch (key) {
-		case TK_NAME:
+		switch ((enum wire_task)key) {
+		case WIRE_TASK_NAME:
 			if (*s == '\0' || model_copy(t->name, sizeof t->name,
 			    s) != 0)
 				return (-1);
 			break;
-		case TK_KIND:
+		case WIRE_TASK_KIND:
 			if (strcmp(s, "real") == 0)
 				t->real = 1;
 			else if (strcmp(s, "sim") != 0)
 				return (-1);
 			break;
-		case TK_STATE:
+		case WIRE_TASK_STATE:
 			for (j = 0; j < sizeof model_state_names /
 			    sizeof *model_state_names; j++) {
 				if (strcmp(s, model_state_names[j]) == 0)
@@ -363,63 +365,55 @@ model_parse_task(const struct fields *f, struct mtask *t)
 				return (-1);
 			t->state = (enum mtask_state)j;
 			break;
-		case TK_CPUS:
+		case WIRE_TASK_CPUS:
 			if (model_copy(t->cpus, sizeof t->cpus, s) != 0)
 				return (-1);
 			break;
-		case TK_GROUP:
+		case WIRE_TASK_GROUP:
 			if (model_copy(t->group, sizeof t->group, s) != 0)
 				return (-1);
 			break;
-		case TK_EXIT:
+		case WIRE_TASK_EXIT:
 			/* Free text with _ for spaces: cut, never refused. */
 			snprintf(t->exit, sizeof t->exit, "%s", s);
 			break;
-		case TK_MAX:
-			continue;
-		default:
-			/* The numbers; pid, cpu and cputime may be "-". */
-			if (model_num(s, &v, key == TK_PID || key == TK_CPU ||
-			    key == TK_CPUTIME ? -1 : LONG_MIN) != 0)
-				return (-1);
-			if (key != TK_RAN && key != TK_CPUTIME &&
-			    (v < INT_MIN || v > INT_MAX))
-				return (-1);
-			switch (key) {
-			case TK_ID:
-				t->id = (int)v;
-				break;
-			case TK_PID:
-				t->pid = (int)v;
-				break;
-			case TK_NICE:
-				t->nice = (int)v;
-				break;
-			case TK_CPU:
-				t->cpu = (int)v;
-				break;
-			case TK_RANK:
-				t->rank = (int)v;
-				break;
-			case TK_ITER:
-				t->iter = (int)v;
-				break;
-			case TK_LEFT:
-				t->left = (int)v;
-				break;
-			case TK_RAN:
-				t->ran = v;
-				break;
-			case TK_CPUTIME:
-				t->cputime = v;
-				break;
-			}
+		case WIRE_TASK_ID:
+			t->id = (int)v;
+			break;
+		case WIRE_TASK_PID:
+			t->pid = (int)v;
+			break;
+		case WIRE_TASK_NICE:
+			t->nice = (int)v;
+			break;
+		case WIRE_TASK_CPU:
+			t->cpu = (int)v;
+			break;
+		case WIRE_TASK_RANK:
+			t->rank = (int)v;
+			break;
+		case WIRE_TASK_ITER:
+			t->iter = (int)v;
+			break;
+		case WIRE_TASK_LEFT:
+			t->left = (int)v;
+			break;
+		case WIRE_TASK_RAN:
+			t->ran = v;
+			break;
+		case WIRE_TASK_CPUTIME:
+			t->cputime = v;
+			break;
+		case WIRE_TASK_STOLEN:
+			break;		/* not shown */
+		case WIRE_TASK_MAX:
 			break;
 		}
 		seen |= 1 << key;
 	}
-	if ((seen & (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE)) !=
-	    (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE) || t->id <= 0 ||
+	if ((seen & (1 << WIRE_TASK_ID | 1 << WIRE_TASK_NAME |
+	    1 << WIRE_TASK_STATE)) != (1 << WIRE_TASK_ID |
+	    1 << WIRE_TASK_NAME | 1 << WIRE_TASK_STATE) || t->id <= 0 ||
 	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
 	    t->rank > MODEL_BOTTOM || t->iter < 0 || t->iter > 40 ||
 	    t->left < 0)
