@@ -14,6 +14,7 @@
 
 #include "ledger.h"
 #include "table.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 struct ledger {
@@ -117,13 +118,19 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 
 	cols = table_columns(t, ti->stair.prio);
 	n = t != NULL ? table_nrows(t) : 0;
-	evbuffer_add_printf(out, "table task=%d name=%s base=%d stairs=%d "
-	    "rr=%d rows=%zu dropped=%llu\n", id, ti->name, ti->stair.prio,
-	    cols, rr, n,
+#define K(id)	wire_key(&wire_table, id)
+	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
+	    "%s=%llu\n", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
+	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
+	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
 	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL);
+#undef K
 	for (i = 0; i < n; i++) {
 		d = table_row(t, i, &ticks);
-		evbuffer_add_printf(out, "row iter=%u ticks=", d);
+		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,
+		    wire_key(&wire_row, WIRE_ROW_ITER), d,
+		    wire_key(&wire_row, WIRE_ROW_TICKS));
 		for (j = 0; j < cols; j++)
 			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
 			    ticks[j]);

@@ -581,8 +581,12 @@ protocol_scenario_line(char *buf, size_t len, const char *name,
 
 	protocol_word(name, n, sizeof n);
 	protocol_word(file, f, sizeof f);
-	o = protocol_len(snprintf(buf, len, "scenario name=%s file=%s cpus=%d "
-	    "tasks=%d real=%d text=", n, f, cpus, tasks, real != 0), len);
+#define K(id)	wire_key(&wire_scenario, id)
+	o = protocol_len(snprintf(buf, len, "%s %s=%s %s=%s %s=%d %s=%d %s=%d "
+	    "%s=", wire_scenario.word, K(WIRE_SCEN_NAME), n, K(WIRE_SCEN_FILE),
+	    f, K(WIRE_SCEN_CPUS), cpus, K(WIRE_SCEN_TASKS), tasks,
+	    K(WIRE_SCEN_REAL), real != 0, K(WIRE_SCEN_TEXT)), len);
+#undef K
 	for (i = 0; text != NULL && text[i] != '\0' && o + 1 < len; i++)
 		buf[o++] = (unsigned char)text[i] < 0x20 ||
 		    text[i] == 0x7f ? ' ' : text[i];
@@ -945,8 +949,9 @@ protocol_text_line(char *buf, size_t len, const char *keyword, uint64_t tick,
 {
 	size_t	n, i;
 
-	n = protocol_len(snprintf(buf, len, "%s tick=%llu text=", keyword,
-	    (unsigned long long)tick), len);
+	n = protocol_len(snprintf(buf, len, "%s %s=%llu %s=", keyword,
+	    wire_key(&wire_mark, WIRE_TEXT_TICK), (unsigned long long)tick,
+	    wire_key(&wire_mark, WIRE_TEXT_TEXT)), len);
 	for (i = 0; text[i] != '\0' && i < PROTO_TEXT_MAX && n + 1 < len; i++)
 		buf[n++] = (unsigned char)text[i] < 0x20 ? ' ' : text[i];
 	if (len > 0)

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "server.h"
 #include "sock.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 /*
@@ -551,7 +552,9 @@ server_frame_delta(struct server *srv, uint64_t from)
 		if (l->valid)
 			server_body_append(&srv->delta, l->text, l->len);
 		else {
-			n = snprintf(buf, sizeof buf, "gone id=%d\n", id);
+			n = snprintf(buf, sizeof buf, "%s %s=%d\n",
+			    wire_gone.word, wire_key(&wire_gone,
+			    WIRE_GONE_ID), id);
 			server_body_append(&srv->delta, buf, (size_t)n);
 		}
 	}

@@ -33,6 +33,18 @@
 #include "wire.h"
 #include "xmalloc.h"
 
+/*
+ * The keys of the lines read here, from wire.c.  frame and status share
+ * their header keys (one table in wire.c), so KH reads either.
+ */
+#define KH(k)	wire_key(&wire_frame, WIRE_HEAD_##k)
+#define KC(k)	wire_key(&wire_cpu, WIRE_CPU_##k)
+#define KG(k)	wire_key(&wire_gone, WIRE_GONE_##k)
+#define KX(k)	wire_key(&wire_mark, WIRE_TEXT_##k)
+#define KT(k)	wire_key(&wire_table, WIRE_TABLE_##k)
+#define KR(k)	wire_key(&wire_row, WIRE_ROW_##k)
+#define KS(k)	wire_key(&wire_scenario, WIRE_SCEN_##k)
+
 #define MODEL_MAX_FIELDS	32
 
 /* A line split into its keyword and key=value fields. */
@@ -213,21 +225,21 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
 	char		*end;
 	double		 d;
 
-	if (model_long(f, "tick", tick, 1) != 0)
+	if (model_long(f, KH(TICK), tick, 1) != 0)
 		return (-1);
-	if (model_int(f, "paused", paused, 0, 0) != 0)
+	if (model_int(f, KH(PAUSED), paused, 0, 0) != 0)
 		return (-1);
-	if ((s = model_get(f, "speed")) != NULL) {
+	if ((s = model_get(f, KH(SPEED))) != NULL) {
 		d = strtod(s, &end);
 		if (*end != '\0' || !(d > 0))
 			return (-1);
 		*speed = d;
 	}
-	if (model_int(f, "rr", rr, 0, 0) != 0 || *rr <= 0)
+	if (model_int(f, KH(RR), rr, 0, 0) != 0 || *rr <= 0)
 		return (-1);
 	/* Not in protocol 1, but used if a daemon offers it. */
 	if (sleep_ms != NULL) {
-		if (model_int(f, "sleep", sleep_ms, 0, 0) != 0 ||
+		if (model_int(f, KH(SLEEP), sleep_ms, 0, 0) != 0 ||
 		    *sleep_ms <= 0)
 			return (-1);
 	}
@@ -248,16 +260,16 @@ model_session(const struct fields *f, int *live, long *now, int *alive,
 	int		 l = 1, a = -1;
 	long		 n = -1;
 
-	if (model_int(f, "live", &l, 0, 0) != 0 ||
-	    model_int(f, "alive", &a, 0, 0) != 0 ||
-	    model_long(f, "now", &n, 0) != 0 || n < -1)
+	if (model_int(f, KH(LIVE), &l, 0, 0) != 0 ||
+	    model_int(f, KH(ALIVE), &a, 0, 0) != 0 ||
+	    model_long(f, KH(NOW), &n, 0) != 0 || n < -1)
 		return (-1);
-	if (model_get(f, "alive") == NULL) {
-		a = model_get(f, "live") != NULL ? l : -1;
+	if (model_get(f, KH(ALIVE)) == NULL) {
+		a = model_get(f, KH(LIVE)) != NULL ? l : -1;
 		l = 1;
 	} else if ((l != 0 && l != 1) || a < 0)
 		return (-1);
-	if ((s = model_get(f, "scenario")) != NULL) {
+	if ((s = model_get(f, KH(SCENARIO))) != NULL) {
 		if (*s == '\0' || strlen(s) >= len)
 			return (-1);
 		snprintf(scenario, len, "%s", s);
@@ -274,14 +286,14 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 {
 	memset(c, 0, sizeof *c);
 	c->rank = c->iter = c->left = -1;
-	if (model_int(f, "id", &c->id, 1, 0) != 0 || c->id < 0)
+	if (model_int(f, KC(ID), &c->id, 1, 0) != 0 || c->id < 0)
 		return (-1);
-	if (model_int(f, "task", &c->task, 0, 0) != 0 || c->task < 0)
+	if (model_int(f, KC(TASK), &c->task, 0, 0) != 0 || c->task < 0)
 		return (-1);
-	if (model_int(f, "nr", &c->nr, 0, 0) != 0 ||
-	    model_int(f, "rank", &c->rank, 0, 1) != 0 ||
-	    model_int(f, "iter", &c->iter, 0, 1) != 0 ||
-	    model_int(f, "left", &c->left, 0, 1) != 0)
+	if (model_int(f, KC(NR), &c->nr, 0, 0) != 0 ||
+	    model_int(f, KC(RANK), &c->rank, 0, 1) != 0 ||
+	    model_int(f, KC(ITER), &c->iter, 0, 1) != 0 ||
+	    model_int(f, KC(LEFT), &c->left, 0, 1) != 0)
 		return (-1);
 	if (c->task == 0)
 		c->rank = c->iter = c->left = -1;
@@ -677,7 +689,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		model_commit(m);
 		return (MODEL_FRAME);
 	}
-	if (strcmp(f->word, "cpu") == 0) {
+	if (strcmp(f->word, wire_cpu.word) == 0) {
 		if (model_parse_cpu(f, &c) != 0)
 			return (model_bad(m, line, "bad cpu line"));
 		m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
@@ -685,7 +697,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->ncpu_stage[m->nncpu_stage++] = c;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "task") == 0) {
+	if (strcmp(f->word, wire_task.word) == 0) {
 		if (model_parse_task(f, &t) != 0)
 			return (model_bad(m, line, "bad task line"));
 		m->task_stage = model_grow(m->task_stage, m->ntask_stage,
@@ -693,28 +705,28 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->task_stage[m->ntask_stage++] = t;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "gone") == 0) {
-		if (model_int(f, "id", &id, 1, 0) != 0 || id <= 0)
+	if (strcmp(f->word, wire_gone.word) == 0) {
+		if (model_int(f, KG(ID), &id, 1, 0) != 0 || id <= 0)
 			return (model_bad(m, line, "bad gone line"));
 		m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
 		    &m->alloc_gone_stage, sizeof *m->gone_stage);
 		m->gone_stage[m->ngone_stage++] = id;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "caption") == 0) {
+	if (strcmp(f->word, wire_caption.word) == 0) {
 		snprintf(m->stage_caption, sizeof m->stage_caption, "%s",
 		    f->text != NULL ? f->text : "");
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "event") == 0) {
-		if (f->text == NULL || model_long(f, "tick", &tick, 0) != 0)
+	if (strcmp(f->word, wire_event.word) == 0) {
+		if (f->text == NULL || model_long(f, KX(TICK), &tick, 0) != 0)
 			return (model_bad(m, line, "bad event line"));
 		snprintf(m->events[m->nevents % MODEL_EVENTS],
 		    sizeof m->events[0], "%s", f->text);
 		m->nevents++;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "frame") == 0) {
+	if (strcmp(f->word, wire_frame.word) == 0) {
 		/* A frame without its end: drop it, start again. */
 		m->in_frame = 0;
 		model_bad(m, line, "frame without end");
@@ -737,11 +749,11 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 	memcpy(m->stage_scenario, m->scenario, sizeof m->stage_scenario);
 	if (model_session(f, &m->stage_live, &m->stage_now, &m->stage_alive,
 	    m->stage_scenario, sizeof m->stage_scenario) != 0 ||
-	    model_int(f, "delta", &m->stage_delta, 0, 0) != 0 ||
-	    model_int(f, "tasks", &m->stage_ntasks, 0, 0) != 0 ||
+	    model_int(f, KH(DELTA), &m->stage_delta, 0, 0) != 0 ||
+	    model_int(f, KH(TASKS), &m->stage_ntasks, 0, 0) != 0 ||
 	    model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
 	    &m->stage_rr, &m->sleep_ms) != 0 ||
-	    model_long(f, "dropped", &m->stage_dropped, 0) != 0) {
+	    model_long(f, KH(DROPPED), &m->stage_dropped, 0) != 0) {
 		/* Read the block anyway, so its lines are not misread. */
 		m->stage_delta = 0;
 		m->stage_ntasks = -1;
@@ -771,15 +783,15 @@ model_table_head(struct model *m, struct fields *f)
 	const char	*s;
 
 	model_table_clear(t);
-	if (model_int(f, "task", &t->task, 1, 0) != 0 ||
-	    model_int(f, "base", &t->base, 1, 0) != 0 ||
-	    model_int(f, "stairs", &t->stairs, 1, 0) != 0 ||
-	    model_int(f, "rr", &t->rr, 1, 0) != 0 ||
+	if (model_int(f, KT(TASK), &t->task, 1, 0) != 0 ||
+	    model_int(f, KT(BASE), &t->base, 1, 0) != 0 ||
+	    model_int(f, KT(STAIRS), &t->stairs, 1, 0) != 0 ||
+	    model_int(f, KT(RR), &t->rr, 1, 0) != 0 ||
 	    t->stairs < 1 || t->stairs > 40 || t->rr < 1) {
 		model_table_clear(t);
 		return (-1);
 	}
-	if ((s = model_get(f, "name")) != NULL)
+	if ((s = model_get(f, KT(NAME))) != NULL)
 		snprintf(t->name, sizeof t->name, "%s", s);
 	t->valid = 1;
 	return (0);
@@ -795,8 +807,8 @@ model_table_row(struct model *m, struct fields *f)
 	long		*row;
 	int		 iter, i;
 
-	if (!t->valid || model_int(f, "iter", &iter, 1, 0) != 0 ||
-	    (s = model_get(f, "ticks")) == NULL)
+	if (!t->valid || model_int(f, KR(ITER), &iter, 1, 0) != 0 ||
+	    (s = model_get(f, KR(TICKS))) == NULL)
 		return (-1);
 	t->iters = xreallocarray(t->iters, t->nrows + 1, sizeof *t->iters);
 	t->ticks = xreallocarray(t->ticks, (size_t)(t->nrows + 1) * t->stairs,
@@ -867,14 +879,14 @@ model_scenario_line(struct model *m, struct fields *f)
 	    &m->alloc_scen_stage, sizeof *m->scen_stage);
 	sc = &m->scen_stage[m->nscen_stage];
 	memset(sc, 0, sizeof *sc);
-	if ((s = model_get(f, "name")) == NULL || *s == '\0' ||
+	if ((s = model_get(f, KS(NAME))) == NULL || *s == '\0' ||
 	    model_copy(sc->name, sizeof sc->name, s) != 0)
 		return (-1);
-	if ((s = model_get(f, "file")) != NULL)
+	if ((s = model_get(f, KS(FILE))) != NULL)
 		snprintf(sc->file, sizeof sc->file, "%s", s);
-	if (model_int(f, "cpus", &sc->cpus, 0, 0) != 0 ||
-	    model_int(f, "tasks", &sc->tasks, 0, 0) != 0 ||
-	    model_int(f, "real", &sc->real, 0, 0) != 0 || sc->cpus < 0 ||
+	if (model_int(f, KS(CPUS), &sc->cpus, 0, 0) != 0 ||
+	    model_int(f, KS(TASKS), &sc->tasks, 0, 0) != 0 ||
+	    model_int(f, KS(REAL), &sc->real, 0, 0) != 0 || sc->cpus < 0 ||
 	    sc->tasks < 0)
 		return (-1);
 	if (f->text != NULL)
@@ -893,7 +905,7 @@ model_mark_line(struct model *m, struct fields *f)
 	    &m->alloc_mark_stage, sizeof *m->mark_stage);
 	mk = &m->mark_stage[m->nmark_stage];
 	memset(mk, 0, sizeof *mk);
-	if (model_long(f, "tick", &mk->tick, 1) != 0 || mk->tick < 0)
+	if (model_long(f, KX(TICK), &mk->tick, 1) != 0 || mk->tick < 0)
 		return (-1);
 	if (f->text != NULL)
 		model_text(mk->text, sizeof mk->text, f->text);
@@ -1036,13 +1048,13 @@ model_feed(struct model *m, const char *line)
 		snprintf(m->version, sizeof m->version, "%s", f.key[1]);
 		return (MODEL_GREETING);
 	}
-	if (strcmp(f.word, "frame") == 0)
+	if (strcmp(f.word, wire_frame.word) == 0)
 		return (model_frame_start(m, &f, line));
 	if (strcmp(f.word, "ok") == 0)
 		return (model_final(m, &f, 1));
 	if (strcmp(f.word, "err") == 0)
 		return (model_final(m, &f, 0));
-	if (strcmp(f.word, "status") == 0) {
+	if (strcmp(f.word, wire_status.word) == 0) {
 		if (model_header(&f, &m->tick, &m->paused, &m->speed, &m->rr,
 		    &m->sleep_ms) != 0 || model_session(&f, &m->live, &now,
 		    &m->alive, m->scenario, sizeof m->scenario) != 0)
@@ -1050,22 +1062,22 @@ model_feed(struct model *m, const char *line)
 		m->now = now >= 0 ? now : m->tick;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "scenario") == 0) {
+	if (strcmp(f.word, wire_scenario.word) == 0) {
 		if (model_scenario_line(m, &f) != 0)
 			return (model_bad(m, line, "bad scenario line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "mark") == 0) {
+	if (strcmp(f.word, wire_mark.word) == 0) {
 		if (model_mark_line(m, &f) != 0)
 			return (model_bad(m, line, "bad mark line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "table") == 0) {
+	if (strcmp(f.word, wire_table.word) == 0) {
 		if (model_table_head(m, &f) != 0)
 			return (model_bad(m, line, "bad table line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "row") == 0) {
+	if (strcmp(f.word, wire_row.word) == 0) {
 		if (model_table_row(m, &f) != 0) {
 			model_table_clear(&m->table_stage);
 			return (model_bad(m, line, "bad row line"));
@@ -1073,8 +1085,9 @@ model_feed(struct model *m, const char *line)
 		return (MODEL_NOTHING);
 	}
 	/* Data lines of replies the client does not read (help, tasks). */
-	if (strcmp(f.word, "help") == 0 || strcmp(f.word, "task") == 0 ||
-	    strcmp(f.word, "cpu") == 0)
+	if (strcmp(f.word, "help") == 0 ||
+	    strcmp(f.word, wire_task.word) == 0 ||
+	    strcmp(f.word, wire_cpu.word) == 0)
 		return (MODEL_NOTHING);
 	return (model_bad(m, line, "unknown line"));
 }
