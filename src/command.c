@@ -112,7 +112,8 @@ command_table_cmd(struct daemon *d, const struct proto_cmd *cmd,
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
 	ledger_write(session_ledger(d->session), id, &ti,
-	    engine_params(daemon_engine(d))->rr_interval, out);
+	    engine_params(daemon_engine(d))->rr_interval,
+	    session_now(d->session), out);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }

@@ -132,6 +132,8 @@ static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_RR] =	{ "rr", WIRE_INT, 0 },
 	[WIRE_TABLE_ROWS] =	{ "rows", WIRE_COUNT, 0 },
 	[WIRE_TABLE_DROPPED] =	{ "dropped", WIRE_COUNT, 0 },
+	/* The tick the counts are up to: the present's, also in the past. */
+	[WIRE_TABLE_NOW] =	{ "now", WIRE_COUNT, 0 },
 };
 const struct wire_line wire_table = {
 	"table", wire_table_fields, wire_ids, WIRE_TABLE_MAX
