@@ -55,7 +55,7 @@ command_task(struct daemon *d, const char *s, struct evbuffer *out,
 	char	q[PROTO_QUOTE_SIZE];
 	int	id;
 
-	if ((id = session_task_find(d->session, s)) == 0 ||
+	if ((id = session_task_find(daemon_session(d), s)) == 0 ||
 	    engine_task_info(daemon_engine(d), id, ti) != 0) {
 		evbuffer_add_printf(out, "err unknown task %s\n",
 		    protocol_quote(s, q, sizeof q));
@@ -111,9 +111,9 @@ command_table_cmd(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ledger_write(session_ledger(d->session), id, &ti,
+	ledger_write(session_ledger(daemon_session(d)), id, &ti,
 	    engine_params(daemon_engine(d))->rr_interval,
-	    session_now(d->session), out);
+	    session_now(daemon_session(d)), out);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
@@ -131,7 +131,7 @@ command_sleep(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ms = cmd->has_ms ? cmd->ms : (uint64_t)d->cfg.default_sleep;
+	ms = cmd->has_ms ? cmd->ms : (uint64_t)daemon_config(d)->default_sleep;
 	memset(&ch, 0, sizeof ch);
 	ch.kind = CHANGE_SLEEP;
 	ch.task = id;
@@ -213,9 +213,9 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	if (ti.state == ENGINE_EXITED)
 		return (command_err(out, xasprintf("task %s has already "
 		    "exited", ti.name)));
-	if (ti.kind == ENGINE_REAL && d->procs != NULL) {
+	if (ti.kind == ENGINE_REAL && daemon_procs(d) != NULL) {
 		/* Its process group goes too; the reap records the signal. */
-		if (procs_kill(d->procs, id, &cause) != 0)
+		if (procs_kill(daemon_procs(d), id, &cause) != 0)
 			return (command_err(out, cause));
 	}
 	memset(&ch, 0, sizeof ch);
@@ -240,10 +240,10 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int		 id;
 
-	if (engine_ntasks(daemon_engine(d)) >= d->cfg.max_tasks)
+	if (engine_ntasks(daemon_engine(d)) >= daemon_config(d)->max_tasks)
 		return (command_err(out, xasprintf("too many tasks "
-		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
-	if (session_task_find(d->session, cmd->task) != 0)
+		    "(max_tasks %d)", daemon_config(d)->max_tasks)), -1);
+	if (session_task_find(daemon_session(d), cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);
 	memset(&ch, 0, sizeof ch);
@@ -311,13 +311,13 @@ command_spawn(struct daemon *d, const struct proto_cmd *cmd,
 	char	*cause = NULL, *why, q[PROTO_QUOTE_SIZE];
 	int	 id;
 
-	if (d->procs == NULL)
+	if (daemon_procs(d) == NULL)
 		return (command_err(out, xasprintf("real processes are not "
 		    "available")));
 	if ((id = command_task_add(d, cmd, ENGINE_REAL, out)) < 0)
 		return (0);
 	/* A failed start leaves the task exited, with the reason. */
-	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
+	if (procs_spawn(daemon_procs(d), id, cmd->argv, &cause) != 0) {
 		why = command_spawn_why(cmd->argv[0], cause);
 		free(cause);
 		daemon_note(d, "%s failed to start: %s", cmd->task, why);
@@ -360,7 +360,7 @@ command_scenario_line(struct daemon *d, struct evbuffer *out,
 	size_t	len;
 
 	len = protocol_scenario_line(buf, sizeof buf, name, file,
-	    sc->has_cpus ? sc->cpus : d->cfg.cpus, (int)sc->ntasks,
+	    sc->has_cpus ? sc->cpus : daemon_config(d)->cpus, (int)sc->ntasks,
 	    scenario_ncommands(sc) > 0,
 	    sc->description != NULL ? sc->description : "");
 	command_line(out, buf, len);
@@ -386,18 +386,20 @@ command_scenarios_path(struct daemon *d, struct evbuffer *out)
 {
 	struct dirent	**de;
 	struct scenario	 *sc;
+	char *const	 *dirs;
 	char		 *path, *name, *cause, *first;
-	size_t		  i, lines = 0;
+	size_t		  i, ndirs, lines = 0;
 	int		  n, k;
 
-	for (i = 0; i < d->nscenario_dirs; i++) {
-		if ((n = scandir(d->scenario_dirs[i], &de, command_cfg,
+	dirs = daemon_scenario_dirs(d, &ndirs);
+	for (i = 0; i < ndirs; i++) {
+		if ((n = scandir(dirs[i], &de, command_cfg,
 		    alphasort)) < 0)
 			continue;
 		for (k = 0; k < n; k++) {
 			name = xstrndup(de[k]->d_name,
 			    strlen(de[k]->d_name) - 4);
-			path = xasprintf("%s/%s", d->scenario_dirs[i],
+			path = xasprintf("%s/%s", dirs[i],
 			    de[k]->d_name);
 			first = daemon_scenario_file(d, name);
 			if (builtin_find(name) == NULL && first != NULL &&
@@ -472,7 +474,7 @@ command_load(struct daemon *d, const char *name, struct evbuffer *out)
 		return (command_err(out, cause));
 	}
 	free(copy);
-	daemon_note(d, "loaded %s", session_name(d->session));
+	daemon_note(d, "loaded %s", session_name(daemon_session(d)));
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
@@ -500,11 +502,11 @@ command_seek(struct daemon *d, const struct proto_cmd *cmd,
 	char	*cause = NULL;
 
 	daemon_step_cancel(d, "seek");
-	if (!d->clock.paused) {
+	if (!daemon_paused(d)) {
 		daemon_pause(d);
 		daemon_note(d, "paused");
 	}
-	if (session_seek(d->session, cmd->tick, &cause) != 0)
+	if (session_seek(daemon_session(d), cmd->tick, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_changed(d);
 	evbuffer_add_printf(out, "ok\n");
@@ -520,7 +522,7 @@ command_marks(struct daemon *d, const struct proto_cmd *cmd,
 	char				 buf[PROTO_TEXT_MAX + 64];
 	size_t				 i, n;
 
-	m = session_marks(d->session, &n);
+	m = session_marks(daemon_session(d), &n);
 	for (i = 0; i < n; i++)
 		command_line(out, buf, protocol_text_line(buf, sizeof buf,
 		    "mark", m[i].at, m[i].text));
@@ -583,7 +585,7 @@ command_pause(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	daemon_step_cancel(d, "pause");
-	if (!d->clock.paused) {
+	if (!daemon_paused(d)) {
 		daemon_pause(d);
 		daemon_note(d, "paused");
 	}
@@ -597,7 +599,7 @@ command_resume(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	daemon_step_cancel(d, "resume");
-	if (d->clock.paused) {
+	if (daemon_paused(d)) {
 		daemon_resume(d);
 		daemon_note(d, "resumed");
 	}
@@ -620,7 +622,7 @@ command_speed(struct daemon *d, const struct proto_cmd *cmd,
 {
 	char	a[32], b[32];
 
-	protocol_format_speed(d->clock.speed, a, sizeof a);
+	protocol_format_speed(daemon_speed(d), a, sizeof a);
 	protocol_format_speed(cmd->speed, b, sizeof b);
 	daemon_set_speed(d, cmd->speed);
 	daemon_note(d, "speed %s -> %s", a, b);
@@ -678,7 +680,7 @@ static int
 command_reset(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	return (command_load(d, session_label(d->session), out));
+	return (command_load(d, session_label(daemon_session(d)), out));
 }
 
 /* readonly: the connection changes nothing from now. */
@@ -792,11 +794,12 @@ static int
 command_past(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	if (!(cmd->def->flags & PROTO_ENGINE) || !session_viewing(d->session))
+	if (!(cmd->def->flags & PROTO_ENGINE) ||
+	    !session_viewing(daemon_session(d)))
 		return (0);
 	evbuffer_add_printf(out, "err viewing the past (tick %llu of %llu): "
 	    "resume first\n", (unsigned long long)engine_now(daemon_engine(d)),
-	    (unsigned long long)session_now(d->session));
+	    (unsigned long long)session_now(daemon_session(d)));
 	return (1);
 }
 

@@ -179,6 +179,95 @@ daemon_engine(const struct daemon *d)
 	return (session_engine(d->session));
 }
 
+/* The session run now: its calls change and read it. */
+struct session *
+daemon_session(const struct daemon *d)
+{
+	return (d->session);
+}
+
+/* The configuration, to read. */
+const struct config *
+daemon_config(const struct daemon *d)
+{
+	return (&d->cfg);
+}
+
+/* The event loop. */
+struct event_base *
+daemon_base(const struct daemon *d)
+{
+	return (d->base);
+}
+
+/* The real processes, NULL if they are not available. */
+struct procs *
+daemon_procs(const struct daemon *d)
+{
+	return (d->procs);
+}
+
+/* Is the clock paused? */
+int
+daemon_paused(const struct daemon *d)
+{
+	return (d->clock.paused);
+}
+
+/* The clock's speed, ticks per ms. */
+double
+daemon_speed(const struct daemon *d)
+{
+	return (d->clock.speed);
+}
+
+/* Moves on every change subscribers would see. */
+uint64_t
+daemon_gen(const struct daemon *d)
+{
+	return (d->gen);
+}
+
+/* The seq of the newest event line (0: none yet). */
+uint64_t
+daemon_event_seq(const struct daemon *d)
+{
+	return (d->event_seq);
+}
+
+/* The oldest event seq still kept. */
+uint64_t
+daemon_event_first(const struct daemon *d)
+{
+	return (d->event_seq >= DAEMON_EVENTS ?
+	    d->event_seq - DAEMON_EVENTS + 1 : 1);
+}
+
+/* Event seq, or NULL if it is not kept (too old, or not yet). */
+const struct daemon_event *
+daemon_event(const struct daemon *d, uint64_t seq)
+{
+	if (seq == 0 || seq > d->event_seq || seq < daemon_event_first(d))
+		return (NULL);
+	return (&d->events[seq % DAEMON_EVENTS]);
+}
+
+/* The scenario path's directories, absolute. */
+char *const *
+daemon_scenario_dirs(const struct daemon *d, size_t *n)
+{
+	*n = d->nscenario_dirs;
+	return (d->scenario_dirs);
+}
+
+/* Client c is gone: a step it waited for runs on, with no one to tell. */
+void
+daemon_step_forget(struct daemon *d, struct server_client *c)
+{
+	if (d->step.client == c)
+		d->step.client = NULL;
+}
+
 /* Something subscribers see changed. */
 void
 daemon_changed(struct daemon *d)
@@ -1003,7 +1092,7 @@ daemon_scenario_path(struct daemon *d)
  * d->pending, to spawn.  NULL with *cause ("FILE:LINE: message").
  */
 static struct session *
-daemon_session(struct daemon *d, const char *name, char **cause)
+daemon_session_new(struct daemon *d, const char *name, char **cause)
 {
 	const struct builtin_scenario	*b;
 	struct session_setup		 set;
@@ -1079,7 +1168,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 int
 daemon_load(struct daemon *d, const char *name, char **cause)
 {
-	if ((d->session = daemon_session(d, name, cause)) == NULL)
+	if ((d->session = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	return (0);
 }
@@ -1114,7 +1203,7 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	int		 paused = d->clock.paused, had_procs = d->procs != NULL;
 
 	/* The old session's real tasks are not ours to check against. */
-	if ((s = daemon_session(d, name, cause)) == NULL)
+	if ((s = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	daemon_step_cancel(d, "load");
 	session_end(old);

@@ -91,6 +91,24 @@ struct daemon {
 /* The engine, to read (the session changes it). */
 const struct engine *daemon_engine(const struct daemon *);
 
+/*
+ * What the server (server*.c) and the commands (command.c) may see of
+ * the daemon: they call these, and never reach into struct daemon, whose
+ * fields are daemon.c's (and the fuzz harness's, which builds one).
+ */
+struct session	*daemon_session(const struct daemon *);
+const struct config *daemon_config(const struct daemon *);
+struct event_base *daemon_base(const struct daemon *);
+struct procs	*daemon_procs(const struct daemon *);
+int		 daemon_paused(const struct daemon *);
+double		 daemon_speed(const struct daemon *);
+uint64_t	 daemon_gen(const struct daemon *);
+uint64_t	 daemon_event_seq(const struct daemon *);
+const struct daemon_event *daemon_event(const struct daemon *, uint64_t);
+uint64_t	 daemon_event_first(const struct daemon *);
+char *const	*daemon_scenario_dirs(const struct daemon *, size_t *);
+void		 daemon_step_forget(struct daemon *, struct server_client *);
+
 /* daemon.c */
 int	daemon_load(struct daemon *, const char *scenario, char **cause);
 int	daemon_switch(struct daemon *, const char *scenario, char **cause);

@@ -129,7 +129,7 @@ server_accept(struct evconnlistener *l, evutil_socket_t fd,
 		srv->refused++;
 		return;
 	}
-	if (srv->nclients >= srv->daemon->cfg.max_clients) {
+	if (srv->nclients >= daemon_config(srv->daemon)->max_clients) {
 		log_debug("refused a connection: %d clients", srv->nclients);
 		(void)write(fd, full, sizeof full - 1);
 		close(fd);
@@ -187,12 +187,13 @@ server_create(struct daemon *d, int fd)
 	srv = xcalloc(1, sizeof *srv);
 	srv->daemon = d;
 	TAILQ_INIT(&srv->clients);
-	srv->listener = evconnlistener_new(d->base, server_accept, srv,
+	srv->listener = evconnlistener_new(daemon_base(d), server_accept, srv,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
 	if (srv->listener == NULL)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(srv->listener, server_accept_error);
-	srv->accept_timer = evtimer_new(d->base, server_accept_resume, srv);
+	srv->accept_timer = evtimer_new(daemon_base(d), server_accept_resume,
+	    srv);
 	if ((srv->trailer = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new failed");
 	return (srv);
@@ -288,8 +289,8 @@ server_update_frames(struct server *srv)
 		return;
 	srv->frame_fps = fps;
 	if (srv->frame_timer == NULL)
-		srv->frame_timer = event_new(srv->daemon->base, -1, EV_PERSIST,
-		    server_frame_tick, srv);
+		srv->frame_timer = event_new(daemon_base(srv->daemon), -1,
+		    EV_PERSIST, server_frame_tick, srv);
 	evtimer_del(srv->frame_timer);
 	if (fps == 0)
 		return;
@@ -456,7 +457,7 @@ server_frame_lines(struct server *srv)
 	int			 id, n, isreal;
 
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
-	if (srv->lines_gen == d->gen)
+	if (srv->lines_gen == daemon_gen(d))
 		return;
 	n = engine_ntasks(daemon_engine(d));
 	if (n > srv->nlines) {
@@ -471,7 +472,7 @@ server_frame_lines(struct server *srv)
 		    engine_task_info(daemon_engine(d), id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
-				l->changed = d->gen;
+				l->changed = daemon_gen(d);
 			}
 			continue;
 		}
@@ -491,9 +492,9 @@ server_frame_lines(struct server *srv)
 		memcpy(l->text, buf, len);
 		l->len = len;
 		l->valid = 1;
-		l->changed = d->gen;
+		l->changed = daemon_gen(d);
 	}
-	srv->lines_gen = d->gen;
+	srv->lines_gen = daemon_gen(d);
 }
 
 /*
@@ -509,7 +510,7 @@ server_frame_body(struct server *srv)
 	int			 id;
 
 	server_frame_lines(srv);
-	if (srv->body != NULL && srv->body_gen == d->gen)
+	if (srv->body != NULL && srv->body_gen == daemon_gen(d))
 		return (srv->body);
 	server_body_begin(&srv->body);
 	server_body_cpus(srv, &srv->body);
@@ -518,7 +519,7 @@ server_frame_body(struct server *srv)
 		if (l->valid)
 			server_body_append(&srv->body, l->text, l->len);
 	}
-	srv->body_gen = d->gen;
+	srv->body_gen = daemon_gen(d);
 	return (srv->body);
 }
 
@@ -540,7 +541,7 @@ server_frame_delta(struct server *srv, uint64_t from)
 	int			 id, n;
 
 	server_frame_lines(srv);
-	if (srv->delta != NULL && srv->delta_gen == d->gen &&
+	if (srv->delta != NULL && srv->delta_gen == daemon_gen(d) &&
 	    srv->delta_from == from)
 		return (srv->delta);
 	server_body_begin(&srv->delta);
@@ -558,7 +559,7 @@ server_frame_delta(struct server *srv, uint64_t from)
 			server_body_append(&srv->delta, buf, (size_t)n);
 		}
 	}
-	srv->delta_gen = d->gen;
+	srv->delta_gen = daemon_gen(d);
 	srv->delta_from = from;
 	return (srv->delta);
 }
