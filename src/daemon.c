@@ -52,6 +52,61 @@
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
 
+/*
+ * A `step N` under way: its ticks run in slices of a few ms, each a turn
+ * of the event loop, so other clients and signals are served meanwhile.
+ */
+struct daemon_step {
+	struct event		*ev;		/* the next slice */
+	uint64_t		 total, done;
+	int			 active;
+	struct server_client	*client;	/* waits for the reply; NULL */
+};
+
+/* A scenario's real task: checked at load, spawned once detached. */
+struct daemon_pending {
+	int	  id;
+	char	**argv;
+};
+
+struct daemon {
+	struct event_base	*base;
+	struct config		 cfg;
+	char			*config_path;	/* NULL: defaults only */
+	char			*socket_path;
+	/* The scenario run now: engine, trace rows, table, journal. */
+	struct session		*session;
+	struct clock		 clock;
+	struct event		*timer;		/* on tick_fd */
+	struct event		*wake;		/* procs_event_fd: a child woke */
+	int			 tick_fd;	/* a periodic timerfd */
+	int			 batched;	/* tick_fd armed for a batch */
+	int			 real_ntasks;	/* daemon_real_live's cache: */
+	int			 real_nlive;	/* the counts it was taken at */
+	int			 real_live;	/* and what it found */
+	uint64_t		 ticks_run;	/* since start, by the clock */
+
+	FILE			*trace;		/* --trace (session writes) */
+	char			*trace_path;	/* NULL: stdout or none */
+	FILE			*record;	/* --record / record: journal */
+	struct event		*flush;		/* flushes trace and record */
+	char			*record_path;
+	struct server		*server;
+	struct procs		*procs;		/* NULL: no real processes */
+	char			*bindir;	/* real tasks' programs */
+	char		       **scenario_dirs;	/* scenario_path, absolute */
+	size_t			 nscenario_dirs;
+	char			*child_output;	/* children's logs */
+	struct daemon_pending	*pending;	/* real tasks to spawn */
+	size_t			 npending;
+
+	struct daemon_event	 events[DAEMON_EVENTS];
+	uint64_t		 event_seq;	/* seq of the newest event */
+	uint64_t		 gen;		/* moves on every change */
+	struct daemon_step	 step;
+	int			 exiting;
+};
+
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_batching(struct daemon *);
 
@@ -177,6 +232,38 @@ const struct engine *
 daemon_engine(const struct daemon *d)
 {
 	return (session_engine(d->session));
+}
+
+/*
+ * A daemon with base and the clock's timerfd, scenario loaded, its clock
+ * paused at tick 0, no socket (the fuzz harness runs commands on it);
+ * NULL with *cause.  daemon_free() then free() it.
+ */
+struct daemon *
+daemon_create(struct event_base *base, int tick_fd, const char *scenario,
+    char **cause)
+{
+	struct daemon	*d;
+
+	d = xcalloc(1, sizeof *d);
+	d->base = base;
+	d->tick_fd = tick_fd;
+	config_defaults(&d->cfg);
+	if (daemon_load(d, scenario, cause) != 0) {
+		daemon_free(d);
+		free(d);
+		return (NULL);
+	}
+	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
+	clock_pause(&d->clock);
+	return (d);
+}
+
+/* Has shutdown been asked for? */
+int
+daemon_exiting(const struct daemon *d)
+{
+	return (d->exiting);
 }
 
 /* The session run now: its calls change and read it. */
@@ -343,7 +430,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
 	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
-	st->clients = d->server != NULL ? d->server->nclients : 0;
+	st->clients = d->server != NULL ? server_nclients(d->server) : 0;
 	st->scenario = session_name(d->session);
 	st->sleep = d->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;

@@ -523,6 +523,13 @@ server_frame_body(struct server *srv)
 	return (srv->body);
 }
 
+/* How many clients are connected. */
+int
+server_nclients(const struct server *srv)
+{
+	return (srv->nclients);
+}
+
 /*
  * The body of a delta frame for a client whose last frame was at gen
  * from: the cpu lines, then the task lines changed since, and "gone id=N"
