@@ -2,11 +2,13 @@
  * wire.h -- the fields of the protocol's data lines (docs/PROTOCOL.md),
  * written down once: for each line its keyword, and for each field its
  * key, its type and where it comes in the line.  The daemon's formatter
- * (protocol.c) walks a line's order and writes each field; the client's
- * parser (ui/model.c) finds each key it reads here.  Both switch over
- * the same enum with no default, so a field added to an enum and its
- * table (wire.c) is a compile error (-Wswitch) until both sides handle
- * it.
+ * (protocol.c) walks the task, cpu, status and frame lines' order and
+ * writes each field (the others name their keys from here); the client's
+ * parser (ui/model.c) reads every key by these names (wire_key), and the
+ * task line through wire_find.  The task line's formatter and parser,
+ * and the other walked formatters, switch over the enum with no default,
+ * so a field added to an enum and its table (wire.c) is a compile error
+ * (-Wswitch) until they handle it.
  *
  * To add a field: a WIRE_<LINE>_<KEY> id in its enum, its key and type
  * in wire.c's table (and its place in the line's order), a case in the
