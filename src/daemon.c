@@ -53,6 +53,63 @@
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
 
+/*
+ * A `step N` under way: its ticks run in slices of a few ms, each a turn
+ * of the event loop, so other clients and signals are served meanwhile.
+ */
+struct daemon_step {
+	struct event		*ev;		/* the next slice */
+	uint64_t		 total, done;
+	int			 active;
+	struct server_client	*client;	/* waits for the reply; NULL */
+};
+
+/* A scenario's real task: checked at load, spawned once detached. */
+struct daemon_pending {
+	int	  id;
+	char	**argv;
+};
+
+struct daemon {
+	struct event_base	*base;
+	struct config		 cfg;
+	char			*config_path;	/* NULL: defaults only */
+	char			*socket_path;
+	/* The scenario run now: engine, trace rows, table, journal. */
+	struct session		*session;
+	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
+	const struct engine_policy *compare;
+	struct clock		 clock;
+	struct event		*timer;		/* on tick_fd */
+	struct event		*wake;		/* procs_event_fd: a child woke */
+	int			 tick_fd;	/* a periodic timerfd */
+	int			 batched;	/* tick_fd armed for a batch */
+	int			 real_ntasks;	/* daemon_real_live's cache: */
+	int			 real_nlive;	/* the counts it was taken at */
+	int			 real_live;	/* and what it found */
+	uint64_t		 ticks_run;	/* since start, by the clock */
+
+	FILE			*trace;		/* --trace (session writes) */
+	char			*trace_path;	/* NULL: stdout or none */
+	FILE			*record;	/* --record / record: journal */
+	struct event		*flush;		/* flushes trace and record */
+	char			*record_path;
+	struct server		*server;
+	struct procs		*procs;		/* NULL: no real processes */
+	char			*bindir;	/* real tasks' programs */
+	char		       **scenario_dirs;	/* scenario_path, absolute */
+	size_t			 nscenario_dirs;
+	char			*child_output;	/* children's logs */
+	struct daemon_pending	*pending;	/* real tasks to spawn */
+	size_t			 npending;
+
+	struct daemon_event	 events[DAEMON_EVENTS];
+	uint64_t		 event_seq;	/* seq of the newest event */
+	uint64_t		 gen;		/* moves on every change */
+	struct daemon_step	 step;
+	int			 exiting;
+};
+
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_batching(struct daemon *);
 
@@ -181,6 +238,146 @@ daemon_engine(const struct daemon *d)
 	return (session_engine(d->session));
 }
 
+/*
+ * A daemon with base and the clock's timerfd, scenario loaded, its clock
+ * paused at tick 0, no socket (the fuzz harness runs commands on it);
+ * NULL with *cause.  daemon_free() then free() it.
+ */
+struct daemon *
+daemon_create(struct event_base *base, int tick_fd, const char *scenario,
+    char **cause)
+{
+	struct daemon	*d;
+
+	d = xcalloc(1, sizeof *d);
+	d->base = base;
+	d->tick_fd = tick_fd;
+	config_defaults(&d->cfg);
+	if (daemon_load(d, scenario, cause) != 0) {
+		daemon_free(d);
+		free(d);
+		return (NULL);
+	}
+	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
+	clock_pause(&d->clock);
+	return (d);
+}
+
+/* Has shutdown been asked for? */
+int
+daemon_exiting(const struct daemon *d)
+{
+	return (d->exiting);
+}
+
+/* The session run now: its calls change and read it. */
+struct session *
+daemon_session(const struct daemon *d)
+{
+	return (d->session);
+}
+
+/*
+ * compare NAME (NULL: off): a shadow engine under another policy beside
+ * the enforced one (SPEC.md section 6), kept across load and reset.
+ */
+int
+daemon_compare(struct daemon *d, const struct engine_policy *pol,
+    char **cause)
+{
+	const struct engine_policy	*old = d->compare;
+
+	if (session_compare(d->session, pol, cause) != 0)
+		return (-1);
+	d->compare = pol;
+	daemon_changed(d);
+	daemon_note(d, "compare %s -> %s", old != NULL ? old->name : "off",
+	    pol != NULL ? pol->name : "off");
+	return (0);
+}
+
+/* The configuration, to read. */
+const struct config *
+daemon_config(const struct daemon *d)
+{
+	return (&d->cfg);
+}
+
+/* The event loop. */
+struct event_base *
+daemon_base(const struct daemon *d)
+{
+	return (d->base);
+}
+
+/* The real processes, NULL if they are not available. */
+struct procs *
+daemon_procs(const struct daemon *d)
+{
+	return (d->procs);
+}
+
+/* Is the clock paused? */
+int
+daemon_paused(const struct daemon *d)
+{
+	return (d->clock.paused);
+}
+
+/* The clock's speed, ticks per ms. */
+double
+daemon_speed(const struct daemon *d)
+{
+	return (d->clock.speed);
+}
+
+/* Moves on every change subscribers would see. */
+uint64_t
+daemon_gen(const struct daemon *d)
+{
+	return (d->gen);
+}
+
+/* The seq of the newest event line (0: none yet). */
+uint64_t
+daemon_event_seq(const struct daemon *d)
+{
+	return (d->event_seq);
+}
+
+/* The oldest event seq still kept. */
+uint64_t
+daemon_event_first(const struct daemon *d)
+{
+	return (d->event_seq >= DAEMON_EVENTS ?
+	    d->event_seq - DAEMON_EVENTS + 1 : 1);
+}
+
+/* Event seq, or NULL if it is not kept (too old, or not yet). */
+const struct daemon_event *
+daemon_event(const struct daemon *d, uint64_t seq)
+{
+	if (seq == 0 || seq > d->event_seq || seq < daemon_event_first(d))
+		return (NULL);
+	return (&d->events[seq % DAEMON_EVENTS]);
+}
+
+/* The scenario path's directories, absolute. */
+char *const *
+daemon_scenario_dirs(const struct daemon *d, size_t *n)
+{
+	*n = d->nscenario_dirs;
+	return (d->scenario_dirs);
+}
+
+/* Client c is gone: a step it waited for runs on, with no one to tell. */
+void
+daemon_step_forget(struct daemon *d, struct server_client *c)
+{
+	if (d->step.client == c)
+		d->step.client = NULL;
+}
+
 /* Something subscribers see changed. */
 void
 daemon_changed(struct daemon *d)
@@ -256,7 +453,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
 	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
-	st->clients = d->server != NULL ? d->server->nclients : 0;
+	st->clients = d->server != NULL ? server_nclients(d->server) : 0;
 	st->scenario = session_name(d->session);
 	st->sleep = d->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
@@ -1025,7 +1222,7 @@ daemon_scenario_path(struct daemon *d)
  * d->pending, to spawn.  NULL with *cause ("FILE:LINE: message").
  */
 static struct session *
-daemon_session(struct daemon *d, const char *name, char **cause)
+daemon_session_new(struct daemon *d, const char *name, char **cause)
 {
 	const struct builtin_scenario	*b;
 	struct session_setup		 set;
@@ -1104,7 +1301,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 int
 daemon_load(struct daemon *d, const char *name, char **cause)
 {
-	if ((d->session = daemon_session(d, name, cause)) == NULL)
+	if ((d->session = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	return (0);
 }
@@ -1139,7 +1336,7 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	int		 paused = d->clock.paused, had_procs = d->procs != NULL;
 
 	/* The old session's real tasks are not ours to check against. */
-	if ((s = daemon_session(d, name, cause)) == NULL)
+	if ((s = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	daemon_step_cancel(d, "load");
 	session_end(old);

@@ -14,6 +14,7 @@
 
 #include "ledger.h"
 #include "table.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 struct ledger {
@@ -103,11 +104,12 @@ ledger_rows(const struct ledger *l, int id)
  * The table's lines for a task: a header, then one row per descent kept,
  * oldest first, with the ticks run on each stair from Base down.  There
  * are as many columns as the task has stairs now, or more if it ran
- * lower before a renice.
+ * lower before a renice.  The counts are up to tick now, which the
+ * line says (now=): viewing the past, they are still the present's.
  */
 void
 ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
-    int rr, struct evbuffer *out)
+    int rr, uint64_t now, struct evbuffer *out)
 {
 	const struct table	*t = ledger_table(l, id);
 	const uint32_t		*ticks;
@@ -117,13 +119,20 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 
 	cols = table_columns(t, ti->stair.prio);
 	n = t != NULL ? table_nrows(t) : 0;
-	evbuffer_add_printf(out, "table task=%d name=%s base=%d stairs=%d "
-	    "rr=%d rows=%zu dropped=%llu\n", id, ti->name, ti->stair.prio,
-	    cols, rr, n,
-	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL);
+#define K(id)	wire_key(&wire_table, id)
+	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
+	    "%s=%llu %s=%llu\n", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
+	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
+	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
+	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
+	    K(WIRE_TABLE_NOW), (unsigned long long)now);
+#undef K
 	for (i = 0; i < n; i++) {
 		d = table_row(t, i, &ticks);
-		evbuffer_add_printf(out, "row iter=%u ticks=", d);
+		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,
+		    wire_key(&wire_row, WIRE_ROW_ITER), d,
+		    wire_key(&wire_row, WIRE_ROW_TICKS));
 		for (j = 0; j < cols; j++)
 			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
 			    ticks[j]);

@@ -22,7 +22,9 @@ int	ledger_rows(const struct ledger *, int id);
 size_t	ledger_memory(const struct ledger *);
 /* Task id's table, NULL until it has run. */
 const struct table *ledger_table(const struct ledger *, int id);
+/* The counts are up to tick now (the present's, even when viewing back). */
 void	ledger_write(const struct ledger *, int id,
-	    const struct engine_task_info *, int rr, struct evbuffer *);
+	    const struct engine_task_info *, int rr, uint64_t now,
+	    struct evbuffer *);
 
 #endif

@@ -45,7 +45,7 @@ server_client_create(struct server *srv, int fd)
 
 	c = xcalloc(1, sizeof *c);
 	c->server = srv;
-	c->bev = bufferevent_socket_new(srv->daemon->base, fd,
+	c->bev = bufferevent_socket_new(daemon_base(srv->daemon), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL)
 		fatalx("bufferevent_socket_new failed");
@@ -58,7 +58,7 @@ server_client_create(struct server *srv, int fd)
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
 	srv->nclients++;
-	c->event_seen = srv->daemon->event_seq;
+	c->event_seen = daemon_event_seq(srv->daemon);
 
 	len = protocol_greeting(buf, sizeof buf);
 	buf[len++] = '\n';
@@ -74,8 +74,7 @@ server_client_free(struct server_client *c)
 
 	TAILQ_REMOVE(&srv->clients, c, entry);
 	srv->nclients--;
-	if (srv->daemon->step.client == c)
-		srv->daemon->step.client = NULL;	/* the step runs on */
+	daemon_step_forget(srv->daemon, c);	/* the step runs on */
 	evbuffer_remove_cb_entry(bufferevent_get_output(c->bev), c->outcb);
 	bufferevent_free(c->bev);
 	free(c->refs);
@@ -169,7 +168,7 @@ server_client_frame(struct server_client *c)
 	struct evbuffer		*out = bufferevent_get_output(c->bev);
 	struct evbuffer		*tr;
 	struct proto_status	 st;
-	struct daemon_event	*ev;
+	const struct daemon_event *ev;
 	struct server_body	*b;
 	const char		*caption;
 	char			 buf[PROTO_TEXT_MAX + 64];
@@ -177,8 +176,8 @@ server_client_frame(struct server_client *c)
 	size_t			 len, queued, need, extra;
 	int			 delta;
 
-	if (c->gen_sent != 0 && c->gen_sent == d->gen &&
-	    c->event_seen == d->event_seq)
+	if (c->gen_sent != 0 && c->gen_sent == daemon_gen(d) &&
+	    c->event_seen == daemon_event_seq(d))
 		return;
 	queued = server_client_queued(c);
 	delta = c->delta && c->gen_sent != 0;
@@ -211,18 +210,16 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
-	if ((caption = session_caption(d->session, &ctick)) != NULL) {
+	if ((caption = session_caption(daemon_session(d), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
-	first = d->event_seq >= DAEMON_EVENTS ?
-	    d->event_seq - DAEMON_EVENTS + 1 : 1;
+	first = daemon_event_first(d);
 	if (c->event_seen + 1 > first)
 		first = c->event_seen + 1;
-	for (seq = first; seq <= d->event_seq; seq++) {
-		ev = &d->events[seq % DAEMON_EVENTS];
+	for (seq = first; (ev = daemon_event(d, seq)) != NULL; seq++) {
 		len = protocol_text_line(buf, sizeof buf, "event", ev->tick,
 		    ev->text);
 		buf[len++] = '\n';
@@ -231,8 +228,8 @@ server_client_frame(struct server_client *c)
 	evbuffer_add(tr, "end\n", 4);
 	if (tr != out)
 		evbuffer_add_buffer(out, tr);
-	c->gen_sent = d->gen;
-	c->event_seen = d->event_seq;
+	c->gen_sent = daemon_gen(d);
+	c->event_seen = daemon_event_seq(d);
 	c->dropped = 0;
 }
 
@@ -246,8 +243,8 @@ server_client_subscribe(struct server_client *c, int fps, int delta)
 {
 	struct daemon	*d = c->server->daemon;
 
-	if (fps > d->cfg.max_fps)
-		fps = d->cfg.max_fps;
+	if (fps > daemon_config(d)->max_fps)
+		fps = daemon_config(d)->max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
 	c->delta = delta;
@@ -293,7 +290,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		return;
 	}
 	/* The server itself refuses changes from a read-only client. */
-	if (c->readonly && protocol_changes(cmd.type)) {
+	if (c->readonly && protocol_changes(&cmd)) {
 		evbuffer_add_printf(out, "err read-only\n");
 		protocol_cmd_free(&cmd);
 		return;

@@ -24,6 +24,7 @@
 #include "server.h"
 #include "session.h"
 #include "sock.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 /*
@@ -129,7 +130,7 @@ server_accept(struct evconnlistener *l, evutil_socket_t fd,
 		srv->refused++;
 		return;
 	}
-	if (srv->nclients >= srv->daemon->cfg.max_clients) {
+	if (srv->nclients >= daemon_config(srv->daemon)->max_clients) {
 		log_debug("refused a connection: %d clients", srv->nclients);
 		(void)write(fd, full, sizeof full - 1);
 		close(fd);
@@ -187,12 +188,13 @@ server_create(struct daemon *d, int fd)
 	srv = xcalloc(1, sizeof *srv);
 	srv->daemon = d;
 	TAILQ_INIT(&srv->clients);
-	srv->listener = evconnlistener_new(d->base, server_accept, srv,
+	srv->listener = evconnlistener_new(daemon_base(d), server_accept, srv,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
 	if (srv->listener == NULL)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(srv->listener, server_accept_error);
-	srv->accept_timer = evtimer_new(d->base, server_accept_resume, srv);
+	srv->accept_timer = evtimer_new(daemon_base(d), server_accept_resume,
+	    srv);
 	if ((srv->trailer = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new failed");
 	return (srv);
@@ -288,8 +290,8 @@ server_update_frames(struct server *srv)
 		return;
 	srv->frame_fps = fps;
 	if (srv->frame_timer == NULL)
-		srv->frame_timer = event_new(srv->daemon->base, -1, EV_PERSIST,
-		    server_frame_tick, srv);
+		srv->frame_timer = event_new(daemon_base(srv->daemon), -1,
+		    EV_PERSIST, server_frame_tick, srv);
 	evtimer_del(srv->frame_timer);
 	if (fps == 0)
 		return;
@@ -447,7 +449,7 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 static void
 server_body_shadow(struct server *srv, struct server_body **bp)
 {
-	const struct engine	*sh = session_shadow(srv->daemon->session);
+	const struct engine	*sh = session_shadow(daemon_session(srv->daemon));
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
 	char			 buf[sizeof srv->lines[0].text + 1];
@@ -496,7 +498,7 @@ server_frame_lines(struct server *srv)
 	int			 id, n, isreal;
 
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
-	if (srv->lines_gen == d->gen)
+	if (srv->lines_gen == daemon_gen(d))
 		return;
 	n = engine_ntasks(daemon_engine(d));
 	if (n > srv->nlines) {
@@ -511,7 +513,7 @@ server_frame_lines(struct server *srv)
 		    engine_task_info(daemon_engine(d), id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
-				l->changed = d->gen;
+				l->changed = daemon_gen(d);
 			}
 			continue;
 		}
@@ -531,9 +533,9 @@ server_frame_lines(struct server *srv)
 		memcpy(l->text, buf, len);
 		l->len = len;
 		l->valid = 1;
-		l->changed = d->gen;
+		l->changed = daemon_gen(d);
 	}
-	srv->lines_gen = d->gen;
+	srv->lines_gen = daemon_gen(d);
 }
 
 /*
@@ -549,7 +551,7 @@ server_frame_body(struct server *srv)
 	int			 id;
 
 	server_frame_lines(srv);
-	if (srv->body != NULL && srv->body_gen == d->gen)
+	if (srv->body != NULL && srv->body_gen == daemon_gen(d))
 		return (srv->body);
 	server_body_begin(&srv->body);
 	server_body_cpus(srv, &srv->body);
@@ -559,8 +561,15 @@ server_frame_body(struct server *srv)
 			server_body_append(&srv->body, l->text, l->len);
 	}
 	server_body_shadow(srv, &srv->body);
-	srv->body_gen = d->gen;
+	srv->body_gen = daemon_gen(d);
 	return (srv->body);
+}
+
+/* How many clients are connected. */
+int
+server_nclients(const struct server *srv)
+{
+	return (srv->nclients);
 }
 
 /*
@@ -581,7 +590,7 @@ server_frame_delta(struct server *srv, uint64_t from)
 	int			 id, n;
 
 	server_frame_lines(srv);
-	if (srv->delta != NULL && srv->delta_gen == d->gen &&
+	if (srv->delta != NULL && srv->delta_gen == daemon_gen(d) &&
 	    srv->delta_from == from)
 		return (srv->delta);
 	server_body_begin(&srv->delta);
@@ -593,12 +602,14 @@ server_frame_delta(struct server *srv, uint64_t from)
 		if (l->valid)
 			server_body_append(&srv->delta, l->text, l->len);
 		else {
-			n = snprintf(buf, sizeof buf, "gone id=%d\n", id);
+			n = snprintf(buf, sizeof buf, "%s %s=%d\n",
+			    wire_gone.word, wire_key(&wire_gone,
+			    WIRE_GONE_ID), id);
 			server_body_append(&srv->delta, buf, (size_t)n);
 		}
 	}
 	server_body_shadow(srv, &srv->delta);
-	srv->delta_gen = d->gen;
+	srv->delta_gen = daemon_gen(d);
 	srv->delta_from = from;
 	return (srv->delta);
 }

@@ -403,6 +403,17 @@ test_frame_format(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/* The now= of a status line. */
+static unsigned long long
+status_now(struct tconn *c)
+{
+	char	data[1024], *p;
+
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_non_null(p = strstr(data, " now="));
+	return (strtoull(p + 5, NULL, 10));
+}
+
 /*
  * table: a lone hog's descents, counted per stair; renice keeps columns.
  * The hog is added while paused, alone on CPU 0, so the count does not
@@ -413,7 +424,7 @@ test_table(void **state)
 {
 	struct td	 t;
 	struct tconn	*c;
-	char		 data[8192];
+	char		 data[8192], *p, *e;
 
 	td_init(&t, NULL, "cpus = 2;\ntasks = ( { name = \"other\"; "
 	    "cpus = \"1\"; } );\n");
@@ -423,6 +434,10 @@ test_table(void **state)
 	tc_expect(c, "add hog cpus=0", "ok 2");
 	tc_expect(c, "step 400", "ok");
 	expect_data(c, "table hog", "ok", data, sizeof data);
+	/* now= is the present tick, wherever the test started its steps. */
+	assert_non_null(p = strstr(data, " now="));
+	assert_int_equal(strtoull(p + 5, &e, 10), status_now(c));
+	memmove(p, e, strlen(e) + 1);
 	assert_string_equal(data,
 	    "table task=2 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0\n"
 	    "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
