@@ -113,7 +113,7 @@ command_table_cmd(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	ledger_write(session_ledger(daemon_session(d)), id, &ti,
 	    engine_params(daemon_engine(d))->rr_interval,
-	    session_now(daemon_session(d)), out);
+	    engine_now(daemon_engine(d)), out);	/* the tick shown */
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }

@@ -21,6 +21,7 @@ struct ledger {
 	struct table	**tasks;	/* tasks[id - 1], NULL: not run */
 	int		  ntasks;
 	int		  max_rows;
+	uint64_t	  since;	/* the ticks before are not counted */
 };
 
 /* An empty ledger keeping at most max_rows descents per task. */
@@ -91,6 +92,20 @@ ledger_memory(const struct ledger *l)
 	return (n);
 }
 
+/* Say the counts start at tick since (the ticks before not counted). */
+void
+ledger_set_since(struct ledger *l, uint64_t since)
+{
+	l->since = since;
+}
+
+/* The tick the counts start at. */
+uint64_t
+ledger_since(const struct ledger *l)
+{
+	return (l->since);
+}
+
 /* How many descents are kept for a task. */
 int
 ledger_rows(const struct ledger *l, int id)
@@ -105,7 +120,8 @@ ledger_rows(const struct ledger *l, int id)
  * oldest first, with the ticks run on each stair from Base down.  There
  * are as many columns as the task has stairs now, or more if it ran
  * lower before a renice.  The counts are up to tick now, which the
- * line says (now=): viewing the past, they are still the present's.
+ * line says (now=): the tick shown (session_ledger gives the past's
+ * counts while the past is shown).
  */
 void
 ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
@@ -121,13 +137,18 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 	n = t != NULL ? table_nrows(t) : 0;
 #define K(id)	wire_key(&wire_table, id)
 	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
-	    "%s=%llu %s=%llu\n", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    "%s=%llu %s=%llu", wire_table.word, K(WIRE_TABLE_TASK), id,
 	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
 	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
 	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
 	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
 	    K(WIRE_TABLE_NOW), (unsigned long long)now);
+	/* Counted again from a keyframe after tick 0 (session.c). */
+	if (l->since > 0)
+		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),
+		    (unsigned long long)l->since);
 #undef K
+	evbuffer_add(out, "\n", 1);
 	for (i = 0; i < n; i++) {
 		d = table_row(t, i, &ticks);
 		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,

@@ -66,6 +66,10 @@ struct session {
 	/* The policy at tick 0. */
 	const struct engine_policy *policy0;
 	struct ledger		*ledger;
+	int			 ledger_rows;
+	/* The table counts of the past shown (view), counted again. */
+	struct ledger		*view_ledger;
+	uint64_t		 view_ledger_tick;
 
 	/* The caller's narration and exit reasons (session_setup). */
 	void		(*note)(void *, uint64_t, const char *);
@@ -114,6 +118,8 @@ struct session {
 	struct engine			*shadow;
 	const struct engine_policy	*shadow_policy;
 };
+
+static struct ledger *session_recount(struct session *, uint64_t);
 
 /* Read a whole scenario file into a string; NULL with *cause. */
 char *
@@ -268,6 +274,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->policy0 = engine_get_policy(s->e);
 	if (set->ledger_rows > 0)
 		s->ledger = ledger_create(set->ledger_rows);
+	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
 	session_marks_copy(s, sc);
 	s->history = set->history;
@@ -305,6 +312,7 @@ session_free(struct session *s)
 	free(s->names);
 	free(s->seen);
 	ledger_free(s->ledger);
+	ledger_free(s->view_ledger);
 	engine_free(s->e);
 	free(s->label);
 	free(s->name);
@@ -376,11 +384,22 @@ session_text(const struct session *s)
 	return (s->text);
 }
 
-/* The table counts, NULL if not kept. */
+/*
+ * The table counts of the state shown, NULL if not kept: the present's,
+ * or while the past is shown its own, counted again once per tick shown.
+ */
 struct ledger *
-session_ledger(const struct session *s)
+session_ledger(struct session *s)
 {
-	return (s->ledger);
+	if (s->view == NULL || s->ledger == NULL)
+		return (s->ledger);
+	if (s->view_ledger == NULL ||
+	    s->view_ledger_tick != engine_now(s->view)) {
+		ledger_free(s->view_ledger);
+		s->view_ledger = session_recount(s, engine_now(s->view));
+		s->view_ledger_tick = engine_now(s->view);
+	}
+	return (s->view_ledger);
 }
 
 /* A task's id by name or decimal id; 0 if there is none. */
@@ -516,21 +535,20 @@ session_trace_rows(struct session *s, uint64_t tick)
 	}
 }
 
-/* Count the tick each CPU's task ran, for the table. */
+/* Count the tick each CPU's task of e ran into the table counts l. */
 static void
-session_count(struct session *s)
+session_count(struct ledger *l, struct engine *e, int cpus)
 {
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
 	int			 c;
 
-	for (c = 0; c < s->params.cpus; c++) {
-		engine_cpu_info(s->e, c, &ci);
-		if (ci.task == 0 || engine_task_info(s->e, ci.task, &ti) != 0)
+	for (c = 0; c < cpus; c++) {
+		engine_cpu_info(e, c, &ci);
+		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
 			continue;
 		/* A nice change fired this tick applied before it ran. */
-		ledger_add(s->ledger, ci.task, ci.descent,
-		    ci.rank - ti.stair.prio);
+		ledger_add(l, ci.task, ci.descent, ci.rank - ti.stair.prio);
 	}
 }
 
@@ -669,7 +687,7 @@ session_tick(struct session *s)
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
 	if (s->ledger != NULL)
-		session_count(s);
+		session_count(s->ledger, s->e, s->params.cpus);
 	if (s->note != NULL) {
 		session_fired(s, tick);
 		if (engine_nlive(s->e) < nlive)
@@ -949,6 +967,46 @@ session_history_memory(const struct session *s)
 }
 
 /*
+ * The table counts of ticks 0..tick-1 counted again: a copy of the
+ * oldest keyframe run on to tick with the journal's changes, as
+ * session_seek runs the past.  Exact when that keyframe is tick 0; an
+ * older history than the keyframes' is not counted (ledger_since says
+ * from when).  The present's counts run on untouched.
+ */
+static struct ledger *
+session_recount(struct session *s, uint64_t tick)
+{
+	const struct change	*ch;
+	struct ledger		*l;
+	struct engine		*v;
+	uint64_t		 t;
+	size_t			 j;
+	char			*why;
+
+	l = ledger_create(s->ledger_rows);
+	if (s->nkeys == 0 || s->keys[0].tick > tick) {
+		/* Nothing to count from: none counted, from tick on. */
+		ledger_set_since(l, tick);
+		return (l);
+	}
+	ledger_set_since(l, s->keys[0].tick);
+	v = engine_clone(s->keys[0].e);
+	j = s->keys[0].njournal;
+	while ((t = engine_now(v)) < tick) {
+		for (; j < s->njournal && (ch = &s->journal[j])->at <= t;
+		    j++) {
+			why = NULL;
+			if (session_apply(s, v, ch, &why) < 0)
+				free(why);
+		}
+		engine_tick(v);
+		session_count(l, v, s->params.cpus);
+	}
+	engine_free(v);
+	return (l);
+}
+
+/*
  * Show the state at tick (the engine after ticks 0..tick-1, before the
  * changes made at tick): a copy of the newest keyframe at or before it
  * (or the view already shown, when that is on the way), run on with the
@@ -1003,6 +1061,8 @@ session_view_end(struct session *s)
 {
 	engine_free(s->view);
 	s->view = NULL;
+	ledger_free(s->view_ledger);
+	s->view_ledger = NULL;
 }
 
 /*
@@ -1010,12 +1070,14 @@ session_view_end(struct session *s)
  * scripted tasks only): the changes made at or after its tick and the
  * keyframes after it are dropped, and the record gets a branch line.
  * The trace goes on from that tick (its rows repeat the ticks gone
- * back over); the table counts are not rewound.  0, or -1 with *cause.
+ * back over); the table counts are those of the past (counted again,
+ * session_recount), not the future's.  0, or -1 with *cause.
  */
 int
 session_branch(struct session *s, char **cause)
 {
 	struct change	 br;
+	struct ledger	*l;
 	uint64_t	 tick;
 	size_t		 i;
 	int		 id;
@@ -1028,6 +1090,12 @@ session_branch(struct session *s, char **cause)
 		return (-1);
 	}
 	tick = engine_now(s->view);
+	if (s->ledger != NULL) {
+		l = session_ledger(s);		/* the past's */
+		s->view_ledger = NULL;
+		ledger_free(s->ledger);
+		s->ledger = l;
+	}
 	memset(&br, 0, sizeof br);
 	br.at = engine_now(s->e);
 	br.kind = CHANGE_BRANCH;

@@ -78,7 +78,8 @@ const struct session_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_text(const struct session *);
-struct ledger *session_ledger(const struct session *);	/* NULL: none */
+/* The table counts of the tick shown (the past's too); NULL: none. */
+struct ledger *session_ledger(struct session *);
 /* A task's id by name or decimal id, 0 if none. */
 int	session_task_find(struct session *, const char *name_or_id);
 /* The scenario's own speed (ticks per ms), 0 if it has none. */

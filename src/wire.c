@@ -145,8 +145,10 @@ static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_RR] =	{ "rr", WIRE_INT, 0 },
 	[WIRE_TABLE_ROWS] =	{ "rows", WIRE_COUNT, 0 },
 	[WIRE_TABLE_DROPPED] =	{ "dropped", WIRE_COUNT, 0 },
-	/* The tick the counts are up to: the present's, also in the past. */
+	/* The tick the counts are up to: the tick shown. */
 	[WIRE_TABLE_NOW] =	{ "now", WIRE_COUNT, 0 },
+	/* Counts start there (the past counted again, session.c). */
+	[WIRE_TABLE_SINCE] =	{ "since", WIRE_COUNT, WIRE_OPTIONAL },
 };
 const struct wire_line wire_table = {
 	"table", wire_table_fields, wire_ids, WIRE_TABLE_MAX

@@ -92,11 +92,12 @@ enum wire_gone {
 	WIRE_GONE_MAX
 };
 
-/* table task=N name=W base=N stairs=N rr=N rows=N dropped=N now=N */
+/* table task=N name=W base=N stairs=N rr=N rows=N dropped=N now=N
+ * [since=N] */
 enum wire_table {
 	WIRE_TABLE_TASK, WIRE_TABLE_NAME, WIRE_TABLE_BASE,
 	WIRE_TABLE_STAIRS, WIRE_TABLE_RR, WIRE_TABLE_ROWS,
-	WIRE_TABLE_DROPPED, WIRE_TABLE_NOW,
+	WIRE_TABLE_DROPPED, WIRE_TABLE_NOW, WIRE_TABLE_SINCE,
 	WIRE_TABLE_MAX
 };
 
