@@ -1363,8 +1363,10 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	if (had_procs)
 		daemon_procs_start(d);
 	d->real_ntasks = -1;
+	/* The new scenario's speed, else the configured one: a lesson's
+	   slow motion does not carry over into the next scenario. */
 	clock_init(&d->clock, session_speed(s) > 0 ? session_speed(s) :
-	    d->clock.speed, clock_now_ns(), 0);
+	    d->cfg.speed, clock_now_ns(), 0);
 	if (paused) {
 		clock_pause(&d->clock);
 		if (d->procs != NULL)

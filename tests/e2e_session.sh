@@ -113,6 +113,9 @@ r=$(say "load article")
 if [ "$r" = "ok" ] && [ "$(field scenario)" = "article" ] &&
     [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ]; then
 	ok "load article: tick 0, still paused"
+	# Its own speed (0.5) while it runs; not carried into the next load.
+	[ "$(field speed)" = 0.5 ] && ok "load article: its speed 0.5" ||
+	    fail "load article: speed $(field speed), not its 0.5"
 else
 	fail "load article: '$r', $(ask status)"
 fi
@@ -166,6 +169,8 @@ for p in $kids; do
 done
 if [ "$r" = "ok" ] && [ -z "$left" ] && [ -z "$(children)" ]; then
 	ok "load demo: no child of real-hogs left, not even a zombie"
+	[ "$(field speed)" = 1 ] && ok "load demo: the configured speed" ||
+	    fail "load demo: speed $(field speed) (a lesson's carried over?)"
 else
 	fail "load demo: '$r', left:$left, children: $(children)"
 fi
