@@ -79,6 +79,7 @@ model_free(struct model *m)
 		return;
 	free(m->cpus);
 	free(m->tasks);
+	free(m->names);
 	free(m->ncpu_stage);
 	free(m->task_stage);
 	free(m->gone_stage);
@@ -525,6 +526,10 @@ model_apply_delta(struct model *m)
 			st[nnew++] = st[i++];		/* a new task */
 		if (i < m->ntask_stage && st[i].id == t[j].id) {
 			model_history(&st[i], &t[j], m->stage_tick);
+			if ((st[i].state == MTASK_EXITED) !=
+			    (t[j].state == MTASK_EXITED) ||
+			    strcmp(st[i].name, t[j].name) != 0)
+				m->names_dirty = 1;
 			t[j] = st[i++];
 		} else
 			model_history(&t[j], NULL, m->stage_tick);
@@ -534,6 +539,8 @@ model_apply_delta(struct model *m)
 	for (i = 0; i < nnew; i++)
 		model_history(&st[i], NULL, m->stage_tick);
 
+	if (ng > 0 || nnew > 0)
+		m->names_dirty = 1;	/* names moved, or new ones */
 	if (ng > 0) {
 		qsort(m->gone_stage, ng, sizeof *m->gone_stage, model_cmp_int);
 		for (i = j = k = 0; j < m->ntasks; j++) {
@@ -568,6 +575,34 @@ model_apply_delta(struct model *m)
 	m->ntask_stage = 0;
 	m->ngone_stage = 0;
 	m->deltas++;
+}
+
+/* Order names, for qsort. */
+static int
+model_cmp_name(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/*
+ * Make the sorted names of the tasks not exited again (the panels look
+ * a name's shortest unique prefix up in them).  Only after a frame that
+ * changed that set: a new, gone, renamed, exited or revived task, or a
+ * full frame.
+ */
+static void
+model_names(struct model *m)
+{
+	int	i, n = 0;
+
+	m->names = xreallocarray(m->names, m->ntasks + 1, sizeof *m->names);
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].state != MTASK_EXITED)
+			m->names[n++] = m->tasks[i].name;
+	}
+	qsort(m->names, n, sizeof *m->names, model_cmp_name);
+	m->nnames = n;
+	m->names_dirty = 0;
 }
 
 /*
@@ -645,8 +680,11 @@ model_commit(struct model *m)
 	m->alloc_tasks = m->alloc_task_stage;
 	m->alloc_task_stage = n;
 	m->ngone_stage = 0;
+	m->names_dirty = 1;
 
 cpus:
+	if (m->names_dirty)
+		model_names(m);
 	ctmp = m->cpus;
 	m->cpus = m->ncpu_stage;
 	m->ncpus = m->nncpu_stage;
