@@ -68,7 +68,8 @@ tasktab_num(char *buf, size_t len, long n)
 
 /* Format one cell of the task table. */
 static void
-tasktab_cell(char *buf, size_t len, int c, const struct mtask *t)
+tasktab_cell(char *buf, size_t len, int c, const struct model *m,
+    const struct mtask *t)
 {
 	switch (c) {
 	case TC_NAME:
@@ -102,7 +103,7 @@ tasktab_cell(char *buf, size_t len, int c, const struct mtask *t)
 		tasktab_num(buf, len, t->left);
 		break;
 	case TC_PCT:
-		tasktab_num(buf, len, t->pct);
+		tasktab_num(buf, len, model_pct(m, t));
 		break;
 	case TC_RAN:
 		tasktab_ms(buf, len, t->ran);
@@ -199,7 +200,7 @@ tasktab_draw(struct draw *d, int y, int h)
 		for (c = 0; c < TC_MAX; c++) {
 			if (!on[c])
 				continue;
-			tasktab_cell(buf, sizeof buf, c, t);
+			tasktab_cell(buf, sizeof buf, c, m, t);
 			col = rowcol;
 			if (c == TC_STATE && rowcol != COL_SELECTED) {
 				if (t->state == MTASK_RUNNING)
