@@ -135,6 +135,10 @@ tasktab_draw(struct draw *d, int y, int h)
 	total = 2;
 	for (c = 0; c < TC_MAX; c++) {
 		width[c] = tasktab_cols[c].width;
+		/* Ids past 9999 (the tasks are by id: the last is largest). */
+		if (c == TC_ID && m->ntasks > 0 &&
+		    panel_digits(m->tasks[m->ntasks - 1].id) > width[c])
+			width[c] = panel_digits(m->tasks[m->ntasks - 1].id);
 		on[c] = 1;
 		total += width[c] + 1;
 	}
