@@ -7,7 +7,8 @@
 # daemon's CPU beside them.  This client subscribes with delta frames;
 # with STAIRS_OLD_CLIENT (a directory holding an older `stairs`, one
 # from before delta frames, which gets full frames) the old client is
-# measured too, against the same daemon.  Goal at 20 000: the client
+# measured too, against the same daemon (STAIRS_OLD_CLIENT_FRAMES names
+# what it subscribes to: "full" unless said).  Goal at 20 000: the client
 # under 10 % of a core.
 #
 # Usage: bench_client_scale.sh [SECONDS]   (STAIRS_BIN: where the
@@ -63,7 +64,7 @@ for ntask in 2000 20000; do
 		if [ "$which" = old ]; then
 			[ -n "$STAIRS_OLD_CLIENT" ] || continue
 			cbin=$(cd "$STAIRS_OLD_CLIENT" && pwd)
-			what="full"
+			what=${STAIRS_OLD_CLIENT_FRAMES:-full}
 		fi
 		tm_stop
 		$tm new-session -d -s c -x 200 -y 60 \
