@@ -590,9 +590,10 @@ static void
 engine_sleep_until(struct engine *e, struct task *t, uint64_t from,
     uint64_t wake)
 {
-	engine_touch(e, t->id);
 	if (t->state == ENGINE_RUNNABLE)
-		engine_dequeue(e, t, ENGINE_DEQ_SLEEP);
+		engine_dequeue(e, t, ENGINE_DEQ_SLEEP);	/* logs it */
+	else
+		engine_touch(e, t->id);
 	t->state = ENGINE_SLEEPING;
 	t->sleep_start = from;
 	t->wake = wake;
@@ -1249,7 +1250,7 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 	struct cpu	*cpu = &e->cpus[c];
 	int		 id;
 
-	engine_touch(e, t->id);
+	/* Not logged: a reader looks at the CPUs' last tasks itself. */
 	cpu->last.task = t->id;
 	t->ran++;
 	t->last_cpu = c;
@@ -1407,7 +1408,10 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
 /*
  * The log of changes: ids[0..*n) are the tasks whose snapshot
  * (engine_task_info) may have changed since the log began, oldest
- * first, with repeats.  A reader keeps the epoch returned and *n: while
+ * first, with repeats; besides them, the tasks the CPUs ran in the last
+ * tick (engine_cpu_info), which a tick changes without logging them (a
+ * task is logged when it stops running, so one that ran is either
+ * logged or still there).  A reader keeps the epoch returned and *n: while
  * the epoch is the same, ids from its *n on are the tasks touched
  * since.  Another epoch (another engine, a clone, the log full and
  * started again, a policy switch) means any task may have changed; so

@@ -530,7 +530,7 @@ server_real_add(struct server *srv, int id)
  * Bring every task's line up to date with the daemon, once per change
  * (d->gen), however many subscribers there are.  Only the tasks the
  * engine's log of changes names since the last update are looked at
- * (engine_changes), and the real ones: a frame costs what changed, not
+ * (engine_changes), the ones the CPUs run and the real ones: a frame costs what changed, not
  * a pass over 20 000 tasks.  Another engine (a load, a seek), a log
  * started again or a policy that cannot say (cfs) looks at every task.
  */
@@ -542,7 +542,8 @@ server_frame_lines(struct server *srv)
 	const int		*ids;
 	size_t			 nlog, i;
 	uint64_t		 epoch;
-	int			 id, n, all, nreals, was;
+	struct engine_cpu_info	 ci;
+	int			 id, n, all, nreals, was, c;
 
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
 	if (srv->lines_gen == d->gen)
@@ -568,6 +569,12 @@ server_frame_lines(struct server *srv)
 		nreals = srv->nreals;
 		for (i = 0; i < (size_t)nreals; i++)
 			server_line_update(srv, srv->reals[i], n);
+		/* What the CPUs run: ticks change it without logging. */
+		for (c = 0; c < engine_params(e)->cpus; c++) {
+			engine_cpu_info(e, c, &ci);
+			if (ci.task > 0 && ci.task <= n)
+				server_line_update(srv, ci.task, n);
+		}
 		for (i = srv->lines_cursor; i < nlog; i++) {
 			was = srv->lines[ids[i] - 1].valid;
 			if (server_line_update(srv, ids[i], n) && !was)

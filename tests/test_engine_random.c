@@ -501,7 +501,7 @@ shown_of(struct shown *sh, const struct engine_task_info *ti)
 /*
  * engine_changes: under the mix (live changes between ticks included),
  * every task whose snapshot changed since the last look is in the log
- * after it, while the epoch stays; a log that starts again, or a policy
+ * after it or ran the last tick, while the epoch stays; a log that starts again, or a policy
  * whose snapshots read the runqueue (cfs: 0), says so.
  */
 static void
@@ -511,12 +511,13 @@ test_changes(void **state)
 	    &engine_policy_o1, &engine_policy_rr, &engine_policy_cfs };
 	struct engine			*e;
 	struct engine_task_info		 ti;
+	struct engine_cpu_info		 ci;
 	struct shown			*prev, now;
 	const int			*ids;
 	size_t				 n, cursor, p, checked;
 	uint64_t			 epoch, last, s;
 	char				*touched;
-	int				 groups[2], id, nt;
+	int				 groups[2], id, nt, c;
 
 	for (p = 0; p < sizeof pols / sizeof *pols; p++) {
 		mix_policy = pols[p];
@@ -541,6 +542,12 @@ test_changes(void **state)
 			if (epoch == last && epoch != 0) {
 				for (; cursor < n; cursor++)
 					touched[ids[cursor]] = 1;
+			}
+			/* What the CPUs ran: not logged while it runs. */
+			for (c = 0; c < MIX_CPUS; c++) {
+				engine_cpu_info(e, c, &ci);
+				if (ci.task > 0)
+					touched[ci.task] = 1;
 			}
 			for (id = 1; id <= nt; id++) {
 				ti = et_info(e, id);
