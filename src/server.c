@@ -446,7 +446,7 @@ server_chlog_add(struct server *srv, uint64_t gen, int id)
 {
 	size_t	most = (size_t)srv->nlines * 4 + 65536;
 
-	if (srv->nchlog == most) {
+	if (srv->nchlog >= most) {
 		/* Long: deltas from before now look at every line. */
 		srv->nchlog = 0;
 		srv->chlog_floor = gen;
@@ -530,9 +530,10 @@ server_real_add(struct server *srv, int id)
  * Bring every task's line up to date with the daemon, once per change
  * (d->gen), however many subscribers there are.  Only the tasks the
  * engine's log of changes names since the last update are looked at
- * (engine_changes), the ones the CPUs run and the real ones: a frame costs what changed, not
- * a pass over 20 000 tasks.  Another engine (a load, a seek), a log
- * started again or a policy that cannot say (cfs) looks at every task.
+ * (engine_changes), the ones the CPUs run and the real ones: a frame
+ * costs what changed, not a pass over 20 000 tasks.  Another engine (a
+ * load, a seek), a log started again or a policy that cannot say (cfs)
+ * looks at every task.
  */
 static void
 server_frame_lines(struct server *srv)

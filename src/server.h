@@ -110,7 +110,7 @@ struct server {
 	struct server_chg	*chlog;
 	size_t			 nchlog, alloc_chlog;
 	uint64_t		 chlog_floor;
-	int			*delta_ids;	/* a delta's ids, sorted */
+	int			*delta_ids;	/* a delta's, sorted */
 	size_t			 alloc_delta_ids;
 	struct server_body	*delta;		/* the last delta body */
 	uint64_t		 delta_gen;	/* d->gen it shows */

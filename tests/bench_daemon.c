@@ -446,8 +446,8 @@ main(int argc, char **argv)
 		else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
 			drift_s = strtol(argv[++i], NULL, 10);
 		else {
-			fprintf(stderr,
-			    "usage: bench_daemon [-q] [-f] [-i] [-d SECONDS]\n");
+			fprintf(stderr, "usage: bench_daemon [-q] [-f] [-i] "
+			    "[-d SECONDS]\n");
 			return (2);
 		}
 	}

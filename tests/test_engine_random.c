@@ -501,8 +501,9 @@ shown_of(struct shown *sh, const struct engine_task_info *ti)
 /*
  * engine_changes: under the mix (live changes between ticks included),
  * every task whose snapshot changed since the last look is in the log
- * after it or ran the last tick, while the epoch stays; a log that starts again, or a policy
- * whose snapshots read the runqueue (cfs: 0), says so.
+ * after it or ran the last tick, while the epoch stays; a log that
+ * starts again, or a policy whose snapshots read the runqueue (cfs: 0),
+ * says so.
  */
 static void
 test_changes(void **state)
@@ -555,9 +556,9 @@ test_changes(void **state)
 				if (epoch == last && epoch != 0 &&
 				    memcmp(&now, &prev[id], sizeof now) != 0) {
 					if (!touched[id])
-						fail_msg("%s: tick %llu: task %d "
-						    "changed, not in the log",
-						    pols[p]->name,
+						fail_msg("%s: tick %llu: task "
+						    "%d changed, not in the "
+						    "log", pols[p]->name,
 						    (unsigned long long)
 						    engine_now(e), id);
 					checked++;
