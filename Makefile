@@ -142,14 +142,30 @@ $(OLD_DIR)/stairsd:
 	git archive $(OLD_REV) | tar -x -C $(OLD_DIR)
 	$(MAKE) -C $(OLD_DIR) BUILD=build/obj BIN=. SAN= stairsd
 
+# The frames table's old stairsd: before the engine's log of changes;
+# the old client (bench_client_scale.sh): OLD_REV's, from before delta.
+OLD_FRAMES_REV	?= e256c36
+OLD_FRAMES_DIR	= $(BUILD)/old-$(OLD_FRAMES_REV)
+$(OLD_FRAMES_DIR)/stairsd:
+	rm -rf $(OLD_FRAMES_DIR) && mkdir -p $(OLD_FRAMES_DIR)
+	git archive $(OLD_FRAMES_REV) | tar -x -C $(OLD_FRAMES_DIR)
+	$(MAKE) -C $(OLD_FRAMES_DIR) BUILD=build/obj BIN=. SAN= stairsd
+$(OLD_DIR)/stairs: $(OLD_DIR)/stairsd
+	$(MAKE) -C $(OLD_DIR) BUILD=build/obj BIN=. SAN= stairs
+
 bench-run: $(PROGS) $(BENCHES)
-	@$(MAKE) $(OLD_DIR)/stairsd >/dev/null 2>&1 || \
+	@$(MAKE) $(OLD_DIR)/stairsd $(OLD_DIR)/stairs >/dev/null 2>&1 || \
 		echo "bench: no old stairsd ($(OLD_REV)) to compare with"
+	@$(MAKE) $(OLD_FRAMES_DIR)/stairsd >/dev/null 2>&1 || \
+		echo "bench: no old stairsd ($(OLD_FRAMES_REV)) to compare with"
 	@for b in $(BENCHES); do echo "== $$b"; \
 		STAIRS_OLD_BIN=$$([ -x $(OLD_DIR)/stairsd ] && \
-		echo $(OLD_DIR)) ./$$b || exit 1; done
+		echo $(OLD_DIR)) STAIRS_OLD_FRAMES_BIN=$$([ -x \
+		$(OLD_FRAMES_DIR)/stairsd ] && echo $(OLD_FRAMES_DIR)) \
+		./$$b || exit 1; done
 	@for b in tests/bench_*.sh; do [ -e "$$b" ] || continue; echo "== $$b"; \
-		STAIRS_BIN=$(BIN) sh $$b || exit 1; done
+		STAIRS_OLD_CLIENT=$$([ -x $(OLD_DIR)/stairs ] && \
+		echo $(OLD_DIR)) STAIRS_BIN=$(BIN) sh $$b || exit 1; done
 
 deps:
 	@sh tests/deps.sh

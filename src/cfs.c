@@ -611,6 +611,7 @@ const struct engine_policy engine_policy_cfs = {
 	.name = "cfs",
 	.columns = "vruntime_us,slice_us,left_us",
 	.ncols = 3,
+	.info_rq = 1,
 	.rq_size = sizeof (struct cfs_rq),
 	.rq_init = cfs_rq_init,
 	.rq_clone = cfs_rq_clone,

@@ -114,10 +114,58 @@ struct engine {
 
 	char				*caption;
 	uint64_t			 caption_seq;
+
+	/*
+	 * The log of changes (engine_changes): the id of every task whose
+	 * snapshot may have changed, appended as it is touched (repeats
+	 * and all), so a reader finds what changed without a pass over
+	 * every task.  A new epoch (from engine_epochs) starts it again.
+	 */
+	int				*log;
+	size_t				 nlog, log_size;
+	uint64_t			 epoch;
 	size_t				 asked;		/* 1 + index in events[]
 							   of an ask not yet
 							   answered; 0: none */
 };
+
+/*
+ * Epochs of change logs, for every engine of the process: a reader that
+ * kept an epoch never sees it again in another engine (one allocated
+ * where a freed one was) or after a log started again.
+ */
+static uint64_t	engine_epochs;
+
+/* Start the log of changes again: anything may have changed. */
+static void
+engine_changes_reset(struct engine *e)
+{
+	e->nlog = 0;
+	e->epoch = ++engine_epochs;
+}
+
+/*
+ * Note that task id's snapshot may change (engine_changes).  The log
+ * holds at least 64 Ki entries, and 4 per task: full, it starts again.
+ */
+static inline void
+engine_touch(struct engine *e, int id)
+{
+	size_t	want;
+
+	if (e->nlog == e->log_size) {
+		want = (size_t)e->ntasks * 4;
+		if (want < 65536)
+			want = 65536;
+		if (e->log_size >= want) {
+			engine_changes_reset(e);
+		} else {
+			e->log = xreallocarray(e->log, want, sizeof *e->log);
+			e->log_size = want;
+		}
+	}
+	e->log[e->nlog++] = id;
+}
 
 /* Fill the spec's defaults. */
 void
@@ -207,6 +255,7 @@ engine_create(const struct engine_params *p, const struct engine_policy *pol)
 	e->env.stride = sizeof (struct task);
 	e->env.e = e;
 	engine_rqs_create(e, pol != NULL ? pol : &engine_policy_staircase);
+	engine_changes_reset(e);
 	return (e);
 }
 
@@ -240,6 +289,7 @@ engine_free(struct engine *e)
 	free(e->events);
 	free(e->fired);
 	free(e->caption);
+	free(e->log);
 	free(e->cpus);
 	free(e);
 }
@@ -363,6 +413,7 @@ engine_enqueue(struct engine *e, struct task *t, int c, enum engine_enq why)
 {
 	struct cpu	*cpu = &e->cpus[c];
 
+	engine_touch(e, t->id);
 	t->cpu = c;
 	if (e->policy->enqueue == NULL)
 		prio_array_add_tail(cpu->rq, &e->env.links, t->id,
@@ -379,6 +430,7 @@ engine_dequeue(struct engine *e, struct task *t, enum engine_deq why)
 {
 	struct cpu	*cpu = &e->cpus[t->cpu];
 
+	engine_touch(e, t->id);
 	if (e->policy->dequeue == NULL)
 		prio_array_del(cpu->rq, &e->env.links, t->id,
 		    *(int *)((char *)t->ts + e->policy->rank_offset));
@@ -403,6 +455,7 @@ engine_set_policy(struct engine *e, const struct engine_policy *pol)
 
 	engine_rqs_free(e);
 	engine_rqs_create(e, pol);
+	engine_changes_reset(e);	/* every task starts afresh */
 	for (c = 0; c < e->p.cpus; c++)
 		e->cpus[c].nr = 0;
 	cpumask_fill(&e->idle, e->p.cpus);
@@ -538,7 +591,9 @@ engine_sleep_until(struct engine *e, struct task *t, uint64_t from,
     uint64_t wake)
 {
 	if (t->state == ENGINE_RUNNABLE)
-		engine_dequeue(e, t, ENGINE_DEQ_SLEEP);
+		engine_dequeue(e, t, ENGINE_DEQ_SLEEP);	/* logs it */
+	else
+		engine_touch(e, t->id);
 	t->state = ENGINE_SLEEPING;
 	t->sleep_start = from;
 	t->wake = wake;
@@ -757,6 +812,7 @@ engine_group_set_cpus(struct engine *e, int group, const struct cpumask *cpus,
 		if (t->group != group || t->state == ENGINE_EXITED)
 			continue;
 		engine_allowed(e, &t->affinity, group, &t->allowed);
+		engine_touch(e, t->id);
 		engine_migrate_if_needed(e, t);
 	}
 	return (0);
@@ -852,6 +908,7 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 	t = &e->tasks[e->ntasks];
 	memset(t, 0, sizeof *t);
 	t->id = ++e->ntasks;
+	engine_touch(e, t->id);
 	e->next[t->id] = e->prev[t->id] = 0;
 	strcpy(t->name, spec->name);
 	t->kind = spec->kind;
@@ -912,6 +969,7 @@ engine_task_sleep(struct engine *e, int id, uint64_t ms, char **cause)
 
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
+	engine_touch(e, id);
 	if (t->state == ENGINE_WAITING) {
 		*cause = xasprintf("task %s has not started yet", t->name);
 		return (-1);
@@ -945,6 +1003,7 @@ engine_task_nice(struct engine *e, int id, int nice, char **cause)
 
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
+	engine_touch(e, id);
 	if (nice < -20 || nice > 19) {
 		*cause = xasprintf("nice %d is outside -20..19", nice);
 		return (-1);
@@ -974,6 +1033,7 @@ engine_task_affinity(struct engine *e, int id, const struct cpumask *cpus,
 		    t->group >= 0 ? e->groups[t->group].name : "");
 		return (-1);
 	}
+	engine_touch(e, id);
 	t->affinity = *cpus;
 	t->allowed = allowed;
 	engine_migrate_if_needed(e, t);
@@ -988,6 +1048,7 @@ engine_task_kill(struct engine *e, int id, char **cause)
 
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
+	engine_touch(e, id);
 	if (t->state == ENGINE_RUNNABLE)
 		engine_dequeue(e, t, ENGINE_DEQ_EXIT);
 	t->state = ENGINE_EXITED;
@@ -1021,6 +1082,7 @@ engine_task_wake(struct engine *e, int id, char **cause)
 
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
+	engine_touch(e, id);
 	if (t->state != ENGINE_SLEEPING || t->injected) {
 		*cause = xasprintf("task %s is not blocked", t->name);
 		return (-1);
@@ -1188,6 +1250,7 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 	struct cpu	*cpu = &e->cpus[c];
 	int		 id;
 
+	/* Not logged: a reader looks at the CPUs' last tasks itself. */
 	cpu->last.task = t->id;
 	t->ran++;
 	t->last_cpu = c;
@@ -1237,6 +1300,9 @@ engine_tick(struct engine *e)
 	}
 	for (c = 0; c < e->p.cpus; c++) {
 		cpu = &e->cpus[c];
+		/* The task it ran last tick is no longer running. */
+		if (cpu->last.task != 0 && cpu->last.task != picks[c])
+			engine_touch(e, cpu->last.task);
 		if (picks[c] == 0) {
 			cpu->last.task = 0;
 			cpu->last.rank = cpu->last.iter = cpu->last.left = 0;
@@ -1337,6 +1403,29 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
 	ti->affinity = t->affinity;
 	ti->allowed = t->allowed;
 	return (0);
+}
+
+/*
+ * The log of changes: ids[0..*n) are the tasks whose snapshot
+ * (engine_task_info) may have changed since the log began, oldest
+ * first, with repeats; besides them, the tasks the CPUs ran in the last
+ * tick (engine_cpu_info), which a tick changes without logging them (a
+ * task is logged when it stops running, so one that ran is either
+ * logged or still there).  A reader keeps the epoch returned and *n: while
+ * the epoch is the same, ids from its *n on are the tasks touched
+ * since.  Another epoch (another engine, a clone, the log full and
+ * started again, a policy switch) means any task may have changed; so
+ * does 0, returned for a policy whose snapshots read its runqueue (cfs:
+ * a task's slice depends on the others queued).
+ */
+uint64_t
+engine_changes(const struct engine *e, const int **ids, size_t *n)
+{
+	*ids = e->log;
+	*n = e->nlog;
+	if (e->policy->info_rq)
+		return (0);
+	return (e->epoch);
 }
 
 /* What a CPU ran in the last tick. */
@@ -1640,6 +1729,10 @@ engine_clone(const struct engine *e)
 		c->fired[j].answer = c->events[k - 1].answer;
 	}
 	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
+	/* A clone's log starts empty, at a new epoch: all may differ. */
+	c->log = NULL;
+	c->log_size = 0;
+	engine_changes_reset(c);
 
 	c->cpus = engine_dup(e->cpus, (size_t)e->p.cpus, sizeof *e->cpus);
 	if (posix_memalign((void **)&c->rqs, 64,
@@ -1690,6 +1783,7 @@ engine_memory(const struct engine *e)
 			n += strlen(e->events[j].text) + 1;
 	}
 	n += e->fired_size * sizeof *e->fired;
+	n += e->log_size * sizeof *e->log;
 	if (e->caption != NULL)
 		n += strlen(e->caption) + 1;
 	n += (size_t)e->p.cpus * (sizeof *e->cpus + e->rq_stride);

@@ -209,6 +209,8 @@ struct engine_policy {
 	const char	*name;
 	const char	*columns;	/* trace header after rank */
 	int		 ncols;
+	/* info reads the runqueue too: engine_changes cannot say. */
+	int		 info_rq;
 	size_t		 rq_size;
 	void	(*rq_init)(const struct engine_env *, void *rq);
 	void	(*rq_free)(void *rq);
@@ -349,6 +351,8 @@ int	engine_group_cpus(const struct engine *, int group,
 	    struct cpumask *);				/* -1: no such group */
 int	engine_task_info(const struct engine *, int id,
 	    struct engine_task_info *);			/* -1: no such id */
+uint64_t engine_changes(const struct engine *, const int **ids,
+	    size_t *n);				/* the tasks touched */
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /* The scenario events fired in the last tick, in order. */

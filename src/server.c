@@ -226,6 +226,9 @@ server_free(struct server *srv)
 	evbuffer_free(srv->trailer);
 	evconnlistener_free(srv->listener);
 	free(srv->lines);
+	free(srv->reals);
+	free(srv->chlog);
+	free(srv->delta_ids);
 	free(srv->body);
 	free(srv->delta);
 	free(srv);
@@ -245,6 +248,10 @@ server_reset(struct server *srv)
 	srv->lines = NULL;
 	srv->nlines = 0;
 	srv->lines_gen = 0;
+	srv->lines_engine = NULL;	/* the next update looks at all */
+	srv->nreals = 0;
+	srv->nchlog = 0;
+	srv->chlog_floor = daemon_gen(srv->daemon);
 	TAILQ_FOREACH(c, &srv->clients, entry)
 		c->gen_sent = 0;
 }
@@ -440,6 +447,92 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 	}
 }
 
+/* Note that task id's line changed at gen (a delta frame's ids). */
+static void
+server_chlog_add(struct server *srv, uint64_t gen, int id)
+{
+	size_t	most = (size_t)srv->nlines * 4 + 65536;
+
+	if (srv->nchlog >= most) {
+		/* Long: deltas from before now look at every line. */
+		srv->nchlog = 0;
+		srv->chlog_floor = gen;
+	}
+	if (srv->nchlog == srv->alloc_chlog) {
+		srv->alloc_chlog = srv->alloc_chlog ? srv->alloc_chlog * 2 :
+		    1024;
+		if (srv->alloc_chlog > most)
+			srv->alloc_chlog = most;
+		srv->chlog = xreallocarray(srv->chlog, srv->alloc_chlog,
+		    sizeof *srv->chlog);
+	}
+	srv->chlog[srv->nchlog].gen = gen;
+	srv->chlog[srv->nchlog].id = id;
+	srv->nchlog++;
+}
+
+/*
+ * Bring task id's line up to date: formatted again only when what it
+ * shows changed (real tasks always: their CPU time moves on its own),
+ * and marked changed (at d->gen) only when its text did.  A task that
+ * no longer exists is marked changed and no longer valid: delta frames
+ * say it is gone.  1 if it is a real task.
+ */
+static int
+server_line_update(struct server *srv, int id, int n)
+{
+	struct daemon		*d = srv->daemon;
+	const struct engine	*e = daemon_engine(d);
+	struct engine_task_info	 ti;
+	struct server_line	*l = &srv->lines[id - 1];
+	struct server_key	 key;
+	struct proto_real	 real;
+	char			 buf[sizeof l->text], ex[96];
+	size_t			 len;
+	int			 isreal;
+
+	if (id > n || engine_task_info(e, id, &ti) != 0) {
+		if (l->valid) {
+			l->valid = 0;
+			l->changed = daemon_gen(d);
+			server_chlog_add(srv, daemon_gen(d), id);
+		}
+		return (0);
+	}
+	server_key(&key, &ti);
+	if (l->valid && ti.kind != ENGINE_REAL &&
+	    memcmp(&key, &l->key, sizeof key) == 0)
+		return (0);
+	isreal = ti.kind == ENGINE_REAL &&
+	    daemon_real(d, id, &real, ex, sizeof ex) == 0;
+	len = protocol_task_line(buf, sizeof buf - 1, &ti,
+	    isreal ? &real : NULL, ti.group >= 0 ?
+	    engine_group_name(e, ti.group) : NULL);
+	buf[len++] = '\n';
+	l->key = key;
+	if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)
+		return (ti.kind == ENGINE_REAL);
+	memcpy(l->text, buf, len);
+	l->len = len;
+	l->valid = 1;
+	l->changed = daemon_gen(d);
+	server_chlog_add(srv, daemon_gen(d), id);
+	return (ti.kind == ENGINE_REAL);
+}
+
+/* Remember a real task's id: its line is looked at every frame. */
+static void
+server_real_add(struct server *srv, int id)
+{
+	if (srv->nreals == srv->alloc_reals) {
+		srv->alloc_reals = srv->alloc_reals ? srv->alloc_reals * 2 :
+		    16;
+		srv->reals = xreallocarray(srv->reals, srv->alloc_reals,
+		    sizeof *srv->reals);
+	}
+	srv->reals[srv->nreals++] = id;
+}
+
 /*
  * Append the shadow's lines (compare NAME, SPEC.md section 6): its cpu
  * and task lines as the enforced engine's, each keyword prefixed with
@@ -478,63 +571,63 @@ server_body_shadow(struct server *srv, struct server_body **bp)
 
 /*
  * Bring every task's line up to date with the daemon, once per change
- * (d->gen), however many subscribers there are.  Between two frames most
- * tasks did not change, so a line is formatted again only when what it
- * shows changed (real tasks always: their CPU time moves on its own),
- * and marked changed (at d->gen) only when its text did.  A task
- * that no longer exists is marked changed and no longer valid: delta
- * frames say it is gone.
+ * (d->gen), however many subscribers there are.  Only the tasks the
+ * engine's log of changes names since the last update are looked at
+ * (engine_changes), the ones the CPUs run and the real ones: a frame
+ * costs what changed, not a pass over 20 000 tasks.  Another engine (a
+ * load, a seek), a log started again or a policy that cannot say (cfs)
+ * looks at every task.
  */
 static void
 server_frame_lines(struct server *srv)
 {
 	struct daemon		*d = srv->daemon;
-	struct engine_task_info	 ti;
-	struct server_line	*l;
-	struct server_key	 key;
-	struct proto_real	 real;
-	char			 buf[sizeof l->text], ex[96];
-	size_t			 len;
-	int			 id, n, isreal;
+	const struct engine	*e = daemon_engine(d);
+	const int		*ids;
+	size_t			 nlog, i;
+	uint64_t		 epoch;
+	struct engine_cpu_info	 ci;
+	int			 id, n, all, nreals, was, c;
 
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
 	if (srv->lines_gen == daemon_gen(d))
 		return;
-	n = engine_ntasks(daemon_engine(d));
+	n = engine_ntasks(e);
+	epoch = engine_changes(e, &ids, &nlog);
+	all = epoch == 0 || e != srv->lines_engine ||
+	    epoch != srv->lines_epoch || nlog < srv->lines_cursor ||
+	    n < srv->nlines;
 	if (n > srv->nlines) {
 		srv->lines = xreallocarray(srv->lines, n, sizeof *srv->lines);
 		memset(srv->lines + srv->nlines, 0,
 		    (n - srv->nlines) * sizeof *srv->lines);
 		srv->nlines = n;
 	}
-	for (id = 1; id <= srv->nlines; id++) {
-		l = &srv->lines[id - 1];
-		if (id > n ||
-		    engine_task_info(daemon_engine(d), id, &ti) != 0) {
-			if (l->valid) {
-				l->valid = 0;
-				l->changed = daemon_gen(d);
-			}
-			continue;
+	if (all) {
+		srv->nreals = 0;
+		for (id = 1; id <= srv->nlines; id++) {
+			if (server_line_update(srv, id, n))
+				server_real_add(srv, id);
 		}
-		server_key(&key, &ti);
-		if (l->valid && ti.kind != ENGINE_REAL &&
-		    memcmp(&key, &l->key, sizeof key) == 0)
-			continue;
-		isreal = ti.kind == ENGINE_REAL &&
-		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
-		len = protocol_task_line(buf, sizeof buf - 1, &ti,
-		    isreal ? &real : NULL, ti.group >= 0 ?
-		    engine_group_name(daemon_engine(d), ti.group) : NULL);
-		buf[len++] = '\n';
-		l->key = key;
-		if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)
-			continue;
-		memcpy(l->text, buf, len);
-		l->len = len;
-		l->valid = 1;
-		l->changed = daemon_gen(d);
+	} else {
+		nreals = srv->nreals;
+		for (i = 0; i < (size_t)nreals; i++)
+			server_line_update(srv, srv->reals[i], n);
+		/* What the CPUs run: ticks change it without logging. */
+		for (c = 0; c < engine_params(e)->cpus; c++) {
+			engine_cpu_info(e, c, &ci);
+			if (ci.task > 0 && ci.task <= n)
+				server_line_update(srv, ci.task, n);
+		}
+		for (i = srv->lines_cursor; i < nlog; i++) {
+			was = srv->lines[ids[i] - 1].valid;
+			if (server_line_update(srv, ids[i], n) && !was)
+				server_real_add(srv, ids[i]);
+		}
 	}
+	srv->lines_engine = e;
+	srv->lines_epoch = epoch;
+	srv->lines_cursor = nlog;
 	srv->lines_gen = daemon_gen(d);
 }
 
@@ -572,22 +665,86 @@ server_nclients(const struct server *srv)
 	return (srv->nclients);
 }
 
+/* Order ids, for qsort. */
+static int
+server_cmp_id(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * The ids of the lines changed after gen from, in id order, each once,
+ * from the log of changes (the newest entries: a binary search finds
+ * the first after from); -1 if the log does not go back that far.
+ */
+static int
+server_changed_since(struct server *srv, uint64_t from, size_t *np)
+{
+	size_t	lo = 0, hi = srv->nchlog, mid, i, n = 0;
+
+	if (from < srv->chlog_floor)
+		return (-1);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (srv->chlog[mid].gen <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (srv->nchlog - lo > srv->alloc_delta_ids) {
+		srv->alloc_delta_ids = srv->nchlog - lo;
+		srv->delta_ids = xreallocarray(srv->delta_ids,
+		    srv->alloc_delta_ids, sizeof *srv->delta_ids);
+	}
+	for (i = lo; i < srv->nchlog; i++)
+		srv->delta_ids[n++] = srv->chlog[i].id;
+	if (n > 1)
+		qsort(srv->delta_ids, n, sizeof *srv->delta_ids,
+		    server_cmp_id);
+	for (i = lo = 0; i < n; i++) {
+		if (lo > 0 && srv->delta_ids[lo - 1] == srv->delta_ids[i])
+			continue;
+		srv->delta_ids[lo++] = srv->delta_ids[i];
+	}
+	*np = lo;
+	return (0);
+}
+
+/* Append task id's line, or that it is gone, to a delta body. */
+static void
+server_delta_line(struct server *srv, int id)
+{
+	struct server_line	*l = &srv->lines[id - 1];
+	char			 buf[64];
+	int			 n;
+
+	if (l->valid)
+		server_body_append(&srv->delta, l->text, l->len);
+	else {
+		n = snprintf(buf, sizeof buf, "%s %s=%d\n", wire_gone.word,
+		    wire_key(&wire_gone, WIRE_GONE_ID), id);
+		server_body_append(&srv->delta, buf, (size_t)n);
+	}
+}
+
 /*
  * The body of a delta frame for a client whose last frame was at gen
  * from: the cpu lines, then the task lines changed since, and "gone id=N"
- * for tasks that went.  Subscribers that got the same last frame (the
- * usual case: one rate) share it; it is built when asked for, so a frame
- * that is dropped costs nothing but the gen check.  Finding the
- * changed lines is a pass over an array of gens: cheap beside the
- * line update, which is per task too.
+ * for tasks that went, in id order.  Subscribers that got the same last
+ * frame (the usual case: one rate) share it; it is built when asked
+ * for, so a frame that is dropped costs nothing but the gen check.  The
+ * changed lines come from the log of changes (what changed, not every
+ * line); a client further behind than the log gets a pass over the
+ * lines' gens.
  */
 struct server_body *
 server_frame_delta(struct server *srv, uint64_t from)
 {
 	struct daemon		*d = srv->daemon;
-	struct server_line	*l;
-	char			 buf[64];
-	int			 id, n;
+	size_t			 n, i;
+	int			 id;
 
 	server_frame_lines(srv);
 	if (srv->delta != NULL && srv->delta_gen == daemon_gen(d) &&
@@ -595,17 +752,16 @@ server_frame_delta(struct server *srv, uint64_t from)
 		return (srv->delta);
 	server_body_begin(&srv->delta);
 	server_body_cpus(srv, &srv->delta);
-	for (id = 1; id <= srv->nlines; id++) {
-		l = &srv->lines[id - 1];
-		if (l->changed <= from)
-			continue;
-		if (l->valid)
-			server_body_append(&srv->delta, l->text, l->len);
-		else {
-			n = snprintf(buf, sizeof buf, "%s %s=%d\n",
-			    wire_gone.word, wire_key(&wire_gone,
-			    WIRE_GONE_ID), id);
-			server_body_append(&srv->delta, buf, (size_t)n);
+	if (server_changed_since(srv, from, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			id = srv->delta_ids[i];
+			if (srv->lines[id - 1].changed > from)
+				server_delta_line(srv, id);
+		}
+	} else {
+		for (id = 1; id <= srv->nlines; id++) {
+			if (srv->lines[id - 1].changed > from)
+				server_delta_line(srv, id);
 		}
 	}
 	server_body_shadow(srv, &srv->delta);

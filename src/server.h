@@ -14,6 +14,7 @@
 
 struct bufferevent;
 struct daemon;
+struct engine;
 struct event;
 struct evconnlistener;
 struct evbuffer;
@@ -91,10 +92,36 @@ struct server {
 	struct server_line	*lines;		/* per task id, cached */
 	int			 nlines;
 	uint64_t		 lines_gen;	/* d->gen they show */
+	/*
+	 * What the lines were last brought up to date with: the engine,
+	 * its engine_changes epoch and how far into its log; the real
+	 * tasks (their lines move on their own), looked at every time.
+	 */
+	const struct engine	*lines_engine;
+	uint64_t		 lines_epoch;
+	size_t			 lines_cursor;
+	int			*reals;
+	int			 nreals, alloc_reals;
+	/*
+	 * The lines changed, in the order of their gens: a delta frame
+	 * against gen G is the ids after G.  Started again when long;
+	 * a delta against a gen before chlog_floor looks at every line.
+	 */
+	struct server_chg	*chlog;
+	size_t			 nchlog, alloc_chlog;
+	uint64_t		 chlog_floor;
+	int			*delta_ids;	/* a delta's, sorted */
+	size_t			 alloc_delta_ids;
 	struct server_body	*delta;		/* the last delta body */
 	uint64_t		 delta_gen;	/* d->gen it shows */
 	uint64_t		 delta_from;	/* the gen it is against */
 	struct evbuffer		*trailer;	/* a frame's last lines */
+};
+
+/* A line changed at a gen (server.h's chlog). */
+struct server_chg {
+	uint64_t	gen;
+	int		id;
 };
 
 /* A frame body, shared by reference by the subscribers' output. */

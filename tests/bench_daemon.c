@@ -15,8 +15,10 @@
  *     this stairsd and, side by side, an old one ($STAIRS_OLD_BIN: a
  *     directory holding a stairsd from before the batching clock).
  *
- * Usage: bench_daemon [-q] [-f] [-d SECONDS]
- *   -q: short windows, a smoke run; -f: only the frames table;
+ * Usage: bench_daemon [-q] [-f] [-i] [-d SECONDS]
+ *   -q: short windows, a smoke run; -f: only the frames table (old:
+ *   $STAIRS_OLD_FRAMES_BIN, a stairsd from before the log of changes);
+ *   -i: only the demo's table;
  *   -d: only the drift, over SECONDS
  *   (the default run measures it over 20 s)
  */
@@ -264,20 +266,22 @@ hogs(int n, int cpus)
  * (best and median of five windows, as in measure()).
  */
 static void
-frames(const char *scenario, int delta, int fps, long window, double *bps,
-    long *fpsout, double *best, double *median)
+frames(const char *bin, const char *scenario, int delta, int fps, long window,
+    double *bps, long *fpsout, double *best, double *median, double *wakes)
 {
 	struct td	 t;
 	struct tconn	*sub;
 	struct pollfd	 pfd;
 	static char	 buf[1 << 20];
 	unsigned long long c0, c1, bytes = 0, nframes = 0;
-	long		 t0, t1, end, elapsed = 0;
+	long		 t0, t1, end, elapsed = 0, w0, nwakes = 0;
 	double		 pct[5];
 	ssize_t		 r;
 	int		 w, warm;
 
 	td_init(&t, "log_level = \"warn\";\n", scenario);
+	if (bin != NULL)
+		snprintf(t.bin, sizeof t.bin, "%s/stairsd", bin);
 	td_start(&t);
 	if (t.pid <= 0 || (sub = tc_open(&t)) == NULL) {
 		fprintf(stderr, "frames: the daemon did not start\n");
@@ -288,6 +292,7 @@ frames(const char *scenario, int delta, int fps, long window, double *bps,
 	for (w = -1; w < 5; w++) {
 		warm = w < 0;
 		c0 = cpu_ns(t.pid);
+		w0 = td_wakes(t.pid);
 		t0 = td_ms();
 		end = t0 + (warm ? (quick ? 300 : 1500) : window / 5);
 		while (td_ms() < end) {
@@ -308,6 +313,7 @@ frames(const char *scenario, int delta, int fps, long window, double *bps,
 		t1 = td_ms();
 		if (warm)
 			continue;
+		nwakes += td_wakes(t.pid) - w0;
 		elapsed += t1 - t0;
 		pct[w] = 100.0 * (double)(c1 - c0) / ((double)(t1 - t0) * 1e6);
 	}
@@ -316,36 +322,52 @@ frames(const char *scenario, int delta, int fps, long window, double *bps,
 	*median = pct[2];
 	*bps = (double)bytes * 1000.0 / (double)elapsed;
 	*fpsout = (long)(nframes * 1000 / (unsigned long long)elapsed);
+	*wakes = 1000.0 * (double)nwakes / (double)elapsed;
 	tc_close(sub);
 	td_stop(&t);
 }
 
-/* The table of full against delta frames, 2 000 and 20 000 hogs. */
+/*
+ * The table of full against delta frames, 2 000 and 20 000 hogs; with
+ * $STAIRS_OLD_FRAMES_BIN (else $STAIRS_OLD_BIN), an old stairsd's row
+ * beside each of this one's.
+ */
 static void
 frames_table(long window)
 {
 	static const int	 sizes[] = { 2000, 20000 };
+	const char		*old = getenv("STAIRS_OLD_FRAMES_BIN");
 	char			*scen;
-	double			 bps, best, median;
+	double			 bps, best, median, wakes;
 	long			 fps;
 	size_t			 i;
-	int			 delta;
+	int			 delta, v;
 
+	if (old == NULL || *old == '\0')
+		old = getenv("STAIRS_OLD_BIN");
+	if (old != NULL && *old == '\0')
+		old = NULL;
 	printf("\nFrames: hogs on 8 CPUs at speed 1, one subscriber at 30 fps "
-	    "reading everything (over %ld s)\n\n", window / 1000);
-	printf("| tasks | frames | bytes/s | frames/s | daemon CPU "
-	    "(median) |\n|---:|---|---:|---:|---:|\n");
+	    "reading everything (over %ld s; old: %s)\n\n", window / 1000,
+	    old != NULL ? old : "not measured, set STAIRS_OLD_BIN");
+	printf("| tasks | frames | stairsd | bytes/s | frames/s | daemon CPU "
+	    "(median) | wake-ups/s |\n|---:|---|---|---:|---:|---:|---:|\n");
 	fflush(stdout);
 	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
 		scen = hogs(sizes[i], 8);
 		for (delta = -1; delta <= 1; delta++) {
-			frames(scen, delta, 30, window, &bps, &fps, &best,
-			    &median);
-			printf("| %d | %s | %.2f MB/s | %ld | %.2f %% "
-			    "(%.2f %%) |\n", sizes[i], delta < 0 ?
-			    "none (not subscribed)" : delta ? "delta" : "full",
-			    bps / 1e6, fps, best, median);
-			fflush(stdout);
+			for (v = old != NULL ? 0 : 1; v < 2; v++) {
+				frames(v == 0 ? old : NULL, scen, delta, 30,
+				    window, &bps, &fps, &best, &median,
+				    &wakes);
+				printf("| %d | %s | %s | %.2f MB/s | %ld | "
+				    "%.2f %% (%.2f %%) | %.0f |\n", sizes[i],
+				    delta < 0 ? "none (not subscribed)" :
+				    delta ? "delta" : "full",
+				    v == 0 ? "old" : "new", bps / 1e6, fps,
+				    best, median, wakes);
+				fflush(stdout);
+			}
 		}
 		free(scen);
 	}
@@ -412,18 +434,20 @@ main(int argc, char **argv)
 	double	 best, median;
 
 	long	 drift_s = -1;
-	int	 i, only_frames = 0;
+	int	 i, only_frames = 0, only_idle = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-q") == 0)
 			quick = 1;
 		else if (strcmp(argv[i], "-f") == 0)
 			only_frames = 1;
+		else if (strcmp(argv[i], "-i") == 0)
+			only_idle = 1;
 		else if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
 			drift_s = strtol(argv[++i], NULL, 10);
 		else {
-			fprintf(stderr,
-			    "usage: bench_daemon [-q] [-f] [-d SECONDS]\n");
+			fprintf(stderr, "usage: bench_daemon [-q] [-f] [-i] "
+			    "[-d SECONDS]\n");
 			return (2);
 		}
 	}
@@ -434,8 +458,11 @@ main(int argc, char **argv)
 		drift(drift_s * 1000);
 		return (0);
 	}
-	if (only_frames) {
-		frames_table(window);
+	if (only_frames || only_idle) {
+		if (only_idle)
+			idle_table(window);
+		if (only_frames)
+			frames_table(window);
 		return (0);
 	}
 	printf("stairsd: CPU use (%% of one core, over %ld s) and clock "

@@ -10,8 +10,9 @@
  * timed with CLOCK_MONOTONIC and the best is kept (the machine is
  * shared); the worst goes to stderr.
  *
- * Usage: bench_draw [-q] [TASKS]   (-q: shorter windows, a smoke run;
- *        TASKS: other than 200, to see how it scales)
+ * Usage: bench_draw [-q] [-d] [TASKS [CPUS]]   (-q: shorter windows, a
+ *        smoke run; -d: a full frame, then delta frames carrying 1 % of
+ *        the tasks; TASKS, CPUS: other than 200 on 4, to see how it scales)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,11 @@
 #include "stairs.h"
 #include "xmalloc.h"
 
-#define NCPUS		4
 #define NFRAMES		64	/* distinct frames, cycled */
 
 static int	ntasks = 200;	/* tasks in a frame */
+static int	NCPUS = 4;	/* CPUs in a frame */
+static int	delta;		/* -d: delta frames, 1 % of the tasks */
 #define WINDOWS		7
 
 /* Seconds on the monotonic clock. */
@@ -47,7 +49,8 @@ make_frame(int f, int *nlines)
 
 	lines = xcalloc(2 + NCPUS + ntasks + 2, sizeof *lines);
 	lines[n++] = xasprintf("frame tick=%d cpus=%d tasks=%d paused=0 "
-	    "speed=1 rr=10 dropped=0", 1000 + f * 33, NCPUS, ntasks);
+	    "speed=1 rr=10 dropped=0 delta=%d", 1000 + f * 33, NCPUS, ntasks,
+	    delta && f > 0);
 	for (c = 0; c < NCPUS; c++) {
 		run[c] = c + 1;
 		lines[n++] = xasprintf("cpu id=%d task=%d nr=%d rank=%d "
@@ -62,12 +65,15 @@ make_frame(int f, int *nlines)
 		if (rank > 139)
 			rank = 139;
 		c = (i - 1) % NCPUS;
+		/* A delta frame: the 1 % of the tasks that moved, by f. */
+		if (delta && f > 0 && (i + f) % 100 != 0)
+			continue;
 		lines[n++] = xasprintf("task id=%d name=task%d kind=sim pid=- "
 		    "nice=%d cpu=%d rank=%d iter=%d left=%d state=%s ran=%d "
-		    "cputime=- cpus=0-3 group=- exit=-", i, i, nice, c,
+		    "cputime=- cpus=0-%d group=- exit=-", i, i, nice, c,
 		    i <= NCPUS ? 120 + c : rank, 1 + i % 3, 1 + (i + f) % 10,
 		    i <= NCPUS ? "running" : (i % 5 == 0 ? "sleeping" :
-		    "runnable"), i * 7 + f * 3);
+		    "runnable"), i * 7 + f * 3, NCPUS - 1);
 	}
 	lines[n++] = xasprintf("caption tick=1000 text=Two hundred tasks on "
 	    "four CPUs");
@@ -100,6 +106,9 @@ static void
 do_feed(int i)
 {
 	int	f = i % NFRAMES, l;
+
+	if (delta)
+		f = 1 + i % (NFRAMES - 1);	/* frame 0 is the full one */
 
 	for (l = 0; l < nframe_lines[f]; l++)
 		model_feed(bm, frames[f][l]);
@@ -147,16 +156,27 @@ measure(const char *what, void (*fn)(int), int quick)
 int
 main(int argc, char **argv)
 {
-	static const int	 sizes[][2] = { { 120, 40 }, { 80, 24 } };
+	static const int	 sizes[][2] = { { 120, 40 }, { 80, 24 },
+				     { 200, 60 } };
 	double			 feed, draw, both;
-	int			 quick, f;
+	int			 quick = 0, f, a = 1;
 	size_t			 s;
 	char			 what[64];
 
-	quick = argc > 1 && strcmp(argv[1], "-q") == 0;
-	if (argc > 1 + quick && (ntasks = atoi(argv[1 + quick])) < NCPUS) {
-		fprintf(stderr, "usage: bench_draw [-q] [TASKS >= %d]\n",
-		    NCPUS);
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (strcmp(argv[a], "-q") == 0)
+			quick = 1;
+		else if (strcmp(argv[a], "-d") == 0)
+			delta = 1;
+		else
+			break;
+	}
+	if (a < argc)
+		ntasks = atoi(argv[a++]);
+	if (a < argc)
+		NCPUS = atoi(argv[a++]);
+	if (a < argc || NCPUS < 1 || NCPUS > 1024 || ntasks < NCPUS) {
+		fprintf(stderr, "usage: bench_draw [-q] [-d] [TASKS [CPUS]]\n");
 		return (2);
 	}
 	for (f = 0; f < NFRAMES; f++)
@@ -168,8 +188,9 @@ main(int argc, char **argv)
 	bv.show_table = 1;
 	keys_select_first(bm, &bv);
 
-	printf("client per frame, %d tasks on %d CPUs (best of %d windows)\n",
-	    ntasks, NCPUS, quick ? 3 : WINDOWS);
+	printf("client per frame, %d tasks on %d CPUs, %s frames (best of %d "
+	    "windows)\n", ntasks, NCPUS, delta ? "delta (1 % of the tasks)" :
+	    "full", quick ? 3 : WINDOWS);
 	printf("| screen | model_feed (us) | draw_screen (us) | both (us) "
 	    "| both at 30 fps (%% of a core) |\n");
 	printf("|---|---|---|---|---|\n");

@@ -6,7 +6,10 @@
 #   - 2 000 tasks: End selects the last task and it is on screen, Home
 #     the first; a crowded stair says "+N";
 #   - 64 CPUs at 120x40: every CPU label on screen, as the CPU list;
-#     `v` shows panels, `v` again the list.
+#     `v` shows panels, `v` again the list;
+#   - 20 000 tasks on 64 CPUs at 200x60 (delta frames): End scrolls the
+#     table to the last task, Home to the first, PgDn moves on a page,
+#     and `/` finds a task by name and by id, scrolled into view.
 # Exits 0 pass, 77 skip (no tmux/socat, or the live daemon not built
 # yet), 1 fail.
 
@@ -103,6 +106,41 @@ if run 64 128 120 40; then
 	$tm send-keys -t c v
 	wait_screen "rank [running left]" 50 && ok "v v: the list again" ||
 	    bad "v v: not the list"
+fi
+
+# 20 000 tasks on 64 CPUs at 200x60: the table scrolls, / finds.
+if run 64 20000 200 60; then
+	$tm send-keys -t c End
+	wait_screen "▶ 20000 " 100 &&
+	    ok "20000 tasks: End selects the last, on screen" ||
+	    bad "20000 tasks: End: the last task not on screen"
+	$tm send-keys -t c Home
+	wait_screen "▶     1 s1 " 100 &&
+	    ok "20000 tasks: Home, the first (ids 5 wide)" ||
+	    bad "20000 tasks: Home"
+	$tm send-keys -t c NPage
+	n=0
+	while [ $n -lt 100 ] && screen | grep -qF "▶     1 "; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if ! screen | grep -qF "▶     1 " &&
+	    screen | grep -q "▶ *[1-9][0-9]* [hs][0-9]"; then
+		ok "20000 tasks: PgDn moves a page on"
+	else
+		bad "20000 tasks: PgDn"
+	fi
+	$tm send-keys -t c / h15000 Enter
+	if wait_screen "found h15000 (id 15000)" 100 &&
+	    wait_screen "▶ 15000 h15000" 50; then
+		ok "20000 tasks: / finds h15000, on screen"
+	else
+		bad "20000 tasks: / h15000"
+	fi
+	$tm send-keys -t c / 19999 Enter
+	wait_screen "▶ 19999 s19999" 100 &&
+	    ok "20000 tasks: / finds id 19999, on screen" ||
+	    bad "20000 tasks: / 19999"
 fi
 
 if [ $fails -gt 0 ]; then

@@ -93,6 +93,9 @@ rebuilt_until(struct tconn *s, struct rebuilt *r, const char *marker,
 				continue;
 			in = 1;
 			snprintf(head, hsize, "%s", line);
+			/* A marker may be in the header: " live=0". */
+			if (strstr(line, marker) != NULL)
+				found = 1;
 			*ntask = 0;
 			r->frames++;
 			if (td_field(line, "delta") == 1)
@@ -179,6 +182,7 @@ test_delta_rebuild(void **state)
 	struct tconn		*c, *sub, *old;
 	char			 head[1024], line[8192], *scen;
 	int			 ntask, full = 0, deltakey = 0;
+	long			 now;
 
 	scen = hogs(NTASKS);
 	td_init(&t, "realtime = false;\nlog_level = \"info\";\n", scen);
@@ -253,6 +257,37 @@ test_delta_rebuild(void **state)
 	    &ntask);
 	rebuilt_check(c, &r, head);
 	assert_non_null(strstr(r.line[12002], " nice=-3 "));
+
+	/*
+	 * Past the engine's log of changes (64 Ki entries: 40 000 ticks
+	 * of 2 CPUs), a seek into the past (another engine), back to the
+	 * present, and cfs (whose lines the log cannot tell) and back.
+	 */
+	tc_expect(c, "step 40000", "ok");
+	rebuilt_until(sub, &r, "text=stepped 40000 ticks", head, sizeof head,
+	    &ntask);
+	rebuilt_check(c, &r, head);
+	now = tc_status(c, "tick");
+	tc_expect(c, "seek 100", "ok");
+	rebuilt_until(sub, &r, " tick=100 ", head, sizeof head, &ntask);
+	assert_int_equal(td_field(head, "live"), 0);
+	assert_int_equal(td_field(head, "delta"), 1);
+	rebuilt_check(c, &r, head);
+	snprintf(line, sizeof line, "seek %ld", now);
+	tc_expect(c, line, "ok");
+	rebuilt_until(sub, &r, " live=1 ", head, sizeof head, &ntask);
+	assert_int_equal(td_field(head, "tick"), now);
+	rebuilt_check(c, &r, head);
+	tc_expect(c, "policy cfs", "ok");
+	tc_expect(c, "step 3", "ok");
+	rebuilt_until(sub, &r, "text=stepped 3 ticks", head, sizeof head,
+	    &ntask);
+	rebuilt_check(c, &r, head);
+	tc_expect(c, "policy staircase", "ok");
+	tc_expect(c, "step 7", "ok");
+	rebuilt_until(sub, &r, "text=stepped 7 ticks", head, sizeof head,
+	    &ntask);
+	rebuilt_check(c, &r, head);
 
 	/* An old client: full frames, every task, no delta= key. */
 	assert_non_null(old = tc_open(&t));

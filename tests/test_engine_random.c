@@ -7,6 +7,7 @@
  * staircase's own stair invariants under the staircase.
  */
 #include "engine_test.h"
+#include "xmalloc.h"
 
 #define MIX_CPUS	8
 #define MIX_TASKS	200
@@ -469,6 +470,113 @@ test_growth(void **state)
 	engine_free(e);
 }
 
+/* What a task line shows of a snapshot, zeroed first (memcmp'd). */
+struct shown {
+	int		 state, exit, cpu, running, group, injected;
+	int		 nice, rank, iter, left;
+	uint64_t	 ran, wake;
+	struct cpumask	 allowed;
+};
+
+/* Fill what a snapshot shows. */
+static void
+shown_of(struct shown *sh, const struct engine_task_info *ti)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->state = ti->state;
+	sh->exit = ti->exit;
+	sh->cpu = ti->cpu;
+	sh->running = ti->running;
+	sh->group = ti->group;
+	sh->injected = ti->injected;
+	sh->nice = ti->stair.nice;
+	sh->rank = ti->stair.rank;
+	sh->iter = ti->stair.iter;
+	sh->left = ti->stair.left;
+	sh->ran = ti->ran;
+	sh->wake = ti->wake;
+	sh->allowed = ti->allowed;
+}
+
+/*
+ * engine_changes: under the mix (live changes between ticks included),
+ * every task whose snapshot changed since the last look is in the log
+ * after it or ran the last tick, while the epoch stays; a log that
+ * starts again, or a policy whose snapshots read the runqueue (cfs: 0),
+ * says so.
+ */
+static void
+test_changes(void **state)
+{
+	const struct engine_policy	*pols[] = { &engine_policy_staircase,
+	    &engine_policy_o1, &engine_policy_rr, &engine_policy_cfs };
+	struct engine			*e;
+	struct engine_task_info		 ti;
+	struct engine_cpu_info		 ci;
+	struct shown			*prev, now;
+	const int			*ids;
+	size_t				 n, cursor, p, checked;
+	uint64_t			 epoch, last, s;
+	char				*touched;
+	int				 groups[2], id, nt, c;
+
+	for (p = 0; p < sizeof pols / sizeof *pols; p++) {
+		mix_policy = pols[p];
+		e = mix_create(7, MIX_TASKS, 4, groups);
+		s = 7 ^ 0x5eed;
+		nt = engine_ntasks(e);
+		prev = xcalloc(nt + 1, sizeof *prev);
+		touched = xcalloc(nt + 1, 1);
+		last = engine_changes(e, &ids, &cursor);
+		for (id = 1; id <= nt; id++) {
+			ti = et_info(e, id);
+			shown_of(&prev[id], &ti);
+		}
+		checked = 0;
+		while (engine_now(e) < 3000) {
+			mix_poke(e, &s, groups);
+			engine_tick(e);
+			epoch = engine_changes(e, &ids, &n);
+			if (pols[p] == &engine_policy_cfs)
+				assert_true(epoch == 0);
+			memset(touched, 0, nt + 1);
+			if (epoch == last && epoch != 0) {
+				for (; cursor < n; cursor++)
+					touched[ids[cursor]] = 1;
+			}
+			/* What the CPUs ran: not logged while it runs. */
+			for (c = 0; c < MIX_CPUS; c++) {
+				engine_cpu_info(e, c, &ci);
+				if (ci.task > 0)
+					touched[ci.task] = 1;
+			}
+			for (id = 1; id <= nt; id++) {
+				ti = et_info(e, id);
+				shown_of(&now, &ti);
+				if (epoch == last && epoch != 0 &&
+				    memcmp(&now, &prev[id], sizeof now) != 0) {
+					if (!touched[id])
+						fail_msg("%s: tick %llu: task "
+						    "%d changed, not in the "
+						    "log", pols[p]->name,
+						    (unsigned long long)
+						    engine_now(e), id);
+					checked++;
+				}
+				prev[id] = now;
+			}
+			last = epoch;
+			cursor = n;
+		}
+		if (pols[p] != &engine_policy_cfs)
+			assert_true(checked > 1000);
+		free(prev);
+		free(touched);
+		engine_free(e);
+	}
+	mix_policy = &engine_policy_staircase;
+}
+
 int
 main(void)
 {
@@ -478,6 +586,7 @@ main(void)
 		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_policy_switch),
 		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_changes),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -16,9 +16,10 @@
  * `end`, so a screen never shows half a frame.  A delta frame (delta=1,
  * after `subscribe N delta`) carries only the tasks that changed and
  * `gone` lines: at `end` they are applied to the tasks kept, in place,
- * at a cost proportional to the tasks (a pass over an array), not to
- * their lines.  A malformed line is counted, remembered and skipped; the
- * rest of its frame still counts.
+ * each found by its id: the cost is that of the lines that came, not a
+ * pass over every task (%cpu is computed when shown, model_pct).  A
+ * malformed line is counted, remembered and skipped; the rest of its
+ * frame still counts.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -92,6 +93,7 @@ model_free(struct model *m)
 		return;
 	free(m->cpus);
 	free(m->tasks);
+	free(m->names);
 	free(m->ncpu_stage);
 	free(m->task_stage);
 	free(m->gone_stage);
@@ -329,7 +331,6 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	memset(t, 0, sizeof *t);
 	t->pid = t->cpu = -1;
 	t->cputime = -1;
-	t->pct = -1;
 	t->rank = 120;
 	t->iter = 1;
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
@@ -472,46 +473,102 @@ model_cmp_cpu(const void *a, const void *b)
 }
 
 /*
- * Carry a task's %cpu samples over from the previous frame and add one
- * if enough ticks passed.  %cpu is ran over ticks across the samples
- * kept, so it covers the last few seconds of engine time.
+ * A frame at tick: take a %cpu sample if it is MODEL_HIST_GAP ticks or
+ * more after the last (or the first); time gone back (a new daemon, a
+ * seek) drops every sample.
  */
 static void
-model_history(struct mtask *t, const struct mtask *old, long tick)
+model_sample(struct model *m, long tick)
 {
-	int	i;
-	long	dt;
+	if (m->nsamp > 0 && tick < m->stick[(m->nsamp - 1) % MODEL_HIST]) {
+		m->hepoch++;
+		m->nsamp = 0;
+	}
+	m->sampled = m->nsamp == 0 ||
+	    tick - m->stick[(m->nsamp - 1) % MODEL_HIST] >= MODEL_HIST_GAP;
+	if (m->sampled)
+		m->stick[m->nsamp++ % MODEL_HIST] = tick;
+}
 
-	if (old != NULL) {
-		memcpy(t->htick, old->htick, sizeof t->htick);
+/*
+ * A task's line came in a frame at tick (model_sample already called):
+ * carry its %cpu history over from old (NULL: a new task) and record
+ * its ran.  The samples old missed (frames that did not carry its line)
+ * had old's ran: nothing changed.
+ */
+static void
+model_history(struct model *m, struct mtask *t, const struct mtask *old,
+    long tick)
+{
+	long	last, q;
+
+	/* Samples before this frame's (if it took one). */
+	last = m->nsamp - (m->sampled ? 1 : 0);
+	if (old == NULL || old->ran > t->ran) {
+		/* New (or its ran went back): born in this frame. */
+		memset(t->hran, 0, sizeof t->hran);
+		t->hepoch = m->hepoch;
+		t->btick = tick;
+		t->bran = t->ran;
+		t->bseq = t->hseq = last;
+	} else {
 		memcpy(t->hran, old->hran, sizeof t->hran);
-		t->hlen = old->hlen;
-	}
-	/* Time went backwards (a new daemon): start again. */
-	if (t->hlen > 0 && (tick < t->htick[t->hlen - 1] ||
-	    t->ran < t->hran[t->hlen - 1]))
-		t->hlen = 0;
-	if (t->hlen == 0 || tick - t->htick[t->hlen - 1] >= MODEL_HIST_GAP) {
-		if (t->hlen == MODEL_HIST) {
-			for (i = 1; i < MODEL_HIST; i++) {
-				t->htick[i - 1] = t->htick[i];
-				t->hran[i - 1] = t->hran[i];
-			}
-			t->hlen--;
+		t->hseq = old->hseq;
+		t->bseq = old->bseq;
+		t->btick = old->btick;
+		t->bran = old->bran;
+		t->hepoch = old->hepoch;
+		if (t->hepoch != m->hepoch) {
+			/* Time went back: its history starts at sample 0. */
+			t->hepoch = m->hepoch;
+			t->bseq = t->hseq = 0;
+			t->btick = m->stick[0];
+			t->bran = old->ran;
 		}
-		t->htick[t->hlen] = tick;
-		t->hran[t->hlen] = t->ran;
-		t->hlen++;
+		q = t->hseq;
+		if (q < last - MODEL_HIST)
+			q = last - MODEL_HIST;
+		for (; q < last; q++)
+			t->hran[q % MODEL_HIST] = old->ran;
 	}
-	t->pct = -1;
-	dt = tick - t->htick[0];
-	if (dt > 0) {
-		t->pct = (int)(((t->ran - t->hran[0]) * 100 + dt / 2) / dt);
-		if (t->pct > 100)
-			t->pct = 100;
-		if (t->pct < 0)
-			t->pct = 0;
+	if (m->sampled)
+		t->hran[(m->nsamp - 1) % MODEL_HIST] = t->ran;
+	t->hseq = m->nsamp;
+}
+
+/*
+ * A task's %cpu: its ran over ticks since its oldest sample kept (the
+ * last MODEL_HIST samples, or the frame that first showed it), so it
+ * covers the last few seconds of engine time; -1 before two samples.
+ * Computed when shown: a task not in a frame is not touched.
+ */
+int
+model_pct(const struct model *m, const struct mtask *t)
+{
+	long	o, bseq = t->bseq, hseq = t->hseq, tick, ran, dt;
+	int	pct;
+
+	if (t->hepoch != m->hepoch)
+		bseq = hseq = 0;	/* unchanged since time went back */
+	o = m->nsamp - MODEL_HIST;
+	if (o < bseq)
+		o = bseq;
+	if (o < m->nsamp) {
+		tick = m->stick[o % MODEL_HIST];
+		ran = o < hseq ? t->hran[o % MODEL_HIST] : t->ran;
+	} else {
+		tick = t->btick;
+		ran = t->bran;
 	}
+	dt = m->tick - tick;
+	if (dt <= 0)
+		return (-1);
+	pct = (int)(((t->ran - ran) * 100 + dt / 2) / dt);
+	if (pct > 100)
+		pct = 100;
+	if (pct < 0)
+		pct = 0;
+	return (pct);
 }
 
 /* Order ints, for qsort. */
@@ -536,9 +593,11 @@ model_grow(void *p, int n, int *alloc, size_t size)
 /*
  * A delta frame ended: apply the staged tasks (sorted by id) and gone ids
  * to the tasks kept, with the %cpu history the same as a full frame's
- * would be.  One pass replaces the changed tasks in place and samples
- * the unchanged ones; then the gone are squeezed out and the new merged
- * in from the back (at the end, the usual case, that moves nothing).
+ * would be.  Each changed task is found by its id and replaced in place
+ * (the others are not touched: model_pct catches up when one is shown);
+ * then the gone are squeezed out and the new merged in from the back
+ * (at the end, the usual case, that moves nothing).  A delta frame of
+ * k lines costs k log n, not a pass over the n tasks.
  */
 static void
 model_apply_delta(struct model *m)
@@ -546,20 +605,23 @@ model_apply_delta(struct model *m)
 	struct mtask	*st = m->task_stage, *t = m->tasks;
 	int		 i, j, k, nnew = 0, ng = m->ngone_stage;
 
-	for (i = j = 0; j < m->ntasks; j++) {
-		while (i < m->ntask_stage && st[i].id < t[j].id)
-			st[nnew++] = st[i++];		/* a new task */
-		if (i < m->ntask_stage && st[i].id == t[j].id) {
-			model_history(&st[i], &t[j], m->stage_tick);
-			t[j] = st[i++];
-		} else
-			model_history(&t[j], NULL, m->stage_tick);
+	/* Each changed task found by its id: no pass over the others. */
+	for (i = 0; i < m->ntask_stage; i++) {
+		if ((j = model_task_index(m, st[i].id)) == -1) {
+			model_history(m, &st[i], NULL, m->stage_tick);
+			st[nnew++] = st[i];		/* a new task */
+			continue;
+		}
+		model_history(m, &st[i], &t[j], m->stage_tick);
+		if ((st[i].state == MTASK_EXITED) !=
+		    (t[j].state == MTASK_EXITED) ||
+		    strcmp(st[i].name, t[j].name) != 0)
+			m->names_dirty = 1;
+		t[j] = st[i];
 	}
-	while (i < m->ntask_stage)
-		st[nnew++] = st[i++];
-	for (i = 0; i < nnew; i++)
-		model_history(&st[i], NULL, m->stage_tick);
 
+	if (ng > 0 || nnew > 0)
+		m->names_dirty = 1;	/* names moved, or new ones */
 	if (ng > 0) {
 		qsort(m->gone_stage, ng, sizeof *m->gone_stage, model_cmp_int);
 		for (i = j = k = 0; j < m->ntasks; j++) {
@@ -576,7 +638,8 @@ model_apply_delta(struct model *m)
 
 	if (nnew > 0) {
 		if (m->ntasks + nnew > m->alloc_tasks) {
-			m->alloc_tasks = m->ntasks + nnew;
+			m->alloc_tasks = m->alloc_tasks * 2 > m->ntasks + nnew ?
+			    m->alloc_tasks * 2 : m->ntasks + nnew;
 			m->tasks = t = xreallocarray(m->tasks, m->alloc_tasks,
 			    sizeof *m->tasks);
 		}
@@ -594,6 +657,34 @@ model_apply_delta(struct model *m)
 	m->ntask_stage = 0;
 	m->ngone_stage = 0;
 	m->deltas++;
+}
+
+/* Order names, for qsort. */
+static int
+model_cmp_name(const void *a, const void *b)
+{
+	return (strcmp(*(const char *const *)a, *(const char *const *)b));
+}
+
+/*
+ * Make the sorted names of the tasks not exited again (the panels look
+ * a name's shortest unique prefix up in them).  Only after a frame that
+ * changed that set: a new, gone, renamed, exited or revived task, or a
+ * full frame.
+ */
+static void
+model_names(struct model *m)
+{
+	int	i, n = 0;
+
+	m->names = xreallocarray(m->names, m->ntasks + 1, sizeof *m->names);
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].state != MTASK_EXITED)
+			m->names[n++] = m->tasks[i].name;
+	}
+	qsort(m->names, n, sizeof *m->names, model_cmp_name);
+	m->nnames = n;
+	m->names_dirty = 0;
 }
 
 /*
@@ -641,6 +732,7 @@ model_commit(struct model *m)
 	if (i < m->nncpu_stage)
 		qsort(m->ncpu_stage, m->nncpu_stage, sizeof *m->ncpu_stage,
 		    model_cmp_cpu);
+	model_sample(m, m->stage_tick);
 	if (m->stage_delta) {
 		/* The same id twice (a broken daemon): keep the last. */
 		for (i = j = 0; i < m->ntask_stage; i++) {
@@ -657,7 +749,7 @@ model_commit(struct model *m)
 	for (i = j = 0; i < m->ntask_stage; i++) {
 		while (j < m->ntasks && m->tasks[j].id < m->task_stage[i].id)
 			j++;
-		model_history(&m->task_stage[i], j < m->ntasks &&
+		model_history(m, &m->task_stage[i], j < m->ntasks &&
 		    m->tasks[j].id == m->task_stage[i].id ? &m->tasks[j] : NULL,
 		    m->stage_tick);
 	}
@@ -671,8 +763,11 @@ model_commit(struct model *m)
 	m->alloc_tasks = m->alloc_task_stage;
 	m->alloc_task_stage = n;
 	m->ngone_stage = 0;
+	m->names_dirty = 1;
 
 cpus:
+	if (m->names_dirty)
+		model_names(m);
 	ctmp = m->cpus;
 	m->cpus = m->ncpu_stage;
 	m->ncpus = m->nncpu_stage;

@@ -315,13 +315,6 @@ panel_digits(int n)
 	return (k);
 }
 
-/* Order names for the search of unique prefixes. */
-static int
-panel_name_cmp(const void *a, const void *b)
-{
-	return (strcmp(*(const char *const *)a, *(const char *const *)b));
-}
-
 /* The length of the common prefix of two strings. */
 static size_t
 panel_lcp(const char *a, const char *b)
@@ -989,22 +982,14 @@ panel_draw(struct draw *d, int y, int avail)
 {
 	const struct model	*m = d->m;
 	struct view		*v = d->v;
-	const char		**names;
-	size_t			 n;
-	int			 i, lines = 0, cols;
+	int			 lines = 0, cols;
 
 	if (m->ncpus == 0 || avail < 2)
 		return (0);
 	panel_index(d);
-	names = xcalloc(m->ntasks + 1, sizeof *names);
-	n = 0;
-	for (i = 0; i < m->ntasks; i++) {
-		if (m->tasks[i].state != MTASK_EXITED)
-			names[n++] = m->tasks[i].name;
-	}
-	qsort(names, n, sizeof *names, panel_name_cmp);
-	d->names = names;
-	d->nnames = n;
+	/* Sorted by the model: sorting them each draw was most of a draw. */
+	d->names = m->names;
+	d->nnames = m->nnames;
 
 	if (v->cpu_view == VIEW_LIST ||
 	    (v->cpu_view == VIEW_AUTO && m->ncpus > PANEL_MAX_CPUS))
@@ -1024,7 +1009,6 @@ panel_draw(struct draw *d, int y, int avail)
 	else if (cols > 0)
 		lines = panel_layout(d, y, avail, cols);
 
-	free(names);
 	d->names = NULL;
 	d->nnames = 0;
 	free(d->bycpu);

@@ -53,11 +53,19 @@ struct mtask {
 	char		 group[MODEL_NAME_MAX];
 	char		 exit[64];
 
-	/* (tick, ran) samples for %cpu, oldest first. */
-	long		 htick[MODEL_HIST];
+	/*
+	 * For %cpu (model_pct): ran at the model's samples, sample q in
+	 * hran[q % MODEL_HIST], up to sample hseq (after it, the task's
+	 * ran did not change: it is ran).  Samples before bseq are not
+	 * its; the frame that first showed it was at btick with bran.
+	 * hepoch: the model's history it belongs to (another: none).
+	 * Only a task whose line came is touched, so a delta frame costs
+	 * its lines, not a pass over every task.
+	 */
 	long		 hran[MODEL_HIST];
-	int		 hlen;
-	int		 pct;		/* %cpu, -1 before two samples */
+	long		 hseq, bseq;
+	long		 btick, bran;
+	long		 hepoch;
 };
 
 /* One engine CPU as the last frame showed it. */
@@ -161,6 +169,23 @@ struct model {
 	int		 ncpus;
 	struct mtask	*tasks;		/* sorted by id */
 	int		 ntasks;
+	/*
+	 * %cpu samples: one at a frame MODEL_HIST_GAP ticks or more after
+	 * the last, sample q's tick in stick[q % MODEL_HIST]; nsamp taken.
+	 * hepoch counts the times time went back (all samples dropped).
+	 */
+	long		 stick[MODEL_HIST];
+	long		 nsamp;
+	long		 hepoch;
+	int		 sampled;	/* the last frame took a sample */
+	/*
+	 * The names of the tasks not exited, sorted (they point into
+	 * tasks): made again only when a frame changed that set, so a
+	 * delta frame that moves tasks does not sort 20 000 names.
+	 */
+	const char	**names;
+	int		 nnames;
+	int		 names_dirty;
 
 	/*
 	 * The policies (SPEC.md section 6): the enforced engine's
@@ -239,6 +264,7 @@ int		 model_sent(struct model *, enum model_pend, const char *what);
 int		 model_pending(const struct model *, enum model_pend);
 const struct mtask *model_task(const struct model *, int id);
 int		 model_task_index(const struct model *, int id);
+int		 model_pct(const struct model *, const struct mtask *);
 const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);

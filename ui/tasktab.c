@@ -68,7 +68,8 @@ tasktab_num(char *buf, size_t len, long n)
 
 /* Format one cell of the task table. */
 static void
-tasktab_cell(char *buf, size_t len, int c, const struct mtask *t)
+tasktab_cell(char *buf, size_t len, int c, const struct model *m,
+    const struct mtask *t)
 {
 	switch (c) {
 	case TC_NAME:
@@ -102,7 +103,7 @@ tasktab_cell(char *buf, size_t len, int c, const struct mtask *t)
 		tasktab_num(buf, len, t->left);
 		break;
 	case TC_PCT:
-		tasktab_num(buf, len, t->pct);
+		tasktab_num(buf, len, model_pct(m, t));
 		break;
 	case TC_RAN:
 		tasktab_ms(buf, len, t->ran);
@@ -134,6 +135,10 @@ tasktab_draw(struct draw *d, int y, int h)
 	total = 2;
 	for (c = 0; c < TC_MAX; c++) {
 		width[c] = tasktab_cols[c].width;
+		/* Ids past 9999 (the tasks are by id: the last is largest). */
+		if (c == TC_ID && m->ntasks > 0 &&
+		    panel_digits(m->tasks[m->ntasks - 1].id) > width[c])
+			width[c] = panel_digits(m->tasks[m->ntasks - 1].id);
 		on[c] = 1;
 		total += width[c] + 1;
 	}
@@ -199,7 +204,7 @@ tasktab_draw(struct draw *d, int y, int h)
 		for (c = 0; c < TC_MAX; c++) {
 			if (!on[c])
 				continue;
-			tasktab_cell(buf, sizeof buf, c, t);
+			tasktab_cell(buf, sizeof buf, c, m, t);
 			col = rowcol;
 			if (c == TC_STATE && rowcol != COL_SELECTED) {
 				if (t->state == MTASK_RUNNING)
