@@ -25,9 +25,13 @@
 
 #include "daemon.h"
 #include "log.h"
+#include "runs.h"
 #include "server.h"
 #include "session.h"
 #include "xmalloc.h"
+
+static void	server_client_runs(struct server_client *, struct evbuffer *,
+		    uint64_t);
 
 static void	server_client_read(struct bufferevent *, void *);
 static void	server_client_write(struct bufferevent *, void *);
@@ -211,6 +215,7 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
+	server_client_runs(c, tr, st.tick);
 	if ((caption = session_caption(d->session, &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
@@ -237,6 +242,73 @@ server_client_frame(struct server_client *c)
 }
 
 /*
+ * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"): per CPU what ran
+ * from the end of the runs this client was sent to the tick shown, in
+ * lines of at most about 1 000 bytes.  When that does not follow on (the
+ * first frame, a new session, a seek back, a branch) every CPU starts
+ * again with all that is kept up to the tick shown, in at least one line
+ * (maybe empty) so the client drops what it had.
+ */
+static void
+server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
+{
+	const struct runs	*r = session_runs(c->server->daemon->session);
+	struct runs_run		 run[64];
+	char			 line[1200];
+	uint64_t		 from, first;
+	size_t			 n, i, len;
+	int			 cpu, cont, said;
+
+	for (cpu = 0; cpu < runs_ncpus(r); cpu++) {
+		first = runs_first(r, cpu);
+		if (to > runs_end(r, cpu))
+			to = runs_end(r, cpu);
+		cont = c->runs_ok && c->runs_to <= to && c->runs_to >= first;
+		from = cont ? c->runs_to : first < to ? first : to;
+		said = cont;
+		len = 0;
+		while ((n = runs_get(r, cpu, from, to, run, 64)) > 0) {
+			for (i = 0; i < n; i++) {
+				if (len == 0)
+					len = snprintf(line, sizeof line,
+					    "runs cpu=%d from=%llu ", cpu,
+					    (unsigned long long)run[i].from);
+				else
+					line[len++] = ',';
+				if (run[i].task == 0)
+					len += snprintf(line + len, sizeof line -
+					    len, "0*%llu",
+					    (unsigned long long)run[i].n);
+				else
+					len += snprintf(line + len, sizeof line -
+					    len, "%d:%d*%llu", run[i].task,
+					    run[i].rank,
+					    (unsigned long long)run[i].n);
+				if (len > 1000) {
+					line[len++] = '\n';
+					evbuffer_add(out, line, len);
+					len = 0;
+					said = 1;
+				}
+			}
+			from = run[n - 1].from + run[n - 1].n;
+		}
+		if (len > 0 || !said) {
+			if (len == 0)
+				len = snprintf(line, sizeof line,
+				    "runs cpu=%d from=%llu ", cpu,
+				    (unsigned long long)from);
+			line[len - 1] = line[len - 1] == ' ' ? '\n' : line[len - 1];
+			if (line[len - 1] != '\n')
+				line[len++] = '\n';
+			evbuffer_add(out, line, len);
+		}
+	}
+	c->runs_to = to;
+	c->runs_ok = 1;
+}
+
+/*
  * Start (or change the rate of) frames; the first one goes at once, and
  * is full: with delta, the later ones carry only what changed since the
  * last frame this client was sent.
@@ -252,6 +324,7 @@ server_client_subscribe(struct server_client *c, int fps, int delta)
 	c->subscribed = 1;
 	c->delta = delta;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
+	c->runs_ok = 0;		/* and has the runs kept */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);
 	server_client_frame(c);

@@ -242,8 +242,10 @@ server_reset(struct server *srv)
 	srv->lines = NULL;
 	srv->nlines = 0;
 	srv->lines_gen = 0;
-	TAILQ_FOREACH(c, &srv->clients, entry)
+	TAILQ_FOREACH(c, &srv->clients, entry) {
 		c->gen_sent = 0;
+		c->runs_ok = 0;
+	}
 }
 
 /*
