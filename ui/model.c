@@ -88,6 +88,7 @@ model_free(struct model *m)
 	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
+	history_free(m);
 	free(m);
 }
 
@@ -718,6 +719,18 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		snprintf(m->events[m->nevents % MODEL_EVENTS],
 		    sizeof m->events[0], "%s", f->text);
 		m->nevents++;
+		history_event(m, tick, f->text);
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "runs") == 0) {
+		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
+		    f->val[1] == NULL || strcmp(f->key[0], "cpu") != 0 ||
+		    strcmp(f->key[1], "from") != 0 ||
+		    (f->n == 3 && f->val[2] != NULL))
+			return (model_bad(m, line, "bad runs line"));
+		if (history_runs_line(m, f->val[0], f->val[1], f->n == 3 ?
+		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+			return (model_bad(m, line, "bad runs line"));
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "frame") == 0) {

@@ -20,6 +20,11 @@
 #define MODEL_BOTTOM	139	/* the bottom rank */
 #define MODEL_WORD_MAX	64	/* a scenario's name */
 #define MODEL_DESC_MAX	1024	/* a scenario's description */
+#define MODEL_LOG	256	/* events kept for the event log pane */
+#define MODEL_RUNS_TICKS 20000	/* ticks of runs kept per CPU */
+#define MODEL_RUNS_CAP	16384	/* runs kept per CPU */
+
+struct runs;
 
 enum mtask_state {
 	MTASK_SLEEPING,
@@ -88,6 +93,12 @@ struct mscenario {
 
 /* One `mark` event of the scenario (the `marks` reply). */
 struct mmark {
+	long		 tick;
+	char		 text[MODEL_TEXT_MAX];
+};
+
+/* One event of the log, with the tick it took effect. */
+struct mevent {
 	long		 tick;
 	char		 text[MODEL_TEXT_MAX];
 };
@@ -209,6 +220,15 @@ struct model {
 	}		 pending[MODEL_PENDING];
 	int		 npending;
 	int		 pending_head;
+
+	/*
+	 * History (history.c): what each CPU ran, tick by tick, from the
+	 * frames' runs lines (NULL before one came); the last MODEL_LOG
+	 * events with their ticks, nlog counting every one seen.
+	 */
+	struct runs	*runs;
+	struct mevent	*log;
+	long		 nlog;
 };
 
 /* model.c */
@@ -341,6 +361,20 @@ struct view {
 	int		 task_rows;	/* task rows shown */
 	int		 cpu_rows;	/* panel rows in all */
 	int		 cpu_rows_shown;
+
+	/* History panes (history.c): on or off, zoom, the log's scroll. */
+	int		 show_timeline;
+	int		 show_ranks;
+	int		 show_events;
+	int		 zoom;		/* ticks a timeline cell; 0: default */
+	int		 events_back;	/* events scrolled back from the newest */
+	/* The selected task's state at each frame, for the rank line. */
+	struct {
+		long	 tick;
+		int	 task;
+		int	 sleeping;
+	}		 samples[512];
+	int		 nsamples;	/* total; newest at (n-1) % 512 */
 };
 
 /* Everything one draw of the screen needs; what the panes are given. */
@@ -423,6 +457,16 @@ void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
 void		 help_draw(struct draw *, const char *const *help);
+
+/* history.c */
+#define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
+enum model_got	 history_runs_line(struct model *, const char *cpu,
+		     const char *from, const char *items, int ncpus);
+void		 history_event(struct model *, long tick, const char *);
+void		 history_free(struct model *);
+void		 history_sample(const struct model *, struct view *);
+int		 history_lines(struct draw *, int avail);
+int		 history_draw(struct draw *, int y, int avail);
 
 /* picker.c */
 void		 picker_draw(struct draw *);
