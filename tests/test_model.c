@@ -961,11 +961,44 @@ test_key_nothing(void **state)
 	struct keys_env	 e;
 
 	m = three(&v, &e);
-	assert_int_equal(keys_handle(&e, 'Z'), KEYS_HANDLED | KEYS_REDRAW);
+	assert_int_equal(keys_handle(&e, 'X'), KEYS_HANDLED | KEYS_REDRAW);
 	assert_string_equal(v.message,
-	    "'Z' does nothing here (? lists the keys)");
+	    "'X' does nothing here (? lists the keys)");
 	keys_handle(&e, KEY_F(5));
 	assert_non_null(strstr(v.message, "F5 does nothing"));
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
+/* w, r, e turn the history panes on and off; z/Z zoom; u/d scroll. */
+static void
+test_key_history(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	keys_handle(&e, 'w');
+	assert_true(v.show_timeline);
+	assert_string_equal(v.message, "timeline (who ran when) on");
+	keys_handle(&e, 'r');
+	assert_true(v.show_ranks);
+	keys_handle(&e, 'e');
+	assert_true(v.show_events);
+	keys_handle(&e, 'w');
+	assert_false(v.show_timeline);
+	keys_handle(&e, 'z');
+	assert_int_equal(v.zoom, 10);
+	keys_handle(&e, 'Z');
+	keys_handle(&e, 'Z');
+	assert_int_equal(v.zoom, 50);
+	assert_string_equal(v.message, "timeline: 50 ticks a cell");
+	keys_handle(&e, 'u');
+	assert_int_equal(v.events_back, 5);
+	keys_handle(&e, 'd');
+	keys_handle(&e, 'd');
+	assert_int_equal(v.events_back, 0);
 	assert_int_equal(nsent, 0);
 	model_free(m);
 }
@@ -1407,6 +1440,7 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_key_g),
 		cmocka_unit_test(test_key_nothing),
+		cmocka_unit_test(test_key_history),
 		cmocka_unit_test(test_help_q),
 		cmocka_unit_test(test_fkeys),
 		cmocka_unit_test(test_find),
