@@ -660,6 +660,12 @@ command_run(struct daemon *d, const struct proto_cmd *cmd,
 	case PROTO_READONLY:
 		evbuffer_add_printf(out, "ok\n");
 		return (COMMAND_READONLY);
+	case PROTO_VIEW:
+		/* The last presenter to say leads; frames tell followers. */
+		snprintf(d->view, sizeof d->view, "%s", cmd->path);
+		d->view_seq++;
+		evbuffer_add_printf(out, "ok\n");
+		return (0);
 	}
 	return (0);
 }

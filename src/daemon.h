@@ -83,6 +83,9 @@ struct daemon {
 
 	struct daemon_event	 events[DAEMON_EVENTS];
 	uint64_t		 event_seq;	/* seq of the newest event */
+	/* The presenter's view (`view`) for followers; view_seq: its count. */
+	char			 view[512];
+	uint64_t		 view_seq;
 	uint64_t		 gen;		/* moves on every change */
 	struct daemon_step	 step;
 	int			 exiting;

@@ -23,6 +23,8 @@ static void	protocol_word(const char *, char *, size_t);
  * whether they change the daemon (a read-only connection is refused
  * those: `err read-only`).
  */
+static int	protocol_parse_view(struct proto_cmd *, char **, int, char **);
+
 static const struct proto_def {
 	const char	*name;
 	enum proto_type	 type;
@@ -59,6 +61,7 @@ static const struct proto_def {
 	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
 	{ "seek", PROTO_SEEK, 1, 1, 1, "seek <tick>" },
 	{ "marks", PROTO_MARKS, 0, 0, 0, "marks" },
+	{ "view", PROTO_VIEW, 0, PROTO_VIEW_MAX, 1, "view [key=value ...]" },
 };
 #define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
 
@@ -89,6 +92,7 @@ const char *const protocol_help[] = {
 	"readonly                  this connection changes nothing from now",
 	"seek <tick>               show the state at a past tick (pauses)",
 	"marks                     the scenario's marks (chapters)",
+	"view [key=value ...]      the presenter's view, for followers",
 	NULL
 };
 
@@ -439,6 +443,8 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 	case PROTO_RECORD:
 		cmd->path = xstrdup(w[0]);
 		break;
+	case PROTO_VIEW:
+		return (protocol_parse_view(cmd, w, n, cause));
 	case PROTO_SEEK:
 		if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v,
 		    cause) != 0)
@@ -473,6 +479,41 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	default:
 		break;
+	}
+	return (0);
+}
+
+
+/*
+ * A view's pairs (`view task=3 timeline=1 …`): each key 1-16 of [a-z],
+ * each value a whole number of at most 12 characters; kept joined by
+ * spaces for the followers.
+ */
+static int
+protocol_parse_view(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	char		 q[PROTO_QUOTE_SIZE], *eq, *end;
+	size_t		 len = 0, k;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		eq = strchr(w[i], '=');
+		k = eq != NULL ? (size_t)(eq - w[i]) : 0;
+		if (eq == NULL || k < 1 || k > 16 ||
+		    strspn(w[i], "abcdefghijklmnopqrstuvwxyz") != k ||
+		    strlen(eq + 1) < 1 || strlen(eq + 1) > 12 ||
+		    (strtol(eq + 1, &end, 10), *end != '\0')) {
+			*cause = xasprintf("bad view pair %s (expected "
+			    "key=number)", protocol_quote(w[i], q, sizeof q));
+			return (-1);
+		}
+		len += strlen(w[i]) + 1;
+	}
+	cmd->path = xcalloc(1, len + 1);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(cmd->path, " ");
+		strcat(cmd->path, w[i]);
 	}
 	return (0);
 }

@@ -27,6 +27,7 @@
 #define PROTO_ARGV_MAX		64	/* words after -- in spawn */
 #define PROTO_QUOTE_MAX		40	/* characters of a quoted word */
 #define PROTO_QUOTE_SIZE	48	/* buffer for protocol_quote */
+#define PROTO_VIEW_MAX		16	/* key=value pairs of a view */
 
 enum proto_type {
 	PROTO_NONE,		/* an empty line: no reply */
@@ -56,7 +57,8 @@ enum proto_type {
 	PROTO_RECORD,
 	PROTO_READONLY,
 	PROTO_SEEK,
-	PROTO_MARKS
+	PROTO_MARKS,
+	PROTO_VIEW
 };
 
 /* One parsed command; protocol_cmd_free() releases it. */
@@ -78,7 +80,7 @@ struct proto_cmd {
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 	const struct engine_policy *policy;	/* policy */
-	char		*path;		/* load, record */
+	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
 };
 

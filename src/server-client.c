@@ -182,7 +182,7 @@ server_client_frame(struct server_client *c)
 	int			 delta;
 
 	if (c->gen_sent != 0 && c->gen_sent == d->gen &&
-	    c->event_seen == d->event_seq)
+	    c->event_seen == d->event_seq && c->view_seen == d->view_seq)
 		return;
 	queued = server_client_queued(c);
 	delta = c->delta && c->gen_sent != 0;
@@ -232,6 +232,11 @@ server_client_frame(struct server_client *c)
 		    ev->text);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
+	}
+	if (c->view_seen != d->view_seq) {
+		evbuffer_add_printf(tr, "view seq=%llu %s\n",
+		    (unsigned long long)d->view_seq, d->view);
+		c->view_seen = d->view_seq;
 	}
 	evbuffer_add(tr, "end\n", 4);
 	if (tr != out)
@@ -325,6 +330,7 @@ server_client_subscribe(struct server_client *c, int fps, int delta)
 	c->delta = delta;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->runs_ok = 0;		/* and has the runs kept */
+	c->view_seen = 0;	/* and the presenter's view, if any */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);
 	server_client_frame(c);

@@ -677,6 +677,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	struct mtask	 t;
 	struct mcpu	 c;
 	long		 tick;
+	size_t		 len;
 	int		 id;
 
 	if (strcmp(f->word, "end") == 0) {
@@ -720,6 +721,21 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		    sizeof m->events[0], "%s", f->text);
 		m->nevents++;
 		history_event(m, tick, f->text);
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, "view") == 0) {
+		if (model_long(f, "seq", &tick, 1) != 0 || tick <= 0)
+			return (model_bad(m, line, "bad view line"));
+		m->view_pairs[0] = '\0';
+		for (id = 0, len = 0; id < f->n; id++) {
+			if (f->val[id] == NULL || strcmp(f->key[id], "seq") == 0 ||
+			    len >= sizeof m->view_pairs)
+				continue;
+			len += snprintf(m->view_pairs + len,
+			    sizeof m->view_pairs - len, "%s=%s ", f->key[id],
+			    f->val[id]);
+		}
+		m->view_seq = tick;
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, "runs") == 0) {

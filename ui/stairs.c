@@ -62,6 +62,11 @@ struct client {
 	int			 delta;		/* frames asked with delta */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
+
+	/* Audience mode: the view said last, a daemon without `view`. */
+	char			 view_sent[512];
+	int			 no_view;
+	long			 view_seen;	/* the model's view_seq taken */
 };
 
 static void	stairs_redraw(struct client *);
@@ -71,13 +76,15 @@ static void
 stairs_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: stairs [-r] [-S socket]\n"
+	    "usage: stairs [-r] [--follow] [-S socket]\n"
 	    "Draw every CPU's staircase live from a stairsd daemon, starting\n"
 	    "one with the built-in demo if none listens on the socket.\n"
 	    "  -S SOCKET   the daemon's socket (default "
 	    "$XDG_RUNTIME_DIR/stairs/socket,\n"
 	    "              else /tmp/stairs-UID/socket)\n"
 	    "  -r          read-only: watch, change nothing\n"
+	    "  --follow    audience mode (read-only): show what the presenter\n"
+	    "              (the last client to act) shows: task, panes, scroll\n"
 	    "  -h, --help  this help;  -V, --version  the version\n"
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
@@ -317,6 +324,11 @@ stairs_reply(struct client *c)
 		break;
 	case PEND_MARKS:
 		break;
+	case PEND_VIEW:
+		/* A daemon that does not know `view`: stop saying it. */
+		if (!m->reply_ok)
+			c->no_view = 1;
+		break;
 	case PEND_READONLY:
 		if (!m->reply_ok) {
 			draw_message(&c->v, 1, "readonly: %s", m->reply_text);
@@ -422,6 +434,11 @@ stairs_read(struct bufferevent *bev, void *arg)
 		if (keys_frame(c->m, &c->v) & KEYS_MARKS)
 			stairs_session(c);
 		sel = c->v.selected;
+		/* A follower takes the presenter's view when a new one came. */
+		if (c->v.follow && c->m->view_seq != c->view_seen) {
+			c->view_seen = c->m->view_seq;
+			follow_apply(&c->v, c->m->view_pairs);
+		}
 		keys_select_first(c->m, &c->v);
 		if (sel != c->v.selected)
 			stairs_ask_table(c, 1);
@@ -465,6 +482,25 @@ stairs_redraw(struct client *c)
 	crt_render(&c->g);
 }
 
+/*
+ * A presenter (a client that may change things) acted: tell the daemon
+ * its view, if it changed, for the followers.
+ */
+static void
+stairs_view(struct client *c)
+{
+	char	buf[512], cmd[600];
+
+	if (c->v.readonly || c->no_view || c->m->proto < 2)
+		return;
+	follow_state(&c->v, buf, sizeof buf);
+	if (strcmp(buf, c->view_sent) == 0)
+		return;
+	snprintf(c->view_sent, sizeof c->view_sent, "%s", buf);
+	snprintf(cmd, sizeof cmd, "view %s", buf);
+	stairs_command(c, PEND_VIEW, cmd);
+}
+
 /* Keys (and mouse clicks) from the terminal. */
 static void
 stairs_stdin(evutil_socket_t fd, short what, void *arg)
@@ -495,6 +531,8 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 		stairs_ask_table(c, 1);
 	if (flags & KEYS_REDRAW)
 		stairs_redraw(c);
+	if (flags & KEYS_HANDLED)
+		stairs_view(c);
 }
 
 /* SIGWINCH: the terminal changed size. */
@@ -550,6 +588,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "follow", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct client	 c;
@@ -567,6 +606,10 @@ main(int argc, char **argv)
 			stairs_usage(stdout);
 			return (0);
 		case 'r':
+			c.v.readonly = 1;
+			break;
+		case 'F':
+			c.v.follow = 1;
 			c.v.readonly = 1;
 			break;
 		case 'S':

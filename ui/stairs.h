@@ -112,6 +112,7 @@ enum model_pend {
 	PEND_MARKS,		/* the scenario's marks, for rewind */
 	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
+	PEND_VIEW,		/* the presenter's view: quiet */
 	PEND_SHUTDOWN
 };
 
@@ -229,6 +230,10 @@ struct model {
 	struct runs	*runs;
 	struct mevent	*log;
 	long		 nlog;
+
+	/* The presenter's view (a frame's view line) and its seq; 0: none. */
+	char		 view_pairs[512];
+	long		 view_seq;
 };
 
 /* model.c */
@@ -375,6 +380,7 @@ struct view {
 		int	 sleeping;
 	}		 samples[512];
 	int		 nsamples;	/* total; newest at (n-1) % 512 */
+	int		 follow;	/* --follow: take the presenter's view */
 };
 
 /* Everything one draw of the screen needs; what the panes are given. */
@@ -467,6 +473,10 @@ void		 history_free(struct model *);
 void		 history_sample(const struct model *, struct view *);
 int		 history_lines(struct draw *, int avail);
 int		 history_draw(struct draw *, int y, int avail);
+
+/* follow.c */
+void		 follow_state(const struct view *, char *, size_t);
+int		 follow_apply(struct view *, const char *pairs);
 
 /* picker.c */
 void		 picker_draw(struct draw *);
