@@ -185,6 +185,30 @@ test_add_spawn(void **state)
 	    "spawn");
 }
 
+/* The presenter's view: key=number pairs, kept joined; refused read-only. */
+static void
+test_view(void **state)
+{
+	struct proto_cmd	cmd;
+
+	ok("view task=3 timeline=1 zoom=20 back=-1", &cmd);
+	assert_int_equal(cmd.type, PROTO_VIEW);
+	assert_string_equal(cmd.path, "task=3 timeline=1 zoom=20 back=-1");
+	protocol_cmd_free(&cmd);
+	ok("view", &cmd);
+	assert_string_equal(cmd.path, "");
+	protocol_cmd_free(&cmd);
+	assert_true(protocol_changes(PROTO_VIEW));
+	bad("view task", "bad view pair \"task\"");
+	bad("view Task=1", "bad view pair \"Task=1\"");
+	bad("view task=x", "bad view pair \"task=x\"");
+	bad("view =1", "bad view pair");
+	bad("view task=1234567890123", "bad view pair");
+	bad("view abcdefghijklmnopq=1", "bad view pair");
+	bad("view a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1 n=1 "
+	    "o=1 p=1 q=1", "usage: view");
+}
+
 /* Clock commands. */
 static void
 test_clock_commands(void **state)
@@ -447,6 +471,7 @@ main(void)
 		cmocka_unit_test(test_task_commands),
 		cmocka_unit_test(test_add_spawn),
 		cmocka_unit_test(test_clock_commands),
+		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_fuzz),

@@ -30,12 +30,50 @@
 static const char history_letters[] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/* A runs line of a frame: n ticks of tasks from tick `from` on a CPU. */
+/*
+ * Read one run of a runs line at *p ("ID:RANK*N" or "0*N", then a comma
+ * or the end); 0, or -1 if it is not one.
+ */
+static int
+history_run(const char **p, long *task, long *rank, unsigned long long *n)
+{
+	const char	*s = *p;
+	char		*end;
+
+	*task = strtol(s, &end, 10);
+	if (end == s || *s == '-' || *s == '+' || *task < 0)
+		return (-1);
+	*rank = -1;
+	s = end;
+	if (*s == ':') {
+		*rank = strtol(++s, &end, 10);
+		if (end == s || *s == '-' || *s == '+' || *rank > MODEL_BOTTOM)
+			return (-1);
+		s = end;
+	}
+	if (*s++ != '*' || *s == '-' || *s == '+')
+		return (-1);
+	*n = strtoull(s, &end, 10);
+	if (end == s || *n == 0)
+		return (-1);
+	s = end;
+	if (*s == ',' && s[1] != '\0')
+		s++;
+	else if (*s != '\0')
+		return (-1);
+	*p = s;
+	return (0);
+}
+
+/*
+ * A runs line of a frame: what a CPU ran from tick `from` on.  The line
+ * is checked whole before anything is kept, so a bad one changes nothing.
+ */
 enum model_got
 history_runs_line(struct model *m, const char *scpu, const char *sfrom,
     const char *items, int ncpus)
 {
-	const char	*p = items;
+	const char	*p;
 	char		*end;
 	long		 cpu, task, rank;
 	unsigned long long from, n;
@@ -43,9 +81,15 @@ history_runs_line(struct model *m, const char *scpu, const char *sfrom,
 	cpu = strtol(scpu, &end, 10);
 	if (*scpu == '\0' || *end != '\0' || cpu < 0 || cpu >= 4096)
 		return (MODEL_BAD);
-	from = strtoull(sfrom, &end, 10);
-	if (*sfrom == '\0' || *end != '\0' || *sfrom == '-')
+	if (*sfrom == '\0' || *sfrom == '-' || *sfrom == '+')
 		return (MODEL_BAD);
+	from = strtoull(sfrom, &end, 10);
+	if (*end != '\0')
+		return (MODEL_BAD);
+	for (p = items; *p != '\0';) {
+		if (history_run(&p, &task, &rank, &n) != 0)
+			return (MODEL_BAD);
+	}
 	if (m->runs == NULL || cpu >= runs_ncpus(m->runs)) {
 		if (ncpus <= cpu)
 			ncpus = cpu + 1;
@@ -54,30 +98,9 @@ history_runs_line(struct model *m, const char *scpu, const char *sfrom,
 	}
 	/* A from that is not where this CPU's runs ended starts it again. */
 	runs_put(m->runs, cpu, from, 0, -1, 0);
-	while (*p != '\0') {
-		task = strtol(p, &end, 10);
-		if (end == p || task < 0)
-			return (MODEL_BAD);
-		rank = -1;
-		p = end;
-		if (*p == ':') {
-			rank = strtol(++p, &end, 10);
-			if (end == p || rank < 0 || rank > MODEL_BOTTOM)
-				return (MODEL_BAD);
-			p = end;
-		}
-		if (*p++ != '*')
-			return (MODEL_BAD);
-		n = strtoull(p, &end, 10);
-		if (end == p || *p == '-' || n == 0)
-			return (MODEL_BAD);
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			return (MODEL_BAD);
+	for (p = items; *p != '\0'; from += n) {
+		history_run(&p, &task, &rank, &n);
 		runs_put(m->runs, cpu, from, (int)task, (int)rank, n);
-		from += n;
 	}
 	return (MODEL_NOTHING);
 }
