@@ -1090,6 +1090,13 @@ test_history(void **state)
 		golden(name, d);
 		free(d);
 	}
+	/* The editor runs 2 ticks in 42: seen at zoom 20 once selected. */
+	v.selected = 4;
+	d = render(m, &v, 80, 24);
+	if (strstr(d, " d=editor") == NULL)
+		fail_msg("the selected editor is not on the timeline");
+	free(d);
+	v.selected = 1;
 	/* At zoom 1 a cell is a tick: exactly what the runs say. */
 	v.zoom = 1;
 	v.show_ranks = v.show_events = 0;

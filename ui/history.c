@@ -202,10 +202,13 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 
 /*
  * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle), -1
- * when none of them is kept; *mixed when another ran there too.
+ * when none of them is kept; *mixed when another ran there too.  The
+ * selected task (sel), if it ran there at all, so that a task that runs
+ * a tick or two at a time is seen when selected.
  */
 static int
-history_cell(const struct runs *r, int cpu, long t0, long t1, int *mixed)
+history_cell(const struct runs *r, int cpu, long t0, long t1, int sel,
+    int *mixed)
 {
 	struct runs_run	 run[32];
 	uint64_t	 best = 0;
@@ -225,6 +228,10 @@ history_cell(const struct runs *r, int cpu, long t0, long t1, int *mixed)
 			best = run[i].n;
 			task = run[i].task;
 		}
+	}
+	for (i = 0; i < n && sel > 0; i++) {
+		if (run[i].task == sel)
+			return (sel);
 	}
 	return (task);
 }
@@ -284,7 +291,8 @@ history_timeline(struct draw *d, int y, int h)
 	for (c = 0; c < ncpus && c < rows; c++) {
 		for (x = 0; x < cells; x++) {
 			t0 = first + (long)x * zoom;
-			task = history_cell(m->runs, c, t0, t0 + zoom, &mixed);
+			task = history_cell(m->runs, c, t0, t0 + zoom,
+			    d->v->selected, &mixed);
 			if (task > 0)
 				history_add_id(ids, &nids,
 				    (int)sizeof history_letters - 1, task);
@@ -295,7 +303,8 @@ history_timeline(struct draw *d, int y, int h)
 		    c);
 		for (x = 0; x < cells; x++) {
 			t0 = first + (long)x * zoom;
-			task = history_cell(m->runs, c, t0, t0 + zoom, &mixed);
+			task = history_cell(m->runs, c, t0, t0 + zoom,
+			    d->v->selected, &mixed);
 			if (task < 0)
 				continue;
 			if (task == 0) {
