@@ -49,7 +49,8 @@ static const struct proto_def {
 	{ "resume", PROTO_RESUME, 0, 0, 1, "resume" },
 	{ "step", PROTO_STEP, 0, 1, 1, "step [N]" },
 	{ "speed", PROTO_SPEED, 1, 1, 1, "speed <0.01..100>" },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, 0, "subscribe [fps] [delta]" },
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 4, 0,
+	    "subscribe [fps] [delta] [runs] [view]" },
 	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe" },
 	{ "shutdown", PROTO_SHUTDOWN, 0, 0, 1, "shutdown" },
 	{ "quit", PROTO_QUIT, 0, 0, 0, "quit" },
@@ -80,7 +81,7 @@ const char *const protocol_help[] = {
 	"pause | resume            stop or restart the clock",
 	"step [N]                  run N ticks (default 1); pauses the clock",
 	"speed <x>                 ticks per ms of wall time, 0.01..100",
-	"subscribe [fps] [delta]   stream frames, at most fps a second",
+	"subscribe [fps] [delta] [runs] [view]  stream frames, at most fps a second",
 	"unsubscribe               stop the frames",
 	"shutdown                  stop the daemon",
 	"quit                      close this connection",
@@ -461,13 +462,25 @@ protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
 		break;
 	case PROTO_SUBSCRIBE:
 		cmd->fps = PROTO_FPS_DEFAULT;
-		/* "delta" last: frames after the first carry only changes. */
-		if (n > 0 && strcmp(w[n - 1], "delta") == 0) {
-			cmd->delta = 1;
+		/*
+		 * Words last, once each: "delta" (frames after the first
+		 * carry only changes), "runs" (what each CPU ran), "view"
+		 * (the presenter's view): lines older clients do not know.
+		 */
+		while (n > 0) {
+			if (strcmp(w[n - 1], "delta") == 0 && !cmd->delta)
+				cmd->delta = 1;
+			else if (strcmp(w[n - 1], "runs") == 0 && !cmd->runs)
+				cmd->runs = 1;
+			else if (strcmp(w[n - 1], "view") == 0 && !cmd->view)
+				cmd->view = 1;
+			else
+				break;
 			n--;
 		}
 		if (n > 1) {
-			*cause = xasprintf("usage: subscribe [fps] [delta]");
+			*cause = xasprintf("usage: subscribe [fps] [delta] "
+			    "[runs] [view]");
 			return (-1);
 		}
 		if (n == 1) {

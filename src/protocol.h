@@ -77,6 +77,8 @@ struct proto_cmd {
 	double		 speed;		/* speed */
 	int		 fps;		/* subscribe */
 	int		 delta;		/* subscribe ... delta */
+	int		 runs;		/* subscribe ... runs: runs lines */
+	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 	const struct engine_policy *policy;	/* policy */

@@ -182,7 +182,8 @@ server_client_frame(struct server_client *c)
 	int			 delta;
 
 	if (c->gen_sent != 0 && c->gen_sent == d->gen &&
-	    c->event_seen == d->event_seq && c->view_seen == d->view_seq)
+	    c->event_seen == d->event_seq &&
+	    (!c->view || c->view_seen == d->view_seq))
 		return;
 	queued = server_client_queued(c);
 	delta = c->delta && c->gen_sent != 0;
@@ -215,7 +216,8 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
-	server_client_runs(c, tr, st.tick);
+	if (c->runs)
+		server_client_runs(c, tr, st.tick);
 	if ((caption = session_caption(d->session, &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
@@ -233,7 +235,7 @@ server_client_frame(struct server_client *c)
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
-	if (c->view_seen != d->view_seq) {
+	if (c->view && c->view_seen != d->view_seq) {
 		evbuffer_add_printf(tr, "view seq=%llu %s\n",
 		    (unsigned long long)d->view_seq, d->view);
 		c->view_seen = d->view_seq;
@@ -316,18 +318,22 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 /*
  * Start (or change the rate of) frames; the first one goes at once, and
  * is full: with delta, the later ones carry only what changed since the
- * last frame this client was sent.
+ * last frame this client was sent; with runs, what each CPU ran; with
+ * view, the presenter's view.
  */
 static void
-server_client_subscribe(struct server_client *c, int fps, int delta)
+server_client_subscribe(struct server_client *c, const struct proto_cmd *cmd)
 {
 	struct daemon	*d = c->server->daemon;
+	int		 fps = cmd->fps;
 
 	if (fps > d->cfg.max_fps)
 		fps = d->cfg.max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
-	c->delta = delta;
+	c->delta = cmd->delta;
+	c->runs = cmd->runs;
+	c->view = cmd->view;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->runs_ok = 0;		/* and has the runs kept */
 	c->view_seen = 0;	/* and the presenter's view, if any */
@@ -385,7 +391,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		daemon_step_start(c->server->daemon, cmd.steps, c);
 	}
 	if (flags & COMMAND_SUBSCRIBE)
-		server_client_subscribe(c, cmd.fps, cmd.delta);
+		server_client_subscribe(c, &cmd);
 	if (flags & COMMAND_UNSUBSCRIBE)
 		server_client_unsubscribe(c);
 	if (flags & COMMAND_QUIT) {

@@ -61,6 +61,8 @@ struct server_client {
 	uint64_t		 dropped;	/* frames not sent since */
 	uint64_t		 runs_to;	/* end of the runs sent */
 	int			 runs_ok;	/* runs_to holds */
+	int			 runs;		/* subscribed with runs */
+	int			 view;		/* subscribed with view */
 	uint64_t		 view_seen;	/* view_seq of the view sent */
 
 	/* The real memory of the output: bytes, plus bodies' extra. */

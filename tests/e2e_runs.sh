@@ -1,9 +1,9 @@
 #!/bin/sh
 # e2e_runs.sh -- the frames' `runs` lines (docs/PROTOCOL.md, "Runs"),
 # end to end: a live daemon on a scenario of scripted tasks on 2 CPUs
-# runs a second and a half with two subscribers (`subscribe 30 delta`
-# from the start; `subscribe 4`, full frames at 4 a second, joining
-# later), then pauses.  Each subscriber's runs, put back together tick by
+# runs a second and a half with two subscribers (`subscribe 30 delta
+# runs` from the start; `subscribe 4 runs`, full frames at 4 a second,
+# joining later), then pauses.  Each subscriber's runs, put back together tick by
 # tick (a line whose from= is not where the CPU's runs ended starts that
 # CPU again, as a client does), must be every tick from the first it got
 # to the pause with no gap, and equal `stairsd --headless --trace` of
@@ -37,11 +37,11 @@ events = (
 CFG
 
 start "$tmp/mix.cfg" || e2e_end
-{ printf 'subscribe 30 delta\n'; sleep 1.5; printf 'pause\n'; sleep 0.5; } |
+{ printf 'subscribe 30 delta runs\n'; sleep 1.5; printf 'pause\n'; sleep 0.5; } |
     timeout 10 socat -t 1 - UNIX-CONNECT:"$sock" >"$tmp/a.out" 2>/dev/null &
 apid=$!
 sleep 0.6
-{ printf 'subscribe 4\n'; sleep 1.4; } |
+{ printf 'subscribe 4 runs\n'; sleep 1.4; } |
     timeout 10 socat -t 1 - UNIX-CONNECT:"$sock" >"$tmp/b.out" 2>/dev/null
 wait $apid
 end=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
@@ -125,6 +125,12 @@ for who in a b; do
 		diff "$tmp/$who.rows" "$tmp/$who.want" | head -5
 	fi
 done
+# Without the word, no runs lines (older clients do not know them).
+n=$({ printf 'subscribe 30 delta\n'; sleep 0.3; } |
+    timeout 10 socat -t 1 - UNIX-CONNECT:"$sock" 2>/dev/null |
+    grep -c '^runs ')
+[ "$n" -eq 0 ] && ok "subscribe without runs: no runs lines" ||
+    fail "subscribe without runs: $n runs lines"
 # The late subscriber's first frame had what was kept before it came.
 first_b=$(head -1 "$tmp/b.rows" | cut -d, -f1)
 [ "${first_b:-1}" -eq 0 ] && ok "b: its first frame went back to tick 0" ||

@@ -195,6 +195,16 @@ test_view(void **state)
 	assert_int_equal(cmd.type, PROTO_VIEW);
 	assert_string_equal(cmd.path, "task=3 timeline=1 zoom=20 back=-1");
 	protocol_cmd_free(&cmd);
+	ok("subscribe 10 delta runs view", &cmd);
+	assert_int_equal(cmd.fps, 10);
+	assert_true(cmd.delta && cmd.runs && cmd.view);
+	protocol_cmd_free(&cmd);
+	ok("subscribe view runs", &cmd);
+	assert_true(!cmd.delta && cmd.runs && cmd.view);
+	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
+	protocol_cmd_free(&cmd);
+	bad("subscribe 10 runs runs", "usage: subscribe");
+	bad("subscribe runs 10", "usage: subscribe");
 	ok("view", &cmd);
 	assert_string_equal(cmd.path, "");
 	protocol_cmd_free(&cmd);

@@ -60,6 +60,7 @@ struct client {
 	int			 shutting_down;	/* Q: quit when it closes */
 	int			 table_stale;	/* a frame since the table */
 	int			 delta;		/* frames asked with delta */
+	int			 history;	/* and with runs and view */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 
@@ -278,15 +279,17 @@ stairs_ask_table(struct client *c, int force)
 
 /*
  * Ask for frames: with delta (the first frame full, then only the tasks
- * that changed), unless the daemon refused that once.
+ * that changed), runs (what each CPU ran, for the history panes) and
+ * view (the presenter's view, for --follow), unless the daemon refused
+ * those once (then without runs and view, then without delta).
  */
 static void
 stairs_subscribe(struct client *c)
 {
-	char	cmd[32];
+	char	cmd[48];
 
-	snprintf(cmd, sizeof cmd, "subscribe %d%s", STAIRS_FPS,
-	    c->delta ? " delta" : "");
+	snprintf(cmd, sizeof cmd, "subscribe %d%s%s", STAIRS_FPS,
+	    c->delta ? " delta" : "", c->history ? " runs view" : "");
 	stairs_command(c, PEND_SUBSCRIBE, cmd);
 }
 
@@ -305,6 +308,12 @@ stairs_reply(struct client *c)
 		stairs_redraw(c);
 		break;
 	case PEND_SUBSCRIBE:
+		if (!m->reply_ok && c->history) {
+			/* A daemon before runs and view: without them. */
+			c->history = 0;
+			stairs_subscribe(c);
+			break;
+		}
 		if (!m->reply_ok && c->delta) {
 			/* A daemon before delta frames: full ones, then. */
 			c->delta = 0;
@@ -398,6 +407,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 			if (c->m->proto >= 2)
 				stairs_command(c, PEND_SCENARIOS, "scenarios");
 			c->delta = 1;
+			c->history = 1;
 			stairs_subscribe(c);
 			break;
 		case MODEL_FRAME:
