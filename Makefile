@@ -5,7 +5,8 @@
 # make test            unit + end-to-end tests, then again under ASan+UBSan
 # make bench           benchmark tables
 # make fuzz            libFuzzer harnesses, FUZZ_TIME s each (clang)
-# make install         PREFIX=/usr/local DESTDIR=
+# make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
+# make deb             a Debian package in build/deb (debhelper)
 #
 # Sources are found by wildcard: src/*.c is the daemon's library (less the
 # two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
@@ -60,12 +61,12 @@ PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
 
-.PHONY: all run test check bench bench-run clean install deps
+.PHONY: all run test check bench bench-run clean install uninstall deps
 all: $(PROGS)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 # Every scenario is compiled in (src/builtin.c), in scenarios/README's
 # order, so `load` works and the client starts the demo from anywhere.
@@ -75,7 +76,7 @@ $(BUILD)/gen/builtin_scenarios.c: $(wildcard scenarios/*.cfg) \
 	sh tests/embed.sh scenarios > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/builtin_scenarios.o: $(BUILD)/gen/builtin_scenarios.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	rm -f $@
@@ -99,7 +100,7 @@ $(BIN)/stairs: $(BUILD)/ui/stairs.o $(UILIB)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 $(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB)
 	@mkdir -p $(dir $@)
@@ -153,12 +154,73 @@ bench-run: $(PROGS) $(BENCHES)
 deps:
 	@sh tests/deps.sh
 
+# make install: the programs, the man pages, the scenarios (also built
+# in), the example configuration and bash completion (one file under
+# each program's name, where bash-completion looks) under
+# $(DESTDIR)$(PREFIX); an
+# installed stairsd finds its scenarios by name and stairs-load from
+# there (src/paths.c).  make uninstall removes exactly those files, and
+# the share/stairs directories.  tests/e2e_install.sh checks both.
+BINDIR		?= $(PREFIX)/bin
+DATADIR		?= $(PREFIX)/share/stairs
+MANDIR		?= $(PREFIX)/share/man
+COMPDIR		?= $(PREFIX)/share/bash-completion/completions
+INST_PROGS	= stairsd stairs stairs-load
+INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-scenario.5 \
+		  man/stairs-protocol.7 man/stairsd.8
+INST_SCEN	= $(wildcard scenarios/*.cfg) scenarios/README
+INST_CONF	= config/stairsd.cfg
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/stairs/scenarios \
-		$(DESTDIR)$(PREFIX)/share/stairs/config
-	install -m 755 $(PROGS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 scenarios/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/scenarios/
-	install -m 644 config/*.cfg $(DESTDIR)$(PREFIX)/share/stairs/config/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+		$(DESTDIR)$(DATADIR)/config
+	install -m 755 $(INST_PROGS:%=$(BIN)/%) $(DESTDIR)$(BINDIR)/
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 644 $$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+	install -m 644 $(INST_SCEN) $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 $(INST_CONF) $(DESTDIR)$(DATADIR)/config/
+	install -d $(DESTDIR)$(COMPDIR)
+	for p in $(INST_PROGS); do install -m 644 completion/stairs.bash \
+		$(DESTDIR)$(COMPDIR)/$$p || exit 1; done
+
+uninstall:
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(BINDIR)/%)
+	for m in $(INST_MAN); do s=$${m##*.}; \
+		rm -f $(DESTDIR)$(MANDIR)/man$$s/$${m#man/}; done
+	rm -f $(INST_SCEN:scenarios/%=$(DESTDIR)$(DATADIR)/scenarios/%)
+	rm -f $(INST_CONF:config/%=$(DESTDIR)$(DATADIR)/config/%)
+	rm -f $(INST_PROGS:%=$(DESTDIR)$(COMPDIR)/%)
+	-rmdir $(DESTDIR)$(DATADIR)/scenarios $(DESTDIR)$(DATADIR)/config \
+		$(DESTDIR)$(DATADIR)
+
+# make deb: the Debian package, built by debhelper from debian/ (compat
+# 13; debian/rules builds in build/debian, runs the units that need no
+# daemon or real process, and installs with make install PREFIX=/usr)
+# with dpkg-buildpackage -us -uc -b, which leaves its files in ../; they
+# are moved to build/deb: stairs_VERSION_ARCH.deb, its .buildinfo and
+# .changes and the dbgsym package.  --post-clean leaves no build output
+# in debian/.  Install it with apt-get install ./build/deb/stairs_*.deb.
+# tests/deps.sh deb installs debhelper and dpkg-dev when missing;
+# tests/e2e_deb.sh checks debian/, .ci/run builds, lints and installs it.
+DEB_DIR		= build/deb
+
+.PHONY: deb deb-build
+deb:
+	@sh tests/deps.sh deb
+	$(MAKE) deb-build
+
+deb-build:
+	@v=$$(dpkg-parsechangelog -S Version) && \
+	a=$$(dpkg --print-architecture) && \
+	changes=../stairs_$${v}_$$a.changes && \
+	rm -f $$changes && \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	    dpkg-buildpackage -us -uc -b -Jauto --post-clean && \
+	mkdir -p $(DEB_DIR) && \
+	for f in $$(sed -n '/^Files:/,/^[^ ]/s/^ .* //p' $$changes) \
+	    $${changes#../}; do mv ../$$f $(DEB_DIR)/ || exit 1; done && \
+	echo "make deb: $(DEB_DIR)/stairs_$${v}_$$a.deb"
 
 # make fuzz: the libFuzzer harnesses tests/fuzz/fuzz_*.c (docs/FUZZING.md),
 # built with clang into build/fuzz, each run FUZZ_TIME seconds on its seeds
@@ -215,10 +277,14 @@ fuzz-build: deps
 	    $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
-	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
 
+# Also what an interrupted make deb leaves in debian/ (debian/rules
+# clean removes the same with dh_clean).
 clean:
 	rm -rf build stairsd stairs stairs-load
+	rm -rf debian/.debhelper debian/stairs debian/tmp debian/files \
+		debian/*.substvars debian/debhelper-build-stamp
 
 # The dependency files of this tree's builds; not those of the old tree
 # bench-run builds, whose paths are relative to that tree.

@@ -591,6 +591,9 @@ cfs_info(const struct engine_env *env, const void *ts,
 	}
 	engine_stair_flat(ti, t->nice,
 	    ti->col[2] > 0 ? (int)(ti->col[2] / 1000) : 0);
+	/* In whole ticks, as left is; the rank is fixed. */
+	ti->slice = (int)(slice / 1000000);
+	ti->top = ti->bottom = 120 + t->nice;
 }
 
 /* The trace's columns: vruntime_us,slice_us,left_us. */

@@ -1,6 +1,10 @@
 /*
  * command.c -- what each protocol command does to the running daemon.
  *
+ * command_table (below) is every command: its name, words, usage, help,
+ * whether it changes anything, its argument reader and its function; the
+ * recipe for adding one is above it.
+ *
  * command_run() takes a parsed command (protocol.c), applies it to the
  * clock, or to the engine as a struct change through the session (which
  * journals it: daemon_change), records a human event line for every action so
@@ -51,7 +55,7 @@ command_task(struct daemon *d, const char *s, struct evbuffer *out,
 	char	q[PROTO_QUOTE_SIZE];
 	int	id;
 
-	if ((id = session_task_find(d->session, s)) == 0 ||
+	if ((id = session_task_find(daemon_session(d), s)) == 0 ||
 	    engine_task_info(daemon_engine(d), id, ti) != 0) {
 		evbuffer_add_printf(out, "err unknown task %s\n",
 		    protocol_quote(s, q, sizeof q));
@@ -99,7 +103,7 @@ command_cpu_lines(struct daemon *d, struct evbuffer *out)
 
 /* table <task>: the ticks run at each rank in each descent. */
 static int
-command_table(struct daemon *d, const struct proto_cmd *cmd,
+command_table_cmd(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	struct engine_task_info	 ti;
@@ -107,8 +111,9 @@ command_table(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ledger_write(session_ledger(d->session), id, &ti,
-	    engine_params(daemon_engine(d))->rr_interval, out);
+	ledger_write(session_ledger(daemon_session(d)), id, &ti,
+	    engine_params(daemon_engine(d))->rr_interval,
+	    engine_now(daemon_engine(d)), out);	/* the tick shown */
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
@@ -126,7 +131,7 @@ command_sleep(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ms = cmd->has_ms ? cmd->ms : (uint64_t)d->cfg.default_sleep;
+	ms = cmd->has_ms ? cmd->ms : (uint64_t)daemon_config(d)->default_sleep;
 	memset(&ch, 0, sizeof ch);
 	ch.kind = CHANGE_SLEEP;
 	ch.task = id;
@@ -208,9 +213,9 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	if (ti.state == ENGINE_EXITED)
 		return (command_err(out, xasprintf("task %s has already "
 		    "exited", ti.name)));
-	if (ti.kind == ENGINE_REAL && d->procs != NULL) {
+	if (ti.kind == ENGINE_REAL && daemon_procs(d) != NULL) {
 		/* Its process group goes too; the reap records the signal. */
-		if (procs_kill(d->procs, id, &cause) != 0)
+		if (procs_kill(daemon_procs(d), id, &cause) != 0)
 			return (command_err(out, cause));
 	}
 	memset(&ch, 0, sizeof ch);
@@ -235,10 +240,10 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
 	int		 id;
 
-	if (engine_ntasks(daemon_engine(d)) >= d->cfg.max_tasks)
+	if (engine_ntasks(daemon_engine(d)) >= daemon_config(d)->max_tasks)
 		return (command_err(out, xasprintf("too many tasks "
-		    "(max_tasks %d)", d->cfg.max_tasks)), -1);
-	if (session_task_find(d->session, cmd->task) != 0)
+		    "(max_tasks %d)", daemon_config(d)->max_tasks)), -1);
+	if (session_task_find(daemon_session(d), cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
 		    protocol_quote(cmd->task, q, sizeof q))), -1);
 	memset(&ch, 0, sizeof ch);
@@ -306,13 +311,13 @@ command_spawn(struct daemon *d, const struct proto_cmd *cmd,
 	char	*cause = NULL, *why, q[PROTO_QUOTE_SIZE];
 	int	 id;
 
-	if (d->procs == NULL)
+	if (daemon_procs(d) == NULL)
 		return (command_err(out, xasprintf("real processes are not "
 		    "available")));
 	if ((id = command_task_add(d, cmd, ENGINE_REAL, out)) < 0)
 		return (0);
 	/* A failed start leaves the task exited, with the reason. */
-	if (procs_spawn(d->procs, id, cmd->argv, &cause) != 0) {
+	if (procs_spawn(daemon_procs(d), id, cmd->argv, &cause) != 0) {
 		why = command_spawn_why(cmd->argv[0], cause);
 		free(cause);
 		daemon_note(d, "%s failed to start: %s", cmd->task, why);
@@ -346,6 +351,22 @@ command_policy(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/*
+ * compare <name|off>: a shadow engine under another policy beside the
+ * enforced one (SPEC.md section 6), kept across load and reset.
+ */
+static int
+command_compare(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	*cause = NULL;
+
+	if (daemon_compare(d, cmd->policy, &cause) != 0)
+		return (command_err(out, cause));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
 /* A `scenario` line for sc, named name, from file. */
 static void
 command_scenario_line(struct daemon *d, struct evbuffer *out,
@@ -355,7 +376,7 @@ command_scenario_line(struct daemon *d, struct evbuffer *out,
 	size_t	len;
 
 	len = protocol_scenario_line(buf, sizeof buf, name, file,
-	    sc->has_cpus ? sc->cpus : d->cfg.cpus, (int)sc->ntasks,
+	    sc->has_cpus ? sc->cpus : daemon_config(d)->cpus, (int)sc->ntasks,
 	    scenario_ncommands(sc) > 0,
 	    sc->description != NULL ? sc->description : "");
 	command_line(out, buf, len);
@@ -381,18 +402,20 @@ command_scenarios_path(struct daemon *d, struct evbuffer *out)
 {
 	struct dirent	**de;
 	struct scenario	 *sc;
+	char *const	 *dirs;
 	char		 *path, *name, *cause, *first;
-	size_t		  i, lines = 0;
+	size_t		  i, ndirs, lines = 0;
 	int		  n, k;
 
-	for (i = 0; i < d->nscenario_dirs; i++) {
-		if ((n = scandir(d->scenario_dirs[i], &de, command_cfg,
+	dirs = daemon_scenario_dirs(d, &ndirs);
+	for (i = 0; i < ndirs; i++) {
+		if ((n = scandir(dirs[i], &de, command_cfg,
 		    alphasort)) < 0)
 			continue;
 		for (k = 0; k < n; k++) {
 			name = xstrndup(de[k]->d_name,
 			    strlen(de[k]->d_name) - 4);
-			path = xasprintf("%s/%s", d->scenario_dirs[i],
+			path = xasprintf("%s/%s", dirs[i],
 			    de[k]->d_name);
 			first = daemon_scenario_file(d, name);
 			if (builtin_find(name) == NULL && first != NULL &&
@@ -424,7 +447,8 @@ command_scenarios_path(struct daemon *d, struct evbuffer *out)
  * then those of the configuration's scenario_path.
  */
 static int
-command_scenarios(struct daemon *d, struct evbuffer *out)
+command_scenarios(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
 {
 	const struct builtin_scenario	*b;
 	struct scenario			*sc;
@@ -466,7 +490,7 @@ command_load(struct daemon *d, const char *name, struct evbuffer *out)
 		return (command_err(out, cause));
 	}
 	free(copy);
-	daemon_note(d, "loaded %s", session_name(d->session));
+	daemon_note(d, "loaded %s", session_name(daemon_session(d)));
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }
@@ -494,11 +518,11 @@ command_seek(struct daemon *d, const struct proto_cmd *cmd,
 	char	*cause = NULL;
 
 	daemon_step_cancel(d, "seek");
-	if (!d->clock.paused) {
+	if (!daemon_paused(d)) {
 		daemon_pause(d);
 		daemon_note(d, "paused");
 	}
-	if (session_seek(d->session, cmd->tick, &cause) != 0)
+	if (session_seek(daemon_session(d), cmd->tick, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_changed(d);
 	evbuffer_add_printf(out, "ok\n");
@@ -507,19 +531,293 @@ command_seek(struct daemon *d, const struct proto_cmd *cmd,
 
 /* marks: the scenario's marks, in time order. */
 static int
-command_marks(struct daemon *d, struct evbuffer *out)
+command_marks(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
 {
 	const struct session_mark	*m;
 	char				 buf[PROTO_TEXT_MAX + 64];
 	size_t				 i, n;
 
-	m = session_marks(d->session, &n);
+	m = session_marks(daemon_session(d), &n);
 	for (i = 0; i < n; i++)
 		command_line(out, buf, protocol_text_line(buf, sizeof buf,
 		    "mark", m[i].at, m[i].text));
 	evbuffer_add_printf(out, "ok %zu\n", n);
 	return (0);
 }
+
+/* help: a line per command, from the table. */
+static int
+command_help(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	const struct proto_def	*def;
+
+	for (def = command_table; def->name != NULL; def++)
+		evbuffer_add_printf(out, "help %-25s %s\n", def->usage,
+		    def->help);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* status */
+static int
+command_status(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	struct proto_status	st;
+	char			buf[512];
+
+	daemon_status(d, &st);
+	command_line(out, buf, protocol_status_line(buf, sizeof buf, &st));
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* tasks */
+static int
+command_tasks(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	command_task_lines(d, out);
+	evbuffer_add_printf(out, "ok %d\n", engine_ntasks(daemon_engine(d)));
+	return (0);
+}
+
+/* cpus */
+static int
+command_cpus(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	command_cpu_lines(d, out);
+	evbuffer_add_printf(out, "ok %d\n",
+	    engine_params(daemon_engine(d))->cpus);
+	return (0);
+}
+
+/* pause */
+static int
+command_pause(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	daemon_step_cancel(d, "pause");
+	if (!daemon_paused(d)) {
+		daemon_pause(d);
+		daemon_note(d, "paused");
+	}
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* resume */
+static int
+command_resume(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	daemon_step_cancel(d, "resume");
+	if (daemon_paused(d)) {
+		daemon_resume(d);
+		daemon_note(d, "resumed");
+	}
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* step [N]: the connection starts it and replies when it is done. */
+static int
+command_step(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	return (COMMAND_STEP);
+}
+
+/* speed <x> */
+static int
+command_speed(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	char	a[32], b[32];
+
+	protocol_format_speed(daemon_speed(d), a, sizeof a);
+	protocol_format_speed(cmd->speed, b, sizeof b);
+	daemon_set_speed(d, cmd->speed);
+	daemon_note(d, "speed %s -> %s", a, b);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/* subscribe [fps] [delta]: the connection streams frames. */
+static int
+command_subscribe(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	evbuffer_add_printf(out, "ok\n");
+	return (COMMAND_SUBSCRIBE);
+}
+
+/* unsubscribe */
+static int
+command_unsubscribe(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	evbuffer_add_printf(out, "ok\n");
+	return (COMMAND_UNSUBSCRIBE);
+}
+
+/* shutdown: nothing after it on this connection is run. */
+static int
+command_shutdown(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	evbuffer_add_printf(out, "ok\n");
+	daemon_shutdown(d);
+	return (COMMAND_QUIT);
+}
+
+/* quit */
+static int
+command_quit(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	evbuffer_add_printf(out, "ok bye\n");
+	return (COMMAND_QUIT);
+}
+
+/* load <name|path> */
+static int
+command_load_cmd(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	return (command_load(d, cmd->path, out));
+}
+
+/* reset: load the current scenario again. */
+static int
+command_reset(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	return (command_load(d, session_label(daemon_session(d)), out));
+}
+
+/* readonly: the connection changes nothing from now. */
+static int
+command_readonly(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	evbuffer_add_printf(out, "ok\n");
+	return (COMMAND_READONLY);
+}
+
+/* view [key=value ...]: the presenter's view, for followers. */
+static int
+command_view(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	daemon_set_view(d, cmd->path);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
+/*
+ * The commands, in help's order: one entry each.
+ *
+ * To add a command:
+ *  1. a PROTO_ value in protocol.h's enum proto_type (tests name it);
+ *  2. an entry here: name, type, how many words follow the name (min,
+ *     max, -1: any), flags, usage (the "usage: " error and help's left
+ *     column), help's one-line description, the args reader and exec;
+ *  3. args: a protocol_args_* in protocol.c that reads the words into
+ *     struct proto_cmd (an existing one if the words are alike, NULL if
+ *     there are none);
+ *  4. exec: a command_* here that writes the reply (data lines, then one
+ *     "ok ..." or "err ...") and returns COMMAND_* flags for the
+ *     connection (0 mostly).
+ * Flags: PROTO_CHANGES if it changes anything (the server refuses it to
+ * a read-only client with "err read-only"); PROTO_ENGINE, with it, if it
+ * changes the engine (refused while viewing the past).  That is all:
+ * parsing, help, the read-only and past checks and dispatch read this.
+ */
+#define C	PROTO_CHANGES
+#define E	(PROTO_CHANGES|PROTO_ENGINE)
+const struct proto_def command_table[] = {
+	{ "help", PROTO_HELP, 0, 0, 0, "help", "this list",
+	  NULL, command_help },
+	{ "status", PROTO_STATUS, 0, 0, 0, "status",
+	  "tick, cpus, tasks, paused, speed, lag",
+	  NULL, command_status },
+	{ "tasks", PROTO_TASKS, 0, 0, 0, "tasks", "one task line per task",
+	  NULL, command_tasks },
+	{ "cpus", PROTO_CPUS, 0, 0, 0, "cpus", "one cpu line per engine CPU",
+	  NULL, command_cpus },
+	{ "table", PROTO_TABLE, 1, 1, 0, "table <task>",
+	  "ticks at each rank in each descent",
+	  protocol_args_task, command_table_cmd },
+	{ "sleep", PROTO_SLEEP, 1, 2, E, "sleep <task> [ms]",
+	  "injected sleep (default from the config)",
+	  protocol_args_sleep, command_sleep },
+	{ "nice", PROTO_NICE, 2, 2, E, "nice <task> <-20..19>", "nice value",
+	  protocol_args_nice, command_nice },
+	{ "affinity", PROTO_AFFINITY, 2, 2, E, "affinity <task> <cpulist>",
+	  "allowed engine CPUs, e.g. 0-2,5",
+	  protocol_args_affinity, command_affinity },
+	{ "kill", PROTO_KILL, 1, 1, E, "kill <task>", "end a task now",
+	  protocol_args_task, command_kill },
+	{ "add", PROTO_ADD, 1, 5, E,
+	  "add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]",
+	  "a scripted task", protocol_args_add, command_add },
+	{ "spawn", PROTO_SPAWN, 3, -1, E,
+	  "spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]",
+	  "a real process", protocol_args_spawn, command_spawn },
+	{ "pause", PROTO_PAUSE, 0, 0, C, "pause", "stop the clock",
+	  NULL, command_pause },
+	{ "resume", PROTO_RESUME, 0, 0, C, "resume", "restart the clock",
+	  NULL, command_resume },
+	{ "step", PROTO_STEP, 0, 1, C, "step [N]",
+	  "run N ticks (default 1); pauses the clock",
+	  protocol_args_step, command_step },
+	{ "speed", PROTO_SPEED, 1, 1, C, "speed <0.01..100>",
+	  "ticks per ms of wall time", protocol_args_speed, command_speed },
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 4, 0,
+	  "subscribe [fps] [delta] [runs] [view]",
+	  "stream frames, at most fps a second",
+	  protocol_args_subscribe, command_subscribe },
+	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe",
+	  "stop the frames", NULL, command_unsubscribe },
+	{ "shutdown", PROTO_SHUTDOWN, 0, 0, C, "shutdown", "stop the daemon",
+	  NULL, command_shutdown },
+	{ "quit", PROTO_QUIT, 0, 0, 0, "quit", "close this connection",
+	  NULL, command_quit },
+	{ "policy", PROTO_POLICY, 1, 1, E, "policy <staircase|o1|cfs|rr>",
+	  "switch the policy", protocol_args_policy, command_policy },
+	{ "scenarios", PROTO_SCENARIOS, 0, 0, 0, "scenarios",
+	  "the scenarios load knows, with descriptions",
+	  NULL, command_scenarios },
+	{ "load", PROTO_LOAD, 1, 1, C, "load <name|path>",
+	  "start a scenario afresh at tick 0",
+	  protocol_args_path, command_load_cmd },
+	{ "reset", PROTO_RESET, 0, 0, C, "reset",
+	  "load the current scenario again", NULL, command_reset },
+	{ "record", PROTO_RECORD, 1, 1, C, "record <path>",
+	  "write the journal so far, and keep on",
+	  protocol_args_path, command_record },
+	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly",
+	  "this connection changes nothing from now",
+	  NULL, command_readonly },
+	{ "seek", PROTO_SEEK, 1, 1, C, "seek <tick>",
+	  "show the state at a past tick (pauses)",
+	  protocol_args_tick, command_seek },
+	{ "marks", PROTO_MARKS, 0, 0, 0, "marks",
+	  "the scenario's marks (chapters)", NULL, command_marks },
+	{ "compare", PROTO_COMPARE, 1, 1, E, "compare <staircase|o1|cfs|rr|off>",
+	  "run a shadow policy beside the enforced one",
+	  protocol_args_compare, command_compare },
+	{ "view", PROTO_VIEW, 0, PROTO_VIEW_MAX, C, "view [key=value ...]",
+	  "the presenter's view, for followers",
+	  protocol_args_view, command_view },
+	{ NULL, PROTO_NONE, 0, 0, 0, NULL, NULL, NULL, NULL }
+};
+#undef C
+#undef E
 
 /*
  * Viewing the past (seek), commands that change the engine are refused:
@@ -529,24 +827,13 @@ static int
 command_past(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	switch (cmd->type) {
-	case PROTO_SLEEP:
-	case PROTO_NICE:
-	case PROTO_AFFINITY:
-	case PROTO_KILL:
-	case PROTO_ADD:
-	case PROTO_SPAWN:
-	case PROTO_POLICY:
-		if (!session_viewing(d->session))
-			return (0);
-		evbuffer_add_printf(out, "err viewing the past (tick %llu of "
-		    "%llu): resume first\n", (unsigned long long)engine_now(
-		    daemon_engine(d)), (unsigned long long)session_now(
-		    d->session));
-		return (1);
-	default:
+	if (!(cmd->def->flags & PROTO_ENGINE) ||
+	    !session_viewing(daemon_session(d)))
 		return (0);
-	}
+	evbuffer_add_printf(out, "err viewing the past (tick %llu of %llu): "
+	    "resume first\n", (unsigned long long)engine_now(daemon_engine(d)),
+	    (unsigned long long)session_now(daemon_session(d)));
+	return (1);
 }
 
 /*
@@ -557,115 +844,11 @@ int
 command_run(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	struct proto_status	 st;
-	char			 buf[512], a[32], b[32];
-	int			 i;
-
 	/* The engine at the tick the wall clock says, then the command. */
 	daemon_catchup(d);
+	if (cmd->def == NULL)
+		return (0);	/* an empty line */
 	if (command_past(d, cmd, out))
 		return (0);
-	switch (cmd->type) {
-	case PROTO_NONE:
-		return (0);
-	case PROTO_HELP:
-		for (i = 0; protocol_help[i] != NULL; i++)
-			evbuffer_add_printf(out, "help %s\n", protocol_help[i]);
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	case PROTO_STATUS:
-		daemon_status(d, &st);
-		command_line(out, buf, protocol_status_line(buf, sizeof buf,
-		    &st));
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	case PROTO_TASKS:
-		command_task_lines(d, out);
-		evbuffer_add_printf(out, "ok %d\n",
-		    engine_ntasks(daemon_engine(d)));
-		return (0);
-	case PROTO_CPUS:
-		command_cpu_lines(d, out);
-		evbuffer_add_printf(out, "ok %d\n",
-		    engine_params(daemon_engine(d))->cpus);
-		return (0);
-	case PROTO_TABLE:
-		return (command_table(d, cmd, out));
-	case PROTO_SLEEP:
-		return (command_sleep(d, cmd, out));
-	case PROTO_NICE:
-		return (command_nice(d, cmd, out));
-	case PROTO_AFFINITY:
-		return (command_affinity(d, cmd, out));
-	case PROTO_KILL:
-		return (command_kill(d, cmd, out));
-	case PROTO_ADD:
-		return (command_add(d, cmd, out));
-	case PROTO_SPAWN:
-		return (command_spawn(d, cmd, out));
-	case PROTO_PAUSE:
-		daemon_step_cancel(d, "pause");
-		if (!d->clock.paused) {
-			daemon_pause(d);
-			daemon_note(d, "paused");
-		}
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	case PROTO_RESUME:
-		daemon_step_cancel(d, "resume");
-		if (d->clock.paused) {
-			daemon_resume(d);
-			daemon_note(d, "resumed");
-		}
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	case PROTO_STEP:
-		/* The connection starts it and replies when it is done. */
-		return (COMMAND_STEP);
-	case PROTO_SPEED:
-		protocol_format_speed(d->clock.speed, a, sizeof a);
-		protocol_format_speed(cmd->speed, b, sizeof b);
-		daemon_set_speed(d, cmd->speed);
-		daemon_note(d, "speed %s -> %s", a, b);
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	case PROTO_SUBSCRIBE:
-		evbuffer_add_printf(out, "ok\n");
-		return (COMMAND_SUBSCRIBE);
-	case PROTO_UNSUBSCRIBE:
-		evbuffer_add_printf(out, "ok\n");
-		return (COMMAND_UNSUBSCRIBE);
-	case PROTO_SHUTDOWN:
-		/* Nothing after it on this connection is run. */
-		evbuffer_add_printf(out, "ok\n");
-		daemon_shutdown(d);
-		return (COMMAND_QUIT);
-	case PROTO_QUIT:
-		evbuffer_add_printf(out, "ok bye\n");
-		return (COMMAND_QUIT);
-	case PROTO_POLICY:
-		return (command_policy(d, cmd, out));
-	case PROTO_SCENARIOS:
-		return (command_scenarios(d, out));
-	case PROTO_LOAD:
-		return (command_load(d, cmd->path, out));
-	case PROTO_RESET:
-		return (command_load(d, session_label(d->session), out));
-	case PROTO_RECORD:
-		return (command_record(d, cmd, out));
-	case PROTO_SEEK:
-		return (command_seek(d, cmd, out));
-	case PROTO_MARKS:
-		return (command_marks(d, out));
-	case PROTO_READONLY:
-		evbuffer_add_printf(out, "ok\n");
-		return (COMMAND_READONLY);
-	case PROTO_VIEW:
-		/* The last presenter to say leads; frames tell followers. */
-		snprintf(d->view, sizeof d->view, "%s", cmd->path);
-		d->view_seq++;
-		evbuffer_add_printf(out, "ok\n");
-		return (0);
-	}
-	return (0);
+	return (cmd->def->exec(d, cmd, out));
 }

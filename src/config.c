@@ -19,6 +19,7 @@
 
 #include "conffile.h"
 #include "config.h"
+#include "paths.h"
 #include "xmalloc.h"
 
 static void	config_error_at(char **, const char *, const config_setting_t *,
@@ -443,23 +444,11 @@ config_diff(const struct config *a, const struct config *b,
 
 /*
  * The file read when no -c is given: $XDG_CONFIG_HOME/stairs/stairsd.cfg
- * (or ~/.config/stairs/stairsd.cfg) if it exists, else NULL (defaults).
+ * (or ~/.config/stairs/stairsd.cfg) if it exists, else
+ * /etc/stairs/stairsd.cfg if it exists, else NULL (defaults); paths.c.
  */
 char *
 config_default_path(void)
 {
-	const char	*xdg = getenv("XDG_CONFIG_HOME"), *home;
-	char		*path;
-
-	if (xdg != NULL && *xdg == '/')
-		path = xasprintf("%s/%s", xdg, CONFIG_FILE_NAME);
-	else if ((home = getenv("HOME")) != NULL && *home == '/')
-		path = xasprintf("%s/.config/%s", home, CONFIG_FILE_NAME);
-	else
-		return (NULL);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return (NULL);
-	}
-	return (path);
+	return (paths_config(STAIRS_SYSCONFDIR));
 }

@@ -38,6 +38,7 @@
 #include "change.h"
 #include "daemon.h"
 #include "log.h"
+#include "paths.h"
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
@@ -51,6 +52,66 @@
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
+
+/*
+ * A `step N` under way: its ticks run in slices of a few ms, each a turn
+ * of the event loop, so other clients and signals are served meanwhile.
+ */
+struct daemon_step {
+	struct event		*ev;		/* the next slice */
+	uint64_t		 total, done;
+	int			 active;
+	struct server_client	*client;	/* waits for the reply; NULL */
+};
+
+/* A scenario's real task: checked at load, spawned once detached. */
+struct daemon_pending {
+	int	  id;
+	char	**argv;
+};
+
+struct daemon {
+	struct event_base	*base;
+	struct config		 cfg;
+	char			*config_path;	/* NULL: defaults only */
+	char			*socket_path;
+	/* The scenario run now: engine, trace rows, table, journal. */
+	struct session		*session;
+	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
+	const struct engine_policy *compare;
+	struct clock		 clock;
+	struct event		*timer;		/* on tick_fd */
+	struct event		*wake;		/* procs_event_fd: a child woke */
+	int			 tick_fd;	/* a periodic timerfd */
+	int			 batched;	/* tick_fd armed for a batch */
+	int			 real_ntasks;	/* daemon_real_live's cache: */
+	int			 real_nlive;	/* the counts it was taken at */
+	int			 real_live;	/* and what it found */
+	uint64_t		 ticks_run;	/* since start, by the clock */
+
+	FILE			*trace;		/* --trace (session writes) */
+	char			*trace_path;	/* NULL: stdout or none */
+	FILE			*record;	/* --record / record: journal */
+	struct event		*flush;		/* flushes trace and record */
+	char			*record_path;
+	struct server		*server;
+	struct procs		*procs;		/* NULL: no real processes */
+	char			*bindir;	/* real tasks' programs */
+	char		       **scenario_dirs;	/* scenario_path, absolute */
+	size_t			 nscenario_dirs;
+	char			*child_output;	/* children's logs */
+	struct daemon_pending	*pending;	/* real tasks to spawn */
+	size_t			 npending;
+
+	struct daemon_event	 events[DAEMON_EVENTS];
+	uint64_t		 event_seq;	/* seq of the newest event */
+	/* The presenter's view (`view`) for followers; view_seq: its count. */
+	char			 view[512];
+	uint64_t		 view_seq;
+	uint64_t		 gen;		/* moves on every change */
+	struct daemon_step	 step;
+	int			 exiting;
+};
 
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_batching(struct daemon *);
@@ -77,7 +138,8 @@ daemon_usage(FILE *f)
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
-	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg if it exists)\n"
+	    "$XDG_CONFIG_HOME/stairs/stairsd.cfg,\n"
+	    "                     else /etc/stairs/stairsd.cfg, if it exists)\n"
 	    "  -S, --socket PATH  control socket (default: "
 	    "$XDG_RUNTIME_DIR/stairs/socket or /tmp/stairs-UID/socket)\n"
 	    "  --scenario NAME|FILE  scenario to run: a built-in one's name "
@@ -179,6 +241,162 @@ daemon_engine(const struct daemon *d)
 	return (session_engine(d->session));
 }
 
+/*
+ * A daemon with base and the clock's timerfd, scenario loaded, its clock
+ * paused at tick 0, no socket (the fuzz harness runs commands on it);
+ * NULL with *cause.  daemon_free() then free() it.
+ */
+struct daemon *
+daemon_create(struct event_base *base, int tick_fd, const char *scenario,
+    char **cause)
+{
+	struct daemon	*d;
+
+	d = xcalloc(1, sizeof *d);
+	d->base = base;
+	d->tick_fd = tick_fd;
+	config_defaults(&d->cfg);
+	if (daemon_load(d, scenario, cause) != 0) {
+		daemon_free(d);
+		free(d);
+		return (NULL);
+	}
+	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
+	clock_pause(&d->clock);
+	return (d);
+}
+
+/* Has shutdown been asked for? */
+int
+daemon_exiting(const struct daemon *d)
+{
+	return (d->exiting);
+}
+
+/* The session run now: its calls change and read it. */
+struct session *
+daemon_session(const struct daemon *d)
+{
+	return (d->session);
+}
+
+/*
+ * compare NAME (NULL: off): a shadow engine under another policy beside
+ * the enforced one (SPEC.md section 6), kept across load and reset.
+ */
+int
+daemon_compare(struct daemon *d, const struct engine_policy *pol,
+    char **cause)
+{
+	const struct engine_policy	*old = d->compare;
+
+	if (session_compare(d->session, pol, cause) != 0)
+		return (-1);
+	d->compare = pol;
+	daemon_changed(d);
+	daemon_note(d, "compare %s -> %s", old != NULL ? old->name : "off",
+	    pol != NULL ? pol->name : "off");
+	return (0);
+}
+
+/* The configuration, to read. */
+const struct config *
+daemon_config(const struct daemon *d)
+{
+	return (&d->cfg);
+}
+
+/* The event loop. */
+struct event_base *
+daemon_base(const struct daemon *d)
+{
+	return (d->base);
+}
+
+/* The real processes, NULL if they are not available. */
+struct procs *
+daemon_procs(const struct daemon *d)
+{
+	return (d->procs);
+}
+
+/* Is the clock paused? */
+int
+daemon_paused(const struct daemon *d)
+{
+	return (d->clock.paused);
+}
+
+/* The clock's speed, ticks per ms. */
+double
+daemon_speed(const struct daemon *d)
+{
+	return (d->clock.speed);
+}
+
+/* Moves on every change subscribers would see. */
+uint64_t
+daemon_gen(const struct daemon *d)
+{
+	return (d->gen);
+}
+
+/* The seq of the newest event line (0: none yet). */
+uint64_t
+daemon_event_seq(const struct daemon *d)
+{
+	return (d->event_seq);
+}
+
+/* The presenter's view (`view` pairs) and how many were set (0: none). */
+const char *
+daemon_view(const struct daemon *d, uint64_t *seq)
+{
+	*seq = d->view_seq;
+	return (d->view);
+}
+
+/* A presenter's view (`view`): the last to say leads; frames tell. */
+void
+daemon_set_view(struct daemon *d, const char *pairs)
+{
+	snprintf(d->view, sizeof d->view, "%s", pairs);
+	d->view_seq++;
+}
+
+/* The oldest event seq still kept. */
+uint64_t
+daemon_event_first(const struct daemon *d)
+{
+	return (d->event_seq >= DAEMON_EVENTS ?
+	    d->event_seq - DAEMON_EVENTS + 1 : 1);
+}
+
+/* Event seq, or NULL if it is not kept (too old, or not yet). */
+const struct daemon_event *
+daemon_event(const struct daemon *d, uint64_t seq)
+{
+	if (seq == 0 || seq > d->event_seq || seq < daemon_event_first(d))
+		return (NULL);
+	return (&d->events[seq % DAEMON_EVENTS]);
+}
+
+/* The scenario path's directories, absolute. */
+char *const *
+daemon_scenario_dirs(const struct daemon *d, size_t *n)
+{
+	*n = d->nscenario_dirs;
+	return (d->scenario_dirs);
+}
+
+/* Client c is gone: a step it waited for runs on, with no one to tell. */
+void
+daemon_step_forget(struct daemon *d, struct server_client *c)
+{
+	if (d->step.client == c)
+		d->step.client = NULL;
+}
+
 /* Something subscribers see changed. */
 void
 daemon_changed(struct daemon *d)
@@ -254,10 +472,12 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->cgroups = d->procs != NULL ? procs_cgroup_mode(d->procs) : "none";
 	st->observe = d->procs != NULL ? procs_observe_mode(d->procs) : "proc";
 	st->lag = d->clock.lag;
-	st->clients = d->server != NULL ? d->server->nclients : 0;
+	st->clients = d->server != NULL ? server_nclients(d->server) : 0;
 	st->scenario = session_name(d->session);
 	st->sleep = d->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
+	st->compare = d->compare != NULL ? d->compare->name : NULL;
+	st->shadow = session_shadow(d->session) != NULL;
 }
 
 /*
@@ -978,23 +1198,41 @@ daemon_scenario_file(struct daemon *d, const char *name)
 	return (NULL);
 }
 
-/* The configuration's scenario_path, split, each made absolute. */
+/* Add dir (absolute, malloc'd; the daemon frees it) to the path. */
+static void
+daemon_scenario_dir(struct daemon *d, char *dir)
+{
+	d->scenario_dirs = xreallocarray(d->scenario_dirs,
+	    d->nscenario_dirs + 1, sizeof *d->scenario_dirs);
+	d->scenario_dirs[d->nscenario_dirs++] = dir;
+}
+
+/*
+ * The scenario path: the configuration's scenario_path, split, each
+ * made absolute, then an installed stairsd's PREFIX/share/stairs/
+ * scenarios if there is one (paths.c).
+ */
 static void
 daemon_scenario_path(struct daemon *d)
 {
-	char	*copy, *p, *dir;
+	struct stat	 sb;
+	char		*copy, *p, *dir, *prefix;
 
-	if (d->cfg.scenario_path == NULL || *d->cfg.scenario_path == '\0')
-		return;
-	copy = p = xstrdup(d->cfg.scenario_path);
-	while ((dir = strsep(&p, ":")) != NULL) {
-		if (*dir == '\0')
-			continue;
-		d->scenario_dirs = xreallocarray(d->scenario_dirs,
-		    d->nscenario_dirs + 1, sizeof *d->scenario_dirs);
-		d->scenario_dirs[d->nscenario_dirs++] = daemon_absolute(dir);
+	if (d->cfg.scenario_path != NULL && *d->cfg.scenario_path != '\0') {
+		copy = p = xstrdup(d->cfg.scenario_path);
+		while ((dir = strsep(&p, ":")) != NULL)
+			if (*dir != '\0')
+				daemon_scenario_dir(d, daemon_absolute(dir));
+		free(copy);
 	}
-	free(copy);
+	if ((prefix = paths_prefix()) == NULL)
+		return;
+	dir = paths_scenario_dir(prefix);
+	free(prefix);
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		daemon_scenario_dir(d, dir);
+	else
+		free(dir);
 }
 
 /*
@@ -1003,7 +1241,7 @@ daemon_scenario_path(struct daemon *d)
  * d->pending, to spawn.  NULL with *cause ("FILE:LINE: message").
  */
 static struct session *
-daemon_session(struct daemon *d, const char *name, char **cause)
+daemon_session_new(struct daemon *d, const char *name, char **cause)
 {
 	const struct builtin_scenario	*b;
 	struct session_setup		 set;
@@ -1061,6 +1299,9 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 		set.exit_reason = daemon_exit_reason;
 		set.arg = d;
 		s = session_create(&set, sc, cause);
+		/* A comparison goes on: the new session's from its tick 0. */
+		if (s != NULL && d->compare != NULL)
+			(void)session_compare(s, d->compare, cause);
 	}
 	if (s == NULL)
 		daemon_pending_free(d);
@@ -1079,7 +1320,7 @@ daemon_session(struct daemon *d, const char *name, char **cause)
 int
 daemon_load(struct daemon *d, const char *name, char **cause)
 {
-	if ((d->session = daemon_session(d, name, cause)) == NULL)
+	if ((d->session = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	return (0);
 }
@@ -1114,7 +1355,7 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	int		 paused = d->clock.paused, had_procs = d->procs != NULL;
 
 	/* The old session's real tasks are not ours to check against. */
-	if ((s = daemon_session(d, name, cause)) == NULL)
+	if ((s = daemon_session_new(d, name, cause)) == NULL)
 		return (-1);
 	daemon_step_cancel(d, "load");
 	session_end(old);

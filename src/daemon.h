@@ -1,7 +1,10 @@
 /*
- * daemon.h -- the live daemon's shared state and the calls that change it,
- * used by daemon.c (main, clock, signals), command.c (what each protocol
- * command does) and server*.c (the socket and its clients).
+ * daemon.h -- the live daemon (daemon.c: main, clock, signals) as the
+ * rest sees it: an opaque struct daemon and the calls that read and
+ * change it, used by command.c (what each protocol command does) and
+ * server*.c (the socket and its clients).  None of them reaches into
+ * another's struct: the daemon calls server_* (server.h), the server
+ * calls daemon_* and command_run, the commands daemon_* and session_*.
  */
 #ifndef STAIRS_DAEMON_H
 #define STAIRS_DAEMON_H
@@ -33,71 +36,40 @@ struct daemon_event {
 	char		*text;
 };
 
-/*
- * A `step N` under way: its ticks run in slices of a few ms, each a turn
- * of the event loop, so other clients and signals are served meanwhile.
- */
-struct daemon_step {
-	struct event		*ev;		/* the next slice */
-	uint64_t		 total, done;
-	int			 active;
-	struct server_client	*client;	/* waits for the reply; NULL */
-};
-
-/* A scenario's real task: checked at load, spawned once detached. */
-struct daemon_pending {
-	int	  id;
-	char	**argv;
-};
-
-struct daemon {
-	struct event_base	*base;
-	struct config		 cfg;
-	char			*config_path;	/* NULL: defaults only */
-	char			*socket_path;
-	/* The scenario run now: engine, trace rows, table, journal. */
-	struct session		*session;
-	struct clock		 clock;
-	struct event		*timer;		/* on tick_fd */
-	struct event		*wake;		/* procs_event_fd: a child woke */
-	int			 tick_fd;	/* a periodic timerfd */
-	int			 batched;	/* tick_fd armed for a batch */
-	int			 real_ntasks;	/* daemon_real_live's cache: */
-	int			 real_nlive;	/* the counts it was taken at */
-	int			 real_live;	/* and what it found */
-	uint64_t		 ticks_run;	/* since start, by the clock */
-
-	FILE			*trace;		/* --trace (session writes) */
-	char			*trace_path;	/* NULL: stdout or none */
-	FILE			*record;	/* --record / record: journal */
-	struct event		*flush;		/* flushes trace and record */
-	char			*record_path;
-	struct server		*server;
-	struct procs		*procs;		/* NULL: no real processes */
-	char			*bindir;	/* real tasks' programs */
-	char		       **scenario_dirs;	/* scenario_path, absolute */
-	size_t			 nscenario_dirs;
-	char			*child_output;	/* children's logs */
-	struct daemon_pending	*pending;	/* real tasks to spawn */
-	size_t			 npending;
-
-	struct daemon_event	 events[DAEMON_EVENTS];
-	uint64_t		 event_seq;	/* seq of the newest event */
-	/* The presenter's view (`view`) for followers; view_seq: its count. */
-	char			 view[512];
-	uint64_t		 view_seq;
-	uint64_t		 gen;		/* moves on every change */
-	struct daemon_step	 step;
-	int			 exiting;
-};
+/* The live daemon: opaque, its fields are daemon.c's. */
+struct daemon;
 
 /* The engine, to read (the session changes it). */
 const struct engine *daemon_engine(const struct daemon *);
 
+/*
+ * What the server (server*.c) and the commands (command.c) may see of
+ * the daemon: they call these; struct daemon is daemon.c's alone.
+ */
+struct session	*daemon_session(const struct daemon *);
+const struct config *daemon_config(const struct daemon *);
+struct event_base *daemon_base(const struct daemon *);
+struct procs	*daemon_procs(const struct daemon *);
+int		 daemon_paused(const struct daemon *);
+double		 daemon_speed(const struct daemon *);
+uint64_t	 daemon_gen(const struct daemon *);
+uint64_t	 daemon_event_seq(const struct daemon *);
+const struct daemon_event *daemon_event(const struct daemon *, uint64_t);
+uint64_t	 daemon_event_first(const struct daemon *);
+const char	*daemon_view(const struct daemon *, uint64_t *);
+void		 daemon_set_view(struct daemon *, const char *);
+char *const	*daemon_scenario_dirs(const struct daemon *, size_t *);
+void		 daemon_step_forget(struct daemon *, struct server_client *);
+
 /* daemon.c */
+struct daemon *daemon_create(struct event_base *, int tick_fd,
+	    const char *scenario, char **cause);
+int	daemon_exiting(const struct daemon *);
 int	daemon_load(struct daemon *, const char *scenario, char **cause);
 int	daemon_switch(struct daemon *, const char *scenario, char **cause);
 int	daemon_change(struct daemon *, const struct change *, char **cause);
+int	daemon_compare(struct daemon *, const struct engine_policy *,
+	    char **cause);
 int	daemon_record(struct daemon *, const char *path, char **cause);
 char   *daemon_scenario_file(struct daemon *, const char *name);
 void	daemon_free(struct daemon *);

@@ -95,6 +95,14 @@ struct engine_task_info {
 	int			 group;
 	struct engine_stair	 stair;
 	int			 rank;		/* the policy's rank, 100..139 */
+	/*
+	 * What a client draws without knowing the policy's rules: the
+	 * ticks of the turn that stair.left counts down from, and the
+	 * ranks the task can take now (its static rank and the bottom for
+	 * the staircase, static -5..+5 for o1, 120 + nice for cfs and rr).
+	 */
+	int			 slice;
+	int			 top, bottom;
 	int64_t			 col[ENGINE_MAX_COLS];	/* policy's columns */
 	uint64_t		 ran;		/* ticks of CPU */
 	uint64_t		 wake;		/* next wake tick if sleeping */

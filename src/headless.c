@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "journal.h"
+#include "paths.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
@@ -77,7 +78,8 @@ static const char headless_usage_text[] =
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
 "\n"
-"  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md)\n"
+"  --scenario FILE     the scenario (libconfig; see docs/SCENARIOS.md),\n"
+"                      or a built-in scenario's name (article, demo, ...)\n"
 "  --ticks N           run ticks 0..N-1 (1 tick = 1 ms of engine time)\n"
 "  --trace PATH|-      write tick,cpu,task,rank and the policy's columns\n"
 "                      per CPU per tick (staircase: iter,left)\n"
@@ -89,7 +91,7 @@ static const char headless_usage_text[] =
 "                      scenario's policy)\n"
 "  --compare LIST      run once per policy in LIST and print each task's\n"
 "                      share, runs and wake-up latencies per policy\n"
-"  --replay JOURNAL    run a recorded session again (stairsd --record):\n"
+"  --replay JOURNAL    run again a session a live stairsd recorded:\n"
 "                      its scenario, engine and every change it recorded;\n"
 "                      to its last tick unless --ticks; --policy replaces\n"
 "                      its policy (and the policy changes it recorded)\n"
@@ -351,7 +353,7 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 	size_t		 i;
 	char		*cause;
 
-	if ((sc = scenario_load_file(o->scenario, &cause)) == NULL) {
+	if ((sc = paths_scenario_load(o->scenario, NULL, &cause)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		return (2);

@@ -14,12 +14,14 @@
 
 #include "ledger.h"
 #include "table.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 struct ledger {
 	struct table	**tasks;	/* tasks[id - 1], NULL: not run */
 	int		  ntasks;
 	int		  max_rows;
+	uint64_t	  since;	/* the ticks before are not counted */
 };
 
 /* An empty ledger keeping at most max_rows descents per task. */
@@ -90,6 +92,20 @@ ledger_memory(const struct ledger *l)
 	return (n);
 }
 
+/* Say the counts start at tick since (the ticks before not counted). */
+void
+ledger_set_since(struct ledger *l, uint64_t since)
+{
+	l->since = since;
+}
+
+/* The tick the counts start at. */
+uint64_t
+ledger_since(const struct ledger *l)
+{
+	return (l->since);
+}
+
 /* How many descents are kept for a task. */
 int
 ledger_rows(const struct ledger *l, int id)
@@ -103,11 +119,13 @@ ledger_rows(const struct ledger *l, int id)
  * The table's lines for a task: a header, then one row per descent kept,
  * oldest first, with the ticks run on each stair from Base down.  There
  * are as many columns as the task has stairs now, or more if it ran
- * lower before a renice.
+ * lower before a renice.  The counts are up to tick now, which the
+ * line says (now=): the tick shown (session_ledger gives the past's
+ * counts while the past is shown).
  */
 void
 ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
-    int rr, struct evbuffer *out)
+    int rr, uint64_t now, struct evbuffer *out)
 {
 	const struct table	*t = ledger_table(l, id);
 	const uint32_t		*ticks;
@@ -117,13 +135,25 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 
 	cols = table_columns(t, ti->stair.prio);
 	n = t != NULL ? table_nrows(t) : 0;
-	evbuffer_add_printf(out, "table task=%d name=%s base=%d stairs=%d "
-	    "rr=%d rows=%zu dropped=%llu\n", id, ti->name, ti->stair.prio,
-	    cols, rr, n,
-	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL);
+#define K(id)	wire_key(&wire_table, id)
+	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
+	    "%s=%llu %s=%llu", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
+	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
+	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
+	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
+	    K(WIRE_TABLE_NOW), (unsigned long long)now);
+	/* Counted again from a keyframe after tick 0 (session.c). */
+	if (l->since > 0)
+		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),
+		    (unsigned long long)l->since);
+#undef K
+	evbuffer_add(out, "\n", 1);
 	for (i = 0; i < n; i++) {
 		d = table_row(t, i, &ticks);
-		evbuffer_add_printf(out, "row iter=%u ticks=", d);
+		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,
+		    wire_key(&wire_row, WIRE_ROW_ITER), d,
+		    wire_key(&wire_row, WIRE_ROW_TICKS));
 		for (j = 0; j < cols; j++)
 			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
 			    ticks[j]);

@@ -19,10 +19,15 @@ struct ledger *ledger_create(int max_rows);
 void	ledger_free(struct ledger *);
 void	ledger_add(struct ledger *, int id, uint32_t descent, int stair);
 int	ledger_rows(const struct ledger *, int id);
+/* The tick the counts start at (0 unless counted again from later). */
+void	ledger_set_since(struct ledger *, uint64_t);
+uint64_t ledger_since(const struct ledger *);
 size_t	ledger_memory(const struct ledger *);
 /* Task id's table, NULL until it has run. */
 const struct table *ledger_table(const struct ledger *, int id);
+/* The counts are up to tick now (the present's, even when viewing back). */
 void	ledger_write(const struct ledger *, int id,
-	    const struct engine_task_info *, int rr, struct evbuffer *);
+	    const struct engine_task_info *, int rr, uint64_t now,
+	    struct evbuffer *);
 
 #endif

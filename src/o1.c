@@ -581,6 +581,10 @@ o1_info(const struct engine_env *env, const void *ts,
 	ti->col[2] = o1_bonus(t);
 	ti->col[3] = t->sleep_avg / O1_NS;
 	engine_stair_flat(ti, t->nice, t->time_slice);
+	/* The bonus moves prio 5 either way of the static prio (O1 §2). */
+	ti->slice = o1_timeslice(t->nice);
+	ti->top = 120 + t->nice - 5 < 100 ? 100 : 120 + t->nice - 5;
+	ti->bottom = 120 + t->nice + 5 > 139 ? 139 : 120 + t->nice + 5;
 }
 
 /* The trace's columns: array (A active, E expired),left,bonus,sleep_avg. */

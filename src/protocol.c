@@ -14,100 +14,29 @@
 #include <string.h>
 
 #include "protocol.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 static void	protocol_word(const char *, char *, size_t);
 
-/*
- * Command names, with how many words they take (after the name), and
- * whether they change the daemon (a read-only connection is refused
- * those: `err read-only`).
- */
-static int	protocol_parse_view(struct proto_cmd *, char **, int, char **);
-
-static const struct proto_def {
-	const char	*name;
-	enum proto_type	 type;
-	int		 min, max;	/* -1: any number */
-	int		 changes;
-	const char	*usage;
-} proto_defs[] = {
-	{ "help", PROTO_HELP, 0, 0, 0, "help" },
-	{ "status", PROTO_STATUS, 0, 0, 0, "status" },
-	{ "tasks", PROTO_TASKS, 0, 0, 0, "tasks" },
-	{ "cpus", PROTO_CPUS, 0, 0, 0, "cpus" },
-	{ "table", PROTO_TABLE, 1, 1, 0, "table <task>" },
-	{ "sleep", PROTO_SLEEP, 1, 2, 1, "sleep <task> [ms]" },
-	{ "nice", PROTO_NICE, 2, 2, 1, "nice <task> <-20..19>" },
-	{ "affinity", PROTO_AFFINITY, 2, 2, 1, "affinity <task> <cpulist>" },
-	{ "kill", PROTO_KILL, 1, 1, 1, "kill <task>" },
-	{ "add", PROTO_ADD, 1, 5, 1,
-	    "add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]" },
-	{ "spawn", PROTO_SPAWN, 3, -1, 1,
-	    "spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]" },
-	{ "pause", PROTO_PAUSE, 0, 0, 1, "pause" },
-	{ "resume", PROTO_RESUME, 0, 0, 1, "resume" },
-	{ "step", PROTO_STEP, 0, 1, 1, "step [N]" },
-	{ "speed", PROTO_SPEED, 1, 1, 1, "speed <0.01..100>" },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 4, 0,
-	    "subscribe [fps] [delta] [runs] [view]" },
-	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe" },
-	{ "shutdown", PROTO_SHUTDOWN, 0, 0, 1, "shutdown" },
-	{ "quit", PROTO_QUIT, 0, 0, 0, "quit" },
-	{ "policy", PROTO_POLICY, 1, 1, 1, "policy <staircase|o1|cfs|rr>" },
-	{ "scenarios", PROTO_SCENARIOS, 0, 0, 0, "scenarios" },
-	{ "load", PROTO_LOAD, 1, 1, 1, "load <name|path>" },
-	{ "reset", PROTO_RESET, 0, 0, 1, "reset" },
-	{ "record", PROTO_RECORD, 1, 1, 1, "record <path>" },
-	{ "readonly", PROTO_READONLY, 0, 0, 0, "readonly" },
-	{ "seek", PROTO_SEEK, 1, 1, 1, "seek <tick>" },
-	{ "marks", PROTO_MARKS, 0, 0, 0, "marks" },
-	{ "view", PROTO_VIEW, 0, PROTO_VIEW_MAX, 1, "view [key=value ...]" },
-};
-#define PROTO_NDEFS (sizeof proto_defs / sizeof proto_defs[0])
-
-const char *const protocol_help[] = {
-	"help                      this list",
-	"status                    tick, cpus, tasks, paused, speed, lag",
-	"tasks                     one task line per task",
-	"cpus                      one cpu line per engine CPU",
-	"table <task>              ticks at each rank in each descent",
-	"sleep <task> [ms]         injected sleep (default from the config)",
-	"nice <task> <n>           nice -20..19",
-	"affinity <task> <cpus>    allowed engine CPUs, e.g. 0-2,5",
-	"kill <task>               end a task now",
-	"add <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS]",
-	"spawn <name> [nice=N] [cpus=LIST] -- <program> [args...]",
-	"pause | resume            stop or restart the clock",
-	"step [N]                  run N ticks (default 1); pauses the clock",
-	"speed <x>                 ticks per ms of wall time, 0.01..100",
-	"subscribe [fps] [delta] [runs] [view]  stream frames, at most fps a second",
-	"unsubscribe               stop the frames",
-	"shutdown                  stop the daemon",
-	"quit                      close this connection",
-	"policy <name>             switch the policy: staircase, o1, cfs, rr",
-	"scenarios                 the scenarios load knows, with descriptions",
-	"load <name|path>          start a scenario afresh at tick 0",
-	"reset                     load the current scenario again",
-	"record <path>             write the journal so far, and keep on",
-	"readonly                  this connection changes nothing from now",
-	"seek <tick>               show the state at a past tick (pauses)",
-	"marks                     the scenario's marks (chapters)",
-	"view [key=value ...]      the presenter's view, for followers",
-	NULL
-};
-
-/* The name of a command type. */
-const char *
-protocol_cmd_name(enum proto_type type)
+/* The command_table entry named name, or NULL. */
+const struct proto_def *
+protocol_find(const char *name)
 {
-	size_t	i;
+	const struct proto_def	*def;
 
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (proto_defs[i].type == type)
-			return (proto_defs[i].name);
+	for (def = command_table; def->name != NULL; def++) {
+		if (strcmp(name, def->name) == 0)
+			return (def);
 	}
-	return ("none");
+	return (NULL);
+}
+
+/* Does the command change the daemon (refused to read-only clients)? */
+int
+protocol_changes(const struct proto_cmd *cmd)
+{
+	return (cmd->def != NULL && (cmd->def->flags & PROTO_CHANGES));
 }
 
 /*
@@ -352,8 +281,7 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 				return (-1);
 		} else {
 			*cause = xasprintf("bad option %s for %s (expected %s)",
-			    protocol_quote(w[i], q, sizeof q),
-			    protocol_cmd_name(cmd->type),
+			    protocol_quote(w[i], q, sizeof q), cmd->def->name,
 			    cmd->type == PROTO_ADD ?
 			    "nice=, cpus=, pattern= or runtime=, once each" :
 			    "nice= or cpus=, once each, then --");
@@ -363,147 +291,213 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 	return (0);
 }
 
-/* Parse the words after the command name into cmd. */
-static int
-protocol_parse_args(struct proto_cmd *cmd, char **w, int n, char **cause)
+/* <task>: table, kill. */
+int
+protocol_args_task(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
-	const char	*why;
-	char		 q[PROTO_QUOTE_SIZE];
-	long		 v;
-	int		 i, dash;
+	cmd->task = xstrdup(w[0]);
+	return (0);
+}
 
-	switch (cmd->type) {
-	case PROTO_TABLE:
-	case PROTO_KILL:
-		cmd->task = xstrdup(w[0]);
-		break;
-	case PROTO_SLEEP:
-		cmd->task = xstrdup(w[0]);
-		if (n == 2) {
-			if (protocol_parse_ms("ms", w[1], &cmd->ms, cause) != 0)
-				return (-1);
-			cmd->has_ms = 1;
-		}
-		break;
-	case PROTO_NICE:
-		cmd->task = xstrdup(w[0]);
-		if (protocol_parse_int("nice", w[1], -20, 19, &v, cause) != 0)
+/* <task> [ms] */
+int
+protocol_args_sleep(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->task = xstrdup(w[0]);
+	if (n == 2) {
+		if (protocol_parse_ms("ms", w[1], &cmd->ms, cause) != 0)
 			return (-1);
-		cmd->nice = (int)v;
-		cmd->has_nice = 1;
-		break;
-	case PROTO_AFFINITY:
-		cmd->task = xstrdup(w[0]);
-		cmd->cpus = xstrdup(w[1]);
-		break;
-	case PROTO_ADD:
-	case PROTO_SPAWN:
-		if ((why = engine_name_check(w[0])) != NULL) {
-			/* Says which rule: reserved, digits, too long ... */
-			*cause = xasprintf("bad name %s: %s",
-			    protocol_quote(w[0], q, sizeof q), why);
-			return (-1);
-		}
-		cmd->task = xstrdup(w[0]);
-		if (cmd->type == PROTO_ADD)
-			return (protocol_parse_options(cmd, w + 1, n - 1,
-			    cause));
-		for (dash = 1; dash < n; dash++) {
-			if (strcmp(w[dash], "--") == 0)
-				break;
-		}
-		if (dash >= n - 1) {
-			*cause = xasprintf("usage: spawn <name> [nice=N] "
-			    "[cpus=LIST] -- <program> [args...]");
-			return (-1);
-		}
-		if (n - dash - 1 > PROTO_ARGV_MAX) {
-			*cause = xasprintf("spawn: more than %d arguments",
-			    PROTO_ARGV_MAX);
-			return (-1);
-		}
-		if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
-			return (-1);
-		cmd->argc = n - dash - 1;
-		cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
-		for (i = 0; i < cmd->argc; i++)
-			cmd->argv[i] = xstrdup(w[dash + 1 + i]);
-		break;
-	case PROTO_STEP:
-		cmd->steps = 1;
-		if (n == 1) {
-			if (protocol_parse_int("steps", w[0], 1,
-			    PROTO_STEP_MAX, &v, cause) != 0)
-				return (-1);
-			cmd->steps = (uint64_t)v;
-		}
-		break;
-	case PROTO_SPEED:
-		return (protocol_parse_speed(w[0], &cmd->speed, cause));
-	case PROTO_LOAD:
-	case PROTO_RECORD:
-		cmd->path = xstrdup(w[0]);
-		break;
-	case PROTO_VIEW:
-		return (protocol_parse_view(cmd, w, n, cause));
-	case PROTO_SEEK:
-		if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v,
-		    cause) != 0)
-			return (-1);
-		cmd->tick = (uint64_t)v;
-		break;
-	case PROTO_POLICY:
-		if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
-			*cause = xasprintf("unknown policy %s (known: %s)",
-			    protocol_quote(w[0], q, sizeof q),
-			    engine_policy_names());
-			return (-1);
-		}
-		break;
-	case PROTO_SUBSCRIBE:
-		cmd->fps = PROTO_FPS_DEFAULT;
-		/*
-		 * Words last, once each: "delta" (frames after the first
-		 * carry only changes), "runs" (what each CPU ran), "view"
-		 * (the presenter's view): lines older clients do not know.
-		 */
-		while (n > 0) {
-			if (strcmp(w[n - 1], "delta") == 0 && !cmd->delta)
-				cmd->delta = 1;
-			else if (strcmp(w[n - 1], "runs") == 0 && !cmd->runs)
-				cmd->runs = 1;
-			else if (strcmp(w[n - 1], "view") == 0 && !cmd->view)
-				cmd->view = 1;
-			else
-				break;
-			n--;
-		}
-		if (n > 1) {
-			*cause = xasprintf("usage: subscribe [fps] [delta] "
-			    "[runs] [view]");
-			return (-1);
-		}
-		if (n == 1) {
-			if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX,
-			    &v, cause) != 0)
-				return (-1);
-			cmd->fps = (int)v;
-		}
-		break;
-	default:
-		break;
+		cmd->has_ms = 1;
 	}
 	return (0);
 }
 
+/* <task> <-20..19> */
+int
+protocol_args_nice(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->task = xstrdup(w[0]);
+	if (protocol_parse_int("nice", w[1], -20, 19, &v, cause) != 0)
+		return (-1);
+	cmd->nice = (int)v;
+	cmd->has_nice = 1;
+	return (0);
+}
+
+/* <task> <cpulist> (parsed against the engine's CPUs when run) */
+int
+protocol_args_affinity(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->task = xstrdup(w[0]);
+	cmd->cpus = xstrdup(w[1]);
+	return (0);
+}
+
+/* A new task's name: the engine's rules (reserved, digits, too long ...). */
+static int
+protocol_args_name(struct proto_cmd *cmd, const char *name, char **cause)
+{
+	const char	*why;
+	char		 q[PROTO_QUOTE_SIZE];
+
+	if ((why = engine_name_check(name)) != NULL) {
+		*cause = xasprintf("bad name %s: %s",
+		    protocol_quote(name, q, sizeof q), why);
+		return (-1);
+	}
+	cmd->task = xstrdup(name);
+	return (0);
+}
+
+/* <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
+int
+protocol_args_add(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	if (protocol_args_name(cmd, w[0], cause) != 0)
+		return (-1);
+	return (protocol_parse_options(cmd, w + 1, n - 1, cause));
+}
+
+/* <name> [nice=N] [cpus=LIST] -- <program> [args...] */
+int
+protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	int	i, dash;
+
+	if (protocol_args_name(cmd, w[0], cause) != 0)
+		return (-1);
+	for (dash = 1; dash < n; dash++) {
+		if (strcmp(w[dash], "--") == 0)
+			break;
+	}
+	if (dash >= n - 1) {
+		*cause = xasprintf("usage: %s", cmd->def->usage);
+		return (-1);
+	}
+	if (n - dash - 1 > PROTO_ARGV_MAX) {
+		*cause = xasprintf("spawn: more than %d arguments",
+		    PROTO_ARGV_MAX);
+		return (-1);
+	}
+	if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
+		return (-1);
+	cmd->argc = n - dash - 1;
+	cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
+	for (i = 0; i < cmd->argc; i++)
+		cmd->argv[i] = xstrdup(w[dash + 1 + i]);
+	return (0);
+}
+
+/* [N], default 1 */
+int
+protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->steps = 1;
+	if (n == 1) {
+		if (protocol_parse_int("steps", w[0], 1, PROTO_STEP_MAX, &v,
+		    cause) != 0)
+			return (-1);
+		cmd->steps = (uint64_t)v;
+	}
+	return (0);
+}
+
+/* <0.01..100> */
+int
+protocol_args_speed(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	return (protocol_parse_speed(w[0], &cmd->speed, cause));
+}
+
+/* <path>: load, record. */
+int
+protocol_args_path(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	cmd->path = xstrdup(w[0]);
+	return (0);
+}
+
+/* <tick>: seek. */
+int
+protocol_args_tick(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	if (protocol_parse_int("tick", w[0], 0, INT64_MAX, &v, cause) != 0)
+		return (-1);
+	cmd->tick = (uint64_t)v;
+	return (0);
+}
+
+/* <policy name> */
+int
+protocol_args_policy(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	char	q[PROTO_QUOTE_SIZE];
+
+	if ((cmd->policy = engine_policy_find(w[0])) == NULL) {
+		*cause = xasprintf("unknown policy %s (known: %s)",
+		    protocol_quote(w[0], q, sizeof q), engine_policy_names());
+		return (-1);
+	}
+	return (0);
+}
+
+/* <policy name> or off: compare (cmd->policy NULL: off). */
+int
+protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	if (strcmp(w[0], "off") == 0)
+		return (0);
+	return (protocol_args_policy(cmd, w, n, cause));
+}
+
+/*
+ * [fps] [delta] [runs] [view]: the words last, once each: "delta" (frames
+ * after the first carry only changes), "runs" (what each CPU ran), "view"
+ * (the presenter's view): lines older clients do not know.
+ */
+int
+protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	long	v;
+
+	cmd->fps = PROTO_FPS_DEFAULT;
+	while (n > 0) {
+		if (strcmp(w[n - 1], "delta") == 0 && !cmd->delta)
+			cmd->delta = 1;
+		else if (strcmp(w[n - 1], "runs") == 0 && !cmd->runs)
+			cmd->runs = 1;
+		else if (strcmp(w[n - 1], "view") == 0 && !cmd->view)
+			cmd->view = 1;
+		else
+			break;
+		n--;
+	}
+	if (n > 1) {
+		*cause = xasprintf("usage: %s", cmd->def->usage);
+		return (-1);
+	}
+	if (n == 1) {
+		if (protocol_parse_int("fps", w[0], 1, PROTO_FPS_MAX, &v,
+		    cause) != 0)
+			return (-1);
+		cmd->fps = (int)v;
+	}
+	return (0);
+}
 
 /*
  * A view's pairs (`view task=3 timeline=1 …`): each key 1-16 of [a-z],
  * each value a whole number of at most 12 characters; kept joined by
  * spaces for the followers.
  */
-static int
-protocol_parse_view(struct proto_cmd *cmd, char **w, int n, char **cause)
+int
+protocol_args_view(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
 	char		 q[PROTO_QUOTE_SIZE], *eq, *end;
 	size_t		 len = 0, k;
@@ -558,13 +552,7 @@ protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
 		rc = 0;
 		goto out;
 	}
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (strcmp(w[0], proto_defs[i].name) == 0) {
-			def = &proto_defs[i];
-			break;
-		}
-	}
-	if (def == NULL) {
+	if ((def = protocol_find(w[0])) == NULL) {
 		*cause = xasprintf("unknown command %s (try help)",
 		    protocol_quote(w[0], q, sizeof q));
 		goto out;
@@ -574,8 +562,12 @@ protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
 		goto out;
 	}
 	cmd->type = def->type;
-	if ((rc = protocol_parse_args(cmd, w + 1, n - 1, cause)) != 0)
+	cmd->def = def;
+	if (def->args != NULL &&
+	    (rc = def->args(cmd, w + 1, n - 1, cause)) != 0)
 		protocol_cmd_free(cmd);
+	else
+		rc = 0;
 out:
 	free(w);
 	free(copy);
@@ -629,47 +621,6 @@ protocol_format_speed(double speed, char *buf, size_t len)
 	return (buf);
 }
 
-/* The status line; a scenario name's blanks become '_' (one word). */
-size_t
-protocol_status_line(char *buf, size_t len, const struct proto_status *st)
-{
-	char	sp[32], name[64];
-
-	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
-	    sizeof name);
-	return (protocol_len(snprintf(buf, len, "status tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d cgroups=%s alive=%d lag=%llu "
-	    "clients=%d scenario=%s sleep=%d observe=%s policy=%s now=%llu "
-	    "live=%d", (unsigned long long)st->tick, st->cpus, st->tasks,
-	    st->paused, protocol_format_speed(st->speed, sp, sizeof sp),
-	    st->rr, st->cgroups, st->alive, (unsigned long long)st->lag,
-	    st->clients, name, st->sleep,
-	    st->observe != NULL ? st->observe : "proc",
-	    st->policy != NULL ? st->policy : "staircase",
-	    (unsigned long long)st->now, st->live), len));
-}
-
-/* The first line of a frame. */
-size_t
-protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
-    uint64_t dropped, int delta)
-{
-	char	sp[32], name[64];
-
-	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
-	    sizeof name);
-	return (protocol_len(snprintf(buf, len, "frame tick=%llu cpus=%d "
-	    "tasks=%d paused=%d speed=%s rr=%d dropped=%llu alive=%d lag=%llu "
-	    "sleep=%d policy=%s now=%llu live=%d scenario=%s%s",
-	    (unsigned long long)st->tick, st->cpus, st->tasks, st->paused,
-	    protocol_format_speed(st->speed, sp, sizeof sp), st->rr,
-	    (unsigned long long)dropped, st->alive,
-	    (unsigned long long)st->lag, st->sleep,
-	    st->policy != NULL ? st->policy : "staircase",
-	    (unsigned long long)st->now, st->live, name, delta < 0 ? "" :
-	    delta ? " delta=1" : " delta=0"), len));
-}
-
 /*
  * A `scenarios` reply line: "scenario name=N file=F cpus=N tasks=N
  * real=0/1 text=DESCRIPTION", the text to the end of the line (control
@@ -684,27 +635,18 @@ protocol_scenario_line(char *buf, size_t len, const char *name,
 
 	protocol_word(name, n, sizeof n);
 	protocol_word(file, f, sizeof f);
-	o = protocol_len(snprintf(buf, len, "scenario name=%s file=%s cpus=%d "
-	    "tasks=%d real=%d text=", n, f, cpus, tasks, real != 0), len);
+#define K(id)	wire_key(&wire_scenario, id)
+	o = protocol_len(snprintf(buf, len, "%s %s=%s %s=%s %s=%d %s=%d %s=%d "
+	    "%s=", wire_scenario.word, K(WIRE_SCEN_NAME), n, K(WIRE_SCEN_FILE),
+	    f, K(WIRE_SCEN_CPUS), cpus, K(WIRE_SCEN_TASKS), tasks,
+	    K(WIRE_SCEN_REAL), real != 0, K(WIRE_SCEN_TEXT)), len);
+#undef K
 	for (i = 0; text != NULL && text[i] != '\0' && o + 1 < len; i++)
 		buf[o++] = (unsigned char)text[i] < 0x20 ||
 		    text[i] == 0x7f ? ' ' : text[i];
 	if (len > 0)
 		buf[o < len ? o : len - 1] = '\0';
 	return (o);
-}
-
-/* Does the command change the daemon (refused to read-only clients)? */
-int
-protocol_changes(enum proto_type type)
-{
-	size_t	i;
-
-	for (i = 0; i < PROTO_NDEFS; i++) {
-		if (proto_defs[i].type == type)
-			return (proto_defs[i].changes);
-	}
-	return (0);
 }
 
 /* The protocol's name for a task's state. */
@@ -801,93 +743,270 @@ proto_out_unum(struct proto_out *o, unsigned long long u)
 	o->p[o->len] = '\0';
 }
 
-/* Append " key=" and a number. */
+/* Append field number i of line (its keyword first): "[word] key=". */
 static void
-proto_out_kv(struct proto_out *o, const char *key, long long v)
+proto_out_key(struct proto_out *o, const struct wire_line *line, int i)
 {
-	proto_out_str(o, key);
-	proto_out_num(o, v);
+	if (i == 0) {
+		proto_out_str(o, line->word);
+		proto_out_str(o, " ");
+	} else
+		proto_out_str(o, " ");
+	proto_out_str(o, line->field[line->order[i]].key);
+	proto_out_str(o, "=");
 }
 
-/* One task line. */
+/* A frame or status line: wire.c's order, values from st. */
+static size_t
+protocol_head_line(char *buf, size_t len, const struct wire_line *line,
+    const struct proto_status *st, uint64_t dropped, int delta)
+{
+	struct proto_out	o = { buf, 0, len };
+	char			sp[32], name[64];
+	int			i;
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
+	    sizeof name);
+	for (i = 0; i < line->n; i++) {
+		if (line->order[i] == WIRE_HEAD_DELTA && delta < 0)
+			continue;
+		if (line->order[i] == WIRE_HEAD_SHADOW &&
+		    (st->compare == NULL || !st->shadow))
+			continue;
+		proto_out_key(&o, line, i);
+		switch ((enum wire_head)line->order[i]) {
+		case WIRE_HEAD_TICK:
+			proto_out_unum(&o, st->tick);
+			break;
+		case WIRE_HEAD_CPUS:
+			proto_out_num(&o, st->cpus);
+			break;
+		case WIRE_HEAD_TASKS:
+			proto_out_num(&o, st->tasks);
+			break;
+		case WIRE_HEAD_PAUSED:
+			proto_out_num(&o, st->paused);
+			break;
+		case WIRE_HEAD_SPEED:
+			proto_out_str(&o, protocol_format_speed(st->speed, sp,
+			    sizeof sp));
+			break;
+		case WIRE_HEAD_RR:
+			proto_out_num(&o, st->rr);
+			break;
+		case WIRE_HEAD_CGROUPS:
+			proto_out_str(&o, st->cgroups != NULL ? st->cgroups :
+			    "none");
+			break;
+		case WIRE_HEAD_DROPPED:
+			proto_out_unum(&o, dropped);
+			break;
+		case WIRE_HEAD_ALIVE:
+			proto_out_num(&o, st->alive);
+			break;
+		case WIRE_HEAD_LAG:
+			proto_out_unum(&o, st->lag);
+			break;
+		case WIRE_HEAD_CLIENTS:
+			proto_out_num(&o, st->clients);
+			break;
+		case WIRE_HEAD_SCENARIO:
+			proto_out_str(&o, name);
+			break;
+		case WIRE_HEAD_SLEEP:
+			proto_out_num(&o, st->sleep);
+			break;
+		case WIRE_HEAD_OBSERVE:
+			proto_out_str(&o, st->observe != NULL ? st->observe :
+			    "proc");
+			break;
+		case WIRE_HEAD_POLICY:
+			proto_out_str(&o, st->policy != NULL ? st->policy :
+			    "staircase");
+			break;
+		case WIRE_HEAD_NOW:
+			proto_out_unum(&o, st->now);
+			break;
+		case WIRE_HEAD_LIVE:
+			proto_out_num(&o, st->live);
+			break;
+		case WIRE_HEAD_DELTA:
+			proto_out_num(&o, delta != 0);
+			break;
+		case WIRE_HEAD_COMPARE:
+		case WIRE_HEAD_SHADOW:
+			proto_out_str(&o, st->compare != NULL ? st->compare :
+			    "off");
+			break;
+		case WIRE_HEAD_MAX:
+			break;
+		}
+	}
+	return (o.len);
+}
+
+/* The status line; a scenario name's blanks become '_' (one word). */
+size_t
+protocol_status_line(char *buf, size_t len, const struct proto_status *st)
+{
+	return (protocol_head_line(buf, len, &wire_status, st, 0, -1));
+}
+
+/* The first line of a frame; delta < 0: no delta= field. */
+size_t
+protocol_frame_line(char *buf, size_t len, const struct proto_status *st,
+    uint64_t dropped, int delta)
+{
+	return (protocol_head_line(buf, len, &wire_frame, st, dropped,
+	    delta));
+}
+
+/* One task line: wire.c's order, values from ti and real. */
 size_t
 protocol_task_line(char *buf, size_t len, const struct engine_task_info *ti,
     const struct proto_real *real, const char *group)
 {
+	const struct wire_line	*line = &wire_task;
 	struct proto_out	 o = { buf, 0, len };
 	char			 cpus[160], ex[96];
+	int			 i, started;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
-	if (real != NULL && real->exit != NULL && real->exit[0] != '\0' &&
-	    ti->exit != ENGINE_EXIT_RUNTIME)
-		protocol_word(real->exit, ex, sizeof ex);
-	else
-		protocol_word(protocol_exit_name(ti->exit), ex, sizeof ex);
-	proto_out_kv(&o, "task id=", ti->id);
-	proto_out_str(&o, " name=");
-	proto_out_str(&o, ti->name);
-	proto_out_str(&o, ti->kind == ENGINE_REAL ? " kind=real pid=" :
-	    " kind=sim pid=");
-	if (real != NULL && real->pid > 0)
-		proto_out_num(&o, real->pid);
-	else
-		proto_out_str(&o, "-");
-	proto_out_kv(&o, " nice=", ti->stair.nice);
-	proto_out_str(&o, " cpu=");
-	if (ti->cpu >= 0)
-		proto_out_num(&o, ti->cpu);
-	else
-		proto_out_str(&o, "-");
-	proto_out_kv(&o, " rank=", ti->stair.rank);
-	proto_out_kv(&o, " iter=", ti->stair.iter);
-	proto_out_kv(&o, " left=", ti->stair.left);
-	proto_out_str(&o, " state=");
-	proto_out_str(&o, protocol_state_name(ti));
-	proto_out_str(&o, " ran=");
-	proto_out_unum(&o, ti->ran);
-	proto_out_str(&o, " cputime=");
-	if (real != NULL && real->pid > 0)
-		proto_out_unum(&o, real->cputime_ms);
-	else
-		proto_out_str(&o, "-");
-	/* Real tasks only: sim lines stay as they were. */
-	if (ti->kind == ENGINE_REAL) {
-		proto_out_str(&o, " stolen=");
-		if (real != NULL && real->pid > 0)
-			proto_out_unum(&o, real->stolen_ms);
-		else
-			proto_out_str(&o, "-");
+	started = real != NULL && real->pid > 0;
+	for (i = 0; i < line->n; i++) {
+		/* Real tasks only: sim lines stay as they were. */
+		if (line->order[i] == WIRE_TASK_STOLEN &&
+		    ti->kind != ENGINE_REAL)
+			continue;
+		proto_out_key(&o, line, i);
+		switch ((enum wire_task)line->order[i]) {
+		case WIRE_TASK_ID:
+			proto_out_num(&o, ti->id);
+			break;
+		case WIRE_TASK_NAME:
+			proto_out_str(&o, ti->name);
+			break;
+		case WIRE_TASK_KIND:
+			proto_out_str(&o, ti->kind == ENGINE_REAL ? "real" :
+			    "sim");
+			break;
+		case WIRE_TASK_PID:
+			if (started)
+				proto_out_num(&o, real->pid);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_NICE:
+			proto_out_num(&o, ti->stair.nice);
+			break;
+		case WIRE_TASK_CPU:
+			if (ti->cpu >= 0)
+				proto_out_num(&o, ti->cpu);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_RANK:
+			proto_out_num(&o, ti->stair.rank);
+			break;
+		case WIRE_TASK_ITER:
+			proto_out_num(&o, ti->stair.iter);
+			break;
+		case WIRE_TASK_LEFT:
+			proto_out_num(&o, ti->stair.left);
+			break;
+		case WIRE_TASK_STATE:
+			proto_out_str(&o, protocol_state_name(ti));
+			break;
+		case WIRE_TASK_RAN:
+			proto_out_unum(&o, ti->ran);
+			break;
+		case WIRE_TASK_CPUTIME:
+			if (started)
+				proto_out_unum(&o, real->cputime_ms);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_STOLEN:
+			if (started)
+				proto_out_unum(&o, real->stolen_ms);
+			else
+				proto_out_str(&o, "-");
+			break;
+		case WIRE_TASK_CPUS:
+			proto_out_str(&o, cpumask_format(&ti->allowed, cpus,
+			    sizeof cpus));
+			break;
+		case WIRE_TASK_GROUP:
+			proto_out_str(&o, group != NULL ? group : "-");
+			break;
+		case WIRE_TASK_EXIT:
+			if (real != NULL && real->exit != NULL &&
+			    real->exit[0] != '\0' &&
+			    ti->exit != ENGINE_EXIT_RUNTIME)
+				protocol_word(real->exit, ex, sizeof ex);
+			else
+				protocol_word(protocol_exit_name(ti->exit), ex,
+				    sizeof ex);
+			proto_out_str(&o, ex);
+			break;
+		case WIRE_TASK_SLICE:
+			proto_out_num(&o, ti->slice);
+			break;
+		case WIRE_TASK_TOP:
+			proto_out_num(&o, ti->top);
+			break;
+		case WIRE_TASK_BOTTOM:
+			proto_out_num(&o, ti->bottom);
+			break;
+		case WIRE_TASK_MAX:
+			break;
+		}
 	}
-	proto_out_str(&o, " cpus=");
-	proto_out_str(&o, cpumask_format(&ti->allowed, cpus, sizeof cpus));
-	proto_out_str(&o, " group=");
-	proto_out_str(&o, group != NULL ? group : "-");
-	proto_out_str(&o, " exit=");
-	proto_out_str(&o, ex);
 	return (o.len);
 }
 
-/* One cpu line. */
+/* One cpu line: an idle CPU (task=0) has no rank, iter or left. */
 size_t
 protocol_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
 {
-	struct proto_out	o = { buf, 0, len };
+	const struct wire_line	*line = &wire_cpu;
+	struct proto_out	 o = { buf, 0, len };
+	int			 i;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
-	proto_out_kv(&o, "cpu id=", ci->cpu);
-	proto_out_kv(&o, " task=", ci->task);
-	proto_out_kv(&o, " nr=", ci->nr);
-	if (ci->task == 0) {
-		proto_out_str(&o, " rank=- iter=- left=-");
-		return (o.len);
+	for (i = 0; i < line->n; i++) {
+		proto_out_key(&o, line, i);
+		switch ((enum wire_cpu)line->order[i]) {
+		case WIRE_CPU_ID:
+			proto_out_num(&o, ci->cpu);
+			break;
+		case WIRE_CPU_TASK:
+			proto_out_num(&o, ci->task);
+			break;
+		case WIRE_CPU_NR:
+			proto_out_num(&o, ci->nr);
+			break;
+		case WIRE_CPU_RANK:
+		case WIRE_CPU_ITER:
+		case WIRE_CPU_LEFT:
+			if (ci->task == 0)
+				proto_out_str(&o, "-");
+			else
+				proto_out_num(&o, line->order[i] ==
+				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
+				    WIRE_CPU_ITER ? ci->iter : ci->left);
+			break;
+		case WIRE_CPU_MAX:
+			break;
+		}
 	}
-	proto_out_kv(&o, " rank=", ci->rank);
-	proto_out_kv(&o, " iter=", ci->iter);
-	proto_out_kv(&o, " left=", ci->left);
 	return (o.len);
 }
 
@@ -901,8 +1020,9 @@ protocol_text_line(char *buf, size_t len, const char *keyword, uint64_t tick,
 {
 	size_t	n, i;
 
-	n = protocol_len(snprintf(buf, len, "%s tick=%llu text=", keyword,
-	    (unsigned long long)tick), len);
+	n = protocol_len(snprintf(buf, len, "%s %s=%llu %s=", keyword,
+	    wire_key(&wire_mark, WIRE_TEXT_TICK), (unsigned long long)tick,
+	    wire_key(&wire_mark, WIRE_TEXT_TEXT)), len);
 	for (i = 0; text[i] != '\0' && i < PROTO_TEXT_MAX && n + 1 < len; i++)
 		buf[n++] = (unsigned char)text[i] < 0x20 ? ' ' : text[i];
 	if (len > 0)

@@ -58,12 +58,40 @@ enum proto_type {
 	PROTO_READONLY,
 	PROTO_SEEK,
 	PROTO_MARKS,
+	PROTO_COMPARE,
 	PROTO_VIEW
 };
+
+struct daemon;
+struct evbuffer;
+struct proto_cmd;
+
+/*
+ * One command: an entry of command_table (command.c, where the recipe for
+ * adding one is).  The parse side (name, words, args) is used here in
+ * protocol.c; the rest by command.c and the server.
+ */
+#define PROTO_CHANGES	0x1	/* changes the daemon: read-only refused */
+#define PROTO_ENGINE	0x2	/* changes the engine: refused in the past */
+struct proto_def {
+	const char	*name;
+	enum proto_type	 type;
+	int		 min, max;	/* words after the name; -1: any */
+	int		 flags;		/* PROTO_CHANGES, PROTO_ENGINE */
+	const char	*usage;		/* "usage: " errors and help */
+	const char	*help;		/* help's text after the usage */
+	/* The words after the name into the command; NULL: none to read. */
+	int		(*args)(struct proto_cmd *, char **, int, char **);
+	/* Run it: the reply into the evbuffer; COMMAND_* flags. */
+	int		(*exec)(struct daemon *, const struct proto_cmd *,
+			    struct evbuffer *);
+};
+extern const struct proto_def command_table[];	/* ends with a NULL name */
 
 /* One parsed command; protocol_cmd_free() releases it. */
 struct proto_cmd {
 	enum proto_type	 type;
+	const struct proto_def *def;	/* NULL: an empty line */
 	char		*task;		/* <task>, or the name (add, spawn) */
 	int		 has_ms;	/* sleep: ms given (else the default) */
 	uint64_t	 ms;		/* sleep */
@@ -81,7 +109,7 @@ struct proto_cmd {
 	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
-	const struct engine_policy *policy;	/* policy */
+	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
 	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
 };
@@ -112,13 +140,31 @@ struct proto_status {
 	const char	*scenario;	/* its name, "-" if none */
 	int		 sleep;		/* default injected sleep, ms */
 	const char	*policy;	/* the engine's policy */
+	const char	*compare;	/* the shadow's policy; NULL: off */
+	int		 shadow;	/* frames carry the shadow's lines */
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);
 /* Does the command change the daemon (refused to read-only clients)? */
-int	protocol_changes(enum proto_type);
+int	protocol_changes(const struct proto_cmd *);
+const struct proto_def *protocol_find(const char *name);
 void	protocol_cmd_free(struct proto_cmd *);
-const char *protocol_cmd_name(enum proto_type);
+
+/* Argument readers for command_table's args (after the name's words). */
+int	protocol_args_task(struct proto_cmd *, char **, int, char **);
+int	protocol_args_sleep(struct proto_cmd *, char **, int, char **);
+int	protocol_args_nice(struct proto_cmd *, char **, int, char **);
+int	protocol_args_affinity(struct proto_cmd *, char **, int, char **);
+int	protocol_args_add(struct proto_cmd *, char **, int, char **);
+int	protocol_args_spawn(struct proto_cmd *, char **, int, char **);
+int	protocol_args_step(struct proto_cmd *, char **, int, char **);
+int	protocol_args_speed(struct proto_cmd *, char **, int, char **);
+int	protocol_args_path(struct proto_cmd *, char **, int, char **);
+int	protocol_args_tick(struct proto_cmd *, char **, int, char **);
+int	protocol_args_policy(struct proto_cmd *, char **, int, char **);
+int	protocol_args_compare(struct proto_cmd *, char **, int, char **);
+int	protocol_args_subscribe(struct proto_cmd *, char **, int, char **);
+int	protocol_args_view(struct proto_cmd *, char **, int, char **);
 
 int	protocol_parse_ms(const char *what, const char *s, uint64_t *,
 	    char **cause);
@@ -128,9 +174,6 @@ int	protocol_parse_speed(const char *s, double *, char **cause);
 int	protocol_parse_pattern(const char *s, uint32_t **, size_t *,
 	    char **cause);
 char   *protocol_quote(const char *s, char *buf, size_t len);
-
-/* The help lines, NULL-terminated. */
-extern const char *const protocol_help[];
 
 /* Formatting: each writes one line, no \n, into buf; returns its length. */
 size_t	protocol_greeting(char *buf, size_t len);

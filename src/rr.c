@@ -153,10 +153,11 @@ rr_info(const struct engine_env *env, const void *ts,
 {
 	const struct rr_task	*t = ts;
 
-	(void)env;
 	ti->rank = 120 + t->nice;
 	ti->col[0] = t->left;
 	engine_stair_flat(ti, t->nice, t->left);
+	ti->slice = env->rr_interval;
+	ti->top = ti->bottom = 120 + t->nice;
 }
 
 /* The trace's column: left. */

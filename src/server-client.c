@@ -49,7 +49,7 @@ server_client_create(struct server *srv, int fd)
 
 	c = xcalloc(1, sizeof *c);
 	c->server = srv;
-	c->bev = bufferevent_socket_new(srv->daemon->base, fd,
+	c->bev = bufferevent_socket_new(daemon_base(srv->daemon), fd,
 	    BEV_OPT_CLOSE_ON_FREE);
 	if (c->bev == NULL)
 		fatalx("bufferevent_socket_new failed");
@@ -62,7 +62,7 @@ server_client_create(struct server *srv, int fd)
 	bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
 	srv->nclients++;
-	c->event_seen = srv->daemon->event_seq;
+	c->event_seen = daemon_event_seq(srv->daemon);
 
 	len = protocol_greeting(buf, sizeof buf);
 	buf[len++] = '\n';
@@ -78,8 +78,7 @@ server_client_free(struct server_client *c)
 
 	TAILQ_REMOVE(&srv->clients, c, entry);
 	srv->nclients--;
-	if (srv->daemon->step.client == c)
-		srv->daemon->step.client = NULL;	/* the step runs on */
+	daemon_step_forget(srv->daemon, c);	/* the step runs on */
 	evbuffer_remove_cb_entry(bufferevent_get_output(c->bev), c->outcb);
 	bufferevent_free(c->bev);
 	free(c->refs);
@@ -173,17 +172,20 @@ server_client_frame(struct server_client *c)
 	struct evbuffer		*out = bufferevent_get_output(c->bev);
 	struct evbuffer		*tr;
 	struct proto_status	 st;
-	struct daemon_event	*ev;
+	const struct daemon_event *ev;
 	struct server_body	*b;
 	const char		*caption;
 	char			 buf[PROTO_TEXT_MAX + 64];
 	uint64_t		 seq, first, ctick;
 	size_t			 len, queued, need, extra;
+	const char		*view;
+	uint64_t		 view_seq;
 	int			 delta;
 
-	if (c->gen_sent != 0 && c->gen_sent == d->gen &&
-	    c->event_seen == d->event_seq &&
-	    (!c->view || c->view_seen == d->view_seq))
+	view = daemon_view(d, &view_seq);
+	if (c->gen_sent != 0 && c->gen_sent == daemon_gen(d) &&
+	    c->event_seen == daemon_event_seq(d) &&
+	    (!c->view || c->view_seen == view_seq))
 		return;
 	queued = server_client_queued(c);
 	delta = c->delta && c->gen_sent != 0;
@@ -218,33 +220,31 @@ server_client_frame(struct server_client *c)
 	tr = extra != 0 ? srv->trailer : out;
 	if (c->runs)
 		server_client_runs(c, tr, st.tick);
-	if ((caption = session_caption(d->session, &ctick)) != NULL) {
+	if ((caption = session_caption(daemon_session(d), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
-	first = d->event_seq >= DAEMON_EVENTS ?
-	    d->event_seq - DAEMON_EVENTS + 1 : 1;
+	first = daemon_event_first(d);
 	if (c->event_seen + 1 > first)
 		first = c->event_seen + 1;
-	for (seq = first; seq <= d->event_seq; seq++) {
-		ev = &d->events[seq % DAEMON_EVENTS];
+	for (seq = first; (ev = daemon_event(d, seq)) != NULL; seq++) {
 		len = protocol_text_line(buf, sizeof buf, "event", ev->tick,
 		    ev->text);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
-	if (c->view && c->view_seen != d->view_seq) {
+	if (c->view && c->view_seen != view_seq) {
 		evbuffer_add_printf(tr, "view seq=%llu %s\n",
-		    (unsigned long long)d->view_seq, d->view);
-		c->view_seen = d->view_seq;
+		    (unsigned long long)view_seq, view);
+		c->view_seen = view_seq;
 	}
 	evbuffer_add(tr, "end\n", 4);
 	if (tr != out)
 		evbuffer_add_buffer(out, tr);
-	c->gen_sent = d->gen;
-	c->event_seen = d->event_seq;
+	c->gen_sent = daemon_gen(d);
+	c->event_seen = daemon_event_seq(d);
 	c->dropped = 0;
 }
 
@@ -259,7 +259,7 @@ server_client_frame(struct server_client *c)
 static void
 server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 {
-	const struct runs	*r = session_runs(c->server->daemon->session);
+	const struct runs	*r = session_runs(daemon_session(c->server->daemon));
 	struct runs_run		 run[64];
 	char			 line[1200];
 	uint64_t		 from, first;
@@ -327,8 +327,8 @@ server_client_subscribe(struct server_client *c, const struct proto_cmd *cmd)
 	struct daemon	*d = c->server->daemon;
 	int		 fps = cmd->fps;
 
-	if (fps > d->cfg.max_fps)
-		fps = d->cfg.max_fps;
+	if (fps > daemon_config(d)->max_fps)
+		fps = daemon_config(d)->max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
 	c->delta = cmd->delta;
@@ -378,7 +378,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		return;
 	}
 	/* The server itself refuses changes from a read-only client. */
-	if (c->readonly && protocol_changes(cmd.type)) {
+	if (c->readonly && protocol_changes(&cmd)) {
 		evbuffer_add_printf(out, "err read-only\n");
 		protocol_cmd_free(&cmd);
 		return;

@@ -22,7 +22,9 @@
 #include "daemon.h"
 #include "log.h"
 #include "server.h"
+#include "session.h"
 #include "sock.h"
+#include "wire.h"
 #include "xmalloc.h"
 
 /*
@@ -128,7 +130,7 @@ server_accept(struct evconnlistener *l, evutil_socket_t fd,
 		srv->refused++;
 		return;
 	}
-	if (srv->nclients >= srv->daemon->cfg.max_clients) {
+	if (srv->nclients >= daemon_config(srv->daemon)->max_clients) {
 		log_debug("refused a connection: %d clients", srv->nclients);
 		(void)write(fd, full, sizeof full - 1);
 		close(fd);
@@ -186,12 +188,13 @@ server_create(struct daemon *d, int fd)
 	srv = xcalloc(1, sizeof *srv);
 	srv->daemon = d;
 	TAILQ_INIT(&srv->clients);
-	srv->listener = evconnlistener_new(d->base, server_accept, srv,
+	srv->listener = evconnlistener_new(daemon_base(d), server_accept, srv,
 	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
 	if (srv->listener == NULL)
 		fatalx("evconnlistener_new failed");
 	evconnlistener_set_error_cb(srv->listener, server_accept_error);
-	srv->accept_timer = evtimer_new(d->base, server_accept_resume, srv);
+	srv->accept_timer = evtimer_new(daemon_base(d), server_accept_resume,
+	    srv);
 	if ((srv->trailer = evbuffer_new()) == NULL)
 		fatalx("evbuffer_new failed");
 	return (srv);
@@ -289,8 +292,8 @@ server_update_frames(struct server *srv)
 		return;
 	srv->frame_fps = fps;
 	if (srv->frame_timer == NULL)
-		srv->frame_timer = event_new(srv->daemon->base, -1, EV_PERSIST,
-		    server_frame_tick, srv);
+		srv->frame_timer = event_new(daemon_base(srv->daemon), -1,
+		    EV_PERSIST, server_frame_tick, srv);
 	evtimer_del(srv->frame_timer);
 	if (fps == 0)
 		return;
@@ -304,6 +307,7 @@ struct server_key {
 	enum engine_state	state;
 	enum engine_exit	exit;
 	int			running, cpu, group, nice, rank, iter, left;
+	int			slice, top, bottom;
 	uint64_t		ran;
 	struct cpumask		allowed;
 };
@@ -335,6 +339,9 @@ server_key(struct server_key *k, const struct engine_task_info *ti)
 	k->rank = ti->stair.rank;
 	k->iter = ti->stair.iter;
 	k->left = ti->stair.left;
+	k->slice = ti->slice;
+	k->top = ti->top;
+	k->bottom = ti->bottom;
 	k->ran = ti->ran;
 	k->allowed = ti->allowed;
 }
@@ -436,6 +443,42 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 }
 
 /*
+ * Append the shadow's lines (compare NAME, SPEC.md section 6): its cpu
+ * and task lines as the enforced engine's, each keyword prefixed with
+ * `s` (scpu, stask), all of them in every frame, full or delta (the
+ * shadow is a teaching aid: a few tasks).  None when there is no shadow.
+ */
+static void
+server_body_shadow(struct server *srv, struct server_body **bp)
+{
+	const struct engine	*sh = session_shadow(daemon_session(srv->daemon));
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	char			 buf[sizeof srv->lines[0].text + 1];
+	int			 c, id, n;
+
+	if (sh == NULL)
+		return;
+	for (c = 0; c < engine_params(sh)->cpus; c++) {
+		engine_cpu_info(sh, c, &ci);
+		buf[0] = 's';
+		n = 1 + (int)protocol_cpu_line(buf + 1, sizeof buf - 2, &ci);
+		buf[n++] = '\n';
+		server_body_append(bp, buf, (size_t)n);
+	}
+	for (id = 1; id <= engine_ntasks(sh); id++) {
+		if (engine_task_info(sh, id, &ti) != 0)
+			continue;
+		buf[0] = 's';
+		n = 1 + (int)protocol_task_line(buf + 1, sizeof buf - 2, &ti,
+		    NULL, ti.group >= 0 ? engine_group_name(sh, ti.group) :
+		    NULL);
+		buf[n++] = '\n';
+		server_body_append(bp, buf, (size_t)n);
+	}
+}
+
+/*
  * Bring every task's line up to date with the daemon, once per change
  * (d->gen), however many subscribers there are.  Between two frames most
  * tasks did not change, so a line is formatted again only when what it
@@ -457,7 +500,7 @@ server_frame_lines(struct server *srv)
 	int			 id, n, isreal;
 
 	/* Every task was added at a gen > 0: at gen 0 there are none. */
-	if (srv->lines_gen == d->gen)
+	if (srv->lines_gen == daemon_gen(d))
 		return;
 	n = engine_ntasks(daemon_engine(d));
 	if (n > srv->nlines) {
@@ -472,7 +515,7 @@ server_frame_lines(struct server *srv)
 		    engine_task_info(daemon_engine(d), id, &ti) != 0) {
 			if (l->valid) {
 				l->valid = 0;
-				l->changed = d->gen;
+				l->changed = daemon_gen(d);
 			}
 			continue;
 		}
@@ -492,9 +535,9 @@ server_frame_lines(struct server *srv)
 		memcpy(l->text, buf, len);
 		l->len = len;
 		l->valid = 1;
-		l->changed = d->gen;
+		l->changed = daemon_gen(d);
 	}
-	srv->lines_gen = d->gen;
+	srv->lines_gen = daemon_gen(d);
 }
 
 /*
@@ -510,7 +553,7 @@ server_frame_body(struct server *srv)
 	int			 id;
 
 	server_frame_lines(srv);
-	if (srv->body != NULL && srv->body_gen == d->gen)
+	if (srv->body != NULL && srv->body_gen == daemon_gen(d))
 		return (srv->body);
 	server_body_begin(&srv->body);
 	server_body_cpus(srv, &srv->body);
@@ -519,8 +562,16 @@ server_frame_body(struct server *srv)
 		if (l->valid)
 			server_body_append(&srv->body, l->text, l->len);
 	}
-	srv->body_gen = d->gen;
+	server_body_shadow(srv, &srv->body);
+	srv->body_gen = daemon_gen(d);
 	return (srv->body);
+}
+
+/* How many clients are connected. */
+int
+server_nclients(const struct server *srv)
+{
+	return (srv->nclients);
 }
 
 /*
@@ -541,7 +592,7 @@ server_frame_delta(struct server *srv, uint64_t from)
 	int			 id, n;
 
 	server_frame_lines(srv);
-	if (srv->delta != NULL && srv->delta_gen == d->gen &&
+	if (srv->delta != NULL && srv->delta_gen == daemon_gen(d) &&
 	    srv->delta_from == from)
 		return (srv->delta);
 	server_body_begin(&srv->delta);
@@ -553,11 +604,14 @@ server_frame_delta(struct server *srv, uint64_t from)
 		if (l->valid)
 			server_body_append(&srv->delta, l->text, l->len);
 		else {
-			n = snprintf(buf, sizeof buf, "gone id=%d\n", id);
+			n = snprintf(buf, sizeof buf, "%s %s=%d\n",
+			    wire_gone.word, wire_key(&wire_gone,
+			    WIRE_GONE_ID), id);
 			server_body_append(&srv->delta, buf, (size_t)n);
 		}
 	}
-	srv->delta_gen = d->gen;
+	server_body_shadow(srv, &srv->delta);
+	srv->delta_gen = daemon_gen(d);
 	srv->delta_from = from;
 	return (srv->delta);
 }

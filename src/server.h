@@ -114,6 +114,7 @@ int	server_listen(const char *path, char **cause);
 struct server *server_create(struct daemon *, int fd);
 void	server_free(struct server *);
 void	server_flush(struct server *);
+int	server_nclients(const struct server *);
 void	server_reset(struct server *);
 struct server_body *server_frame_body(struct server *);
 struct server_body *server_frame_delta(struct server *, uint64_t from);

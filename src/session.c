@@ -80,6 +80,10 @@ struct session {
 	const struct engine_policy *policy0;
 	struct ledger		*ledger;
 	struct runs		*runs;		/* what each CPU ran */
+	int			 ledger_rows;
+	/* The table counts of the past shown (view), counted again. */
+	struct ledger		*view_ledger;
+	uint64_t		 view_ledger_tick;
 
 	/* The caller's narration and exit reasons (session_setup). */
 	void		(*note)(void *, uint64_t, const char *);
@@ -120,7 +124,16 @@ struct session {
 	size_t			 nfeed, nextfeed;
 	size_t			 feed_branch;	/* last branch + 1; 0: none */
 	int			 keep_policy;
+
+	/*
+	 * Live side by side (SPEC.md section 6): a shadow engine under
+	 * another policy, given the same changes and ticks; NULL: none.
+	 */
+	struct engine			*shadow;
+	const struct engine_policy	*shadow_policy;
 };
+
+static struct ledger *session_recount(struct session *, uint64_t);
 
 /* Read a whole scenario file into a string; NULL with *cause. */
 char *
@@ -275,6 +288,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->policy0 = engine_get_policy(s->e);
 	if (set->ledger_rows > 0)
 		s->ledger = ledger_create(set->ledger_rows);
+	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
 	s->runs = runs_create(set->params.cpus, SESSION_RUNS_CAP,
 	    SESSION_RUNS_TICKS);
@@ -305,6 +319,7 @@ session_free(struct session *s)
 		engine_free(s->keys[i].e);
 	free(s->keys);
 	engine_free(s->view);
+	engine_free(s->shadow);
 	for (i = 0; i < s->nmarks; i++)
 		free(s->marks[i].text);
 	free(s->marks);
@@ -314,6 +329,7 @@ session_free(struct session *s)
 	free(s->seen);
 	ledger_free(s->ledger);
 	runs_free(s->runs);
+	ledger_free(s->view_ledger);
 	engine_free(s->e);
 	free(s->label);
 	free(s->name);
@@ -385,11 +401,22 @@ session_text(const struct session *s)
 	return (s->text);
 }
 
-/* The table counts, NULL if not kept. */
+/*
+ * The table counts of the state shown, NULL if not kept: the present's,
+ * or while the past is shown its own, counted again once per tick shown.
+ */
 struct ledger *
-session_ledger(const struct session *s)
+session_ledger(struct session *s)
 {
-	return (s->ledger);
+	if (s->view == NULL || s->ledger == NULL)
+		return (s->ledger);
+	if (s->view_ledger == NULL ||
+	    s->view_ledger_tick != engine_now(s->view)) {
+		ledger_free(s->view_ledger);
+		s->view_ledger = session_recount(s, engine_now(s->view));
+		s->view_ledger_tick = engine_now(s->view);
+	}
+	return (s->view_ledger);
 }
 
 /* What each CPU of the present ran, over the last few seconds. */
@@ -532,21 +559,20 @@ session_trace_rows(struct session *s, uint64_t tick)
 	}
 }
 
-/* Count the tick each CPU's task ran, for the table. */
+/* Count the tick each CPU's task of e ran into the table counts l. */
 static void
-session_count(struct session *s)
+session_count(struct ledger *l, struct engine *e, int cpus)
 {
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
 	int			 c;
 
-	for (c = 0; c < s->params.cpus; c++) {
-		engine_cpu_info(s->e, c, &ci);
-		if (ci.task == 0 || engine_task_info(s->e, ci.task, &ti) != 0)
+	for (c = 0; c < cpus; c++) {
+		engine_cpu_info(e, c, &ci);
+		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
 			continue;
 		/* A nice change fired this tick applied before it ran. */
-		ledger_add(s->ledger, ci.task, ci.descent,
-		    ci.rank - ti.stair.prio);
+		ledger_add(l, ci.task, ci.descent, ci.rank - ti.stair.prio);
 	}
 }
 
@@ -704,6 +730,19 @@ session_feed_due(struct session *s)
 	}
 }
 
+/*
+ * The shadow runs the same tick.  A scenario's policy event switches the
+ * enforced engine only: the shadow, switched by it too, goes back to its
+ * own policy after that tick (its tasks start their state afresh).
+ */
+static void
+session_shadow_tick(struct session *s)
+{
+	engine_tick(s->shadow);
+	if (engine_get_policy(s->shadow) != s->shadow_policy)
+		engine_set_policy(s->shadow, s->shadow_policy);
+}
+
 /* Run one tick and what follows from it. */
 void
 session_tick(struct session *s)
@@ -717,10 +756,12 @@ session_tick(struct session *s)
 	nlive = engine_nlive(s->e);
 	engine_tick(s->e);
 	session_runs_tick(s, tick);
+	if (s->shadow != NULL)
+		session_shadow_tick(s);
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
 	if (s->ledger != NULL)
-		session_count(s);
+		session_count(s->ledger, s->e, s->params.cpus);
 	if (s->note != NULL) {
 		session_fired(s, tick);
 		if (engine_nlive(s->e) < nlive)
@@ -856,6 +897,27 @@ session_record_change(struct session *s, const struct change *ch)
 	}
 }
 
+/*
+ * A change made to the enforced engine is made to the shadow too, at
+ * the same tick.  It may not apply there (a real task seen blocking that
+ * the shadow has asleep already): that is how the two differ, so it is
+ * only logged.  An added task has the same id in both.
+ */
+static void
+session_shadow_change(struct session *s, const struct change *ch, int id)
+{
+	char	*why = NULL;
+	int	 r;
+
+	r = session_apply(s, s->shadow, ch, &why);
+	if (r < 0) {
+		log_debug("shadow: tick %llu: %s", (unsigned long long)ch->at,
+		    why);
+		free(why);
+	} else if (ch->kind == CHANGE_ADD && r != id)
+		log_warnx("shadow: task %d added as %d", id, r);
+}
+
 /* The one path for a change from outside the scenario. */
 int
 session_change(struct session *s, const struct change *ch, char **cause)
@@ -871,7 +933,46 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	session_journal_add(s, &c);
 	session_record_change(s, &c);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
+	if (s->shadow != NULL && c.kind != CHANGE_POLICY)
+		session_shadow_change(s, &c, r);
 	return (c.kind == CHANGE_ADD ? r : 0);
+}
+
+/*
+ * Start (pol) or stop (NULL) the shadow: a copy of the present engine
+ * switched to pol, every task starting its policy state afresh there.
+ * 0, or -1 with *cause (while the past is viewed: it has no shadow).
+ */
+int
+session_compare(struct session *s, const struct engine_policy *pol,
+    char **cause)
+{
+	if (pol != NULL && s->view != NULL) {
+		*cause = xstrdup("compare: viewing the past, resume first");
+		return (-1);
+	}
+	engine_free(s->shadow);
+	s->shadow = NULL;
+	s->shadow_policy = pol;
+	if (pol != NULL) {
+		s->shadow = engine_clone(s->e);
+		engine_set_policy(s->shadow, pol);
+	}
+	return (0);
+}
+
+/* The shadow engine, to read; NULL: none, or the past is viewed. */
+const struct engine *
+session_shadow(const struct session *s)
+{
+	return (s->view != NULL ? NULL : s->shadow);
+}
+
+/* The shadow's policy (compare NAME), kept while the past is viewed. */
+const struct engine_policy *
+session_shadow_policy(const struct session *s)
+{
+	return (s->shadow_policy);
 }
 
 /* The journal's header for this session. */
@@ -940,6 +1041,46 @@ session_history_memory(const struct session *s)
 }
 
 /*
+ * The table counts of ticks 0..tick-1 counted again: a copy of the
+ * oldest keyframe run on to tick with the journal's changes, as
+ * session_seek runs the past.  Exact when that keyframe is tick 0; an
+ * older history than the keyframes' is not counted (ledger_since says
+ * from when).  The present's counts run on untouched.
+ */
+static struct ledger *
+session_recount(struct session *s, uint64_t tick)
+{
+	const struct change	*ch;
+	struct ledger		*l;
+	struct engine		*v;
+	uint64_t		 t;
+	size_t			 j;
+	char			*why;
+
+	l = ledger_create(s->ledger_rows);
+	if (s->nkeys == 0 || s->keys[0].tick > tick) {
+		/* Nothing to count from: none counted, from tick on. */
+		ledger_set_since(l, tick);
+		return (l);
+	}
+	ledger_set_since(l, s->keys[0].tick);
+	v = engine_clone(s->keys[0].e);
+	j = s->keys[0].njournal;
+	while ((t = engine_now(v)) < tick) {
+		for (; j < s->njournal && (ch = &s->journal[j])->at <= t;
+		    j++) {
+			why = NULL;
+			if (session_apply(s, v, ch, &why) < 0)
+				free(why);
+		}
+		engine_tick(v);
+		session_count(l, v, s->params.cpus);
+	}
+	engine_free(v);
+	return (l);
+}
+
+/*
  * Show the state at tick (the engine after ticks 0..tick-1, before the
  * changes made at tick): a copy of the newest keyframe at or before it
  * (or the view already shown, when that is on the way), run on with the
@@ -994,6 +1135,8 @@ session_view_end(struct session *s)
 {
 	engine_free(s->view);
 	s->view = NULL;
+	ledger_free(s->view_ledger);
+	s->view_ledger = NULL;
 }
 
 /*
@@ -1001,12 +1144,14 @@ session_view_end(struct session *s)
  * scripted tasks only): the changes made at or after its tick and the
  * keyframes after it are dropped, and the record gets a branch line.
  * The trace goes on from that tick (its rows repeat the ticks gone
- * back over); the table counts are not rewound.  0, or -1 with *cause.
+ * back over); the table counts are those of the past (counted again,
+ * session_recount), not the future's.  0, or -1 with *cause.
  */
 int
 session_branch(struct session *s, char **cause)
 {
 	struct change	 br;
+	struct ledger	*l;
 	uint64_t	 tick;
 	size_t		 i;
 	int		 id;
@@ -1019,6 +1164,12 @@ session_branch(struct session *s, char **cause)
 		return (-1);
 	}
 	tick = engine_now(s->view);
+	if (s->ledger != NULL) {
+		l = session_ledger(s);		/* the past's */
+		s->view_ledger = NULL;
+		ledger_free(s->ledger);
+		s->ledger = l;
+	}
 	memset(&br, 0, sizeof br);
 	br.at = engine_now(s->e);
 	br.kind = CHANGE_BRANCH;
@@ -1046,5 +1197,8 @@ session_branch(struct session *s, char **cause)
 		s->seen[id - 1].ran = 0;
 	runs_truncate(s->runs, tick);
 	engine_caption(s->e, &s->caption_seq);
+	/* The shadow starts again from the tick gone back to. */
+	if (s->shadow_policy != NULL)
+		(void)session_compare(s, s->shadow_policy, cause);
 	return (0);
 }

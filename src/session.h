@@ -79,7 +79,8 @@ const struct session_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_text(const struct session *);
-struct ledger *session_ledger(const struct session *);	/* NULL: none */
+/* The table counts of the tick shown (the past's too); NULL: none. */
+struct ledger *session_ledger(struct session *);
 /* What each CPU ran over the last few seconds of the present (runs.h). */
 const struct runs *session_runs(const struct session *);
 /* A task's id by name or decimal id, 0 if none. */
@@ -123,6 +124,19 @@ void	session_feed(struct session *, const struct change *, size_t n,
 	    int keep_policy);
 /* Is a branch still ahead in the fed changes (run on until it is made)? */
 int	session_feed_branch_ahead(const struct session *);
+
+/*
+ * Live side by side (SPEC.md section 6): a shadow engine with another
+ * policy over the same workload, a copy of the present switched to pol
+ * (NULL: none), given every later change and tick of the enforced one.
+ * A branch starts it again from the tick gone back to.  0, or -1 with
+ * *cause (the past is viewed).  session_shadow is NULL when there is
+ * none or the past is viewed (the shadow has no past).
+ */
+int	session_compare(struct session *, const struct engine_policy *,
+	    char **cause);
+const struct engine *session_shadow(const struct session *);
+const struct engine_policy *session_shadow_policy(const struct session *);
 
 /*
  * Rewind (SPEC.md section 7): keyframes every few thousand ticks within

@@ -276,9 +276,11 @@ staircase_info(const struct engine_env *env, const void *ts,
 {
 	const struct engine_stair	*st = ts;
 
-	(void)env;
 	ti->stair = *st;
 	ti->rank = st->rank;
+	ti->slice = staircase_allot(st, st->rank, st->iter, env->rr_interval);
+	ti->top = st->prio;
+	ti->bottom = ENGINE_BOTTOM;
 	ti->col[0] = st->iter;
 	ti->col[1] = st->left;
 }

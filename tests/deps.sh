@@ -1,8 +1,11 @@
 #!/bin/sh
 # deps.sh -- make sure the Debian packages stairs needs are installed.
 # As root it installs what is missing; otherwise it prints the command.
+# `deps.sh deb` (make deb) adds what dpkg-buildpackage and debian/rules
+# need: debhelper (compat 13) and dpkg-dev.
 pkgs="build-essential pkg-config libncurses-dev libevent-dev libconfig-dev
-libcmocka-dev tmux socat procps"
+libcmocka-dev tmux socat procps mandoc"
+[ "${1:-}" = deb ] && pkgs="$pkgs debhelper dpkg-dev"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -11,6 +11,7 @@
 #   branch's repeated rows included;
 # - with real tasks a seek is view-only: `resume` returns to the present;
 #   changes are refused while viewing the past;
+# - `table` while viewing the past is the past's, up to the tick shown (now=);
 # - `marks` lists the scenario's marks.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_seek
@@ -97,6 +98,12 @@ r=$(say "nice low 3")
 case "$r" in
 "err viewing the past (tick 4500 of 8000): resume first") ok "changes refused in the past" ;;
 *) fail "nice in the past: '$r'" ;;
+esac
+# table in the past: the past's counts, up to the tick shown.
+t=$(say "table hog" | sed -n 1p)
+case "$t" in
+"table task=1 name=hog "*" now=4500") ok "table in the past: now=4500 (the past's counts)" ;;
+*) fail "table in the past is not the past's: '$t'" ;;
 esac
 r=$(say "seek 9000")
 [ "$r" = "err seek: tick 9000 is outside the history 0..8000" ] &&

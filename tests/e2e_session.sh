@@ -152,7 +152,7 @@ esac
 # Real tasks: load real-hogs, its children run; load demo, none survive.
 ask resume >/dev/null
 r=$(say "load real-hogs")
-wait_for 10 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+wait_for 30 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
 kids=$(children)
 if [ "$r" = "ok" ] && [ -n "$kids" ]; then
 	ok "load real-hogs: children $(echo $kids)"
@@ -180,10 +180,10 @@ else
 fi
 # and a reset of a real scenario also kills and restarts them
 ask "load real-hogs" >/dev/null
-wait_for 10 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+wait_for 30 "real-hogs' children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
 old=$(children)
 ask reset >/dev/null
-wait_for 10 "new children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
+wait_for 30 "new children" sh -c "[ -n \"\$(ps -o pid= --ppid $daemon)\" ]"
 left=""
 for p in $old; do
 	[ -e "/proc/$p" ] && left="$left $p"

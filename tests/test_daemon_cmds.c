@@ -404,6 +404,17 @@ test_frame_format(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/* The now= of a status line. */
+static unsigned long long
+status_now(struct tconn *c)
+{
+	char	data[1024], *p;
+
+	expect_data(c, "status", "ok", data, sizeof data);
+	assert_non_null(p = strstr(data, " now="));
+	return (strtoull(p + 5, NULL, 10));
+}
+
 /*
  * table: a lone hog's descents, counted per stair; renice keeps columns.
  * The hog is added while paused, alone on CPU 0, so the count does not
@@ -414,7 +425,7 @@ test_table(void **state)
 {
 	struct td	 t;
 	struct tconn	*c;
-	char		 data[8192];
+	char		 data[8192], *p, *e;
 
 	td_init(&t, NULL, "cpus = 2;\ntasks = ( { name = \"other\"; "
 	    "cpus = \"1\"; } );\n");
@@ -424,6 +435,10 @@ test_table(void **state)
 	tc_expect(c, "add hog cpus=0", "ok 2");
 	tc_expect(c, "step 400", "ok");
 	expect_data(c, "table hog", "ok", data, sizeof data);
+	/* now= is the present tick, wherever the test started its steps. */
+	assert_non_null(p = strstr(data, " now="));
+	assert_int_equal(strtoull(p + 5, &e, 10), status_now(c));
+	memmove(p, e, strlen(e) + 1);
 	assert_string_equal(data,
 	    "table task=2 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0\n"
 	    "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
@@ -436,6 +451,103 @@ test_table(void **state)
 	expect_data(c, "table 2", "ok", data, sizeof data);
 	assert_true(strncmp(data, "table task=2 name=hog base=130 stairs=20 "
 	    "rr=10 rows=3 ", 54) == 0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/*
+ * The table follows the tick shown: after a seek it is the past's (not
+ * the present's counts), and after a branch (a step from the past) the
+ * ticks of the future gone are not counted.
+ */
+static void
+test_table_past(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 a[8192], a1[8192], b[8192], data[8192], cmd[64];
+	long long	 tick;
+
+	td_init(&t, NULL, "cpus = 2;\ntasks = ( { name = \"other\"; "
+	    "cpus = \"1\"; } );\n");
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "add hog cpus=0", "ok 2");
+	tc_expect(c, "step 300", "ok");
+	tick = tc_status(c, "tick");
+	expect_data(c, "table hog", "ok", a, sizeof a);
+	tc_expect(c, "step 1", "ok");
+	expect_data(c, "table hog", "ok", a1, sizeof a1);
+	tc_expect(c, "nice hog 10", "ok");
+	tc_expect(c, "step 500", "ok");
+	expect_data(c, "table hog", "ok", b, sizeof b);
+	assert_string_not_equal(a, b);
+
+	/* The past's table, not the present's. */
+	snprintf(cmd, sizeof cmd, "seek %lld", tick);
+	tc_expect(c, cmd, "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_string_equal(data, a);
+
+	/* A branch from there counts as if the future never was. */
+	tc_expect(c, "step 1", "ok");
+	assert_int_equal(tc_status(c, "live"), 1);
+	assert_int_equal(tc_status(c, "tick"), tick + 1);
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_string_equal(data, a1);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/* The ticks a table reply counts: dropped plus every row's cells. */
+static long long
+table_ticks(const char *data)
+{
+	const char	*p = data;
+	char		*end;
+	long long	 n = td_field(data, "dropped");
+
+	while ((p = strstr(p, "ticks=")) != NULL) {
+		p += 6;
+		for (;;) {
+			n += strtoll(p, &end, 10);
+			p = end;
+			if (*p != ',')
+				break;
+			p++;
+		}
+	}
+	return (n);
+}
+
+/*
+ * A history shorter than the session: the past's table is counted from
+ * the oldest keyframe kept, and says so (since=).
+ */
+static void
+test_table_since(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 data[8192];
+
+	td_init(&t, "history = 1;\n", "cpus = 1;\ntasks = ( { name = "
+	    "\"hog\"; } );\n");
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "seek 0", "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_null(strstr(data, "since="));
+	tc_expect(c, "step 22000", "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_null(strstr(data, "since="));	/* the present's: all */
+	tc_expect(c, "seek 21500", "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	/* Keyframes at 10000 and 20000 are kept (21500 - 1000 s). */
+	assert_int_equal(td_field(data, "since"), 10000);
+	assert_int_equal(table_ticks(data), 21500 - 10000);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -535,6 +647,8 @@ main(void)
 		cmocka_unit_test(test_frame_format),
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_table_past),
+		cmocka_unit_test(test_table_since),
 		cmocka_unit_test(test_policy),
 	};
 

@@ -30,7 +30,7 @@ lines(struct ledger *l, int id, int prio)
 	ti.id = id;
 	ti.name = "t";
 	ti.stair.prio = prio;
-	ledger_write(l, id, &ti, 10, b);
+	ledger_write(l, id, &ti, 10, 0, b);
 	n = evbuffer_get_length(b);
 	s = calloc(1, n + 1);
 	evbuffer_remove(b, s, n);
@@ -48,7 +48,7 @@ test_rows(void **state)
 
 	s = lines(l, 1, 138);
 	assert_string_equal(s, "table task=1 name=t base=138 stairs=2 rr=10 "
-	    "rows=0 dropped=0\n");
+	    "rows=0 dropped=0 now=0\n");
 	free(s);
 	for (i = 0; i < 10; i++)
 		ledger_add(l, 1, 1, 0);
@@ -58,12 +58,12 @@ test_rows(void **state)
 		ledger_add(l, 1, 2, 1);
 	s = lines(l, 1, 138);
 	assert_string_equal(s, "table task=1 name=t base=138 stairs=2 rr=10 "
-	    "rows=2 dropped=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
+	    "rows=2 dropped=0 now=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
 	free(s);
 	/* A renice to 19 (1 stair): the second column stays. */
 	s = lines(l, 1, 139);
 	assert_string_equal(s, "table task=1 name=t base=139 stairs=2 rr=10 "
-	    "rows=2 dropped=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
+	    "rows=2 dropped=0 now=0\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
 	free(s);
 	/* Another task, a far id: its own rows. */
 	ledger_add(l, 1000, 1, 0);
@@ -97,7 +97,7 @@ test_bound(void **state)
 	assert_int_equal(ledger_rows(l, 1), 3);
 	s = lines(l, 1, 120);
 	assert_string_equal(s, "table task=1 name=t base=120 stairs=20 rr=10 "
-	    "rows=3 dropped=4\n"
+	    "rows=3 dropped=4 now=0\n"
 	    "row iter=3 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
 	    "row iter=4 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
 	    "row iter=5 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");

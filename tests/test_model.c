@@ -287,15 +287,95 @@ test_pct(void **state)
 	model_free(m);
 }
 
-/* model_allot follows SPEC.md section 1. */
+/*
+ * The policy's say comes over the wire (issue 8): slice=, top=, bottom=
+ * are the task's, as sent; a daemon that sends none gives the slice as
+ * left and the ranks as the rank (the client knows no policy's rules);
+ * a top below its bottom is refused.
+ */
 static void
-test_allot(void **state)
+test_policy_fields(void **state)
 {
-	assert_int_equal(model_allot(0, 120, 1, 10), 10);
-	assert_int_equal(model_allot(0, 121, 2, 10), 20);
-	assert_int_equal(model_allot(0, 125, 2, 10), 10);
-	assert_int_equal(model_allot(19, 139, 1, 10), 10);
-	assert_int_equal(model_allot(-20, 109, 10, 10), 100);
+	struct model	*m = greeted();
+
+	assert_int_equal(model_feed(m, "frame tick=5 cpus=1 tasks=2 paused=0 "
+	    "speed=1 rr=10 dropped=0 policy=o1"), MODEL_NOTHING);
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=125 iter=1 left=90");
+	assert_int_equal(model_feed(m, "task id=1 name=hog kind=sim pid=- "
+	    "nice=0 cpu=0 rank=125 iter=1 left=90 state=running ran=12 "
+	    "cputime=- cpus=0 group=- exit=- slice=102 top=115 bottom=125"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "task id=2 name=old kind=sim pid=- "
+	    "nice=3 cpu=0 rank=126 iter=1 left=7 state=runnable ran=0 "
+	    "cputime=- cpus=0 group=- exit=-"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_string_equal(m->policy, "o1");
+	assert_int_equal(m->tasks[0].slice, 102);
+	assert_int_equal(m->tasks[0].top, 115);
+	assert_int_equal(m->tasks[0].bottom, 125);
+	assert_int_equal(m->tasks[1].slice, 7);
+	assert_int_equal(m->tasks[1].top, 126);
+	assert_int_equal(m->tasks[1].bottom, 126);
+	assert_null(m->shadow);
+	assert_int_equal(m->nbad, 0);
+	model_feed(m, "frame tick=6 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+	    "dropped=0");
+	assert_int_equal(model_feed(m, "task id=1 name=hog kind=sim pid=- "
+	    "nice=0 cpu=0 rank=125 iter=1 left=90 state=running ran=12 "
+	    "cputime=- cpus=0 group=- exit=- slice=102 top=126 bottom=125"),
+	    MODEL_BAD);
+	model_feed(m, "end");
+	model_free(m);
+}
+
+/*
+ * compare NAME (issue 8): a frame with shadow=NAME carries the shadow's
+ * scpu and stask lines, read into a model of their own (all of them,
+ * in a delta frame too); a frame without takes the shadow away; an
+ * scpu line in a frame that has no shadow= is ignored.
+ */
+static void
+test_shadow(void **state)
+{
+	struct model	*m = greeted();
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(model_feed(m, i == 0 ? "frame tick=9 cpus=1 "
+		    "tasks=1 paused=0 speed=1 rr=10 dropped=0 "
+		    "policy=staircase delta=0 shadow=cfs" : "frame tick=10 "
+		    "cpus=1 tasks=1 paused=0 speed=1 rr=10 dropped=0 "
+		    "policy=staircase delta=1 shadow=cfs"), MODEL_NOTHING);
+		model_feed(m, "cpu id=0 task=1 nr=1 rank=121 iter=2 left=5");
+		if (i == 0)
+			model_feed(m, TASK(1, "hog", "running", 9));
+		assert_int_equal(model_feed(m, "scpu id=0 task=1 nr=1 "
+		    "rank=120 iter=1 left=3"), MODEL_NOTHING);
+		assert_int_equal(model_feed(m, "stask id=1 name=hog kind=sim "
+		    "pid=- nice=0 cpu=0 rank=120 iter=1 left=3 state=running "
+		    "ran=9 cputime=- cpus=0 group=- exit=- slice=20 top=120 "
+		    "bottom=120"), MODEL_NOTHING);
+		assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+		assert_non_null(m->shadow);
+		assert_string_equal(m->policy, "staircase");
+		assert_string_equal(m->shadow_policy, "cfs");
+		assert_int_equal(m->ntasks, 1);
+		assert_int_equal(m->tasks[0].rank, 120);
+		assert_int_equal(m->shadow->ntasks, 1);
+		assert_int_equal(m->shadow->ncpus, 1);
+		assert_int_equal(m->shadow->tasks[0].slice, 20);
+		assert_int_equal(m->shadow->cpus[0].left, 3);
+		assert_int_equal(m->shadow->tick, 9 + i);
+	}
+	model_feed(m, "frame tick=11 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+	    "dropped=0 policy=staircase delta=1");
+	assert_int_equal(model_feed(m, "scpu id=0 task=1 nr=1 rank=120 iter=1 "
+	    "left=3"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_null(m->shadow);
+	assert_string_equal(m->shadow_policy, "");
+	assert_int_equal(m->nbad, 0);
+	model_free(m);
 }
 
 /*
@@ -1499,7 +1579,8 @@ main(void)
 		cmocka_unit_test(test_replies),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_pct),
-		cmocka_unit_test(test_allot),
+		cmocka_unit_test(test_policy_fields),
+		cmocka_unit_test(test_shadow),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_key_g),
 		cmocka_unit_test(test_key_nothing),

@@ -14,6 +14,150 @@
 #include <cmocka.h>
 
 #include "protocol.h"
+#include "wire.h"
+
+/*
+ * Is buf a line of kind `line` with wire.c's keys in wire.c's order (an
+ * optional one may be left out), each value non-empty?
+ */
+static void
+wire_match(const char *buf, const struct wire_line *line)
+{
+	char	copy[2048], *p, *w, *eq, *last;
+	int	i = 0, id;
+
+	snprintf(copy, sizeof copy, "%s", buf);
+	w = strtok_r(copy, " ", &last);
+	assert_string_equal(w, line->word);
+	while ((p = strtok_r(NULL, " ", &last)) != NULL) {
+		assert_non_null(eq = strchr(p, '='));
+		*eq = '\0';
+		for (; i < line->n; i++) {
+			id = line->order[i];
+			if (strcmp(p, line->field[id].key) == 0)
+				break;
+			if (!(line->field[id].flags & WIRE_OPTIONAL))
+				fail_msg("%s: no %s before %s", buf,
+				    line->field[id].key, p);
+		}
+		if (i == line->n)
+			fail_msg("%s: %s not in wire.c", buf, p);
+		if (eq[1] == '\0')
+			fail_msg("%s: %s= empty", buf, p);
+		if (line->field[line->order[i++]].type == WIRE_TEXT)
+			break;
+	}
+	for (; i < line->n; i++)
+		assert_true(line->field[line->order[i]].flags & WIRE_OPTIONAL);
+}
+
+/* The lines the daemon formats have wire.c's fields, in its order. */
+static void
+test_wire(void **state)
+{
+	struct proto_status	 st;
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct proto_real	 real;
+	char			 buf[1024];
+	int			 hint = 0;
+
+	memset(&st, 0, sizeof st);
+	st.speed = 1;
+	st.rr = 10;
+	st.cgroups = "none";
+	protocol_status_line(buf, sizeof buf, &st);
+	wire_match(buf, &wire_status);
+	protocol_frame_line(buf, sizeof buf, &st, 0, -1);
+	wire_match(buf, &wire_frame);
+	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
+	wire_match(buf, &wire_frame);
+	assert_non_null(strstr(buf, " delta=1"));
+
+	memset(&ti, 0, sizeof ti);
+	ti.id = 1;
+	ti.name = "hog";
+	ti.kind = ENGINE_SIM;
+	cpumask_fill(&ti.allowed, 2);
+	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	wire_match(buf, &wire_task);
+	assert_null(strstr(buf, "stolen="));
+	ti.kind = ENGINE_REAL;
+	memset(&real, 0, sizeof real);
+	real.pid = 7;
+	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	wire_match(buf, &wire_task);
+	assert_non_null(strstr(buf, " stolen=0 "));
+
+	memset(&ci, 0, sizeof ci);
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	wire_match(buf, &wire_cpu);
+	ci.task = 1;
+	protocol_cpu_line(buf, sizeof buf, &ci);
+	wire_match(buf, &wire_cpu);
+
+	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
+	    "Three tasks");
+	wire_match(buf, &wire_scenario);
+	protocol_text_line(buf, sizeof buf, "mark", 9, "a b");
+	wire_match(buf, &wire_mark);
+
+	/* wire_find: in order at the first look, else by a search. */
+	assert_int_equal(wire_find(&wire_task, "id", &hint), WIRE_TASK_ID);
+	assert_int_equal(wire_find(&wire_task, "name", &hint),
+	    WIRE_TASK_NAME);
+	assert_int_equal(wire_find(&wire_task, "exit", &hint),
+	    WIRE_TASK_EXIT);
+	assert_int_equal(wire_find(&wire_task, "kind", &hint),
+	    WIRE_TASK_KIND);
+	assert_int_equal(wire_find(&wire_task, "frob", &hint), -1);
+	hint = 0;
+	assert_int_equal(wire_find(&wire_frame, "scenario", &hint),
+	    WIRE_HEAD_SCENARIO);
+}
+
+/* Does the command on line change the daemon (read-only refused)? */
+static int
+changes(const char *line)
+{
+	struct proto_cmd	 cmd;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (protocol_parse(line, &cmd, &cause) != 0)
+		fail_msg("%s: %s", line, cause);
+	rc = protocol_changes(&cmd);
+	protocol_cmd_free(&cmd);
+	return (rc);
+}
+
+/*
+ * command_table: every entry's usage starts with its name, names are
+ * unique, it runs something, and a command that changes the engine is
+ * one that changes the daemon (so read-only clients are refused it).
+ */
+static void
+test_command_table(void **state)
+{
+	const struct proto_def	*a, *b;
+	size_t			 n;
+
+	for (a = command_table; a->name != NULL; a++) {
+		n = strlen(a->name);
+		assert_int_equal(strncmp(a->usage, a->name, n), 0);
+		assert_true(a->usage[n] == '\0' || a->usage[n] == ' ');
+		assert_non_null(a->exec);
+		assert_non_null(a->help);
+		assert_ptr_equal(protocol_find(a->name), a);
+		if (a->flags & PROTO_ENGINE)
+			assert_true(a->flags & PROTO_CHANGES);
+		for (b = a + 1; b->name != NULL; b++) {
+			assert_string_not_equal(a->name, b->name);
+			assert_int_not_equal(a->type, b->type);
+		}
+	}
+	assert_null(protocol_find("frob"));
+}
 
 /* Parse line; must succeed; the command is left in cmd. */
 static void
@@ -207,8 +351,8 @@ test_view(void **state)
 	bad("subscribe runs 10", "usage: subscribe");
 	ok("view", &cmd);
 	assert_string_equal(cmd.path, "");
+	assert_true(protocol_changes(&cmd));
 	protocol_cmd_free(&cmd);
-	assert_true(protocol_changes(PROTO_VIEW));
 	bad("view task", "bad view pair \"task\"");
 	bad("view Task=1", "bad view pair \"Task=1\"");
 	bad("view task=x", "bad view pair \"task=x\"");
@@ -349,7 +493,8 @@ test_format(void **state)
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none alive=2 lag=0 clients=1 "
-	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0");
+	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0 "
+	    "compare=off");
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
@@ -364,16 +509,29 @@ test_format(void **state)
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
 	assert_true(strstr(buf, " scenario=The_article_table delta=0") !=
 	    NULL);
+	/* compare NAME: status says it; frames with the shadow end in it. */
+	st.compare = "cfs";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " live=0 compare=cfs"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_null(strstr(buf, " shadow="));
+	st.shadow = 1;
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_non_null(strstr(buf, " delta=0 shadow=cfs"));
+	st.compare = NULL;
+	st.shadow = 0;
 	/* A scenarios line: name and file one word, the text to the end. */
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
 	    "Three tasks\ton two CPUs");
 	assert_string_equal(buf, "scenario name=demo file=builtin cpus=2 "
 	    "tasks=3 real=0 text=Three tasks on two CPUs");
-	assert_true(protocol_changes(PROTO_LOAD));
-	assert_true(protocol_changes(PROTO_RESET));
-	assert_true(protocol_changes(PROTO_RECORD));
-	assert_false(protocol_changes(PROTO_SCENARIOS));
-	assert_false(protocol_changes(PROTO_STATUS));
+	assert_true(changes("load demo"));
+	assert_true(changes("reset"));
+	assert_true(changes("record /tmp/x"));
+	assert_true(changes("sleep hog"));
+	assert_false(changes("scenarios"));
+	assert_false(changes("status"));
+	assert_false(changes("table hog"));
 
 	memset(&ti, 0, sizeof ti);
 	ti.id = 3;
@@ -387,6 +545,9 @@ test_format(void **state)
 	ti.stair.iter = 2;
 	ti.stair.left = 10;
 	ti.ran = 2020;
+	ti.slice = 20;
+	ti.top = 120;
+	ti.bottom = 139;
 	cpumask_fill(&ti.allowed, 2);
 	real.pid = 41022;
 	real.cputime_ms = 2010;
@@ -395,14 +556,16 @@ test_format(void **state)
 	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
-	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=-");
+	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=- slice=20 top=120 "
+	    "bottom=139");
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
 	protocol_task_line(buf, sizeof buf, &ti, NULL, "batch");
 	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
 	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
-	    "cputime=- cpus=0-1 group=batch exit=-");
+	    "cputime=- cpus=0-1 group=batch exit=- slice=20 top=120 "
+	    "bottom=139");
 	ti.state = ENGINE_EXITED;
 	ti.exit = ENGINE_EXIT_KILLED;
 	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
@@ -477,6 +640,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command_table),
+		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_simple),
 		cmocka_unit_test(test_task_commands),
 		cmocka_unit_test(test_add_spawn),

@@ -41,9 +41,9 @@ static const char test_text[] =
 "  { at = 100; action = \"mark\"; text = \"one\"; }\n"
 ");\n";
 
-/* A session of test_text keeping history ticks. */
+/* A session of test_text keeping history ticks, under policy pol. */
 static struct session *
-new_session(uint64_t history)
+new_session_policy(uint64_t history, const struct engine_policy *pol)
 {
 	struct session_setup	 set;
 	struct scenario		*sc;
@@ -58,10 +58,18 @@ new_session(uint64_t history)
 	engine_params_default(&set.params);
 	scenario_params(sc, &set.params);
 	set.history = history;
+	set.policy = pol;
 	s = session_create(&set, sc, &cause);
 	assert_non_null(s);
 	scenario_free(sc);
 	return (s);
+}
+
+/* A session of test_text keeping history ticks. */
+static struct session *
+new_session(uint64_t history)
+{
+	return (new_session_policy(history, NULL));
 }
 
 /* Make one change (the test's script) at the session's tick. */
@@ -105,11 +113,10 @@ run_to(struct session *s, uint64_t tick)
 	}
 }
 
-/* Every task and cpu line of the engine shown, as one string. */
+/* Every task and cpu line of an engine, as one string. */
 static char *
-state(const struct session *s)
+engine_state(const struct engine *e)
 {
-	const struct engine	*e = session_engine(s);
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	char			*out;
@@ -134,6 +141,13 @@ state(const struct session *s)
 	}
 	out[len] = '\0';
 	return (out);
+}
+
+/* Every task and cpu line of the engine shown, as one string. */
+static char *
+state(const struct session *s)
+{
+	return (engine_state(session_engine(s)));
 }
 
 /* The state of a fresh session run to tick with the same changes. */
@@ -276,6 +290,66 @@ test_history_bound(void **unused)
 	session_free(s);
 }
 
+/*
+ * compare (SPEC.md section 6): a shadow started at tick 0 under cfs,
+ * given the script's changes, is the session a fresh run under cfs is
+ * (up to the scenario's policy event at 16000); after that event the
+ * shadow is still cfs while the enforced engine is o1.  The past has no
+ * shadow and refuses compare; a branch starts it again from its tick;
+ * compare off drops it.
+ */
+static void
+test_compare(void **unused)
+{
+	struct session	*s = new_session(1000000), *f;
+	char		*a, *b, *cause = NULL;
+
+	assert_null(session_shadow(s));
+	assert_int_equal(session_compare(s, &engine_policy_cfs, &cause), 0);
+	assert_non_null(session_shadow(s));
+	assert_ptr_equal(session_shadow_policy(s), &engine_policy_cfs);
+	run_to(s, 15000);
+	f = new_session_policy(0, &engine_policy_cfs);
+	run_to(f, 15000);
+	a = engine_state(session_shadow(s));
+	b = state(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	/* The enforced engine is the staircase's, as without a shadow. */
+	a = state(s);
+	b = fresh_state(15000);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(f);
+
+	run_to(s, 17000);
+	assert_ptr_equal(engine_get_policy(session_engine(s)),
+	    &engine_policy_o1);
+	assert_ptr_equal(engine_get_policy(session_shadow(s)),
+	    &engine_policy_cfs);
+	assert_int_equal(engine_now(session_shadow(s)), 17000);
+
+	assert_int_equal(session_seek(s, 12000, &cause), 0);
+	assert_null(session_shadow(s));
+	assert_int_equal(session_compare(s, &engine_policy_rr, &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(session_branch(s, &cause), 0);
+	assert_non_null(session_shadow(s));
+	assert_int_equal(engine_now(session_shadow(s)), 12000);
+	assert_ptr_equal(engine_get_policy(session_shadow(s)),
+	    &engine_policy_cfs);
+	run_to(s, 12500);
+	assert_int_equal(engine_now(session_shadow(s)), 12500);
+	assert_int_equal(session_compare(s, NULL, &cause), 0);
+	assert_null(session_shadow(s));
+	assert_null(session_shadow_policy(s));
+	run_to(s, 13000);
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -284,6 +358,7 @@ main(void)
 		cmocka_unit_test(test_branch),
 		cmocka_unit_test(test_journal_replay),
 		cmocka_unit_test(test_history_bound),
+		cmocka_unit_test(test_compare),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

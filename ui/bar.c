@@ -35,7 +35,7 @@ bar_status(struct draw *d)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
-	struct bar_piece	 p[12];
+	struct bar_piece	 p[14];
 	char			 right[64];
 	int			 x, rx, i, n = 0, w, drop;
 
@@ -60,6 +60,14 @@ bar_status(struct draw *d)
 	p[n++].drop = 2;
 	snprintf(p[n].text, sizeof p[0].text, "speed %gx", m->speed);
 	p[n++].drop = 5;
+	/* The policy; with a shadow both, and they stay. */
+	if (m->shadow != NULL)
+		snprintf(p[n++].text, sizeof p[0].text, "%.24s vs %.24s",
+		    m->policy, m->shadow_policy);
+	else if (m->policy[0] != '\0') {
+		snprintf(p[n].text, sizeof p[0].text, "%s", m->policy);
+		p[n++].drop = 1;
+	}
 	p[n].col = COL_STATUS;
 	if (!m->greeted || m->frames == 0) {
 		snprintf(p[n].text, sizeof p[0].text, "CONNECTING");

@@ -38,6 +38,46 @@ draw_message(struct view *v, int error, const char *fmt, ...)
 	v->message_note = 1;
 }
 
+/*
+ * The ranks the CPU panels span: from the best rank a live task can
+ * take to the worst, as the daemon says (a task line's top= and
+ * bottom=: the policy's, which the client does not know).  Nothing
+ * live: the rank of every task shown, or 120.
+ */
+void
+draw_ranks(struct draw *d)
+{
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	int			 i, any = 0;
+
+	d->top_static = MODEL_BOTTOM;
+	d->bottom = 0;
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->state == MTASK_EXITED)
+			continue;
+		any = 1;
+		if (t->top < d->top_static)
+			d->top_static = t->top;
+		if (t->bottom > d->bottom)
+			d->bottom = t->bottom;
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->rank > d->bottom)
+			d->bottom = t->rank;
+		if (!any && t->rank < d->top_static)
+			d->top_static = t->rank;
+	}
+	if (m->ntasks == 0) {
+		d->top_static = 120;
+		d->bottom = MODEL_BOTTOM;
+	}
+	if (d->bottom < d->top_static)
+		d->bottom = d->top_static;
+}
+
 /* Draw the whole screen into g (already sized). */
 void
 draw_screen(struct grid *g, const struct model *m, struct view *v,
@@ -52,14 +92,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	d.v = v;
 	g->ascii = v->ascii;
 	d.gl = grid_glyphs(v->ascii);
-	d.top_static = MODEL_BOTTOM;
-	for (i = 0; i < m->ntasks; i++) {
-		if (m->tasks[i].state != MTASK_EXITED &&
-		    120 + m->tasks[i].nice < d.top_static)
-			d.top_static = 120 + m->tasks[i].nice;
-	}
-	if (m->ntasks == 0)
-		d.top_static = 120;
+	draw_ranks(&d);
 
 	for (i = 0; i < g->w * g->h; i++) {
 		g->cells[i].ch = L' ';
@@ -80,6 +113,17 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	if (g->h >= 30 && m->ntasks >= 5)
 		tmin = 1 + 5;
 	th = article_lines(&d, g->h >= 30 ? 7 : 4);
+	/*
+	 * Two policies' CPUs take twice the rows: the task table keeps
+	 * room for five tasks, and the article's table waits for a tall
+	 * screen.
+	 */
+	if (m->shadow != NULL && !v->compare_off) {
+		if (tmin < 1 + (m->ntasks < 5 ? m->ntasks : 5))
+			tmin = 1 + (m->ntasks < 5 ? m->ntasks : 5);
+		if (g->h < 40)
+			th = 0;
+	}
 	if (avail - th - tmin < 6)
 		th = 0;
 	if (avail - tmin < 3)
@@ -92,7 +136,11 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	    v->show_events))
 		th = 0;
 	hh = history_lines(&d, avail - th - tmin);
-	ph = panel_draw(&d, 1, avail - th - tmin - hh);
+	/* Two policies side by side (compare NAME), unless c said one. */
+	if (m->shadow != NULL && !v->compare_off)
+		ph = compare_draw(&d, 1, avail - th - tmin - hh);
+	else
+		ph = panel_draw(&d, 1, avail - th - tmin - hh);
 	y = 1 + ph;
 	if (hh > 0)
 		y += history_draw(&d, y, avail - th - tmin);

@@ -250,6 +250,24 @@ keys_view(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
+/* c: both policies side by side (compare NAME), or the enforced one. */
+static int
+keys_compare(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+
+	if (e->model->shadow == NULL) {
+		draw_message(v, 0, "no shadow policy: the daemon compares "
+		    "none (compare NAME)");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	v->compare_off = !v->compare_off;
+	v->layout_cols = -1;
+	draw_message(v, 0, "CPUs: %s", v->compare_off ? e->model->policy :
+	    "both policies side by side");
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
 /* n: ask for a new scripted task. */
 static int
 keys_new(struct keys_env *e, int key)
@@ -672,6 +690,7 @@ static const struct keys_binding keys_table_[] = {
 	{ '/', 0, 0, keys_find },
 	{ '[', ']', 0, keys_cpus },
 	{ 'v', 0, 0, keys_view },
+	{ 'c', 0, 0, keys_compare },
 	{ 's', 0, 1, keys_sleep },
 	{ 'S', 0, 1, keys_sleep_ask },
 	{ '+', '=', 1, keys_nice },
@@ -718,7 +737,8 @@ static const char *const keys_help_text[] = {
 	"l            load a scenario (list)   R           reset: from tick 0",
 	"? F1         this help                "
 	    "q F10       detach (daemon stays)",
-	"Q            stop the daemon for everyone (asks)",
+	"Q            stop the daemon (asks)   "
+	    "c           two policies / one",
 	"w r e        timeline/rank line/log   z Z u d     zoom; log older/newer",
 	"",
 	"Rewind (a seek pauses there, never past the present):",

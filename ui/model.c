@@ -30,7 +30,20 @@
 #include <string.h>
 
 #include "stairs.h"
+#include "wire.h"
 #include "xmalloc.h"
+
+/*
+ * The keys of the lines read here, from wire.c.  frame and status share
+ * their header keys (one table in wire.c), so KH reads either.
+ */
+#define KH(k)	wire_key(&wire_frame, WIRE_HEAD_##k)
+#define KC(k)	wire_key(&wire_cpu, WIRE_CPU_##k)
+#define KG(k)	wire_key(&wire_gone, WIRE_GONE_##k)
+#define KX(k)	wire_key(&wire_mark, WIRE_TEXT_##k)
+#define KT(k)	wire_key(&wire_table, WIRE_TABLE_##k)
+#define KR(k)	wire_key(&wire_row, WIRE_ROW_##k)
+#define KS(k)	wire_key(&wire_scenario, WIRE_SCEN_##k)
 
 #define MODEL_MAX_FIELDS	32
 
@@ -89,6 +102,7 @@ model_free(struct model *m)
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
 	history_free(m);
+	model_free(m->shadow);
 	free(m);
 }
 
@@ -213,21 +227,21 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
 	char		*end;
 	double		 d;
 
-	if (model_long(f, "tick", tick, 1) != 0)
+	if (model_long(f, KH(TICK), tick, 1) != 0)
 		return (-1);
-	if (model_int(f, "paused", paused, 0, 0) != 0)
+	if (model_int(f, KH(PAUSED), paused, 0, 0) != 0)
 		return (-1);
-	if ((s = model_get(f, "speed")) != NULL) {
+	if ((s = model_get(f, KH(SPEED))) != NULL) {
 		d = strtod(s, &end);
 		if (*end != '\0' || !(d > 0))
 			return (-1);
 		*speed = d;
 	}
-	if (model_int(f, "rr", rr, 0, 0) != 0 || *rr <= 0)
+	if (model_int(f, KH(RR), rr, 0, 0) != 0 || *rr <= 0)
 		return (-1);
 	/* Not in protocol 1, but used if a daemon offers it. */
 	if (sleep_ms != NULL) {
-		if (model_int(f, "sleep", sleep_ms, 0, 0) != 0 ||
+		if (model_int(f, KH(SLEEP), sleep_ms, 0, 0) != 0 ||
 		    *sleep_ms <= 0)
 			return (-1);
 	}
@@ -248,16 +262,16 @@ model_session(const struct fields *f, int *live, long *now, int *alive,
 	int		 l = 1, a = -1;
 	long		 n = -1;
 
-	if (model_int(f, "live", &l, 0, 0) != 0 ||
-	    model_int(f, "alive", &a, 0, 0) != 0 ||
-	    model_long(f, "now", &n, 0) != 0 || n < -1)
+	if (model_int(f, KH(LIVE), &l, 0, 0) != 0 ||
+	    model_int(f, KH(ALIVE), &a, 0, 0) != 0 ||
+	    model_long(f, KH(NOW), &n, 0) != 0 || n < -1)
 		return (-1);
-	if (model_get(f, "alive") == NULL) {
-		a = model_get(f, "live") != NULL ? l : -1;
+	if (model_get(f, KH(ALIVE)) == NULL) {
+		a = model_get(f, KH(LIVE)) != NULL ? l : -1;
 		l = 1;
 	} else if ((l != 0 && l != 1) || a < 0)
 		return (-1);
-	if ((s = model_get(f, "scenario")) != NULL) {
+	if ((s = model_get(f, KH(SCENARIO))) != NULL) {
 		if (*s == '\0' || strlen(s) >= len)
 			return (-1);
 		snprintf(scenario, len, "%s", s);
@@ -274,30 +288,19 @@ model_parse_cpu(const struct fields *f, struct mcpu *c)
 {
 	memset(c, 0, sizeof *c);
 	c->rank = c->iter = c->left = -1;
-	if (model_int(f, "id", &c->id, 1, 0) != 0 || c->id < 0)
+	if (model_int(f, KC(ID), &c->id, 1, 0) != 0 || c->id < 0)
 		return (-1);
-	if (model_int(f, "task", &c->task, 0, 0) != 0 || c->task < 0)
+	if (model_int(f, KC(TASK), &c->task, 0, 0) != 0 || c->task < 0)
 		return (-1);
-	if (model_int(f, "nr", &c->nr, 0, 0) != 0 ||
-	    model_int(f, "rank", &c->rank, 0, 1) != 0 ||
-	    model_int(f, "iter", &c->iter, 0, 1) != 0 ||
-	    model_int(f, "left", &c->left, 0, 1) != 0)
+	if (model_int(f, KC(NR), &c->nr, 0, 0) != 0 ||
+	    model_int(f, KC(RANK), &c->rank, 0, 1) != 0 ||
+	    model_int(f, KC(ITER), &c->iter, 0, 1) != 0 ||
+	    model_int(f, KC(LEFT), &c->left, 0, 1) != 0)
 		return (-1);
 	if (c->task == 0)
 		c->rank = c->iter = c->left = -1;
 	return (0);
 }
-
-/* The keys of a `task` line. */
-enum {
-	TK_ID, TK_NAME, TK_KIND, TK_PID, TK_NICE, TK_CPU, TK_RANK, TK_ITER,
-	TK_LEFT, TK_STATE, TK_RAN, TK_CPUTIME, TK_CPUS, TK_GROUP, TK_EXIT,
-	TK_MAX
-};
-static const char *model_task_keys[TK_MAX] = {
-	"id", "name", "kind", "pid", "nice", "cpu", "rank", "iter", "left",
-	"state", "ran", "cputime", "cpus", "group", "exit"
-};
 
 /* Copy a string value, refusing one that does not fit. */
 static int
@@ -319,9 +322,9 @@ model_copy(char *dst, size_t len, const char *s)
 static int
 model_parse_task(const struct fields *f, struct mtask *t)
 {
-	const char	*k, *s;
-	long		 v;
-	int		 i, key, seen = 0;
+	const char	*s;
+	long		 v = 0;
+	int		 i, key, seen = 0, hint = 0;
 	size_t		 j;
 
 	memset(t, 0, sizeof *t);
@@ -333,27 +336,39 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
 
 	for (i = 0; i < f->n; i++) {
-		k = f->key[i];
-		if ((s = f->val[i]) == NULL)
-			continue;
-		for (key = 0; key < TK_MAX; key++) {
-			if (k[0] == model_task_keys[key][0] &&
-			    strcmp(k, model_task_keys[key]) == 0)
-				break;
+		if ((s = f->val[i]) == NULL ||
+		    (key = wire_find(&wire_task, f->key[i], &hint)) < 0)
+			continue;	/* a newer daemon's */
+		switch (wire_task.field[key].type) {
+		case WIRE_INT:
+		case WIRE_INT_DASH:
+		case WIRE_COUNT:
+		case WIRE_COUNT_DASH:
+			if (model_num(s, &v, wire_task.field[key].type ==
+			    WIRE_INT_DASH || wire_task.field[key].type ==
+			    WIRE_COUNT_DASH ? -1 : LONG_MIN) != 0)
+				return (-1);
+			if (wire_task.field[key].type != WIRE_COUNT &&
+			    wire_task.field[key].type != WIRE_COUNT_DASH &&
+			    (v < INT_MIN || v > INT_MAX))
+				return (-1);
+			break;
+		default:
+			break;
 		}
-		switch (key) {
-		case TK_NAME:
+		switch ((enum wire_task)key) {
+		case WIRE_TASK_NAME:
 			if (*s == '\0' || model_copy(t->name, sizeof t->name,
 			    s) != 0)
 				return (-1);
 			break;
-		case TK_KIND:
+		case WIRE_TASK_KIND:
 			if (strcmp(s, "real") == 0)
 				t->real = 1;
 			else if (strcmp(s, "sim") != 0)
 				return (-1);
 			break;
-		case TK_STATE:
+		case WIRE_TASK_STATE:
 			for (j = 0; j < sizeof model_state_names /
 			    sizeof *model_state_names; j++) {
 				if (strcmp(s, model_state_names[j]) == 0)
@@ -364,66 +379,77 @@ model_parse_task(const struct fields *f, struct mtask *t)
 				return (-1);
 			t->state = (enum mtask_state)j;
 			break;
-		case TK_CPUS:
+		case WIRE_TASK_CPUS:
 			if (model_copy(t->cpus, sizeof t->cpus, s) != 0)
 				return (-1);
 			break;
-		case TK_GROUP:
+		case WIRE_TASK_GROUP:
 			if (model_copy(t->group, sizeof t->group, s) != 0)
 				return (-1);
 			break;
-		case TK_EXIT:
+		case WIRE_TASK_EXIT:
 			/* Free text with _ for spaces: cut, never refused. */
 			snprintf(t->exit, sizeof t->exit, "%s", s);
 			break;
-		case TK_MAX:
-			continue;
-		default:
-			/* The numbers; pid, cpu and cputime may be "-". */
-			if (model_num(s, &v, key == TK_PID || key == TK_CPU ||
-			    key == TK_CPUTIME ? -1 : LONG_MIN) != 0)
-				return (-1);
-			if (key != TK_RAN && key != TK_CPUTIME &&
-			    (v < INT_MIN || v > INT_MAX))
-				return (-1);
-			switch (key) {
-			case TK_ID:
-				t->id = (int)v;
-				break;
-			case TK_PID:
-				t->pid = (int)v;
-				break;
-			case TK_NICE:
-				t->nice = (int)v;
-				break;
-			case TK_CPU:
-				t->cpu = (int)v;
-				break;
-			case TK_RANK:
-				t->rank = (int)v;
-				break;
-			case TK_ITER:
-				t->iter = (int)v;
-				break;
-			case TK_LEFT:
-				t->left = (int)v;
-				break;
-			case TK_RAN:
-				t->ran = v;
-				break;
-			case TK_CPUTIME:
-				t->cputime = v;
-				break;
-			}
+		case WIRE_TASK_ID:
+			t->id = (int)v;
+			break;
+		case WIRE_TASK_PID:
+			t->pid = (int)v;
+			break;
+		case WIRE_TASK_NICE:
+			t->nice = (int)v;
+			break;
+		case WIRE_TASK_CPU:
+			t->cpu = (int)v;
+			break;
+		case WIRE_TASK_RANK:
+			t->rank = (int)v;
+			break;
+		case WIRE_TASK_ITER:
+			t->iter = (int)v;
+			break;
+		case WIRE_TASK_LEFT:
+			t->left = (int)v;
+			break;
+		case WIRE_TASK_RAN:
+			t->ran = v;
+			break;
+		case WIRE_TASK_CPUTIME:
+			t->cputime = v;
+			break;
+		case WIRE_TASK_STOLEN:
+			break;		/* not shown */
+		case WIRE_TASK_SLICE:
+			t->slice = (int)v;
+			break;
+		case WIRE_TASK_TOP:
+			t->top = (int)v;
+			break;
+		case WIRE_TASK_BOTTOM:
+			t->bottom = (int)v;
+			break;
+		case WIRE_TASK_MAX:
 			break;
 		}
 		seen |= 1 << key;
 	}
-	if ((seen & (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE)) !=
-	    (1 << TK_ID | 1 << TK_NAME | 1 << TK_STATE) || t->id <= 0 ||
+	if ((seen & (1 << WIRE_TASK_ID | 1 << WIRE_TASK_NAME |
+	    1 << WIRE_TASK_STATE)) != (1 << WIRE_TASK_ID |
+	    1 << WIRE_TASK_NAME | 1 << WIRE_TASK_STATE) || t->id <= 0 ||
 	    t->nice < -20 || t->nice > 19 || t->rank < 0 ||
 	    t->rank > MODEL_BOTTOM || t->iter < 0 || t->iter > 40 ||
 	    t->left < 0)
+		return (-1);
+	/* A daemon that says nothing of the policy: what the line shows. */
+	if (!(seen & 1 << WIRE_TASK_SLICE))
+		t->slice = t->left;
+	if (!(seen & 1 << WIRE_TASK_TOP))
+		t->top = t->rank;
+	if (!(seen & 1 << WIRE_TASK_BOTTOM))
+		t->bottom = t->rank;
+	if (t->slice < 0 || t->top < 0 || t->top > MODEL_BOTTOM ||
+	    t->bottom < t->top || t->bottom > MODEL_BOTTOM)
 		return (-1);
 	return (0);
 }
@@ -670,6 +696,38 @@ cpus:
 	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
+/*
+ * A frame ended: its shadow's lines (a full set each frame) become the
+ * shadow model, or the shadow goes when the frame had none.
+ */
+static void
+model_commit_shadow(struct model *m)
+{
+	struct model	*sh = m->shadow;
+
+	memcpy(m->policy, m->stage_policy, sizeof m->policy);
+	memcpy(m->shadow_policy, m->stage_shadow, sizeof m->shadow_policy);
+	if (m->stage_shadow[0] == '\0') {
+		model_free(sh);
+		m->shadow = NULL;
+		return;
+	}
+	sh->stage_tick = m->tick;
+	sh->stage_paused = m->paused;
+	sh->stage_speed = m->speed;
+	sh->stage_rr = m->rr;
+	sh->stage_live = m->live;
+	sh->stage_now = m->now;
+	sh->stage_alive = -1;
+	sh->stage_delta = 0;
+	sh->stage_ntasks = -1;
+	memcpy(sh->stage_scenario, m->scenario, sizeof sh->stage_scenario);
+	memcpy(sh->stage_policy, m->stage_shadow, sizeof sh->stage_policy);
+	sh->stage_shadow[0] = '\0';
+	model_commit(sh);
+	memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+}
+
 /* Handle a line inside a frame. */
 static enum model_got
 model_frame_line(struct model *m, struct fields *f, const char *line)
@@ -683,9 +741,22 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
 		model_commit(m);
+		model_commit_shadow(m);
 		return (MODEL_FRAME);
 	}
-	if (strcmp(f->word, "cpu") == 0) {
+	/* The shadow's lines (compare NAME): its own model's. */
+	if (strcmp(f->word, "scpu") == 0 || strcmp(f->word, "stask") == 0) {
+		if (m->shadow == NULL || m->stage_shadow[0] == '\0')
+			return (MODEL_NOTHING);
+		f->word++;
+		if (model_frame_line(m->shadow, f, line) == MODEL_BAD) {
+			m->nbad++;
+			memcpy(m->bad, m->shadow->bad, sizeof m->bad);
+			return (MODEL_BAD);
+		}
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, wire_cpu.word) == 0) {
 		if (model_parse_cpu(f, &c) != 0)
 			return (model_bad(m, line, "bad cpu line"));
 		m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
@@ -693,7 +764,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->ncpu_stage[m->nncpu_stage++] = c;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "task") == 0) {
+	if (strcmp(f->word, wire_task.word) == 0) {
 		if (model_parse_task(f, &t) != 0)
 			return (model_bad(m, line, "bad task line"));
 		m->task_stage = model_grow(m->task_stage, m->ntask_stage,
@@ -701,21 +772,21 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->task_stage[m->ntask_stage++] = t;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "gone") == 0) {
-		if (model_int(f, "id", &id, 1, 0) != 0 || id <= 0)
+	if (strcmp(f->word, wire_gone.word) == 0) {
+		if (model_int(f, KG(ID), &id, 1, 0) != 0 || id <= 0)
 			return (model_bad(m, line, "bad gone line"));
 		m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
 		    &m->alloc_gone_stage, sizeof *m->gone_stage);
 		m->gone_stage[m->ngone_stage++] = id;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "caption") == 0) {
+	if (strcmp(f->word, wire_caption.word) == 0) {
 		snprintf(m->stage_caption, sizeof m->stage_caption, "%s",
 		    f->text != NULL ? f->text : "");
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "event") == 0) {
-		if (f->text == NULL || model_long(f, "tick", &tick, 0) != 0)
+	if (strcmp(f->word, wire_event.word) == 0) {
+		if (f->text == NULL || model_long(f, KX(TICK), &tick, 0) != 0)
 			return (model_bad(m, line, "bad event line"));
 		snprintf(m->events[m->nevents % MODEL_EVENTS],
 		    sizeof m->events[0], "%s", f->text);
@@ -749,13 +820,38 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 			return (model_bad(m, line, "bad runs line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, "frame") == 0) {
+	if (strcmp(f->word, wire_frame.word) == 0) {
 		/* A frame without its end: drop it, start again. */
 		m->in_frame = 0;
 		model_bad(m, line, "frame without end");
 		return (MODEL_BAD);
 	}
 	return (model_bad(m, line, "unknown line in frame"));
+}
+
+/*
+ * A frame's policy= and shadow= (a word each; absent: the staircase,
+ * and no shadow); a shadow model is made ready for its lines.
+ */
+static void
+model_frame_policies(struct model *m, const struct fields *f)
+{
+	const char	*s;
+
+	s = model_get(f, "policy");
+	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
+	    s != NULL && *s != '\0' ? s : "staircase");
+	s = model_get(f, "shadow");
+	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
+	    s != NULL ? s : "");
+	if (m->stage_shadow[0] == '\0')
+		return;
+	if (m->shadow == NULL)
+		m->shadow = model_create();
+	m->shadow->greeted = 1;
+	m->shadow->nncpu_stage = 0;
+	m->shadow->ntask_stage = 0;
+	m->shadow->ngone_stage = 0;
 }
 
 /* Start a frame block. */
@@ -772,11 +868,11 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 	memcpy(m->stage_scenario, m->scenario, sizeof m->stage_scenario);
 	if (model_session(f, &m->stage_live, &m->stage_now, &m->stage_alive,
 	    m->stage_scenario, sizeof m->stage_scenario) != 0 ||
-	    model_int(f, "delta", &m->stage_delta, 0, 0) != 0 ||
-	    model_int(f, "tasks", &m->stage_ntasks, 0, 0) != 0 ||
+	    model_int(f, KH(DELTA), &m->stage_delta, 0, 0) != 0 ||
+	    model_int(f, KH(TASKS), &m->stage_ntasks, 0, 0) != 0 ||
 	    model_header(f, &m->stage_tick, &m->stage_paused, &m->stage_speed,
 	    &m->stage_rr, &m->sleep_ms) != 0 ||
-	    model_long(f, "dropped", &m->stage_dropped, 0) != 0) {
+	    model_long(f, KH(DROPPED), &m->stage_dropped, 0) != 0) {
 		/* Read the block anyway, so its lines are not misread. */
 		m->stage_delta = 0;
 		m->stage_ntasks = -1;
@@ -789,12 +885,14 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;
 		m->stage_caption[0] = '\0';
+		model_frame_policies(m, f);
 		return (model_bad(m, line, "bad frame line"));
 	}
 	m->in_frame = 1;
 	m->nncpu_stage = 0;
 	m->ntask_stage = 0;
 	m->stage_caption[0] = '\0';
+	model_frame_policies(m, f);
 	return (MODEL_NOTHING);
 }
 
@@ -806,15 +904,15 @@ model_table_head(struct model *m, struct fields *f)
 	const char	*s;
 
 	model_table_clear(t);
-	if (model_int(f, "task", &t->task, 1, 0) != 0 ||
-	    model_int(f, "base", &t->base, 1, 0) != 0 ||
-	    model_int(f, "stairs", &t->stairs, 1, 0) != 0 ||
-	    model_int(f, "rr", &t->rr, 1, 0) != 0 ||
+	if (model_int(f, KT(TASK), &t->task, 1, 0) != 0 ||
+	    model_int(f, KT(BASE), &t->base, 1, 0) != 0 ||
+	    model_int(f, KT(STAIRS), &t->stairs, 1, 0) != 0 ||
+	    model_int(f, KT(RR), &t->rr, 1, 0) != 0 ||
 	    t->stairs < 1 || t->stairs > 40 || t->rr < 1) {
 		model_table_clear(t);
 		return (-1);
 	}
-	if ((s = model_get(f, "name")) != NULL)
+	if ((s = model_get(f, KT(NAME))) != NULL)
 		snprintf(t->name, sizeof t->name, "%s", s);
 	t->valid = 1;
 	return (0);
@@ -830,8 +928,8 @@ model_table_row(struct model *m, struct fields *f)
 	long		*row;
 	int		 iter, i;
 
-	if (!t->valid || model_int(f, "iter", &iter, 1, 0) != 0 ||
-	    (s = model_get(f, "ticks")) == NULL)
+	if (!t->valid || model_int(f, KR(ITER), &iter, 1, 0) != 0 ||
+	    (s = model_get(f, KR(TICKS))) == NULL)
 		return (-1);
 	t->iters = xreallocarray(t->iters, t->nrows + 1, sizeof *t->iters);
 	t->ticks = xreallocarray(t->ticks, (size_t)(t->nrows + 1) * t->stairs,
@@ -902,14 +1000,14 @@ model_scenario_line(struct model *m, struct fields *f)
 	    &m->alloc_scen_stage, sizeof *m->scen_stage);
 	sc = &m->scen_stage[m->nscen_stage];
 	memset(sc, 0, sizeof *sc);
-	if ((s = model_get(f, "name")) == NULL || *s == '\0' ||
+	if ((s = model_get(f, KS(NAME))) == NULL || *s == '\0' ||
 	    model_copy(sc->name, sizeof sc->name, s) != 0)
 		return (-1);
-	if ((s = model_get(f, "file")) != NULL)
+	if ((s = model_get(f, KS(FILE))) != NULL)
 		snprintf(sc->file, sizeof sc->file, "%s", s);
-	if (model_int(f, "cpus", &sc->cpus, 0, 0) != 0 ||
-	    model_int(f, "tasks", &sc->tasks, 0, 0) != 0 ||
-	    model_int(f, "real", &sc->real, 0, 0) != 0 || sc->cpus < 0 ||
+	if (model_int(f, KS(CPUS), &sc->cpus, 0, 0) != 0 ||
+	    model_int(f, KS(TASKS), &sc->tasks, 0, 0) != 0 ||
+	    model_int(f, KS(REAL), &sc->real, 0, 0) != 0 || sc->cpus < 0 ||
 	    sc->tasks < 0)
 		return (-1);
 	if (f->text != NULL)
@@ -928,7 +1026,7 @@ model_mark_line(struct model *m, struct fields *f)
 	    &m->alloc_mark_stage, sizeof *m->mark_stage);
 	mk = &m->mark_stage[m->nmark_stage];
 	memset(mk, 0, sizeof *mk);
-	if (model_long(f, "tick", &mk->tick, 1) != 0 || mk->tick < 0)
+	if (model_long(f, KX(TICK), &mk->tick, 1) != 0 || mk->tick < 0)
 		return (-1);
 	if (f->text != NULL)
 		model_text(mk->text, sizeof mk->text, f->text);
@@ -1071,13 +1169,13 @@ model_feed(struct model *m, const char *line)
 		snprintf(m->version, sizeof m->version, "%s", f.key[1]);
 		return (MODEL_GREETING);
 	}
-	if (strcmp(f.word, "frame") == 0)
+	if (strcmp(f.word, wire_frame.word) == 0)
 		return (model_frame_start(m, &f, line));
 	if (strcmp(f.word, "ok") == 0)
 		return (model_final(m, &f, 1));
 	if (strcmp(f.word, "err") == 0)
 		return (model_final(m, &f, 0));
-	if (strcmp(f.word, "status") == 0) {
+	if (strcmp(f.word, wire_status.word) == 0) {
 		if (model_header(&f, &m->tick, &m->paused, &m->speed, &m->rr,
 		    &m->sleep_ms) != 0 || model_session(&f, &m->live, &now,
 		    &m->alive, m->scenario, sizeof m->scenario) != 0)
@@ -1085,22 +1183,22 @@ model_feed(struct model *m, const char *line)
 		m->now = now >= 0 ? now : m->tick;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "scenario") == 0) {
+	if (strcmp(f.word, wire_scenario.word) == 0) {
 		if (model_scenario_line(m, &f) != 0)
 			return (model_bad(m, line, "bad scenario line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "mark") == 0) {
+	if (strcmp(f.word, wire_mark.word) == 0) {
 		if (model_mark_line(m, &f) != 0)
 			return (model_bad(m, line, "bad mark line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "table") == 0) {
+	if (strcmp(f.word, wire_table.word) == 0) {
 		if (model_table_head(m, &f) != 0)
 			return (model_bad(m, line, "bad table line"));
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f.word, "row") == 0) {
+	if (strcmp(f.word, wire_row.word) == 0) {
 		if (model_table_row(m, &f) != 0) {
 			model_table_clear(&m->table_stage);
 			return (model_bad(m, line, "bad row line"));
@@ -1108,8 +1206,9 @@ model_feed(struct model *m, const char *line)
 		return (MODEL_NOTHING);
 	}
 	/* Data lines of replies the client does not read (help, tasks). */
-	if (strcmp(f.word, "help") == 0 || strcmp(f.word, "task") == 0 ||
-	    strcmp(f.word, "cpu") == 0)
+	if (strcmp(f.word, "help") == 0 ||
+	    strcmp(f.word, wire_task.word) == 0 ||
+	    strcmp(f.word, wire_cpu.word) == 0)
 		return (MODEL_NOTHING);
 	return (model_bad(m, line, "unknown line"));
 }
@@ -1177,17 +1276,6 @@ const char *
 model_state_name(enum mtask_state s)
 {
 	return (model_state_names[s]);
-}
-
-/* The slice a task gets at a rank (SPEC.md section 1: allot(r, k)). */
-int
-model_allot(int nice, int rank, int iter, int rr)
-{
-	int	prio = 120 + nice;
-
-	if (rank == prio + iter - 1)
-		return (iter * rr);
-	return (rr);
 }
 
 /* The scenario of the last `scenarios` reply called name, or NULL. */

@@ -155,17 +155,17 @@ panel_rank_del(int *set, int *n, int rank)
  * panel is as full a staircase as fits.  set has room for every rank.
  */
 static int
-panel_rank_fill(int *set, int n, int first, int lines)
+panel_rank_fill(int *set, int n, int first, int bottom, int lines)
 {
 	int	orig[MODEL_BOTTOM + 1], norig, d, i, k, r, before;
 
 	memcpy(orig, set, n * sizeof *set);
 	norig = n;
-	for (d = 1; d <= MODEL_BOTTOM - first; d++) {
+	for (d = 1; d <= bottom - first; d++) {
 		for (i = 0; i < norig; i++) {
 			for (k = 0; k < 2; k++) {
 				r = k == 0 ? orig[i] + d : orig[i] - d;
-				if (r < first || r > MODEL_BOTTOM)
+				if (r < first || r > bottom)
 					continue;
 				before = n;
 				panel_rank_add(set, &n, r);
@@ -208,7 +208,7 @@ panel_rows(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 	memset(msome, 0, sizeof msome);
 	for (i = d->cstart[c0]; i < d->cstart[c1]; i++) {
 		t = d->bycpu[i];
-		st = 120 + t->nice;
+		st = t->top;
 		if (t->rank < first)
 			first = t->rank;
 		if (st < first)
@@ -230,8 +230,8 @@ panel_rows(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 	*firstp = first;
 	if (lines <= 0)
 		return (0);
-	if (MODEL_BOTTOM - first + 1 <= lines) {
-		for (i = 0; i <= MODEL_BOTTOM - first; i++) {
+	if (d->bottom - first + 1 <= lines) {
+		for (i = 0; i <= d->bottom - first; i++) {
 			memset(&rows[i], 0, sizeof rows[i]);
 			rows[i].rank = first + i;
 		}
@@ -239,8 +239,8 @@ panel_rows(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 	}
 	for (i = 0; i < nsome; i++)
 		panel_rank_add(all, &nall, some[i]);
-	panel_rank_add(all, &nall, MODEL_BOTTOM);
-	panel_rank_add(some, &nsome, MODEL_BOTTOM);
+	panel_rank_add(all, &nall, d->bottom);
+	panel_rank_add(some, &nsome, d->bottom);
 	if (panel_rank_lines(all, nall) <= lines) {
 		set = all;
 		n = nall;
@@ -260,7 +260,7 @@ panel_rows(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 	}
 	gaps = panel_rank_lines(set, n) <= lines;
 	if (gaps)
-		n = panel_rank_fill(set, n, first, lines);
+		n = panel_rank_fill(set, n, first, d->bottom, lines);
 	for (i = j = 0; i < n && j < lines; i++) {
 		memset(&rows[j], 0, sizeof rows[j]);
 		rows[j].rank = set[i];
@@ -284,7 +284,8 @@ panel_gauge(struct draw *d, int x, int y, int width, const struct mtask *t)
 {
 	int	allot, fill, i;
 
-	allot = model_allot(t->nice, t->rank, t->iter, d->m->rr);
+	/* The slice the daemon says `left` counts down from. */
+	allot = t->slice;
 	if (allot <= 0)
 		allot = 1;
 	fill = (t->left * width + allot - 1) / allot;
@@ -739,7 +740,7 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	maxrow = avail / 3;
 	if (maxrow < 1)
 		maxrow = 1;
-	natural = MODEL_BOTTOM - d->top_static + 1 + 2;
+	natural = d->bottom - d->top_static + 1 + 2;
 	shown = prow < maxrow ? prow : maxrow;
 	ph = avail / shown;
 	if (ph > natural)
@@ -757,7 +758,7 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	 * The same on every panel of this size, whatever ranks each shows,
 	 * so that nothing jumps when tasks move.
 	 */
-	pg.nstep = MODEL_BOTTOM - d->top_static + 1;
+	pg.nstep = d->bottom - d->top_static + 1;
 	if (pg.nstep > ph - 2)
 		pg.nstep = ph - 2;
 	if (pg.nstep < 1)
@@ -785,7 +786,7 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 			nrank += !rows[i].gap;
 		if (pg.nstep < nrank)
 			pg.nstep = nrank;
-		d->st_skipped += (MODEL_BOTTOM - first + 1 - nrank) *
+		d->st_skipped += (d->bottom - first + 1 - nrank) *
 		    (c1 - c0);
 		d->st_step = pg.span * 100 / pg.nstep;
 		for (col = 0; col < cols; col++) {

@@ -17,7 +17,7 @@
 #define MODEL_HIST_GAP	500	/* ticks between %cpu samples */
 #define MODEL_EVENTS	4	/* recent events kept */
 #define MODEL_PENDING	64	/* commands awaiting a reply */
-#define MODEL_BOTTOM	139	/* the bottom rank */
+#define MODEL_BOTTOM	139	/* the protocol's rank scale ends (100..139) */
 #define MODEL_WORD_MAX	64	/* a scenario's name */
 #define MODEL_DESC_MAX	1024	/* a scenario's description */
 #define MODEL_LOG	256	/* events kept for the event log pane */
@@ -44,6 +44,13 @@ struct mtask {
 	int		 rank;
 	int		 iter;
 	int		 left;
+	/*
+	 * The policy's say (slice=, top=, bottom=): the ticks of the turn
+	 * left counts down from, and the ranks the task can take.  A
+	 * daemon that does not say: the slice is left, the ranks the rank.
+	 */
+	int		 slice;
+	int		 top, bottom;
 	enum mtask_state state;
 	long		 ran;		/* ms */
 	long		 cputime;	/* ms, -1 for sim tasks */
@@ -167,6 +174,17 @@ struct model {
 	struct mtask	*tasks;		/* sorted by id */
 	int		 ntasks;
 
+	/*
+	 * The policies (SPEC.md section 6): the enforced engine's
+	 * (policy=), and the shadow's of `compare NAME` (shadow=; "" and
+	 * shadow NULL when the last frame had none).  The shadow is a model
+	 * of its own, of the frame's scpu and stask lines: its tasks, CPUs,
+	 * tick; nothing else of it is used.
+	 */
+	char		 policy[MODEL_WORD_MAX];
+	char		 shadow_policy[MODEL_WORD_MAX];
+	struct model	*shadow;
+
 	char		 caption[MODEL_TEXT_MAX];
 	char		 events[MODEL_EVENTS][MODEL_TEXT_MAX];
 	int		 nevents;	/* total seen; newest at (n-1)%N */
@@ -208,6 +226,8 @@ struct model {
 	int		 stage_live;
 	long		 stage_now;	/* -1: not said, the tick */
 	int		 stage_alive;
+	char		 stage_policy[MODEL_WORD_MAX];
+	char		 stage_shadow[MODEL_WORD_MAX];	/* "": none */
 	struct mtable	 table_stage;
 	struct mscenario *scen_stage;
 	int		 nscen_stage;
@@ -245,7 +265,6 @@ int		 model_pending(const struct model *, enum model_pend);
 const struct mtask *model_task(const struct model *, int id);
 int		 model_task_index(const struct model *, int id);
 const char	*model_state_name(enum mtask_state);
-int		 model_allot(int nice, int rank, int iter, int rr);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
@@ -317,6 +336,7 @@ struct view {
 	long		 layout_frames;	/* model frames when chosen */
 	int		 layout_hidden, layout_cut;	/* as it was then */
 	int		 show_table;	/* the article's table */
+	int		 compare_off;	/* c: one policy's CPUs, not both */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
 	int		 readonly;
@@ -389,7 +409,8 @@ struct draw {
 	const struct model	*m;
 	struct view		*v;
 	const struct glyphs	*gl;
-	int			 top_static;	/* best static rank in use */
+	int			 top_static;	/* best rank a live task may take */
+	int			 bottom;	/* the worst (draw_ranks) */
 
 	/*
 	 * panel.c's index, made and freed by panel_draw.
@@ -433,6 +454,7 @@ char		*grid_dump(const struct grid *, int with_colours);
 /* draw.c */
 void		 draw_screen(struct grid *, const struct model *, struct view *,
 		     const char *const *help);
+void		 draw_ranks(struct draw *);
 void		 draw_message(struct view *, int error, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 
@@ -450,6 +472,9 @@ int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
+
+/* compare.c */
+int		 compare_draw(struct draw *, int y, int avail);
 
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);

@@ -77,21 +77,18 @@ fuzz_check_reply(struct evbuffer *out)
 }
 
 /* A fresh daemon: the demo's engine, paused at tick 0, no socket. */
-static void
-fuzz_daemon(struct daemon *d)
+static struct daemon *
+fuzz_daemon(void)
 {
-	char	*cause;
+	struct daemon	*d;
+	char		*cause;
 
-	memset(d, 0, sizeof *d);
-	d->base = fuzz_base;
-	d->tick_fd = fuzz_tick_fd;
-	config_defaults(&d->cfg);
-	if (daemon_load(d, "demo", &cause) != 0) {
+	if ((d = daemon_create(fuzz_base, fuzz_tick_fd, "demo",
+	    &cause)) == NULL) {
 		fprintf(stderr, "fuzz_protocol: %s\n", cause);
 		abort();
 	}
-	clock_init(&d->clock, 1.0, clock_now_ns(), 0);
-	clock_pause(&d->clock);
+	return (d);
 }
 
 /* One line, as server_client_line() takes it; nonzero: stop reading. */
@@ -128,16 +125,17 @@ fuzz_line(void *arg, char *line, size_t len)
 	fuzz_check_reply(out);
 	evbuffer_free(out);
 	protocol_cmd_free(&cmd);
-	return ((flags & COMMAND_QUIT) || d->exiting);
+	return ((flags & COMMAND_QUIT) || daemon_exiting(d));
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct daemon	d;
+	struct daemon	*d;
 
-	fuzz_daemon(&d);
-	fuzz_lines(data, size, fuzz_line, &d);
-	daemon_free(&d);
+	d = fuzz_daemon();
+	fuzz_lines(data, size, fuzz_line, d);
+	daemon_free(d);
+	free(d);
 	return (0);
 }

@@ -101,7 +101,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = evbuffer_new();
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		if (engine_task_info(e, id, &ti) == 0)
-			ledger_write(ledger, id, &ti, p.rr_interval, out);
+			ledger_write(ledger, id, &ti, p.rr_interval,
+			    engine_now(e), out);
 	}
 	evbuffer_free(out);
 	if (table != NULL) {

@@ -1,0 +1,192 @@
+/*
+ * wire.c -- the protocol's data lines, field by field (wire.h): the one
+ * place a line's keys, their types and their order are written.  The
+ * daemon formats from these tables (protocol.c, ledger.c) and the client
+ * parses with them (ui/model.c); docs/PROTOCOL.md describes the same.
+ */
+#include <string.h>
+
+#include "wire.h"
+
+#define WIRE_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
+
+/* Identity orders: ids 0..N-1 (enough for the longest line). */
+static const int wire_ids[] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+	19, 20, 21, 22, 23
+};
+/* Lines in id order read wire_ids up to their count. */
+_Static_assert(WIRE_N(wire_ids) >= WIRE_TASK_MAX, "wire_ids too short");
+_Static_assert(WIRE_N(wire_ids) >= WIRE_TABLE_MAX, "wire_ids too short");
+
+static const struct wire_field wire_task_fields[WIRE_TASK_MAX] = {
+	[WIRE_TASK_ID] =	{ "id", WIRE_INT, 0 },
+	[WIRE_TASK_NAME] =	{ "name", WIRE_WORD, 0 },
+	[WIRE_TASK_KIND] =	{ "kind", WIRE_WORD, 0 },	/* sim, real */
+	[WIRE_TASK_PID] =	{ "pid", WIRE_INT_DASH, 0 },
+	[WIRE_TASK_NICE] =	{ "nice", WIRE_INT, 0 },
+	[WIRE_TASK_CPU] =	{ "cpu", WIRE_INT_DASH, 0 },
+	[WIRE_TASK_RANK] =	{ "rank", WIRE_INT, 0 },
+	[WIRE_TASK_ITER] =	{ "iter", WIRE_INT, 0 },
+	[WIRE_TASK_LEFT] =	{ "left", WIRE_INT, 0 },
+	[WIRE_TASK_STATE] =	{ "state", WIRE_WORD, 0 },
+	[WIRE_TASK_RAN] =	{ "ran", WIRE_COUNT, 0 },
+	[WIRE_TASK_CPUTIME] =	{ "cputime", WIRE_COUNT_DASH, 0 },
+	/* Real tasks only: sim lines stay as they were. */
+	[WIRE_TASK_STOLEN] =	{ "stolen", WIRE_COUNT_DASH, WIRE_OPTIONAL },
+	[WIRE_TASK_CPUS] =	{ "cpus", WIRE_WORD, 0 },	/* a cpulist */
+	[WIRE_TASK_GROUP] =	{ "group", WIRE_WORD, 0 },
+	[WIRE_TASK_EXIT] =	{ "exit", WIRE_WORD, 0 },
+	/* The policy's say (its info op): slice, the ranks it may take. */
+	[WIRE_TASK_SLICE] =	{ "slice", WIRE_INT, 0 },
+	[WIRE_TASK_TOP] =	{ "top", WIRE_INT, 0 },
+	[WIRE_TASK_BOTTOM] =	{ "bottom", WIRE_INT, 0 },
+};
+const struct wire_line wire_task = {
+	"task", wire_task_fields, wire_ids, WIRE_TASK_MAX
+};
+
+static const struct wire_field wire_cpu_fields[WIRE_CPU_MAX] = {
+	[WIRE_CPU_ID] =		{ "id", WIRE_INT, 0 },
+	[WIRE_CPU_TASK] =	{ "task", WIRE_INT, 0 },	/* 0: idle */
+	[WIRE_CPU_NR] =		{ "nr", WIRE_INT, 0 },
+	[WIRE_CPU_RANK] =	{ "rank", WIRE_INT_DASH, 0 },
+	[WIRE_CPU_ITER] =	{ "iter", WIRE_INT_DASH, 0 },
+	[WIRE_CPU_LEFT] =	{ "left", WIRE_INT_DASH, 0 },
+};
+const struct wire_line wire_cpu = {
+	"cpu", wire_cpu_fields, wire_ids, WIRE_CPU_MAX
+};
+
+static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
+	[WIRE_HEAD_TICK] =	{ "tick", WIRE_COUNT, 0 },	/* shown */
+	[WIRE_HEAD_CPUS] =	{ "cpus", WIRE_INT, 0 },
+	[WIRE_HEAD_TASKS] =	{ "tasks", WIRE_INT, 0 },
+	[WIRE_HEAD_PAUSED] =	{ "paused", WIRE_INT, 0 },
+	[WIRE_HEAD_SPEED] =	{ "speed", WIRE_NUMBER, 0 },
+	[WIRE_HEAD_RR] =	{ "rr", WIRE_INT, 0 },
+	[WIRE_HEAD_CGROUPS] =	{ "cgroups", WIRE_WORD, 0 },
+	[WIRE_HEAD_DROPPED] =	{ "dropped", WIRE_COUNT, 0 },
+	[WIRE_HEAD_ALIVE] =	{ "alive", WIRE_INT, 0 },
+	[WIRE_HEAD_LAG] =	{ "lag", WIRE_COUNT, 0 },
+	[WIRE_HEAD_CLIENTS] =	{ "clients", WIRE_INT, 0 },
+	[WIRE_HEAD_SCENARIO] =	{ "scenario", WIRE_WORD, 0 },
+	[WIRE_HEAD_SLEEP] =	{ "sleep", WIRE_INT, 0 },
+	[WIRE_HEAD_OBSERVE] =	{ "observe", WIRE_WORD, 0 },
+	[WIRE_HEAD_POLICY] =	{ "policy", WIRE_WORD, 0 },
+	[WIRE_HEAD_NOW] =	{ "now", WIRE_COUNT, 0 },	/* present */
+	[WIRE_HEAD_LIVE] =	{ "live", WIRE_INT, 0 },	/* tick==now */
+	[WIRE_HEAD_DELTA] =	{ "delta", WIRE_INT, WIRE_OPTIONAL },
+	/* compare NAME: the shadow's policy (status: or off). */
+	[WIRE_HEAD_COMPARE] =	{ "compare", WIRE_WORD, 0 },
+	/* frames: only while they carry scpu/stask lines. */
+	[WIRE_HEAD_SHADOW] =	{ "shadow", WIRE_WORD, WIRE_OPTIONAL },
+};
+static const int wire_status_order[] = {
+	WIRE_HEAD_TICK, WIRE_HEAD_CPUS, WIRE_HEAD_TASKS, WIRE_HEAD_PAUSED,
+	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_CGROUPS, WIRE_HEAD_ALIVE,
+	WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS, WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP,
+	WIRE_HEAD_OBSERVE, WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE,
+	WIRE_HEAD_COMPARE
+};
+const struct wire_line wire_status = {
+	"status", wire_head_fields, wire_status_order,
+	WIRE_N(wire_status_order)
+};
+/* delta= only after `subscribe ... delta` (and then on every frame). */
+static const int wire_frame_order[] = {
+	WIRE_HEAD_TICK, WIRE_HEAD_CPUS, WIRE_HEAD_TASKS, WIRE_HEAD_PAUSED,
+	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_DROPPED, WIRE_HEAD_ALIVE,
+	WIRE_HEAD_LAG, WIRE_HEAD_SLEEP, WIRE_HEAD_POLICY, WIRE_HEAD_NOW,
+	WIRE_HEAD_LIVE, WIRE_HEAD_SCENARIO, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW
+};
+const struct wire_line wire_frame = {
+	"frame", wire_head_fields, wire_frame_order, WIRE_N(wire_frame_order)
+};
+
+static const struct wire_field wire_scenario_fields[WIRE_SCEN_MAX] = {
+	[WIRE_SCEN_NAME] =	{ "name", WIRE_WORD, 0 },
+	[WIRE_SCEN_FILE] =	{ "file", WIRE_WORD, 0 },	/* builtin */
+	[WIRE_SCEN_CPUS] =	{ "cpus", WIRE_INT, 0 },
+	[WIRE_SCEN_TASKS] =	{ "tasks", WIRE_INT, 0 },
+	[WIRE_SCEN_REAL] =	{ "real", WIRE_INT, 0 },
+	[WIRE_SCEN_TEXT] =	{ "text", WIRE_TEXT, 0 },	/* about it */
+};
+const struct wire_line wire_scenario = {
+	"scenario", wire_scenario_fields, wire_ids, WIRE_SCEN_MAX
+};
+
+static const struct wire_field wire_text_fields[WIRE_TEXT_MAX] = {
+	[WIRE_TEXT_TICK] =	{ "tick", WIRE_COUNT, 0 },
+	[WIRE_TEXT_TEXT] =	{ "text", WIRE_TEXT, 0 },
+};
+const struct wire_line wire_mark = {
+	"mark", wire_text_fields, wire_ids, WIRE_TEXT_MAX
+};
+const struct wire_line wire_caption = {
+	"caption", wire_text_fields, wire_ids, WIRE_TEXT_MAX
+};
+const struct wire_line wire_event = {
+	"event", wire_text_fields, wire_ids, WIRE_TEXT_MAX
+};
+
+static const struct wire_field wire_gone_fields[WIRE_GONE_MAX] = {
+	[WIRE_GONE_ID] =	{ "id", WIRE_INT, 0 },
+};
+const struct wire_line wire_gone = {
+	"gone", wire_gone_fields, wire_ids, WIRE_GONE_MAX
+};
+
+static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
+	[WIRE_TABLE_TASK] =	{ "task", WIRE_INT, 0 },
+	[WIRE_TABLE_NAME] =	{ "name", WIRE_WORD, 0 },
+	[WIRE_TABLE_BASE] =	{ "base", WIRE_INT, 0 },
+	[WIRE_TABLE_STAIRS] =	{ "stairs", WIRE_INT, 0 },	/* columns */
+	[WIRE_TABLE_RR] =	{ "rr", WIRE_INT, 0 },
+	[WIRE_TABLE_ROWS] =	{ "rows", WIRE_COUNT, 0 },
+	[WIRE_TABLE_DROPPED] =	{ "dropped", WIRE_COUNT, 0 },
+	/* The tick the counts are up to: the tick shown. */
+	[WIRE_TABLE_NOW] =	{ "now", WIRE_COUNT, 0 },
+	/* Counts start there (the past counted again, session.c). */
+	[WIRE_TABLE_SINCE] =	{ "since", WIRE_COUNT, WIRE_OPTIONAL },
+};
+const struct wire_line wire_table = {
+	"table", wire_table_fields, wire_ids, WIRE_TABLE_MAX
+};
+
+static const struct wire_field wire_row_fields[WIRE_ROW_MAX] = {
+	[WIRE_ROW_ITER] =	{ "iter", WIRE_COUNT, 0 },
+	[WIRE_ROW_TICKS] =	{ "ticks", WIRE_LIST, 0 },
+};
+const struct wire_line wire_row = {
+	"row", wire_row_fields, wire_ids, WIRE_ROW_MAX
+};
+
+/*
+ * The id of key on line, or -1.  *hint is where in the line's order to
+ * look first, and is left just past the field found: a line read in its
+ * order (as the daemon writes it) finds each key at the first compare.
+ */
+int
+wire_find(const struct wire_line *line, const char *key, int *hint)
+{
+	int	i, id;
+
+	if (*hint >= 0 && *hint < line->n) {
+		id = line->order[*hint];
+		if (key[0] == line->field[id].key[0] &&
+		    strcmp(key, line->field[id].key) == 0) {
+			(*hint)++;
+			return (id);
+		}
+	}
+	for (i = 0; i < line->n; i++) {
+		id = line->order[i];
+		if (key[0] == line->field[id].key[0] &&
+		    strcmp(key, line->field[id].key) == 0) {
+			*hint = i + 1;
+			return (id);
+		}
+	}
+	return (-1);
+}
