@@ -28,7 +28,11 @@
 #include "runs.h"
 #include "server.h"
 #include "session.h"
+#include "wire.h"
 #include "xmalloc.h"
+
+/* A runs line's key (wire.c). */
+#define RK(k)	wire_key(&wire_runs, WIRE_RUNS_##k)
 
 static void	server_client_runs(struct server_client *, struct evbuffer *,
 		    uint64_t);
@@ -236,7 +240,8 @@ server_client_frame(struct server_client *c)
 		evbuffer_add(tr, buf, len);
 	}
 	if (c->view && c->view_seen != view_seq) {
-		evbuffer_add_printf(tr, "view seq=%llu %s\n",
+		evbuffer_add_printf(tr, "%s %s=%llu %s\n", wire_view.word,
+		    wire_key(&wire_view, WIRE_VIEW_SEQ),
 		    (unsigned long long)view_seq, view);
 		c->view_seen = view_seq;
 	}
@@ -278,7 +283,8 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 			for (i = 0; i < n; i++) {
 				if (len == 0)
 					len = snprintf(line, sizeof line,
-					    "runs cpu=%d from=%llu ", cpu,
+					    "%s %s=%d %s=%llu ", wire_runs.word,
+					    RK(CPU), cpu, RK(FROM),
 					    (unsigned long long)run[i].from);
 				else
 					line[len++] = ',';
@@ -303,7 +309,8 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 		if (len > 0 || !said) {
 			if (len == 0)
 				len = snprintf(line, sizeof line,
-				    "runs cpu=%d from=%llu ", cpu,
+				    "%s %s=%d %s=%llu ", wire_runs.word,
+				    RK(CPU), cpu, RK(FROM),
 				    (unsigned long long)from);
 			line[len - 1] = line[len - 1] == ' ' ? '\n' : line[len - 1];
 			if (line[len - 1] != '\n')
