@@ -708,6 +708,16 @@ command_readonly(struct daemon *d, const struct proto_cmd *cmd,
 	return (COMMAND_READONLY);
 }
 
+/* view [key=value ...]: the presenter's view, for followers. */
+static int
+command_view(struct daemon *d, const struct proto_cmd *cmd,
+    struct evbuffer *out)
+{
+	daemon_set_view(d, cmd->path);
+	evbuffer_add_printf(out, "ok\n");
+	return (0);
+}
+
 /*
  * The commands, in help's order: one entry each.
  *
@@ -767,7 +777,8 @@ const struct proto_def command_table[] = {
 	  protocol_args_step, command_step },
 	{ "speed", PROTO_SPEED, 1, 1, C, "speed <0.01..100>",
 	  "ticks per ms of wall time", protocol_args_speed, command_speed },
-	{ "subscribe", PROTO_SUBSCRIBE, 0, 2, 0, "subscribe [fps] [delta]",
+	{ "subscribe", PROTO_SUBSCRIBE, 0, 4, 0,
+	  "subscribe [fps] [delta] [runs] [view]",
 	  "stream frames, at most fps a second",
 	  protocol_args_subscribe, command_subscribe },
 	{ "unsubscribe", PROTO_UNSUBSCRIBE, 0, 0, 0, "unsubscribe",
@@ -800,6 +811,9 @@ const struct proto_def command_table[] = {
 	{ "compare", PROTO_COMPARE, 1, 1, E, "compare <staircase|o1|cfs|rr|off>",
 	  "run a shadow policy beside the enforced one",
 	  protocol_args_compare, command_compare },
+	{ "view", PROTO_VIEW, 0, PROTO_VIEW_MAX, C, "view [key=value ...]",
+	  "the presenter's view, for followers",
+	  protocol_args_view, command_view },
 	{ NULL, PROTO_NONE, 0, 0, 0, NULL, NULL, NULL, NULL }
 };
 #undef C

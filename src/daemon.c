@@ -105,6 +105,9 @@ struct daemon {
 
 	struct daemon_event	 events[DAEMON_EVENTS];
 	uint64_t		 event_seq;	/* seq of the newest event */
+	/* The presenter's view (`view`) for followers; view_seq: its count. */
+	char			 view[512];
+	uint64_t		 view_seq;
 	uint64_t		 gen;		/* moves on every change */
 	struct daemon_step	 step;
 	int			 exiting;
@@ -343,6 +346,22 @@ uint64_t
 daemon_event_seq(const struct daemon *d)
 {
 	return (d->event_seq);
+}
+
+/* The presenter's view (`view` pairs) and how many were set (0: none). */
+const char *
+daemon_view(const struct daemon *d, uint64_t *seq)
+{
+	*seq = d->view_seq;
+	return (d->view);
+}
+
+/* A presenter's view (`view`): the last to say leads; frames tell. */
+void
+daemon_set_view(struct daemon *d, const char *pairs)
+{
+	snprintf(d->view, sizeof d->view, "%s", pairs);
+	d->view_seq++;
 }
 
 /* The oldest event seq still kept. */

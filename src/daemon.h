@@ -56,6 +56,8 @@ uint64_t	 daemon_gen(const struct daemon *);
 uint64_t	 daemon_event_seq(const struct daemon *);
 const struct daemon_event *daemon_event(const struct daemon *, uint64_t);
 uint64_t	 daemon_event_first(const struct daemon *);
+const char	*daemon_view(const struct daemon *, uint64_t *);
+void		 daemon_set_view(struct daemon *, const char *);
 char *const	*daemon_scenario_dirs(const struct daemon *, size_t *);
 void		 daemon_step_forget(struct daemon *, struct server_client *);
 

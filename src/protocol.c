@@ -456,15 +456,26 @@ protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
 	return (protocol_args_policy(cmd, w, n, cause));
 }
 
-/* [fps] [delta]: "delta" last, frames after the first carry changes. */
+/*
+ * [fps] [delta] [runs] [view]: the words last, once each: "delta" (frames
+ * after the first carry only changes), "runs" (what each CPU ran), "view"
+ * (the presenter's view): lines older clients do not know.
+ */
 int
 protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
 	long	v;
 
 	cmd->fps = PROTO_FPS_DEFAULT;
-	if (n > 0 && strcmp(w[n - 1], "delta") == 0) {
-		cmd->delta = 1;
+	while (n > 0) {
+		if (strcmp(w[n - 1], "delta") == 0 && !cmd->delta)
+			cmd->delta = 1;
+		else if (strcmp(w[n - 1], "runs") == 0 && !cmd->runs)
+			cmd->runs = 1;
+		else if (strcmp(w[n - 1], "view") == 0 && !cmd->view)
+			cmd->view = 1;
+		else
+			break;
 		n--;
 	}
 	if (n > 1) {
@@ -476,6 +487,40 @@ protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 		    cause) != 0)
 			return (-1);
 		cmd->fps = (int)v;
+	}
+	return (0);
+}
+
+/*
+ * A view's pairs (`view task=3 timeline=1 …`): each key 1-16 of [a-z],
+ * each value a whole number of at most 12 characters; kept joined by
+ * spaces for the followers.
+ */
+int
+protocol_args_view(struct proto_cmd *cmd, char **w, int n, char **cause)
+{
+	char		 q[PROTO_QUOTE_SIZE], *eq, *end;
+	size_t		 len = 0, k;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		eq = strchr(w[i], '=');
+		k = eq != NULL ? (size_t)(eq - w[i]) : 0;
+		if (eq == NULL || k < 1 || k > 16 ||
+		    strspn(w[i], "abcdefghijklmnopqrstuvwxyz") != k ||
+		    strlen(eq + 1) < 1 || strlen(eq + 1) > 12 ||
+		    (strtol(eq + 1, &end, 10), *end != '\0')) {
+			*cause = xasprintf("bad view pair %s (expected "
+			    "key=number)", protocol_quote(w[i], q, sizeof q));
+			return (-1);
+		}
+		len += strlen(w[i]) + 1;
+	}
+	cmd->path = xcalloc(1, len + 1);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(cmd->path, " ");
+		strcat(cmd->path, w[i]);
 	}
 	return (0);
 }

@@ -27,6 +27,7 @@
 #define PROTO_ARGV_MAX		64	/* words after -- in spawn */
 #define PROTO_QUOTE_MAX		40	/* characters of a quoted word */
 #define PROTO_QUOTE_SIZE	48	/* buffer for protocol_quote */
+#define PROTO_VIEW_MAX		16	/* key=value pairs of a view */
 
 enum proto_type {
 	PROTO_NONE,		/* an empty line: no reply */
@@ -57,7 +58,8 @@ enum proto_type {
 	PROTO_READONLY,
 	PROTO_SEEK,
 	PROTO_MARKS,
-	PROTO_COMPARE
+	PROTO_COMPARE,
+	PROTO_VIEW
 };
 
 struct daemon;
@@ -103,10 +105,12 @@ struct proto_cmd {
 	double		 speed;		/* speed */
 	int		 fps;		/* subscribe */
 	int		 delta;		/* subscribe ... delta */
+	int		 runs;		/* subscribe ... runs: runs lines */
+	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
 	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
-	char		*path;		/* load, record */
+	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
 };
 
@@ -160,6 +164,7 @@ int	protocol_args_tick(struct proto_cmd *, char **, int, char **);
 int	protocol_args_policy(struct proto_cmd *, char **, int, char **);
 int	protocol_args_compare(struct proto_cmd *, char **, int, char **);
 int	protocol_args_subscribe(struct proto_cmd *, char **, int, char **);
+int	protocol_args_view(struct proto_cmd *, char **, int, char **);
 
 int	protocol_parse_ms(const char *what, const char *s, uint64_t *,
 	    char **cause);

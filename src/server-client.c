@@ -25,9 +25,17 @@
 
 #include "daemon.h"
 #include "log.h"
+#include "runs.h"
 #include "server.h"
 #include "session.h"
+#include "wire.h"
 #include "xmalloc.h"
+
+/* A runs line's key (wire.c). */
+#define RK(k)	wire_key(&wire_runs, WIRE_RUNS_##k)
+
+static void	server_client_runs(struct server_client *, struct evbuffer *,
+		    uint64_t);
 
 static void	server_client_read(struct bufferevent *, void *);
 static void	server_client_write(struct bufferevent *, void *);
@@ -174,10 +182,14 @@ server_client_frame(struct server_client *c)
 	char			 buf[PROTO_TEXT_MAX + 64];
 	uint64_t		 seq, first, ctick;
 	size_t			 len, queued, need, extra;
+	const char		*view;
+	uint64_t		 view_seq;
 	int			 delta;
 
+	view = daemon_view(d, &view_seq);
 	if (c->gen_sent != 0 && c->gen_sent == daemon_gen(d) &&
-	    c->event_seen == daemon_event_seq(d))
+	    c->event_seen == daemon_event_seq(d) &&
+	    (!c->view || c->view_seen == view_seq))
 		return;
 	queued = server_client_queued(c);
 	delta = c->delta && c->gen_sent != 0;
@@ -210,6 +222,8 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
+	if (c->runs)
+		server_client_runs(c, tr, st.tick);
 	if ((caption = session_caption(daemon_session(d), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
@@ -225,6 +239,12 @@ server_client_frame(struct server_client *c)
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
+	if (c->view && c->view_seen != view_seq) {
+		evbuffer_add_printf(tr, "%s %s=%llu %s\n", wire_view.word,
+		    wire_key(&wire_view, WIRE_VIEW_SEQ),
+		    (unsigned long long)view_seq, view);
+		c->view_seen = view_seq;
+	}
 	evbuffer_add(tr, "end\n", 4);
 	if (tr != out)
 		evbuffer_add_buffer(out, tr);
@@ -234,21 +254,96 @@ server_client_frame(struct server_client *c)
 }
 
 /*
- * Start (or change the rate of) frames; the first one goes at once, and
- * is full: with delta, the later ones carry only what changed since the
- * last frame this client was sent.
+ * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"): per CPU what ran
+ * from the end of the runs this client was sent to the tick shown, in
+ * lines of at most about 1 000 bytes.  When that does not follow on (the
+ * first frame, a new session, a seek back, a branch) every CPU starts
+ * again with all that is kept up to the tick shown, in at least one line
+ * (maybe empty) so the client drops what it had.
  */
 static void
-server_client_subscribe(struct server_client *c, int fps, int delta)
+server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
+{
+	const struct runs	*r = session_runs(daemon_session(c->server->daemon));
+	struct runs_run		 run[64];
+	char			 line[1200];
+	uint64_t		 from, first;
+	size_t			 n, i, len;
+	int			 cpu, cont, said;
+
+	for (cpu = 0; cpu < runs_ncpus(r); cpu++) {
+		first = runs_first(r, cpu);
+		if (to > runs_end(r, cpu))
+			to = runs_end(r, cpu);
+		cont = c->runs_ok && c->runs_to <= to && c->runs_to >= first;
+		from = cont ? c->runs_to : first < to ? first : to;
+		said = cont;
+		len = 0;
+		while ((n = runs_get(r, cpu, from, to, run, 64)) > 0) {
+			for (i = 0; i < n; i++) {
+				if (len == 0)
+					len = snprintf(line, sizeof line,
+					    "%s %s=%d %s=%llu ", wire_runs.word,
+					    RK(CPU), cpu, RK(FROM),
+					    (unsigned long long)run[i].from);
+				else
+					line[len++] = ',';
+				if (run[i].task == 0)
+					len += snprintf(line + len, sizeof line -
+					    len, "0*%llu",
+					    (unsigned long long)run[i].n);
+				else
+					len += snprintf(line + len, sizeof line -
+					    len, "%d:%d*%llu", run[i].task,
+					    run[i].rank,
+					    (unsigned long long)run[i].n);
+				if (len > 1000) {
+					line[len++] = '\n';
+					evbuffer_add(out, line, len);
+					len = 0;
+					said = 1;
+				}
+			}
+			from = run[n - 1].from + run[n - 1].n;
+		}
+		if (len > 0 || !said) {
+			if (len == 0)
+				len = snprintf(line, sizeof line,
+				    "%s %s=%d %s=%llu ", wire_runs.word,
+				    RK(CPU), cpu, RK(FROM),
+				    (unsigned long long)from);
+			line[len - 1] = line[len - 1] == ' ' ? '\n' : line[len - 1];
+			if (line[len - 1] != '\n')
+				line[len++] = '\n';
+			evbuffer_add(out, line, len);
+		}
+	}
+	c->runs_to = to;
+	c->runs_ok = 1;
+}
+
+/*
+ * Start (or change the rate of) frames; the first one goes at once, and
+ * is full: with delta, the later ones carry only what changed since the
+ * last frame this client was sent; with runs, what each CPU ran; with
+ * view, the presenter's view.
+ */
+static void
+server_client_subscribe(struct server_client *c, const struct proto_cmd *cmd)
 {
 	struct daemon	*d = c->server->daemon;
+	int		 fps = cmd->fps;
 
 	if (fps > daemon_config(d)->max_fps)
 		fps = daemon_config(d)->max_fps;
 	c->fps = fps;
 	c->subscribed = 1;
-	c->delta = delta;
+	c->delta = cmd->delta;
+	c->runs = cmd->runs;
+	c->view = cmd->view;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
+	c->runs_ok = 0;		/* and has the runs kept */
+	c->view_seen = 0;	/* and the presenter's view, if any */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);
 	server_client_frame(c);
@@ -303,7 +398,7 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		daemon_step_start(c->server->daemon, cmd.steps, c);
 	}
 	if (flags & COMMAND_SUBSCRIBE)
-		server_client_subscribe(c, cmd.fps, cmd.delta);
+		server_client_subscribe(c, &cmd);
 	if (flags & COMMAND_UNSUBSCRIBE)
 		server_client_unsubscribe(c);
 	if (flags & COMMAND_QUIT) {

@@ -252,8 +252,10 @@ server_reset(struct server *srv)
 	srv->nreals = 0;
 	srv->nchlog = 0;
 	srv->chlog_floor = daemon_gen(srv->daemon);
-	TAILQ_FOREACH(c, &srv->clients, entry)
+	TAILQ_FOREACH(c, &srv->clients, entry) {
 		c->gen_sent = 0;
+		c->runs_ok = 0;
+	}
 }
 
 /*

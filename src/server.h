@@ -60,6 +60,11 @@ struct server_client {
 	uint64_t		 gen_sent;	/* gen of its last frame; 0: none */
 	uint64_t		 event_seen;	/* seq of the last event sent */
 	uint64_t		 dropped;	/* frames not sent since */
+	uint64_t		 runs_to;	/* end of the runs sent */
+	int			 runs_ok;	/* runs_to holds */
+	int			 runs;		/* subscribed with runs */
+	int			 view;		/* subscribed with view */
+	uint64_t		 view_seen;	/* view_seq of the view sent */
 
 	/* The real memory of the output: bytes, plus bodies' extra. */
 	struct evbuffer_cb_entry *outcb;

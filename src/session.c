@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "ledger.h"
 #include "log.h"
+#include "runs.h"
 #include "session.h"
 #include "xmalloc.h"
 
@@ -39,12 +40,24 @@
  * history reaches less far back (100 000 tasks: a keyframe is ~33 MB).
  */
 #define SESSION_KEY_BYTES	(512UL << 20)
+/*
+ * The runs kept per CPU for the frames (docs/PROTOCOL.md, "Runs"): the
+ * last 10 000 ticks (10 s at speed 1), at most 8 192 runs a CPU.
+ */
+#define SESSION_RUNS_TICKS	10000
+#define SESSION_RUNS_CAP	8192
 
 /* What the session remembers about each task to describe changes. */
 struct session_seen {
 	int		nice;
 	int		exited;
 	struct cpumask	affinity;
+	/* Where and how it last ran (for the narration of moments). */
+	int		ran;		/* 1: cpu, rank, descent below */
+	int		cpu;
+	int		rank;		/* after that tick */
+	uint32_t	descent;
+	int		ran_nice;	/* its nice then (a renice is no climb) */
 };
 
 /* A copy of the engine at a tick (before that tick's changes). */
@@ -66,6 +79,7 @@ struct session {
 	/* The policy at tick 0. */
 	const struct engine_policy *policy0;
 	struct ledger		*ledger;
+	struct runs		*runs;		/* what each CPU ran */
 	int			 ledger_rows;
 	/* The table counts of the past shown (view), counted again. */
 	struct ledger		*view_ledger;
@@ -276,6 +290,8 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
+	s->runs = runs_create(set->params.cpus, SESSION_RUNS_CAP,
+	    SESSION_RUNS_TICKS);
 	session_marks_copy(s, sc);
 	s->history = set->history;
 	if (s->history > 0)
@@ -312,6 +328,7 @@ session_free(struct session *s)
 	free(s->names);
 	free(s->seen);
 	ledger_free(s->ledger);
+	runs_free(s->runs);
 	ledger_free(s->view_ledger);
 	engine_free(s->e);
 	free(s->label);
@@ -400,6 +417,13 @@ session_ledger(struct session *s)
 		s->view_ledger_tick = engine_now(s->view);
 	}
 	return (s->view_ledger);
+}
+
+/* What each CPU of the present ran, over the last few seconds. */
+const struct runs *
+session_runs(const struct session *s)
+{
+	return (s->runs);
 }
 
 /* A task's id by name or decimal id; 0 if there is none. */
@@ -552,6 +576,55 @@ session_count(struct ledger *l, struct engine *e, int cpus)
 	}
 }
 
+/*
+ * Keep what each CPU ran in the tick just run, and narrate the engine's
+ * own moments seen in it: a staircase task falling off the bottom (a
+ * new descent), a task that climbed since it last ran (its wakes), a
+ * task that ran on another CPU than last time (a migration).
+ */
+static void
+session_runs_tick(struct session *s, uint64_t tick)
+{
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	struct session_seen	*seen;
+	int			 c, stair, after;
+
+	stair = engine_get_policy(s->e) == &engine_policy_staircase;
+	for (c = 0; c < s->params.cpus; c++) {
+		engine_cpu_info(s->e, c, &ci);
+		runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
+		if (s->note == NULL || ci.task == 0 || ci.task > s->nseen)
+			continue;
+		seen = &s->seen[ci.task - 1];
+		after = ci.left == 1 && ci.rank < ENGINE_BOTTOM ?
+		    ci.rank + 1 : ci.rank;
+		if (seen->ran && seen->cpu != c &&
+		    engine_task_info(s->e, ci.task, &ti) == 0)
+			session_note(s, tick, "%s moved from cpu %d to cpu %d",
+			    ti.name, seen->cpu, c);
+		if (stair && seen->ran && ci.descent == seen->descent &&
+		    ci.rank < seen->rank && seen->nice == seen->ran_nice &&
+		    engine_task_info(s->e, ci.task, &ti) == 0)
+			session_note(s, tick, "%s woke and climbed %d -> %d",
+			    ti.name, seen->rank, ci.rank);
+		seen->ran = 1;
+		seen->cpu = c;
+		seen->rank = after;
+		seen->descent = ci.descent;
+		seen->ran_nice = seen->nice;
+		if (stair && ci.rank == ENGINE_BOTTOM && ci.left == 1 &&
+		    engine_task_info(s->e, ci.task, &ti) == 0 &&
+		    ti.stair.descent > ci.descent) {
+			session_note(s, tick, "%s fell off the bottom: descent "
+			    "%u starts at %d with %d ms", ti.name,
+			    ti.stair.descent, ti.stair.rank, ti.stair.left);
+			seen->rank = ti.stair.rank;
+			seen->descent = ti.stair.descent;
+		}
+	}
+}
+
 /* Describe the scenario events that fired in the tick just run. */
 static void
 session_fired(struct session *s, uint64_t tick)
@@ -682,6 +755,7 @@ session_tick(struct session *s)
 	tick = engine_now(s->e);
 	nlive = engine_nlive(s->e);
 	engine_tick(s->e);
+	session_runs_tick(s, tick);
 	if (s->shadow != NULL)
 		session_shadow_tick(s);
 	if (s->trace != NULL)
@@ -1119,6 +1193,9 @@ session_branch(struct session *s, char **cause)
 	s->nnames = 0;
 	for (id = 1; id <= engine_ntasks(s->e); id++)
 		session_seen_update(s, id);
+	for (id = 1; id <= s->nseen; id++)
+		s->seen[id - 1].ran = 0;
+	runs_truncate(s->runs, tick);
 	engine_caption(s->e, &s->caption_seq);
 	/* The shadow starts again from the tick gone back to. */
 	if (s->shadow_policy != NULL)

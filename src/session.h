@@ -22,6 +22,7 @@
 #include "scenario.h"
 
 struct ledger;
+struct runs;
 struct session;
 
 struct session_setup {
@@ -80,6 +81,8 @@ const char *session_label(const struct session *);	/* file or built-in */
 const char *session_text(const struct session *);
 /* The table counts of the tick shown (the past's too); NULL: none. */
 struct ledger *session_ledger(struct session *);
+/* What each CPU ran over the last few seconds of the present (runs.h). */
+const struct runs *session_runs(const struct session *);
 /* A task's id by name or decimal id, 0 if none. */
 int	session_task_find(struct session *, const char *name_or_id);
 /* The scenario's own speed (ticks per ms), 0 if it has none. */

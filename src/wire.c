@@ -137,6 +137,23 @@ const struct wire_line wire_gone = {
 	"gone", wire_gone_fields, wire_ids, WIRE_GONE_MAX
 };
 
+/* The run list after from= is no key=value field: it is the rest. */
+static const struct wire_field wire_runs_fields[WIRE_RUNS_MAX] = {
+	[WIRE_RUNS_CPU] =	{ "cpu", WIRE_INT, 0 },
+	[WIRE_RUNS_FROM] =	{ "from", WIRE_COUNT, 0 },
+};
+const struct wire_line wire_runs = {
+	"runs", wire_runs_fields, wire_ids, WIRE_RUNS_MAX
+};
+
+/* The presenter's pairs follow seq=, whatever their keys. */
+static const struct wire_field wire_view_fields[WIRE_VIEW_MAX] = {
+	[WIRE_VIEW_SEQ] =	{ "seq", WIRE_COUNT, 0 },
+};
+const struct wire_line wire_view = {
+	"view", wire_view_fields, wire_ids, WIRE_VIEW_MAX
+};
+
 static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_TASK] =	{ "task", WIRE_INT, 0 },
 	[WIRE_TABLE_NAME] =	{ "name", WIRE_WORD, 0 },

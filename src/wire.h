@@ -107,9 +107,21 @@ enum wire_row {
 	WIRE_ROW_MAX
 };
 
+/* runs cpu=N from=N ID:RANK*N,...: what a CPU ran (subscribe ... runs) */
+enum wire_runs {
+	WIRE_RUNS_CPU, WIRE_RUNS_FROM,
+	WIRE_RUNS_MAX
+};
+
+/* view seq=N key=value ...: the presenter's view (subscribe ... view) */
+enum wire_view {
+	WIRE_VIEW_SEQ,
+	WIRE_VIEW_MAX
+};
+
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
-	    wire_gone, wire_table, wire_row;
+	    wire_gone, wire_table, wire_row, wire_runs, wire_view;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)

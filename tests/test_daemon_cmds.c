@@ -391,7 +391,8 @@ test_frame_format(void **state)
 			tasks++;
 		else
 			assert_true(strncmp(line, "event ", 6) == 0 ||
-			    strncmp(line, "caption ", 8) == 0);
+			    strncmp(line, "caption ", 8) == 0 ||
+			    strncmp(line, "runs cpu=", 9) == 0);
 	}
 	assert_int_equal(cpus, 2);
 	assert_int_equal(tasks, 2);

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "runs.h"
 #include "stairs.h"
 #include "xmalloc.h"
 
@@ -1037,6 +1038,115 @@ test_picker(void **state)
 	model_free(m);
 }
 
+/*
+ * The history panes (history.c) from a recorded run (history.frame: 2
+ * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
+ * the daemon's runs and narration): each pane alone at 80x24, all three
+ * at 80x24 and 200x60, golden; at zoom 1 every cell of the timeline is
+ * the task the runs say ran at its tick, by its legend letter; the rank
+ * line has a jump back up (a fall-off) and a climb after a sleep; the
+ * log shows the newest events with their ticks and scrolls back.
+ */
+static void
+test_history(void **state)
+{
+	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	struct model		*m = load("history.frame");
+	struct view		 v;
+	char			*d, name[64], *line, letter[64];
+	const char		*p;
+	int			 i, x, c, task, cells, y;
+	long			 tick;
+
+	assert_non_null(m->runs);
+	assert_int_equal(m->tick, 1910);
+	view_init(&v);
+	v.selected = 1;
+	history_sample(m, &v);
+	/* Each pane alone. */
+	for (i = 0; i < 3; i++) {
+		v.show_timeline = i == 0;
+		v.show_ranks = i == 1;
+		v.show_events = i == 2;
+		d = render(m, &v, 80, 24);
+		snprintf(name, sizeof name, "history_%s_80x24",
+		    i == 0 ? "timeline" : i == 1 ? "ranks" : "events");
+		golden(name, d);
+		free(d);
+	}
+	v.show_timeline = v.show_ranks = v.show_events = 1;
+	for (i = 0; i < 2; i++) {
+		d = render(m, &v, sizes[i][0], sizes[i][1]);
+		if (strstr(d, " a=hog1 b=hog2 c=hog3") == NULL)
+			fail_msg("%dx%d: no legend", sizes[i][0], sizes[i][1]);
+		if (strstr(d, "1889 hog2 fell off the bottom: descent 10 "
+		    "starts at 129 with 100 ms") == NULL)
+			fail_msg("%dx%d: no event", sizes[i][0], sizes[i][1]);
+		if (strstr(d, "rank of hog1") == NULL)
+			fail_msg("%dx%d: no rank line", sizes[i][0],
+			    sizes[i][1]);
+		snprintf(name, sizeof name, "history_%dx%d", sizes[i][0],
+		    sizes[i][1]);
+		golden(name, d);
+		free(d);
+	}
+	/* The editor runs 2 ticks in 42: seen at zoom 20 once selected. */
+	v.selected = 4;
+	d = render(m, &v, 80, 24);
+	if (strstr(d, " d=editor") == NULL)
+		fail_msg("the selected editor is not on the timeline");
+	free(d);
+	v.selected = 1;
+	/* At zoom 1 a cell is a tick: exactly what the runs say. */
+	v.zoom = 1;
+	v.show_ranks = v.show_events = 0;
+	d = render(m, &v, 200, 60);
+	cells = 200 - 6;
+	for (c = 0; c < 2; c++) {
+		snprintf(name, sizeof name, "\nCPU%d  ", c);
+		assert_non_null(line = strstr(d, name));
+		line += 1;
+		for (x = 0; x < cells; x++) {
+			tick = m->tick - cells + x;
+			task = runs_at(m->runs, c, (uint64_t)tick, NULL);
+			assert_true(task >= 0);
+			if (task == 0) {
+				assert_int_equal(line[6 + x], '.');
+				continue;
+			}
+			snprintf(letter, sizeof letter, " %c=%s", line[6 + x],
+			    model_task(m, task)->name);
+			if (strstr(d, letter) == NULL)
+				fail_msg("cpu %d tick %ld: '%c' is not %s", c,
+				    tick, line[6 + x], model_task(m, task)->name);
+		}
+	}
+	free(d);
+	/* The rank line: a fall-off's jump and a climb after a sleep. */
+	v.zoom = 0;
+	v.show_timeline = 0;
+	v.show_ranks = 1;
+	d = render(m, &v, 200, 60);
+	assert_non_null(line = strstr(d, "rank of hog1"));
+	assert_non_null(p = strstr(line, " ID NAME"));
+	line[p - line] = '\0';
+	if (strstr(line, "│") == NULL || strstr(line, "zz") == NULL ||
+	    strstr(line, "••") == NULL)
+		fail_msg("no jump, no sleep or no run:\n%s", line);
+	free(d);
+	/* The log scrolls back; the newest is then not shown. */
+	v.show_ranks = 0;
+	v.show_events = 1;
+	v.events_back = 10;
+	d = render(m, &v, 80, 24);
+	p = strstr(d, "scrolled back");
+	y = strstr(d, "1889 hog2") != NULL;
+	if (p == NULL || y)
+		fail_msg("not scrolled:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
 /* Run the drawing tests. */
 int
 main(void)
@@ -1066,6 +1176,7 @@ main(void)
 		cmocka_unit_test(test_caption_narrow),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
+		cmocka_unit_test(test_history),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

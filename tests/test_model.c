@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <curses.h>
 
+#include "runs.h"
 #include "stairs.h"
 
 #define TASK(id, name, state, ran) \
@@ -1041,11 +1042,106 @@ test_key_nothing(void **state)
 	struct keys_env	 e;
 
 	m = three(&v, &e);
-	assert_int_equal(keys_handle(&e, 'Z'), KEYS_HANDLED | KEYS_REDRAW);
+	assert_int_equal(keys_handle(&e, 'X'), KEYS_HANDLED | KEYS_REDRAW);
 	assert_string_equal(v.message,
-	    "'Z' does nothing here (? lists the keys)");
+	    "'X' does nothing here (? lists the keys)");
 	keys_handle(&e, KEY_F(5));
 	assert_non_null(strstr(v.message, "F5 does nothing"));
+	assert_int_equal(nsent, 0);
+	model_free(m);
+}
+
+/*
+ * A frame's runs lines go into the model's runs (a from= that does not
+ * go on starts the CPU again); bad ones are counted and skipped; a view
+ * line is kept for a follower, who takes it.
+ */
+static void
+test_runs_view(void **state)
+{
+	static const char *const bad[] = {
+		"runs cpu=0", "runs cpu=x from=0 1:120*2", "runs cpu=0 from=-1",
+		"runs cpu=0 from=0 1:120", "runs cpu=0 from=0 1:200*2",
+		"runs cpu=0 from=0 1:120*0", "runs cpu=0 from=0 1:120*2;",
+		"runs cpu=0 from=0 1:120*2 x=1", "view task=2",
+	};
+	struct model	*m = model_create();
+	struct view	 v;
+	char		 line[256];
+	size_t		 i;
+	int		 rank;
+
+	assert_int_equal(model_feed(m, "stairs 2 0.1.0"), MODEL_GREETING);
+	assert_int_equal(model_feed(m, "frame tick=30 cpus=1 tasks=0 "
+	    "paused=1 speed=1 rr=10 live=1 now=30 delta=0"), MODEL_NOTHING);
+	snprintf(line, sizeof line, "runs cpu=0 from=0 1:120*10,0*5,2:121*5");
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	snprintf(line, sizeof line, "runs cpu=0 from=20 1:121*10");
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(line, sizeof line, "%s", bad[i]);
+		assert_int_equal(model_feed(m, line), MODEL_BAD);
+	}
+	snprintf(line, sizeof line, "view seq=4 task=2 timeline=1 zoom=5");
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(runs_end(m->runs, 0), 30);
+	assert_int_equal(runs_at(m->runs, 0, 9, &rank), 1);
+	assert_int_equal(rank, 120);
+	assert_int_equal(runs_at(m->runs, 0, 12, NULL), 0);
+	assert_int_equal(runs_at(m->runs, 0, 19, &rank), 2);
+	assert_int_equal(rank, 121);
+	assert_int_equal(runs_at(m->runs, 0, 29, NULL), 1);
+	/* Not where it ended: the CPU starts again there. */
+	assert_int_equal(model_feed(m, "frame tick=50 cpus=1 tasks=0 "
+	    "paused=1 speed=1 rr=10 live=1 now=50 delta=1"), MODEL_NOTHING);
+	snprintf(line, sizeof line, "runs cpu=0 from=40 2:125*10");
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(runs_first(m->runs, 0), 40);
+	assert_int_equal(runs_at(m->runs, 0, 29, NULL), -1);
+	/* The view, for a follower. */
+	assert_int_equal(m->view_seq, 4);
+	memset(&v, 0, sizeof v);
+	assert_int_equal(follow_apply(&v, m->view_pairs), 1);
+	assert_int_equal(v.selected, 2);
+	assert_int_equal(v.show_timeline, 1);
+	assert_int_equal(v.zoom, 5);
+	follow_state(&v, line, sizeof line);
+	assert_string_equal(line, "task=2 table=0 timeline=1 ranks=0 "
+	    "events=0 zoom=5 back=0 tasktop=0 cputop=0 cpuview=0");
+	model_free(m);
+}
+
+/* w, r, e turn the history panes on and off; z/Z zoom; u/d scroll. */
+static void
+test_key_history(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+
+	m = three(&v, &e);
+	keys_handle(&e, 'w');
+	assert_true(v.show_timeline);
+	assert_string_equal(v.message, "timeline (who ran when) on");
+	keys_handle(&e, 'r');
+	assert_true(v.show_ranks);
+	keys_handle(&e, 'e');
+	assert_true(v.show_events);
+	keys_handle(&e, 'w');
+	assert_false(v.show_timeline);
+	keys_handle(&e, 'z');
+	assert_int_equal(v.zoom, 10);
+	keys_handle(&e, 'Z');
+	keys_handle(&e, 'Z');
+	assert_int_equal(v.zoom, 50);
+	assert_string_equal(v.message, "timeline: 50 ticks a cell");
+	keys_handle(&e, 'u');
+	assert_int_equal(v.events_back, 5);
+	keys_handle(&e, 'd');
+	keys_handle(&e, 'd');
+	assert_int_equal(v.events_back, 0);
 	assert_int_equal(nsent, 0);
 	model_free(m);
 }
@@ -1500,6 +1596,8 @@ main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_key_g),
 		cmocka_unit_test(test_key_nothing),
+		cmocka_unit_test(test_key_history),
+		cmocka_unit_test(test_runs_view),
 		cmocka_unit_test(test_help_q),
 		cmocka_unit_test(test_fkeys),
 		cmocka_unit_test(test_find),

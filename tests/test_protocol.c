@@ -329,6 +329,40 @@ test_add_spawn(void **state)
 	    "spawn");
 }
 
+/* The presenter's view: key=number pairs, kept joined; refused read-only. */
+static void
+test_view(void **state)
+{
+	struct proto_cmd	cmd;
+
+	ok("view task=3 timeline=1 zoom=20 back=-1", &cmd);
+	assert_int_equal(cmd.type, PROTO_VIEW);
+	assert_string_equal(cmd.path, "task=3 timeline=1 zoom=20 back=-1");
+	protocol_cmd_free(&cmd);
+	ok("subscribe 10 delta runs view", &cmd);
+	assert_int_equal(cmd.fps, 10);
+	assert_true(cmd.delta && cmd.runs && cmd.view);
+	protocol_cmd_free(&cmd);
+	ok("subscribe view runs", &cmd);
+	assert_true(!cmd.delta && cmd.runs && cmd.view);
+	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
+	protocol_cmd_free(&cmd);
+	bad("subscribe 10 runs runs", "usage: subscribe");
+	bad("subscribe runs 10", "usage: subscribe");
+	ok("view", &cmd);
+	assert_string_equal(cmd.path, "");
+	assert_true(protocol_changes(&cmd));
+	protocol_cmd_free(&cmd);
+	bad("view task", "bad view pair \"task\"");
+	bad("view Task=1", "bad view pair \"Task=1\"");
+	bad("view task=x", "bad view pair \"task=x\"");
+	bad("view =1", "bad view pair");
+	bad("view task=1234567890123", "bad view pair");
+	bad("view abcdefghijklmnopq=1", "bad view pair");
+	bad("view a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1 n=1 "
+	    "o=1 p=1 q=1", "usage: view");
+}
+
 /* Clock commands. */
 static void
 test_clock_commands(void **state)
@@ -612,6 +646,7 @@ main(void)
 		cmocka_unit_test(test_task_commands),
 		cmocka_unit_test(test_add_spawn),
 		cmocka_unit_test(test_clock_commands),
+		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_fuzz),

@@ -2,6 +2,8 @@
  * draw.c -- the client's screen laid out into a grid of cells: the
  * status line (bar.c), the CPU panels (panel.c), the task table
  * (tasktab.c), the article's table for the selected task (article.c),
+ * the history panes asked for (history.c: timeline, rank line, event
+ * log) below the CPUs,
  * the caption line and the key hints or a prompt (bar.c), and the
  * scenario picker (picker.c) and the help over them (help.c); the cells
  * themselves are grid.c's.  Pure: no ncurses, no I/O, so the tests
@@ -82,7 +84,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
     const char *const *help)
 {
 	struct draw	 d;
-	int		 i, avail, th, tmin, ph, y, want, caplines;
+	int		 i, avail, th, tmin, ph, hh, y, want, caplines;
 
 	memset(&d, 0, sizeof d);
 	d.g = g;
@@ -126,12 +128,23 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		th = 0;
 	if (avail - tmin < 3)
 		tmin = avail > 3 ? avail - 3 : 0;
+	/*
+	 * The history panes asked for come out of the CPUs' share, and on
+	 * a screen under 40 rows the article's table gives way to them.
+	 */
+	if (th > 0 && g->h < 40 && (v->show_timeline || v->show_ranks ||
+	    v->show_events))
+		th = 0;
+	hh = history_lines(&d, avail - th - tmin);
 	/* Two policies side by side (compare NAME), unless c said one. */
 	if (m->shadow != NULL && !v->compare_off)
-		ph = compare_draw(&d, 1, avail - th - tmin);
+		ph = compare_draw(&d, 1, avail - th - tmin - hh);
 	else
-		ph = panel_draw(&d, 1, avail - th - tmin);
+		ph = panel_draw(&d, 1, avail - th - tmin - hh);
 	y = 1 + ph;
+	if (hh > 0)
+		y += history_draw(&d, y, avail - th - tmin);
+	ph = y - 1;
 	/* The task table takes what is left, the article's table below. */
 	want = avail - ph - th;
 	if (th > 0 && 1 + m->ntasks < want) {

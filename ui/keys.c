@@ -595,6 +595,68 @@ keys_table(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
 }
 
+/* w, r, e: the timeline, the rank line, the event log on or off. */
+static int
+keys_history(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+	int		*on;
+	const char	*what;
+
+	switch (key) {
+	case 'w':
+		on = &v->show_timeline;
+		what = "timeline (who ran when)";
+		break;
+	case 'r':
+		on = &v->show_ranks;
+		what = "the selected task's rank line";
+		break;
+	default:
+		on = &v->show_events;
+		what = "event log";
+		break;
+	}
+	*on = !*on;
+	draw_message(v, 0, "%s %s", what, *on ? "on" : "off");
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* z / Z: the timeline's cells cover fewer / more ticks. */
+static int
+keys_zoom(struct keys_env *e, int key)
+{
+	static const int	 steps[] = { 1, 2, 5, 10, 20, 50, 100, 200 };
+	struct view		*v = e->view;
+	int			 z = v->zoom > 0 ? v->zoom : HISTORY_ZOOM, i, n;
+
+	n = (int)(sizeof steps / sizeof steps[0]);
+	for (i = 0; i < n - 1 && steps[i] < z; i++)
+		;
+	if (key == 'z' && i > 0)
+		i--;
+	else if (key == 'Z' && i < n - 1)
+		i++;
+	v->zoom = steps[i];
+	draw_message(v, 0, "timeline: %d tick%s a cell", v->zoom,
+	    v->zoom == 1 ? "" : "s");
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* u / d: the event log a few events back (older) / on (newer). */
+static int
+keys_events(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+
+	if (!v->show_events)
+		v->show_events = 1;
+	v->events_back += key == 'u' ? 5 : -5;
+	if (v->events_back < 0)
+		v->events_back = 0;
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
 /* ? / F1: the help. */
 static int
 keys_help_key(struct keys_env *e, int key)
@@ -650,6 +712,11 @@ static const struct keys_binding keys_table_[] = {
 	{ 'R', 0, 1, keys_reset },
 	{ '<', '>', 1, keys_speed },
 	{ 't', 0, 0, keys_table },
+	{ 'w', 0, 0, keys_history },
+	{ 'r', 0, 0, keys_history },
+	{ 'e', 0, 0, keys_history },
+	{ 'z', 'Z', 0, keys_zoom },
+	{ 'u', 'd', 0, keys_events },
 	{ '?', KEY_F(1), 0, keys_help_key },
 	{ 'q', KEY_F(10), 0, keys_quit },
 	{ 'Q', 0, 1, keys_shutdown },
@@ -672,6 +739,7 @@ static const char *const keys_help_text[] = {
 	    "q F10       detach (daemon stays)",
 	"Q            stop the daemon (asks)   "
 	    "c           two policies / one",
+	"w r e        timeline/rank line/log   z Z u d     zoom; log older/newer",
 	"",
 	"Rewind (a seek pauses there, never past the present):",
 	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",
@@ -733,6 +801,7 @@ keys_frame(struct model *m, struct view *v)
 		flags |= KEYS_MARKS;
 	}
 
+	history_sample(m, v);
 	if (v->message[0] != '\0') {
 		keep = (v->message_error ? 20 : 5) * KEYS_FPS;
 		if (strcmp(v->message, v->message_seen) != 0) {

@@ -43,6 +43,8 @@
 #define KG(k)	wire_key(&wire_gone, WIRE_GONE_##k)
 #define KX(k)	wire_key(&wire_mark, WIRE_TEXT_##k)
 #define KT(k)	wire_key(&wire_table, WIRE_TABLE_##k)
+#define KU(k)	wire_key(&wire_runs, WIRE_RUNS_##k)
+#define KV(k)	wire_key(&wire_view, WIRE_VIEW_##k)
 #define KR(k)	wire_key(&wire_row, WIRE_ROW_##k)
 #define KS(k)	wire_key(&wire_scenario, WIRE_SCEN_##k)
 
@@ -103,6 +105,7 @@ model_free(struct model *m)
 	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
+	history_free(m);
 	model_free(m->shadow);
 	free(m);
 }
@@ -829,6 +832,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	struct mtask	 t;
 	struct mcpu	 c;
 	long		 tick;
+	size_t		 len;
 	int		 id;
 
 	if (strcmp(f->word, "end") == 0) {
@@ -884,6 +888,33 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		snprintf(m->events[m->nevents % MODEL_EVENTS],
 		    sizeof m->events[0], "%s", f->text);
 		m->nevents++;
+		history_event(m, tick, f->text);
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, wire_view.word) == 0) {
+		if (model_long(f, KV(SEQ), &tick, 1) != 0 || tick <= 0)
+			return (model_bad(m, line, "bad view line"));
+		m->view_pairs[0] = '\0';
+		for (id = 0, len = 0; id < f->n; id++) {
+			if (f->val[id] == NULL || strcmp(f->key[id], KV(SEQ)) == 0 ||
+			    len >= sizeof m->view_pairs)
+				continue;
+			len += snprintf(m->view_pairs + len,
+			    sizeof m->view_pairs - len, "%s=%s ", f->key[id],
+			    f->val[id]);
+		}
+		m->view_seq = tick;
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, wire_runs.word) == 0) {
+		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
+		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
+		    strcmp(f->key[1], KU(FROM)) != 0 ||
+		    (f->n == 3 && f->val[2] != NULL))
+			return (model_bad(m, line, "bad runs line"));
+		if (history_runs_line(m, f->val[0], f->val[1], f->n == 3 ?
+		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+			return (model_bad(m, line, "bad runs line"));
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, wire_frame.word) == 0) {

@@ -60,8 +60,14 @@ struct client {
 	int			 shutting_down;	/* Q: quit when it closes */
 	int			 table_stale;	/* a frame since the table */
 	int			 delta;		/* frames asked with delta */
+	int			 history;	/* and with runs and view */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
+
+	/* Audience mode: the view said last, a daemon without `view`. */
+	char			 view_sent[512];
+	int			 no_view;
+	long			 view_seen;	/* the model's view_seq taken */
 };
 
 static void	stairs_redraw(struct client *);
@@ -71,13 +77,15 @@ static void
 stairs_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: stairs [-r] [-S socket]\n"
+	    "usage: stairs [-r] [--follow] [-S socket]\n"
 	    "Draw every CPU's staircase live from a stairsd daemon, starting\n"
 	    "one with the built-in demo if none listens on the socket.\n"
 	    "  -S SOCKET   the daemon's socket (default "
 	    "$XDG_RUNTIME_DIR/stairs/socket,\n"
 	    "              else /tmp/stairs-UID/socket)\n"
 	    "  -r          read-only: watch, change nothing\n"
+	    "  --follow    audience mode (read-only): show what the presenter\n"
+	    "              (the last client to act) shows: task, panes, scroll\n"
 	    "  -h, --help  this help;  -V, --version  the version\n"
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
@@ -271,15 +279,17 @@ stairs_ask_table(struct client *c, int force)
 
 /*
  * Ask for frames: with delta (the first frame full, then only the tasks
- * that changed), unless the daemon refused that once.
+ * that changed), runs (what each CPU ran, for the history panes) and
+ * view (the presenter's view, for --follow), unless the daemon refused
+ * those once (then without runs and view, then without delta).
  */
 static void
 stairs_subscribe(struct client *c)
 {
-	char	cmd[32];
+	char	cmd[48];
 
-	snprintf(cmd, sizeof cmd, "subscribe %d%s", STAIRS_FPS,
-	    c->delta ? " delta" : "");
+	snprintf(cmd, sizeof cmd, "subscribe %d%s%s", STAIRS_FPS,
+	    c->delta ? " delta" : "", c->history ? " runs view" : "");
 	stairs_command(c, PEND_SUBSCRIBE, cmd);
 }
 
@@ -298,6 +308,12 @@ stairs_reply(struct client *c)
 		stairs_redraw(c);
 		break;
 	case PEND_SUBSCRIBE:
+		if (!m->reply_ok && c->history) {
+			/* A daemon before runs and view: without them. */
+			c->history = 0;
+			stairs_subscribe(c);
+			break;
+		}
 		if (!m->reply_ok && c->delta) {
 			/* A daemon before delta frames: full ones, then. */
 			c->delta = 0;
@@ -316,6 +332,11 @@ stairs_reply(struct client *c)
 		stairs_redraw(c);
 		break;
 	case PEND_MARKS:
+		break;
+	case PEND_VIEW:
+		/* A daemon that does not know `view`: stop saying it. */
+		if (!m->reply_ok)
+			c->no_view = 1;
 		break;
 	case PEND_READONLY:
 		if (!m->reply_ok) {
@@ -386,6 +407,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 			if (c->m->proto >= 2)
 				stairs_command(c, PEND_SCENARIOS, "scenarios");
 			c->delta = 1;
+			c->history = 1;
 			stairs_subscribe(c);
 			break;
 		case MODEL_FRAME:
@@ -422,6 +444,11 @@ stairs_read(struct bufferevent *bev, void *arg)
 		if (keys_frame(c->m, &c->v) & KEYS_MARKS)
 			stairs_session(c);
 		sel = c->v.selected;
+		/* A follower takes the presenter's view when a new one came. */
+		if (c->v.follow && c->m->view_seq != c->view_seen) {
+			c->view_seen = c->m->view_seq;
+			follow_apply(&c->v, c->m->view_pairs);
+		}
 		keys_select_first(c->m, &c->v);
 		if (sel != c->v.selected)
 			stairs_ask_table(c, 1);
@@ -465,6 +492,25 @@ stairs_redraw(struct client *c)
 	crt_render(&c->g);
 }
 
+/*
+ * A presenter (a client that may change things) acted: tell the daemon
+ * its view, if it changed, for the followers.
+ */
+static void
+stairs_view(struct client *c)
+{
+	char	buf[512], cmd[600];
+
+	if (c->v.readonly || c->no_view || c->m->proto < 2)
+		return;
+	follow_state(&c->v, buf, sizeof buf);
+	if (strcmp(buf, c->view_sent) == 0)
+		return;
+	snprintf(c->view_sent, sizeof c->view_sent, "%s", buf);
+	snprintf(cmd, sizeof cmd, "view %s", buf);
+	stairs_command(c, PEND_VIEW, cmd);
+}
+
 /* Keys (and mouse clicks) from the terminal. */
 static void
 stairs_stdin(evutil_socket_t fd, short what, void *arg)
@@ -495,6 +541,8 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 		stairs_ask_table(c, 1);
 	if (flags & KEYS_REDRAW)
 		stairs_redraw(c);
+	if (flags & KEYS_HANDLED)
+		stairs_view(c);
 }
 
 /* SIGWINCH: the terminal changed size. */
@@ -550,6 +598,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "follow", no_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct client	 c;
@@ -567,6 +616,10 @@ main(int argc, char **argv)
 			stairs_usage(stdout);
 			return (0);
 		case 'r':
+			c.v.readonly = 1;
+			break;
+		case 'F':
+			c.v.follow = 1;
 			c.v.readonly = 1;
 			break;
 		case 'S':

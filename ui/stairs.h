@@ -20,6 +20,11 @@
 #define MODEL_BOTTOM	139	/* the protocol's rank scale ends (100..139) */
 #define MODEL_WORD_MAX	64	/* a scenario's name */
 #define MODEL_DESC_MAX	1024	/* a scenario's description */
+#define MODEL_LOG	256	/* events kept for the event log pane */
+#define MODEL_RUNS_TICKS 20000	/* ticks of runs kept per CPU */
+#define MODEL_RUNS_CAP	16384	/* runs kept per CPU */
+
+struct runs;
 
 enum mtask_state {
 	MTASK_SLEEPING,
@@ -107,6 +112,12 @@ struct mmark {
 	char		 text[MODEL_TEXT_MAX];
 };
 
+/* One event of the log, with the tick it took effect. */
+struct mevent {
+	long		 tick;
+	char		 text[MODEL_TEXT_MAX];
+};
+
 /* What a command sent to the daemon was, so its reply can be read. */
 enum model_pend {
 	PEND_STATUS,
@@ -116,6 +127,7 @@ enum model_pend {
 	PEND_MARKS,		/* the scenario's marks, for rewind */
 	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
+	PEND_VIEW,		/* the presenter's view: quiet */
 	PEND_SHUTDOWN
 };
 
@@ -254,6 +266,19 @@ struct model {
 	}		 pending[MODEL_PENDING];
 	int		 npending;
 	int		 pending_head;
+
+	/*
+	 * History (history.c): what each CPU ran, tick by tick, from the
+	 * frames' runs lines (NULL before one came); the last MODEL_LOG
+	 * events with their ticks, nlog counting every one seen.
+	 */
+	struct runs	*runs;
+	struct mevent	*log;
+	long		 nlog;
+
+	/* The presenter's view (a frame's view line) and its seq; 0: none. */
+	char		 view_pairs[512];
+	long		 view_seq;
 };
 
 /* model.c */
@@ -387,6 +412,21 @@ struct view {
 	int		 task_rows;	/* task rows shown */
 	int		 cpu_rows;	/* panel rows in all */
 	int		 cpu_rows_shown;
+
+	/* History panes (history.c): on or off, zoom, the log's scroll. */
+	int		 show_timeline;
+	int		 show_ranks;
+	int		 show_events;
+	int		 zoom;		/* ticks a timeline cell; 0: default */
+	int		 events_back;	/* events scrolled back from the newest */
+	/* The selected task's state at each frame, for the rank line. */
+	struct {
+		long	 tick;
+		int	 task;
+		int	 sleeping;
+	}		 samples[512];
+	int		 nsamples;	/* total; newest at (n-1) % 512 */
+	int		 follow;	/* --follow: take the presenter's view */
 };
 
 /* Everything one draw of the screen needs; what the panes are given. */
@@ -474,6 +514,20 @@ void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
 void		 help_draw(struct draw *, const char *const *help);
+
+/* history.c */
+#define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
+enum model_got	 history_runs_line(struct model *, const char *cpu,
+		     const char *from, const char *items, int ncpus);
+void		 history_event(struct model *, long tick, const char *);
+void		 history_free(struct model *);
+void		 history_sample(const struct model *, struct view *);
+int		 history_lines(struct draw *, int avail);
+int		 history_draw(struct draw *, int y, int avail);
+
+/* follow.c */
+void		 follow_state(const struct view *, char *, size_t);
+int		 follow_apply(struct view *, const char *pairs);
 
 /* picker.c */
 void		 picker_draw(struct draw *);

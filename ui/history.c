@@ -1,0 +1,549 @@
+/*
+ * history.c -- what happened in the last seconds, in three panes over
+ * the same time axis: the timeline (a strip per CPU, a letter per task
+ * for each cell of ticks, with a legend), the selected task's rank over
+ * time (a line: the sawtooth of its descents, the jump back up when it
+ * falls off the bottom, the climbs after sleeps, its sleeps marked) and
+ * the event log (the last MODEL_LOG events with their ticks, scrollable).
+ *
+ * The timeline and the rank line come from the frames' runs lines
+ * (docs/PROTOCOL.md, "Runs"), which say exactly what each CPU ran at
+ * each tick; the model keeps them in a struct runs (src/runs.c).  A
+ * cell of the timeline covers `zoom` ticks (z and Z change it) and shows
+ * the task that ran most of them.  Sleeps are known from the frames:
+ * the selected task's state at each frame (history_sample), so a sleep
+ * shorter than a frame may be missed, and from the climbs (a staircase
+ * task only ranks up after a sleep).  Pure: into a grid.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runs.h"
+#include "stairs.h"
+#include "xmalloc.h"
+
+#define HISTORY_SAMPLES	512	/* as view->samples */
+#define HISTORY_LABEL	6	/* "CPU12 " */
+
+/* The letters tasks are drawn with, in order of id within the window. */
+static const char history_letters[] =
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+/*
+ * Read one run of a runs line at *p ("ID:RANK*N" or "0*N", then a comma
+ * or the end); 0, or -1 if it is not one.
+ */
+static int
+history_run(const char **p, long *task, long *rank, unsigned long long *n)
+{
+	const char	*s = *p;
+	char		*end;
+
+	*task = strtol(s, &end, 10);
+	if (end == s || *s == '-' || *s == '+' || *task < 0)
+		return (-1);
+	*rank = -1;
+	s = end;
+	if (*s == ':') {
+		*rank = strtol(++s, &end, 10);
+		if (end == s || *s == '-' || *s == '+' || *rank > MODEL_BOTTOM)
+			return (-1);
+		s = end;
+	}
+	if (*s++ != '*' || *s == '-' || *s == '+')
+		return (-1);
+	*n = strtoull(s, &end, 10);
+	if (end == s || *n == 0)
+		return (-1);
+	s = end;
+	if (*s == ',' && s[1] != '\0')
+		s++;
+	else if (*s != '\0')
+		return (-1);
+	*p = s;
+	return (0);
+}
+
+/*
+ * A runs line of a frame: what a CPU ran from tick `from` on.  The line
+ * is checked whole before anything is kept, so a bad one changes nothing.
+ */
+enum model_got
+history_runs_line(struct model *m, const char *scpu, const char *sfrom,
+    const char *items, int ncpus)
+{
+	const char	*p;
+	char		*end;
+	long		 cpu, task, rank;
+	unsigned long long from, n;
+
+	cpu = strtol(scpu, &end, 10);
+	if (*scpu == '\0' || *end != '\0' || cpu < 0 || cpu >= 4096)
+		return (MODEL_BAD);
+	if (*sfrom == '\0' || *sfrom == '-' || *sfrom == '+')
+		return (MODEL_BAD);
+	from = strtoull(sfrom, &end, 10);
+	if (*end != '\0')
+		return (MODEL_BAD);
+	for (p = items; *p != '\0';) {
+		if (history_run(&p, &task, &rank, &n) != 0)
+			return (MODEL_BAD);
+	}
+	if (m->runs == NULL || cpu >= runs_ncpus(m->runs)) {
+		if (ncpus <= cpu)
+			ncpus = cpu + 1;
+		runs_free(m->runs);
+		m->runs = runs_create(ncpus, MODEL_RUNS_CAP, MODEL_RUNS_TICKS);
+	}
+	/* A from that is not where this CPU's runs ended starts it again. */
+	runs_put(m->runs, cpu, from, 0, -1, 0);
+	for (p = items; *p != '\0'; from += n) {
+		history_run(&p, &task, &rank, &n);
+		runs_put(m->runs, cpu, from, (int)task, (int)rank, n);
+	}
+	return (MODEL_NOTHING);
+}
+
+/* An event line of a frame, for the log. */
+void
+history_event(struct model *m, long tick, const char *text)
+{
+	struct mevent	*ev;
+
+	if (m->log == NULL)
+		m->log = xcalloc(MODEL_LOG, sizeof *m->log);
+	ev = &m->log[m->nlog++ % MODEL_LOG];
+	ev->tick = tick;
+	snprintf(ev->text, sizeof ev->text, "%s", text);
+}
+
+/* Free what the model keeps for history. */
+void
+history_free(struct model *m)
+{
+	runs_free(m->runs);
+	free(m->log);
+}
+
+/* A frame came: remember whether the selected task sleeps now. */
+void
+history_sample(const struct model *m, struct view *v)
+{
+	const struct mtask	*t;
+	int			 i;
+
+	if (v->selected == 0 || (t = model_task(m, v->selected)) == NULL)
+		return;
+	i = v->nsamples % HISTORY_SAMPLES;
+	v->samples[i].tick = m->tick;
+	v->samples[i].task = t->id;
+	v->samples[i].sleeping = t->state == MTASK_SLEEPING;
+	v->nsamples++;
+}
+
+/*
+ * The pane heights for the screen: timeline, rank line, event log, out
+ * of avail rows less 3 kept for the CPUs.  Past that the log shrinks
+ * first (to 3 rows), then the rank line (to 4), then the timeline (to
+ * its title, 1 CPU and the legend); then the log goes, then the rank
+ * line, then the timeline.
+ */
+static void
+history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
+{
+	const struct view	*v = d->v;
+	int			 big = d->g->h >= 40, ncpus, budget = avail - 3;
+
+	ncpus = d->m->runs != NULL ? runs_ncpus(d->m->runs) : d->m->ncpus;
+	if (ncpus < 1)
+		ncpus = 1;
+	*tl = v->show_timeline ? 2 + ncpus : 0;
+	*rk = v->show_ranks ? (big ? 12 : 7) : 0;
+	*ev = v->show_events ? (big ? 10 : 6) : 0;
+	while (*tl + *rk + *ev > budget) {
+		if (*ev > 3)
+			(*ev)--;
+		else if (*rk > 4)
+			(*rk)--;
+		else if (*tl > 3)
+			(*tl)--;
+		else if (*ev > 0)
+			*ev = 0;
+		else if (*rk > 0)
+			*rk = 0;
+		else {
+			*tl = 0;
+			break;
+		}
+	}
+}
+
+/* Rows the history panes want out of avail (0: none shown). */
+int
+history_lines(struct draw *d, int avail)
+{
+	int	tl, rk, ev;
+
+	history_heights(d, avail, &tl, &rk, &ev);
+	return (tl + rk + ev);
+}
+
+/* The window: cells across, ticks a cell, the first tick shown. */
+static void
+history_window(struct draw *d, int *cells, int *zoom, long *first)
+{
+	*zoom = d->v->zoom > 0 ? d->v->zoom : HISTORY_ZOOM;
+	*cells = d->g->w - HISTORY_LABEL;
+	if (*cells < 1)
+		*cells = 1;
+	*first = d->m->tick - (long)*cells * *zoom;
+}
+
+/*
+ * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle), -1
+ * when none of them is kept; *mixed when another ran there too.  The
+ * selected task (sel), if it ran there at all, so that a task that runs
+ * a tick or two at a time is seen when selected.
+ */
+static int
+history_cell(const struct runs *r, int cpu, long t0, long t1, int sel,
+    int *mixed)
+{
+	struct runs_run	 run[32];
+	uint64_t	 best = 0;
+	size_t		 n, i;
+	int		 task = -1;
+
+	*mixed = 0;
+	if (r == NULL || t1 <= 0)
+		return (-1);
+	if (t0 < 0)
+		t0 = 0;
+	n = runs_get(r, cpu, (uint64_t)t0, (uint64_t)t1, run, 32);
+	for (i = 0; i < n; i++) {
+		if (task != -1 && run[i].task != task)
+			*mixed = 1;
+		if (run[i].n > best) {
+			best = run[i].n;
+			task = run[i].task;
+		}
+	}
+	for (i = 0; i < n && sel > 0; i++) {
+		if (run[i].task == sel)
+			return (sel);
+	}
+	return (task);
+}
+
+/* The letter of task id among the ids shown (sorted), '*' past them. */
+static char
+history_letter(const int *ids, int nids, int id)
+{
+	int	i;
+
+	for (i = 0; i < nids; i++) {
+		if (ids[i] == id)
+			return (i < (int)sizeof history_letters - 1 ?
+			    history_letters[i] : '*');
+	}
+	return ('*');
+}
+
+/* Add id to the sorted set ids (at most max). */
+static void
+history_add_id(int *ids, int *nids, int max, int id)
+{
+	int	i;
+
+	for (i = 0; i < *nids && ids[i] < id; i++)
+		;
+	if (i < *nids && ids[i] == id)
+		return;
+	if (*nids == max)
+		return;
+	memmove(ids + i + 1, ids + i, (*nids - i) * sizeof *ids);
+	ids[i] = id;
+	(*nids)++;
+}
+
+/* The timeline: a title with the scale, a strip per CPU, the legend. */
+static void
+history_timeline(struct draw *d, int y, int h)
+{
+	const struct model	*m = d->m;
+	struct grid		*g = d->g;
+	int			*ids, nids = 0, cells, zoom, ncpus, c, x, task;
+	int			 mixed, rows, i, xl;
+	long			 first, t0;
+	char			 buf[96];
+	enum col		 col;
+
+	history_window(d, &cells, &zoom, &first);
+	ncpus = m->runs != NULL ? runs_ncpus(m->runs) : m->ncpus;
+	rows = h - 2;
+	snprintf(buf, sizeof buf, " who ran when: a cell is %d tick%s, "
+	    "ticks %ld..%ld (w: off, z/Z: zoom) ", zoom, zoom == 1 ? "" : "s",
+	    first > 0 ? first : 0, m->tick);
+	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
+	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	ids = xcalloc(sizeof history_letters, sizeof *ids);
+	for (c = 0; c < ncpus && c < rows; c++) {
+		for (x = 0; x < cells; x++) {
+			t0 = first + (long)x * zoom;
+			task = history_cell(m->runs, c, t0, t0 + zoom,
+			    d->v->selected, &mixed);
+			if (task > 0)
+				history_add_id(ids, &nids,
+				    (int)sizeof history_letters - 1, task);
+		}
+	}
+	for (c = 0; c < ncpus && c < rows; c++) {
+		grid_textf(g, 0, y + 1 + c, HISTORY_LABEL, COL_TITLE, "CPU%d",
+		    c);
+		for (x = 0; x < cells; x++) {
+			t0 = first + (long)x * zoom;
+			task = history_cell(m->runs, c, t0, t0 + zoom,
+			    d->v->selected, &mixed);
+			if (task < 0)
+				continue;
+			if (task == 0) {
+				grid_put(g, HISTORY_LABEL + x, y + 1 + c, L'.',
+				    COL_SLEEPING);
+				continue;
+			}
+			col = task == d->v->selected ? COL_RUNNING :
+			    mixed ? COL_QUEUED : COL_DEFAULT;
+			grid_put(g, HISTORY_LABEL + x, y + 1 + c,
+			    (wchar_t)history_letter(ids, nids, task), col);
+		}
+	}
+	if (ncpus > rows)
+		grid_textf(g, 0, y + h - 2, g->w, COL_SKIP,
+		    "(+%d CPUs: a taller screen shows them)", ncpus - rows);
+	/* The legend: letter=name for each task in the window. */
+	xl = grid_text(g, 0, y + h - 1, g->w, " ", COL_DEFAULT);
+	for (i = 0; i < nids && xl < g->w; i++) {
+		const struct mtask *t = model_task(m, ids[i]);
+
+		snprintf(buf, sizeof buf, "%c=%s ", history_letter(ids, nids,
+		    ids[i]), t != NULL ? t->name : "?");
+		if (xl + (int)strlen(buf) > g->w) {
+			grid_text(g, xl, y + h - 1, g->w, "…", COL_SKIP);
+			break;
+		}
+		xl = grid_text(g, xl, y + h - 1, g->w, buf,
+		    ids[i] == d->v->selected ? COL_RUNNING : COL_DEFAULT);
+	}
+	free(ids);
+}
+
+/*
+ * Did the selected task sleep within [t0, t1]: a frame saw it sleeping,
+ * or an injected sleep's event ("NAME sleeps N ms") covers a tick?
+ */
+static int
+history_slept(const struct model *m, const struct view *v,
+    const struct mtask *t, long t0, long t1)
+{
+	const struct mevent	*ev;
+	size_t			 len = strlen(t->name);
+	long			 j, ms;
+	int			 i, n, k, task = t->id;
+
+	for (j = m->nlog - 1; j >= 0 && j >= m->nlog - MODEL_LOG; j--) {
+		ev = &m->log[j % MODEL_LOG];
+		if (ev->tick > t1 || strncmp(ev->text, t->name, len) != 0 ||
+		    sscanf(ev->text + len, " sleeps %ld ms", &ms) != 1)
+			continue;
+		if (ev->tick + ms > t0)
+			return (1);
+	}
+
+	n = v->nsamples < HISTORY_SAMPLES ? v->nsamples : HISTORY_SAMPLES;
+	for (i = 0; i < n; i++) {
+		k = (v->nsamples - 1 - i) % HISTORY_SAMPLES;
+		if (v->samples[k].tick < t0)
+			break;
+		if (v->samples[k].task == task && v->samples[k].sleeping &&
+		    v->samples[k].tick <= t1)
+			return (1);
+	}
+	return (0);
+}
+
+/*
+ * The rank of task in [t0, t1): the rank of its last tick run there,
+ * or -1 if it did not run (*ran the ticks it ran, *firstrank the rank
+ * of its first tick there).
+ */
+static int
+history_rank(const struct model *m, int task, long t0, long t1, int *ran,
+    int *firstrank)
+{
+	struct runs_run	 run[32];
+	size_t		 n, i;
+	int		 c, rank = -1;
+	uint64_t	 last = 0, first = UINT64_MAX;
+
+	*ran = 0;
+	*firstrank = -1;
+	if (m->runs == NULL || t1 <= 0)
+		return (-1);
+	if (t0 < 0)
+		t0 = 0;
+	for (c = 0; c < runs_ncpus(m->runs); c++) {
+		n = runs_get(m->runs, c, (uint64_t)t0, (uint64_t)t1, run, 32);
+		for (i = 0; i < n; i++) {
+			if (run[i].task != task)
+				continue;
+			*ran += (int)run[i].n;
+			if (run[i].from < first) {
+				first = run[i].from;
+				*firstrank = run[i].rank;
+			}
+			if (run[i].from + run[i].n > last) {
+				last = run[i].from + run[i].n;
+				rank = run[i].rank;
+			}
+		}
+	}
+	return (rank);
+}
+
+/* The selected task's rank over the window, as a line. */
+static void
+history_ranks(struct draw *d, int y, int h)
+{
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	struct grid		*g = d->g;
+	int			*rk, *rk0, cells, zoom, x, lo = MODEL_BOTTOM, hi;
+	int			 rows, slept, climbed;
+	int			 ran, row, prev = -1, last = -1, r, i, gap0;
+	long			 first, t0;
+	char			 buf[128];
+
+	history_window(d, &cells, &zoom, &first);
+	t = model_task(m, d->v->selected);
+	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
+	snprintf(buf, sizeof buf, " rank of %s: %s ran  %s waited  z slept "
+	    "(r: off) ", t != NULL ? t->name : "(no task selected)",
+	    g->ascii ? "*" : "•", g->ascii ? "." : "·");
+	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	rows = h - 1;
+	if (t == NULL || rows < 2)
+		return;
+	rk = xcalloc(cells, sizeof *rk);
+	rk0 = xcalloc(cells, sizeof *rk0);
+	hi = 120 + t->nice;
+	for (x = 0; x < cells; x++) {
+		t0 = first + (long)x * zoom;
+		rk[x] = history_rank(m, t->id, t0, t0 + zoom, &ran, &rk0[x]);
+		if (rk[x] >= 0 && rk[x] < lo)
+			lo = rk[x];
+		if (rk[x] > hi)
+			hi = rk[x];
+	}
+	if (lo > hi)
+		lo = hi;
+	if (lo > 120 + t->nice)
+		lo = 120 + t->nice;
+	if (hi - lo < 1)
+		hi = lo + 1;
+	/* The axis: the top and bottom ranks shown. */
+	grid_textf(g, 0, y + 1, HISTORY_LABEL, COL_RANK, "%d", lo);
+	grid_textf(g, 0, y + rows, HISTORY_LABEL, COL_RANK, "%d", hi);
+	gap0 = -1;
+	for (x = 0; x <= cells; x++) {
+		r = x < cells ? rk[x] : -1;
+		if (r < 0) {
+			if (gap0 < 0)
+				gap0 = x;
+			if (x < cells)
+				continue;
+		}
+		/* A gap ends: it waited, or slept (seen, or it climbed). */
+		if (gap0 >= 0 && last >= 0) {
+			climbed = x < cells && rk0[x] >= 0 && rk0[x] < last;
+			row = 1 + (last - lo) * (rows - 1) / (hi - lo);
+			for (i = gap0; i < x; i++) {
+				t0 = first + (long)i * zoom;
+				slept = climbed || history_slept(m, d->v, t, t0,
+				    t0 + zoom - 1);
+				grid_put(g, HISTORY_LABEL + i, y + row,
+				    slept ? L'z' : g->ascii ? L'.' : L'·',
+				    slept ? COL_SLEEPING : COL_QUEUED);
+			}
+		}
+		gap0 = -1;
+		if (x == cells)
+			break;
+		row = 1 + (r - lo) * (rows - 1) / (hi - lo);
+		/* Join a jump to the cell before with a vertical stroke. */
+		if (prev >= 0 && x > 0 && rk[x - 1] >= 0 && prev != row) {
+			for (i = prev < row ? prev + 1 : row + 1;
+			    i < (prev < row ? row : prev); i++)
+				grid_put(g, HISTORY_LABEL + x, y + i,
+				    d->gl->v, COL_STAIR);
+		}
+		grid_put(g, HISTORY_LABEL + x, y + row, g->ascii ? L'*' : L'•',
+		    COL_RUNNING);
+		prev = row;
+		last = r;
+	}
+	free(rk);
+	free(rk0);
+}
+
+/* The event log: the newest at the bottom, scrolled back by u and d. */
+static void
+history_events(struct draw *d, int y, int h)
+{
+	const struct model	*m = d->m;
+	struct view		*v = d->v;
+	struct grid		*g = d->g;
+	const struct mevent	*ev;
+	long			 n, newest, k;
+	int			 rows = h - 1, i;
+	char			 buf[96];
+
+	n = m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG;
+	if (v->events_back > n - rows)
+		v->events_back = n - rows > 0 ? (int)(n - rows) : 0;
+	if (v->events_back < 0)
+		v->events_back = 0;
+	newest = m->nlog - 1 - v->events_back;
+	snprintf(buf, sizeof buf, " events %ld of %ld%s (e: off, u/d: "
+	    "scroll) ", n == 0 ? 0 : newest - (m->nlog - n) + 1, n,
+	    v->events_back > 0 ? ", scrolled back" : "");
+	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
+	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	for (i = 0; i < rows; i++) {
+		k = newest - (rows - 1 - i);
+		if (k < 0 || k < m->nlog - n || k > newest)
+			continue;
+		ev = &m->log[k % MODEL_LOG];
+		grid_textf(g, 0, y + 1 + i, g->w, COL_RANK, "%8ld", ev->tick);
+		grid_text(g, 9, y + 1 + i, g->w, ev->text, COL_DEFAULT);
+	}
+}
+
+/*
+ * Draw the history panes shown from row y, avail as given to
+ * history_lines; returns the rows used.
+ */
+int
+history_draw(struct draw *d, int y, int avail)
+{
+	int	tl, rk, ev;
+
+	history_heights(d, avail, &tl, &rk, &ev);
+	if (tl > 0)
+		history_timeline(d, y, tl);
+	if (rk > 0)
+		history_ranks(d, y + tl, rk);
+	if (ev > 0)
+		history_events(d, y + tl + rk, ev);
+	return (tl + rk + ev);
+}
