@@ -118,7 +118,7 @@ if command -v bash >/dev/null 2>&1; then
 	[ "$(cat "$tmp/comp")" = "two-cpus-balance
 --ticks
 --foreground
---help --version -S -V -h -r
+--follow --help --version -S -V -h -r
 --run" ] && ok "bash completion: scenario names, options" ||
 	    bad "bash completion: $(cat "$tmp/comp")"
 fi
