@@ -138,11 +138,15 @@ fi
 lines=$(wc -l <"$tmp/j")
 head -n $((lines - 1)) "$tmp/j" >"$tmp/trunc"		# no end line
 head -c $(($(wc -c <"$tmp/j") - 1)) "$tmp/j" >"$tmp/nonl"	# no last \n
-awk -v n="$lines" 'NR == n - 1 { last = $0; next }
-    NR == n - 2 { keep = $0; next }
-    NR == n { print last; print keep; print; next } { print }' \
-    "$tmp/j" >"$tmp/reorder"
-# the last two changes swapped: ticks go back (if they differ)
+# The first and the last change (lines that start with their tick)
+# swapped: ticks go back.  (The last two swapped went back only when
+# their ticks differed: under load they were often the same tick.)
+awk '/^[0-9]/ { if (!f) f = NR; l = NR } { line[NR] = $0 }
+    END { t = line[f]; line[f] = line[l]; line[l] = t
+	for (i = 1; i <= NR; i++) print line[i] }' "$tmp/j" >"$tmp/reorder"
+[ "$(grep -m1 '^[0-9]' "$tmp/j" | cut -d' ' -f1)" -lt \
+    "$(grep '^[0-9]' "$tmp/j" | tail -1 | cut -d' ' -f1)" ] ||
+    fail "reorder: the journal's changes all have one tick"
 sed '0,/ sleep task=/s/ sleep task=/ slept task=/' "$tmp/j" >"$tmp/garble"
 sed '0,/ nice task=\([0-9]*\) nice=/s// nice task=\1 nice=x/' "$tmp/j" \
     >"$tmp/badfield"
