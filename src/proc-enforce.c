@@ -191,8 +191,15 @@ procs_enforce(struct procs *ps)
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct proc		*p;
+	uint64_t		 tick;
 	int			 i, c;
 
+	/* When this tick's decisions take effect: procs_tick_ns. */
+	if ((tick = engine_now(ps->e)) > 0) {
+		tick--;
+		ps->tick_ns[tick % PROC_TICK_TIMES] = proc_now();
+		ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
+	}
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);
 	for (i = 0; i < ps->nt; i++)

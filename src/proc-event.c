@@ -18,10 +18,22 @@
  * are shared with anyone else tracing), is per CPU and is read without a
  * system call (a mmap'd ring).
  *
- * The tracepoint's id and the offset of its pid field are read from
- * tracefs, which a fresh machine may not have mounted: a root daemon then
- * mounts it at /sys/kernel/tracing and says so.  Without permission, or
- * without the tracepoint, the caller keeps polling /proc (observe=proc).
+ * Beside it, on every CPU, the sched_switch tracepoint filtered to the
+ * switches in or out of our children, its records written into the
+ * same ring (PERF_EVENT_IOC_SET_OUTPUT) but without waking us: they are
+ * read with the wakes and at each tick, and give proc-krun.c the
+ * kernel's own runs of the children and the state each was switched out
+ * in (a running task switched out asleep is seen blocked without
+ * reading /proc).  Without sched_switch, wakes still come from events.
+ *
+ * The tracepoints' ids and the offsets of their fields are read from
+ * their format files in tracefs (the layout in the kernel's
+ * include/trace/events/sched.h: a trace_entry header whose first field,
+ * common_type, is the event's id; sched_wakeup's pid; sched_switch's
+ * prev_pid, prev_state, next_pid, next_prio), which a fresh machine may
+ * not have mounted: a root daemon then mounts it at /sys/kernel/tracing
+ * and says so.  Without permission, or without the tracepoint, the
+ * caller keeps polling /proc (observe=proc).
  */
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
@@ -49,14 +61,30 @@
 #define PROC_EVENT_TRACEFS	"/sys/kernel/tracing"
 #define PROC_EVENT_DEBUGFS	"/sys/kernel/debug/tracing"
 #define PROC_EVENT_WAKEUP	"events/sched/sched_wakeup"
+#define PROC_EVENT_SWITCH	"events/sched/sched_switch"
 #define PROC_EVENT_FILTER	4000	/* the kernel takes up to a page */
 #define PROC_EVENT_LAT		4096	/* wake delays kept */
 
-/* One tracepoint event and ring per online CPU, under one filter. */
+/*
+ * One sched_wakeup event and ring per online CPU, under one filter, and
+ * a sched_switch event writing into the same ring (-1: none).
+ */
 struct proc_event_set {
 	int		 n;
 	int		*fd;
+	int		*sfd;		/* sched_switch, or -1 */
+	int		*cpu;		/* the CPU of each */
 	char	       **ring;		/* mmap'd: control page, then data */
+	int		 switches;	/* every CPU has its sched_switch */
+};
+
+/* Where a tracepoint's fields are in its raw record. */
+struct proc_event_fmt {
+	long		 id;		/* common_type of its records */
+	int		 pid;		/* sched_wakeup */
+	int		 prev_pid, prev_state, prev_state_size;
+	int		 next_pid, next_prio;
+	int		 end;		/* the record is at least this long */
 };
 
 /*
@@ -67,10 +95,14 @@ struct proc_event_set {
 struct proc_event {
 	struct proc_event_set	 set;
 	struct perf_event_attr	 attr;
+	struct perf_event_attr	 sattr;		/* sched_switch */
+	int			 has_switch;	/* sattr opens */
 	int			 ncpu;
 	size_t			 len;		/* mmap length */
 	size_t			 data;		/* data bytes (a power of two) */
-	int			 off_pid;	/* of the woken pid, raw record */
+	struct proc_event_fmt	 wake;
+	struct proc_event_fmt	 sw;
+	char			*switch_why;	/* !has_switch: why */
 	char			*tmp;		/* a record that wraps the ring */
 	int			 epfd;		/* epoll over the ring fds */
 	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
@@ -102,14 +134,40 @@ proc_event_tracefs(char **why)
 	return (PROC_EVENT_TRACEFS);
 }
 
-/* The id of sched_wakeup and the offset of its pid field. */
+/*
+ * The offset of a field in a tracepoint's format text ("field:TYPE
+ * NAME;\toffset:N;\tsize:N;"), and its size; -1 if absent.
+ */
 static int
-proc_event_format(const char *dir, long *id, int *off, char **why)
+proc_event_field(const char *fmt, const char *name, int *size)
 {
-	char	path[256], buf[4096], *p;
+	char		 key[64];
+	const char	*p, *o;
 
-	snprintf(path, sizeof path, "%s/%s/id", dir, PROC_EVENT_WAKEUP);
-	if (cgroup_read(path, buf, sizeof buf) != 0) {
+	snprintf(key, sizeof key, " %s;", name);
+	if ((p = strstr(fmt, key)) == NULL || (o = strstr(p, "offset:")) ==
+	    NULL)
+		return (-1);
+	if (size != NULL) {
+		if ((p = strstr(o, "size:")) == NULL)
+			return (-1);
+		*size = atoi(p + 5);
+	}
+	return (atoi(o + 7));
+}
+
+/*
+ * A tracepoint's id and format text (dir/event/id and format), into buf;
+ * 0, or -1 with *why.
+ */
+static int
+proc_event_read_format(const char *dir, const char *event, long *id,
+    char *buf, size_t len, char **why)
+{
+	char	path[256];
+
+	snprintf(path, sizeof path, "%s/%s/id", dir, event);
+	if (cgroup_read(path, buf, len) != 0) {
 		*why = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
@@ -117,14 +175,64 @@ proc_event_format(const char *dir, long *id, int *off, char **why)
 		*why = xasprintf("%s: no id", path);
 		return (-1);
 	}
-	snprintf(path, sizeof path, "%s/%s/format", dir, PROC_EVENT_WAKEUP);
-	if (cgroup_read(path, buf, sizeof buf) != 0 ||
-	    (p = strstr(buf, " pid;")) == NULL ||
-	    (p = strstr(p, "offset:")) == NULL) {
-		*why = xasprintf("%s: no pid field", path);
+	snprintf(path, sizeof path, "%s/%s/format", dir, event);
+	if (cgroup_read(path, buf, len) != 0) {
+		*why = xasprintf("%s: %s", path, strerror(errno));
 		return (-1);
 	}
-	*off = atoi(p + 7);
+	return (0);
+}
+
+/* The id of sched_wakeup and where its pid field is. */
+static int
+proc_event_format(const char *dir, struct proc_event_fmt *f, char **why)
+{
+	char	buf[4096];
+
+	memset(f, 0, sizeof *f);
+	if (proc_event_read_format(dir, PROC_EVENT_WAKEUP, &f->id, buf,
+	    sizeof buf, why) != 0)
+		return (-1);
+	if ((f->pid = proc_event_field(buf, "pid", NULL)) < 0) {
+		*why = xasprintf("%s/%s/format: no pid field", dir,
+		    PROC_EVENT_WAKEUP);
+		return (-1);
+	}
+	f->end = f->pid + 4;
+	return (0);
+}
+
+/* The id of sched_switch and where its fields are; 0 or -1 with *why. */
+static int
+proc_event_format_switch(const char *dir, struct proc_event_fmt *f,
+    char **why)
+{
+	char	buf[8192];
+	int	size;
+
+	memset(f, 0, sizeof *f);
+	if (proc_event_read_format(dir, PROC_EVENT_SWITCH, &f->id, buf,
+	    sizeof buf, why) != 0)
+		return (-1);
+	f->prev_pid = proc_event_field(buf, "prev_pid", NULL);
+	f->prev_state = proc_event_field(buf, "prev_state",
+	    &f->prev_state_size);
+	f->next_pid = proc_event_field(buf, "next_pid", NULL);
+	f->next_prio = proc_event_field(buf, "next_prio", &size);
+	if (f->prev_pid < 0 || f->prev_state < 0 || f->next_pid < 0 ||
+	    f->next_prio < 0 || size != 4 || (f->prev_state_size != 4 &&
+	    f->prev_state_size != 8)) {
+		*why = xasprintf("%s/%s/format: not the fields of "
+		    "include/trace/events/sched.h", dir, PROC_EVENT_SWITCH);
+		return (-1);
+	}
+	f->end = f->prev_pid + 4;
+	if (f->prev_state + f->prev_state_size > f->end)
+		f->end = f->prev_state + f->prev_state_size;
+	if (f->next_pid + 4 > f->end)
+		f->end = f->next_pid + 4;
+	if (f->next_prio + 4 > f->end)
+		f->end = f->next_prio + 4;
 	return (0);
 }
 
@@ -135,24 +243,65 @@ proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 	int	i;
 
 	for (i = 0; i < set->n; i++) {
+		if (set->sfd[i] != -1)
+			close(set->sfd[i]);
 		munmap(set->ring[i], ev->len);
 		close(set->fd[i]);
 	}
 	free(set->fd);
+	free(set->sfd);
+	free(set->cpu);
 	free(set->ring);
 	memset(set, 0, sizeof *set);
 }
 
-/* Open a set of events under a filter (NULL: none); 0 or -1 with *why. */
+/*
+ * The sched_switch event of the CPU of set's ring i, under filter sf,
+ * writing into that ring; 0, or -1 with *why (the set goes on without).
+ */
+static int
+proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
+    int i, const char *sf, char **why)
+{
+	int	fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &ev->sattr, -1, set->cpu[i],
+	    -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd == -1) {
+		*why = xasprintf("perf_event_open sched_switch cpu %d: %s",
+		    set->cpu[i], strerror(errno));
+		return (-1);
+	}
+	if ((sf != NULL && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, sf) != 0) ||
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, set->fd[i]) != 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		*why = xasprintf("sched_switch cpu %d: %s", set->cpu[i],
+		    strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	set->sfd[i] = fd;
+	return (0);
+}
+
+/*
+ * Open a set of events under a filter for sched_wakeup (wf) and one for
+ * sched_switch (sf), NULL: none; 0 or -1 with *why.  A sched_switch
+ * that cannot be opened is left out (set->switches 0) and said: into
+ * *swhy if swhy is not NULL, else in the log.
+ */
 static int
 proc_event_open(struct proc_event *ev, struct proc_event_set *set,
-    const char *filter, char **why)
+    const char *wf, const char *sf, char **why, char **swhy)
 {
 	struct epoll_event	ee;
-	int			c, fd;
+	char			*first = NULL, *w;
+	int			c, fd, i;
 
 	memset(set, 0, sizeof *set);
 	set->fd = xcalloc(ev->ncpu, sizeof *set->fd);
+	set->sfd = xcalloc(ev->ncpu, sizeof *set->sfd);
+	set->cpu = xcalloc(ev->ncpu, sizeof *set->cpu);
 	set->ring = xcalloc(ev->ncpu, sizeof *set->ring);
 	for (c = 0; c < ev->ncpu; c++) {
 		fd = (int)syscall(SYS_perf_event_open, &ev->attr, -1, c, -1,
@@ -164,8 +313,8 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 			    "%d: %s", c, strerror(errno));
 			goto fail;
 		}
-		if (filter != NULL &&
-		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) != 0) {
+		if (wf != NULL &&
+		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, wf) != 0) {
 			*why = xasprintf("sched_wakeup filter: %s",
 			    strerror(errno));
 			close(fd);
@@ -178,6 +327,8 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 			close(fd);
 			goto fail;
 		}
+		set->sfd[set->n] = -1;
+		set->cpu[set->n] = c;
 		set->fd[set->n++] = fd;
 		memset(&ee, 0, sizeof ee);
 		ee.events = EPOLLIN;
@@ -193,20 +344,41 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		*why = xstrdup("no CPU to open sched_wakeup on");
 		goto fail;
 	}
+	set->switches = ev->has_switch;
+	for (i = 0; i < set->n && ev->has_switch; i++) {
+		w = NULL;
+		if (proc_event_open_switch(ev, set, i, sf, &w) == 0)
+			continue;
+		set->switches = 0;
+		if (first == NULL)
+			first = w;
+		else
+			free(w);
+	}
+	if (first != NULL && swhy != NULL)
+		*swhy = first;
+	else if (first != NULL) {
+		log_warnx("%s: no kernel runs, running tasks polled", first);
+		free(first);
+	}
 	return (0);
 fail:
 	proc_event_close(ev, set);
 	return (-1);
 }
 
-/* Open the events; 0, or -1 with *why (the caller polls /proc then). */
+/*
+ * Open the events; 0, or -1 with *why (the caller polls /proc then).
+ * Without sched_switch (ev->switch_why says why) wakes still come from
+ * events.
+ */
 int
 proc_event_start(struct procs *ps, char **why)
 {
 	struct proc_event	*ev;
 	const char		*dir;
-	long			 id, page = sysconf(_SC_PAGESIZE);
-	int			 off;
+	long			 page = sysconf(_SC_PAGESIZE);
+	char			*swhy = NULL;
 
 	if (geteuid() != 0) {
 		*why = xstrdup("not root");
@@ -214,19 +386,21 @@ proc_event_start(struct procs *ps, char **why)
 	}
 	if ((dir = proc_event_tracefs(why)) == NULL)
 		return (-1);
-	if (proc_event_format(dir, &id, &off, why) != 0)
-		return (-1);
 	ev = xcalloc(1, sizeof *ev);
+	ev->epfd = -1;
+	if (proc_event_format(dir, &ev->wake, why) != 0) {
+		free(ev);
+		return (-1);
+	}
 	ev->ncpu = (int)sysconf(_SC_NPROCESSORS_CONF);
 	ev->data = (size_t)page * PROC_EVENT_PAGES;
 	ev->len = (size_t)page * (1 + PROC_EVENT_PAGES);
-	ev->off_pid = off;
 	ev->tmp = xmalloc(65536);
 	/* No children yet: no events open until procs_spawn adds one. */
 	ps->ev = ev;
 	ev->attr.size = sizeof ev->attr;
 	ev->attr.type = PERF_TYPE_TRACEPOINT;
-	ev->attr.config = (uint64_t)id;
+	ev->attr.config = (uint64_t)ev->wake.id;
 	ev->attr.sample_period = 1;
 	ev->attr.disabled = 1;		/* enabled once filtered */
 	/* The time of each record, on our clock: the delay to act on it. */
@@ -235,18 +409,52 @@ proc_event_start(struct procs *ps, char **why)
 	ev->attr.clockid = CLOCK_MONOTONIC;
 	/* Readable (epoll) at every record: a wake is acted on at once. */
 	ev->attr.wakeup_events = 1;
+	/*
+	 * sched_switch: the same records into the same ring (one clock, as
+	 * SET_OUTPUT requires), but no wake-up of ours for them (no
+	 * wakeup_events: the ring's watermark, half of it, only): they are
+	 * read with the wakes and before each tick.
+	 */
+	ev->sattr = ev->attr;
+	ev->sattr.wakeup_events = 0;
 	if ((ev->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
 		*why = xasprintf("epoll_create1: %s", strerror(errno));
 		proc_event_stop(ps);
 		return (-1);
 	}
+	if (proc_event_format_switch(dir, &ev->sw, &swhy) == 0) {
+		ev->sattr.config = (uint64_t)ev->sw.id;
+		ev->has_switch = 1;
+	}
 	/* Can we?  The set is opened for real once there are children. */
-	if (proc_event_open(ev, &ev->set, "pid < 0", why) != 0) {
+	if (proc_event_open(ev, &ev->set, "pid < 0", "prev_pid < 0", why,
+	    swhy == NULL ? &swhy : NULL) != 0) {
+		free(swhy);
 		proc_event_stop(ps);
 		return (-1);
 	}
+	if (!ev->set.switches)
+		ev->has_switch = 0;
+	ev->switch_why = swhy;
 	proc_event_close(ev, &ev->set);
+	if (ev->has_switch)
+		proc_krun_create(ps, ev->ncpu);
 	return (0);
+}
+
+/* Are the children's switches read (sched_switch events)? */
+int
+proc_event_switches(struct procs *ps)
+{
+	return (ps->ev != NULL && ps->ev->has_switch &&
+	    ps->ev->set.switches);
+}
+
+/* Why not, if not (NULL: they are, or no events at all). */
+const char *
+proc_event_switch_why(struct procs *ps)
+{
+	return (ps->ev != NULL ? ps->ev->switch_why : NULL);
 }
 
 /* Close the events. */
@@ -261,16 +469,20 @@ proc_event_stop(struct procs *ps)
 	if (ev->epfd != -1)
 		close(ev->epfd);
 	free(ev->tmp);
+	free(ev->switch_why);
 	free(ev);
 	ps->ev = NULL;
+	proc_krun_free(ps);
 }
 
 /*
- * Name the pids of our children in the tracepoint's filter, so that the
- * kernel records (and wakes us for) their wake-ups only, not every
- * wake-up on the machine.  Rebuilt when a task's members changed
- * (ps->members_changed, set by proc-sample.c), so a tick with none pays
- * nothing; past what the kernel takes in one filter, the range of them.
+ * Name the pids of our children in the tracepoints' filters, so that the
+ * kernel records (and wakes us for) their wake-ups and switches only,
+ * not every one on the machine: "pid == A || ..." for sched_wakeup,
+ * "prev_pid == A || next_pid == A || ..." for sched_switch.  Rebuilt
+ * when a task's members changed (ps->members_changed, set by
+ * proc-sample.c), so a tick with none pays nothing; past what the kernel
+ * takes in one filter, the range of them.
  */
 void
 proc_event_filter(struct procs *ps)
@@ -279,8 +491,8 @@ proc_event_filter(struct procs *ps)
 	struct proc		*p;
 	pid_t			 lo = 0, hi = 0, pid;
 	struct proc_event_set	 set;
-	char			*f, *why = NULL;
-	size_t			 len = 0;
+	char			*wf, *sf, *why = NULL;
+	size_t			 wlen = 0, slen = 0;
 	int			 i, j, n = 0, over = 0;
 
 	if (!ps->members_changed)
@@ -298,31 +510,40 @@ proc_event_filter(struct procs *ps)
 			n++;
 		}
 	}
-	f = xmalloc(PROC_EVENT_FILTER + 64);
-	f[0] = '\0';
+	wf = xmalloc(PROC_EVENT_FILTER + 64);
+	sf = xmalloc(PROC_EVENT_FILTER + 64);
+	wf[0] = sf[0] = '\0';
 	for (i = 1; i < ps->nt && n > 0 && !over; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
 		for (j = 0; j < p->nm; j++) {
-			if (len > PROC_EVENT_FILTER - 32) {
+			if (slen > PROC_EVENT_FILTER - 64) {
 				over = 1;
 				break;
 			}
-			len += (size_t)snprintf(f + len, 64, "%spid == %ld",
-			    len > 0 ? " || " : "", (long)p->m[j].pid);
+			pid = p->m[j].pid;
+			wlen += (size_t)snprintf(wf + wlen, 64, "%spid == %ld",
+			    wlen > 0 ? " || " : "", (long)pid);
+			slen += (size_t)snprintf(sf + slen, 64, "%sprev_pid == "
+			    "%ld || next_pid == %ld", slen > 0 ? " || " : "",
+			    (long)pid, (long)pid);
 		}
 	}
-	if (over)
-		snprintf(f, PROC_EVENT_FILTER, "pid >= %ld && pid <= %ld",
+	if (over) {
+		snprintf(wf, PROC_EVENT_FILTER, "pid >= %ld && pid <= %ld",
 		    (long)lo, (long)hi);
+		snprintf(sf, PROC_EVENT_FILTER, "(prev_pid >= %ld && prev_pid "
+		    "<= %ld) || (next_pid >= %ld && next_pid <= %ld)",
+		    (long)lo, (long)hi, (long)lo, (long)hi);
+	}
 	/* The new set first, so that no wake falls between the two. */
 	if (n == 0)
 		memset(&set, 0, sizeof set);
-	else if (proc_event_open(ev, &set, f, &why) != 0) {
-		log_warnx("%s: all wake-ups read", why);
+	else if (proc_event_open(ev, &set, wf, sf, &why, NULL) != 0) {
+		log_warnx("%s: all wake-ups and switches read", why);
 		free(why);
 		why = NULL;
-		if (proc_event_open(ev, &set, NULL, &why) != 0) {
+		if (proc_event_open(ev, &set, NULL, NULL, &why, NULL) != 0) {
 			log_warnx("%s", why);
 			free(why);
 			ps->ev_lost = 1;	/* the /proc safety net */
@@ -331,31 +552,28 @@ proc_event_filter(struct procs *ps)
 	proc_event_read_set(ps, &ev->set);
 	proc_event_close(ev, &ev->set);
 	ev->set = set;
-	free(f);
+	free(wf);
+	free(sf);
 }
 
 /*
- * A wake-up of pid at time ts: mark the task we put to sleep that it
- * belongs to, and act on it at once (proc_enforce_wake).
+ * A wake-up of pid at time ts: the kernel says it is runnable; if it
+ * belongs to a task we put to sleep because it blocked, act on it at
+ * once (proc_enforce_wake).
  */
 static void
 proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 {
-	struct proc	*p;
-	int		 i, j;
+	struct proc		*p;
+	struct proc_member	*m;
 
-	for (i = 1; i < ps->nt; i++) {
-		if ((p = ps->t[i]) == NULL || !p->live || !p->watch)
-			continue;
-		for (j = 0; j < p->nm; j++) {
-			if (p->m[j].pid == pid) {
-				if (!p->ev_woken) {
-					p->ev_woken = 1;
-					proc_enforce_wake(ps, p, ts);
-				}
-				return;
-			}
-		}
+	if ((p = proc_krun_find(ps, pid, &m)) == NULL)
+		return;
+	ps->evstats.wakeups++;
+	proc_krun_state(m, ts, 'r');
+	if (p->watch && !p->ev_woken) {
+		p->ev_woken = 1;
+		proc_enforce_wake(ps, p, ts);
 	}
 }
 
@@ -378,21 +596,47 @@ proc_event_read(struct procs *ps)
 	proc_event_read_set(ps, &ps->ev->set);
 }
 
-/* Read the rings of a set. */
+/* A raw sched_switch record at ts on cpu: to proc-krun.c. */
+static void
+proc_event_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)
+{
+	struct proc_event	*ev = ps->ev;
+	int32_t			 prev, next, prio, st32;
+	int64_t			 st;
+
+	memcpy(&prev, raw + ev->sw.prev_pid, 4);
+	memcpy(&next, raw + ev->sw.next_pid, 4);
+	memcpy(&prio, raw + ev->sw.next_prio, 4);
+	if (ev->sw.prev_state_size == 8)
+		memcpy(&st, raw + ev->sw.prev_state, 8);
+	else {
+		memcpy(&st32, raw + ev->sw.prev_state, 4);
+		st = st32;
+	}
+	proc_krun_switch(ps, cpu, ts, (pid_t)prev, (long)st, (pid_t)next,
+	    (int)prio);
+}
+
+/*
+ * Read the rings of a set: each sample is u64 time, u32 size, then the
+ * raw trace entry, whose first field (common_type, u16) is the id of the
+ * tracepoint that wrote it.
+ */
 static void
 proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 {
 	struct proc_event		*ev = ps->ev;
 	struct perf_event_mmap_page	*mp;
 	struct perf_event_header	 hdr;
-	char				*data, *rec;
+	char				*data, *rec, *raw;
 	uint64_t			 head, tail, ts;
-	size_t				 off, first, raw;
+	size_t				 off, first, at;
 	uint32_t			 size;
+	uint16_t			 type;
 	int32_t				 pid;
 	int				 i;
 
-	raw = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
+	at = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
 	for (i = 0; i < set->n; i++) {
 		mp = (struct perf_event_mmap_page *)set->ring[i];
 		data = set->ring[i] + ev->len - ev->data;
@@ -417,16 +661,28 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				memcpy(ev->tmp + first, data, hdr.size - first);
 				rec = ev->tmp;
 			}
-			/* u64 time; u32 size, then the raw entry. */
-			if (hdr.type == PERF_RECORD_SAMPLE && hdr.size >=
-			    raw + 4 + (size_t)ev->off_pid + 4) {
+			if (hdr.type == PERF_RECORD_SAMPLE &&
+			    hdr.size >= at + 4 + 2) {
 				memcpy(&ts, rec + sizeof hdr, 8);
-				memcpy(&size, rec + raw, 4);
-				memcpy(&pid, rec + raw + 4 + ev->off_pid, 4);
-				if (size >= (uint32_t)ev->off_pid + 4)
+				memcpy(&size, rec + at, 4);
+				raw = rec + at + 4;
+				memcpy(&type, raw, 2);
+				if (size > hdr.size - at - 4)
+					size = 0;
+				if (type == ev->wake.id &&
+				    size >= (uint32_t)ev->wake.end) {
+					memcpy(&pid, raw + ev->wake.pid, 4);
 					proc_event_wakeup(ps, (pid_t)pid, ts);
-			} else if (hdr.type == PERF_RECORD_LOST)
+				} else if (ev->has_switch &&
+				    type == ev->sw.id &&
+				    size >= (uint32_t)ev->sw.end)
+					proc_event_switch(ps, set->cpu[i], ts,
+					    raw);
+			} else if (hdr.type == PERF_RECORD_LOST) {
 				ps->ev_lost = 1;
+				ps->evstats.lost++;
+				proc_krun_lost(ps);
+			}
 			tail += hdr.size;
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);

@@ -4,7 +4,10 @@
  *
  * - each tick reads only the running tasks (are they all blocked?) and the
  *   ones we put to sleep because they blocked (have they run since?),
- *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds;
+ *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds; with
+ *   the kernel's events, neither: a wake comes as an event, and a running
+ *   task switched out asleep is seen so (proc-krun.c), /proc being read
+ *   only every PROC_EVENT_LOOK ticks or when records were lost;
  * - the members of a process group (shell pipelines) are found by reading
  *   the pids created since the last look (the last pid handed out is in
  *   /proc/loadavg; nothing is read if it did not move), at most every
@@ -524,7 +527,7 @@ procs_observe(struct procs *ps)
 	struct proc		*p;
 	uint64_t		 now = proc_now();
 	char			*cause;
-	int			 i, swept = 0, woken;
+	int			 i, swept = 0, woken, blocked;
 
 	ps->ticks++;
 	proc_spawn_wait(ps);
@@ -550,7 +553,18 @@ procs_observe(struct procs *ps)
 			continue;
 		cause = NULL;
 		if (ti.state == ENGINE_RUNNABLE && ti.running) {
-			if (!proc_sample_blocked(p))
+			/*
+			 * The kernel's switches say, where they can (and
+			 * no record was lost); /proc now and then anyway.
+			 */
+			blocked = -1;
+			if (!ps->ev_lost && ps->ticks % PROC_EVENT_LOOK != 0)
+				blocked = proc_krun_blocked(ps, p);
+			if (blocked == -1)
+				blocked = proc_sample_blocked(p);
+			else if (blocked)
+				ps->evstats.blocks++;
+			if (!blocked)
 				continue;
 			/* A new member may be running: look before deciding. */
 			if (!swept && p->forked && proc_sample_forked(ps)) {

@@ -6,6 +6,8 @@
  *	proc-spawn.c	spawn and reap the children, kill a task
  *	proc-sample.c	/proc sampling before a tick: blocked, woken,
  *			members of a process group, measured CPU time
+ *	proc-event.c	the kernel's sched events: wakes, switches
+ *	proc-krun.c	the kernel's runs of the children, from switches
  *	proc-enforce.c	after a tick: stop, pin, continue
  *	proc-watch.c	the watchdog process that outlives a killed daemon
  *
@@ -171,6 +173,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	ps->map = xcalloc(ps->ncpus, sizeof *ps->map);
 	ps->woke = xcalloc(ps->ncpus, sizeof *ps->woke);
 	ps->woke_rank = xcalloc(ps->ncpus, sizeof *ps->woke_rank);
+	ps->tick_ns = xcalloc(PROC_TICK_TIMES, sizeof *ps->tick_ns);
+	ps->tick_of = xcalloc(PROC_TICK_TIMES, sizeof *ps->tick_of);
 	ps->runcpu = NULL;
 	ps->wdfd = -1;
 	proc_default_map(ps);
@@ -182,6 +186,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 				free(ps->map);
 				free(ps->woke);
 				free(ps->woke_rank);
+				free(ps->tick_ns);
+				free(ps->tick_of);
 				free(ps);
 				return (NULL);
 			}
@@ -238,9 +244,16 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	why = NULL;
 	if (conf != NULL && conf->observe_proc)
 		log_info("observe: proc (configured): blocked tasks polled");
-	else if (proc_event_start(ps, &why) == 0)
-		log_info("observe: events (sched_wakeup, perf_event_open)");
-	else {
+	else if (proc_event_start(ps, &why) == 0) {
+		if (proc_event_switch_why(ps) == NULL)
+			log_info("observe: events (sched_wakeup and "
+			    "sched_switch, perf_event_open)");
+		else
+			log_info("observe: events (sched_wakeup, "
+			    "perf_event_open; no sched_switch: %s: running "
+			    "tasks polled, no kernel runs)",
+			    proc_event_switch_why(ps));
+	} else {
 		log_info("observe: proc (%s): blocked tasks polled", why);
 		free(why);
 	}
@@ -309,6 +322,8 @@ procs_free(struct procs *ps)
 	free(ps->map);
 	free(ps->woke);
 	free(ps->woke_rank);
+	free(ps->tick_ns);
+	free(ps->tick_of);
 	free(ps->outdir);
 	free(ps->bindir);
 	free(ps);
@@ -360,6 +375,15 @@ const char *
 procs_observe_mode(struct procs *ps)
 {
 	return (ps->ev != NULL ? "events" : "proc");
+}
+
+/* When the decisions of tick were enforced, CLOCK_MONOTONIC; 0: unknown. */
+uint64_t
+procs_tick_ns(struct procs *ps, uint64_t tick)
+{
+	if (ps->tick_of[tick % PROC_TICK_TIMES] != tick + 1)
+		return (0);
+	return (ps->tick_ns[tick % PROC_TICK_TIMES]);
 }
 
 /* The watchdog's pid, 0 if there is none. */

@@ -21,9 +21,11 @@
  *
  * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
  * reap), proc-sample.c (/proc sampling, stolen), proc-event.c
- * (sched_wakeup events, acted on at once through procs_event_fd and
- * procs_wakeups), proc-enforce.c (stop, pin, continue), proc-watch.c (the
- * watchdog); the block at the end is theirs alone.
+ * (sched_wakeup and sched_switch events: wakes acted on at once through
+ * procs_event_fd and procs_wakeups), proc-krun.c (the kernel's runs of
+ * the children, from the sched_switch records), proc-enforce.c (stop,
+ * pin, continue), proc-watch.c (the watchdog); the block at the end is
+ * theirs alone.
  */
 #ifndef STAIRS_PROC_H
 #define STAIRS_PROC_H
@@ -98,6 +100,54 @@ void	procs_wakeups(struct procs *);
 size_t	procs_wake_delay(struct procs *, uint64_t *median, uint64_t *p99);
 /* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
 const char *procs_observe_mode(struct procs *);
+
+/*
+ * The kernel's own runs of the children, from its sched_switch events
+ * (with observe=events; none when polling): per physical CPU, which child
+ * thread ran from when to when, on CLOCK_MONOTONIC, the last
+ * PROCS_KRUNS of them.  A run is closed when the kernel switches the
+ * child out; runs get numbers (seq) 1, 2, ... per CPU in that order,
+ * which is their time order.
+ */
+#define PROCS_KRUNS	4096	/* runs kept per physical CPU */
+struct procs_krun {
+	uint64_t	 seq;		/* per CPU, from 1 */
+	int		 cpu;		/* physical CPU */
+	int		 task;		/* engine task id */
+	pid_t		 pid;		/* the thread the kernel ran */
+	int		 prio;		/* its kernel priority (120: nice 0) */
+	uint64_t	 from_ns;	/* switched in, CLOCK_MONOTONIC */
+	uint64_t	 to_ns;		/* switched out; 0: still running */
+	char		 state;		/* left as: R S D T t X Z P I (kernel's) */
+	int		 preempted;	/* R because preempted ("R+") */
+};
+/* Physical CPUs that may have runs (0: no switch events here). */
+int	procs_kernel_ncpus(struct procs *);
+/*
+ * The runs of physical cpu closed since *cursor (a seq; start at 0), in
+ * order, at most max into out; *cursor moves to the last one given.
+ * Runs older than the ring are gone: a seq that jumps says so.
+ */
+size_t	procs_kernel_runs(struct procs *, int cpu, uint64_t *cursor,
+	    struct procs_krun *out, size_t max);
+/* The run open on physical cpu now (to_ns 0): 1, or 0 if none. */
+int	procs_kernel_running(struct procs *, int cpu, struct procs_krun *);
+/*
+ * When the decisions of an engine tick were enforced (procs_enforce
+ * after it), CLOCK_MONOTONIC ns, for the last PROC_TICK_TIMES ticks;
+ * 0 if not known.  Puts the engine's ticks and the kernel's runs on one
+ * time line.
+ */
+uint64_t procs_tick_ns(struct procs *, uint64_t tick);
+
+/* What the event reader saw, for tests and the bench. */
+struct procs_event_stats {
+	uint64_t	 wakeups;	/* sched_wakeup records of children */
+	uint64_t	 switches;	/* sched_switch records read */
+	uint64_t	 blocks;	/* running tasks seen blocked by them */
+	uint64_t	 lost;		/* PERF_RECORD_LOST seen */
+};
+void	procs_event_stats(struct procs *, struct procs_event_stats *);
 /* The cgroup directory of an engine group, NULL without one. */
 const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
@@ -118,6 +168,7 @@ char   *procs_self_dir(void);
 #include <time.h>
 
 #define PROC_MAX_PROCS	256	/* max_task_procs by default */
+#define PROC_TICK_TIMES	16384	/* procs_tick_ns: ticks kept */
 
 /* One process of a task's process group. */
 struct proc_member {
@@ -127,6 +178,10 @@ struct proc_member {
 	clockid_t	 clock;		/* its process CPU clock */
 	uint64_t	 cpu_ns;	/* last CPU time read */
 	uint64_t	 pcount;	/* times scheduled in, last read */
+	/* From the kernel's events: 0 unknown, 'r' running or runnable,
+	   else the state it was switched out in (S, D, T, ...). */
+	char		 kstate;
+	uint64_t	 kstate_ns;	/* the record that said so */
 };
 
 /* One real task. */
@@ -194,8 +249,12 @@ struct procs {
 	void			*notice_arg;
 	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
 	struct proc_event	*ev;		/* NULL: /proc polling */
+	struct proc_krun	*kr;		/* NULL: no switch events */
+	uint64_t		*tick_ns;	/* procs_tick_ns ring */
+	uint64_t		*tick_of;	/* its ticks (+1; 0: none) */
 	int			 members_changed; /* a member added or dropped */
 	int			 ev_lost;	/* records lost: look at all */
+	struct procs_event_stats evstats;
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
 	struct rlimit		 nofile;	/* RLIMIT_NOFILE we started with */
@@ -232,6 +291,18 @@ void		 proc_event_stop(struct procs *);
 void		 proc_event_read(struct procs *);
 void		 proc_event_filter(struct procs *);
 void		 proc_event_delay(struct procs *, uint64_t);
+int		 proc_event_switches(struct procs *);
+const char	*proc_event_switch_why(struct procs *);
+
+/* proc-krun.c */
+void		 proc_krun_create(struct procs *, int);
+void		 proc_krun_free(struct procs *);
+struct proc	*proc_krun_find(struct procs *, pid_t, struct proc_member **);
+void		 proc_krun_switch(struct procs *, int, uint64_t, pid_t, long,
+		    pid_t, int);
+void		 proc_krun_state(struct proc_member *, uint64_t, char);
+void		 proc_krun_lost(struct procs *);
+int		 proc_krun_blocked(struct procs *, struct proc *);
 
 /* proc-watch.c */
 void		 proc_watch_start(struct procs *);

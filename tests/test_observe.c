@@ -6,6 +6,13 @@
  * one CPU must be woken in the engine after each sleep either way: with
  * events, the /proc safety net alone (every 100 ticks) could not wake it
  * that often.
+ *
+ * With events, the kernel's sched_switch records give the layer the
+ * children's own runs (procs_kernel_runs): for two hogs taking turns on
+ * one CPU they must be the engine's picks, except for the CPU time
+ * `stolen` counts (checked with stopping made impossible on purpose);
+ * and a running task switched out asleep is seen blocked from them,
+ * without /proc.  Polling, there are no runs and the rest still works.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +66,7 @@ observe_sample(struct harness *h, int i, void *arg)
 static void
 observe_sleeper(struct harness *h)
 {
+	struct procs_event_stats st;
 	struct observe_count	c;
 	/* Not stairs-load: its sleeps stretch under ASan. */
 	char			*argv[] = { "perl", "-e",
@@ -69,9 +77,25 @@ observe_sleeper(struct harness *h)
 	harness_load(h, "hog", "1000000", "0");
 	c.id = harness_spawn_cpus(h, "sleeper", NULL, -1, argv);
 	harness_run(h, 1500, observe_sample, &c);
-	print_message("observe=%s: sleeper woken %d times in 1500 ticks\n",
-	    procs_observe_mode(h->ps), c.wakes);
+	procs_event_stats(h->ps, &st);
+	print_message("observe=%s: sleeper woken %d times in 1500 ticks; "
+	    "events: %llu wakeups, %llu switches, %llu blocks seen by "
+	    "them\n", procs_observe_mode(h->ps), c.wakes,
+	    (unsigned long long)st.wakeups, (unsigned long long)st.switches,
+	    (unsigned long long)st.blocks);
 	assert_true(c.wakes >= 25);
+	if (strcmp(procs_observe_mode(h->ps), "proc") == 0) {
+		/* Polling: nothing from the kernel's events at all. */
+		assert_int_equal(procs_kernel_ncpus(h->ps), 0);
+		assert_int_equal(st.wakeups + st.switches + st.blocks, 0);
+	} else if (procs_kernel_ncpus(h->ps) > 0) {
+		/*
+		 * Most blocks are seen from the switch-out (/proc is read
+		 * one tick in 100, or after lost records).
+		 */
+		assert_true(st.switches > 0);
+		assert_true(st.blocks * 2 >= (uint64_t)c.wakes);
+	}
 }
 
 /* Root: wakes come from sched_wakeup events. */
@@ -289,6 +313,203 @@ test_stolen_proc(void **state)
 	observe_stolen_run(1);
 }
 
+/* What the engine picked on CPU 0, tick by tick, and when enforced. */
+struct observe_picks {
+	uint64_t	 base;		/* first tick kept */
+	int		 n;
+	int		 pick[4096];
+	uint64_t	 at[4096];	/* procs_tick_ns */
+};
+
+/* Each loop iteration: the tick just enforced, and its time. */
+static void
+observe_sample_pick(struct harness *h, int i, void *arg)
+{
+	struct observe_picks	*k = arg;
+	struct engine_cpu_info	 ci;
+	uint64_t		 t = engine_now(h->e);
+
+	if (t == 0 || t - 1 < k->base || k->n >= 4096)
+		return;
+	t--;
+	if (t - k->base != (uint64_t)k->n)
+		return;
+	engine_cpu_info(h->e, 0, &ci);
+	k->pick[k->n] = ci.task;
+	k->at[k->n] = procs_tick_ns(h->ps, t);
+	k->n++;
+}
+
+/* The ns of [from, to) during which the engine did not pick task. */
+static uint64_t
+observe_unpicked_ns(const struct observe_picks *k, int task, uint64_t from,
+    uint64_t to, uint64_t end)
+{
+	uint64_t	a, b, sum = 0;
+	int		i;
+
+	if (to == 0 || to > end)
+		to = end;
+	if (k->n == 0 || from < k->at[0])
+		return (0);	/* before the ticks kept: not counted */
+	for (i = 0; i < k->n; i++) {
+		a = k->at[i];
+		b = i + 1 < k->n ? k->at[i + 1] : end;
+		if (a == 0 || b <= from || a >= to || k->pick[i] == task)
+			continue;
+		sum += (b < to ? b : to) - (a > from ? a : from);
+	}
+	return (sum);
+}
+
+/* A task's kernel run time, and the part the engine had not picked. */
+struct observe_kernel {
+	int		 task;
+	pid_t		 pid;
+	int		 runs;
+	uint64_t	 ran, unpicked;		/* ns */
+};
+
+/*
+ * Read every run of physical cpu since *cursor: each must be one of the
+ * tasks' (the right pid), well-formed and after the one before; sum
+ * them and their unpicked parts (runs from ticks k keeps only).
+ */
+static void
+observe_kernel_runs(struct harness *h, int phys, uint64_t *cursor,
+    const struct observe_picks *k, struct observe_kernel *t, int nt,
+    uint64_t end)
+{
+	struct procs_krun	 r[256];
+	uint64_t		 last_to = 0, last_seq = *cursor;
+	size_t			 n, i;
+	int			 j;
+
+	while ((n = procs_kernel_runs(h->ps, phys, cursor, r, 256)) > 0) {
+		for (i = 0; i < n; i++) {
+			assert_int_equal(r[i].cpu, phys);
+			assert_true(r[i].seq == last_seq + 1);
+			last_seq = r[i].seq;
+			assert_true(r[i].to_ns >= r[i].from_ns);
+			assert_true(r[i].from_ns >= last_to);
+			last_to = r[i].to_ns;
+			assert_non_null(strchr("RSDTtXZPI", r[i].state));
+			for (j = 0; j < nt && t[j].task != r[i].task; j++)
+				;
+			assert_true(j < nt);
+			assert_int_equal(r[i].pid, t[j].pid);
+			if (k->n == 0 || r[i].from_ns < k->at[0])
+				continue;
+			t[j].runs++;
+			t[j].ran += r[i].to_ns - r[i].from_ns;
+			t[j].unpicked += observe_unpicked_ns(k, t[j].task,
+			    r[i].from_ns, r[i].to_ns, end);
+		}
+	}
+}
+
+/*
+ * Two hogs taking turns on one CPU: the kernel's runs of them (on the
+ * physical CPU of engine CPU 0) are the engine's picks, the time each
+ * ran while not picked being what `stolen` counts: next to nothing, and
+ * then, with a process continuing hog b from outside every 200 us, tens
+ * of ms a second (kernel runs and stolen come from different sources:
+ * switch records against process CPU clocks read at stops and
+ * continues).
+ */
+static void
+test_kernel_runs(void **state)
+{
+	struct harness		 h;
+	struct observe_picks	*k;
+	struct observe_kernel	 t[2];
+	struct timespec		 ts = { 0, 200000 };
+	uint64_t		 cursor = 0, s0[2], s1[2], s2[2], end;
+	uint64_t		 flood_ran, flood_unpicked;
+	pid_t			 flood;
+	int			 phys, i;
+
+	if (observe_events(&h) != 0)
+		skip();
+	if (procs_kernel_ncpus(h.ps) == 0) {
+		fprintf(stderr, "skip: sched_switch refused here (%s)\n",
+		    "see the log line observe: events");
+		harness_done(&h);
+		skip();
+	}
+	phys = procs_phys_cpu(h.ps, 0);
+	k = calloc(1, sizeof *k);
+	memset(t, 0, sizeof t);
+	t[0].task = harness_load(&h, "a", "1000000", "0");
+	t[1].task = harness_load(&h, "b", "1000000", "0");
+	t[0].pid = harness_pid(&h, t[0].task);
+	t[1].pid = harness_pid(&h, t[1].task);
+	harness_run_loop(&h, 200, NULL, NULL, 1);	/* both started */
+	for (i = 0; i < 2; i++)
+		s0[i] = observe_stolen(&h, t[i].task);
+	/* The runs so far are read and left out. */
+	k->base = UINT64_MAX;
+	observe_kernel_runs(&h, phys, &cursor, k, t, 2, 0);
+	memset(k, 0, sizeof *k);
+	k->base = engine_now(h.e);
+	harness_run_loop(&h, 1000, observe_sample_pick, k, 1);
+	observe_sample_pick(&h, 0, k);
+	end = harness_since_enforce(&h) * 1000 + k->at[k->n - 1];
+	for (i = 0; i < 2; i++)
+		s1[i] = observe_stolen(&h, t[i].task);
+	observe_kernel_runs(&h, phys, &cursor, k, t, 2, end);
+	print_message("kernel runs in 1 s (cpu %d): a %d runs, %llu ms, "
+	    "%llu us unpicked (stolen %llu ms); b %d runs, %llu ms, %llu us "
+	    "unpicked (stolen %llu ms)\n", phys, t[0].runs,
+	    (unsigned long long)t[0].ran / 1000000,
+	    (unsigned long long)t[0].unpicked / 1000,
+	    (unsigned long long)(s1[0] - s0[0]), t[1].runs,
+	    (unsigned long long)t[1].ran / 1000000,
+	    (unsigned long long)t[1].unpicked / 1000,
+	    (unsigned long long)(s1[1] - s0[1]));
+	/* They took turns, and the kernel ran them as picked. */
+	assert_true(t[0].runs >= 5 && t[1].runs >= 5);
+	for (i = 0; i < 2; i++)
+		assert_true(t[i].unpicked / 1000000 <=
+		    (s1[i] - s0[i]) + 5);
+	if (!harness_skip_timing("kernel runs against picks"))
+		assert_true(t[0].ran + t[1].ran >= 300 * 1000000ULL);
+
+	/* Now b is continued from outside all the time. */
+	if ((flood = fork()) == 0) {
+		for (;;) {
+			kill(-t[1].pid, SIGCONT);
+			nanosleep(&ts, NULL);
+		}
+	}
+	assert_true(flood > 0);
+	memset(k, 0, sizeof *k);
+	k->base = engine_now(h.e);
+	t[1].ran = t[1].unpicked = 0;
+	harness_run_loop(&h, 1000, observe_sample_pick, k, 1);
+	observe_sample_pick(&h, 0, k);
+	end = harness_since_enforce(&h) * 1000 + k->at[k->n - 1];
+	for (i = 0; i < 2; i++)
+		s2[i] = observe_stolen(&h, t[i].task);
+	kill(flood, SIGKILL);
+	waitpid(flood, NULL, 0);
+	observe_kernel_runs(&h, phys, &cursor, k, t, 2, end);
+	flood_ran = t[1].ran / 1000000;
+	flood_unpicked = t[1].unpicked / 1000000;
+	print_message("b continued from outside: %llu ms run, %llu ms of it "
+	    "unpicked; stolen %llu ms\n", (unsigned long long)flood_ran,
+	    (unsigned long long)flood_unpicked,
+	    (unsigned long long)(s2[1] - s1[1]));
+	if (!harness_skip_timing("kernel runs against stolen")) {
+		assert_true(s2[1] - s1[1] >= 30);
+		/* The same CPU time, seen two ways: within 20 % + 5 ms. */
+		assert_true(flood_unpicked * 10 >= (s2[1] - s1[1]) * 8 - 50);
+		assert_true(flood_unpicked * 10 <= (s2[1] - s1[1]) * 12 + 50);
+	}
+	free(k);
+	harness_done(&h);
+}
+
 /* Configured (or refused): /proc polling, and it still works. */
 static void
 test_proc(void **state)
@@ -311,6 +532,7 @@ main(void)
 		cmocka_unit_test(test_wake_no_preempt),
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_stolen_proc),
+		cmocka_unit_test(test_kernel_runs),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
