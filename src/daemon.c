@@ -39,6 +39,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "paths.h"
+#include "perfetto.h"
 #include "proc.h"
 #include "scenario.h"
 #include "server.h"
@@ -91,6 +92,11 @@ struct daemon {
 
 	FILE			*trace;		/* --trace (session writes) */
 	char			*trace_path;	/* NULL: stdout or none */
+	struct perfetto		*perfetto;	/* --perfetto */
+	char			*perfetto_path;
+	uint64_t		 perfetto_ns;	/* its last engine stamp */
+	uint64_t		*kcursor;	/* per physical CPU: runs read */
+	int			 nkcursor;
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
@@ -115,6 +121,7 @@ struct daemon {
 
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_batching(struct daemon *);
+static void	daemon_perfetto_tick(struct daemon *, uint64_t);
 
 static const struct option daemon_longopts[] = {
 	{ "foreground", no_argument, NULL, 'f' },
@@ -123,6 +130,7 @@ static const struct option daemon_longopts[] = {
 	{ "scenario", required_argument, NULL, 's' },
 	{ "trace", required_argument, NULL, 't' },
 	{ "record", required_argument, NULL, 'R' },
+	{ "perfetto", required_argument, NULL, 'P' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -134,7 +142,7 @@ daemon_usage(FILE *f)
 {
 	fprintf(f, "usage: stairsd [-f] [-c CONFIG] [-S SOCKET] "
 	    "[--scenario NAME|FILE] [--trace FILE|-]\n"
-	    "               [--record JOURNAL]\n"
+	    "               [--record JOURNAL] [--perfetto PATH]\n"
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
@@ -149,6 +157,10 @@ daemon_usage(FILE *f)
 	    "  --record JOURNAL   record the session's journal (replay it "
 	    "with\n"
 	    "                     stairsd --headless --replay JOURNAL)\n"
+	    "  --perfetto PATH    write the run live as ftrace text for "
+	    "Perfetto's UI,\n"
+	    "                     with the kernel's switches of the real "
+	    "tasks\n"
 	    "  --help, --version\n"
 	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
 	    "docs/PROTOCOL.md).\n");
@@ -540,14 +552,124 @@ daemon_lessons(struct daemon *d)
 static void
 daemon_tick_once(struct daemon *d)
 {
+	uint64_t	tick = session_now(d->session);
+
 	if (d->procs != NULL)
 		procs_observe(d->procs);
 	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
+	if (d->perfetto != NULL)
+		daemon_perfetto_tick(d, tick);
 	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
+}
+
+/*
+ * The kernel's runs of the children closed since the last look (every
+ * physical CPU's), into the Perfetto trace, named for their tasks.  At
+ * the end (last), the runs still open too.
+ */
+static void
+daemon_perfetto_kernel(struct daemon *d, int last)
+{
+	const struct engine	*e = session_live_engine(d->session);
+	struct engine_task_info	 ti;
+	struct procs_krun	 r[64];
+	size_t			 n, i;
+	int			 c;
+
+	if (d->procs == NULL)
+		return;
+	for (c = 0; c < d->nkcursor && c < procs_kernel_ncpus(d->procs);
+	    c++) {
+		while ((n = procs_kernel_runs(d->procs, c, &d->kcursor[c], r,
+		    64)) > 0) {
+			for (i = 0; i < n; i++) {
+				if (engine_task_info(e, r[i].task, &ti) != 0)
+					ti.name = "?";
+				perfetto_kernel_run(d->perfetto, c, r[i].pid,
+				    ti.name, r[i].prio, r[i].from_ns,
+				    r[i].to_ns, r[i].state, r[i].preempted);
+			}
+		}
+		if (last && procs_kernel_running(d->procs, c, &r[0])) {
+			if (engine_task_info(e, r[0].task, &ti) != 0)
+				ti.name = "?";
+			perfetto_kernel_run(d->perfetto, c, r[0].pid, ti.name,
+			    r[0].prio, r[0].from_ns, 0, 'R', 0);
+		}
+	}
+}
+
+/*
+ * The tick just run into the Perfetto trace, stamped when its decisions
+ * were enforced (CLOCK_MONOTONIC, the kernel's runs' clock), so the
+ * engine's tracks and the kernel's line up; then the kernel's runs
+ * closed since.  A tick run in no wall time of its own (a batch's
+ * catch-up: its due time on the clock; a step while paused) goes at
+ * least 1 us, the file's resolution, after the one before.
+ */
+static void
+daemon_perfetto_tick(struct daemon *d, uint64_t tick)
+{
+	uint64_t	ns = 0, due;
+
+	if (d->procs != NULL)
+		ns = procs_tick_ns(d->procs, tick);
+	if (ns == 0)
+		ns = clock_now_ns();
+	if (d->batched && !d->clock.paused) {
+		due = clock_next_ns(&d->clock, tick + 1);
+		if (due < ns)
+			ns = due;
+	}
+	if (ns < d->perfetto_ns + 1000)
+		ns = d->perfetto_ns + 1000;
+	d->perfetto_ns = ns;
+	perfetto_tick_at(d->perfetto, session_live_engine(d->session), tick,
+	    ns);
+	daemon_perfetto_kernel(d, 0);
+}
+
+/*
+ * Start the Perfetto trace (again: a load starts it anew): engine CPU
+ * tracks for the session, kernel tracks for every physical CPU; 0 or -1
+ * with *cause.
+ */
+static int
+daemon_perfetto_open(struct daemon *d, char **cause)
+{
+	int	nk = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	if (nk < 1)
+		nk = 1;
+	d->perfetto = perfetto_open(d->perfetto_path,
+	    engine_params(session_live_engine(d->session))->cpus, nk, cause);
+	if (d->perfetto == NULL)
+		return (-1);
+	free(d->kcursor);
+	d->kcursor = xcalloc(nk, sizeof *d->kcursor);
+	d->nkcursor = nk;
+	d->perfetto_ns = 0;
+	return (0);
+}
+
+/* End the Perfetto trace: the kernel's last runs, then close it. */
+static void
+daemon_perfetto_close(struct daemon *d)
+{
+	char	*cause = NULL;
+
+	if (d->perfetto == NULL)
+		return;
+	daemon_perfetto_kernel(d, 1);
+	if (perfetto_close(d->perfetto, &cause) != 0) {
+		log_warnx("%s: %s", d->perfetto_path, cause);
+		free(cause);
+	}
+	d->perfetto = NULL;
 }
 
 /*
@@ -735,6 +857,8 @@ daemon_pause(struct daemon *d)
 	daemon_arm(d, clock_now_ns());
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->perfetto != NULL)
+		perfetto_flush(d->perfetto);
 	if (d->record != NULL)
 		fflush(d->record);
 	daemon_changed(d);
@@ -957,6 +1081,8 @@ daemon_flush_trace(evutil_socket_t fd, short events, void *arg)
 
 	if (d->trace != NULL)
 		fflush(d->trace);
+	if (d->perfetto != NULL)
+		perfetto_flush(d->perfetto);
 	if (d->record != NULL)
 		fflush(d->record);
 }
@@ -968,7 +1094,8 @@ daemon_flush_start(struct daemon *d)
 	struct timeval	tv = { 0, 200000 };
 
 	/* Paused, idle, nothing written: no wake-up at all. */
-	if (d->flush != NULL && (d->trace != NULL || d->record != NULL) &&
+	if (d->flush != NULL && (d->trace != NULL || d->record != NULL ||
+	    d->perfetto != NULL) &&
 	    !evtimer_pending(d->flush, NULL))
 		evtimer_add(d->flush, &tv);
 }
@@ -1104,6 +1231,25 @@ daemon_procs_wake(int fd, short events, void *arg)
 		procs_wakeups(d->procs);
 }
 
+/*
+ * The layer let a woken task run at once (the engine's answer to the
+ * wake): into the Perfetto trace, where the engine's track shows it from
+ * then, not from the next tick.
+ */
+static void
+daemon_procs_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
+{
+	struct daemon	*d = arg;
+
+	if (d->perfetto == NULL)
+		return;
+	if (ns < d->perfetto_ns + 1000)
+		ns = d->perfetto_ns + 1000;
+	d->perfetto_ns = ns;
+	perfetto_wake_pick(d->perfetto, session_live_engine(d->session), cpu,
+	    task, rank, ns);
+}
+
 /* The real-process layer has something to say: an event line. */
 static void
 daemon_procs_notice(void *arg, const char *text)
@@ -1140,6 +1286,8 @@ daemon_procs_start(struct daemon *d)
 	pc.change_arg = d;
 	pc.notice = daemon_procs_notice;
 	pc.notice_arg = d;
+	pc.woke = daemon_procs_woke;
+	pc.woke_arg = d;
 	if ((d->procs = procs_create(e, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
 	if (procs_event_fd(d->procs) != -1) {
@@ -1359,10 +1507,16 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 		return (-1);
 	daemon_step_cancel(d, "load");
 	session_end(old);
+	daemon_perfetto_close(d);
 	if (d->procs != NULL)
 		daemon_procs_stop(d);
 	d->session = s;
 	session_free(old);
+	if (d->perfetto_path != NULL && daemon_perfetto_open(d, &why) != 0) {
+		log_warnx("perfetto: %s", why);
+		free(why);
+		why = NULL;
+	}
 	if (d->trace != NULL) {
 		if (daemon_restart_file(d->trace, d->trace_path, &why) != 0) {
 			log_warnx("trace: %s", why);
@@ -1446,6 +1600,9 @@ daemon_free(struct daemon *d)
 	if (d->record != NULL)
 		fclose(d->record);
 	d->record = NULL;
+	daemon_perfetto_close(d);
+	free(d->perfetto_path);
+	free(d->kcursor);
 	for (i = 0; i < DAEMON_EVENTS; i++)
 		free(d->events[i].text);
 	session_free(d->session);
@@ -1484,7 +1641,7 @@ daemon_main(int argc, char **argv)
 	struct sigaction	 sa;
 	const char		*config_arg = NULL, *socket_arg = NULL;
 	const char		*scenario_arg = NULL, *trace_arg = NULL;
-	const char		*record_arg = NULL;
+	const char		*record_arg = NULL, *perfetto_arg = NULL;
 	char			*cause = NULL, *path;
 	int			 ch, foreground = 0, fd, ready = -1, i;
 	sigset_t		 held, oldmask;
@@ -1511,6 +1668,9 @@ daemon_main(int argc, char **argv)
 			break;
 		case 'R':
 			record_arg = optarg;
+			break;
+		case 'P':
+			perfetto_arg = optarg;
 			break;
 		case 'h':
 			daemon_usage(stdout);
@@ -1587,6 +1747,14 @@ daemon_main(int argc, char **argv)
 		if (d->trace != stdout)
 			d->trace_path = daemon_absolute(trace_arg);
 		session_trace(d->session, d->trace);
+	}
+	if (perfetto_arg != NULL) {
+		d->perfetto_path = daemon_absolute(perfetto_arg);
+		if (daemon_perfetto_open(d, &cause) != 0) {
+			close(fd);
+			unlink(d->socket_path);
+			return (daemon_fail(d, cause, 1));
+		}
 	}
 	if (record_arg != NULL && daemon_record(d, record_arg, &cause) != 0) {
 		close(fd);
@@ -1665,6 +1833,7 @@ daemon_main(int argc, char **argv)
 	server_free(d->server);
 	unlink(d->socket_path);
 	session_end(d->session);	/* the journal's end line */
+	daemon_perfetto_close(d);	/* the kernel's last runs */
 	daemon_procs_stop(d);	/* kills and reaps children, removes cgroups */
 	for (i = 0; i < 4; i++)
 		event_free(sigs[i]);

@@ -696,7 +696,7 @@ headless_main(int argc, char **argv)
 	}
 
 	if (o.perfetto != NULL && (run.perfetto = perfetto_open(o.perfetto,
-	    p.cpus, &cause)) == NULL) {
+	    p.cpus, 0, &cause)) == NULL) {
 		fprintf(stderr, "stairsd: %s\n", cause);
 		free(cause);
 		status = 1;

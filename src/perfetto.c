@@ -11,11 +11,18 @@
  *
  * Mapping (docs/PERFETTO.md): a task's pid is its engine task id, idle is
  * pid 0 ("swapper/CPU"); engine CPU c is CPU track c; a task's priority is
- * its rank; a tick is a millisecond (tick / 1000 s, six decimals).  A
+ * its rank; a tick is a millisecond (tick / 1000 s, six decimals) headless,
+ * or stamped with the CLOCK_MONOTONIC time the live daemon enforced it.  A
  * switch is written when the task a CPU ran changes from one tick's row to
  * the next, stamped at the start of the tick that shows the new task; a
  * rank counter ("C|pid|rank|value") when a task's rank in the rows
  * changes.
+ *
+ * Live with real tasks, the kernel's own runs of the children (from its
+ * sched_switch events, proc-krun.c) go on tracks of their own, ncpus +
+ * physical CPU, with the children's real pids: a switch in at a run's
+ * start and out at its end, whatever else the CPU ran in between shown
+ * as idle (only the children are recorded).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -32,17 +39,23 @@
 
 /* What a CPU track shows now. */
 struct perfetto_cpu {
-	int	pid;		/* 0: idle */
-	int	prio;
-	char	comm[PERFETTO_COMM];
+	int		pid;		/* 0: idle */
+	int		prio;
+	char		comm[PERFETTO_COMM];
+	/* A kernel track: the end of its last run, not written yet. */
+	int		pending;
+	uint64_t	pending_ns;
+	char		pending_state[4];
 };
 
 struct perfetto {
 	FILE			*f;
 	char			*buf;		/* f's buffer */
-	int			 ncpus;
+	int			 ncpus;		/* engine CPUs */
+	int			 ntracks;	/* and kernel tracks after */
 	struct perfetto_cpu	*cpu;
 	int			*rank;		/* last counter by pid, -1 */
+	char			*early;		/* by pid: woken before its tick */
 	int			 nrank;
 };
 
@@ -64,24 +77,28 @@ perfetto_comm(char *dst, const char *src)
 	dst[i] = '\0';
 }
 
-/* The line prefix: "COMM-PID [CPU] .... S.US: " (the task on cpu). */
+/* The line prefix: "COMM-PID [CPU] .... S.US: " (the task on track). */
 static void
-perfetto_prefix(struct perfetto *pf, uint64_t tick, int cpu)
+perfetto_prefix(struct perfetto *pf, uint64_t ns, int track)
 {
-	struct perfetto_cpu	*c = &pf->cpu[cpu];
+	struct perfetto_cpu	*c = &pf->cpu[track];
+	uint64_t		 sec = ns / 1000000000ULL;
+	uint64_t		 us = (ns % 1000000000ULL) / 1000;
 
 	if (c->pid == 0)
 		fprintf(pf->f, "%16s-0     [%03d] .... %6" PRIu64 ".%06" PRIu64
-		    ": ", c->comm, cpu, tick / 1000, (tick % 1000) * 1000);
+		    ": ", c->comm, track, sec, us);
 	else
 		fprintf(pf->f, "%16s-%-5d [%03d] .... %6" PRIu64 ".%06" PRIu64
-		    ": ", c->comm, c->pid, cpu, tick / 1000,
-		    (tick % 1000) * 1000);
+		    ": ", c->comm, c->pid, track, sec, us);
 }
 
-/* Open path and write the header. */
+/*
+ * Open path and write the header: ncpus engine CPU tracks, and nkernel
+ * tracks for the kernel's runs after them (0 headless).
+ */
 struct perfetto *
-perfetto_open(const char *path, int ncpus, char **cause)
+perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 {
 	struct perfetto	*pf;
 	int		 c;
@@ -95,8 +112,9 @@ perfetto_open(const char *path, int ncpus, char **cause)
 	pf->buf = xmalloc(PERFETTO_BUFSIZE);
 	setvbuf(pf->f, pf->buf, _IOFBF, PERFETTO_BUFSIZE);
 	pf->ncpus = ncpus;
-	pf->cpu = xcalloc(ncpus, sizeof *pf->cpu);
-	for (c = 0; c < ncpus; c++) {
+	pf->ntracks = ncpus + (nkernel > 0 ? nkernel : 0);
+	pf->cpu = xcalloc(pf->ntracks, sizeof *pf->cpu);
+	for (c = 0; c < pf->ntracks; c++) {
 		pf->cpu[c].prio = 120;
 		snprintf(pf->cpu[c].comm, sizeof pf->cpu[c].comm,
 		    "swapper/%d", c);
@@ -104,7 +122,7 @@ perfetto_open(const char *path, int ncpus, char **cause)
 	fputs("# tracer: nop\n"
 	    "#\n"
 	    "# entries-in-buffer/entries-written: 0/0   #P:", pf->f);
-	fprintf(pf->f, "%d\n", ncpus);
+	fprintf(pf->f, "%d\n", pf->ntracks);
 	fputs("#\n"
 	    "#                                _-----=> irqs-off\n"
 	    "#                               / _----=> need-resched\n"
@@ -113,6 +131,11 @@ perfetto_open(const char *path, int ncpus, char **cause)
 	    "#                              ||| /     delay\n"
 	    "#           TASK-PID     CPU#  ||||   TIMESTAMP  FUNCTION\n"
 	    "#              | |         |   ||||      |         |\n", pf->f);
+	/* Where the kernel tracks start: for readers of the file. */
+	if (nkernel > 0)
+		fprintf(pf->f, "# stairs: engine cpus %d; the kernel's runs "
+		    "of the children on tracks %d + physical cpu\n", ncpus,
+		    ncpus);
 	return (pf);
 }
 
@@ -124,6 +147,7 @@ perfetto_close(struct perfetto *pf, char **cause)
 
 	if (pf == NULL)
 		return (0);
+	perfetto_kernel_flush(pf);
 	if (fflush(pf->f) != 0 || ferror(pf->f)) {
 		*cause = xasprintf("perfetto trace: %s", strerror(errno));
 		rc = -1;
@@ -137,13 +161,14 @@ perfetto_close(struct perfetto *pf, char **cause)
 	free(pf->buf);
 	free(pf->cpu);
 	free(pf->rank);
+	free(pf->early);
 	free(pf);
 	return (rc);
 }
 
 /* pid woke during tick: a sched_waking in the context of its CPU's task. */
 static void
-perfetto_waking(struct perfetto *pf, uint64_t tick, int pid, const char *comm,
+perfetto_waking(struct perfetto *pf, uint64_t ns, int pid, const char *comm,
     int prio, int cpu)
 {
 	char	name[PERFETTO_COMM];
@@ -151,28 +176,38 @@ perfetto_waking(struct perfetto *pf, uint64_t tick, int pid, const char *comm,
 	if (cpu < 0 || cpu >= pf->ncpus)
 		cpu = 0;
 	perfetto_comm(name, comm);
-	perfetto_prefix(pf, tick, cpu);
+	perfetto_prefix(pf, ns, cpu);
 	fprintf(pf->f, "sched_waking: comm=%s pid=%d prio=%d "
 	    "target_cpu=%03d\n", name, pid, prio, cpu);
 }
 
-/* The rank counter of pid, written when it changed. */
+/* Room for pid in the per-pid arrays. */
 static void
-perfetto_counter(struct perfetto *pf, uint64_t tick, int cpu, int pid,
-    int rank)
+perfetto_grow(struct perfetto *pf, int pid)
 {
 	int	n;
 
-	if (pid >= pf->nrank) {
-		n = pid + 64;
-		pf->rank = xreallocarray(pf->rank, n, sizeof *pf->rank);
-		while (pf->nrank < n)
-			pf->rank[pf->nrank++] = -1;
+	if (pid < pf->nrank)
+		return;
+	n = pid + 64;
+	pf->rank = xreallocarray(pf->rank, n, sizeof *pf->rank);
+	pf->early = xreallocarray(pf->early, n, sizeof *pf->early);
+	while (pf->nrank < n) {
+		pf->early[pf->nrank] = 0;
+		pf->rank[pf->nrank++] = -1;
 	}
+}
+
+/* The rank counter of pid, written when it changed. */
+static void
+perfetto_counter(struct perfetto *pf, uint64_t ns, int cpu, int pid,
+    int rank)
+{
+	perfetto_grow(pf, pid);
 	if (pf->rank[pid] == rank)
 		return;
 	pf->rank[pid] = rank;
-	perfetto_prefix(pf, tick, cpu);
+	perfetto_prefix(pf, ns, cpu);
 	fprintf(pf->f, "tracing_mark_write: C|%d|rank|%d\n", pid, rank);
 }
 
@@ -200,7 +235,7 @@ perfetto_state(const struct engine *e, int id)
  * switch if it changed, a counter if the rank did.
  */
 static void
-perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t tick,
+perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t ns,
     int cpu, int pid, const char *comm, int rank)
 {
 	struct perfetto_cpu	*c;
@@ -217,7 +252,7 @@ perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t tick,
 		st = 'R';
 		if (c->pid != 0)
 			st = perfetto_state(e, c->pid);
-		perfetto_prefix(pf, tick, cpu);
+		perfetto_prefix(pf, ns, cpu);
 		fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d "
 		    "prev_prio=%d prev_state=%c ==> next_comm=%s next_pid=%d "
 		    "next_prio=%d\n", c->comm, c->pid, c->prio, st, name, pid,
@@ -227,7 +262,7 @@ perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t tick,
 	}
 	if (pid != 0) {
 		c->prio = rank;
-		perfetto_counter(pf, tick, cpu, pid, rank);
+		perfetto_counter(pf, ns, cpu, pid, rank);
 	} else
 		c->prio = 120;
 }
@@ -237,7 +272,7 @@ perfetto_row(struct perfetto *pf, const struct engine *e, uint64_t tick,
  * started), unless one already ran out its runtime.
  */
 static void
-perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t tick)
+perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t ns)
 {
 	struct engine_task_info	 ti;
 	const int		*woken;
@@ -245,10 +280,15 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t tick)
 
 	woken = engine_woken(e, &n);
 	for (i = 0; i < n; i++) {
+		/* Shown already, when the live daemon let it run. */
+		if (woken[i] < pf->nrank && pf->early[woken[i]]) {
+			pf->early[woken[i]] = 0;
+			continue;
+		}
 		if (engine_task_info(e, woken[i], &ti) != 0 ||
 		    ti.state == ENGINE_EXITED)
 			continue;
-		perfetto_waking(pf, tick, woken[i], ti.name, ti.stair.rank,
+		perfetto_waking(pf, ns, woken[i], ti.name, ti.stair.rank,
 		    ti.cpu);
 	}
 }
@@ -257,16 +297,129 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t tick)
 void
 perfetto_tick(struct perfetto *pf, const struct engine *e, uint64_t tick)
 {
+	perfetto_tick_at(pf, e, tick, tick * 1000000ULL);
+}
+
+/* The same, stamped ns (the live daemon's time of the tick). */
+void
+perfetto_tick_at(struct perfetto *pf, const struct engine *e, uint64_t tick,
+    uint64_t ns)
+{
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
 	int			 c;
 
-	perfetto_wakes(pf, e, tick);
+	perfetto_wakes(pf, e, ns);
 	for (c = 0; c < pf->ncpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
-			perfetto_row(pf, e, tick, c, 0, NULL, 0);
+			perfetto_row(pf, e, ns, c, 0, NULL, 0);
 		else
-			perfetto_row(pf, e, tick, c, ci.task, ti.name, ci.rank);
+			perfetto_row(pf, e, ns, c, ci.task, ti.name, ci.rank);
 	}
+}
+
+/*
+ * Live: a woken task the daemon let run at once on engine CPU cpu, at
+ * rank, ahead of the tick that records the wake (the engine's answer:
+ * it preempts what ran there; docs/REAL.md): its wake and its switch in
+ * at ns, the tick's wake line left out.
+ */
+void
+perfetto_wake_pick(struct perfetto *pf, const struct engine *e, int cpu,
+    int pid, int rank, uint64_t ns)
+{
+	struct engine_task_info	ti;
+
+	if (cpu < 0 || cpu >= pf->ncpus || pid <= 0 ||
+	    engine_task_info(e, pid, &ti) != 0)
+		return;
+	perfetto_grow(pf, pid);
+	pf->early[pid] = 1;
+	perfetto_waking(pf, ns, pid, ti.name, rank, cpu);
+	perfetto_row(pf, e, ns, cpu, pid, ti.name, rank);
+}
+
+/* A switch on a kernel track at ns to pid (0: idle), prev leaving in st. */
+static void
+perfetto_kernel_switch(struct perfetto *pf, int track, uint64_t ns,
+    const char *st, int pid, const char *comm, int prio)
+{
+	struct perfetto_cpu	*c = &pf->cpu[track];
+	char			 name[PERFETTO_COMM];
+
+	if (pid == 0)
+		snprintf(name, sizeof name, "swapper/%d", track);
+	else
+		perfetto_comm(name, comm);
+	perfetto_prefix(pf, ns, track);
+	fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d "
+	    "prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d\n",
+	    c->comm, c->pid, c->prio, c->pid == 0 ? "R" : st, name, pid,
+	    pid == 0 ? 120 : prio);
+	c->pid = pid;
+	c->prio = pid == 0 ? 120 : prio;
+	snprintf(c->comm, sizeof c->comm, "%s", name);
+}
+
+/* Write a kernel track's pending switch out, to idle. */
+static void
+perfetto_kernel_out(struct perfetto *pf, int track)
+{
+	struct perfetto_cpu	*c = &pf->cpu[track];
+
+	if (!c->pending)
+		return;
+	c->pending = 0;
+	perfetto_kernel_switch(pf, track, c->pending_ns, c->pending_state, 0,
+	    NULL, 120);
+}
+
+/*
+ * A run of a child on physical CPU kcpu, its thread pid shown as comm
+ * (the task's name) at kernel priority prio, from from_ns to to_ns (0:
+ * running still), left in state (with '+' if preempted), as the kernel
+ * said.  A CPU's runs come in time order.  The switch out is held back
+ * until the next run of the track: if that one starts when this one
+ * ends (the kernel switched from one child to the other), the two are
+ * one switch.
+ */
+void
+perfetto_kernel_run(struct perfetto *pf, int kcpu, int pid, const char *comm,
+    int prio, uint64_t from_ns, uint64_t to_ns, char state, int preempted)
+{
+	struct perfetto_cpu	*c;
+	int			 track = pf->ncpus + kcpu;
+
+	if (kcpu < 0 || track >= pf->ntracks || pid <= 0)
+		return;
+	c = &pf->cpu[track];
+	if (c->pending && (c->pending_ns != from_ns || c->pid == pid))
+		perfetto_kernel_out(pf, track);
+	perfetto_kernel_switch(pf, track, from_ns, c->pending_state, pid, comm,
+	    prio);
+	c->pending = 0;
+	if (to_ns == 0)
+		return;
+	c->pending = 1;
+	c->pending_ns = to_ns;
+	snprintf(c->pending_state, sizeof c->pending_state, "%c%s", state,
+	    preempted ? "+" : "");
+}
+
+/* Write every kernel track's pending switch out (at the end). */
+void
+perfetto_kernel_flush(struct perfetto *pf)
+{
+	int	t;
+
+	for (t = pf->ncpus; t < pf->ntracks; t++)
+		perfetto_kernel_out(pf, t);
+}
+
+/* Flush what is written so far to the file (a live run, now and then). */
+void
+perfetto_flush(struct perfetto *pf)
+{
+	fflush(pf->f);
 }

@@ -182,6 +182,8 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 		    ps->map[c];
 	p->ran = 1;
 	p->forked = 1;
+	if (ps->woke_cb != NULL)
+		ps->woke_cb(ps->woke_arg, c, p->id, rank, proc_now());
 }
 
 /* After a tick: continue and pin what the engine ran, stop the rest. */

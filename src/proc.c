@@ -206,6 +206,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 		ps->change_arg = conf->change_arg;
 		ps->notice = conf->notice;
 		ps->notice_arg = conf->notice_arg;
+		ps->woke_cb = conf->woke;
+		ps->woke_arg = conf->woke_arg;
 	}
 	/* Each real task keeps two or three /proc descriptors open. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {

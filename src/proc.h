@@ -53,6 +53,14 @@ struct procs_config {
 	/* Called with what the caller should tell its users, may be NULL. */
 	void		(*notice)(void *, const char *);
 	void		*notice_arg;
+	/*
+	 * A woken task let run at once on engine CPU cpu, ahead of the
+	 * tick, at rank (the engine's answer to the wake: it preempts what
+	 * ran there), at ns (CLOCK_MONOTONIC); may be NULL.
+	 */
+	void		(*woke)(void *, int cpu, int task, int rank,
+			    uint64_t ns);
+	void		*woke_arg;
 };
 
 struct procs_info {
@@ -247,6 +255,8 @@ struct procs {
 	int			 max_procs;	/* max_task_procs */
 	void			(*notice)(void *, const char *);
 	void			*notice_arg;
+	void			(*woke_cb)(void *, int, int, int, uint64_t);
+	void			*woke_arg;
 	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
 	struct proc_event	*ev;		/* NULL: /proc polling */
 	struct proc_krun	*kr;		/* NULL: no switch events */

@@ -354,11 +354,10 @@ td_start(struct td *t)
 	td_start_args(t, extra);
 }
 
-/* Stop the daemon (SIGTERM) and remove the directory; its exit status. */
+/* Stop the daemon (SIGTERM), keeping its directory; its exit status. */
 static __attribute__((unused)) int
-td_stop(struct td *t)
+td_stop_keep(struct td *t)
 {
-	char	cmd[PATH_MAX + 32];
 	int	status = -1;
 
 	if (t->pid > 0) {
@@ -369,10 +368,29 @@ td_stop(struct td *t)
 		}
 		t->pid = 0;
 	}
+	return (status);
+}
+
+/* Remove the daemon's directory (unless $STAIRS_KEEP is set). */
+static __attribute__((unused)) void
+td_remove(struct td *t)
+{
+	char	cmd[PATH_MAX + 32];
+
 	if (getenv("STAIRS_KEEP") == NULL && t->dir[0] == '/') {
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->dir);
 		system(cmd);
 	}
+}
+
+/* Stop the daemon (SIGTERM) and remove the directory; its exit status. */
+static __attribute__((unused)) int
+td_stop(struct td *t)
+{
+	int	status;
+
+	status = td_stop_keep(t);
+	td_remove(t);
 	return (status);
 }
 
