@@ -591,14 +591,15 @@ daemon_perfetto_kernel(struct daemon *d, int last)
 					ti.name = "?";
 				perfetto_kernel_run(d->perfetto, c, r[i].pid,
 				    ti.name, r[i].prio, r[i].from_ns,
-				    r[i].to_ns, r[i].state, r[i].preempted);
+				    r[i].to_ns, r[i].state, r[i].preempted,
+				    r[i].next);
 			}
 		}
 		if (last && procs_kernel_running(d->procs, c, &r[0])) {
 			if (engine_task_info(e, r[0].task, &ti) != 0)
 				ti.name = "?";
 			perfetto_kernel_run(d->perfetto, c, r[0].pid, ti.name,
-			    r[0].prio, r[0].from_ns, 0, 'R', 0);
+			    r[0].prio, r[0].from_ns, 0, 'R', 0, 0);
 		}
 	}
 }

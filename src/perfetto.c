@@ -21,8 +21,10 @@
  * Live with real tasks, the kernel's own runs of the children (from its
  * sched_switch events, proc-krun.c) go on tracks of their own, ncpus +
  * physical CPU, with the children's real pids: a switch in at a run's
- * start and out at its end, whatever else the CPU ran in between shown
- * as idle (only the children are recorded).
+ * start and out at its end, to idle if the kernel went idle, else to
+ * "others" (a pseudo-thread, PERFETTO_OTHERS) until a child runs there
+ * again: only the children's switches are recorded, so what else ran
+ * in between, or whether the CPU went idle later, is not known.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,6 +38,12 @@
 
 #define PERFETTO_BUFSIZE	(1 << 20)
 #define PERFETTO_COMM		64
+/*
+ * On a kernel track, the other processes a child's CPU went to: one
+ * pseudo-thread, its pid above any the kernel hands out (PID_MAX_LIMIT,
+ * 4194304).
+ */
+#define PERFETTO_OTHERS		4194305
 
 /* What a CPU track shows now. */
 struct perfetto_cpu {
@@ -46,6 +54,7 @@ struct perfetto_cpu {
 	int		pending;
 	uint64_t	pending_ns;
 	char		pending_state[4];
+	int		pending_others;	/* to another process, not idle */
 };
 
 struct perfetto {
@@ -340,7 +349,10 @@ perfetto_wake_pick(struct perfetto *pf, const struct engine *e, int cpu,
 	perfetto_row(pf, e, ns, cpu, pid, ti.name, rank);
 }
 
-/* A switch on a kernel track at ns to pid (0: idle), prev leaving in st. */
+/*
+ * A switch on a kernel track at ns to pid (0: idle, PERFETTO_OTHERS:
+ * other processes), prev leaving in st.
+ */
 static void
 perfetto_kernel_switch(struct perfetto *pf, int track, uint64_t ns,
     const char *st, int pid, const char *comm, int prio)
@@ -350,19 +362,22 @@ perfetto_kernel_switch(struct perfetto *pf, int track, uint64_t ns,
 
 	if (pid == 0)
 		snprintf(name, sizeof name, "swapper/%d", track);
+	else if (pid == PERFETTO_OTHERS)
+		snprintf(name, sizeof name, "others");
 	else
 		perfetto_comm(name, comm);
 	perfetto_prefix(pf, ns, track);
 	fprintf(pf->f, "sched_switch: prev_comm=%s prev_pid=%d prev_prio=%d "
 	    "prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d\n",
-	    c->comm, c->pid, c->prio, c->pid == 0 ? "R" : st, name, pid,
+	    c->comm, c->pid, c->prio, c->pid == 0 ||
+	    c->pid == PERFETTO_OTHERS ? "R" : st, name, pid,
 	    pid == 0 ? 120 : prio);
 	c->pid = pid;
 	c->prio = pid == 0 ? 120 : prio;
 	snprintf(c->comm, sizeof c->comm, "%s", name);
 }
 
-/* Write a kernel track's pending switch out, to idle. */
+/* Write a kernel track's pending switch out, to idle or to the others. */
 static void
 perfetto_kernel_out(struct perfetto *pf, int track)
 {
@@ -371,22 +386,23 @@ perfetto_kernel_out(struct perfetto *pf, int track)
 	if (!c->pending)
 		return;
 	c->pending = 0;
-	perfetto_kernel_switch(pf, track, c->pending_ns, c->pending_state, 0,
-	    NULL, 120);
+	perfetto_kernel_switch(pf, track, c->pending_ns, c->pending_state,
+	    c->pending_others ? PERFETTO_OTHERS : 0, NULL, 120);
 }
 
 /*
  * A run of a child on physical CPU kcpu, its thread pid shown as comm
  * (the task's name) at kernel priority prio, from from_ns to to_ns (0:
- * running still), left in state (with '+' if preempted), as the kernel
- * said.  A CPU's runs come in time order.  The switch out is held back
- * until the next run of the track: if that one starts when this one
- * ends (the kernel switched from one child to the other), the two are
- * one switch.
+ * running still), left in state (with '+' if preempted) for next (0:
+ * idle), as the kernel said.  A CPU's runs come in time order.  The
+ * switch out is held back until the next run of the track: if that one
+ * starts when this one ends (the kernel switched from one child to the
+ * other), the two are one switch.
  */
 void
 perfetto_kernel_run(struct perfetto *pf, int kcpu, int pid, const char *comm,
-    int prio, uint64_t from_ns, uint64_t to_ns, char state, int preempted)
+    int prio, uint64_t from_ns, uint64_t to_ns, char state, int preempted,
+    int next)
 {
 	struct perfetto_cpu	*c;
 	int			 track = pf->ncpus + kcpu;
@@ -403,6 +419,7 @@ perfetto_kernel_run(struct perfetto *pf, int kcpu, int pid, const char *comm,
 		return;
 	c->pending = 1;
 	c->pending_ns = to_ns;
+	c->pending_others = next != 0;
 	snprintf(c->pending_state, sizeof c->pending_state, "%c%s", state,
 	    preempted ? "+" : "");
 }

@@ -35,12 +35,12 @@ void	perfetto_wake_pick(struct perfetto *, const struct engine *, int cpu,
 /*
  * The kernel's run of a child on physical CPU kcpu (its track is ncpus +
  * kcpu): thread pid, shown as comm, at kernel priority prio, from from_ns
- * to to_ns (0: still running), left in state (+ preempted).  In time
- * order per CPU.
+ * to to_ns (0: still running), left in state (+ preempted) for thread
+ * next (0: idle).  In time order per CPU.
  */
 void	perfetto_kernel_run(struct perfetto *, int kcpu, int pid,
 	    const char *comm, int prio, uint64_t from_ns, uint64_t to_ns,
-	    char state, int preempted);
+	    char state, int preempted, int next);
 /* Write the kernel tracks' last switches out (perfetto_close does). */
 void	perfetto_kernel_flush(struct perfetto *);
 /* Flush to the file what is written so far. */

@@ -119,10 +119,13 @@ proc_krun_letter(long st, int *preempted)
 	return ('R');
 }
 
-/* Close the run open on a CPU at ts, as it left (state, preempted). */
+/*
+ * Close the run open on a CPU at ts, as it left (state, preempted), for
+ * next.
+ */
 static void
 proc_krun_close(struct proc_krun_cpu *kc, uint64_t ts, char state,
-    int preempted)
+    int preempted, pid_t next)
 {
 	struct procs_krun	*r;
 
@@ -134,6 +137,7 @@ proc_krun_close(struct proc_krun_cpu *kc, uint64_t ts, char state,
 	r->to_ns = ts;
 	r->state = state;
 	r->preempted = preempted;
+	r->next = next;
 	kc->last_to = ts;
 	memset(&kc->open, 0, sizeof kc->open);
 }
@@ -163,7 +167,7 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 		proc_krun_state(m, ts, st == 'R' ? 'r' : st);
 	/* Its run ends (a reaped task's too: no lookup). */
 	if (prev > 0 && kc->open.pid == prev && ts >= kc->open.from_ns)
-		proc_krun_close(kc, ts, st, pre);
+		proc_krun_close(kc, ts, st, pre, next);
 	if (next <= 0 || (p = proc_krun_find(ps, next, &m)) == NULL)
 		return;
 	proc_krun_state(m, ts, 'r');

@@ -128,6 +128,8 @@ struct procs_krun {
 	uint64_t	 to_ns;		/* switched out; 0: still running */
 	char		 state;		/* left as: R S D T t X Z P I (kernel's) */
 	int		 preempted;	/* R because preempted ("R+") */
+	pid_t		 next;		/* what ran next: 0 idle, else a thread
+					   (a child's run then starts at to_ns) */
 };
 /* Physical CPUs that may have runs (0: no switch events here). */
 int	procs_kernel_ncpus(struct procs *);
