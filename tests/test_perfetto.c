@@ -551,8 +551,12 @@ pt_live(const char *path)
 	}
 	for (i = 0; i < pt_ntasks; i++) {
 		t = &pt_tasks[i];
-		qsort(t->e, (size_t)t->ne, 2 * sizeof *t->e, pt_slice_cmp);
-		qsort(t->k, (size_t)t->nk, 2 * sizeof *t->k, pt_slice_cmp);
+		if (t->ne > 0)
+			qsort(t->e, (size_t)t->ne, 2 * sizeof *t->e,
+			    pt_slice_cmp);
+		if (t->nk > 0)
+			qsort(t->k, (size_t)t->nk, 2 * sizeof *t->k,
+			    pt_slice_cmp);
 		t->eus = pt_overlap(t->e, t->ne, 0, end + 1);
 		t->kus = t->k_unpicked = t->e_unrun = 0;
 		for (nt = 0; nt < t->nk; nt++) {
