@@ -101,7 +101,8 @@ rm -f "$inst/share/stairs/scenarios/mine.cfg"
 [ $? -eq 2 ] && ok "an unknown name: exit 2" || bad "unknown name: $(cat "$tmp/out")"
 
 # Bash completion, installed where bash-completion looks: options from
-# the programs' --help, scenario names from share/stairs/scenarios.
+# the programs' --help (the live daemon's --perfetto too), scenario names
+# from share/stairs/scenarios.
 comp=$inst/share/bash-completion/completions
 if command -v bash >/dev/null 2>&1; then
 	for p in stairsd stairs stairs-load; do
@@ -113,11 +114,13 @@ if command -v bash >/dev/null 2>&1; then
 	t "$2/stairsd" --scenario two-
 	t "$2/stairsd" --headless --ti
 	t "$2/stairsd" --fore
+	t "$2/stairsd" --perf
 	t "$2/stairs" -
 	t "$2/stairs-load" --ru' sh "$comp" "$inst/bin" >"$tmp/comp" 2>&1
 	[ "$(cat "$tmp/comp")" = "two-cpus-balance
 --ticks
 --foreground
+--perfetto
 --follow --help --version -S -V -h -r
 --run" ] && ok "bash completion: scenario names, options" ||
 	    bad "bash completion: $(cat "$tmp/comp")"
