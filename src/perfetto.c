@@ -65,6 +65,7 @@ struct perfetto {
 	struct perfetto_cpu	*cpu;
 	int			*rank;		/* last counter by pid, -1 */
 	char			*early;		/* by pid: woken before its tick */
+	int			 nearly;	/* pids marked early */
 	int			 nrank;
 };
 
@@ -292,6 +293,7 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t ns)
 		/* Shown already, when the live daemon let it run. */
 		if (woken[i] < pf->nrank && pf->early[woken[i]]) {
 			pf->early[woken[i]] = 0;
+			pf->nearly--;
 			continue;
 		}
 		if (engine_task_info(e, woken[i], &ti) != 0 ||
@@ -319,6 +321,11 @@ perfetto_tick_at(struct perfetto *pf, const struct engine *e, uint64_t tick,
 	int			 c;
 
 	perfetto_wakes(pf, e, ns);
+	/* A wake shown early that this tick did not record: forget it. */
+	if (pf->nearly > 0) {
+		memset(pf->early, 0, pf->nrank);
+		pf->nearly = 0;
+	}
 	for (c = 0; c < pf->ncpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
@@ -344,6 +351,8 @@ perfetto_wake_pick(struct perfetto *pf, const struct engine *e, int cpu,
 	    engine_task_info(e, pid, &ti) != 0)
 		return;
 	perfetto_grow(pf, pid);
+	if (!pf->early[pid])
+		pf->nearly++;
 	pf->early[pid] = 1;
 	perfetto_waking(pf, ns, pid, ti.name, rank, cpu);
 	perfetto_row(pf, e, ns, cpu, pid, ti.name, rank);
