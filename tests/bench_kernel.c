@@ -5,9 +5,10 @@
  * - the children's lost work: 40 hogs and 10 interactive tasks (--run 2
  *   --sleep 40) counting work units for 2 s, under the kernel alone
  *   (allowed on the same 2 CPUs by affinity) and under stairs (2 engine
- *   CPUs mapped to them, 1 ms tick, the daemon's loop as bench_proc runs
- *   it), with wakes seen from the kernel's events and with observation
- *   forced to /proc, in rounds whose order rotates;
+ *   CPUs mapped to them, 1 ms tick: proc_harness.h's loop, which does
+ *   what the daemon does around a tick and acts on wakes between ticks),
+ *   with wakes seen from the kernel's events and with observation forced
+ *   to /proc, in rounds whose order rotates;
  * - cyclictest (rt-tests) beside two hogs on one CPU, under the kernel
  *   alone and as a real task under stairs, events and /proc.
  *
@@ -23,7 +24,10 @@
 
 static volatile sig_atomic_t sigchld;
 
-/* SIGCHLD (not for stops and continues), as the daemon has it. */
+/*
+ * SIGCHLD (not for stops and continues), as the daemon has it, so that
+ * the loop is woken as the daemon's is; the harness reaps every tick.
+ */
 static void
 on_sigchld(int sig)
 {
@@ -63,7 +67,7 @@ bench_init(struct harness *h, const int *map, int n, int proc)
 
 enum { MODE_KERNEL, MODE_EVENTS, MODE_PROC, NMODES };
 
-/* A work-counting child: bench_proc --work FILE SLOT RUN_MS SLEEP_MS. */
+/* A work-counting child: bench_kernel --work FILE SLOT RUN_MS SLEEP_MS. */
 static int
 work_main(char **argv)
 {
@@ -169,9 +173,9 @@ cpus_time(const int *cpus, int n, double *busy, double *idle)
 }
 
 /*
- * Fork and exec argv (PATH searched) under the kernel alone: allowed on physical CPUs
- * cpus[0..n-1] only, SCHED_OTHER at nice 0, output to /dev/null, killed
- * if we die.  Its pid, or -1.
+ * Fork and exec argv (PATH searched) under the kernel alone: allowed on
+ * physical CPUs cpus[0..n-1] only, SCHED_OTHER at nice 0, output to
+ * /dev/null, killed if we die.  Its pid, or -1.
  */
 static pid_t
 kernel_spawn(char *const argv[], const int *cpus, int n)
