@@ -9,8 +9,6 @@
  * forced to /proc polling.  Prints a table (docs/BENCH.md, "Real
  * processes").
  */
-#include <sys/resource.h>
-
 #include "proc_harness.h"
 
 #define NTASKS		50
@@ -43,36 +41,6 @@ us_between(const struct timespec *a, const struct timespec *b)
 {
 	return ((double)(b->tv_sec - a->tv_sec) * 1e6 +
 	    (double)(b->tv_nsec - a->tv_nsec) / 1e3);
-}
-
-/* CPU time used by this process (not its children), in seconds. */
-static double
-self_cpu(void)
-{
-	struct rusage	ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
-}
-
-/* Monotonic seconds. */
-static double
-now_s(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((double)ts.tv_sec + ts.tv_nsec / 1e9);
-}
-
-/* Sort helper. */
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return (x < y ? -1 : x > y);
 }
 
 /*
@@ -149,14 +117,14 @@ bare_loop(int ms)
 	double		t0, c0;
 	int		i;
 
-	t0 = now_s();
-	c0 = self_cpu();
+	t0 = harness_now();
+	c0 = harness_self_cpu();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < ms; i++) {
 		harness_next_ms(&next);
 		harness_wait(NULL, &next, 0);
 	}
-	return (100.0 * (self_cpu() - c0) / (now_s() - t0));
+	return (100.0 * (harness_self_cpu() - c0) / (harness_now() - t0));
 }
 
 /* The results of one mix of tasks. */
@@ -240,18 +208,18 @@ bench(int hogs, int proc, struct result *res)
 	/* The loop's own CPU use, no sampling. */
 	t_reap = t_observe = t_tick = t_enforce = 0;
 	nticks = 0;
-	t0 = now_s();
-	c0 = self_cpu();
+	t0 = harness_now();
+	c0 = harness_self_cpu();
 	run(&h, CPU_MS, 0);
-	wall = now_s() - t0;
-	used = self_cpu() - c0;
+	wall = harness_now() - t0;
+	used = harness_self_cpu() - c0;
 	res->cpu = 100.0 * used / wall;
 	n = res->switches = nswitch;
 	res->tr = t_reap / nticks;
 	res->to = t_observe / nticks;
 	res->tt = t_tick / nticks;
 	res->te = t_enforce / nticks;
-	qsort(switch_us, n, sizeof *switch_us, cmp_double);
+	qsort(switch_us, n, sizeof *switch_us, harness_cmp_double);
 	if (n > 0) {
 		res->sw50 = switch_us[n / 2];
 		res->sw90 = switch_us[n * 9 / 10];
@@ -302,7 +270,7 @@ stats(double *v, int n, double *med, double *p99, double *mean)
 	*med = *p99 = *mean = 0;
 	if (n == 0)
 		return;
-	qsort(v, n, sizeof *v, cmp_double);
+	qsort(v, n, sizeof *v, harness_cmp_double);
 	*med = v[n / 2];
 	*p99 = v[n * 99 / 100];
 	for (i = 0; i < n; i++)

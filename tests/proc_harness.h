@@ -8,6 +8,7 @@
 #define STAIRS_PROC_HARNESS_H
 
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -467,6 +468,36 @@ harness_skip_timing(const char *what)
 	fprintf(stderr, "# skipped %s: it samples timing, checked in the "
 	    "plain build (STAIRS_SKIP_TIMING is set)\n", what);
 	return (1);
+}
+
+/* CPU time used by this process (not its children), in seconds. */
+static __attribute__((unused)) double
+harness_self_cpu(void)
+{
+	struct rusage	ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+}
+
+/* Monotonic seconds. */
+static __attribute__((unused)) double
+harness_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((double)ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+/* qsort's comparison of doubles. */
+static __attribute__((unused)) int
+harness_cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return (x < y ? -1 : x > y);
 }
 
 /* A task's engine info. */
