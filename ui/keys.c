@@ -716,6 +716,7 @@ static const struct keys_binding keys_table_[] = {
 	{ 'r', 0, 0, keys_history },
 	{ 'e', 0, 0, keys_history },
 	{ 'z', 'Z', 0, keys_zoom },
+	{ 'T', 'B', 0, theme_key },
 	{ 'u', 'd', 0, keys_events },
 	{ '?', KEY_F(1), 0, keys_help_key },
 	{ 'q', KEY_F(10), 0, keys_quit },
@@ -740,6 +741,8 @@ static const char *const keys_help_text[] = {
 	"Q            stop the daemon (asks)   "
 	    "c           two policies / one",
 	"w r e        timeline/rank line/log   z Z u d     zoom; log older/newer",
+	"T            theme: dark/light/projector"
+	    " B      big type: auto/on/off",
 	"",
 	"Rewind (a seek pauses there, never past the present):",
 	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",
@@ -1074,11 +1077,8 @@ keys_handle(struct keys_env *e, int key)
 		return (keys_prompt_key(e, key));
 	if (e->view->picker)
 		return (keys_picker_key(e, key));
-	if (e->view->show_help) {
-		/* Any key closes it, as it says: q and Q too. */
-		e->view->show_help = 0;
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
+	if (e->view->show_help)
+		return (help_key(e->view, key));	/* scroll, or close */
 	for (i = 0; i < sizeof keys_table_ / sizeof keys_table_[0]; i++) {
 		b = &keys_table_[i];
 		if (key != b->key && (b->alt == 0 || key != b->alt))

@@ -14,6 +14,11 @@
  * and cuts the fewest tasks, then skips the fewest ranks; beyond
  * PANEL_MAX_CPUS, or when no layout shows every task, the CPUs are a
  * list instead (cpulist.c).
+ *
+ * Big type (panel_big), for one or two CPUs with room to spare: each
+ * rank takes two or three rows, the stairs step wider and join with a
+ * riser, the running task's gauge is twice as long, so the staircase
+ * fills a large screen and reads from the back of a room.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -34,6 +39,10 @@
 #define PANEL_GAUGE_LIST 5	/* the widest in the CPU list */
 #define PANEL_ITEMS	128	/* tasks a line can show at most */
 #define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
+#define PANEL_BIG_TALL	3	/* big type: rows a rank at most */
+#define PANEL_BIG_MINW	60	/* big type: a panel this wide at least */
+#define PANEL_BIG_STEP	8	/* big type: columns a stair at most */
+#define PANEL_BIG_GAUGE	20	/* big type: the widest gauge */
 
 /*
  * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
@@ -511,7 +520,8 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 	for (i = 0; i < shown && surplus > 0; i++) {
 		if (it[i].gauge <= 0)
 			continue;
-		w = (tagrank ? PANEL_GAUGE_LIST : PANEL_GAUGE) - it[i].gauge;
+		w = (tagrank ? PANEL_GAUGE_LIST : d->tall > 0 ?
+		    PANEL_BIG_GAUGE : PANEL_GAUGE) - it[i].gauge;
 		if (w > surplus)
 			w = surplus;
 		it[i].gauge += w;
@@ -603,10 +613,18 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 		grid_text(g, x, y, xmax, buf, col);
 }
 
+/* The rank rows that fit in lines, a rank every tall lines. */
+static int
+panel_fit(int lines, int tall)
+{
+	return (lines >= 1 ? (lines - 1) / tall + 1 : 0);
+}
+
 /* Where stairs go: the same for every panel of one size. */
 struct pgeom {
 	int		 nstep;		/* stairs the span is cut into */
 	int		 span;		/* columns the stairs step over */
+	int		 tall;		/* rows a rank (big type), else 1 */
 };
 
 /*
@@ -620,6 +638,7 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 	struct grid		*g = d->g;
 	const struct mtask	**list;
 	int			 i, ix, iw, k, sx, sw, yy, cnt, more, r, j;
+	int			 rise = 0, spread, prev = 0;
 	char			 label[8];
 
 	if (w < 4 || h < 2)
@@ -647,7 +666,17 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		return;
 	}
 	for (i = k = 0; i < n; i++) {
+		/*
+		 * A rank's row; in big type the ranks spread over the
+		 * panel's lines, 2 or 3 rows apart (PANEL_BIG_TALL at most).
+		 */
 		yy = y + 1 + i;
+		if (pg->tall > 1 && n > 1) {
+			spread = h - 3;
+			if (spread > (n - 1) * PANEL_BIG_TALL)
+				spread = (n - 1) * PANEL_BIG_TALL;
+			yy = y + 1 + i * spread / (n - 1);
+		}
 		sx = ix + PANEL_LABEL + k * pg->span / pg->nstep;
 		sw = ix + PANEL_LABEL + (k + 1) * pg->span / pg->nstep - sx;
 		if (sw < 1)
@@ -657,13 +686,20 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		if (rows[i].gap) {
 			grid_put(g, ix + 1, yy, d->gl->skip, COL_SKIP);
 			grid_put(g, sx, yy, d->gl->skip, COL_SKIP);
+			rise = 0;
 			continue;
 		}
 		snprintf(label, sizeof label, "%3d", rows[i].rank);
 		grid_text(g, ix, yy, ix + iw, label, COL_RANK);
 		if (rows[i].skipped_after)
 			grid_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
+		/* Big type: the rise from the stair above down to this one. */
+		for (j = prev + 1; rise && j <= yy && sx - 1 >= ix + PANEL_LABEL;
+		    j++)
+			grid_put(g, sx - 1, j, d->gl->riser, COL_STAIR);
 		grid_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
+		rise = pg->tall > 1;
+		prev = yy;
 		/* Running, then runnable, then sleeping, each in id order. */
 		list = d->pl + d->rstart[rows[i].rank];
 		cnt = d->rstart[rows[i].rank + 1] - d->rstart[rows[i].rank];
@@ -733,7 +769,10 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	maxrow = avail / 3;
 	if (maxrow < 1)
 		maxrow = 1;
-	natural = d->bottom - d->top_static + 1 + 2;
+	pg.tall = d->tall > 0 ? d->tall : 1;
+	natural = (d->bottom - d->top_static) * pg.tall + 1 + 2;
+	if (pg.tall > 1)	/* big type: spread over what there is */
+		natural = (d->bottom - d->top_static) * PANEL_BIG_TALL + 3;
 	shown = prow < maxrow ? prow : maxrow;
 	ph = avail / shown;
 	if (ph > natural)
@@ -752,16 +791,19 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	 * so that nothing jumps when tasks move.
 	 */
 	pg.nstep = d->bottom - d->top_static + 1;
-	if (pg.nstep > ph - 2)
-		pg.nstep = ph - 2;
+	if (pg.nstep > panel_fit(ph - 2, pg.tall))
+		pg.nstep = panel_fit(ph - 2, pg.tall);
 	if (pg.nstep < 1)
 		pg.nstep = 1;
 	room = (pw - 2 - PANEL_LABEL) / 2;
+	/* Big type: two thirds of the panel for wider stairs. */
+	if (d->tall > 0)
+		room = (pw - 2 - PANEL_LABEL) / 3;
 	if (room < PANEL_ROOM)
 		room = PANEL_ROOM;
 	pg.span = pw - 2 - PANEL_LABEL - room;
-	if (pg.span > 4 * pg.nstep)
-		pg.span = 4 * pg.nstep;
+	if (pg.span > (d->tall > 0 ? PANEL_BIG_STEP : 4) * pg.nstep)
+		pg.span = (d->tall > 0 ? PANEL_BIG_STEP : 4) * pg.nstep;
 	if (pg.span < 0)
 		pg.span = 0;
 
@@ -774,7 +816,8 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	for (r = 0; r < shown; r++) {
 		c0 = (v->cpu_top + r) * cols;
 		c1 = c0 + cols < ncpu ? c0 + cols : ncpu;
-		n = panel_rows(d, c0, c1, ph - 2, rows, &first);
+		n = panel_rows(d, c0, c1, panel_fit(ph - 2, pg.tall), rows,
+		    &first);
 		for (i = nrank = 0; i < n; i++)
 			nrank += !rows[i].gap;
 		if (pg.nstep < nrank)
@@ -973,6 +1016,32 @@ panel_keep(struct draw *d, int y, int avail, int *lines)
 }
 
 /*
+ * Big type: the rows each rank would take in avail lines (2 or 3), 1
+ * where big type is asked for (B) but there is not the room, 0 for the
+ * normal layout: more than two CPUs, panels narrower than
+ * PANEL_BIG_MINW, the list asked for, or no room in auto.
+ */
+int
+panel_big(const struct draw *d, int avail)
+{
+	const struct model	*m = d->m;
+	const struct view	*v = d->v;
+	int			 nrank, tall;
+
+	if (v->big == BIG_OFF || m->ncpus < 1 || m->ncpus > 2 ||
+	    v->cpu_view == VIEW_LIST ||
+	    d->g->w / m->ncpus < PANEL_BIG_MINW)
+		return (0);
+	nrank = d->bottom - d->top_static + 1;
+	tall = nrank > 1 ? (avail - 3) / (nrank - 1) : PANEL_BIG_TALL;
+	if (tall > PANEL_BIG_TALL)
+		tall = PANEL_BIG_TALL;
+	if (tall < 2)
+		return (v->big == BIG_ON);
+	return (tall);
+}
+
+/*
  * Draw the CPUs in the rows [y, y + avail): index the tasks by CPU once
  * for all panels, then panels (as chosen, or asked for with the view
  * key) or the list.  Returns the lines used.
@@ -991,7 +1060,11 @@ panel_draw(struct draw *d, int y, int avail)
 	d->names = m->names;
 	d->nnames = m->nnames;
 
-	if (v->cpu_view == VIEW_LIST ||
+	d->tall = panel_big(d, avail);
+	v->big_shown = d->tall > 0;
+	if (d->tall > 0)
+		cols = m->ncpus;	/* side by side: one row */
+	else if (v->cpu_view == VIEW_LIST ||
 	    (v->cpu_view == VIEW_AUTO && m->ncpus > PANEL_MAX_CPUS))
 		cols = 0;
 	else if (m->ncpus > PANEL_MAX_CPUS)
@@ -1011,6 +1084,7 @@ panel_draw(struct draw *d, int y, int avail)
 
 	d->names = NULL;
 	d->nnames = 0;
+	d->tall = 0;
 	free(d->bycpu);
 	free(d->cstart);
 	free(d->pl);
