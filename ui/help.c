@@ -96,15 +96,14 @@ static int
 help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 {
 	const struct model	*m = d->m;
-	const struct mscenario	*sc;
+	const char		*desc = model_description(m);
 	char			 buf[MODEL_WORD_MAX + 64];
 	int			 n = 0, i;
 
 	if (m->scenario[0] != '\0') {
 		snprintf(buf, sizeof buf, "Scenario %s: ", m->scenario);
-		sc = model_scenario(m, m->scenario);
-		if (sc != NULL && sc->text[0] != '\0')
-			help_wrap(lines, &n, buf, sc->text, HELP_WIDTH);
+		if (desc[0] != '\0')
+			help_wrap(lines, &n, buf, desc, HELP_WIDTH);
 		else
 			help_add(lines, &n, buf);
 		if (m->caption[0] != '\0')

@@ -377,6 +377,9 @@ stairs_session(struct client *c)
 		return;
 	if (model_pending(m, PEND_MARKS) == 0)
 		stairs_command(c, PEND_MARKS, "marks");
+	/* Its description (status's text=), for one loaded from a file. */
+	if (model_pending(m, PEND_STATUS) == 0)
+		stairs_command(c, PEND_STATUS, "status");
 	if (m->scenario[0] != '\0' && model_scenario(m, m->scenario) == NULL &&
 	    model_pending(m, PEND_SCENARIOS) == 0)
 		stairs_command(c, PEND_SCENARIOS, "scenarios");

@@ -163,6 +163,8 @@ struct model {
 	 * back), so the client can start its view and marks again.
 	 */
 	char		 scenario[MODEL_WORD_MAX];
+	char		 description[MODEL_DESC_MAX];	/* status's text= */
+	char		 described[MODEL_WORD_MAX];	/* of this scenario */
 	int		 live;
 	long		 now;
 	int		 alive;
@@ -294,6 +296,7 @@ const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
+const char	*model_description(const struct model *);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
