@@ -100,7 +100,8 @@ bot=$(line_of p "│139 ")
 # 3. NO_COLOR: the projector's glyphs, no colour codes at all.
 client n 100 30 NO_COLOR=1 -- --theme projector
 wait_screen "hogA" 50 n || bad "NO_COLOR client: $(screen n)"
-screen n | grep -q "┏ CPU0 " && ! escapes n | grep -q "$(printf '\033')\[[0-9;]*[34][0-7]m" &&
+esc=$(printf '\033')
+screen n | grep -q "┏ CPU0 " && ! escapes n | grep -q "$esc\[[0-9;]*[34][0-7]m" &&
     ok "NO_COLOR: thick glyphs, no colours" ||
     bad "NO_COLOR: $(escapes n | head -3 | cat -v)"
 

@@ -150,8 +150,10 @@ test_contrast_projector(void **state)
 	assert_true(theme_thick(THEME_PROJECTOR));
 	assert_false(theme_thick(THEME_DARK));
 	assert_false(theme_thick(THEME_LIGHT));
-	assert_int_not_equal(grid_glyphs(0, 1)->stair, grid_glyphs(0, 0)->stair);
-	assert_int_not_equal(grid_glyphs(1, 1)->stair, grid_glyphs(1, 0)->stair);
+	assert_int_not_equal(grid_glyphs(0, 1)->stair,
+	    grid_glyphs(0, 0)->stair);
+	assert_int_not_equal(grid_glyphs(1, 1)->stair,
+	    grid_glyphs(1, 0)->stair);
 }
 
 /* Without colours (NO_COLOR) the running task is still reversed. */

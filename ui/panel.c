@@ -694,8 +694,8 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		if (rows[i].skipped_after)
 			grid_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
 		/* Big type: the rise from the stair above down to this one. */
-		for (j = prev + 1; rise && j <= yy && sx - 1 >= ix + PANEL_LABEL;
-		    j++)
+		for (j = prev + 1; rise && j <= yy &&
+		    sx - 1 >= ix + PANEL_LABEL; j++)
 			grid_put(g, sx - 1, j, d->gl->riser, COL_STAIR);
 		grid_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
 		rise = pg->tall > 1;
