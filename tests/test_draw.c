@@ -1234,6 +1234,11 @@ test_big(void **state)
 	/* The stairs take 20 ranks' rows of the 60, and step wider. */
 	assert_true(bottom - top >= 45);
 	assert_non_null(strstr(d, "▕▁▁▁▁▁"));
+	/* The running task's name in big letters, top right: HOG1. */
+	if (strstr(d, "█ █ ▄▀▄ ▄▀▀ ▄█   │\n") == NULL ||
+	    strstr(d, "█▀█ █ █ █ █  █   │\n") == NULL ||
+	    strstr(d, "▀ ▀  ▀   ▀▀ ▀▀▀  │\n") == NULL)
+		fail_msg("no big HOG1:\n%s", d);
 	area = cpu_area(d);
 	for (i = 0; i < m->ntasks; i++)
 		assert_true(on_stair(area, &m->tasks[i]));
@@ -1246,6 +1251,14 @@ test_big(void **state)
 	assert_non_null(strstr(d, "▐▄▄▄▄"));
 	free(d);
 	v.theme = THEME_DARK;
+	/* In ASCII: big type, without the half blocks' letters. */
+	v.ascii = 1;
+	d = render(m, &v, 200, 60);
+	assert_true(v.big_shown);
+	assert_null(strstr(d, "▀"));
+	assert_non_null(strstr(d, "|______"));
+	free(d);
+	v.ascii = 0;
 
 	/* 80x24: no room for two rows a rank; B asks for it anyway. */
 	d = render(m, &v, 80, 24);

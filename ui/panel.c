@@ -17,8 +17,9 @@
  *
  * Big type (panel_big), for one or two CPUs with room to spare: each
  * rank takes two or three rows, the stairs step wider and join with a
- * riser, the running task's gauge is twice as long, so the staircase
- * fills a large screen and reads from the back of a room.
+ * riser, the running task's gauge is twice as long and its name is in
+ * big letters in the corner (panel_banner), so the staircase fills a
+ * large screen and reads from the back of a room.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -620,6 +621,113 @@ panel_fit(int lines, int tall)
 	return (lines >= 1 ? (lines - 1) / tall + 1 : 0);
 }
 
+/*
+ * Big type's letters: 3 x 5 pixels each, a row of 3 bits (the left one
+ * 4) per pixel row, drawn with half blocks two pixel rows a cell row:
+ * a letter is 3 columns by 3 rows.  Names are letters, digits, - _ .;
+ * letters are capitals, anything else a '?'.
+ */
+static const struct {
+	char		 ch;
+	unsigned char	 rows[5];
+} panel_font[] = {
+	{ 'A', { 2, 5, 7, 5, 5 } }, { 'B', { 6, 5, 6, 5, 6 } },
+	{ 'C', { 3, 4, 4, 4, 3 } }, { 'D', { 6, 5, 5, 5, 6 } },
+	{ 'E', { 7, 4, 6, 4, 7 } }, { 'F', { 7, 4, 6, 4, 4 } },
+	{ 'G', { 3, 4, 5, 5, 3 } }, { 'H', { 5, 5, 7, 5, 5 } },
+	{ 'I', { 7, 2, 2, 2, 7 } }, { 'J', { 1, 1, 1, 5, 2 } },
+	{ 'K', { 5, 5, 6, 5, 5 } }, { 'L', { 4, 4, 4, 4, 7 } },
+	{ 'M', { 5, 7, 7, 5, 5 } }, { 'N', { 6, 5, 5, 5, 5 } },
+	{ 'O', { 2, 5, 5, 5, 2 } }, { 'P', { 6, 5, 6, 4, 4 } },
+	{ 'Q', { 2, 5, 5, 6, 3 } }, { 'R', { 6, 5, 6, 5, 5 } },
+	{ 'S', { 3, 4, 2, 1, 6 } }, { 'T', { 7, 2, 2, 2, 2 } },
+	{ 'U', { 5, 5, 5, 5, 7 } }, { 'V', { 5, 5, 5, 5, 2 } },
+	{ 'W', { 5, 5, 7, 7, 5 } }, { 'X', { 5, 5, 2, 5, 5 } },
+	{ 'Y', { 5, 5, 2, 2, 2 } }, { 'Z', { 7, 1, 2, 4, 7 } },
+	{ '0', { 7, 5, 5, 5, 7 } }, { '1', { 2, 6, 2, 2, 7 } },
+	{ '2', { 6, 1, 2, 4, 7 } }, { '3', { 6, 1, 2, 1, 6 } },
+	{ '4', { 5, 5, 7, 1, 1 } }, { '5', { 7, 4, 6, 1, 6 } },
+	{ '6', { 3, 4, 7, 5, 7 } }, { '7', { 7, 1, 2, 2, 2 } },
+	{ '8', { 7, 5, 7, 5, 7 } }, { '9', { 7, 5, 7, 1, 6 } },
+	{ '-', { 0, 0, 7, 0, 0 } }, { '_', { 0, 0, 0, 0, 7 } },
+	{ '.', { 0, 0, 0, 0, 2 } }, { '?', { 6, 1, 2, 0, 2 } },
+};
+
+/* A character's pixel rows in the big letters ('?' if none). */
+static const unsigned char *
+panel_glyph(char c)
+{
+	size_t	i, n = sizeof panel_font / sizeof panel_font[0];
+
+	if (c >= 'a' && c <= 'z')
+		c -= 'a' - 'A';
+	for (i = 0; i < n; i++) {
+		if (panel_font[i].ch == c)
+			return (panel_font[i].rows);
+	}
+	return (panel_font[n - 1].rows);
+}
+
+/* Whether the cells [x0, x1] x [y0, y1] are blank. */
+static int
+panel_blank(const struct grid *g, int x0, int y0, int x1, int y1)
+{
+	const struct cell	*c;
+	int			 x, y;
+
+	if (x0 < 0 || y0 < 0 || x1 >= g->w || y1 >= g->h)
+		return (0);
+	for (y = y0; y <= y1; y++) {
+		for (x = x0; x <= x1; x++) {
+			c = &g->cells[y * g->w + x];
+			if (c->ch != L' ' || c->col != COL_DEFAULT)
+				return (0);
+		}
+	}
+	return (1);
+}
+
+/*
+ * Big type: the name of the task running on the CPU in big letters in
+ * the panel's top right corner (inside [x0, x1] x [y0, y1]), where the
+ * staircase leaves room, for the back of the room: 3 rows, 4 columns a
+ * character.  Only where every cell it takes, and one around, is blank;
+ * not in ASCII (no half blocks).
+ */
+static void
+panel_banner(struct draw *d, int cpu, int x0, int y0, int x1, int y1)
+{
+	static const wchar_t	 half[4] = { L' ', L'▄', L'▀', L'█' };
+	const struct mcpu	*c = &d->m->cpus[cpu];
+	const struct mtask	*t;
+	const unsigned char	*gl;
+	size_t			 i, n;
+	int			 w, x, row, px, top, bot;
+
+	if (d->g->ascii || c->task <= 0 ||
+	    (t = model_task(d->m, c->task)) == NULL ||
+	    t->state != MTASK_RUNNING || t->cpu != cpu)
+		return;
+	n = strlen(t->name);
+	w = 4 * (int)n - 1;
+	x = x1 - 1 - w;
+	if (n == 0 || y0 + 3 > y1 || x < x0 + (x1 - x0) / 3 ||
+	    !panel_blank(d->g, x - 1, y0, x1 - 1, y0 + 3))
+		return;
+	for (i = 0; i < n; i++, x += 4) {
+		gl = panel_glyph(t->name[i]);
+		for (row = 0; row < 3; row++) {
+			for (px = 0; px < 3; px++) {
+				top = (gl[2 * row] >> (2 - px)) & 1;
+				bot = row < 2 ?
+				    (gl[2 * row + 1] >> (2 - px)) & 1 : 0;
+				grid_put(d->g, x + px, y0 + row,
+				    half[top * 2 + bot], COL_TITLE);
+			}
+		}
+	}
+}
+
 /* Where stairs go: the same for every panel of one size. */
 struct pgeom {
 	int		 nstep;		/* stairs the span is cut into */
@@ -713,6 +821,8 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		panel_line(d, list, cnt, more, sx + sw + 1, yy, ix + iw, 0);
 		k++;
 	}
+	if (pg->tall > 1)
+		panel_banner(d, cpu, ix, y + 1, ix + iw - 1, y + h - 1);
 }
 
 /*
