@@ -220,6 +220,11 @@ test_keys(void **state)
 	assert_non_null(strstr(v.message, "big type: off"));
 	keys_handle(&e, 'B');
 	assert_int_equal(v.big, BIG_AUTO);
+	/* With four CPUs big type does nothing, and says so. */
+	m->ncpus = 4;
+	keys_handle(&e, 'B');
+	assert_non_null(strstr(v.message, "but there are 4 CPUs"));
+	m->ncpus = 0;
 	model_free(m);
 }
 

@@ -227,7 +227,12 @@ theme_key(struct keys_env *e, int key)
 	if (key == 'B') {
 		v->big = (v->big + 1) % 3;
 		v->layout_cols = -1;
-		draw_message(v, 0, "big type: %s", big[v->big]);
+		/* Many CPUs: say that it does nothing here. */
+		if (v->big != BIG_OFF && e->model->ncpus > 2)
+			draw_message(v, 0, "big type: %s, but there are %d "
+			    "CPUs", big[v->big], e->model->ncpus);
+		else
+			draw_message(v, 0, "big type: %s", big[v->big]);
 	} else {
 		v->theme = (v->theme + 1) % THEME_MAX;
 		draw_message(v, 0, "theme: %s (%s)", theme_name(v->theme),
