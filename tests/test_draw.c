@@ -1279,6 +1279,23 @@ test_big(void **state)
 	free(d);
 	model_free(m);
 
+	/*
+	 * The article's table keeps its rows: two CPUs at 200x50 with a
+	 * table are not big type (e2e_table reads the table at 200x50);
+	 * at 200x60 they have both.
+	 */
+	m4 = load("two_cpu.frame");
+	v.big = BIG_AUTO;
+	d = render(m4, &v, 200, 50);
+	assert_false(v.big_shown);
+	assert_non_null(strstr(d, "\nDesc│"));
+	free(d);
+	d = render(m4, &v, 200, 60);
+	assert_true(v.big_shown);
+	assert_non_null(strstr(d, "\nDesc│"));
+	free(d);
+	model_free(m4);
+
 	/* Four CPUs: never, even asked. */
 	m4 = load("hogs4.frame");
 	v.big = BIG_ON;

@@ -136,14 +136,6 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	    v->show_events))
 		th = 0;
 	hh = history_lines(&d, avail - th - tmin);
-	/*
-	 * Big type (one or two CPUs, panel_big): the article's table gives
-	 * way when the stairs would be taller without it.
-	 */
-	if (th > 0 && (m->shadow == NULL || v->compare_off) &&
-	    panel_big(&d, avail - tmin - hh) >
-	    panel_big(&d, avail - th - tmin - hh))
-		th = 0;
 	/* Two policies side by side (compare NAME), unless c said one. */
 	if (m->shadow != NULL && !v->compare_off)
 		ph = compare_draw(&d, 1, avail - th - tmin - hh);
