@@ -623,7 +623,7 @@ command_resume(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
-/* step [N]: the connection starts it and replies when it is done. */
+/* step [event] [N]: the connection starts it, replies when it is done. */
 static int
 command_step(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
@@ -772,8 +772,8 @@ const struct proto_def command_table[] = {
 	  NULL, command_pause },
 	{ "resume", PROTO_RESUME, 0, 0, C, "resume", "restart the clock",
 	  NULL, command_resume },
-	{ "step", PROTO_STEP, 0, 1, C, "step [N]",
-	  "run N ticks (default 1); pauses the clock",
+	{ "step", PROTO_STEP, 0, 2, C, "step [event] [N]",
+	  "run N ticks (default 1), or to the next event; pauses the clock",
 	  protocol_args_step, command_step },
 	{ "speed", PROTO_SPEED, 1, 1, C, "speed <0.01..100>",
 	  "ticks per ms of wall time", protocol_args_speed, command_speed },

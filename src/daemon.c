@@ -62,6 +62,14 @@ struct daemon_step {
 	uint64_t		 total, done;
 	int			 active;
 	struct server_client	*client;	/* waits for the reply; NULL */
+	/*
+	 * `step event`: stop after the tick that brought an event or a
+	 * caption (the event count and the caption's seq as it started).
+	 */
+	int			 until_event;
+	int			 found;
+	uint64_t		 event_seq;
+	uint64_t		 caption_seq;
 };
 
 /* A scenario's real task: checked at load, spawned once detached. */
@@ -768,13 +776,18 @@ daemon_step_run(struct daemon *d)
 	while (d->step.done < d->step.total && !d->exiting) {
 		daemon_tick_once(d);
 		d->step.done++;
+		if (d->step.until_event && (d->event_seq != d->step.event_seq ||
+		    session_caption_seq(d->session) != d->step.caption_seq)) {
+			d->step.found = 1;
+			break;
+		}
 		if ((d->step.done & 15) == 0 && clock_now_ns() >= end)
 			break;
 	}
 	/* The steps ran in no wall time: real tasks stay stopped. */
 	if (d->procs != NULL && d->clock.paused)
 		procs_hold(d->procs);
-	return (d->step.done == d->step.total);
+	return (d->step.done == d->step.total || d->step.found);
 }
 
 /*
@@ -793,7 +806,13 @@ daemon_step_end(struct daemon *d, const char *why)
 	evtimer_del(d->step.ev);
 	if (d->trace != NULL)
 		fflush(d->trace);
-	if (why == NULL) {
+	if (why == NULL && d->step.until_event) {
+		/* The event found says what happened; none: say so. */
+		if (!d->step.found)
+			daemon_note(d, "stepped %llu tick%s: no event", done,
+			    done == 1 ? "" : "s");
+		snprintf(line, sizeof line, "ok %llu\n", done);
+	} else if (why == NULL) {
 		daemon_note(d, "stepped %llu tick%s", total,
 		    total == 1 ? "" : "s");
 		snprintf(line, sizeof line, "ok\n");
@@ -824,11 +843,14 @@ daemon_step_slice(evutil_socket_t fd, short events, void *arg)
 
 /*
  * Start running n ticks (pausing the clock first), for client c (or
- * NULL), which gets "ok" when they have run.  A step already under way
- * is cancelled.  The first slice runs now: a short step is done at once.
+ * NULL), which gets "ok" when they have run; until_event: until the
+ * tick that brings an event or a caption, at most n ("ok T", the ticks
+ * run).  A step already under way is cancelled.  The first slice runs
+ * now: a short step is done at once.
  */
 void
-daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
+daemon_step_start(struct daemon *d, uint64_t n, int until_event,
+    struct server_client *c)
 {
 	daemon_step_cancel(d, "a new step");
 	daemon_leave_past(d);
@@ -842,6 +864,10 @@ daemon_step_start(struct daemon *d, uint64_t n, struct server_client *c)
 	d->step.done = 0;
 	d->step.client = c;
 	d->step.active = 1;
+	d->step.until_event = until_event;
+	d->step.found = 0;
+	d->step.event_seq = d->event_seq;
+	d->step.caption_seq = session_caption_seq(d->session);
 	daemon_step_slice(-1, 0, d);
 }
 

@@ -80,7 +80,7 @@ void	daemon_catchup(struct daemon *);
 void	daemon_pause(struct daemon *);
 void	daemon_resume(struct daemon *);
 void	daemon_leave_past(struct daemon *);
-void	daemon_step_start(struct daemon *, uint64_t,
+void	daemon_step_start(struct daemon *, uint64_t, int until_event,
 	    struct server_client *);
 int	daemon_step_cancel(struct daemon *, const char *why);
 void	daemon_set_speed(struct daemon *, double);

@@ -390,13 +390,25 @@ protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
 	return (0);
 }
 
-/* [N], default 1 */
+/*
+ * [N], default 1; or event [N]: until the next event or caption, at most
+ * N ticks (default PROTO_STEP_EVENT).
+ */
 int
 protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
 	long	v;
 
 	cmd->steps = 1;
+	if (n > 0 && strcmp(w[0], "event") == 0) {
+		cmd->step_event = 1;
+		cmd->steps = PROTO_STEP_EVENT;
+		w++;
+		n--;
+	} else if (n > 1) {
+		*cause = xasprintf("usage: %s", cmd->def->usage);
+		return (-1);
+	}
 	if (n == 1) {
 		if (protocol_parse_int("steps", w[0], 1, PROTO_STEP_MAX, &v,
 		    cause) != 0)

@@ -19,6 +19,7 @@
 #define PROTO_TEXT_MAX		1024	/* caption and event text */
 #define PROTO_MS_MAX		100000000ULL	/* sleep, runtime, pattern */
 #define PROTO_STEP_MAX		1000000ULL
+#define PROTO_STEP_EVENT	60000ULL	/* step event: ticks at most, default */
 #define PROTO_FPS_DEFAULT	30
 #define PROTO_FPS_MAX		120
 #define PROTO_SPEED_MIN		0.01
@@ -102,6 +103,7 @@ struct proto_cmd {
 	size_t		 npattern;
 	uint64_t	 runtime;	/* add runtime=, 0: none */
 	uint64_t	 steps;		/* step, default 1 */
+	int		 step_event;	/* step event: stop at the next event */
 	double		 speed;		/* speed */
 	int		 fps;		/* subscribe */
 	int		 delta;		/* subscribe ... delta */

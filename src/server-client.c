@@ -395,7 +395,8 @@ server_client_line(struct server_client *c, char *line, size_t len)
 		c->readonly = 1;
 	if (flags & COMMAND_STEP) {
 		c->waiting = 1;
-		daemon_step_start(c->server->daemon, cmd.steps, c);
+		daemon_step_start(c->server->daemon, cmd.steps,
+		    cmd.step_event, c);
 	}
 	if (flags & COMMAND_SUBSCRIBE)
 		server_client_subscribe(c, &cmd);

@@ -51,7 +51,7 @@ run() {
 	$tm new-session -d -s c -x "$3" -y "$4" \
 	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; \
 	    sleep 600"
-	wait_screen "CPU0 " 100 || { bad "$1 CPUs: nothing drawn"; return 1; }
+	wait_screen "CPU0 " 300 || { bad "$1 CPUs: nothing drawn"; return 1; }
 	wait_screen "CPU$(($1 - 1)) " 50 ||
 	    echo "timed out after 5 s waiting for CPU$(($1 - 1)) on screen"
 }

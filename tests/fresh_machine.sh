@@ -231,7 +231,8 @@ if [ $rc != 0 ]; then
 	for t in $(sed -n 's/^FAILED://p' "$work/test.log" | tr ' ' '\n' |
 	    sort -u); do
 		echo "--- $t:"
-		awk -v t="=== $t" '$0 == t { on = 1; next }
+		awk -v t="=== $t" '$0 == t || index($0, t " (") == 1 {
+		    on = 1; next }
 		    /^=== / { on = 0 } on' "$work/test.log" |
 		    grep -E "FAIL|ERROR|LINE|error|skip" | tail -15
 	done

@@ -4,7 +4,7 @@
  * event stops it right after its tick, its text the caption; a speed
  * event sets the speed; an ask pauses with the question as the caption,
  * and the next resume shows the answer; marks and pauses are narrated
- * as event lines.
+ * as event lines; `step event` stops at the next event or caption.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -173,12 +173,73 @@ test_step_through(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char moments[] =
+    "name = \"moments\";\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; },\n"
+    "  { at = 50; action = \"caption\"; text = \"Look\"; },\n"
+    "  { at = 120; action = \"sleep\"; task = \"hog\"; ms = 5; }\n"
+    ");\n";
+
+/*
+ * step event: from the pause after tick 0, to the caption at 50 (its
+ * tick run: the clock shows 51), then to the sleep at 120 (its event
+ * line reaches a subscriber), then at most N ticks when nothing comes
+ * sooner, said as "no event"; the reply counts the ticks run.  A bad
+ * count or another word is refused.
+ */
+static void
+test_step_event(void **state)
+{
+	struct td	 t;
+	struct tconn	*sub, *c;
+	char		 line[8192];
+
+	td_init(&t, NULL, moments);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_non_null(sub = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	assert_int_equal(tc_status(c, "tick"), 1);
+	tc_sendf(sub, "subscribe 30");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+
+	tc_expect(c, "step event", "ok 50");
+	assert_int_equal(tc_status(c, "tick"), 51);
+	assert_int_equal(tc_status(c, "paused"), 1);
+	assert_int_equal(wait_frame_line(sub, "caption tick=50 text=Look"), 0);
+	tc_expect(c, "step event", "ok 70");
+	assert_int_equal(tc_status(c, "tick"), 121);
+	assert_int_equal(wait_frame_line(sub, "event tick=120 text=hog sleeps "
+	    "5 ms"), 0);
+	/* The hog wakes at 125 and runs again at once: no event before. */
+	tc_expect(c, "step event 3", "ok 3");
+	assert_int_equal(tc_status(c, "tick"), 124);
+	assert_int_equal(wait_frame_line(sub, "text=stepped 3 ticks: no event"),
+	    0);
+	/* A plain step still says how many. */
+	tc_expect(c, "step 2", "ok");
+	assert_int_equal(tc_status(c, "tick"), 126);
+
+	tc_expect(c, "step event 0", "err bad steps");
+	tc_expect(c, "step event x", "err bad steps");
+	tc_expect(c, "step 3 event", "err usage: step [event] [N]");
+	tc_expect(c, "step later", "err bad steps");
+	tc_close(sub);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
 		cmocka_unit_test(test_step_through),
+		cmocka_unit_test(test_step_event),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

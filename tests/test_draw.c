@@ -490,8 +490,12 @@ test_help(void **state)
 	golden("help_80x24", d);
 	assert_non_null(strstr(d, "detach"));
 	free(d);
-	/* In ASCII the help's bar has stand-ins, not question marks. */
+	/*
+	 * In ASCII the help's bar has stand-ins, not question marks (on a
+	 * later page: the help scrolls at 80x24).
+	 */
 	v.ascii = 1;
+	v.help_top = 12;
 	d = render(m, &v, 80, 24);
 	assert_non_null(strstr(d, "[hog ###..]"));
 	free(d);
@@ -1042,7 +1046,8 @@ test_picker(void **state)
 /*
  * The history panes (history.c) from a recorded run (history.frame: 2
  * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
- * the daemon's runs and narration): each pane alone at 80x24, all three
+ * the daemon's runs and narration; recorded from a real stairsd by
+ * tests/golden/history.sh): each pane alone at 80x24, all three
  * at 80x24 and 200x60, golden; at zoom 1 every cell of the timeline is
  * the task the runs say ran at its tick, by its legend letter; the rank
  * line has a jump back up (a fall-off) and a climb after a sleep; the

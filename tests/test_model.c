@@ -1318,6 +1318,68 @@ test_speed_clamp(void **state)
 	model_free(m);
 }
 
+/*
+ * The pacing keys: i steps an rr interval (the frame's rr), E to the
+ * next event (its ok clears the key's message, so the caption line
+ * shows the event found), * asks for a speed: taken as typed, "10x"
+ * too, held to the daemon's limits (saying so), a word refused before
+ * anything is sent; read-only refuses all three.
+ */
+static void
+test_pacing(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	struct keys_env	 e;
+	const char	*p;
+
+	m = three(&v, &e);
+	keys_handle(&e, 'i');
+	assert_string_equal(sent[0], "step 10");
+	assert_non_null(strstr(v.message, "rr interval"));
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	keys_reply(m, &v);
+	keys_handle(&e, 'E');
+	assert_string_equal(sent[1], "step event");
+	assert_int_not_equal(v.message[0], '\0');
+	assert_int_equal(model_feed(m, "ok 37"), MODEL_REPLY);
+	keys_reply(m, &v);
+	assert_string_equal(v.message, "");
+
+	for (p = "*2\r"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	assert_string_equal(sent[2], "speed 2");
+	v.speed_sent = 0;
+	/* The default is the speed now: typing replaces it. */
+	keys_handle(&e, '*');
+	assert_string_equal(v.prompt_buf, "1");
+	for (p = "500\r"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	assert_string_equal(sent[3], "speed 100");
+	assert_non_null(strstr(v.message, "speed 100x (the fastest)"));
+	for (p = "*0.001x\r"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	assert_string_equal(sent[4], "speed 0.01");
+	assert_non_null(strstr(v.message, "(the slowest)"));
+	for (p = "*fast\r"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	assert_int_equal(nsent, 5);
+	assert_true(v.message_error);
+	assert_non_null(strstr(v.message, "not a speed: fast"));
+	for (p = "*0\r"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	assert_int_equal(nsent, 5);
+
+	v.readonly = 1;
+	keys_handle(&e, 'i');
+	keys_handle(&e, 'E');
+	keys_handle(&e, '*');
+	assert_int_equal(nsent, 5);
+	assert_int_equal(v.prompt, 0);
+	assert_non_null(strstr(v.message, "'*' refused"));
+	model_free(m);
+}
+
 /* A refused command reads as refused (it read like a success). */
 static void
 test_reply_error(void **state)
@@ -1632,6 +1694,7 @@ main(void)
 		cmocka_unit_test(test_fkeys),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_speed_clamp),
+		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_reply_error),
 		cmocka_unit_test(test_click),
 		cmocka_unit_test(test_message_age),

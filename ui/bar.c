@@ -2,6 +2,8 @@
  * bar.c -- the one-line bars of the screen: the status line at the top,
  * the caption line (the scenario's caption and the last key's outcome)
  * and the bottom line of keys or the open prompt.  Pure: into a grid.
+ * The keys the bottom line (and the status line's "? help  q detach")
+ * names are tagged on their cells: a click there is that key.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,11 +11,184 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <wctype.h>
+
+#include <curses.h>
 
 #include "stairs.h"
 #include "xmalloc.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
+
+#define BAR_HINT_MAX	256	/* characters of a hint line */
+#define BAR_WORD_KEYS	8	/* keys one word of it names */
+
+/*
+ * The key one part of a hint's key word names ("s", "space", "F10",
+ * "←"): the key, 0 for a part that names keys but none to click
+ * ("arrows"), -1 for a part that is not a key.
+ */
+static int
+bar_key_part(const wchar_t *w, int n)
+{
+	static const struct {
+		const wchar_t	*name;
+		int		 key;
+	} names[] = {
+		{ L"space", ' ' }, { L"spc", ' ' }, { L"arrows", 0 },
+		{ L"PgUp", KEY_PPAGE }, { L"PgDn", KEY_NPAGE },
+		{ L"Home", KEY_HOME }, { L"End", KEY_END }
+	};
+	size_t	i;
+	int	f;
+
+	if (n == 1) {
+		if (w[0] == L'←')
+			return (KEY_LEFT);
+		if (w[0] == L'→')
+			return (KEY_RIGHT);
+		return (w[0] > 32 && w[0] < 127 ? (int)w[0] : -1);
+	}
+	for (i = 0; i < nitems(names); i++) {
+		if (wcslen(names[i].name) == (size_t)n &&
+		    wcsncmp(names[i].name, w, n) == 0)
+			return (names[i].key);
+	}
+	if (w[0] == L'F' && n <= 3 && iswdigit(w[1]) &&
+	    (n == 2 || iswdigit(w[2]))) {
+		f = (int)(w[1] - L'0');
+		if (n == 3)
+			f = f * 10 + (int)(w[2] - L'0');
+		return (f >= 1 && f <= 12 ? KEY_F(f) : -1);
+	}
+	return (-1);
+}
+
+/*
+ * The keys a word of a hint line names, their columns in keys/at/len
+ * (at most BAR_WORD_KEYS): "x", "+/-", "←/→", "q/Q", "arrows/j/k",
+ * "<>" (two), "space:" (a trailing colon).  after_key: the word before
+ * named keys too, when only a lone mark counts ("[ ]", "{ }"), so that
+ * "←/→ a tick" reads a as a word.  Returns how many, -1 if it is no key
+ * word.
+ */
+static int
+bar_word_keys(const wchar_t *w, int n, int after_key, int *keys, int *at,
+    int *len)
+{
+	int	i, start, k, nk = 0, slash = 0;
+
+	if (after_key) {
+		if (n != 1 || w[0] <= 32 || w[0] >= 127 || iswalnum(w[0]))
+			return (-1);
+		keys[0] = (int)w[0];
+		at[0] = 0;
+		len[0] = 1;
+		return (1);
+	}
+	if (n > 1 && w[n - 1] == L':')
+		n--;
+	for (i = 0; i < n; i++)
+		slash += w[i] == L'/';
+	if (n == 1 || slash == 0) {
+		if ((k = bar_key_part(w, n)) >= 0) {
+			keys[0] = k;
+			at[0] = 0;
+			len[0] = n;
+			return (k > 0);
+		}
+		/* "<>", "{}": each a key. */
+		for (i = 0; i < n && i < BAR_WORD_KEYS; i++) {
+			if (w[i] >= 127 || w[i] <= 32 || iswalnum(w[i]))
+				return (-1);
+			keys[i] = (int)w[i];
+			at[i] = i;
+			len[i] = 1;
+		}
+		return (i);
+	}
+	for (start = 0, i = 0; i <= n; i++) {
+		if (i < n && w[i] != L'/')
+			continue;
+		if (i == start || (k = bar_key_part(w + start, i - start)) < 0)
+			return (-1);
+		if (k > 0 && nk < BAR_WORD_KEYS) {
+			keys[nk] = k;
+			at[nk] = start;
+			len[nk++] = i - start;
+		}
+		start = i + 1;
+	}
+	return (nk);
+}
+
+/* A group of key words named one key: its words are that key too. */
+static void
+bar_tag_group(struct grid *g, int x, int y, int from, int to, int nkeys,
+    int key)
+{
+	if (from >= 0 && nkeys == 1)
+		grid_tag(g, x + from, y, to - from, GRID_KEY(key));
+}
+
+/*
+ * Tag the keys a hint line drawn at (x, y) names: each key's own cells,
+ * and where a group of key words names one key, the words after it that
+ * describe it too ("x kill", "space pause"); "+/- nice" leaves "nice"
+ * untagged, which of the two it is being unclear.
+ */
+static void
+bar_tag_hints(struct grid *g, int x, int y, const char *text)
+{
+	wchar_t	 wc[BAR_HINT_MAX];
+	int	 keys[BAR_WORD_KEYS], at[BAR_WORD_KEYS], len[BAR_WORD_KEYS];
+	int	 n, i, j, k, nk, nkeys = 0, key = 0, from = -1, to = 0;
+	int	 in_keys = 0;
+
+	n = grid_decode(text, wc, BAR_HINT_MAX);
+	for (i = 0; i < n; i = j) {
+		if (wc[i] == L' ') {
+			j = i + 1;
+			continue;
+		}
+		for (j = i; j < n && wc[j] != L' '; j++)
+			;
+		nk = bar_word_keys(wc + i, j - i, in_keys, keys, at, len);
+		if (nk < 0) {
+			/* A word describing the keys before it. */
+			to = j;
+			in_keys = 0;
+			continue;
+		}
+		if (!in_keys) {
+			bar_tag_group(g, x, y, from, to, nkeys, key);
+			from = i;
+			nkeys = 0;
+		}
+		for (k = 0; k < nk; k++)
+			grid_tag(g, x + i + at[k], y, len[k], GRID_KEY(keys[k]));
+		if (nk > 0)
+			key = keys[0];
+		nkeys += nk;
+		to = j;
+		in_keys = 1;
+	}
+	bar_tag_group(g, x, y, from, to, nkeys, key);
+}
+
+/* Draw a hint line at (x, y) up to xmax, its keys clickable. */
+static int
+bar_hint(struct grid *g, int x, int y, int xmax, const char *text,
+    enum col col)
+{
+	int	end;
+
+	end = grid_text(g, x, y, xmax, text, col);
+	bar_tag_hints(g, x, y, text);
+	/* What did not fit is not there to click. */
+	grid_tag(g, end, y, x + grid_width(text) - end, 0);
+	return (end);
+}
 
 
 /* One piece of the status line, and whether it goes when short. */
@@ -117,7 +292,7 @@ bar_status(struct draw *d)
 	n = snprintf(right, sizeof right, "? help  q detach ");
 	rx = g->w - n;
 	if (rx > x + 1)
-		grid_text(d->g, rx, 0, g->w, right, COL_STATUS);
+		bar_hint(d->g, rx, 0, g->w, right, COL_STATUS);
 }
 
 /*
@@ -275,17 +450,17 @@ bar_past(struct draw *d, int y)
 	x = grid_textf(g, 1, y, g->w, COL_PAUSED,
 	    "viewing the past — tick %ld of %ld", m->tick, m->now);
 	if (d->v->readonly) {
-		grid_text(g, x, y, g->w, "  j/k select  ? help  q detach",
+		bar_hint(g, x, y, g->w, "  j/k select  ? help  q detach",
 		    COL_KEYS);
 		return;
 	}
 	resume = model_has_real(m) ? "  space: back to the present" :
 	    "  space resumes here";
 	if (x + grid_width(resume) < g->w)
-		x = grid_text(g, x, y, g->w, resume, COL_KEYS);
+		x = bar_hint(g, x, y, g->w, resume, COL_KEYS);
 	for (i = 0; i < nitems(hints); i++) {
 		if (x + grid_width(hints[i]) < g->w) {
-			grid_text(g, x, y, g->w, hints[i], COL_KEYS);
+			bar_hint(g, x, y, g->w, hints[i], COL_KEYS);
 			break;
 		}
 	}
@@ -300,8 +475,12 @@ bar_keys(struct draw *d, int y)
 		const char	*text;
 	} hints[] = {
 		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-		    "space pause  . step  </> speed  ←/→ rewind  l load  "
-		    "R reset  t table  ? help  q detach  Q quit" },
+		    "space pause  . step  i rr  E event  </> speed  * speed..  "
+		    "←/→ rewind  l load  R reset  / find  t table  ? help  "
+		    "q detach  Q quit" },
+		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
+		    "space pause  . step  i rr  E event  </> speed  "
+		    "←/→ rewind  l load  t table  ? help  q detach  Q quit" },
 		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
 		    "space pause  . step  </> speed  t table  ? help  "
 		    "q detach  Q quit" },
@@ -341,5 +520,5 @@ bar_keys(struct draw *d, int y)
 		if (grid_width(text) + 1 <= g->w)
 			break;
 	}
-	grid_text(d->g, 1, y, g->w, text, COL_KEYS);
+	bar_hint(d->g, 1, y, g->w, text, COL_KEYS);
 }

@@ -18,7 +18,10 @@
 /* Narrower than this, the two sides are stacked. */
 #define COMPARE_SIDE_MIN	100
 
-/* Copy the rows [y, y + h) of src into g at x (the same rows). */
+/*
+ * Copy the rows [y, y + h) of src into g at x (the same rows), with
+ * their tags: a click on a task on either side selects it.
+ */
 static void
 compare_blit(struct grid *g, const struct grid *src, int x, int y, int h)
 {
@@ -26,9 +29,12 @@ compare_blit(struct grid *g, const struct grid *src, int x, int y, int h)
 
 	if (x + w > g->w)
 		w = g->w - x;
-	for (r = y; r < y + h && r < g->h && r < src->h; r++)
+	for (r = y; r < y + h && r < g->h && r < src->h; r++) {
 		memcpy(&g->cells[r * g->w + x], &src->cells[r * src->w],
 		    w * sizeof *g->cells);
+		memcpy(&g->tags[r * g->w + x], &src->tags[r * src->w],
+		    w * sizeof *g->tags);
+	}
 }
 
 /* One side: its title on row y, its CPUs below; returns the lines used. */

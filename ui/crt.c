@@ -25,6 +25,15 @@
 #include "stairs.h"
 #include "xmalloc.h"
 
+/* The mouse events asked for: button 1, and the wheel (buttons 4, 5). */
+#ifdef BUTTON5_PRESSED
+#define CRT_WHEEL_DOWN_MASK	BUTTON5_PRESSED
+#else
+#define CRT_WHEEL_DOWN_MASK	0
+#endif
+#define CRT_MOUSE	(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | \
+			    CRT_WHEEL_DOWN_MASK)
+
 static SCREEN	*crt_screen;
 static int	 crt_colour;
 static int	 crt_registered;
@@ -82,7 +91,7 @@ crt_init(struct view *v, char **cause)
 	nodelay(stdscr, TRUE);
 	set_escdelay(50);
 	curs_set(0);
-	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+	mousemask(CRT_MOUSE, NULL);
 	mouseinterval(0);
 
 	nc = getenv("NO_COLOR");
@@ -203,8 +212,9 @@ crt_resize(void)
 }
 
 /*
- * The next key, CRT_NONE if none is waiting, or CRT_CLICK with the
- * cell clicked in *x, *y.  Function keys come as KEY_* codes.
+ * The next key, CRT_NONE if none is waiting, or CRT_CLICK (or
+ * CRT_WHEEL_UP, CRT_WHEEL_DOWN) with the cell under the mouse in *x,
+ * *y.  Function keys come as KEY_* codes.
  */
 int
 crt_getkey(int *x, int *y)
@@ -213,21 +223,24 @@ crt_getkey(int *x, int *y)
 	wint_t	ch;
 	int	r;
 
-	r = wget_wch(stdscr, &ch);
-	if (r == ERR)
-		return (CRT_NONE);
-	if (r == KEY_CODE_YES) {
-		if (ch == KEY_MOUSE) {
-			if (getmouse(&ev) != OK ||
-			    !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-				return (CRT_NONE);
-			*x = ev.x;
-			*y = ev.y;
+	/* Mouse events of no interest (a release) are passed over. */
+	for (;;) {
+		r = wget_wch(stdscr, &ch);
+		if (r == ERR)
+			return (CRT_NONE);
+		if (r != KEY_CODE_YES || ch != KEY_MOUSE)
+			return ((int)ch);
+		if (getmouse(&ev) != OK)
+			continue;
+		*x = ev.x;
+		*y = ev.y;
+		if (ev.bstate & BUTTON4_PRESSED)
+			return (CRT_WHEEL_UP);
+		if (ev.bstate & CRT_WHEEL_DOWN_MASK)
+			return (CRT_WHEEL_DOWN);
+		if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
 			return (CRT_CLICK);
-		}
-		return ((int)ch);
 	}
-	return ((int)ch);
 }
 
 /* Put a grid on the screen (it should be the screen's size). */

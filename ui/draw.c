@@ -98,7 +98,10 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		g->cells[i].ch = L' ';
 		g->cells[i].col = COL_DEFAULT;
 	}
+	memset(g->tags, 0, (size_t)g->w * g->h * sizeof *g->tags);
 	v->task_rows = 0;
+	v->cpus_y = v->cpus_rows = 0;
+	v->events_y = v->events_rows = 0;
 	bar_status(&d);
 	if (g->h < 4) {
 		if (g->h >= 2)
@@ -141,6 +144,8 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		ph = compare_draw(&d, 1, avail - th - tmin - hh);
 	else
 		ph = panel_draw(&d, 1, avail - th - tmin - hh);
+	v->cpus_y = 1;
+	v->cpus_rows = ph;
 	y = 1 + ph;
 	if (hh > 0)
 		y += history_draw(&d, y, avail - th - tmin);

@@ -2,6 +2,9 @@
  * grid.c -- a grid of cells (a wide character and a colour name each),
  * the primitives every pane draws with (put, fill, paint, text clipped
  * at a column), and the dump of a grid as text for the golden tests.
+ * Each cell may also carry a tag, what a mouse click on it means: a
+ * task's id, or a key (grid_tag); putting a character clears it, so a
+ * cell drawn over means nothing until tagged again.
  * As tmux keeps grid.c apart from what draws into it: no ncurses, no I/O,
  * nothing about stairs.
  */
@@ -55,6 +58,7 @@ grid_init(struct grid *g, int w, int h)
 	g->w = w < 1 ? 1 : w;
 	g->h = h < 1 ? 1 : h;
 	g->cells = xreallocarray(NULL, (size_t)g->w * g->h, sizeof *g->cells);
+	g->tags = xcalloc((size_t)g->w * g->h, sizeof *g->tags);
 	for (i = 0; i < g->w * g->h; i++) {
 		g->cells[i].ch = L' ';
 		g->cells[i].col = COL_DEFAULT;
@@ -66,7 +70,9 @@ void
 grid_free(struct grid *g)
 {
 	free(g->cells);
+	free(g->tags);
 	g->cells = NULL;
+	g->tags = NULL;
 	g->w = g->h = 0;
 }
 
@@ -100,6 +106,29 @@ grid_put(struct grid *g, int x, int y, wchar_t ch, enum col col)
 	c = &g->cells[y * g->w + x];
 	c->ch = ch;
 	c->col = col;
+	g->tags[y * g->w + x] = 0;
+}
+
+/*
+ * Tag n cells of a row with what a click there means: a task's id
+ * (GRID_TASK), or a key (GRID_KEY).  Outside the grid it is dropped.
+ */
+void
+grid_tag(struct grid *g, int x, int y, int n, int tag)
+{
+	for (; n > 0; n--, x++) {
+		if (x >= 0 && y >= 0 && x < g->w && y < g->h)
+			g->tags[y * g->w + x] = tag;
+	}
+}
+
+/* The tag of a cell; 0 (nothing) outside the grid or untagged. */
+int
+grid_tag_at(const struct grid *g, int x, int y)
+{
+	if (g->tags == NULL || x < 0 || y < 0 || x >= g->w || y >= g->h)
+		return (0);
+	return (g->tags[y * g->w + x]);
 }
 
 /* Fill n cells of a row. */
@@ -153,6 +182,17 @@ grid_utf8_next(const char *s, wchar_t *out)
 		c = (c << 6) | (p[i] & 0x3f);
 	}
 	*out = (wchar_t)c;
+	return (n);
+}
+
+/* Decode s into out (at most max characters); returns how many. */
+int
+grid_decode(const char *s, wchar_t *out, int max)
+{
+	int	n = 0;
+
+	while (*s != '\0' && n < max)
+		s += grid_utf8_next(s, &out[n++]);
 	return (n);
 }
 

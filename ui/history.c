@@ -508,6 +508,8 @@ history_events(struct draw *d, int y, int h)
 	int			 rows = h - 1, i;
 	char			 buf[96];
 
+	v->events_y = y;
+	v->events_rows = h;
 	n = m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG;
 	if (v->events_back > n - rows)
 		v->events_back = n - rows > 0 ? (int)(n - rows) : 0;

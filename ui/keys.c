@@ -3,9 +3,11 @@
  * view or sends a command to the daemon, and returns reaction flags
  * (KEYS_HANDLED, KEYS_REDRAW, ...) telling the main loop what to do.
  * Actions that change the daemon are marked, so a read-only client
- * refuses them in one place.  Also the prompt line (S, a, n), the
- * scenario picker (l), the rewind keys (seek) and the mouse click that
- * selects a task.  No ncurses calls: only its key codes.
+ * refuses them in one place.  Also the prompt line (S, a, n, *), the
+ * scenario picker (l), the rewind keys (seek) and the mouse: a click on
+ * a task (on the stairs or in the table) selects it, a click on a key
+ * of the keys bar is that key, the wheel scrolls what it is over.  No
+ * ncurses calls: only its key codes.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@ enum keys_prompt {
 	PROMPT_AFFINITY,
 	PROMPT_NEW,
 	PROMPT_FIND,
+	PROMPT_SPEED,
 	PROMPT_KILL,		/* y/N: kill prompt_task */
 	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
 };
@@ -547,11 +550,67 @@ keys_picker_key(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
-/* .: one tick. */
+/* What E says it does: its reply shows the event found instead. */
+static const char keys_event_what[] = "step to the next event";
+
+/* .: one tick; i: one rr interval; E: to the next event or caption. */
 static int
 keys_step(struct keys_env *e, int key)
 {
+	char	cmd[64], what[64];
+	int	rr = e->model->rr > 0 ? e->model->rr : 1;
+
+	if (key == 'E')
+		return (keys_send(e, PEND_ACTION, keys_event_what,
+		    "step event"));
+	if (key == 'i') {
+		snprintf(cmd, sizeof cmd, "step %d", rr);
+		snprintf(what, sizeof what, "step an rr interval (%d tick%s)",
+		    rr, rr == 1 ? "" : "s");
+		return (keys_send(e, PEND_ACTION, what, cmd));
+	}
 	return (keys_send(e, PEND_ACTION, "step 1 tick", "step 1"));
+}
+
+/*
+ * Ask for speed s, held to the daemon's limits (saying so): a speed
+ * out of them is the nearest limit, not an error.
+ */
+static int
+keys_speed_set(struct keys_env *e, double s)
+{
+	struct view	*v = e->view;
+	char		 cmd[64], what[96];
+	const char	*limit = "";
+
+	if (s < PROTO_SPEED_MIN) {
+		s = PROTO_SPEED_MIN;
+		limit = " (the slowest)";
+	}
+	if (s > PROTO_SPEED_MAX) {
+		s = PROTO_SPEED_MAX;
+		limit = " (the fastest)";
+	}
+	v->speed_sent = s;
+	v->speed_frames = e->model->frames;
+	snprintf(cmd, sizeof cmd, "speed %g", s);
+	snprintf(what, sizeof what, "speed %gx%s", s, limit);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* *: ask for a speed. */
+static int
+keys_speed_ask(struct keys_env *e, int key)
+{
+	char	label[64], init[32];
+	double	s = e->model->speed;
+
+	if (e->view->speed_sent > 0)
+		s = e->view->speed_sent;
+	snprintf(label, sizeof label, "speed (%g to %g ticks a ms)",
+	    PROTO_SPEED_MIN, PROTO_SPEED_MAX);
+	snprintf(init, sizeof init, "%g", s);
+	return (keys_prompt_open(e, PROMPT_SPEED, label, init));
 }
 
 /* < / >: halve or double the speed. */
@@ -559,7 +618,6 @@ static int
 keys_speed(struct keys_env *e, int key)
 {
 	struct view	*v = e->view;
-	char		 cmd[64], what[64];
 	double		 s = e->model->speed;
 
 	if (v->speed_sent > 0)
@@ -573,16 +631,7 @@ keys_speed(struct keys_env *e, int key)
 		draw_message(v, 0, "speed %gx is the fastest", s);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	s *= key == '<' ? 0.5 : 2;
-	if (s < PROTO_SPEED_MIN)
-		s = PROTO_SPEED_MIN;
-	if (s > PROTO_SPEED_MAX)
-		s = PROTO_SPEED_MAX;
-	v->speed_sent = s;
-	v->speed_frames = e->model->frames;
-	snprintf(cmd, sizeof cmd, "speed %g", s);
-	snprintf(what, sizeof what, "speed %gx", s);
-	return (keys_send(e, PEND_ACTION, what, cmd));
+	return (keys_speed_set(e, s * (key == '<' ? 0.5 : 2)));
 }
 
 /* t: the article's table on or off. */
@@ -701,6 +750,8 @@ static const struct keys_binding keys_table_[] = {
 	{ 'n', 0, 1, keys_new },
 	{ ' ', 0, 1, keys_pause },
 	{ '.', 0, 1, keys_step },
+	{ 'i', 0, 1, keys_step },
+	{ 'E', 0, 1, keys_step },
 	{ KEY_LEFT, 0, 1, keys_seek },
 	{ KEY_RIGHT, 0, 1, keys_seek },
 	{ '{', KEY_SLEFT, 1, keys_seek },
@@ -711,6 +762,7 @@ static const struct keys_binding keys_table_[] = {
 	{ 'l', 0, 1, keys_picker },
 	{ 'R', 0, 1, keys_reset },
 	{ '<', '>', 1, keys_speed },
+	{ '*', 0, 1, keys_speed_ask },
 	{ 't', 0, 0, keys_table },
 	{ 'w', 0, 0, keys_history },
 	{ 'r', 0, 0, keys_history },
@@ -733,8 +785,9 @@ static const char *const keys_help_text[] = {
 	    "a           CPUs the task may use",
 	"x F9         kill the task (asks)     "
 	    "n           new task NAME [R,S,..]",
-	"space        pause / resume           .           one tick",
-	"< >          speed: halve / double    t           the article's table",
+	"space        pause / resume           t           the article's table",
+	". i E        step: a tick, an rr interval, to the next event or caption",
+	"< > *        speed: halve / double / type it (0.01x .. 100x)",
 	"l            load a scenario (list)   R           reset: from tick 0",
 	"? F1         this help                "
 	    "q F10       detach (daemon stays)",
@@ -867,6 +920,25 @@ keys_find_done(struct keys_env *e)
 	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
 }
 
+/* The speed prompt was entered: "2", "0.5", "10x". */
+static int
+keys_speed_done(struct keys_env *e)
+{
+	struct view	*v = e->view;
+	char		*end;
+	double		 s;
+
+	s = strtod(v->prompt_buf, &end);
+	if (end != v->prompt_buf && (*end == 'x' || *end == 'X'))
+		end++;
+	if (end == v->prompt_buf || *end != '\0' || !(s > 0)) {
+		draw_message(v, 1, "speed: not a speed: %s (like 2 or 0.5)",
+		    v->prompt_buf);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	return (keys_speed_set(e, s));
+}
+
 /* A key at a y/N question: y does it, anything else cancels. */
 static int
 keys_confirm(struct keys_env *e, int key)
@@ -906,6 +978,12 @@ keys_reply(struct model *m, struct view *v)
 	if (m->reply_ok) {
 		if (v->message_note && v->message[0] != '\0')
 			return;
+		if (strcmp(m->reply_what, keys_event_what) == 0) {
+			/* E: the event it stopped at says what happened. */
+			v->message[0] = '\0';
+			v->message_note = 0;
+			return;
+		}
 		if (m->reply_text[0] != '\0')
 			draw_message(v, 0, "%s: ok %s", m->reply_what,
 			    m->reply_text);
@@ -940,6 +1018,8 @@ keys_prompt_done(struct keys_env *e)
 	}
 	if (kind == PROMPT_FIND)
 		return (keys_find_done(e));
+	if (kind == PROMPT_SPEED)
+		return (keys_speed_done(e));
 	if (kind != PROMPT_NEW &&
 	    (t = model_task(e->model, v->prompt_task)) == NULL) {
 		draw_message(v, 1, "that task is gone");
@@ -1100,20 +1180,81 @@ keys_handle(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
-/* A mouse click at (x, y): a task row selects that task. */
+/* Select task id (a click on it); 0 if it is not there. */
+static int
+keys_select(struct keys_env *e, int id)
+{
+	if (model_task(e->model, id) == NULL)
+		return (0);
+	if (id == e->view->selected)
+		return (KEYS_HANDLED);
+	e->view->selected = id;
+	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+}
+
+/*
+ * A mouse click at (x, y): on a task (a stair, a panel's title, the
+ * list, either side of compare: the grid's tags) or on a task's row,
+ * that task is selected; on a key of the keys bar or the status line,
+ * that key is pressed.  With the help up a click closes it, as a key
+ * does; with a prompt or the picker open it does nothing.
+ */
 int
 keys_click(struct keys_env *e, int x, int y)
 {
 	struct view	*v = e->view;
-	int		 i;
+	int		 i, tag;
 
+	if (v->prompt != PROMPT_NONE || v->picker)
+		return (0);
+	if (v->show_help) {
+		v->show_help = 0;
+		v->help_top = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	tag = e->grid != NULL ? grid_tag_at(e->grid, x, y) : 0;
+	if (tag < 0)
+		return (keys_handle(e, -tag));
+	if (tag > 0)
+		return (keys_select(e, tag));
 	if (y < v->task_y || y >= v->task_y + v->task_rows)
 		return (0);
 	i = v->task_top + (y - v->task_y);
 	if (i < 0 || i >= e->model->ntasks)
 		return (0);
-	if (e->model->tasks[i].id == v->selected)
-		return (KEYS_HANDLED);
-	v->selected = e->model->tasks[i].id;
-	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
+	return (keys_select(e, e->model->tasks[i].id));
+}
+
+/*
+ * The mouse wheel at (x, y), up (dir -1) or down (1): over the event
+ * log it scrolls the log (up: older), over the CPUs it scrolls their
+ * rows as [ and ] do, in the picker it moves the selection, in the help
+ * it scrolls it (help_key), elsewhere it moves the task selection (the
+ * task table follows) by KEYS_WHEEL.
+ */
+int
+keys_wheel(struct keys_env *e, int x, int y, int dir)
+{
+	struct view	*v = e->view;
+
+	if (v->prompt != PROMPT_NONE)
+		return (0);
+	if (v->show_help)	/* it scrolls */
+		return (help_key(v, dir < 0 ? KEY_UP : KEY_DOWN));
+	if (v->picker)
+		return (keys_picker_key(e, dir < 0 ? KEY_UP : KEY_DOWN));
+	if (v->events_rows > 0 && y >= v->events_y &&
+	    y < v->events_y + v->events_rows) {
+		v->events_back -= dir * KEYS_WHEEL;
+		if (v->events_back < 0)
+			v->events_back = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (y >= v->cpus_y && y < v->cpus_y + v->cpus_rows &&
+	    v->cpu_rows > v->cpu_rows_shown) {
+		if (dir < 0 && v->cpu_top == 0)
+			return (KEYS_HANDLED);
+		return (keys_cpus(e, dir < 0 ? '[' : ']'));
+	}
+	return (keys_move(e, dir * KEYS_WHEEL));
 }

@@ -453,7 +453,8 @@ panel_extra(const struct pitem *it)
  * room left makes labels whole again, and then the gauge wider; what
  * does not fit is "+N", counting `more` besides (tasks of this panel not
  * on any line).  tagrank writes a task's rank before it where the rank
- * changes (the list view).  Counts hidden and cut tasks in d.
+ * changes (the list view).  Counts hidden and cut tasks in d.  Each
+ * task's cells are tagged with its id: a click there selects it.
  */
 void
 panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
@@ -463,7 +464,7 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 	struct grid		*g = d->g;
 	const struct mtask	*t;
 	int			 i, shown, used, need, rest, reserve, surplus;
-	int			 prev, full, w, cut, sel;
+	int			 prev, full, w, cut, sel, x0;
 	enum col		 col;
 	char			 buf[MODEL_NAME_MAX + 8];
 
@@ -539,6 +540,7 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 			x += it[i].tag;
 		}
 		d->st_cut += it[i].cut;
+		x0 = x;
 		if (t->state == MTASK_RUNNING) {
 			x = grid_text(g, x, y, xmax, "[", COL_RUNNING);
 			x = grid_text(g, x, y, xmax, it[i].label, COL_RUNNING);
@@ -555,6 +557,7 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 		} else
 			x = grid_text(g, x, y, xmax, it[i].label,
 			    sel ? COL_MARK : COL_QUEUED);
+		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
 	}
 	if (rest > 0) {
 		if (shown > 0)
@@ -581,7 +584,8 @@ panel_nrun(const struct draw *d, int cpu)
 /*
  * The title of a panel from x to xmax: the CPU, the task that ran in
  * the last tick (even if it has just slept) and nr; the task's label
- * shortened like those on the stairs, nr dropped last.
+ * shortened like those on the stairs, nr dropped last.  A click on the
+ * label selects the task.
  */
 static void
 panel_title(struct draw *d, int cpu, int x, int y, int xmax)
@@ -591,10 +595,11 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	const struct mtask	*t;
 	struct grid		*g = d->g;
 	char			 buf[MODEL_NAME_MAX + 8], nr[32];
-	int			 nrw, w, cut;
+	int			 nrw, w, cut, x0;
 	enum col		 col;
 
 	x = grid_textf(g, x, y, xmax, COL_TITLE, " CPU%d ", c->id);
+	x0 = x;
 	nrw = snprintf(nr, sizeof nr, " nr %d ", c->nr);
 	t = c->task > 0 ? model_task(m, c->task) : NULL;
 	if (t == NULL) {
@@ -607,11 +612,14 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	w = panel_label(d, t, xmax - x - nrw, buf, sizeof buf, &cut);
 	if (w > 0) {
 		x = grid_text(g, x, y, xmax, buf, col);
+		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
 		grid_text(g, x, y, xmax, nr, COL_TITLE);
 		return;
 	}
-	if (panel_label(d, t, xmax - x, buf, sizeof buf, &cut) > 0)
-		grid_text(g, x, y, xmax, buf, col);
+	if (panel_label(d, t, xmax - x, buf, sizeof buf, &cut) > 0) {
+		x = grid_text(g, x, y, xmax, buf, col);
+		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
+	}
 }
 
 /* The rank rows that fit in lines, a rank every tall lines. */

@@ -518,7 +518,7 @@ stairs_view(struct client *c)
 	stairs_command(c, PEND_VIEW, cmd);
 }
 
-/* Keys (and mouse clicks) from the terminal. */
+/* Keys, mouse clicks and the mouse wheel from the terminal. */
 static void
 stairs_stdin(evutil_socket_t fd, short what, void *arg)
 {
@@ -533,6 +533,9 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 	while ((key = crt_getkey(&x, &y)) != CRT_NONE) {
 		if (key == CRT_CLICK)
 			flags |= keys_click(&c->keys, x, y);
+		else if (key == CRT_WHEEL_UP || key == CRT_WHEEL_DOWN)
+			flags |= keys_wheel(&c->keys, x, y,
+			    key == CRT_WHEEL_UP ? -1 : 1);
 		else if (key == KEY_RESIZE)
 			flags |= KEYS_REDRAW;
 		else
@@ -691,6 +694,7 @@ main(int argc, char **argv)
 	c.m = model_create();
 	c.keys.model = c.m;
 	c.keys.view = &c.v;
+	c.keys.grid = &c.g;
 	c.keys.send = stairs_send;
 	c.keys.arg = &c;
 	if ((c.base = event_base_new()) == NULL) {

@@ -358,7 +358,12 @@ struct grid {
 	int		 h;
 	int		 ascii;		/* text drawn in plain ASCII */
 	struct cell	*cells;
+	int		*tags;		/* a click on the cell: 0, task, key */
 };
+
+/* A cell's tag: a task's id (> 0), or a key (< 0, GRID_KEY(key)). */
+#define GRID_TASK(id)	(id)
+#define GRID_KEY(key)	(-(key))
 
 /* The characters a screen is drawn with: UTF-8 or plain ASCII. */
 struct glyphs {
@@ -443,9 +448,14 @@ struct view {
 	long		 message_frames;	/* frames when it was new */
 	char		 message_seen[MODEL_TEXT_MAX];
 
-	/* Filled by draw_screen: where things landed, for mouse clicks. */
+	/*
+	 * Filled by draw_screen: where things landed, for the mouse (the
+	 * grid's tags say what a click on a cell means).
+	 */
 	int		 task_y;	/* screen row of the first task row */
 	int		 task_rows;	/* task rows shown */
+	int		 cpus_y, cpus_rows;	/* the CPUs' rows */
+	int		 events_y, events_rows;	/* the event log's (0: none) */
 	int		 cpu_rows;	/* panel rows in all */
 	int		 cpu_rows_shown;
 
@@ -509,11 +519,14 @@ void		 grid_put(struct grid *, int x, int y, wchar_t, enum col);
 void		 grid_fill(struct grid *, int x, int y, int n, wchar_t,
 		     enum col);
 void		 grid_paint(struct grid *, int x, int y, int n, enum col);
+void		 grid_tag(struct grid *, int x, int y, int n, int tag);
+int		 grid_tag_at(const struct grid *, int x, int y);
 int		 grid_text(struct grid *, int x, int y, int xmax, const char *,
 		     enum col);
 int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
 		     const char *, ...) __attribute__((format(printf, 6, 7)));
 int		 grid_width(const char *);
+int		 grid_decode(const char *, wchar_t *, int max);
 char		*grid_dump(const struct grid *, int with_colours);
 
 /* theme.c */
@@ -594,11 +607,13 @@ void		 picker_draw(struct draw *);
 #define KEYS_SECOND	1000	/* ticks the b and f keys move */
 
 #define KEYS_FPS	30	/* frames a second the client asks for */
+#define KEYS_WHEEL	3	/* rows (events, tasks) a wheel turn moves */
 
 /* How keys.c talks to the daemon. */
 struct keys_env {
 	struct model	*model;
 	struct view	*view;
+	const struct grid *grid;	/* the screen drawn: what a click hits */
 	/* Send one command line (no newline); -1 if it could not be sent. */
 	int		(*send)(void *, enum model_pend, const char *);
 	void		*arg;
@@ -606,6 +621,7 @@ struct keys_env {
 
 int		 keys_handle(struct keys_env *, int key);
 int		 keys_click(struct keys_env *, int x, int y);
+int		 keys_wheel(struct keys_env *, int x, int y, int dir);
 void		 keys_reply(struct model *, struct view *);
 const char *const *keys_help(void);
 void		 keys_select_first(struct model *, struct view *);
@@ -615,6 +631,8 @@ void		 keys_scenarios(struct model *, struct view *);
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */
 #define CRT_CLICK	(-2)	/* a mouse click: see x, y */
+#define CRT_WHEEL_UP	(-3)	/* the wheel turned, over x, y */
+#define CRT_WHEEL_DOWN	(-4)
 int		 crt_init(struct view *, char **cause);
 void		 crt_fini(void);
 int		 crt_active(void);
