@@ -1372,6 +1372,12 @@ test_help_concepts(void **state)
 	assert_true(v.help_top > 0);
 	keys_handle(&e, KEY_HOME);
 	assert_int_equal(v.help_top, 0);
+	/* The mouse wheel scrolls it too. */
+	assert_true(keys_wheel(&e, 40, 12, 1) & KEYS_REDRAW);
+	assert_int_equal(v.help_top, 1);
+	keys_wheel(&e, 40, 12, -1);
+	assert_int_equal(v.help_top, 0);
+	assert_true(v.show_help);
 	f = keys_handle(&e, 'q');
 	assert_false(f & KEYS_QUIT);
 	assert_false(v.show_help);
