@@ -77,6 +77,10 @@ _stairs_complete()
 	*stairs)
 		case $prev in
 		-S) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		--theme)
+			COMPREPLY=($(compgen -W "dark light projector" \
+			    -- "$cur"))
+			return ;;
 		esac
 		COMPREPLY=($(compgen -W "$(_stairs_opts "$prog")" -- "$cur"))
 		;;

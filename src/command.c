@@ -566,7 +566,7 @@ command_status(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
 	struct proto_status	st;
-	char			buf[512];
+	char			buf[PROTO_TEXT_MAX + 512];
 
 	daemon_status(d, &st);
 	command_line(out, buf, protocol_status_line(buf, sizeof buf, &st));

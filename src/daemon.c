@@ -494,6 +494,7 @@ daemon_status(struct daemon *d, struct proto_status *st)
 	st->lag = d->clock.lag;
 	st->clients = d->server != NULL ? server_nclients(d->server) : 0;
 	st->scenario = session_name(d->session);
+	st->description = session_description(d->session);
 	st->sleep = d->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
 	st->compare = d->compare != NULL ? d->compare->name : NULL;

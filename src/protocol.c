@@ -721,6 +721,16 @@ proto_out_str(struct proto_out *o, const char *s)
 	o->p[o->len] = '\0';
 }
 
+/* Append text to the end of the line, control characters as blanks. */
+static void
+proto_out_text(struct proto_out *o, const char *s)
+{
+	for (; *s != '\0' && o->len + 1 < o->size; s++)
+		o->p[o->len++] = (unsigned char)*s < 0x20 || *s == 0x7f ?
+		    ' ' : *s;
+	o->p[o->len] = '\0';
+}
+
 /* Append a signed decimal number. */
 static void
 proto_out_num(struct proto_out *o, long long v)
@@ -788,6 +798,9 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		if (line->order[i] == WIRE_HEAD_SHADOW &&
 		    (st->compare == NULL || !st->shadow))
 			continue;
+		if (line->order[i] == WIRE_HEAD_TEXT &&
+		    st->description == NULL)
+			continue;
 		proto_out_key(&o, line, i);
 		switch ((enum wire_head)line->order[i]) {
 		case WIRE_HEAD_TICK:
@@ -852,6 +865,9 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		case WIRE_HEAD_SHADOW:
 			proto_out_str(&o, st->compare != NULL ? st->compare :
 			    "off");
+			break;
+		case WIRE_HEAD_TEXT:
+			proto_out_text(&o, st->description);
 			break;
 		case WIRE_HEAD_MAX:
 			break;

@@ -144,6 +144,7 @@ struct proto_status {
 	const char	*policy;	/* the engine's policy */
 	const char	*compare;	/* the shadow's policy; NULL: off */
 	int		 shadow;	/* frames carry the shadow's lines */
+	const char	*description;	/* status: text=; NULL: none */
 };
 
 int	protocol_parse(const char *line, struct proto_cmd *, char **cause);

@@ -72,6 +72,7 @@ struct session {
 	struct engine		*e;
 	char			*label;
 	char			*name;
+	char			*description;	/* the scenario's, or "" */
 	char			*text;
 	struct engine_params	 params;
 	int			 ntasks0;	/* the scenario's tasks */
@@ -267,6 +268,8 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s = xcalloc(1, sizeof *s);
 	s->label = xstrdup(set->label);
 	s->name = xstrdup(sc->name != NULL ? sc->name : "-");
+	s->description = xstrdup(sc->description != NULL ? sc->description :
+	    "");
 	s->text = xstrdup(set->text);
 	s->params = set->params;
 	s->note = set->note;
@@ -333,6 +336,7 @@ session_free(struct session *s)
 	engine_free(s->e);
 	free(s->label);
 	free(s->name);
+	free(s->description);
 	free(s->text);
 	free(s);
 }
@@ -392,6 +396,13 @@ const char *
 session_label(const struct session *s)
 {
 	return (s->label);
+}
+
+/* The scenario's description ("" if it has none). */
+const char *
+session_description(const struct session *s)
+{
+	return (s->description);
 }
 
 /* The scenario's text. */

@@ -180,11 +180,11 @@ click_bar "space pause" 0
 wait_status paused 1 && ok "click on 'space pause' again pauses" ||
     bad "second click on 'space pause': $(ask status)"
 click_bar "? help" 2
-wait_screen "help: any key closes" 30 && ok "click on '? help': help" ||
+wait_screen "key closes" 30 && ok "click on '? help': help" ||
     bad "click on '? help' did nothing"
 mouse 0 5 30
 n=0
-while screen | grep -q "help: any key closes" && [ $n -lt 20 ]; do
+while screen | grep -q "key closes" && [ $n -lt 20 ]; do
 	sleep 0.1
 	n=$((n + 1))
 done

@@ -116,12 +116,14 @@ if command -v bash >/dev/null 2>&1; then
 	t "$2/stairsd" --fore
 	t "$2/stairsd" --perf
 	t "$2/stairs" -
+	t "$2/stairs" --theme p
 	t "$2/stairs-load" --ru' sh "$comp" "$inst/bin" >"$tmp/comp" 2>&1
 	[ "$(cat "$tmp/comp")" = "two-cpus-balance
 --ticks
 --foreground
 --perfetto
---follow --help --version -S -V -h -r
+--follow --help --theme --version -S -V -h -r
+projector
 --run" ] && ok "bash completion: scenario names, options" ||
 	    bad "bash completion: $(cat "$tmp/comp")"
 fi

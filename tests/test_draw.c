@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <curses.h>
 
 #include "runs.h"
 #include "stairs.h"
@@ -489,8 +490,12 @@ test_help(void **state)
 	golden("help_80x24", d);
 	assert_non_null(strstr(d, "detach"));
 	free(d);
-	/* In ASCII the help's bar has stand-ins, not question marks. */
+	/*
+	 * In ASCII the help's bar has stand-ins, not question marks (on a
+	 * later page: the help scrolls at 80x24).
+	 */
 	v.ascii = 1;
+	v.help_top = 12;
 	d = render(m, &v, 80, 24);
 	assert_non_null(strstr(d, "[hog ###..]"));
 	free(d);
@@ -1149,6 +1154,236 @@ test_history(void **state)
 }
 
 /* Run the drawing tests. */
+/* The line of dump d (0 the first) that starts with text, or -1. */
+static int
+line_of(const char *d, const char *text)
+{
+	const char	*p = d;
+	int		 y = 0;
+
+	while (*p != '\0') {
+		if (strncmp(p, text, strlen(text)) == 0)
+			return (y);
+		if ((p = strchr(p, '\n')) == NULL)
+			break;
+		p++;
+		y++;
+	}
+	return (-1);
+}
+
+/*
+ * The themes: light draws the same cells as dark (crt.c alone tells
+ * them apart); the projector draws thick stairs and heavy borders,
+ * golden, in UTF-8 and in ASCII, with every task on its stair.
+ */
+static void
+test_themes(void **state)
+{
+	struct model	*m = load("two_cpu.frame");
+	struct view	 v;
+	char		*dark, *d, *area;
+	int		 i;
+
+	view_init(&v);
+	dark = render(m, &v, 80, 24);
+	v.theme = THEME_LIGHT;
+	d = render(m, &v, 80, 24);
+	assert_string_equal(d, dark);
+	free(d);
+	v.theme = THEME_PROJECTOR;
+	d = render(m, &v, 80, 24);
+	golden("two_cpu_projector_80x24", d);
+	assert_null(strstr(d, "▁"));
+	assert_non_null(strstr(d, "▄▄"));
+	assert_non_null(strstr(d, "┏"));
+	area = cpu_area(d);
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].state == MTASK_RUNNABLE ||
+		    m->tasks[i].state == MTASK_RUNNING)
+			assert_true(on_stair(area, &m->tasks[i]));
+	}
+	free(area);
+	free(d);
+	v.ascii = 1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "=="));
+	assert_non_null(strstr(d, "#120 ="));
+	free(d);
+	free(dark);
+	model_free(m);
+}
+
+/*
+ * Big type (panel_big): one CPU at 200x60 fills the screen, ranks two
+ * or three rows apart, stairs joined by risers, every task on its stair;
+ * golden, and in the projector's theme.  Not at 80x24 unless asked (B),
+ * not with B off, not with more than two CPUs.
+ */
+static void
+test_big(void **state)
+{
+	struct model	*m = load("hogs1.frame"), *m4;
+	struct view	 v;
+	char		*d, *area;
+	int		 i, top, bottom;
+
+	view_init(&v);
+	d = render(m, &v, 200, 60);
+	golden("big_200x60", d);
+	assert_true(v.big_shown);
+	top = line_of(d, "│120 ");
+	bottom = line_of(d, "│139 ");
+	if (top != 2 || bottom - top < 2 * 19 || bottom - top > 3 * 19)
+		fail_msg("ranks 120..139 on lines %d..%d:\n%s", top, bottom, d);
+	/* The stairs take 20 ranks' rows of the 60, and step wider. */
+	assert_true(bottom - top >= 45);
+	assert_non_null(strstr(d, "▕▁▁▁▁▁"));
+	/* The running task's name in big letters, top right: HOG1. */
+	if (strstr(d, "█ █ ▄▀▄ ▄▀▀ ▄█   │\n") == NULL ||
+	    strstr(d, "█▀█ █ █ █ █  █   │\n") == NULL ||
+	    strstr(d, "▀ ▀  ▀   ▀▀ ▀▀▀  │\n") == NULL)
+		fail_msg("no big HOG1:\n%s", d);
+	area = cpu_area(d);
+	for (i = 0; i < m->ntasks; i++)
+		assert_true(on_stair(area, &m->tasks[i]));
+	free(area);
+	free(d);
+
+	v.theme = THEME_PROJECTOR;
+	d = render(m, &v, 200, 60);
+	golden("big_projector_200x60", d);
+	assert_non_null(strstr(d, "▐▄▄▄▄"));
+	free(d);
+	v.theme = THEME_DARK;
+	/* In ASCII: big type, without the half blocks' letters. */
+	v.ascii = 1;
+	d = render(m, &v, 200, 60);
+	assert_true(v.big_shown);
+	assert_null(strstr(d, "▀"));
+	assert_non_null(strstr(d, "|______"));
+	free(d);
+	v.ascii = 0;
+
+	/* 80x24: no room for two rows a rank; B asks for it anyway. */
+	d = render(m, &v, 80, 24);
+	assert_false(v.big_shown);
+	free(d);
+	v.big = BIG_ON;
+	d = render(m, &v, 80, 24);
+	assert_true(v.big_shown);
+	area = cpu_area(d);
+	for (i = 0; i < m->ntasks; i++)
+		assert_true(on_stair(area, &m->tasks[i]));
+	free(area);
+	free(d);
+	v.big = BIG_OFF;
+	d = render(m, &v, 200, 60);
+	assert_false(v.big_shown);
+	assert_int_equal(line_of(d, "│139 ") - line_of(d, "│120 "), 19);
+	free(d);
+	model_free(m);
+
+	/*
+	 * The article's table keeps its rows: two CPUs at 200x50 with a
+	 * table are not big type (e2e_table reads the table at 200x50);
+	 * at 200x60 they have both.
+	 */
+	m4 = load("two_cpu.frame");
+	v.big = BIG_AUTO;
+	d = render(m4, &v, 200, 50);
+	assert_false(v.big_shown);
+	assert_non_null(strstr(d, "\nDesc│"));
+	free(d);
+	d = render(m4, &v, 200, 60);
+	assert_true(v.big_shown);
+	assert_non_null(strstr(d, "\nDesc│"));
+	free(d);
+	model_free(m4);
+
+	/* Four CPUs: never, even asked. */
+	m4 = load("hogs4.frame");
+	v.big = BIG_ON;
+	d = render(m4, &v, 200, 60);
+	assert_false(v.big_shown);
+	free(d);
+	model_free(m4);
+}
+
+/*
+ * The help: the scenario's name and description first, then the keys,
+ * then the concepts; at 80x24 it scrolls (help_key), at 200x60 it all
+ * fits.  q closes it rather than quitting.
+ */
+static void
+test_help_concepts(void **state)
+{
+	static const char *const concepts[] = {
+		"rank ", "descent", "(IT)", "LEFT", "rr ", "nr ", "%CPU",
+		"engine time", "Falling off 139"
+	};
+	struct model	*m = load("session.frame");
+	struct view	 v;
+	struct keys_env	 e;
+	char		*d, *all;
+	size_t		 i, n;
+	int		 f;
+
+	view_init(&v);
+	v.show_help = 1;
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "Scenario interactive-vs-hogs: An editor that runs "
+	    "two milliseconds") == NULL || strstr(d, "any key closes") == NULL)
+		fail_msg("200x60:\n%s", d);
+	for (i = 0; i < sizeof concepts / sizeof concepts[0]; i++) {
+		if (strstr(d, concepts[i]) == NULL)
+			fail_msg("no \"%s\" in the help at 200x60:\n%s",
+			    concepts[i], d);
+	}
+	free(d);
+
+	/* 80x24: page by page (PgDn, as help_key does) to the end. */
+	memset(&e, 0, sizeof e);
+	e.model = m;
+	e.view = &v;
+	all = xstrdup("");
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "Up/Down PgUp/PgDn scroll") == NULL ||
+	    strstr(d, "Scenario interactive-vs-hogs: An editor") == NULL ||
+	    strstr(d, "PgDn: what rank, stairs") == NULL ||
+	    strstr(d, "%CPU     the share") != NULL)
+		fail_msg("80x24, first page:\n%s", d);
+	for (n = 0; n < 10 && strstr(all, "host time is CPUTIME") == NULL;
+	    n++) {
+		free(all);
+		all = d;
+		f = keys_handle(&e, KEY_NPAGE);
+		assert_true(f & KEYS_REDRAW);
+		assert_true(v.show_help);
+		d = render(m, &v, 80, 24);
+	}
+	free(d);
+	for (i = 0; i < sizeof concepts / sizeof concepts[0]; i++) {
+		if (strstr(all, concepts[i]) == NULL)
+			fail_msg("no \"%s\" in the last page:\n%s",
+			    concepts[i], all);
+	}
+	free(all);
+	assert_true(v.help_top > 0);
+	keys_handle(&e, KEY_HOME);
+	assert_int_equal(v.help_top, 0);
+	/* The mouse wheel scrolls it too. */
+	assert_true(keys_wheel(&e, 40, 12, 1) & KEYS_REDRAW);
+	assert_int_equal(v.help_top, 1);
+	keys_wheel(&e, 40, 12, -1);
+	assert_int_equal(v.help_top, 0);
+	assert_true(v.show_help);
+	f = keys_handle(&e, 'q');
+	assert_false(f & KEYS_QUIT);
+	assert_false(v.show_help);
+	model_free(m);
+}
+
 int
 main(void)
 {
@@ -1178,6 +1413,9 @@ main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_themes),
+		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_help_concepts),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -196,6 +196,35 @@ test_line_too_long(void **state)
 	model_free(m);
 }
 
+/*
+ * status's text= is the description of the scenario it names (one from
+ * a file is not in the `scenarios` list); another scenario loaded since
+ * has none until its own status comes; a daemon before text=, none.
+ */
+static void
+test_status_description(void **state)
+{
+	struct model	*m = greeted();
+
+	assert_int_equal(model_sent(m, PEND_STATUS, "status"), 0);
+	assert_int_equal(model_feed(m, "status tick=5 cpus=2 tasks=1 paused=1 "
+	    "speed=2 rr=10 cgroups=none sleep=250 scenario=room"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	assert_string_equal(model_description(m), "");
+	assert_int_equal(model_sent(m, PEND_STATUS, "status"), 0);
+	assert_int_equal(model_feed(m, "status tick=5 cpus=2 tasks=1 paused=1 "
+	    "speed=2 rr=10 cgroups=none sleep=250 scenario=room now=5 live=1 "
+	    "alive=1 compare=off text=Two hogs and an editor, for the back "
+	    "row."), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	assert_string_equal(model_description(m),
+	    "Two hogs and an editor, for the back row.");
+	snprintf(m->scenario, sizeof m->scenario, "other");
+	assert_string_equal(model_description(m), "");
+	model_free(m);
+}
+
 /* Replies are matched in order with the commands sent. */
 static void
 test_replies(void **state)
@@ -1651,6 +1680,7 @@ main(void)
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_line_too_long),
 		cmocka_unit_test(test_replies),
+		cmocka_unit_test(test_status_description),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_policy_fields),

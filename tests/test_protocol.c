@@ -520,6 +520,18 @@ test_format(void **state)
 	assert_non_null(strstr(buf, " delta=0 shadow=cfs"));
 	st.compare = NULL;
 	st.shadow = 0;
+	/* The description: status's last field, to the end; no frame's. */
+	st.description = "Two hogs\tand an editor";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " compare=off text=Two hogs and an "
+	    "editor"));
+	assert_int_equal(buf[strlen(buf) - 1], 'r');
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_null(strstr(buf, "text="));
+	st.description = "";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " compare=off text="));
+	st.description = NULL;
 	/* A scenarios line: name and file one word, the text to the end. */
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
 	    "Three tasks\ton two CPUs");

@@ -297,19 +297,16 @@ bar_status(struct draw *d)
 
 /*
  * The caption to show: the scenario's current caption, else (none up)
- * the scenario's description, when the `scenarios` reply had it.
+ * the scenario's description, from the `scenarios` reply or `status`.
  */
 static const char *
 bar_caption_text(struct draw *d)
 {
 	const struct model	*m = d->m;
-	const struct mscenario	*sc;
 
-	if (m->caption[0] != '\0' || m->scenario[0] == '\0')
+	if (m->caption[0] != '\0')
 		return (m->caption);
-	if ((sc = model_scenario(m, m->scenario)) == NULL)
-		return (m->caption);
-	return (sc->text);
+	return (model_description(m));
 }
 
 /*

@@ -1,8 +1,9 @@
 /*
  * crt.c -- the only ncurses code: terminal set-up and tear-down, the
- * attributes each colour of draw.c stands for (with colours, or with
- * reverse/bold alone on monochrome terminals and under NO_COLOR), keys
- * and mouse clicks, resizes, and putting a grid on the screen.
+ * attributes each colour of draw.c stands for in the theme chosen
+ * (theme.c's looks made colour pairs, or reverse/bold alone on
+ * monochrome terminals and under NO_COLOR), keys and mouse clicks,
+ * resizes, and putting a grid on the screen.
  *
  * The terminal is restored by crt_fini, which is also registered with
  * atexit so that fatal() and any other exit leave a usable terminal.
@@ -24,44 +25,6 @@
 #include "stairs.h"
 #include "xmalloc.h"
 
-/* How each colour looks: foreground, background, attributes. */
-struct crt_look {
-	short		 fg;
-	short		 bg;
-	attr_t		 attr;		/* with colour */
-	attr_t		 mono;		/* without */
-};
-
-static const struct crt_look crt_looks[COL_MAX] = {
-	[COL_DEFAULT] = { -1, -1, A_NORMAL, A_NORMAL },
-	[COL_BORDER] = { COLOR_BLUE, -1, A_NORMAL, A_NORMAL },
-	[COL_TITLE] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
-	[COL_RANK] = { COLOR_YELLOW, -1, A_NORMAL, A_NORMAL },
-	[COL_STAIR] = { COLOR_YELLOW, -1, A_BOLD, A_NORMAL },
-	[COL_SKIP] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
-	[COL_RUNNING] = { COLOR_BLACK, COLOR_GREEN, A_BOLD,
-	    A_REVERSE | A_BOLD },
-	[COL_GAUGE] = { COLOR_WHITE, COLOR_GREEN, A_BOLD, A_REVERSE | A_BOLD },
-	[COL_GAUGE_EMPTY] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE },
-	[COL_QUEUED] = { -1, -1, A_BOLD, A_BOLD },
-	[COL_SLEEPING] = { COLOR_BLUE, -1, A_BOLD, A_DIM },
-	[COL_EXITED] = { COLOR_RED, -1, A_NORMAL, A_DIM },
-	[COL_SELECTED] = { COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE },
-	[COL_MARK] = { COLOR_CYAN, -1, A_BOLD | A_UNDERLINE,
-	    A_BOLD | A_UNDERLINE },
-	[COL_HEADER] = { -1, -1, A_BOLD, A_BOLD },
-	[COL_STATUS] = { COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE },
-	[COL_PAUSED] = { COLOR_BLACK, COLOR_YELLOW, A_BOLD,
-	    A_REVERSE | A_BOLD },
-	[COL_READONLY] = { COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD },
-	[COL_CAPTION] = { COLOR_YELLOW, -1, A_BOLD, A_BOLD },
-	[COL_ERROR] = { COLOR_RED, -1, A_BOLD, A_BOLD | A_UNDERLINE },
-	[COL_KEYS] = { COLOR_CYAN, -1, A_NORMAL, A_NORMAL },
-	[COL_CELL] = { -1, -1, A_NORMAL, A_NORMAL },
-	[COL_PROMPT] = { COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_REVERSE },
-	[COL_HELP] = { COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_REVERSE },
-};
-
 /* The mouse events asked for: button 1, and the wheel (buttons 4, 5). */
 #ifdef BUTTON5_PRESSED
 #define CRT_WHEEL_DOWN_MASK	BUTTON5_PRESSED
@@ -74,6 +37,10 @@ static const struct crt_look crt_looks[COL_MAX] = {
 static SCREEN	*crt_screen;
 static int	 crt_colour;
 static int	 crt_registered;
+
+/* The theme's attributes of each colour, as set by crt_theme. */
+static attr_t	 crt_attrs[COL_MAX];
+static int	 crt_themed = -1;	/* the theme set, -1 none yet */
 
 /*
  * What is on the screen now, so a frame only touches the cells that
@@ -101,7 +68,6 @@ int
 crt_init(struct view *v, char **cause)
 {
 	const char	*nc;
-	short		 i;
 
 	setlocale(LC_ALL, "");
 	v->ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
@@ -133,11 +99,78 @@ crt_init(struct view *v, char **cause)
 	if (crt_colour) {
 		start_color();
 		use_default_colors();
-		for (i = 1; i < COL_MAX; i++)
-			init_pair(i, crt_looks[i].fg, crt_looks[i].bg);
 	}
+	crt_themed = -1;
+	crt_theme(v->theme);
 	erase();
 	return (0);
+}
+
+/* A LOOK_* set as curses attributes. */
+static attr_t
+crt_attr(int look)
+{
+	attr_t	a = A_NORMAL;
+
+	if (look & LOOK_BOLD)
+		a |= A_BOLD;
+	if (look & LOOK_REVERSE)
+		a |= A_REVERSE;
+	if (look & LOOK_UNDERLINE)
+		a |= A_UNDERLINE;
+	if (look & LOOK_DIM)
+		a |= A_DIM;
+	return (a);
+}
+
+/*
+ * A theme's colour number on this terminal: a bright one (8-15) on a
+ * terminal of 8 colours is the plain one, made bold (*bold set).
+ */
+static short
+crt_colour_of(short c, int *bold)
+{
+	if (c >= 8 && COLORS < 16) {
+		*bold = 1;
+		return (c - 8);
+	}
+	return (c);
+}
+
+/*
+ * Use theme t: a colour pair per colour (COL_DEFAULT's, the pair 0, by
+ * assume_default_colors: the projector's own background), and every
+ * cell painted again at the next render.  Without colours only the
+ * glyphs change (draw.c), the attributes are theme_mono's.
+ */
+void
+crt_theme(enum theme t)
+{
+	const struct look	*lk;
+	short			 fg, bg;
+	int			 i, bold;
+
+	if (crt_screen == NULL || (int)t == crt_themed)
+		return;
+	crt_themed = t;
+	for (i = 0; i < COL_MAX; i++) {
+		if (!crt_colour) {
+			crt_attrs[i] = crt_attr(theme_mono(i)->attr);
+			continue;
+		}
+		lk = theme_look(t, i);
+		bold = 0;
+		fg = crt_colour_of(lk->fg, &bold);
+		bg = crt_colour_of(lk->bg, &bold);
+		crt_attrs[i] = crt_attr(lk->attr) | (bold ? A_BOLD : 0);
+		if (i == COL_DEFAULT)
+			assume_default_colors(fg, bg);
+		else
+			init_pair(i, fg, bg);
+	}
+	/* Everything again: the attributes changed, not only the pairs. */
+	crt_shown_w = crt_shown_h = 0;
+	clearok(curscr, TRUE);
 }
 
 /* Restore the terminal (safe to call twice, and at exit). */
@@ -243,13 +276,8 @@ crt_render(const struct grid *g)
 			crt_shown[y * g->w + x] = *c;
 			if (c->ch == 0)
 				continue;
-			if (crt_colour) {
-				attr = crt_looks[c->col].attr;
-				pair = c->col;
-			} else {
-				attr = crt_looks[c->col].mono;
-				pair = 0;
-			}
+			attr = crt_attrs[c->col];
+			pair = crt_colour ? c->col : 0;
 			wc[0] = c->ch;
 			wc[1] = L'\0';
 			setcchar(&cc, wc, attr, pair, NULL);

@@ -91,7 +91,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	d.m = m;
 	d.v = v;
 	g->ascii = v->ascii;
-	d.gl = grid_glyphs(v->ascii);
+	d.gl = grid_glyphs(v->ascii, theme_thick(v->theme));
 	draw_ranks(&d);
 
 	for (i = 0; i < g->w * g->h; i++) {

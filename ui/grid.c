@@ -20,11 +20,20 @@
 
 static const struct glyphs grid_utf8 = {
 	L'─', L'│', L'┌', L'┐', L'└', L'┘',
-	L'▁', L'█', L'░', L'⋮', L'▶', L'»', L'×', L'│'
+	L'▁', L'█', L'░', L'⋮', L'▶', L'»', L'×', L'│', L'▕'
 };
 static const struct glyphs grid_ascii = {
 	L'-', L'|', L'+', L'+', L'+', L'+',
-	L'_', L'#', L'.', L':', L'>', L'>', L'x', L'|'
+	L'_', L'#', L'.', L':', L'>', L'>', L'x', L'|', L'|'
+};
+/* The projector's (theme_thick): heavy borders, stairs half a cell high. */
+static const struct glyphs grid_utf8_thick = {
+	L'━', L'┃', L'┏', L'┓', L'┗', L'┛',
+	L'▄', L'█', L'░', L'⋮', L'▶', L'»', L'×', L'┃', L'▐'
+};
+static const struct glyphs grid_ascii_thick = {
+	L'=', L'#', L'#', L'#', L'#', L'#',
+	L'=', L'#', L'.', L':', L'>', L'>', L'x', L'#', L'#'
 };
 
 /* One letter per colour, for golden dumps. */
@@ -67,10 +76,15 @@ grid_free(struct grid *g)
 	g->w = g->h = 0;
 }
 
-/* The characters to draw with: UTF-8 box drawing, or plain ASCII. */
+/*
+ * The characters to draw with: UTF-8 box drawing, or plain ASCII; thick
+ * (the projector's theme) or not.
+ */
 const struct glyphs *
-grid_glyphs(int ascii)
+grid_glyphs(int ascii, int thick)
 {
+	if (thick)
+		return (ascii ? &grid_ascii_thick : &grid_utf8_thick);
 	return (ascii ? &grid_ascii : &grid_utf8);
 }
 
@@ -186,8 +200,8 @@ grid_decode(const char *s, wchar_t *out, int max)
 static wchar_t
 grid_ascii_of(wchar_t ch)
 {
-	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→←—";
-	static const wchar_t	to[] = L"-|++++_#.:>>x.><-";
+	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→←—━┃┏┓┗┛▄";
+	static const wchar_t	to[] = L"-|++++_#.:>>x.><-=#####=";
 	size_t			i;
 
 	for (i = 0; from[i] != L'\0'; i++) {

@@ -1,6 +1,10 @@
 /*
- * help.c -- the help, in a box over the middle of the screen.  Pure:
- * into a grid.
+ * help.c -- the help, in a box over the middle of the screen: the
+ * scenario running (its name and description), the keys (keys.c's
+ * text), and what the screen shows (rank, stairs, LEFT, descents, rr,
+ * nr, why %CPU is engine time).  It scrolls when it is taller than the
+ * screen: the keys that scroll it are help_key's, any other closes it.
+ * Pure: into a grid.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,19 +13,133 @@
 #include <string.h>
 #include <wchar.h>
 
+#include <curses.h>
+
 #include "stairs.h"
 #include "xmalloc.h"
 
-/* The help, in a box over the middle of the screen. */
+#define HELP_WIDTH	72	/* the text's width, at most */
+#define HELP_LINES	160	/* lines the help can have */
+
+/*
+ * What the screen shows, for a newcomer.  The staircase's rules are
+ * docs/SPEC.md section 1's; the other policies' ranks are their own.
+ */
+static const char *const help_concepts[] = {
+	"What the screen shows (the staircase policy):",
+	"rank     a task's priority, 100..139: lower runs first. A CPU runs",
+	"         the head of its best stair (rank) that has a task; a task",
+	"         of nice 0 starts at 120, its static rank; 139 is the bottom.",
+	"stairs   each time a task uses up its time on a stair it steps one",
+	"         rank down (r+1); tasks on one stair take turns.",
+	"LEFT     ticks (1 tick = 1 ms) left of its time on this stair: the",
+	"         bar in [hog ███░░]. rr ticks a stair; k×rr on the top",
+	"         stair of descent k.",
+	"descent  one walk down the stairs: DESC in the task table, a row",
+	"  (IT)   (Desc) of the article's table, its stairs across from Base.",
+	"         Falling off 139 starts descent k+1 one stair lower than the",
+	"         last began (static+k), with k+1 slices there: a hog sinks.",
+	"sleep    a task that wakes from a sleep climbs one stair, with its",
+	"         time there afresh: tasks that sleep stay near the top.",
+	"rr       the round-robin interval (rr 10ms on the status line): the",
+	"         time a task runs on a stair before it steps down.",
+	"nr       a CPU's runnable tasks, the running one included. An idle",
+	"         CPU takes one from the busiest; every 100 ticks the busiest",
+	"         gives one away if it has 2 more.",
+	"%CPU     the share of an engine CPU's ticks the task ran over the",
+	"         last few seconds: engine time, not your machine's. A",
+	"         simulated task costs the host nothing; a real process's",
+	"         host time is CPUTIME. Paused, engine time stands still.",
+	"o1, cfs, rr: other policies rank tasks their own way",
+	"         (docs/POLICIES.md); the screen is read the same.",
+	NULL
+};
+
+/* Add a line (NULL: an empty one) to the help's lines. */
+static void
+help_add(char **lines, int *n, const char *s)
+{
+	if (*n < HELP_LINES)
+		lines[(*n)++] = xstrdup(s != NULL ? s : "");
+}
+
+/* Add text wrapped at a word to width columns, after a first prefix. */
+static void
+help_wrap(char **lines, int *n, const char *prefix, const char *s, int width)
+{
+	char	 buf[MODEL_DESC_MAX + 64];
+	size_t	 k;
+	int	 first = 1, pw = grid_width(prefix);
+
+	while (*s == ' ')
+		s++;
+	while (*s != '\0') {
+		k = bar_wrap(s, width - pw);
+		if (first)
+			snprintf(buf, sizeof buf, "%s%.*s", prefix, (int)k, s);
+		else
+			snprintf(buf, sizeof buf, "%*s%.*s", pw, "", (int)k, s);
+		help_add(lines, n, buf);
+		s += k;
+		while (*s == ' ')
+			s++;
+		first = 0;
+	}
+}
+
+/*
+ * The help's lines: the scenario, the keys (after a hint that there is
+ * more below), what the screen shows.  Returns how many; the caller
+ * frees them.
+ */
+static int
+help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
+{
+	const struct model	*m = d->m;
+	const char		*desc = model_description(m);
+	char			 buf[MODEL_WORD_MAX + 64];
+	int			 n = 0, i;
+
+	if (m->scenario[0] != '\0') {
+		snprintf(buf, sizeof buf, "Scenario %s: ", m->scenario);
+		if (desc[0] != '\0')
+			help_wrap(lines, &n, buf, desc, HELP_WIDTH);
+		else
+			help_add(lines, &n, buf);
+		if (m->caption[0] != '\0')
+			help_wrap(lines, &n, "Now: ", m->caption, HELP_WIDTH);
+		help_add(lines, &n, NULL);
+	}
+	if (hint)
+		help_add(lines, &n, "PgDn: what rank, stairs, LEFT, descents, "
+		    "rr, nr and %CPU mean.");
+	for (i = 0; keys[i] != NULL; i++)
+		help_add(lines, &n, keys[i]);
+	help_add(lines, &n, NULL);
+	for (i = 0; help_concepts[i] != NULL; i++)
+		help_add(lines, &n, help_concepts[i]);
+	return (n);
+}
+
+/* The help, in a box over the middle of the screen, from help_top. */
 void
-help_draw(struct draw *d, const char *const *help)
+help_draw(struct draw *d, const char *const *keys)
 {
 	struct grid	*g = d->g;
-	int		 n, w, i, x, y, bw, bh;
+	struct view	*v = d->v;
+	char		*lines[HELP_LINES];
+	int		 n, w, i, x, y, bw, bh, rows;
 
-	for (n = w = 0; help[n] != NULL; n++) {
-		if (grid_width(help[n]) > w)
-			w = grid_width(help[n]);
+	/* Taller than the screen: the first line says what is further. */
+	n = help_lines(d, keys, lines, 0);
+	if (n + 2 > g->h) {
+		for (i = 0; i < n; i++)
+			free(lines[i]);
+		n = help_lines(d, keys, lines, 1);
+	}
+	for (i = w = 0; i < n; i++) {
+		if (grid_width(lines[i]) > w)
+			w = grid_width(lines[i]);
 	}
 	bw = w + 4;
 	bh = n + 2;
@@ -29,6 +147,12 @@ help_draw(struct draw *d, const char *const *help)
 		bw = g->w;
 	if (bh > g->h)
 		bh = g->h;
+	rows = bh - 2;
+	v->help_rows = rows;
+	if (v->help_top > n - rows)
+		v->help_top = n - rows;
+	if (v->help_top < 0)
+		v->help_top = 0;
 	x = (g->w - bw) / 2;
 	y = (g->h - bh) / 2;
 	for (i = 0; i < bh; i++)
@@ -42,7 +166,61 @@ help_draw(struct draw *d, const char *const *help)
 	for (i = 1; i < bh - 1; i++) {
 		grid_put(g, x, y + i, d->gl->v, COL_HELP);
 		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
-		grid_text(d->g, x + 2, y + i, x + bw - 2, help[i - 1], COL_HELP);
+		if (v->help_top + i - 1 < n)
+			grid_text(g, x + 2, y + i, x + bw - 2,
+			    lines[v->help_top + i - 1], COL_HELP);
 	}
-	grid_text(d->g, x + 2, y, x + bw - 2, " help: any key closes ", COL_HELP);
+	if (rows < n) {
+		grid_text(g, x + 2, y, x + bw - 2, " help: Up/Down PgUp/PgDn "
+		    "scroll, any other key closes ", COL_HELP);
+		grid_textf(g, x + bw - 24, y + bh - 1, x + bw - 2, COL_HELP,
+		    " lines %d-%d of %d ", v->help_top + 1,
+		    v->help_top + rows, n);
+	} else
+		grid_text(g, x + 2, y, x + bw - 2, " help: any key closes ",
+		    COL_HELP);
+	for (i = 0; i < n; i++)
+		free(lines[i]);
+}
+
+/*
+ * A key while the help is open: Up/Down (k/j), PgUp/PgDn (and space),
+ * Home/End scroll it; any other key closes it (q and Q too: they do not
+ * quit from here).
+ */
+int
+help_key(struct view *v, int key)
+{
+	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
+
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		v->help_top--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		v->help_top++;
+		break;
+	case KEY_PPAGE:
+		v->help_top -= page;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		v->help_top += page;
+		break;
+	case KEY_HOME:
+		v->help_top = 0;
+		break;
+	case KEY_END:
+		v->help_top = HELP_LINES;
+		break;
+	default:
+		v->show_help = 0;
+		v->help_top = 0;
+		break;
+	}
+	if (v->help_top < 0)
+		v->help_top = 0;
+	return (KEYS_HANDLED | KEYS_REDRAW);
 }

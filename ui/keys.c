@@ -768,6 +768,7 @@ static const struct keys_binding keys_table_[] = {
 	{ 'r', 0, 0, keys_history },
 	{ 'e', 0, 0, keys_history },
 	{ 'z', 'Z', 0, keys_zoom },
+	{ 'T', 'B', 0, theme_key },
 	{ 'u', 'd', 0, keys_events },
 	{ '?', KEY_F(1), 0, keys_help_key },
 	{ 'q', KEY_F(10), 0, keys_quit },
@@ -793,6 +794,8 @@ static const char *const keys_help_text[] = {
 	"Q            stop the daemon (asks)   "
 	    "c           two policies / one",
 	"w r e        timeline/rank line/log   z Z u d     zoom; log older/newer",
+	"T            theme: dark/light/projector"
+	    " B      big type: auto/on/off",
 	"",
 	"Rewind (a seek pauses there, never past the present):",
 	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",
@@ -1154,11 +1157,8 @@ keys_handle(struct keys_env *e, int key)
 		return (keys_prompt_key(e, key));
 	if (e->view->picker)
 		return (keys_picker_key(e, key));
-	if (e->view->show_help) {
-		/* Any key closes it, as it says: q and Q too. */
-		e->view->show_help = 0;
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
+	if (e->view->show_help)
+		return (help_key(e->view, key));	/* scroll, or close */
 	for (i = 0; i < sizeof keys_table_ / sizeof keys_table_[0]; i++) {
 		b = &keys_table_[i];
 		if (key != b->key && (b->alt == 0 || key != b->alt))
@@ -1209,6 +1209,7 @@ keys_click(struct keys_env *e, int x, int y)
 		return (0);
 	if (v->show_help) {
 		v->show_help = 0;
+		v->help_top = 0;
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	tag = e->grid != NULL ? grid_tag_at(e->grid, x, y) : 0;
@@ -1227,16 +1228,19 @@ keys_click(struct keys_env *e, int x, int y)
 /*
  * The mouse wheel at (x, y), up (dir -1) or down (1): over the event
  * log it scrolls the log (up: older), over the CPUs it scrolls their
- * rows as [ and ] do, in the picker it moves the selection, elsewhere
- * it moves the task selection (the task table follows) by KEYS_WHEEL.
+ * rows as [ and ] do, in the picker it moves the selection, in the help
+ * it scrolls it (help_key), elsewhere it moves the task selection (the
+ * task table follows) by KEYS_WHEEL.
  */
 int
 keys_wheel(struct keys_env *e, int x, int y, int dir)
 {
 	struct view	*v = e->view;
 
-	if (v->prompt != PROMPT_NONE || v->show_help)
+	if (v->prompt != PROMPT_NONE)
 		return (0);
+	if (v->show_help)	/* it scrolls */
+		return (help_key(v, dir < 0 ? KEY_UP : KEY_DOWN));
 	if (v->picker)
 		return (keys_picker_key(e, dir < 0 ? KEY_UP : KEY_DOWN));
 	if (v->events_rows > 0 && y >= v->events_y &&

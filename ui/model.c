@@ -1278,6 +1278,12 @@ model_feed(struct model *m, const char *line)
 		    &m->alive, m->scenario, sizeof m->scenario) != 0)
 			return (model_bad(m, line, "bad status line"));
 		m->now = now >= 0 ? now : m->tick;
+		/* The scenario's description (a daemon before it: none). */
+		m->description[0] = '\0';
+		if (f.text != NULL)
+			model_text(m->description, sizeof m->description,
+			    f.text);
+		memcpy(m->described, m->scenario, sizeof m->described);
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f.word, wire_scenario.word) == 0) {
@@ -1399,6 +1405,26 @@ model_has_real(const struct model *m)
 			return (1);
 	}
 	return (0);
+}
+
+/*
+ * The running scenario's description: the `scenarios` reply's, else
+ * the `status` reply's (a scenario loaded from a file is not in the
+ * list) when it was about this scenario; "" for none.
+ */
+const char *
+model_description(const struct model *m)
+{
+	const struct mscenario	*sc;
+
+	if (m->scenario[0] == '\0')
+		return ("");
+	sc = model_scenario(m, m->scenario);
+	if (sc != NULL && sc->text[0] != '\0')
+		return (sc->text);
+	if (strcmp(m->described, m->scenario) == 0)
+		return (m->description);
+	return ("");
 }
 
 /* The newest event's text, or NULL. */

@@ -14,6 +14,12 @@
  * and cuts the fewest tasks, then skips the fewest ranks; beyond
  * PANEL_MAX_CPUS, or when no layout shows every task, the CPUs are a
  * list instead (cpulist.c).
+ *
+ * Big type (panel_big), for one or two CPUs with room to spare: each
+ * rank takes two or three rows, the stairs step wider and join with a
+ * riser, the running task's gauge is twice as long and its name is in
+ * big letters in the corner (panel_banner), so the staircase fills a
+ * large screen and reads from the back of a room.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -34,6 +40,10 @@
 #define PANEL_GAUGE_LIST 5	/* the widest in the CPU list */
 #define PANEL_ITEMS	128	/* tasks a line can show at most */
 #define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
+#define PANEL_BIG_TALL	3	/* big type: rows a rank at most */
+#define PANEL_BIG_MINW	60	/* big type: a panel this wide at least */
+#define PANEL_BIG_STEP	8	/* big type: columns a stair at most */
+#define PANEL_BIG_GAUGE	20	/* big type: the widest gauge */
 
 /*
  * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
@@ -512,7 +522,8 @@ panel_line(struct draw *d, const struct mtask *const *list, int n, int more,
 	for (i = 0; i < shown && surplus > 0; i++) {
 		if (it[i].gauge <= 0)
 			continue;
-		w = (tagrank ? PANEL_GAUGE_LIST : PANEL_GAUGE) - it[i].gauge;
+		w = (tagrank ? PANEL_GAUGE_LIST : d->tall > 0 ?
+		    PANEL_BIG_GAUGE : PANEL_GAUGE) - it[i].gauge;
 		if (w > surplus)
 			w = surplus;
 		it[i].gauge += w;
@@ -611,10 +622,125 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	}
 }
 
+/* The rank rows that fit in lines, a rank every tall lines. */
+static int
+panel_fit(int lines, int tall)
+{
+	return (lines >= 1 ? (lines - 1) / tall + 1 : 0);
+}
+
+/*
+ * Big type's letters: 3 x 5 pixels each, a row of 3 bits (the left one
+ * 4) per pixel row, drawn with half blocks two pixel rows a cell row:
+ * a letter is 3 columns by 3 rows.  Names are letters, digits, - _ .;
+ * letters are capitals, anything else a '?'.
+ */
+static const struct {
+	char		 ch;
+	unsigned char	 rows[5];
+} panel_font[] = {
+	{ 'A', { 2, 5, 7, 5, 5 } }, { 'B', { 6, 5, 6, 5, 6 } },
+	{ 'C', { 3, 4, 4, 4, 3 } }, { 'D', { 6, 5, 5, 5, 6 } },
+	{ 'E', { 7, 4, 6, 4, 7 } }, { 'F', { 7, 4, 6, 4, 4 } },
+	{ 'G', { 3, 4, 5, 5, 3 } }, { 'H', { 5, 5, 7, 5, 5 } },
+	{ 'I', { 7, 2, 2, 2, 7 } }, { 'J', { 1, 1, 1, 5, 2 } },
+	{ 'K', { 5, 5, 6, 5, 5 } }, { 'L', { 4, 4, 4, 4, 7 } },
+	{ 'M', { 5, 7, 7, 5, 5 } }, { 'N', { 6, 5, 5, 5, 5 } },
+	{ 'O', { 2, 5, 5, 5, 2 } }, { 'P', { 6, 5, 6, 4, 4 } },
+	{ 'Q', { 2, 5, 5, 6, 3 } }, { 'R', { 6, 5, 6, 5, 5 } },
+	{ 'S', { 3, 4, 2, 1, 6 } }, { 'T', { 7, 2, 2, 2, 2 } },
+	{ 'U', { 5, 5, 5, 5, 7 } }, { 'V', { 5, 5, 5, 5, 2 } },
+	{ 'W', { 5, 5, 7, 7, 5 } }, { 'X', { 5, 5, 2, 5, 5 } },
+	{ 'Y', { 5, 5, 2, 2, 2 } }, { 'Z', { 7, 1, 2, 4, 7 } },
+	{ '0', { 7, 5, 5, 5, 7 } }, { '1', { 2, 6, 2, 2, 7 } },
+	{ '2', { 6, 1, 2, 4, 7 } }, { '3', { 6, 1, 2, 1, 6 } },
+	{ '4', { 5, 5, 7, 1, 1 } }, { '5', { 7, 4, 6, 1, 6 } },
+	{ '6', { 3, 4, 7, 5, 7 } }, { '7', { 7, 1, 2, 2, 2 } },
+	{ '8', { 7, 5, 7, 5, 7 } }, { '9', { 7, 5, 7, 1, 6 } },
+	{ '-', { 0, 0, 7, 0, 0 } }, { '_', { 0, 0, 0, 0, 7 } },
+	{ '.', { 0, 0, 0, 0, 2 } }, { '?', { 6, 1, 2, 0, 2 } },
+};
+
+/* A character's pixel rows in the big letters ('?' if none). */
+static const unsigned char *
+panel_glyph(char c)
+{
+	size_t	i, n = sizeof panel_font / sizeof panel_font[0];
+
+	if (c >= 'a' && c <= 'z')
+		c -= 'a' - 'A';
+	for (i = 0; i < n; i++) {
+		if (panel_font[i].ch == c)
+			return (panel_font[i].rows);
+	}
+	return (panel_font[n - 1].rows);
+}
+
+/* Whether the cells [x0, x1] x [y0, y1] are blank. */
+static int
+panel_blank(const struct grid *g, int x0, int y0, int x1, int y1)
+{
+	const struct cell	*c;
+	int			 x, y;
+
+	if (x0 < 0 || y0 < 0 || x1 >= g->w || y1 >= g->h)
+		return (0);
+	for (y = y0; y <= y1; y++) {
+		for (x = x0; x <= x1; x++) {
+			c = &g->cells[y * g->w + x];
+			if (c->ch != L' ' || c->col != COL_DEFAULT)
+				return (0);
+		}
+	}
+	return (1);
+}
+
+/*
+ * Big type: the name of the task running on the CPU in big letters in
+ * the panel's top right corner (inside [x0, x1] x [y0, y1]), where the
+ * staircase leaves room, for the back of the room: 3 rows, 4 columns a
+ * character.  Only where every cell it takes, and one around, is blank;
+ * not in ASCII (no half blocks).
+ */
+static void
+panel_banner(struct draw *d, int cpu, int x0, int y0, int x1, int y1)
+{
+	static const wchar_t	 half[4] = { L' ', L'▄', L'▀', L'█' };
+	const struct mcpu	*c = &d->m->cpus[cpu];
+	const struct mtask	*t;
+	const unsigned char	*gl;
+	size_t			 i, n;
+	int			 w, x, row, px, top, bot;
+
+	if (d->g->ascii || c->task <= 0 ||
+	    (t = model_task(d->m, c->task)) == NULL ||
+	    t->state != MTASK_RUNNING || t->cpu != cpu)
+		return;
+	n = strlen(t->name);
+	w = 4 * (int)n - 1;
+	x = x1 - 1 - w;
+	if (n == 0 || y0 + 3 > y1 || x < x0 + (x1 - x0) / 3 ||
+	    !panel_blank(d->g, x - 1, y0, x1 - 1, y0 + 3))
+		return;
+	for (i = 0; i < n; i++, x += 4) {
+		gl = panel_glyph(t->name[i]);
+		for (row = 0; row < 3; row++) {
+			for (px = 0; px < 3; px++) {
+				top = (gl[2 * row] >> (2 - px)) & 1;
+				bot = row < 2 ?
+				    (gl[2 * row + 1] >> (2 - px)) & 1 : 0;
+				grid_put(d->g, x + px, y0 + row,
+				    half[top * 2 + bot], COL_TITLE);
+			}
+		}
+	}
+}
+
 /* Where stairs go: the same for every panel of one size. */
 struct pgeom {
 	int		 nstep;		/* stairs the span is cut into */
 	int		 span;		/* columns the stairs step over */
+	int		 tall;		/* rows a rank (big type), else 1 */
 };
 
 /*
@@ -628,6 +754,7 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 	struct grid		*g = d->g;
 	const struct mtask	**list;
 	int			 i, ix, iw, k, sx, sw, yy, cnt, more, r, j;
+	int			 rise = 0, spread, prev = 0;
 	char			 label[8];
 
 	if (w < 4 || h < 2)
@@ -655,7 +782,17 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		return;
 	}
 	for (i = k = 0; i < n; i++) {
+		/*
+		 * A rank's row; in big type the ranks spread over the
+		 * panel's lines, 2 or 3 rows apart (PANEL_BIG_TALL at most).
+		 */
 		yy = y + 1 + i;
+		if (pg->tall > 1 && n > 1) {
+			spread = h - 3;
+			if (spread > (n - 1) * PANEL_BIG_TALL)
+				spread = (n - 1) * PANEL_BIG_TALL;
+			yy = y + 1 + i * spread / (n - 1);
+		}
 		sx = ix + PANEL_LABEL + k * pg->span / pg->nstep;
 		sw = ix + PANEL_LABEL + (k + 1) * pg->span / pg->nstep - sx;
 		if (sw < 1)
@@ -665,13 +802,20 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		if (rows[i].gap) {
 			grid_put(g, ix + 1, yy, d->gl->skip, COL_SKIP);
 			grid_put(g, sx, yy, d->gl->skip, COL_SKIP);
+			rise = 0;
 			continue;
 		}
 		snprintf(label, sizeof label, "%3d", rows[i].rank);
 		grid_text(g, ix, yy, ix + iw, label, COL_RANK);
 		if (rows[i].skipped_after)
 			grid_put(g, ix + 3, yy, d->gl->skip, COL_SKIP);
+		/* Big type: the rise from the stair above down to this one. */
+		for (j = prev + 1; rise && j <= yy &&
+		    sx - 1 >= ix + PANEL_LABEL; j++)
+			grid_put(g, sx - 1, j, d->gl->riser, COL_STAIR);
 		grid_fill(g, sx, yy, sw, d->gl->stair, COL_STAIR);
+		rise = pg->tall > 1;
+		prev = yy;
 		/* Running, then runnable, then sleeping, each in id order. */
 		list = d->pl + d->rstart[rows[i].rank];
 		cnt = d->rstart[rows[i].rank + 1] - d->rstart[rows[i].rank];
@@ -685,6 +829,8 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 		panel_line(d, list, cnt, more, sx + sw + 1, yy, ix + iw, 0);
 		k++;
 	}
+	if (pg->tall > 1)
+		panel_banner(d, cpu, ix, y + 1, ix + iw - 1, y + h - 1);
 }
 
 /*
@@ -741,7 +887,10 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	maxrow = avail / 3;
 	if (maxrow < 1)
 		maxrow = 1;
-	natural = d->bottom - d->top_static + 1 + 2;
+	pg.tall = d->tall > 0 ? d->tall : 1;
+	natural = (d->bottom - d->top_static) * pg.tall + 1 + 2;
+	if (pg.tall > 1)	/* big type: spread over what there is */
+		natural = (d->bottom - d->top_static) * PANEL_BIG_TALL + 3;
 	shown = prow < maxrow ? prow : maxrow;
 	ph = avail / shown;
 	if (ph > natural)
@@ -760,16 +909,19 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	 * so that nothing jumps when tasks move.
 	 */
 	pg.nstep = d->bottom - d->top_static + 1;
-	if (pg.nstep > ph - 2)
-		pg.nstep = ph - 2;
+	if (pg.nstep > panel_fit(ph - 2, pg.tall))
+		pg.nstep = panel_fit(ph - 2, pg.tall);
 	if (pg.nstep < 1)
 		pg.nstep = 1;
 	room = (pw - 2 - PANEL_LABEL) / 2;
+	/* Big type: two thirds of the panel for wider stairs. */
+	if (d->tall > 0)
+		room = (pw - 2 - PANEL_LABEL) / 3;
 	if (room < PANEL_ROOM)
 		room = PANEL_ROOM;
 	pg.span = pw - 2 - PANEL_LABEL - room;
-	if (pg.span > 4 * pg.nstep)
-		pg.span = 4 * pg.nstep;
+	if (pg.span > (d->tall > 0 ? PANEL_BIG_STEP : 4) * pg.nstep)
+		pg.span = (d->tall > 0 ? PANEL_BIG_STEP : 4) * pg.nstep;
 	if (pg.span < 0)
 		pg.span = 0;
 
@@ -782,7 +934,8 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	for (r = 0; r < shown; r++) {
 		c0 = (v->cpu_top + r) * cols;
 		c1 = c0 + cols < ncpu ? c0 + cols : ncpu;
-		n = panel_rows(d, c0, c1, ph - 2, rows, &first);
+		n = panel_rows(d, c0, c1, panel_fit(ph - 2, pg.tall), rows,
+		    &first);
 		for (i = nrank = 0; i < n; i++)
 			nrank += !rows[i].gap;
 		if (pg.nstep < nrank)
@@ -981,6 +1134,32 @@ panel_keep(struct draw *d, int y, int avail, int *lines)
 }
 
 /*
+ * Big type: the rows each rank would take in avail lines (2 or 3), 1
+ * where big type is asked for (B) but there is not the room, 0 for the
+ * normal layout: more than two CPUs, panels narrower than
+ * PANEL_BIG_MINW, the list asked for, or no room in auto.
+ */
+int
+panel_big(const struct draw *d, int avail)
+{
+	const struct model	*m = d->m;
+	const struct view	*v = d->v;
+	int			 nrank, tall;
+
+	if (v->big == BIG_OFF || m->ncpus < 1 || m->ncpus > 2 ||
+	    v->cpu_view == VIEW_LIST ||
+	    d->g->w / m->ncpus < PANEL_BIG_MINW)
+		return (0);
+	nrank = d->bottom - d->top_static + 1;
+	tall = nrank > 1 ? (avail - 3) / (nrank - 1) : PANEL_BIG_TALL;
+	if (tall > PANEL_BIG_TALL)
+		tall = PANEL_BIG_TALL;
+	if (tall < 2)
+		return (v->big == BIG_ON);
+	return (tall);
+}
+
+/*
  * Draw the CPUs in the rows [y, y + avail): index the tasks by CPU once
  * for all panels, then panels (as chosen, or asked for with the view
  * key) or the list.  Returns the lines used.
@@ -999,7 +1178,11 @@ panel_draw(struct draw *d, int y, int avail)
 	d->names = m->names;
 	d->nnames = m->nnames;
 
-	if (v->cpu_view == VIEW_LIST ||
+	d->tall = panel_big(d, avail);
+	v->big_shown = d->tall > 0;
+	if (d->tall > 0)
+		cols = m->ncpus;	/* side by side: one row */
+	else if (v->cpu_view == VIEW_LIST ||
 	    (v->cpu_view == VIEW_AUTO && m->ncpus > PANEL_MAX_CPUS))
 		cols = 0;
 	else if (m->ncpus > PANEL_MAX_CPUS)
@@ -1019,6 +1202,7 @@ panel_draw(struct draw *d, int y, int avail)
 
 	d->names = NULL;
 	d->nnames = 0;
+	d->tall = 0;
 	free(d->bycpu);
 	free(d->cstart);
 	free(d->pl);

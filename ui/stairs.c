@@ -77,7 +77,8 @@ static void
 stairs_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: stairs [-r] [--follow] [-S socket]\n"
+	    "usage: stairs [-r] [--follow] [--theme dark|light|projector] "
+	    "[-S socket]\n"
 	    "Draw every CPU's staircase live from a stairsd daemon, starting\n"
 	    "one with the built-in demo if none listens on the socket.\n"
 	    "  -S SOCKET   the daemon's socket (default "
@@ -86,6 +87,8 @@ stairs_usage(FILE *f)
 	    "  -r          read-only: watch, change nothing\n"
 	    "  --follow    audience mode (read-only): show what the presenter\n"
 	    "              (the last client to act) shows: task, panes, scroll\n"
+	    "  --theme T   colours for a dark terminal (the default), a light\n"
+	    "              one, or a projector (high contrast, thick stairs)\n"
 	    "  -h, --help  this help;  -V, --version  the version\n"
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
@@ -374,6 +377,9 @@ stairs_session(struct client *c)
 		return;
 	if (model_pending(m, PEND_MARKS) == 0)
 		stairs_command(c, PEND_MARKS, "marks");
+	/* Its description (status's text=), for one loaded from a file. */
+	if (model_pending(m, PEND_STATUS) == 0)
+		stairs_command(c, PEND_STATUS, "status");
 	if (m->scenario[0] != '\0' && model_scenario(m, m->scenario) == NULL &&
 	    model_pending(m, PEND_SCENARIOS) == 0)
 		stairs_command(c, PEND_SCENARIOS, "scenarios");
@@ -488,6 +494,7 @@ stairs_redraw(struct client *c)
 		grid_free(&c->g);
 		grid_init(&c->g, w, h);
 	}
+	crt_theme(c->v.theme);
 	draw_screen(&c->g, c->m, &c->v, keys_help());
 	crt_render(&c->g);
 }
@@ -602,12 +609,13 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "follow", no_argument, NULL, 'F' },
+		{ "theme", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct client	 c;
 	struct timeval	 tv;
 	char		*path = NULL, *cause = NULL;
-	int		 ch, fd, status;
+	int		 ch, fd, status, theme;
 
 	setlocale(LC_ALL, "");
 	memset(&c, 0, sizeof c);
@@ -624,6 +632,15 @@ main(int argc, char **argv)
 		case 'F':
 			c.v.follow = 1;
 			c.v.readonly = 1;
+			break;
+		case 'T':
+			if ((theme = theme_find(optarg)) < 0) {
+				fprintf(stderr, "stairs: --theme %s: not dark, "
+				    "light or projector\n", optarg);
+				free(path);
+				return (2);
+			}
+			c.v.theme = theme;
 			break;
 		case 'S':
 			free(path);

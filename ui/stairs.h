@@ -163,6 +163,8 @@ struct model {
 	 * back), so the client can start its view and marks again.
 	 */
 	char		 scenario[MODEL_WORD_MAX];
+	char		 description[MODEL_DESC_MAX];	/* status's text= */
+	char		 described[MODEL_WORD_MAX];	/* of this scenario */
 	int		 live;
 	long		 now;
 	int		 alive;
@@ -294,6 +296,7 @@ const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
+const char	*model_description(const struct model *);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
@@ -324,6 +327,26 @@ enum col {
 	COL_MAX
 };
 
+/* The colour themes (theme.c): chosen by --theme and the T key. */
+enum theme {
+	THEME_DARK,		/* for a dark terminal: the default */
+	THEME_LIGHT,		/* for a light terminal */
+	THEME_PROJECTOR,	/* high contrast, thick stairs */
+	THEME_MAX
+};
+
+#define LOOK_BOLD	0x1
+#define LOOK_REVERSE	0x2
+#define LOOK_UNDERLINE	0x4
+#define LOOK_DIM	0x8
+
+/* How a colour looks: colours 0-15 (-1 the terminal's), LOOK_* flags. */
+struct look {
+	short		 fg;
+	short		 bg;
+	int		 attr;
+};
+
 /* One cell: a character (0 continues a wide one) and what it shows. */
 struct cell {
 	wchar_t		 ch;
@@ -346,6 +369,14 @@ struct grid {
 struct glyphs {
 	wchar_t		 h, v, tl, tr, bl, br;
 	wchar_t		 stair, full, empty, skip, sel, quote, times, vbar;
+	wchar_t		 riser;		/* big type: a step's rise */
+};
+
+/* Big type (the B key): chosen from the screen, always, or never. */
+enum view_big {
+	BIG_AUTO,		/* one or two CPUs with room to spare */
+	BIG_ON,
+	BIG_OFF
 };
 
 /* How the CPUs are shown (the `v` key). */
@@ -370,6 +401,11 @@ struct view {
 	int		 compare_off;	/* c: one policy's CPUs, not both */
 	int		 show_help;
 	int		 ascii;		/* no UTF-8: _ # . : */
+	enum theme	 theme;		/* colours (crt.c), thick stairs */
+	enum view_big	 big;		/* big type for one or two CPUs */
+	int		 big_shown;	/* draw says: big type is on screen */
+	int		 help_top;	/* the help's first line shown */
+	int		 help_rows;	/* lines of it shown (draw sets it) */
 	int		 readonly;
 	int		 prompt;	/* a prompt is open (keys.c kind) */
 	int		 prompt_task;	/* the task it is about */
@@ -469,12 +505,15 @@ struct draw {
 	int			  st_cut;	/* tasks not by their whole name */
 	int			  st_skipped;	/* ranks not drawn */
 	int			  st_step;	/* columns a stair steps, x100 */
+
+	/* Big type (panel_big): rows a rank; 0 when off. */
+	int			  tall;
 };
 
 /* grid.c */
 void		 grid_init(struct grid *, int w, int h);
 void		 grid_free(struct grid *);
-const struct glyphs *grid_glyphs(int ascii);
+const struct glyphs *grid_glyphs(int ascii, int thick);
 char		 grid_col_letter(enum col);
 void		 grid_put(struct grid *, int x, int y, wchar_t, enum col);
 void		 grid_fill(struct grid *, int x, int y, int n, wchar_t,
@@ -489,6 +528,16 @@ int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
 int		 grid_width(const char *);
 int		 grid_decode(const char *, wchar_t *, int max);
 char		*grid_dump(const struct grid *, int with_colours);
+
+/* theme.c */
+const char	*theme_name(enum theme);
+const char	*theme_what(enum theme);
+int		 theme_find(const char *);
+const struct look *theme_look(enum theme, enum col);
+const struct look *theme_mono(enum col);
+int		 theme_thick(enum theme);
+struct keys_env;
+int		 theme_key(struct keys_env *, int key);
 
 /* draw.c */
 void		 draw_screen(struct grid *, const struct model *, struct view *,
@@ -507,6 +556,7 @@ void		 bar_keys(struct draw *, int y);
 /* panel.c */
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
 int		 panel_digits(int);
+int		 panel_big(const struct draw *, int avail);
 int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
@@ -527,6 +577,7 @@ void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
 void		 help_draw(struct draw *, const char *const *help);
+int		 help_key(struct view *, int key);
 
 /* history.c */
 #define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
@@ -589,5 +640,6 @@ void		 crt_size(int *w, int *h);
 void		 crt_resize(void);
 int		 crt_getkey(int *x, int *y);
 void		 crt_render(const struct grid *);
+void		 crt_theme(enum theme);
 
 #endif
