@@ -7,7 +7,10 @@
 # tick (a line whose from= is not where the CPU's runs ended starts that
 # CPU again, as a client does), must be every tick from the first it got
 # to the pause with no gap, and equal `stairsd --headless --trace` of
-# the same scenario, task and rank, row for row.
+# the same scenario, task and rank, row for row.  The events narrated:
+# a fall-off, and a migration (the balance moves hog3 at tick 100, which
+# a subscriber that connects late on a busy machine misses, so hog3 is
+# also pinned back to CPU 0 at tick 600).
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_runs
 daemon=""
@@ -32,6 +35,7 @@ tasks = (
   { name = "low"; nice = 10; }
 );
 events = (
+  { at = 600; action = "affinity"; task = "hog3"; cpus = "0"; },
   { at = 700; action = "sleep"; task = "hog1"; ms = 50; }
 );
 CFG
