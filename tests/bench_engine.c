@@ -23,8 +23,10 @@
  * also counted with cachegrind: the instructions of TICKS_HI ticks less
  * those of TICKS_LO (setting up the tasks cancels out), per CPU-tick.
  *
- * Usage: bench_engine [-q] [-p POLICY] [-o OLD] [-w MS] [-n TICKS]
+ * Usage: bench_engine [-lq] [-p POLICY] [-o OLD] [-w MS] [-n TICKS]
  *            [CPUS TASKS]
+ *   -l          keep the engine's log of changes, as the live daemon does
+ *               (engine_track_changes; headless runs do not)
  *   -q          shorter windows and fewer runs, for a smoke run
  *   -p POLICY   only this policy: staircase (default), o1, cfs or rr
  *   -o OLD      the old build of this program (default:
@@ -74,6 +76,9 @@ static const struct engine_policy *policies[] = {
 
 /* The policy measured in this process (-p, or the child's). */
 static const struct engine_policy *bench_policy = &engine_policy_staircase;
+
+/* Keep the engine's log of changes, as the live daemon does (-l). */
+static int	bench_track;
 
 /* Before and after: runs of each side, and the instruction counts' ticks. */
 #define ALTERNATIONS	5
@@ -142,6 +147,9 @@ bench_create(int ncpus, int ntasks)
 		exit(1);
 	}
 	e = engine_create(&p, bench_policy);
+#ifndef BENCH_OLD_ENGINE
+	engine_track_changes(e, bench_track);
+#endif
 	for (i = 0; i < ntasks; i++) {
 		memset(&ts, 0, sizeof ts);
 		snprintf(name, sizeof name, "t%d", i);
@@ -376,11 +384,11 @@ bench_exec_ns(const char *bin, int ncpus, int ntasks, int window_ms)
  * ticks CPUS TASKS`, or -1.
  */
 static double
-bench_exec_instr(const char *bin, const char *policy, int ncpus,
+bench_exec_instr(const char *bin, const char *policy, int track, int ncpus,
     int ntasks, int ticks)
 {
 	char		 out[65536], n[16], c[16], t[16], *p, *q;
-	char		*argv[12];
+	char		*argv[13];
 	int		 i = 0;
 	double		 v = 0;
 
@@ -396,6 +404,8 @@ bench_exec_instr(const char *bin, const char *policy, int ncpus,
 		argv[i++] = "-p";
 		argv[i++] = (char *)policy;
 	}
+	if (track)
+		argv[i++] = "-l";
 	argv[i++] = "-n";
 	argv[i++] = n;
 	argv[i++] = c;
@@ -422,13 +432,14 @@ bench_exec_instr(const char *bin, const char *policy, int ncpus,
 
 /* Instructions per CPU-tick: TICKS_HI ticks less TICKS_LO, or -1. */
 static double
-bench_instr(const char *bin, const char *policy, int ncpus, int ntasks,
-    int hi, int lo)
+bench_instr(const char *bin, const char *policy, int track, int ncpus,
+    int ntasks, int hi, int lo)
 {
 	double	a, b;
 
-	if ((a = bench_exec_instr(bin, policy, ncpus, ntasks, hi)) < 0 ||
-	    (b = bench_exec_instr(bin, policy, ncpus, ntasks, lo)) < 0) {
+	if ((a = bench_exec_instr(bin, policy, track, ncpus, ntasks,
+	    hi)) < 0 || (b = bench_exec_instr(bin, policy, track, ncpus,
+	    ntasks, lo)) < 0) {
 		fprintf(stderr, "bench_engine: valgrind %s %d %d failed\n",
 		    bin, ncpus, ntasks);
 		return (-1);
@@ -461,7 +472,7 @@ bench_compare(const char *self, const char *old, int alternations,
 {
 	char	out[256], *vg[] = { "valgrind", "--version", NULL };
 	double	nsold[NCPUS][NTASKS], nsnew[NCPUS][NTASKS], v;
-	double	iold, inew;
+	double	iold, inew, ilog;
 	int	i, j, a, k;
 
 	printf("\nThe staircase before the scheduling class (%s) and now:\n"
@@ -505,16 +516,24 @@ bench_compare(const char *self, const char *old, int alternations,
 	    "--cache-sim=no, %d ticks\nless %d): unlike the wall clock "
 	    "above they do not move with the machine's load,\nso on a "
 	    "shared machine these are the figures to compare\n\n", hi, lo);
-	printf("| CPUs x tasks | before | now | change |\n");
-	printf("|---|---:|---:|---:|\n");
+	printf("| CPUs x tasks | before | now | change | now, log kept "
+	    "(daemon) | change |\n");
+	printf("|---|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < NCPUS; i++) {
 		for (j = 0; j < NTASKS; j++) {
-			iold = bench_instr(old, NULL, cpus_list[i],
+			iold = bench_instr(old, NULL, 0, cpus_list[i],
 			    tasks_list[j], hi, lo);
-			inew = bench_instr(self, NULL, cpus_list[i],
+			inew = bench_instr(self, NULL, 0, cpus_list[i],
+			    tasks_list[j], hi, lo);
+			ilog = bench_instr(self, NULL, 1, cpus_list[i],
 			    tasks_list[j], hi, lo);
 			printf("| %d x %d ", cpus_list[i], tasks_list[j]);
 			bench_pair(iold, inew, "%.0f");
+			ilog < 0 ? printf(" - |") : printf(" %.0f |", ilog);
+			if (iold > 0 && ilog > 0)
+				printf(" %+.1f %% |", (ilog / iold - 1) * 100);
+			else
+				printf(" - |");
 			printf("\n");
 			fflush(stdout);
 		}
@@ -605,8 +624,11 @@ main(int argc, char **argv)
 	int			 i, j, k, ch, round, rounds = 3, quick = 0;
 	int			 npol = NPOLICIES, window_ms = 0;
 
-	while ((ch = getopt(argc, argv, "qp:o:w:n:")) != -1) {
+	while ((ch = getopt(argc, argv, "lqp:o:w:n:")) != -1) {
 		switch (ch) {
+		case 'l':
+			bench_track = 1;
+			break;
 		case 'q':
 			quick = 1;
 			window_ns = 10e6;
@@ -725,7 +747,7 @@ main(int argc, char **argv)
 	return (0);
 
 usage:
-	fprintf(stderr, "usage: bench_engine [-q] [-p POLICY] [-o OLD] "
+	fprintf(stderr, "usage: bench_engine [-lq] [-p POLICY] [-o OLD] "
 	    "[-w MS] [-n TICKS] [CPUS TASKS]\n");
 	return (2);
 }
