@@ -21,10 +21,13 @@
  * clock still moves with the load (by tens of percent on a busy
  * machine); instructions do not, so when valgrind is installed each is
  * also counted with cachegrind: the instructions of TICKS_HI ticks less
- * those of TICKS_LO (setting up the tasks cancels out), per CPU-tick.
+ * those of TICKS_LO (setting up the tasks cancels out, and by TICKS_LO
+ * every bucket of the wake wheel has had its first allocation), per
+ * CPU-tick.
  *
- * Usage: bench_engine [-lq] [-p POLICY] [-o OLD] [-w MS] [-n TICKS]
+ * Usage: bench_engine [-clq] [-p POLICY] [-o OLD] [-w MS] [-n TICKS]
  *            [CPUS TASKS]
+ *   -c          only the staircase before and after (with an old build)
  *   -l          keep the engine's log of changes, as the live daemon does
  *               (engine_track_changes; headless runs do not)
  *   -q          shorter windows and fewer runs, for a smoke run
@@ -82,8 +85,8 @@ static int	bench_track;
 
 /* Before and after: runs of each side, and the instruction counts' ticks. */
 #define ALTERNATIONS	5
-#define TICKS_HI	3000
-#define TICKS_LO	1000
+#define TICKS_HI	8000
+#define TICKS_LO	5000
 
 /* What a child reports back through its pipe. */
 struct result {
@@ -622,10 +625,13 @@ main(int argc, char **argv)
 	long			 ticks = -1;
 	ssize_t			 n;
 	int			 i, j, k, ch, round, rounds = 3, quick = 0;
-	int			 npol = NPOLICIES, window_ms = 0;
+	int			 npol = NPOLICIES, window_ms = 0, only = 0;
 
-	while ((ch = getopt(argc, argv, "lqp:o:w:n:")) != -1) {
+	while ((ch = getopt(argc, argv, "clqp:o:w:n:")) != -1) {
 		switch (ch) {
+		case 'c':
+			only = 1;
+			break;
 		case 'l':
 			bench_track = 1;
 			break;
@@ -665,6 +671,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (only)
+		rounds = 0;
 	bench_policy = policies[0];
 	if (window_ms != 0)
 		window_ns = window_ms * 1e6;
@@ -710,9 +718,11 @@ main(int argc, char **argv)
 	}
 	}
 	}
-	bench_print(res[0], policies[0]->name, rounds, window_ns);
-	if (npol > 1)
-		bench_print_policies(res, npol);
+	if (!only) {
+		bench_print(res[0], policies[0]->name, rounds, window_ns);
+		if (npol > 1)
+			bench_print_policies(res, npol);
+	}
 
 #ifndef BENCH_OLD_ENGINE
 	if (old == NULL && (env = getenv("STAIRS_OLD_BIN")) != NULL &&
@@ -747,7 +757,7 @@ main(int argc, char **argv)
 	return (0);
 
 usage:
-	fprintf(stderr, "usage: bench_engine [-lq] [-p POLICY] [-o OLD] "
+	fprintf(stderr, "usage: bench_engine [-clq] [-p POLICY] [-o OLD] "
 	    "[-w MS] [-n TICKS] [CPUS TASKS]\n");
 	return (2);
 }
