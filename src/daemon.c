@@ -1299,7 +1299,7 @@ daemon_session_new(struct daemon *d, const char *name, char **cause)
 		 * The frames look only at what changed.  Kept with no
 		 * subscriber too: subscribers come and go, the keyframes
 		 * are clones taken all along, and the log is a small part
-		 * of a tick (docs/BENCH.md, "The scheduling class").
+		 * of a tick (docs/BENCH.md, "Before and after in one run").
 		 */
 		set.track_changes = 1;
 		set.note = daemon_session_note;
