@@ -155,9 +155,16 @@ $(OLD_FRAMES_DIR)/stairsd:
 	$(MAKE) -C $(OLD_FRAMES_DIR) BUILD=build/obj BIN=. SAN= stairsd
 $(OLD_DIR)/stairs: $(OLD_DIR)/stairsd
 	$(MAKE) -C $(OLD_DIR) BUILD=build/obj BIN=. SAN= stairs
+# bench_engine's old side: this bench_engine.c against OLD_REV's engine
+# (its headers first), so old and new differ in the engine alone.
+$(OLD_DIR)/bench_engine: tests/bench_engine.c $(OLD_DIR)/stairsd
+	$(CC) -I$(OLD_DIR)/src $(CPPFLAGS) $(filter-out -MMD -MP,$(CFLAGS)) \
+		-DBENCH_OLD_ENGINE -o $@ tests/bench_engine.c \
+		$(OLD_DIR)/build/obj/libstairs.a $(LDLIBS)
 
 bench-run: $(PROGS) $(BENCHES)
-	@$(MAKE) $(OLD_DIR)/stairsd $(OLD_DIR)/stairs >/dev/null 2>&1 || \
+	@$(MAKE) $(OLD_DIR)/stairsd $(OLD_DIR)/stairs $(OLD_DIR)/bench_engine \
+		>/dev/null 2>&1 || \
 		echo "bench: no old stairsd ($(OLD_REV)) to compare with"
 	@$(MAKE) $(OLD_FRAMES_DIR)/stairsd >/dev/null 2>&1 || \
 		echo "bench: no old stairsd ($(OLD_FRAMES_REV)) to compare with"

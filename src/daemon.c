@@ -1471,6 +1471,13 @@ daemon_session_new(struct daemon *d, const char *name, char **cause)
 		set.spawn_arg = d;
 		set.ledger_rows = DAEMON_LEDGER_ROWS;
 		set.history = (uint64_t)d->cfg.history * 1000;
+		/*
+		 * The frames look only at what changed.  Kept with no
+		 * subscriber too: subscribers come and go, the keyframes
+		 * are clones taken all along, and the log is a small part
+		 * of a tick (docs/BENCH.md, "Before and after in one run").
+		 */
+		set.track_changes = 1;
 		set.note = daemon_session_note;
 		set.exit_reason = daemon_exit_reason;
 		set.arg = d;

@@ -120,7 +120,10 @@ struct engine {
 	 * snapshot may have changed, appended as it is touched (repeats
 	 * and all), so a reader finds what changed without a pass over
 	 * every task.  A new epoch (from engine_epochs) starts it again.
+	 * Kept only while tracking (engine_track_changes): it costs ~5-8 %
+	 * of a tick's instructions, for the live daemon's frames alone.
 	 */
+	int				 tracking;
 	int				*log;
 	size_t				 nlog, log_size;
 	uint64_t			 epoch;
@@ -145,26 +148,53 @@ engine_changes_reset(struct engine *e)
 }
 
 /*
- * Note that task id's snapshot may change (engine_changes).  The log
- * holds at least 64 Ki entries, and 4 per task: full, it starts again.
+ * The log of changes is full: grow it to at least 64 Ki entries and 4
+ * per task, or, that big already, start it again.  Out of line, so the
+ * queue operations that log stay small.
  */
-static inline void
-engine_touch(struct engine *e, int id)
+static void __attribute__((noinline))
+engine_log_full(struct engine *e)
 {
 	size_t	want;
 
-	if (e->nlog == e->log_size) {
-		want = (size_t)e->ntasks * 4;
-		if (want < 65536)
-			want = 65536;
-		if (e->log_size >= want) {
-			engine_changes_reset(e);
-		} else {
-			e->log = xreallocarray(e->log, want, sizeof *e->log);
-			e->log_size = want;
-		}
+	want = (size_t)e->ntasks * 4;
+	if (want < 65536)
+		want = 65536;
+	if (e->log_size >= want) {
+		engine_changes_reset(e);
+	} else {
+		e->log = xreallocarray(e->log, want, sizeof *e->log);
+		e->log_size = want;
 	}
-	e->log[e->nlog++] = id;
+}
+
+/* Note that task id's snapshot may change (engine_changes), if tracked. */
+static inline void
+engine_touch(struct engine *e, int id)
+{
+	if (e->tracking) {
+		if (e->nlog == e->log_size)
+			engine_log_full(e);
+		e->log[e->nlog++] = id;
+	}
+}
+
+/*
+ * Keep the log of changes (on) or not (off, as an engine starts): only
+ * a reader that wants to know what changed between looks (the live
+ * daemon's frames) needs it, and a tick costs less without.  Either way
+ * a new epoch: what a reader kept no longer counts.
+ */
+void
+engine_track_changes(struct engine *e, int on)
+{
+	e->tracking = on != 0;
+	engine_changes_reset(e);
+	if (!e->tracking) {
+		free(e->log);
+		e->log = NULL;
+		e->log_size = 0;
+	}
 }
 
 /* Fill the spec's defaults. */
@@ -408,7 +438,7 @@ engine_names_get(const struct engine *e, int kind, const char *name)
 /* --- Runqueues. ---------------------------------------------------- */
 
 /* Queue a task on cpu c, for the reason given. */
-static void
+static inline __attribute__((always_inline)) void
 engine_enqueue(struct engine *e, struct task *t, int c, enum engine_enq why)
 {
 	struct cpu	*cpu = &e->cpus[c];
@@ -425,7 +455,7 @@ engine_enqueue(struct engine *e, struct task *t, int c, enum engine_enq why)
 }
 
 /* Take a task off its CPU's runqueue. */
-static void
+static inline __attribute__((always_inline)) void
 engine_dequeue(struct engine *e, struct task *t, enum engine_deq why)
 {
 	struct cpu	*cpu = &e->cpus[t->cpu];
@@ -570,23 +600,29 @@ engine_balance(struct engine *e, uint64_t now)
 
 /* --- Sleeping and waking. ------------------------------------------- */
 
+/* A full bucket of the timing wheel: twice the room. */
+static void __attribute__((noinline))
+engine_bucket_grow(struct bucket *b)
+{
+	b->size = b->size ? b->size * 2 : 8;
+	b->v = xreallocarray(b->v, b->size, sizeof *b->v);
+}
+
 /* File a wake for tick `tick` in the timing wheel. */
-static void
+static inline void
 engine_wheel_add(struct engine *e, int id, uint64_t tick)
 {
 	struct bucket	*b = &e->wheel[tick & (WHEEL_SIZE - 1)];
 
-	if (b->n == b->size) {
-		b->size = b->size ? b->size * 2 : 8;
-		b->v = xreallocarray(b->v, b->size, sizeof *b->v);
-	}
+	if (b->n == b->size)
+		engine_bucket_grow(b);
 	b->v[b->n].tick = tick;
 	b->v[b->n].id = id;
 	b->n++;
 }
 
 /* Put a task to sleep from tick `from`, runnable again at `wake`. */
-static void
+static inline __attribute__((always_inline)) void
 engine_sleep_until(struct engine *e, struct task *t, uint64_t from,
     uint64_t wake)
 {
@@ -1244,7 +1280,7 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
  * trace row as the task was during the tick and charges the tick; then
  * a finished runtime or run burst ends it.
  */
-static void
+static inline __attribute__((always_inline)) void
 engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 {
 	struct cpu	*cpu = &e->cpus[c];
@@ -1273,12 +1309,38 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 		__builtin_prefetch(&e->tasks[id - 1]);
 }
 
+/*
+ * Step 5 for every CPU: run its pick, or idle.  Inline with tracking a
+ * constant, so the loop has no test for the log when it is not kept.
+ */
+static inline __attribute__((always_inline)) void
+engine_run_cpus(struct engine *e, const int *picks, uint64_t now,
+    int tracking)
+{
+	struct cpu	*cpu;
+	int		 c;
+
+	for (c = 0; c < e->p.cpus; c++) {
+		cpu = &e->cpus[c];
+		/* The task it ran last tick is no longer running. */
+		if (tracking && cpu->last.task != 0 &&
+		    cpu->last.task != picks[c])
+			engine_touch(e, cpu->last.task);
+		if (picks[c] == 0) {
+			cpu->last.task = 0;
+			cpu->last.rank = cpu->last.iter = cpu->last.left = 0;
+			cpu->last.descent = 0;
+			memset(cpu->last.col, 0, sizeof cpu->last.col);
+		} else
+			engine_run(e, c, &e->tasks[picks[c] - 1], now);
+	}
+}
+
 /* Run one tick in the order of SPEC.md section 1. */
 void
 engine_tick(struct engine *e)
 {
 	uint64_t	 now = e->now;
-	struct cpu	*cpu;
 	int		 c, picks[ENGINE_MAX_CPUS];
 	int		 (*pick)(const struct engine_env *, void *);
 
@@ -1298,19 +1360,10 @@ engine_tick(struct engine *e)
 		for (c = 0; c < e->p.cpus; c++)
 			picks[c] = pick(&e->env, e->cpus[c].rq);
 	}
-	for (c = 0; c < e->p.cpus; c++) {
-		cpu = &e->cpus[c];
-		/* The task it ran last tick is no longer running. */
-		if (cpu->last.task != 0 && cpu->last.task != picks[c])
-			engine_touch(e, cpu->last.task);
-		if (picks[c] == 0) {
-			cpu->last.task = 0;
-			cpu->last.rank = cpu->last.iter = cpu->last.left = 0;
-			cpu->last.descent = 0;
-			memset(cpu->last.col, 0, sizeof cpu->last.col);
-		} else
-			engine_run(e, c, &e->tasks[picks[c] - 1], now);
-	}
+	if (e->tracking)
+		engine_run_cpus(e, picks, now, 1);
+	else
+		engine_run_cpus(e, picks, now, 0);
 	e->now = now + 1;
 }
 
@@ -1416,14 +1469,15 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
  * since.  Another epoch (another engine, a clone, the log full and
  * started again, a policy switch) means any task may have changed; so
  * does 0, returned for a policy whose snapshots read its runqueue (cfs:
- * a task's slice depends on the others queued).
+ * a task's slice depends on the others queued) and while the log is not
+ * kept (engine_track_changes; then *n is 0).
  */
 uint64_t
 engine_changes(const struct engine *e, const int **ids, size_t *n)
 {
 	*ids = e->log;
 	*n = e->nlog;
-	if (e->policy->info_rq)
+	if (e->policy->info_rq || !e->tracking)
 		return (0);
 	return (e->epoch);
 }
@@ -1729,7 +1783,10 @@ engine_clone(const struct engine *e)
 		c->fired[j].answer = c->events[k - 1].answer;
 	}
 	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
-	/* A clone's log starts empty, at a new epoch: all may differ. */
+	/*
+	 * A clone's log starts empty, at a new epoch: all may differ.  It
+	 * is tracked if the original's is (keyframes, seeks, branches).
+	 */
 	c->log = NULL;
 	c->log_size = 0;
 	engine_changes_reset(c);

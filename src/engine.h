@@ -353,6 +353,8 @@ int	engine_task_info(const struct engine *, int id,
 	    struct engine_task_info *);			/* -1: no such id */
 uint64_t engine_changes(const struct engine *, const int **ids,
 	    size_t *n);				/* the tasks touched */
+/* Keep the log engine_changes reads (off as an engine starts). */
+void	engine_track_changes(struct engine *, int on);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /* The scenario events fired in the last tick, in order. */

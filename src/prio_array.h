@@ -52,7 +52,7 @@ prio_array_add_tail(struct prio_array *a, const struct prio_links *l, int id,
 	else
 		a->head[r] = id;
 	a->tail[r] = id;
-	a->bitmap[r / 64] |= (uint64_t)1 << (r % 64);
+	a->bitmap[(unsigned)r / 64] |= (uint64_t)1 << ((unsigned)r % 64);
 	a->nr++;
 }
 
@@ -71,7 +71,8 @@ prio_array_del(struct prio_array *a, const struct prio_links *l, int id, int r)
 	else
 		a->tail[r] = prev;
 	if (a->head[r] == 0)
-		a->bitmap[r / 64] &= ~((uint64_t)1 << (r % 64));
+		a->bitmap[(unsigned)r / 64] &= ~((uint64_t)1 <<
+		    ((unsigned)r % 64));
 	a->nr--;
 	l->prev[id] = l->next[id] = 0;
 }

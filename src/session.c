@@ -276,6 +276,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->exit_reason = set->exit_reason;
 	s->arg = set->arg;
 	s->e = engine_create(&set->params, set->policy);
+	engine_track_changes(s->e, set->track_changes);
 	if (scenario_apply(sc, s->e, spawn, set->spawn_arg, cause) != 0) {
 		session_free(s);
 		return (NULL);
@@ -975,6 +976,8 @@ session_compare(struct session *s, const struct engine_policy *pol,
 	if (pol != NULL) {
 		s->shadow = engine_clone(s->e);
 		engine_set_policy(s->shadow, pol);
+		/* Read whole for its frames: its log would go unread. */
+		engine_track_changes(s->shadow, 0);
 	}
 	return (0);
 }

@@ -42,6 +42,12 @@ struct session_setup {
 	int				 ledger_rows;	/* 0: no table counts */
 	/* Ticks of keyframes kept for session_seek; 0: no rewind. */
 	uint64_t			 history;
+	/*
+	 * Keep the engine's log of changes (engine_track_changes), for a
+	 * reader of what changed between looks: the live daemon's frames.
+	 * Its clones (keyframes, the past viewed, a branch) keep it too.
+	 */
+	int				 track_changes;
 	/* A human line about something at tick (narration); may be NULL. */
 	void	(*note)(void *, uint64_t tick, const char *text);
 	/* Why a real task ended, as its process says; -1 if it does not. */

@@ -1,18 +1,40 @@
 /*
  * bench_engine.c -- the engine's cost per CPU-tick for 1, 4 and 64 CPUs
- * times 10, 1 000 and 100 000 tasks, and its peak memory.
+ * times 10, 1 000 and 100 000 tasks, under each policy, and its peak
+ * memory; then the staircase beside the engine from before the
+ * scheduling class (issue 8), in wall clock and in instructions.
  *
  * Each configuration runs in its own child process, so its peak RSS
  * (getrusage ru_maxrss) is its own.  The mix is half CPU hogs, half
  * sleepers with a short pattern [1..5 run, 5..50 sleep], nice -10..10,
  * seeded.  After a warmup the child times windows of ticks with
  * CLOCK_MONOTONIC and keeps the best window; three rounds over all the
- * configurations keep each cell's best round (the machine is shared).
- * The issue's goal: at 100 000 tasks, within 1.5x of the cost at 10.
+ * configurations and policies keep each cell's best round (the machine
+ * is shared).  The issue's goal: at 100 000 tasks, within 1.5x of the
+ * cost at 10.
  *
- * Usage: bench_engine [-q] [-p POLICY] [-n TICKS] [CPUS TASKS]
- *   -q          shorter windows, for a smoke run
- *   -p POLICY   staircase (default), o1, cfs or rr
+ * Before and after: this same file built against the engine of OLD_REV
+ * (c2558c0, before the scheduling class) with -DBENCH_OLD_ENGINE; make
+ * bench-run builds it into the old tree and names that tree in
+ * STAIRS_OLD_BIN.  Old and new run as fresh processes, alternated, best
+ * of each, so a slow spell on the shared machine falls on both.  Wall
+ * clock still moves with the load (by tens of percent on a busy
+ * machine); instructions do not, so when valgrind is installed each is
+ * also counted with cachegrind: the instructions of TICKS_HI ticks less
+ * those of TICKS_LO (setting up the tasks cancels out, and by TICKS_LO
+ * every bucket of the wake wheel has had its first allocation), per
+ * CPU-tick.
+ *
+ * Usage: bench_engine [-clq] [-p POLICY] [-o OLD] [-w MS] [-n TICKS]
+ *            [CPUS TASKS]
+ *   -c          only the staircase before and after (with an old build)
+ *   -l          keep the engine's log of changes, as the live daemon does
+ *               (engine_track_changes; headless runs do not)
+ *   -q          shorter windows and fewer runs, for a smoke run
+ *   -p POLICY   only this policy: staircase (default), o1, cfs or rr
+ *   -o OLD      the old build of this program (default:
+ *               $STAIRS_OLD_BIN/bench_engine if there is one)
+ *   -w MS       with CPUS TASKS: windows of MS ms (default 100)
  *   -n TICKS    with CPUS TASKS: run exactly TICKS ticks, untimed, for
  *               counting instructions (valgrind --tool=cachegrind)
  *   CPUS TASKS  run only that configuration, in this process (for perf)
@@ -20,6 +42,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +61,32 @@
 static const int	cpus_list[NCPUS] = { 1, 4, 64 };
 static const int	tasks_list[NTASKS] = { 10, 1000, 100000 };
 
-/* The policy measured (-p). */
+/*
+ * The policies measured; the old engine has the staircase alone.  -p
+ * keeps one.
+ */
+#ifdef BENCH_OLD_ENGINE
+static const struct engine_policy *policies[] = {
+	&engine_policy_staircase
+};
+#else
+static const struct engine_policy *policies[] = {
+	&engine_policy_staircase, &engine_policy_o1, &engine_policy_cfs,
+	&engine_policy_rr
+};
+#endif
+#define NPOLICIES	((int)(sizeof policies / sizeof policies[0]))
+
+/* The policy measured in this process (-p, or the child's). */
 static const struct engine_policy *bench_policy = &engine_policy_staircase;
+
+/* Keep the engine's log of changes, as the live daemon does (-l). */
+static int	bench_track;
+
+/* Before and after: runs of each side, and the instruction counts' ticks. */
+#define ALTERNATIONS	5
+#define TICKS_HI	8000
+#define TICKS_LO	5000
 
 /* What a child reports back through its pipe. */
 struct result {
@@ -101,6 +150,9 @@ bench_create(int ncpus, int ntasks)
 		exit(1);
 	}
 	e = engine_create(&p, bench_policy);
+#ifndef BENCH_OLD_ENGINE
+	engine_track_changes(e, bench_track);
+#endif
 	for (i = 0; i < ntasks; i++) {
 		memset(&ts, 0, sizeof ts);
 		snprintf(name, sizeof name, "t%d", i);
@@ -255,75 +307,254 @@ bench_fork(int ncpus, int ntasks, double window_ns, struct result *res)
 	return (0);
 }
 
-int
-main(int argc, char **argv)
-{
-	struct result	res[NCPUS][NTASKS], r1;
-	double		window_ns = 100e6, t0;
-	int		i, j, round, rounds = 3;
 
-	if (argc > 1 && strcmp(argv[1], "-q") == 0) {
-		window_ns = 10e6;
-		rounds = 1;
-		argc--;
-		argv++;
+#ifndef BENCH_OLD_ENGINE
+/*
+ * Run argv (execvp) and read what it writes on fd `which` (1 or 2; the
+ * other goes to /dev/null) into buf, NUL-terminated, the end kept if it
+ * overflows.  0 if it exited with status 0.
+ */
+static int
+bench_run(char *const argv[], int which, char *buf, size_t size)
+{
+	pid_t	pid;
+	int	fd[2], status, null;
+	size_t	len = 0;
+	ssize_t	n;
+
+	if (pipe(fd) != 0) {
+		perror("pipe");
+		return (-1);
 	}
-	if (argc > 2 && strcmp(argv[1], "-p") == 0) {
-		if ((bench_policy = engine_policy_find(argv[2])) == NULL) {
-			fprintf(stderr, "bench_engine: no policy %s (%s)\n",
-			    argv[2], engine_policy_names());
-			return (2);
+	if ((pid = fork()) < 0) {
+		perror("fork");
+		return (-1);
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		if ((null = open("/dev/null", O_WRONLY)) < 0 ||
+		    dup2(fd[1], which) < 0 || dup2(null, 3 - which) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	for (;;) {
+		if (len == size - 1) {		/* full: keep the second half */
+			memmove(buf, buf + size / 2, len - size / 2);
+			len -= size / 2;
 		}
-		argc -= 2;
-		argv += 2;
+		n = read(fd[0], buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
 	}
-	if (argc == 5 && strcmp(argv[1], "-n") == 0) {
-		bench_ticks(atoi(argv[3]), atoi(argv[4]), strtoull(argv[2],
-		    NULL, 10));
-		return (0);
+	buf[len] = '\0';
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return (-1);
+	return (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1);
+}
+
+/*
+ * One configuration in a fresh process of program bin (this one or the
+ * old build), windows of window_ms: its best ns per CPU-tick, or -1.
+ */
+static double
+bench_exec_ns(const char *bin, int ncpus, int ntasks, int window_ms)
+{
+	char	 out[4096], w[16], c[16], t[16];
+	char	*argv[] = { (char *)bin, "-w", w, c, t, NULL };
+	double	 ns;
+
+	snprintf(w, sizeof w, "%d", window_ms);
+	snprintf(c, sizeof c, "%d", ncpus);
+	snprintf(t, sizeof t, "%d", ntasks);
+	if (bench_run(argv, 1, out, sizeof out) != 0 ||
+	    sscanf(out, "%*d cpus %*d tasks: %lf ns", &ns) != 1) {
+		fprintf(stderr, "bench_engine: %s %d %d failed: %s\n", bin,
+		    ncpus, ntasks, out);
+		return (-1);
 	}
-	if (argc == 3) {
-		bench_one(atoi(argv[1]), atoi(argv[2]), window_ns, &res[0][0]);
-		printf("%s cpus %s tasks: %.1f ns per CPU-tick (worst %.1f), "
-		    "peak RSS %.1f MiB\n", argv[1], argv[2],
-		    res[0][0].ns_per_cpu_tick, res[0][0].ns_worst,
-		    res[0][0].rss_peak_kb / 1024.0);
-		return (0);
+	return (ns);
+}
+
+/*
+ * The instructions valgrind's cachegrind counts for `bin [-p policy] -n
+ * ticks CPUS TASKS`, or -1.
+ */
+static double
+bench_exec_instr(const char *bin, const char *policy, int track, int ncpus,
+    int ntasks, int ticks)
+{
+	char		 out[65536], n[16], c[16], t[16], *p, *q;
+	char		*argv[13];
+	int		 i = 0;
+	double		 v = 0;
+
+	snprintf(n, sizeof n, "%d", ticks);
+	snprintf(c, sizeof c, "%d", ncpus);
+	snprintf(t, sizeof t, "%d", ntasks);
+	argv[i++] = "valgrind";
+	argv[i++] = "--tool=cachegrind";
+	argv[i++] = "--cache-sim=no";
+	argv[i++] = "--cachegrind-out-file=/dev/null";
+	argv[i++] = (char *)bin;
+	if (policy != NULL) {
+		argv[i++] = "-p";
+		argv[i++] = (char *)policy;
 	}
-	if (argc != 1) {
-		fprintf(stderr, "usage: bench_engine [-q] [-p POLICY] "
-		    "[-n TICKS] [CPUS TASKS]\n");
-		return (2);
+	if (track)
+		argv[i++] = "-l";
+	argv[i++] = "-n";
+	argv[i++] = n;
+	argv[i++] = c;
+	argv[i++] = t;
+	argv[i] = NULL;
+	if (bench_run(argv, 2, out, sizeof out) != 0)
+		return (-1);
+	/* "==PID== I   refs:      1,234,567" */
+	for (p = out; (p = strstr(p, "refs:")) != NULL; p += 5) {
+		for (q = p; q > out && q[-1] == ' '; q--)
+			;
+		if (q > out && q[-1] == 'I')
+			break;
 	}
-	t0 = bench_now();
-	/*
-	 * Rounds over every configuration, keeping each cell's best: a
-	 * neighbour's burst on the shared machine then spoils one round of
-	 * one cell, not the table.
-	 */
-	for (round = 0; round < rounds; round++) {
+	if (p == NULL)
+		return (-1);
+	for (p += 5; *p == ' '; p++)
+		;
+	for (; (*p >= '0' && *p <= '9') || *p == ','; p++)
+		if (*p != ',')
+			v = v * 10 + (*p - '0');
+	return (v);
+}
+
+/* Instructions per CPU-tick: TICKS_HI ticks less TICKS_LO, or -1. */
+static double
+bench_instr(const char *bin, const char *policy, int track, int ncpus,
+    int ntasks, int hi, int lo)
+{
+	double	a, b;
+
+	if ((a = bench_exec_instr(bin, policy, track, ncpus, ntasks,
+	    hi)) < 0 || (b = bench_exec_instr(bin, policy, track, ncpus,
+	    ntasks, lo)) < 0) {
+		fprintf(stderr, "bench_engine: valgrind %s %d %d failed\n",
+		    bin, ncpus, ntasks);
+		return (-1);
+	}
+	return ((a - b) / ((double)(hi - lo) * ncpus));
+}
+
+/* A "| x | y | change |" pair of cells: before, after and the change. */
+static void
+bench_pair(double before, double after, const char *fmt)
+{
+	printf("| ");
+	before < 0 ? printf("-") : printf(fmt, before);
+	printf(" | ");
+	after < 0 ? printf("-") : printf(fmt, after);
+	if (before > 0 && after > 0)
+		printf(" | %+.1f %% |", (after / before - 1) * 100);
+	else
+		printf(" | - |");
+}
+
+/*
+ * The staircase now (self) and before the scheduling class (old): every
+ * configuration in fresh processes, old and new alternated (and which
+ * goes first too), best of each; then instructions when valgrind runs.
+ */
+static void
+bench_compare(const char *self, const char *old, int alternations,
+    int window_ms, int hi, int lo)
+{
+	char	out[256], *vg[] = { "valgrind", "--version", NULL };
+	double	nsold[NCPUS][NTASKS], nsnew[NCPUS][NTASKS], v;
+	double	iold, inew, ilog;
+	int	i, j, a, k;
+
+	printf("\nThe staircase before the scheduling class (%s) and now:\n"
+	    "ns per CPU-tick, each side best of %d fresh runs of %d windows "
+	    "of ~%d ms,\nold and new alternated\n\n", old, alternations,
+	    WINDOWS, window_ms);
+	printf("| CPUs x tasks | before, ns | now, ns | change |\n");
+	printf("|---|---:|---:|---:|\n");
 	for (i = 0; i < NCPUS; i++) {
 		for (j = 0; j < NTASKS; j++) {
-			if (bench_fork(cpus_list[i], tasks_list[j], window_ns,
-			    &r1) != 0)
-				return (1);
-			if (round == 0 ||
-			    r1.ns_per_cpu_tick < res[i][j].ns_per_cpu_tick)
-				res[i][j] = r1;
-			fprintf(stderr, "  %2d cpus %6d tasks: %.1f ns "
-			    "(worst %.1f), %llu ticks/window, setup %.0f ms, "
-			    "%d runnable, %.1f busy CPUs, %.3f switches per "
-			    "CPU-tick\n", cpus_list[i], tasks_list[j],
-			    r1.ns_per_cpu_tick, r1.ns_worst,
-			    (unsigned long long)r1.ticks, r1.setup_ms,
-			    r1.runnable, r1.busy, r1.switches);
+			nsold[i][j] = nsnew[i][j] = 1e30;
+			for (a = 0; a < alternations * 2; a++) {
+				/* old, new; new, old; ... */
+				k = (a % 2) ^ ((a / 2) % 2);
+				v = bench_exec_ns(k == 0 ? old : self,
+				    cpus_list[i], tasks_list[j], window_ms);
+				if (v < 0)
+					continue;
+				if (k == 0 && v < nsold[i][j])
+					nsold[i][j] = v;
+				if (k == 1 && v < nsnew[i][j])
+					nsnew[i][j] = v;
+				fprintf(stderr, "  %s %2d cpus %6d tasks: "
+				    "%.2f ns\n", k == 0 ? "old" : "new",
+				    cpus_list[i], tasks_list[j], v);
+			}
+			printf("| %d x %d ", cpus_list[i], tasks_list[j]);
+			bench_pair(nsold[i][j] < 1e30 ? nsold[i][j] : -1,
+			    nsnew[i][j] < 1e30 ? nsnew[i][j] : -1, "%.2f");
+			printf("\n");
+			fflush(stdout);
 		}
 	}
+
+	if (bench_run(vg, 1, out, sizeof out) != 0) {
+		printf("\n(no valgrind: instructions not counted; wall clock "
+		    "above moves with the machine's load)\n");
+		return;
 	}
+	printf("\nInstructions per CPU-tick (valgrind --tool=cachegrind "
+	    "--cache-sim=no, %d ticks\nless %d): unlike the wall clock "
+	    "above they do not move with the machine's load,\nso on a "
+	    "shared machine these are the figures to compare\n\n", hi, lo);
+	printf("| CPUs x tasks | before | now | change | now, log kept "
+	    "(daemon) | change |\n");
+	printf("|---|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < NCPUS; i++) {
+		for (j = 0; j < NTASKS; j++) {
+			iold = bench_instr(old, NULL, 0, cpus_list[i],
+			    tasks_list[j], hi, lo);
+			inew = bench_instr(self, NULL, 0, cpus_list[i],
+			    tasks_list[j], hi, lo);
+			ilog = bench_instr(self, NULL, 1, cpus_list[i],
+			    tasks_list[j], hi, lo);
+			printf("| %d x %d ", cpus_list[i], tasks_list[j]);
+			bench_pair(iold, inew, "%.0f");
+			ilog < 0 ? printf(" - |") : printf(" %.0f |", ilog);
+			if (iold > 0 && ilog > 0)
+				printf(" %+.1f %% |", (ilog / iold - 1) * 100);
+			else
+				printf(" - |");
+			printf("\n");
+			fflush(stdout);
+		}
+	}
+}
+
+#endif /* !BENCH_OLD_ENGINE */
+
+/* The tables of one policy's rounds: ns, work per tick, peak RSS. */
+static void
+bench_print(const struct result res[NCPUS][NTASKS], const char *name,
+    int rounds, double window_ns)
+{
+	int	i;
 
 	printf("Engine (%s): ns per CPU-tick (best of %d rounds x %d windows "
 	    "of ~%.0f ms); half hogs, half [1..5, 5..50]\n\n",
-	    bench_policy->name, rounds, WINDOWS, window_ns / 1e6);
+	    name, rounds, WINDOWS, window_ns / 1e6);
 	printf("| CPUs | 10 tasks | 1 000 tasks | 100 000 tasks | "
 	    "100k / 10 | 100k / 1k |\n");
 	printf("|---:|---:|---:|---:|---:|---:|\n");
@@ -356,6 +587,177 @@ main(int argc, char **argv)
 		    (double)(res[i][2].rss_peak_kb - res[i][2].rss_base_kb) *
 		    1024.0 / tasks_list[2]);
 	}
+}
+
+/* Every policy's ns per CPU-tick side by side, one row a configuration. */
+static void
+bench_print_policies(const struct result res[][NCPUS][NTASKS], int npol)
+{
+	int	i, j, k;
+
+	printf("\nEach policy: ns per CPU-tick (the same rounds)\n\n");
+	printf("| CPUs x tasks |");
+	for (k = 0; k < npol; k++)
+		printf(" %s |", policies[k]->name);
+	printf("\n|---|");
+	for (k = 0; k < npol; k++)
+		printf("---:|");
+	printf("\n");
+	for (i = 0; i < NCPUS; i++) {
+		for (j = 0; j < NTASKS; j++) {
+			printf("| %d x %d |", cpus_list[i], tasks_list[j]);
+			for (k = 0; k < npol; k++)
+				printf(" %.1f |",
+				    res[k][i][j].ns_per_cpu_tick);
+			printf("\n");
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct result	 res[NPOLICIES][NCPUS][NTASKS];
+	struct result		 r1;
+	const char		*old = NULL, *env;
+	char			 self[PATH_MAX], oldpath[PATH_MAX];
+	double			 window_ns = 100e6, t0;
+	long			 ticks = -1;
+	ssize_t			 n;
+	int			 i, j, k, ch, round, rounds = 3, quick = 0;
+	int			 npol = NPOLICIES, window_ms = 0, only = 0;
+
+	while ((ch = getopt(argc, argv, "clqp:o:w:n:")) != -1) {
+		switch (ch) {
+		case 'c':
+			only = 1;
+			break;
+		case 'l':
+			bench_track = 1;
+			break;
+		case 'q':
+			quick = 1;
+			window_ns = 10e6;
+			rounds = 1;
+			break;
+		case 'p':
+			for (k = 0; k < NPOLICIES; k++)
+				if (strcmp(policies[k]->name, optarg) == 0)
+					break;
+			if (k == NPOLICIES) {
+				fprintf(stderr, "bench_engine: no policy %s\n",
+				    optarg);
+				return (2);
+			}
+			policies[0] = policies[k];
+			npol = 1;
+			break;
+		case 'o':
+			old = optarg;
+			break;
+		case 'w':
+			window_ms = atoi(optarg);
+			if (window_ms < 1 || window_ms > 10000)
+				goto usage;
+			break;
+		case 'n':
+			ticks = atol(optarg);
+			if (ticks < 0)
+				goto usage;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (only)
+		rounds = 0;
+	bench_policy = policies[0];
+	if (window_ms != 0)
+		window_ns = window_ms * 1e6;
+	if (argc == 2 && ticks >= 0) {
+		bench_ticks(atoi(argv[0]), atoi(argv[1]), (uint64_t)ticks);
+		return (0);
+	}
+	if (argc == 2) {
+		bench_one(atoi(argv[0]), atoi(argv[1]), window_ns, &r1);
+		printf("%s cpus %s tasks: %.2f ns per CPU-tick (worst %.2f), "
+		    "peak RSS %.1f MiB\n", argv[0], argv[1],
+		    r1.ns_per_cpu_tick, r1.ns_worst, r1.rss_peak_kb / 1024.0);
+		return (0);
+	}
+	if (argc != 0 || ticks >= 0 || window_ms != 0)
+		goto usage;
+
+	t0 = bench_now();
+	/*
+	 * Rounds over every policy and configuration, keeping each cell's
+	 * best: a neighbour's burst on the shared machine then spoils one
+	 * round of one cell, not the table.
+	 */
+	for (round = 0; round < rounds; round++) {
+	for (k = 0; k < npol; k++) {
+	bench_policy = policies[k];
+	for (i = 0; i < NCPUS; i++) {
+		for (j = 0; j < NTASKS; j++) {
+			if (bench_fork(cpus_list[i], tasks_list[j], window_ns,
+			    &r1) != 0)
+				return (1);
+			if (round == 0 || r1.ns_per_cpu_tick <
+			    res[k][i][j].ns_per_cpu_tick)
+				res[k][i][j] = r1;
+			fprintf(stderr, "  %s %2d cpus %6d tasks: %.1f ns "
+			    "(worst %.1f), %llu ticks/window, setup %.0f ms, "
+			    "%d runnable, %.1f busy CPUs, %.3f switches per "
+			    "CPU-tick\n", policies[k]->name, cpus_list[i],
+			    tasks_list[j], r1.ns_per_cpu_tick, r1.ns_worst,
+			    (unsigned long long)r1.ticks, r1.setup_ms,
+			    r1.runnable, r1.busy, r1.switches);
+		}
+	}
+	}
+	}
+	if (!only) {
+		bench_print(res[0], policies[0]->name, rounds, window_ns);
+		if (npol > 1)
+			bench_print_policies(res, npol);
+	}
+
+#ifndef BENCH_OLD_ENGINE
+	if (old == NULL && (env = getenv("STAIRS_OLD_BIN")) != NULL &&
+	    *env != '\0') {
+		snprintf(oldpath, sizeof oldpath, "%s/bench_engine", env);
+		if (access(oldpath, X_OK) == 0)
+			old = oldpath;
+	}
+	if (policies[0] != &engine_policy_staircase)
+		;	/* -p another: the old engine has none */
+	else if (old == NULL)
+		printf("\n(no old bench_engine: STAIRS_OLD_BIN unset; make "
+		    "bench builds one)\n");
+	else if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) <
+	    0)
+		perror("readlink /proc/self/exe");
+	else {
+		self[n] = '\0';
+		bench_compare(self, old, quick ? 2 : ALTERNATIONS,
+		    quick ? 10 : 30, quick ? 1200 : TICKS_HI,
+		    quick ? 200 : TICKS_LO);
+	}
+#else
+	(void)env;
+	(void)self;
+	(void)oldpath;
+	(void)n;
+	(void)old;
+	(void)quick;
+#endif
 	printf("\n(%.1f s in all)\n", (bench_now() - t0) / 1e9);
 	return (0);
+
+usage:
+	fprintf(stderr, "usage: bench_engine [-clq] [-p POLICY] [-o OLD] "
+	    "[-w MS] [-n TICKS] [CPUS TASKS]\n");
+	return (2);
 }

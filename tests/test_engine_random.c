@@ -523,6 +523,7 @@ test_changes(void **state)
 	for (p = 0; p < sizeof pols / sizeof *pols; p++) {
 		mix_policy = pols[p];
 		e = mix_create(7, MIX_TASKS, 4, groups);
+		engine_track_changes(e, 1);
 		s = 7 ^ 0x5eed;
 		nt = engine_ntasks(e);
 		prev = xcalloc(nt + 1, sizeof *prev);
@@ -577,6 +578,73 @@ test_changes(void **state)
 	mix_policy = &engine_policy_staircase;
 }
 
+/*
+ * The log is kept only when asked (engine_track_changes): off, as a new
+ * engine starts, nothing is logged and engine_changes answers 0 (any
+ * task may have changed); on, a new epoch and the log fills; a clone
+ * keeps the choice at a new epoch; off and on again, yet another epoch.
+ * Either way the trace is the same, tick for tick.
+ */
+static void
+test_changes_tracked(void **state)
+{
+	struct engine		*e, *t, *c;
+	struct engine_cpu_info	 ci, cj;
+	const int		*ids;
+	size_t			 n;
+	uint64_t		 s = 11, st = 11, on, on2, ce;
+	int			 groups[2], gt[2], cpu;
+
+	e = mix_create(11, MIX_TASKS, 4, groups);
+	t = mix_create(11, MIX_TASKS, 4, gt);
+	assert_int_equal(engine_changes(e, &ids, &n), 0);
+	assert_int_equal(n, 0);
+	engine_track_changes(t, 1);
+	on = engine_changes(t, &ids, &n);
+	assert_true(on != 0);
+	while (engine_now(e) < 2000) {
+		mix_poke(e, &s, groups);
+		mix_poke(t, &st, gt);
+		engine_tick(e);
+		engine_tick(t);
+		for (cpu = 0; cpu < MIX_CPUS; cpu++) {
+			engine_cpu_info(e, cpu, &ci);
+			engine_cpu_info(t, cpu, &cj);
+			assert_int_equal(ci.nr, cj.nr);
+			assert_int_equal(ci.task, cj.task);
+			assert_int_equal(ci.rank, cj.rank);
+			assert_int_equal(ci.iter, cj.iter);
+			assert_int_equal(ci.left, cj.left);
+			assert_int_equal(ci.descent, cj.descent);
+			assert_memory_equal(ci.col, cj.col, sizeof ci.col);
+		}
+		assert_int_equal(engine_changes(e, &ids, &n), 0);
+		assert_int_equal(n, 0);
+	}
+	assert_int_equal(engine_changes(t, &ids, &n), on);
+	assert_true(n > 1000);
+
+	c = engine_clone(t);
+	ce = engine_changes(c, &ids, &n);
+	assert_true(ce != 0 && ce != on);
+	engine_tick(c);
+	engine_tick(c);
+	assert_int_equal(engine_changes(c, &ids, &n), ce);
+	assert_true(n > 0);
+	engine_free(c);
+
+	engine_track_changes(t, 0);
+	engine_tick(t);
+	assert_int_equal(engine_changes(t, &ids, &n), 0);
+	assert_int_equal(n, 0);
+	engine_track_changes(t, 1);
+	on2 = engine_changes(t, &ids, &n);
+	assert_true(on2 != 0 && on2 != on && on2 != ce);
+	assert_int_equal(n, 0);
+	engine_free(e);
+	engine_free(t);
+}
+
 int
 main(void)
 {
@@ -587,6 +655,7 @@ main(void)
 		cmocka_unit_test(test_policy_switch),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_changes),
+		cmocka_unit_test(test_changes_tracked),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -41,6 +41,9 @@ static const char test_text[] =
 "  { at = 100; action = \"mark\"; text = \"one\"; }\n"
 ");\n";
 
+/* Keep the engine's log of changes in the sessions made (as the daemon). */
+static int	track_changes;
+
 /* A session of test_text keeping history ticks, under policy pol. */
 static struct session *
 new_session_policy(uint64_t history, const struct engine_policy *pol)
@@ -59,6 +62,7 @@ new_session_policy(uint64_t history, const struct engine_policy *pol)
 	scenario_params(sc, &set.params);
 	set.history = history;
 	set.policy = pol;
+	set.track_changes = track_changes;
 	s = session_create(&set, sc, &cause);
 	assert_non_null(s);
 	scenario_free(sc);
@@ -350,6 +354,70 @@ test_compare(void **unused)
 	session_free(s);
 }
 
+/* The epoch of an engine's log of changes: 0 when it is not kept. */
+static uint64_t
+epoch_of(const struct engine *e)
+{
+	const int	*ids;
+	size_t		 n;
+
+	return (engine_changes(e, &ids, &n));
+}
+
+/*
+ * track_changes (the daemon's): the present's log is kept through
+ * ticks, policy events and a branch, the past viewed has one too; the
+ * shadow's is not (it is read whole).  Without it (headless, the
+ * bench) no engine keeps one.  The state is the same either way.
+ */
+static void
+test_track_changes(void **unused)
+{
+	struct session	*s, *u;
+	uint64_t	 ep;
+	char		*a, *b, *cause = NULL;
+
+	track_changes = 1;
+	s = new_session(1000000);
+	track_changes = 0;
+	u = new_session(1000000);
+	assert_true((ep = epoch_of(session_engine(s))) != 0);
+	assert_int_equal(epoch_of(session_engine(u)), 0);
+	run_to(s, 15000);
+	run_to(u, 15000);
+	assert_int_equal(epoch_of(session_engine(s)), ep);
+	assert_int_equal(epoch_of(session_engine(u)), 0);
+	a = state(s);
+	b = state(u);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(session_compare(s, &engine_policy_rr, &cause), 0);
+	assert_int_equal(epoch_of(session_shadow(s)), 0);
+	run_to(s, 22000);	/* through the policy events */
+	run_to(u, 22000);
+	assert_true(epoch_of(session_engine(s)) != 0);
+	assert_int_equal(epoch_of(session_shadow(s)), 0);
+	assert_int_equal(session_seek(s, 10000, &cause), 0);
+	assert_true(epoch_of(session_engine(s)) != 0);
+	assert_int_equal(session_branch(s, &cause), 0);
+	assert_true(epoch_of(session_engine(s)) != 0);
+	assert_int_equal(epoch_of(session_shadow(s)), 0);
+	assert_int_equal(session_seek(u, 10000, &cause), 0);
+	assert_int_equal(epoch_of(session_engine(u)), 0);
+	assert_int_equal(session_branch(u, &cause), 0);
+	assert_int_equal(epoch_of(session_engine(u)), 0);
+	run_to(s, 25000);
+	run_to(u, 25000);
+	a = state(s);
+	b = state(u);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(s);
+	session_free(u);
+}
+
 int
 main(void)
 {
@@ -359,6 +427,7 @@ main(void)
 		cmocka_unit_test(test_journal_replay),
 		cmocka_unit_test(test_history_bound),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_track_changes),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
