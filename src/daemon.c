@@ -586,6 +586,7 @@ daemon_perfetto_kernel(struct daemon *d, int last)
 	const struct engine	*e = session_live_engine(d->session);
 	struct engine_task_info	 ti;
 	struct procs_krun	 r[64];
+	uint64_t		 to;
 	size_t			 n, i;
 	int			 c;
 
@@ -598,48 +599,34 @@ daemon_perfetto_kernel(struct daemon *d, int last)
 			for (i = 0; i < n; i++) {
 				if (engine_task_info(e, r[i].task, &ti) != 0)
 					ti.name = "?";
+				to = procs_engine_ns(d->procs, r[i].to_ns);
 				perfetto_kernel_run(d->perfetto, c, r[i].pid,
-				    ti.name, r[i].prio, r[i].from_ns,
-				    r[i].to_ns, r[i].state, r[i].preempted,
-				    r[i].next);
+				    ti.name, r[i].prio,
+				    procs_engine_ns(d->procs, r[i].from_ns),
+				    to > 0 ? to : 1,	/* 0 is "open" */
+				    r[i].state, r[i].preempted, r[i].next);
 			}
 		}
 		if (last && procs_kernel_running(d->procs, c, &r[0])) {
 			if (engine_task_info(e, r[0].task, &ti) != 0)
 				ti.name = "?";
 			perfetto_kernel_run(d->perfetto, c, r[0].pid, ti.name,
-			    r[0].prio, r[0].from_ns, 0, 'R', 0, 0);
+			    r[0].prio, procs_engine_ns(d->procs, r[0].from_ns),
+			    0, 'R', 0, 0);
 		}
 	}
 }
 
 /*
- * The tick just run into the Perfetto trace, stamped when its decisions
- * were enforced (CLOCK_MONOTONIC, the kernel's runs' clock), so the
- * engine's tracks and the kernel's line up; then the kernel's runs
- * closed since.  A tick run in no wall time of its own (a batch's
- * catch-up: its due time on the clock; a step while paused) goes at
- * least 1 us, the file's resolution, after the one before.
+ * The tick just run into the Perfetto trace, at engine time (tick ms,
+ * SPEC.md section 9, as headless); then the kernel's runs closed since,
+ * put on the same time line (procs_engine_ns).
  */
 static void
 daemon_perfetto_tick(struct daemon *d, uint64_t tick)
 {
-	uint64_t	ns = 0, due;
-
-	if (d->procs != NULL)
-		ns = procs_tick_ns(d->procs, tick);
-	if (ns == 0)
-		ns = clock_now_ns();
-	if (d->batched && !d->clock.paused) {
-		due = clock_next_ns(&d->clock, tick + 1);
-		if (due < ns)
-			ns = due;
-	}
-	if (ns < d->perfetto_ns + 1000)
-		ns = d->perfetto_ns + 1000;
-	d->perfetto_ns = ns;
-	perfetto_tick_at(d->perfetto, session_live_engine(d->session), tick,
-	    ns);
+	perfetto_tick(d->perfetto, session_live_engine(d->session), tick);
+	d->perfetto_ns = tick * 1000000ULL;
 	daemon_perfetto_kernel(d, 0);
 }
 
@@ -1269,10 +1256,11 @@ daemon_procs_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
 {
 	struct daemon	*d = arg;
 
-	if (d->perfetto == NULL)
+	if (d->perfetto == NULL || d->procs == NULL)
 		return;
-	if (ns < d->perfetto_ns + 1000)
-		ns = d->perfetto_ns + 1000;
+	ns = procs_engine_ns(d->procs, ns);
+	if (ns < d->perfetto_ns)
+		ns = d->perfetto_ns;
 	d->perfetto_ns = ns;
 	perfetto_wake_pick(d->perfetto, session_live_engine(d->session), cpu,
 	    task, rank, ns);

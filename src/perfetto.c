@@ -11,8 +11,8 @@
  *
  * Mapping (docs/PERFETTO.md): a task's pid is its engine task id, idle is
  * pid 0 ("swapper/CPU"); engine CPU c is CPU track c; a task's priority is
- * its rank; a tick is a millisecond (tick / 1000 s, six decimals) headless,
- * or stamped with the CLOCK_MONOTONIC time the live daemon enforced it.  A
+ * its rank; a tick is a millisecond (tick / 1000 s, six decimals), live
+ * too (the kernel's runs are put on that time line: procs_engine_ns).  A
  * switch is written when the task a CPU ran changes from one tick's row to
  * the next, stamped at the start of the tick that shows the new task; a
  * rank counter ("C|pid|rank|value") when a task's rank in the rows
@@ -308,16 +308,9 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t ns)
 void
 perfetto_tick(struct perfetto *pf, const struct engine *e, uint64_t tick)
 {
-	perfetto_tick_at(pf, e, tick, tick * 1000000ULL);
-}
-
-/* The same, stamped ns (the live daemon's time of the tick). */
-void
-perfetto_tick_at(struct perfetto *pf, const struct engine *e, uint64_t tick,
-    uint64_t ns)
-{
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
+	uint64_t		 ns = tick * 1000000ULL;
 	int			 c;
 
 	perfetto_wakes(pf, e, ns);

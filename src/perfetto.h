@@ -21,21 +21,21 @@ struct perfetto *perfetto_open(const char *path, int ncpus, int nkernel,
 	    char **cause);
 /* Flush and close; 0, or -1 with *cause (a write failed). */
 int	perfetto_close(struct perfetto *, char **cause);
-/* After engine_tick: the tick's wakes, then its rows (at tick ms). */
+/*
+ * After engine_tick: the tick's wakes, then its rows, at tick ms of
+ * engine time (headless and live alike: SPEC.md section 9).
+ */
 void	perfetto_tick(struct perfetto *, const struct engine *, uint64_t tick);
-/* The same stamped ns, CLOCK_MONOTONIC (live: when it was enforced). */
-void	perfetto_tick_at(struct perfetto *, const struct engine *,
-	    uint64_t tick, uint64_t ns);
 /*
  * Live: a woken task let run at once on engine CPU cpu at rank, ahead of
- * the tick (the engine's answer to the wake), at ns.
+ * the tick (the engine's answer to the wake), at ns of engine time.
  */
 void	perfetto_wake_pick(struct perfetto *, const struct engine *, int cpu,
 	    int pid, int rank, uint64_t ns);
 /*
  * The kernel's run of a child on physical CPU kcpu (its track is ncpus +
  * kcpu): thread pid, shown as comm, at kernel priority prio, from from_ns
- * to to_ns (0: still running), left in state (+ preempted) for thread
+ * to to_ns (ns of engine time: procs_engine_ns; 0: still running), left in state (+ preempted) for thread
  * next (0: idle).  In time order per CPU.
  */
 void	perfetto_kernel_run(struct perfetto *, int kcpu, int pid,

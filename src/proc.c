@@ -388,6 +388,36 @@ procs_tick_ns(struct procs *ps, uint64_t tick)
 	return (ps->tick_ns[tick % PROC_TICK_TIMES]);
 }
 
+/* A kernel time on the engine's time line (proc.h). */
+uint64_t
+procs_engine_ns(struct procs *ps, uint64_t ns)
+{
+	uint64_t	lo, hi, mid, last, at, off;
+
+	if ((last = engine_now(ps->e)) == 0)
+		return (0);
+	last--;				/* the last tick enforced */
+	lo = last >= PROC_TICK_TIMES ? last - PROC_TICK_TIMES + 1 : 0;
+	while (lo < last && procs_tick_ns(ps, lo) == 0)
+		lo++;			/* ticks run with no enforcement */
+	if ((at = procs_tick_ns(ps, lo)) == 0 || ns <= at)
+		return (lo * 1000000ULL);
+	/* The last tick in [lo, last] enforced at or before ns. */
+	hi = last;
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		at = procs_tick_ns(ps, mid);
+		if (at != 0 && at <= ns)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	off = ns - procs_tick_ns(ps, lo);
+	if (off > 999000)
+		off = 999000;		/* 1 us before the next tick */
+	return (lo * 1000000ULL + off);
+}
+
 /* The watchdog's pid, 0 if there is none. */
 pid_t
 procs_watchdog(struct procs *ps)

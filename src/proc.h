@@ -149,6 +149,14 @@ int	procs_kernel_running(struct procs *, int cpu, struct procs_krun *);
  * time line.
  */
 uint64_t procs_tick_ns(struct procs *, uint64_t tick);
+/*
+ * A CLOCK_MONOTONIC time of the kernel's (a switch, a wake) on the
+ * engine's time line, in ns of engine time (tick t is t ms): the tick
+ * whose enforcement it followed, plus the real time since then, at most
+ * to just before the next tick.  Non-decreasing in ns; before the ticks
+ * kept, the first kept.  SPEC.md section 9 stamps Perfetto traces so.
+ */
+uint64_t procs_engine_ns(struct procs *, uint64_t ns);
 
 /* What the event reader saw, for tests and the bench. */
 struct procs_event_stats {

@@ -373,8 +373,8 @@ pt_check(const char *scenario, const char *ticks, const char *pattern_task,
 }
 
 /*
- * Live runs (stairsd --perfetto, real tasks): the tracks are stamped on
- * CLOCK_MONOTONIC, engine CPUs first, then one per physical CPU for the
+ * Live runs (stairsd --perfetto, real tasks): the tracks are stamped in
+ * engine time (the kernel's runs put on it), engine CPUs first, then one per physical CPU for the
  * kernel's runs of the children (the header's "# stairs: engine cpus N"
  * line says where they start).  What follows reads them back as slices
  * and sets the two side by side, per task.
@@ -784,6 +784,7 @@ test_live(void **state)
 	char		 mode[32];
 	pid_t		 pids[3];
 	const char	*names[] = { "hog1", "hog2", "editor" };
+	long long	 first, last;
 	int		 i, j, counters = 0;
 
 	pt_live_run("realtime = true;\nlog_level = \"debug\";\n", mode,
@@ -797,6 +798,20 @@ test_live(void **state)
 		}
 	}
 	assert_true(counters >= 3);
+	/*
+	 * Stamped in engine time (SPEC.md section 9: tick / 1000), kernel
+	 * tracks too: the run starts at tick 0 and lasts ~2 s of engine
+	 * time, whatever the machine's CLOCK_MONOTONIC (its uptime).
+	 */
+	for (i = 0, first = -1, last = 0; i < pt_nev; i++) {
+		if (pt_ev[i].kind == 's' && pt_ev[i].cpu == 0 && first < 0)
+			first = pt_ev[i].us;
+		if (pt_ev[i].us > last)
+			last = pt_ev[i].us;
+	}
+	if (first < 0 || first > 5000 || last > 30000000)
+		fail_msg("not engine time: the first engine switch at %lld "
+		    "us, the last stamp at %lld us", first, last);
 	for (i = 0; i < 3; i++) {
 		t = pt_task(names[i]);
 		assert_int_equal(t->epid, i + 1);	/* engine ids */
