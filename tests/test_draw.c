@@ -1384,6 +1384,67 @@ test_help_concepts(void **state)
 	model_free(m);
 }
 
+/*
+ * The STOLEN column: shown when a task line has stolen= (real tasks),
+ * "-" for one not started; absent for scripted tasks only; dropped with
+ * CPUTIME on a narrow screen.
+ */
+static void
+test_stolen(void **state)
+{
+	static const char *const lines[] = {
+		"stairs 2 0.1.0",
+		"frame tick=500 cpus=1 tasks=3 paused=1 speed=1 rr=10 "
+		    "dropped=0",
+		"cpu id=0 task=1 nr=2 rank=121 iter=1 left=4",
+		"task id=1 name=hog kind=real pid=4100 nice=0 cpu=0 rank=121 "
+		    "iter=1 left=4 state=running ran=400 cputime=398 "
+		    "stolen=1234 cpus=0 group=- exit=-",
+		"task id=2 name=late kind=real pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 left=10 state=runnable ran=0 cputime=- stolen=- "
+		    "cpus=0 group=- exit=-",
+		"task id=3 name=sim kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 left=10 state=runnable ran=100 cputime=- cpus=0 "
+		    "group=- exit=-",
+		"end",
+	};
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d, *row;
+	size_t		 i;
+
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_int_not_equal(model_feed(m, lines[i]), MODEL_BAD);
+	assert_int_equal(model_task(m, 1)->stolen, 1234);
+	assert_int_equal(model_task(m, 2)->stolen, -1);
+	assert_int_equal(model_task(m, 3)->stolen, -2);
+	view_init(&v);
+	d = render(m, &v, 120, 40);
+	assert_non_null(strstr(d, "CPUTIME  STOLEN %CPU"));
+	assert_non_null(row = strstr(d, " hog              real"));
+	*strchr(row, '\n') = '\0';
+	if (strstr(row, "0.39s   1.23s") == NULL)
+		fail_msg("no stolen 1.23s: %s", row);
+	free(d);
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "STOLEN") != NULL)
+		fail_msg("80x24:\n%s", d);
+	free(d);
+	/* Without a real task's line: no column. */
+	model_feed(m, "frame tick=501 cpus=1 tasks=1 paused=1 speed=1 rr=10 "
+	    "dropped=0");
+	model_feed(m, "cpu id=0 task=3 nr=1 rank=120 iter=1 left=9");
+	model_feed(m, "task id=3 name=sim kind=sim pid=- nice=0 cpu=0 "
+	    "rank=120 iter=1 left=9 state=running ran=101 cputime=- cpus=0 "
+	    "group=- exit=-");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	d = render(m, &v, 120, 40);
+	assert_null(strstr(d, "STOLEN"));
+	assert_non_null(strstr(d, "CPUTIME %CPU"));
+	free(d);
+	model_free(m);
+}
+
 int
 main(void)
 {
@@ -1416,6 +1477,7 @@ main(void)
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_help_concepts),
+		cmocka_unit_test(test_stolen),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

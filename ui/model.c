@@ -334,6 +334,7 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	memset(t, 0, sizeof *t);
 	t->pid = t->cpu = -1;
 	t->cputime = -1;
+	t->stolen = -2;
 	t->rank = 120;
 	t->iter = 1;
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
@@ -422,7 +423,8 @@ model_parse_task(const struct fields *f, struct mtask *t)
 			t->cputime = v;
 			break;
 		case WIRE_TASK_STOLEN:
-			break;		/* not shown */
+			t->stolen = v;
+			break;
 		case WIRE_TASK_SLICE:
 			t->slice = (int)v;
 			break;

@@ -54,6 +54,8 @@ struct mtask {
 	enum mtask_state state;
 	long		 ran;		/* ms */
 	long		 cputime;	/* ms, -1 for sim tasks */
+	/* ms the kernel ran it unpicked (stolen=): -1 "-", -2 none (sim). */
+	long		 stolen;
 	char		 cpus[64];	/* allowed set, as sent */
 	char		 group[MODEL_NAME_MAX];
 	char		 exit[64];
