@@ -15,12 +15,13 @@
 #include <stdint.h>
 
 #include "proc.h"
+#include "runs.h"
 
 /* What held a CPU, besides a task's id (> 0). */
-#define KRUNS_IDLE	0	/* the kernel's idle task */
-#define KRUNS_OTHER	(-1)	/* a process that is no child of ours */
-#define KRUNS_UNKNOWN	(-2)	/* no record says (before the first, or
-				   records lost) */
+#define KRUNS_IDLE	0		/* the kernel's idle task */
+#define KRUNS_OTHER	RUNS_OTHER	/* a process, no child of ours */
+#define KRUNS_UNKNOWN	RUNS_UNKNOWN	/* no record says (before the
+					   first, or records lost) */
 
 struct kruns;
 
