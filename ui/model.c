@@ -919,6 +919,17 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 			return (model_bad(m, line, "bad runs line"));
 		return (MODEL_NOTHING);
 	}
+	if (strcmp(f->word, wire_kruns.word) == 0) {
+		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
+		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
+		    strcmp(f->key[1], KU(FROM)) != 0 ||
+		    (f->n == 3 && f->val[2] != NULL))
+			return (model_bad(m, line, "bad kruns line"));
+		if (history_kruns_line(m, f->val[0], f->val[1], f->n == 3 ?
+		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+			return (model_bad(m, line, "bad kruns line"));
+		return (MODEL_NOTHING);
+	}
 	if (strcmp(f->word, wire_frame.word) == 0) {
 		/* A frame without its end: drop it, start again. */
 		m->in_frame = 0;
