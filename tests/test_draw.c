@@ -1635,6 +1635,16 @@ test_kern(void **state)
 	if (strncmp(p + 1 + 6 + 140 - 106, "..........##########", 20) != 0)
 		fail_msg("cpu 0's kern strip:\n%s", d);
 	free(d);
+	/* 80x24 with every pane: both CPUs' two strips still fit. */
+	v.show_ranks = v.show_events = 1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(p = strstr(d, "\nCPU0  "));
+	assert_non_null(p = strstr(p, "\nkern  "));
+	assert_non_null(p = strstr(p, "\nCPU1  "));
+	assert_non_null(p = strstr(p, "\nkern  "));
+	assert_non_null(strstr(p, "\n kern: the kernel's runs"));
+	free(d);
+	v.show_ranks = v.show_events = 0;
 	/* Room for one CPU's two strips: a line says the other needs more. */
 	d = render(m, &v, 80, 15);
 	if (strstr(d, "(+1 CPUs: a taller screen shows them)") == NULL ||
