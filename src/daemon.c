@@ -37,10 +37,12 @@
 #include "builtin.h"
 #include "change.h"
 #include "daemon.h"
+#include "kruns.h"
 #include "log.h"
 #include "paths.h"
 #include "perfetto.h"
 #include "proc.h"
+#include "runs.h"
 #include "scenario.h"
 #include "server.h"
 #include "session.h"
@@ -53,6 +55,8 @@
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
+#define DAEMON_KRUNS_TICKS	10000		/* kruns kept: as the runs */
+#define DAEMON_KRUNS_CAP	8192
 
 /*
  * A `step N` under way: its ticks run in slices of a few ms, each a turn
@@ -105,6 +109,11 @@ struct daemon {
 	uint64_t		 perfetto_ns;	/* its last engine stamp */
 	uint64_t		*kcursor;	/* per physical CPU: runs read */
 	int			 nkcursor;
+	/* What the kernel ran, per engine CPU and tick (kruns lines). */
+	struct kruns		*kr;		/* NULL: no switch events */
+	struct runs		*kruns;		/* NULL: no real task yet */
+	uint64_t		*krcursor;	/* per physical CPU: runs read */
+	uint64_t		 krlost;	/* records lost, as last seen */
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
@@ -128,6 +137,7 @@ struct daemon {
 };
 
 static void	daemon_arm(struct daemon *, uint64_t);
+static int	daemon_real_live(struct daemon *);
 static int	daemon_batching(struct daemon *);
 static void	daemon_perfetto_tick(struct daemon *, uint64_t);
 
@@ -338,6 +348,17 @@ struct procs *
 daemon_procs(const struct daemon *d)
 {
 	return (d->procs);
+}
+
+/*
+ * What the kernel ran on each engine CPU, tick by tick (the kruns
+ * lines), NULL without the kernel's switch events or before the first
+ * real task.
+ */
+const struct runs *
+daemon_kruns(const struct daemon *d)
+{
+	return (d->kruns);
 }
 
 /* Is the clock paused? */
@@ -553,6 +574,85 @@ daemon_lessons(struct daemon *d)
 }
 
 /*
+ * What the kernel ran in a tick, put beside what the engine decided: for
+ * each engine CPU, what held its physical CPU longest between the
+ * tick's decisions being enforced and the next tick's (kruns.c).  A tick
+ * is settled two ticks late, once the switch records of its whole span
+ * have been read (procs_observe reads them at the start of each tick).
+ * The ring starts with the first tick a real task is alive.
+ */
+static void
+daemon_kruns_tick(struct daemon *d, uint64_t tick)
+{
+	struct procs_event_stats st;
+	struct procs_krun	 r[64], open;
+	uint64_t		 from, to;
+	size_t			 n, i;
+	int			 c, p, what, nk = procs_kernel_ncpus(d->procs);
+
+	if (tick < 2)
+		return;
+	if (d->kruns == NULL) {
+		if (!daemon_real_live(d))
+			return;
+		d->kruns = runs_create(engine_params(
+		    session_live_engine(d->session))->cpus, DAEMON_KRUNS_CAP,
+		    DAEMON_KRUNS_TICKS);
+	}
+	procs_event_stats(d->procs, &st);
+	if (st.lost != d->krlost) {
+		d->krlost = st.lost;
+		kruns_lost(d->kr);
+	}
+	for (p = 0; p < nk; p++) {
+		while ((n = procs_kernel_runs(d->procs, p, &d->krcursor[p], r,
+		    64)) > 0) {
+			for (i = 0; i < n; i++)
+				kruns_add(d->kr, &r[i]);
+		}
+	}
+	tick -= 2;
+	from = procs_tick_ns(d->procs, tick);
+	to = procs_tick_ns(d->procs, tick + 1);
+	for (c = 0; c < runs_ncpus(d->kruns); c++) {
+		p = procs_phys_cpu(d->procs, c);
+		what = KRUNS_UNKNOWN;
+		if (from != 0 && to > from)
+			what = kruns_tick(d->kr, p, from, to,
+			    procs_kernel_running(d->procs, p, &open) ?
+			    &open : NULL);
+		runs_put(d->kruns, c, tick, what, -1, 1);
+	}
+}
+
+/* Start keeping what the kernel ran, if its switch events are read. */
+static void
+daemon_kruns_start(struct daemon *d)
+{
+	struct procs_event_stats st;
+	int			 nk = procs_kernel_ncpus(d->procs);
+
+	if (nk == 0)
+		return;
+	d->kr = kruns_create(nk);
+	d->krcursor = xcalloc(nk, sizeof *d->krcursor);
+	procs_event_stats(d->procs, &st);
+	d->krlost = st.lost;
+}
+
+/* Stop it (the real-process layer ends). */
+static void
+daemon_kruns_stop(struct daemon *d)
+{
+	kruns_free(d->kr);
+	d->kr = NULL;
+	runs_free(d->kruns);
+	d->kruns = NULL;
+	free(d->krcursor);
+	d->krcursor = NULL;
+}
+
+/*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
  * decided.  The session writes the trace rows, counts the table and
@@ -568,6 +668,8 @@ daemon_tick_once(struct daemon *d)
 	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
+	if (d->kr != NULL)
+		daemon_kruns_tick(d, tick);
 	if (d->perfetto != NULL)
 		daemon_perfetto_tick(d, tick);
 	daemon_lessons(d);
@@ -1327,12 +1429,14 @@ daemon_procs_start(struct daemon *d)
 		}
 	}
 	daemon_pending_free(d);
+	daemon_kruns_start(d);
 }
 
 /* End the real-process layer: children killed and reaped, cgroups gone. */
 static void
 daemon_procs_stop(struct daemon *d)
 {
+	daemon_kruns_stop(d);
 	if (d->wake != NULL) {
 		event_free(d->wake);
 		d->wake = NULL;

@@ -24,6 +24,7 @@ struct evbuffer;
 struct server;
 struct server_client;
 struct procs;
+struct runs;
 struct session;
 struct change;
 
@@ -50,6 +51,7 @@ struct session	*daemon_session(const struct daemon *);
 const struct config *daemon_config(const struct daemon *);
 struct event_base *daemon_base(const struct daemon *);
 struct procs	*daemon_procs(const struct daemon *);
+const struct runs *daemon_kruns(const struct daemon *);
 int		 daemon_paused(const struct daemon *);
 double		 daemon_speed(const struct daemon *);
 uint64_t	 daemon_gen(const struct daemon *);

@@ -179,6 +179,7 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 	kc->open.cpu = cpu;
 	kc->open.prio = prio;
 	kc->open.from_ns = ts;
+	kc->open.prev = prev;
 	kc->open.to_ns = 0;
 	kc->open.seq = 0;
 }

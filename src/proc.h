@@ -130,6 +130,9 @@ struct procs_krun {
 	int		 preempted;	/* R because preempted ("R+") */
 	pid_t		 next;		/* what ran next: 0 idle, else a thread
 					   (a child's run then starts at to_ns) */
+	pid_t		 prev;		/* what ran before: 0 idle, else a
+					   thread (another child's: it ended
+					   at from_ns) */
 };
 /* Physical CPUs that may have runs (0: no switch events here). */
 int	procs_kernel_ncpus(struct procs *);

@@ -8,12 +8,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "protocol.h"
+#include "runs.h"
 #include "wire.h"
 #include "xmalloc.h"
 
@@ -469,9 +471,10 @@ protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
 }
 
 /*
- * [fps] [delta] [runs] [view]: the words last, once each: "delta" (frames
- * after the first carry only changes), "runs" (what each CPU ran), "view"
- * (the presenter's view): lines older clients do not know.
+ * [fps] [delta] [runs] [kruns] [view]: the words last, once each: "delta"
+ * (frames after the first carry only changes), "runs" (what each CPU
+ * ran), "kruns" (what the kernel ran there, real tasks), "view" (the
+ * presenter's view): lines older clients do not know.
  */
 int
 protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
@@ -484,6 +487,8 @@ protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 			cmd->delta = 1;
 		else if (strcmp(w[n - 1], "runs") == 0 && !cmd->runs)
 			cmd->runs = 1;
+		else if (strcmp(w[n - 1], "kruns") == 0 && !cmd->kruns)
+			cmd->kruns = 1;
 		else if (strcmp(w[n - 1], "view") == 0 && !cmd->view)
 			cmd->view = 1;
 		else
@@ -1056,4 +1061,71 @@ protocol_text_line(char *buf, size_t len, const char *keyword, uint64_t tick,
 	if (len > 0)
 		buf[n] = '\0';
 	return (n);
+}
+
+/* One run of a runs line: "ID:RANK*N", or "0*N" when idle. */
+size_t
+protocol_runs_item(char *buf, size_t len, int task, int rank, uint64_t n)
+{
+	if (task == 0)
+		return (protocol_len(snprintf(buf, len, "0*%llu",
+		    (unsigned long long)n), len));
+	return (protocol_len(snprintf(buf, len, "%d:%d*%llu", task, rank,
+	    (unsigned long long)n), len));
+}
+
+/*
+ * One run of a kruns line: "ID*N" a child (task ID), "0*N" idle, "-*N"
+ * another process, "?*N" not known.
+ */
+size_t
+protocol_kruns_item(char *buf, size_t len, int task, uint64_t n)
+{
+	if (task >= 0)
+		return (protocol_len(snprintf(buf, len, "%d*%llu", task,
+		    (unsigned long long)n), len));
+	return (protocol_len(snprintf(buf, len, "%c*%llu",
+	    task == RUNS_OTHER ? '-' : '?', (unsigned long long)n), len));
+}
+
+/*
+ * Read one run of a kruns line at *p, then a comma (not last) or the
+ * end, *p moved past it: its task (RUNS_OTHER, RUNS_UNKNOWN) and ticks
+ * (at least 1); 0, or -1 if it is not one.
+ */
+int
+protocol_kruns_parse(const char **p, int *task, uint64_t *n)
+{
+	const char		*s = *p;
+	char			*end;
+	unsigned long long	 v;
+	long			 id;
+
+	if (*s == '-' || *s == '?') {
+		*task = *s == '-' ? RUNS_OTHER : RUNS_UNKNOWN;
+		s++;
+	} else {
+		if (*s < '0' || *s > '9')
+			return (-1);
+		errno = 0;
+		id = strtol(s, &end, 10);
+		if (errno != 0 || id > INT_MAX)
+			return (-1);
+		*task = (int)id;
+		s = end;
+	}
+	if (*s++ != '*' || *s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0 || v == 0)
+		return (-1);
+	s = end;
+	if (*s == ',' && s[1] != '\0')
+		s++;
+	else if (*s != '\0')
+		return (-1);
+	*n = v;
+	*p = s;
+	return (0);
 }

@@ -108,6 +108,7 @@ struct proto_cmd {
 	int		 fps;		/* subscribe */
 	int		 delta;		/* subscribe ... delta */
 	int		 runs;		/* subscribe ... runs: runs lines */
+	int		 kruns;		/* subscribe ... kruns: kruns lines */
 	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
@@ -193,6 +194,13 @@ size_t	protocol_scenario_line(char *, size_t, const char *name,
 	    const char *file, int cpus, int tasks, int real, const char *text);
 size_t	protocol_text_line(char *buf, size_t len, const char *keyword,
 	    uint64_t tick, const char *text);
+/* One run of a runs line ("ID:RANK*N", "0*N"), no comma. */
+size_t	protocol_runs_item(char *buf, size_t len, int task, int rank,
+	    uint64_t n);
+/* One run of a kruns line ("ID*N", "0*N", "-*N", "?*N"), no comma. */
+size_t	protocol_kruns_item(char *buf, size_t len, int task, uint64_t n);
+/* Read one at *p (then a comma or the end); 0, or -1 if it is not. */
+int	protocol_kruns_parse(const char **p, int *task, uint64_t *n);
 const char *protocol_state_name(const struct engine_task_info *);
 const char *protocol_exit_name(enum engine_exit);
 char   *protocol_format_speed(double, char *buf, size_t len);

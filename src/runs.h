@@ -13,6 +13,13 @@
 
 struct runs;
 
+/*
+ * A ring of what the kernel ran (the `kruns` lines, src/kruns.c) holds,
+ * besides task ids and 0 (idle), these (at rank -1).
+ */
+#define RUNS_OTHER	(-1)	/* a process that is no child of ours */
+#define RUNS_UNKNOWN	(-2)	/* not known */
+
 /* A run: task (0: idle) at rank for n ticks from tick `from`. */
 struct runs_run {
 	uint64_t	from;

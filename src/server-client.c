@@ -35,7 +35,7 @@
 #define RK(k)	wire_key(&wire_runs, WIRE_RUNS_##k)
 
 static void	server_client_runs(struct server_client *, struct evbuffer *,
-		    uint64_t);
+		    uint64_t, int);
 
 static void	server_client_read(struct bufferevent *, void *);
 static void	server_client_write(struct bufferevent *, void *);
@@ -223,7 +223,9 @@ server_client_frame(struct server_client *c)
 	 */
 	tr = extra != 0 ? srv->trailer : out;
 	if (c->runs)
-		server_client_runs(c, tr, st.tick);
+		server_client_runs(c, tr, st.tick, 0);
+	if (c->kruns)
+		server_client_runs(c, tr, st.tick, 1);
 	if ((caption = session_caption(daemon_session(d), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
@@ -254,49 +256,66 @@ server_client_frame(struct server_client *c)
 }
 
 /*
- * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"): per CPU what ran
- * from the end of the runs this client was sent to the tick shown, in
- * lines of at most about 1 000 bytes.  When that does not follow on (the
- * first frame, a new session, a seek back, a branch) every CPU starts
- * again with all that is kept up to the tick shown, in at least one line
- * (maybe empty) so the client drops what it had.
+ * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"), or with kernel
+ * its `kruns` lines ("Kernel runs": the daemon's ring of what the kernel
+ * ran, none without one): per CPU what ran from the end of those this
+ * client was sent to the tick shown, in lines of at most about 1 000
+ * bytes.  When that does not follow on (the first frame, a new session,
+ * a seek back, a branch) every CPU starts again with all that is kept up
+ * to the tick shown, in at least one line (maybe empty) so the client
+ * drops what it had.
  */
 static void
-server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
+server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to,
+    int kernel)
 {
-	const struct runs	*r = session_runs(daemon_session(c->server->daemon));
+	struct daemon		*d = c->server->daemon;
+	const struct runs	*r;
+	const char		*word;
 	struct runs_run		 run[64];
 	char			 line[1200];
-	uint64_t		 from, first;
+	uint64_t		 from, first, *sent;
 	size_t			 n, i, len;
-	int			 cpu, cont, said;
+	int			 cpu, cont, said, *ok;
 
+	if (kernel) {
+		r = daemon_kruns(d);
+		word = wire_kruns.word;
+		sent = &c->kruns_to;
+		ok = &c->kruns_ok;
+	} else {
+		r = session_runs(daemon_session(d));
+		word = wire_runs.word;
+		sent = &c->runs_to;
+		ok = &c->runs_ok;
+	}
+	if (r == NULL)
+		return;
 	for (cpu = 0; cpu < runs_ncpus(r); cpu++) {
 		first = runs_first(r, cpu);
 		if (to > runs_end(r, cpu))
 			to = runs_end(r, cpu);
-		cont = c->runs_ok && c->runs_to <= to && c->runs_to >= first;
-		from = cont ? c->runs_to : first < to ? first : to;
+		cont = *ok && *sent <= to && *sent >= first;
+		from = cont ? *sent : first < to ? first : to;
 		said = cont;
 		len = 0;
 		while ((n = runs_get(r, cpu, from, to, run, 64)) > 0) {
 			for (i = 0; i < n; i++) {
 				if (len == 0)
 					len = snprintf(line, sizeof line,
-					    "%s %s=%d %s=%llu ", wire_runs.word,
+					    "%s %s=%d %s=%llu ", word,
 					    RK(CPU), cpu, RK(FROM),
 					    (unsigned long long)run[i].from);
 				else
 					line[len++] = ',';
-				if (run[i].task == 0)
-					len += snprintf(line + len, sizeof line -
-					    len, "0*%llu",
-					    (unsigned long long)run[i].n);
+				if (kernel)
+					len += protocol_kruns_item(line + len,
+					    sizeof line - len, run[i].task,
+					    run[i].n);
 				else
-					len += snprintf(line + len, sizeof line -
-					    len, "%d:%d*%llu", run[i].task,
-					    run[i].rank,
-					    (unsigned long long)run[i].n);
+					len += protocol_runs_item(line + len,
+					    sizeof line - len, run[i].task,
+					    run[i].rank, run[i].n);
 				if (len > 1000) {
 					line[len++] = '\n';
 					evbuffer_add(out, line, len);
@@ -309,7 +328,7 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 		if (len > 0 || !said) {
 			if (len == 0)
 				len = snprintf(line, sizeof line,
-				    "%s %s=%d %s=%llu ", wire_runs.word,
+				    "%s %s=%d %s=%llu ", word,
 				    RK(CPU), cpu, RK(FROM),
 				    (unsigned long long)from);
 			line[len - 1] = line[len - 1] == ' ' ? '\n' : line[len - 1];
@@ -318,8 +337,8 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to)
 			evbuffer_add(out, line, len);
 		}
 	}
-	c->runs_to = to;
-	c->runs_ok = 1;
+	*sent = to;
+	*ok = 1;
 }
 
 /*
@@ -340,9 +359,11 @@ server_client_subscribe(struct server_client *c, const struct proto_cmd *cmd)
 	c->subscribed = 1;
 	c->delta = cmd->delta;
 	c->runs = cmd->runs;
+	c->kruns = cmd->kruns;
 	c->view = cmd->view;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->runs_ok = 0;		/* and has the runs kept */
+	c->kruns_ok = 0;
 	c->view_seen = 0;	/* and the presenter's view, if any */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);

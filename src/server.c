@@ -255,6 +255,7 @@ server_reset(struct server *srv)
 	TAILQ_FOREACH(c, &srv->clients, entry) {
 		c->gen_sent = 0;
 		c->runs_ok = 0;
+		c->kruns_ok = 0;
 	}
 }
 

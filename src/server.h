@@ -63,6 +63,9 @@ struct server_client {
 	uint64_t		 runs_to;	/* end of the runs sent */
 	int			 runs_ok;	/* runs_to holds */
 	int			 runs;		/* subscribed with runs */
+	uint64_t		 kruns_to;	/* the same, kruns lines */
+	int			 kruns_ok;
+	int			 kruns;		/* subscribed with kruns */
 	int			 view;		/* subscribed with view */
 	uint64_t		 view_seen;	/* view_seq of the view sent */
 

@@ -147,6 +147,10 @@ static const struct wire_field wire_runs_fields[WIRE_RUNS_MAX] = {
 const struct wire_line wire_runs = {
 	"runs", wire_runs_fields, wire_ids, WIRE_RUNS_MAX
 };
+/* The kernel's runs: the same fields, a run list of its own grammar. */
+const struct wire_line wire_kruns = {
+	"kruns", wire_runs_fields, wire_ids, WIRE_RUNS_MAX
+};
 
 /* The presenter's pairs follow seq=, whatever their keys. */
 static const struct wire_field wire_view_fields[WIRE_VIEW_MAX] = {

@@ -119,9 +119,14 @@ enum wire_view {
 	WIRE_VIEW_MAX
 };
 
+/*
+ * kruns cpu=N from=N ID*N,0*N,-*N,?*N,...: what the kernel ran there
+ * (subscribe ... kruns); the fields are runs lines'.
+ */
+
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
-	    wire_gone, wire_table, wire_row, wire_runs, wire_view;
+	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)

@@ -6,6 +6,7 @@
  * them with `git diff` before committing.  A mismatch leaves the actual
  * dump beside the golden as NAME.actual.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -1384,6 +1385,293 @@ test_help_concepts(void **state)
 	model_free(m);
 }
 
+/*
+ * The STOLEN column: shown when a task line has stolen= (real tasks),
+ * "-" for one not started; absent for scripted tasks only; dropped with
+ * CPUTIME on a narrow screen.
+ */
+static void
+test_stolen(void **state)
+{
+	static const char *const lines[] = {
+		"stairs 2 0.1.0",
+		"frame tick=500 cpus=1 tasks=3 paused=1 speed=1 rr=10 "
+		    "dropped=0",
+		"cpu id=0 task=1 nr=2 rank=121 iter=1 left=4",
+		"task id=1 name=hog kind=real pid=4100 nice=0 cpu=0 rank=121 "
+		    "iter=1 left=4 state=running ran=400 cputime=398 "
+		    "stolen=1234 cpus=0 group=- exit=-",
+		"task id=2 name=late kind=real pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 left=10 state=runnable ran=0 cputime=- stolen=- "
+		    "cpus=0 group=- exit=-",
+		"task id=3 name=sim kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 left=10 state=runnable ran=100 cputime=- cpus=0 "
+		    "group=- exit=-",
+		"end",
+	};
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d, *row;
+	size_t		 i;
+
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_int_not_equal(model_feed(m, lines[i]), MODEL_BAD);
+	assert_int_equal(model_task(m, 1)->stolen, 1234);
+	assert_int_equal(model_task(m, 2)->stolen, -1);
+	assert_int_equal(model_task(m, 3)->stolen, -2);
+	view_init(&v);
+	d = render(m, &v, 120, 40);
+	assert_non_null(strstr(d, "CPUTIME  STOLEN %CPU"));
+	assert_non_null(row = strstr(d, " hog              real"));
+	*strchr(row, '\n') = '\0';
+	if (strstr(row, "0.39s   1.23s") == NULL)
+		fail_msg("no stolen 1.23s: %s", row);
+	free(d);
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "STOLEN") != NULL)
+		fail_msg("80x24:\n%s", d);
+	free(d);
+	/* Without a real task's line: no column. */
+	model_feed(m, "frame tick=501 cpus=1 tasks=1 paused=1 speed=1 rr=10 "
+	    "dropped=0");
+	model_feed(m, "cpu id=0 task=3 nr=1 rank=120 iter=1 left=9");
+	model_feed(m, "task id=3 name=sim kind=sim pid=- nice=0 cpu=0 "
+	    "rank=120 iter=1 left=9 state=running ran=101 cputime=- cpus=0 "
+	    "group=- exit=-");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	d = render(m, &v, 120, 40);
+	assert_null(strstr(d, "STOLEN"));
+	assert_non_null(strstr(d, "CPUTIME %CPU"));
+	free(d);
+	model_free(m);
+}
+
+/* Line n (0 the first) of dump d. */
+static const char *
+nth_line(const char *d, int n)
+{
+	for (; n > 0 && d != NULL; n--) {
+		if ((d = strchr(d, '\n')) != NULL)
+			d++;
+	}
+	assert_non_null(d);
+	return (d);
+}
+
+/* The character at column i of a dump line (lines lose trailing blanks). */
+static char
+cell_at(const char *line, int i)
+{
+	int	j;
+
+	for (j = 0; j < i; j++) {
+		if (line[j] == '\n' || line[j] == '\0')
+			return (' ');
+	}
+	return (line[i] == '\n' || line[i] == '\0' ? ' ' : line[i]);
+}
+
+/* What the kernel ran on cpu at tick (RUNS_*), HISTORY_NONE-like INT_MIN. */
+static int
+kern_at(const struct runs *r, int cpu, long tick)
+{
+	struct runs_run	run;
+
+	if (tick < 0 || runs_get(r, cpu, (uint64_t)tick, (uint64_t)tick + 1,
+	    &run, 1) != 1)
+		return (INT_MIN);
+	return (run.task);
+}
+
+/*
+ * The kern strips of a w x h render at zoom 1 against the model: each
+ * cell is what the kernel ran at its tick (its task's legend letter, '.'
+ * idle, '#' another process, blank when not known or not kept), marked
+ * (colour 'D') exactly where that is not what the engine ran (one of
+ * them ran a task of ours and the other not that one).  Returns the
+ * cells marked.
+ */
+static int
+check_kern_cells(const struct model *m, const char *d, int w, int h,
+    int ncpus)
+{
+	const char	*line, *cols, *p;
+	char		 want, letter[64];
+	long		 tick;
+	int		 c, x, y, e, k, differs, marked = 0, cells = w - 6;
+
+	for (c = 0; c < ncpus; c++) {
+		snprintf(letter, sizeof letter, "\nCPU%d  ", c);
+		assert_non_null(p = strstr(d, letter));
+		for (y = 0, line = d; line != p + 1; y++)
+			line = nth_line(line, 1);
+		y++;		/* the kern strip, under the CPU's */
+		line = nth_line(d, y);
+		assert_memory_equal(line, "kern  ", 6);
+		cols = nth_line(d, h + 1 + y);
+		for (x = 0; x < cells; x++) {
+			tick = m->tick - cells + x;
+			e = runs_at(m->runs, c, (uint64_t)tick, NULL);
+			k = kern_at(m->kruns, c, tick);
+			if (k == INT_MIN || k == RUNS_UNKNOWN)
+				want = ' ';
+			else if (k == 0)
+				want = '.';
+			else if (k < 0)
+				want = '#';
+			else {
+				snprintf(letter, sizeof letter, " %c=%s",
+				    cell_at(line, 6 + x), model_task(m, k)->name);
+				if (strstr(d, letter) == NULL)
+					fail_msg("cpu %d tick %ld: '%c' is not "
+					    "%s", c, tick, cell_at(line, 6 + x),
+					    model_task(m, k)->name);
+				want = cell_at(line, 6 + x);
+			}
+			if (cell_at(line, 6 + x) != want)
+				fail_msg("cpu %d tick %ld: '%c', not '%c'", c,
+				    tick, cell_at(line, 6 + x), want);
+			differs = e >= 0 && k != INT_MIN && k != RUNS_UNKNOWN &&
+			    (e > 0 || k > 0) && e != k;
+			if (differs != (cell_at(cols, 6 + x) == 'D'))
+				fail_msg("cpu %d tick %ld: engine %d kernel %d "
+				    "marked '%c'", c, tick, e, k, cell_at(cols, 6 + x));
+			marked += differs;
+		}
+	}
+	return (marked);
+}
+
+/*
+ * The kern strips (history.c) from a recorded real run (kern.frame:
+ * real-mixed, the daemon's runs and kruns lines; tests/golden/kern.sh):
+ * golden at 80x24 (the timeline alone) and 200x60 (every pane, and the
+ * STOLEN column); at zoom 1 every kern cell is what the kruns say, marked
+ * where the engine ran otherwise; a screen with no room for them says
+ * so.  Then two CPUs of made-up lines: idle, other processes, not known,
+ * every difference marked, a CPU that does not fit; and runs that start
+ * again drop what the kernel ran until kruns lines come again.
+ */
+static void
+test_kern(void **state)
+{
+	static const char *const two[] = {
+		"stairs 2 0.1.0",
+		"frame tick=300 cpus=2 tasks=2 paused=1 speed=1 rr=10 "
+		    "dropped=0",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=4",
+		"cpu id=1 task=2 nr=1 rank=120 iter=1 left=4",
+		"task id=1 name=one kind=real pid=100 nice=0 cpu=0 rank=120 "
+		    "iter=1 left=4 state=running ran=150 cputime=150 stolen=3 "
+		    "cpus=0-1 group=- exit=-",
+		"task id=2 name=two kind=real pid=101 nice=0 cpu=1 rank=120 "
+		    "iter=1 left=4 state=running ran=150 cputime=149 stolen=0 "
+		    "cpus=0-1 group=- exit=-",
+		"runs cpu=0 from=0 1:120*100,0*100,1:121*100",
+		"runs cpu=1 from=0 2:120*150,1:120*50,2:121*100",
+		"kruns cpu=0 from=0 ?*10,1*80,-*10,0*50,-*50,2*20,1*78",
+		"kruns cpu=1 from=0 2*150,2*5,1*45,0*98",
+		"end",
+	};
+	struct model	*m = load("kern.frame");
+	struct view	 v;
+	char		*d;
+	const char	*p;
+	size_t		 i;
+	int		 marked;
+
+	assert_non_null(m->kruns);
+	assert_int_equal(m->tick, 2562);
+	view_init(&v);
+	v.selected = 1;
+	v.show_timeline = 1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(strstr(d, "\nkern  "));
+	assert_non_null(strstr(d, " kern: the kernel's runs  . idle  # "
+	    "another process  x not what the engine ran"));
+	golden("kern_timeline_80x24", d);
+	free(d);
+	v.show_ranks = v.show_events = 1;
+	d = render(m, &v, 200, 60);
+	assert_non_null(strstr(d, "\nkern  "));
+	assert_non_null(strstr(d, " STOLEN "));
+	golden("kern_200x60", d);
+	free(d);
+	/* No room for a CPU's two strips and their line: it says so. */
+	v.show_ranks = v.show_events = 0;
+	d = render(m, &v, 80, 14);
+	if (strstr(d, "\nkern  ") != NULL || strstr(d, "\nCPU0  ") == NULL ||
+	    strstr(d, "(kern: a taller screen shows it)") == NULL)
+		fail_msg("80x14:\n%s", d);
+	free(d);
+	/* At zoom 1 a cell is a tick: exactly what the kruns say. */
+	v.zoom = 1;
+	d = render(m, &v, 200, 60);
+	marked = check_kern_cells(m, d, 200, 60, 1);
+	/* The editor's blocks: the engine sees them a tick late. */
+	if (marked == 0)
+		fail_msg("no difference marked in the recording");
+	free(d);
+	model_free(m);
+
+	/* Two CPUs, made up: every kind of cell. */
+	m = model_create();
+	for (i = 0; i < sizeof two / sizeof two[0]; i++)
+		assert_int_equal(model_feed(m, two[i]), i == 0 ?
+		    MODEL_GREETING : i + 1 == sizeof two / sizeof two[0] ?
+		    MODEL_FRAME : MODEL_NOTHING);
+	view_init(&v);
+	v.show_timeline = 1;
+	v.zoom = 1;
+	d = render(m, &v, 200, 60);
+	marked = check_kern_cells(m, d, 200, 60, 2);
+	/*
+	 * Ticks 106..299 shown: cpu 0's 20 of two where the engine had one
+	 * (idle against another process is no difference), cpu 1's 5 of
+	 * two where it had one, and 98 idle where it had two.
+	 */
+	assert_int_equal(marked, 20 + 5 + 98);
+	assert_non_null(p = strstr(d, "\nkern  "));
+	if (strncmp(p + 1 + 6 + 140 - 106, "..........##########", 20) != 0)
+		fail_msg("cpu 0's kern strip:\n%s", d);
+	free(d);
+	/* 80x24 with every pane: both CPUs' two strips still fit. */
+	v.show_ranks = v.show_events = 1;
+	d = render(m, &v, 80, 24);
+	assert_non_null(p = strstr(d, "\nCPU0  "));
+	assert_non_null(p = strstr(p, "\nkern  "));
+	assert_non_null(p = strstr(p, "\nCPU1  "));
+	assert_non_null(p = strstr(p, "\nkern  "));
+	assert_non_null(strstr(p, "\n kern: the kernel's runs"));
+	free(d);
+	v.show_ranks = v.show_events = 0;
+	/* Room for one CPU's two strips: a line says the other needs more. */
+	d = render(m, &v, 80, 15);
+	if (strstr(d, "(+1 CPUs: a taller screen shows them)") == NULL ||
+	    strstr(d, "\nkern  ") == NULL)
+		fail_msg("80x15:\n%s", d);
+	free(d);
+	/* Runs that start again: no kern strips until kruns come. */
+	model_feed(m, "frame tick=310 cpus=2 tasks=2 paused=1 speed=1 rr=10 "
+	    "dropped=0");
+	model_feed(m, "runs cpu=0 from=0 1:120*310");
+	model_feed(m, "runs cpu=1 from=0 2:120*310");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_null(m->kruns);
+	d = render(m, &v, 200, 60);
+	assert_null(strstr(d, "kern"));
+	free(d);
+	/* A bad kruns line changes nothing. */
+	model_feed(m, "frame tick=311 cpus=2 tasks=2 paused=1 speed=1 rr=10 "
+	    "dropped=0");
+	assert_int_equal(model_feed(m, "kruns cpu=0 from=0 1*5,x*3"),
+	    MODEL_BAD);
+	assert_int_equal(model_feed(m, "kruns cpu=0 from=-1 1*5"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_null(m->kruns);
+	model_free(m);
+}
+
 int
 main(void)
 {
@@ -1416,6 +1704,8 @@ main(void)
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_help_concepts),
+		cmocka_unit_test(test_stolen),
+		cmocka_unit_test(test_kern),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

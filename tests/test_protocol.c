@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "protocol.h"
+#include "runs.h"
 #include "wire.h"
 
 /*
@@ -329,6 +330,60 @@ test_add_spawn(void **state)
 	    "spawn");
 }
 
+/*
+ * The run lists of runs and kruns lines: what is written reads back;
+ * what is not one run is refused, and the reader moves past a run and
+ * its comma only.
+ */
+static void
+test_run_items(void **state)
+{
+	static const int	 tasks[] = { 7, 0, RUNS_OTHER, RUNS_UNKNOWN,
+	    2147483647 };
+	static const char *const badv[] = { "", "*3", "1*0", "1*", "x*2",
+	    "+1*2", "1:120*2", "-1*2", "--*2", "1*2,", "1*2x", "1**2",
+	    "1*-2", "99999999999*1", "1*99999999999999999999", "?", "-*",
+	    " 1*2" };
+	char			 buf[64], line[256];
+	const char		*p;
+	uint64_t		 n;
+	size_t			 i, len = 0;
+	int			 task;
+
+	protocol_runs_item(buf, sizeof buf, 3, 121, 10);
+	assert_string_equal(buf, "3:121*10");
+	protocol_runs_item(buf, sizeof buf, 0, -1, 4);
+	assert_string_equal(buf, "0*4");
+	protocol_kruns_item(buf, sizeof buf, 3, 10);
+	assert_string_equal(buf, "3*10");
+	protocol_kruns_item(buf, sizeof buf, 0, 2);
+	assert_string_equal(buf, "0*2");
+	protocol_kruns_item(buf, sizeof buf, RUNS_OTHER, 5);
+	assert_string_equal(buf, "-*5");
+	protocol_kruns_item(buf, sizeof buf, RUNS_UNKNOWN, 1);
+	assert_string_equal(buf, "?*1");
+	/* A line of them reads back, run by run. */
+	for (i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		if (i > 0)
+			line[len++] = ',';
+		len += protocol_kruns_item(line + len, sizeof line - len,
+		    tasks[i], 1000 + i);
+	}
+	p = line;
+	for (i = 0; i < sizeof tasks / sizeof tasks[0]; i++) {
+		assert_int_equal(protocol_kruns_parse(&p, &task, &n), 0);
+		assert_int_equal(task, tasks[i]);
+		assert_int_equal(n, 1000 + i);
+	}
+	assert_int_equal(*p, '\0');
+	/* Not runs: refused, the reader not moved. */
+	for (i = 0; i < sizeof badv / sizeof badv[0]; i++) {
+		p = badv[i];
+		if (protocol_kruns_parse(&p, &task, &n) != -1 || p != badv[i])
+			fail_msg("\"%s\" read", badv[i]);
+	}
+}
+
 /* The presenter's view: key=number pairs, kept joined; refused read-only. */
 static void
 test_view(void **state)
@@ -347,7 +402,15 @@ test_view(void **state)
 	assert_true(!cmd.delta && cmd.runs && cmd.view);
 	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
 	protocol_cmd_free(&cmd);
+	ok("subscribe 10 delta runs kruns view", &cmd);
+	assert_true(cmd.delta && cmd.runs && cmd.kruns && cmd.view);
+	protocol_cmd_free(&cmd);
+	ok("subscribe kruns", &cmd);
+	assert_true(cmd.kruns && !cmd.runs && !cmd.delta && !cmd.view);
+	protocol_cmd_free(&cmd);
 	bad("subscribe 10 runs runs", "usage: subscribe");
+	bad("subscribe 10 kruns kruns", "usage: subscribe");
+	bad("subscribe 10 delta runs kruns view x", "usage: subscribe");
 	bad("subscribe runs 10", "usage: subscribe");
 	ok("view", &cmd);
 	assert_string_equal(cmd.path, "");
@@ -661,6 +724,7 @@ main(void)
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_run_items),
 		cmocka_unit_test(test_fuzz),
 	};
 

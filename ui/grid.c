@@ -45,7 +45,8 @@ static const char grid_letters[COL_MAX] = {
 	[COL_SELECTED] = 'S', [COL_MARK] = 'M', [COL_HEADER] = 'H',
 	[COL_STATUS] = 'A', [COL_PAUSED] = 'P', [COL_READONLY] = 'O',
 	[COL_CAPTION] = 'C', [COL_ERROR] = 'E', [COL_KEYS] = 'K',
-	[COL_CELL] = 'c', [COL_PROMPT] = 'p', [COL_HELP] = 'h'
+	[COL_CELL] = 'c', [COL_PROMPT] = 'p', [COL_HELP] = 'h',
+	[COL_KERN_OTHER] = 'o', [COL_KERN_DIFF] = 'D'
 };
 
 /* Make a grid of w x h blank cells. */

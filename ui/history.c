@@ -15,16 +15,19 @@
  * shorter than a frame may be missed, and from the climbs (a staircase
  * task only ranks up after a sleep).  Pure: into a grid.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol.h"
 #include "runs.h"
 #include "stairs.h"
 #include "xmalloc.h"
 
 #define HISTORY_SAMPLES	512	/* as view->samples */
 #define HISTORY_LABEL	6	/* "CPU12 " */
+#define HISTORY_NONE	INT_MIN	/* history_cell: no tick kept */
 
 /* The letters tasks are drawn with, in order of id within the window. */
 static const char history_letters[] =
@@ -65,42 +68,97 @@ history_run(const char **p, long *task, long *rank, unsigned long long *n)
 	return (0);
 }
 
+/* A runs or kruns line's cpu= and from=; 0, or -1 if bad. */
+static int
+history_line_head(const char *scpu, const char *sfrom, long *cpu,
+    unsigned long long *from)
+{
+	char	*end;
+
+	*cpu = strtol(scpu, &end, 10);
+	if (*scpu == '\0' || *end != '\0' || *cpu < 0 || *cpu >= 4096)
+		return (-1);
+	if (*sfrom == '\0' || *sfrom == '-' || *sfrom == '+')
+		return (-1);
+	*from = strtoull(sfrom, &end, 10);
+	if (*end != '\0')
+		return (-1);
+	return (0);
+}
+
+/* The ring for cpu, made anew (what it had dropped) if too small. */
+static struct runs *
+history_ring(struct runs **r, long cpu, int ncpus)
+{
+	if (*r == NULL || cpu >= runs_ncpus(*r)) {
+		if (ncpus <= cpu)
+			ncpus = (int)cpu + 1;
+		runs_free(*r);
+		*r = runs_create(ncpus, MODEL_RUNS_CAP, MODEL_RUNS_TICKS);
+	}
+	return (*r);
+}
+
 /*
  * A runs line of a frame: what a CPU ran from tick `from` on.  The line
  * is checked whole before anything is kept, so a bad one changes nothing.
+ * Runs that start again (the first frame, a new session, a seek back)
+ * drop what the kernel ran too: the same frame's kruns lines, which
+ * start again with them, bring it back.
  */
 enum model_got
 history_runs_line(struct model *m, const char *scpu, const char *sfrom,
     const char *items, int ncpus)
 {
 	const char	*p;
-	char		*end;
 	long		 cpu, task, rank;
 	unsigned long long from, n;
 
-	cpu = strtol(scpu, &end, 10);
-	if (*scpu == '\0' || *end != '\0' || cpu < 0 || cpu >= 4096)
-		return (MODEL_BAD);
-	if (*sfrom == '\0' || *sfrom == '-' || *sfrom == '+')
-		return (MODEL_BAD);
-	from = strtoull(sfrom, &end, 10);
-	if (*end != '\0')
+	if (history_line_head(scpu, sfrom, &cpu, &from) != 0)
 		return (MODEL_BAD);
 	for (p = items; *p != '\0';) {
 		if (history_run(&p, &task, &rank, &n) != 0)
 			return (MODEL_BAD);
 	}
-	if (m->runs == NULL || cpu >= runs_ncpus(m->runs)) {
-		if (ncpus <= cpu)
-			ncpus = cpu + 1;
-		runs_free(m->runs);
-		m->runs = runs_create(ncpus, MODEL_RUNS_CAP, MODEL_RUNS_TICKS);
-	}
+	history_ring(&m->runs, cpu, ncpus);
 	/* A from that is not where this CPU's runs ended starts it again. */
-	runs_put(m->runs, cpu, from, 0, -1, 0);
+	if (runs_put(m->runs, cpu, from, 0, -1, 0) && m->kruns != NULL) {
+		runs_free(m->kruns);
+		m->kruns = NULL;
+	}
 	for (p = items; *p != '\0'; from += n) {
 		history_run(&p, &task, &rank, &n);
 		runs_put(m->runs, cpu, from, (int)task, (int)rank, n);
+	}
+	return (MODEL_NOTHING);
+}
+
+/*
+ * A kruns line of a frame: what the kernel ran on a CPU's physical CPU
+ * from tick `from` on (docs/PROTOCOL.md, "Kernel runs"); checked whole
+ * first, as runs lines are.
+ */
+enum model_got
+history_kruns_line(struct model *m, const char *scpu, const char *sfrom,
+    const char *items, int ncpus)
+{
+	const char		*p;
+	long			 cpu;
+	unsigned long long	 from;
+	uint64_t		 n;
+	int			 task;
+
+	if (history_line_head(scpu, sfrom, &cpu, &from) != 0)
+		return (MODEL_BAD);
+	for (p = items; *p != '\0';) {
+		if (protocol_kruns_parse(&p, &task, &n) != 0)
+			return (MODEL_BAD);
+	}
+	history_ring(&m->kruns, cpu, ncpus);
+	runs_put(m->kruns, cpu, from, 0, -1, 0);
+	for (p = items; *p != '\0'; from += n) {
+		protocol_kruns_parse(&p, &task, &n);
+		runs_put(m->kruns, cpu, from, task, -1, n);
 	}
 	return (MODEL_NOTHING);
 }
@@ -123,6 +181,7 @@ void
 history_free(struct model *m)
 {
 	runs_free(m->runs);
+	runs_free(m->kruns);
 	free(m->log);
 }
 
@@ -158,7 +217,10 @@ history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
 	ncpus = d->m->runs != NULL ? runs_ncpus(d->m->runs) : d->m->ncpus;
 	if (ncpus < 1)
 		ncpus = 1;
+	/* With the kernel's runs: a kern row a CPU, and their legend. */
 	*tl = v->show_timeline ? 2 + ncpus : 0;
+	if (v->show_timeline && d->m->kruns != NULL)
+		*tl += ncpus + 1;
 	*rk = v->show_ranks ? (big ? 12 : 7) : 0;
 	*ev = v->show_events ? (big ? 10 : 6) : 0;
 	while (*tl + *rk + *ev > budget) {
@@ -201,8 +263,9 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 }
 
 /*
- * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle), -1
- * when none of them is kept; *mixed when another ran there too.  The
+ * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle; in
+ * the kernel's runs RUNS_OTHER, RUNS_UNKNOWN too), HISTORY_NONE when
+ * none of them is kept; *mixed when another ran there too.  The
  * selected task (sel), if it ran there at all, so that a task that runs
  * a tick or two at a time is seen when selected.
  */
@@ -213,16 +276,16 @@ history_cell(const struct runs *r, int cpu, long t0, long t1, int sel,
 	struct runs_run	 run[32];
 	uint64_t	 best = 0;
 	size_t		 n, i;
-	int		 task = -1;
+	int		 task = HISTORY_NONE;
 
 	*mixed = 0;
-	if (r == NULL || t1 <= 0)
-		return (-1);
+	if (r == NULL || t1 <= 0 || cpu >= runs_ncpus(r))
+		return (HISTORY_NONE);
 	if (t0 < 0)
 		t0 = 0;
 	n = runs_get(r, cpu, (uint64_t)t0, (uint64_t)t1, run, 32);
 	for (i = 0; i < n; i++) {
-		if (task != -1 && run[i].task != task)
+		if (task != HISTORY_NONE && run[i].task != task)
 			*mixed = 1;
 		if (run[i].n > best) {
 			best = run[i].n;
@@ -267,28 +330,87 @@ history_add_id(int *ids, int *nids, int max, int id)
 	(*nids)++;
 }
 
-/* The timeline: a title with the scale, a strip per CPU, the legend. */
+/*
+ * Does the kernel's cell (what it ran) differ from the engine's: one of
+ * them ran a task of ours and the other did not run that one.  Idle
+ * against another process is no difference (neither ran ours), and
+ * what is not known is none.
+ */
+static int
+history_differs(int engine, int kern)
+{
+	if (engine == HISTORY_NONE || kern == HISTORY_NONE ||
+	    kern == RUNS_UNKNOWN)
+		return (0);
+	if (engine <= 0 && kern <= 0)
+		return (0);
+	return (engine != kern);
+}
+
+/* One cell of a strip at (x, y): task's letter, '.' idle, '#' other. */
+static void
+history_put(struct draw *d, const int *ids, int nids, int x, int y, int task,
+    int mixed, int differs)
+{
+	enum col	col;
+
+	if (task == HISTORY_NONE || task == RUNS_UNKNOWN)
+		return;
+	if (task == 0) {
+		grid_put(d->g, x, y, L'.', differs ? COL_KERN_DIFF :
+		    COL_SLEEPING);
+		return;
+	}
+	if (task < 0) {
+		grid_put(d->g, x, y, L'#', differs ? COL_KERN_DIFF :
+		    COL_KERN_OTHER);
+		return;
+	}
+	col = task == d->v->selected ? COL_RUNNING : mixed ? COL_QUEUED :
+	    COL_DEFAULT;
+	grid_put(d->g, x, y, (wchar_t)history_letter(ids, nids, task),
+	    differs ? COL_KERN_DIFF : col);
+}
+
+/*
+ * The timeline: a title with the scale, a strip per CPU, the legend.
+ * With the kernel's runs (kruns lines came), under each CPU's strip a
+ * "kern" strip of what the kernel ran there, its cells marked where
+ * they are not what the engine ran, and a line saying so; if the pane
+ * has no room for a CPU's two strips and that line, the engine's alone,
+ * and the legend says the kernel's need a taller screen.
+ */
 static void
 history_timeline(struct draw *d, int y, int h)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
 	int			*ids, nids = 0, cells, zoom, ncpus, c, x, task;
-	int			 mixed, rows, i, xl;
+	int			 mixed, rows, i, xl, kern, per, shown, ktask;
+	int			 kmixed, row;
 	long			 first, t0;
 	char			 buf[96];
-	enum col		 col;
 
 	history_window(d, &cells, &zoom, &first);
 	ncpus = m->runs != NULL ? runs_ncpus(m->runs) : m->ncpus;
 	rows = h - 2;
+	kern = m->kruns != NULL;
+	per = 1;
+	shown = rows < ncpus ? rows : ncpus;
+	if (kern && rows - 1 >= 2 * ncpus) {
+		per = 2;		/* every CPU's two strips, their line */
+		shown = ncpus;
+	} else if (kern && rows - 1 >= 3) {
+		per = 2;		/* as many as fit, a line for the rest */
+		shown = (rows - 2) / 2;
+	}
 	snprintf(buf, sizeof buf, " who ran when: a cell is %d tick%s, "
 	    "ticks %ld..%ld (w: off, z/Z: zoom) ", zoom, zoom == 1 ? "" : "s",
 	    first > 0 ? first : 0, m->tick);
 	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
 	grid_text(g, 1, y, g->w, buf, COL_TITLE);
 	ids = xcalloc(sizeof history_letters, sizeof *ids);
-	for (c = 0; c < ncpus && c < rows; c++) {
+	for (c = 0; c < shown; c++) {
 		for (x = 0; x < cells; x++) {
 			t0 = first + (long)x * zoom;
 			task = history_cell(m->runs, c, t0, t0 + zoom,
@@ -296,33 +418,58 @@ history_timeline(struct draw *d, int y, int h)
 			if (task > 0)
 				history_add_id(ids, &nids,
 				    (int)sizeof history_letters - 1, task);
+			if (per < 2)
+				continue;
+			task = history_cell(m->kruns, c, t0, t0 + zoom,
+			    d->v->selected, &mixed);
+			if (task > 0)
+				history_add_id(ids, &nids,
+				    (int)sizeof history_letters - 1, task);
 		}
 	}
-	for (c = 0; c < ncpus && c < rows; c++) {
-		grid_textf(g, 0, y + 1 + c, HISTORY_LABEL, COL_TITLE, "CPU%d",
-		    c);
+	for (c = 0; c < shown; c++) {
+		row = y + 1 + c * per;
+		grid_textf(g, 0, row, HISTORY_LABEL, COL_TITLE, "CPU%d", c);
+		if (per == 2)
+			grid_text(g, 0, row + 1, HISTORY_LABEL, "kern",
+			    COL_BORDER);
 		for (x = 0; x < cells; x++) {
 			t0 = first + (long)x * zoom;
 			task = history_cell(m->runs, c, t0, t0 + zoom,
 			    d->v->selected, &mixed);
-			if (task < 0)
+			history_put(d, ids, nids, HISTORY_LABEL + x, row, task,
+			    mixed, 0);
+			if (per < 2)
 				continue;
-			if (task == 0) {
-				grid_put(g, HISTORY_LABEL + x, y + 1 + c, L'.',
-				    COL_SLEEPING);
-				continue;
-			}
-			col = task == d->v->selected ? COL_RUNNING :
-			    mixed ? COL_QUEUED : COL_DEFAULT;
-			grid_put(g, HISTORY_LABEL + x, y + 1 + c,
-			    (wchar_t)history_letter(ids, nids, task), col);
+			ktask = history_cell(m->kruns, c, t0, t0 + zoom,
+			    d->v->selected, &kmixed);
+			history_put(d, ids, nids, HISTORY_LABEL + x, row + 1,
+			    ktask, kmixed, history_differs(task, ktask));
 		}
 	}
-	if (ncpus > rows)
-		grid_textf(g, 0, y + h - 2, g->w, COL_SKIP,
-		    "(+%d CPUs: a taller screen shows them)", ncpus - rows);
+	if (ncpus > shown)
+		grid_textf(g, 0, per == 2 ? y + 1 + 2 * shown : y + shown,
+		    g->w, COL_SKIP, "(+%d CPUs: a taller screen shows them)",
+		    ncpus - shown);
+	/* What the kern strips show, in their own colours. */
+	if (per == 2) {
+		xl = grid_text(g, 0, y + h - 2, g->w, " kern: the kernel's "
+		    "runs  ", COL_DEFAULT);
+		grid_put(g, xl, y + h - 2, L'.', COL_SLEEPING);
+		xl = grid_text(g, xl + 1, y + h - 2, g->w, " idle  ",
+		    COL_DEFAULT);
+		grid_put(g, xl, y + h - 2, L'#', COL_KERN_OTHER);
+		xl = grid_text(g, xl + 1, y + h - 2, g->w, " another process  ",
+		    COL_DEFAULT);
+		grid_put(g, xl, y + h - 2, L'x', COL_KERN_DIFF);
+		grid_text(g, xl + 1, y + h - 2, g->w, " not what the engine "
+		    "ran", COL_DEFAULT);
+	}
 	/* The legend: letter=name for each task in the window. */
 	xl = grid_text(g, 0, y + h - 1, g->w, " ", COL_DEFAULT);
+	if (kern && per < 2)
+		xl = grid_text(g, xl, y + h - 1, g->w, "(kern: a taller "
+		    "screen shows it) ", COL_SKIP);
 	for (i = 0; i < nids && xl < g->w; i++) {
 		const struct mtask *t = model_task(m, ids[i]);
 

@@ -334,6 +334,7 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	memset(t, 0, sizeof *t);
 	t->pid = t->cpu = -1;
 	t->cputime = -1;
+	t->stolen = -2;
 	t->rank = 120;
 	t->iter = 1;
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
@@ -422,7 +423,8 @@ model_parse_task(const struct fields *f, struct mtask *t)
 			t->cputime = v;
 			break;
 		case WIRE_TASK_STOLEN:
-			break;		/* not shown */
+			t->stolen = v;
+			break;
 		case WIRE_TASK_SLICE:
 			t->slice = (int)v;
 			break;
@@ -915,6 +917,17 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		if (history_runs_line(m, f->val[0], f->val[1], f->n == 3 ?
 		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
 			return (model_bad(m, line, "bad runs line"));
+		return (MODEL_NOTHING);
+	}
+	if (strcmp(f->word, wire_kruns.word) == 0) {
+		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
+		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
+		    strcmp(f->key[1], KU(FROM)) != 0 ||
+		    (f->n == 3 && f->val[2] != NULL))
+			return (model_bad(m, line, "bad kruns line"));
+		if (history_kruns_line(m, f->val[0], f->val[1], f->n == 3 ?
+		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+			return (model_bad(m, line, "bad kruns line"));
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, wire_frame.word) == 0) {

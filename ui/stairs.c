@@ -61,6 +61,7 @@ struct client {
 	int			 table_stale;	/* a frame since the table */
 	int			 delta;		/* frames asked with delta */
 	int			 history;	/* and with runs and view */
+	int			 kernel;	/* and with kruns */
 	int			 status;	/* exit status */
 	char			*why;		/* said on stderr at exit */
 
@@ -282,17 +283,20 @@ stairs_ask_table(struct client *c, int force)
 
 /*
  * Ask for frames: with delta (the first frame full, then only the tasks
- * that changed), runs (what each CPU ran, for the history panes) and
- * view (the presenter's view, for --follow), unless the daemon refused
- * those once (then without runs and view, then without delta).
+ * that changed), runs (what each CPU ran, for the history panes), kruns
+ * (what the kernel ran there, for the timeline's kern strips) and view
+ * (the presenter's view, for --follow), unless the daemon refused those
+ * once (then without kruns, then without runs and view, then without
+ * delta).
  */
 static void
 stairs_subscribe(struct client *c)
 {
-	char	cmd[48];
+	char	cmd[64];
 
-	snprintf(cmd, sizeof cmd, "subscribe %d%s%s", STAIRS_FPS,
-	    c->delta ? " delta" : "", c->history ? " runs view" : "");
+	snprintf(cmd, sizeof cmd, "subscribe %d%s%s%s", STAIRS_FPS,
+	    c->delta ? " delta" : "", c->history ? " runs view" : "",
+	    c->history && c->kernel ? " kruns" : "");
 	stairs_command(c, PEND_SUBSCRIBE, cmd);
 }
 
@@ -311,6 +315,12 @@ stairs_reply(struct client *c)
 		stairs_redraw(c);
 		break;
 	case PEND_SUBSCRIBE:
+		if (!m->reply_ok && c->history && c->kernel) {
+			/* A daemon before kruns: without them. */
+			c->kernel = 0;
+			stairs_subscribe(c);
+			break;
+		}
 		if (!m->reply_ok && c->history) {
 			/* A daemon before runs and view: without them. */
 			c->history = 0;
@@ -414,6 +424,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 				stairs_command(c, PEND_SCENARIOS, "scenarios");
 			c->delta = 1;
 			c->history = 1;
+			c->kernel = 1;
 			stairs_subscribe(c);
 			break;
 		case MODEL_FRAME:

@@ -54,6 +54,8 @@ struct mtask {
 	enum mtask_state state;
 	long		 ran;		/* ms */
 	long		 cputime;	/* ms, -1 for sim tasks */
+	/* ms the kernel ran it unpicked (stolen=): -1 "-", -2 none (sim). */
+	long		 stolen;
 	char		 cpus[64];	/* allowed set, as sent */
 	char		 group[MODEL_NAME_MAX];
 	char		 exit[64];
@@ -271,10 +273,14 @@ struct model {
 
 	/*
 	 * History (history.c): what each CPU ran, tick by tick, from the
-	 * frames' runs lines (NULL before one came); the last MODEL_LOG
-	 * events with their ticks, nlog counting every one seen.
+	 * frames' runs lines (NULL before one came); what the kernel ran
+	 * there, from the kruns lines (ids, 0 idle, RUNS_OTHER,
+	 * RUNS_UNKNOWN; NULL before one came, dropped when the runs start
+	 * again); the last MODEL_LOG events with their ticks, nlog
+	 * counting every one seen.
 	 */
 	struct runs	*runs;
+	struct runs	*kruns;
 	struct mevent	*log;
 	long		 nlog;
 
@@ -324,6 +330,8 @@ enum col {
 	COL_CELL,		/* article table cells */
 	COL_PROMPT,
 	COL_HELP,
+	COL_KERN_OTHER,		/* the kernel ran another process (kern row) */
+	COL_KERN_DIFF,		/* the kernel ran other than the engine */
 	COL_MAX
 };
 
@@ -582,6 +590,8 @@ int		 help_key(struct view *, int key);
 /* history.c */
 #define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
 enum model_got	 history_runs_line(struct model *, const char *cpu,
+		     const char *from, const char *items, int ncpus);
+enum model_got	 history_kruns_line(struct model *, const char *cpu,
 		     const char *from, const char *items, int ncpus);
 void		 history_event(struct model *, long tick, const char *);
 void		 history_free(struct model *);

@@ -37,7 +37,7 @@ struct tcol {
 
 enum {
 	TC_ID, TC_NAME, TC_KIND, TC_PID, TC_NI, TC_CPU, TC_RANK, TC_IT,
-	TC_LEFT, TC_STATE, TC_RAN, TC_CPUTIME, TC_PCT, TC_MAX
+	TC_LEFT, TC_STATE, TC_RAN, TC_CPUTIME, TC_STOLEN, TC_PCT, TC_MAX
 };
 
 static const struct tcol tasktab_cols[TC_MAX] = {
@@ -53,6 +53,8 @@ static const struct tcol tasktab_cols[TC_MAX] = {
 	[TC_STATE] = { "STATE", 8, 0, 0 },
 	[TC_RAN] = { "RAN", 7, 1, 0 },
 	[TC_CPUTIME] = { "CPUTIME", 7, 1, 1 },
+	/* Real tasks' stolen= (only when a task line has it). */
+	[TC_STOLEN] = { "STOLEN", 7, 1, 1 },
 	[TC_PCT] = { "%CPU", 4, 1, 0 },
 };
 
@@ -111,6 +113,9 @@ tasktab_cell(char *buf, size_t len, int c, const struct model *m,
 	case TC_CPUTIME:
 		tasktab_ms(buf, len, t->cputime);
 		break;
+	case TC_STOLEN:
+		tasktab_ms(buf, len, t->stolen);
+		break;
 	}
 }
 
@@ -131,9 +136,18 @@ tasktab_draw(struct draw *d, int y, int h)
 	v->task_rows = 0;
 	if (h < 2)
 		return;
-	/* Columns: shrink the name, then drop the least needed ones. */
+	/*
+	 * Columns: shrink the name, then drop the least needed ones.
+	 * STOLEN only when the daemon says it of a task (real ones).
+	 */
+	for (i = 0; i < m->ntasks && m->tasks[i].stolen == -2; i++)
+		;
 	total = 2;
 	for (c = 0; c < TC_MAX; c++) {
+		if (c == TC_STOLEN && i == m->ntasks) {
+			on[c] = 0;
+			continue;
+		}
 		width[c] = tasktab_cols[c].width;
 		/* Ids past 9999 (the tasks are by id: the last is largest). */
 		if (c == TC_ID && m->ntasks > 0 &&

@@ -60,6 +60,8 @@ static const struct look theme_dark[COL_MAX] = {
 	[COL_CELL] = { DEF, DEF, 0 },
 	[COL_PROMPT] = { BLACK, YELLOW, 0 },
 	[COL_HELP] = { BLACK, WHITE, 0 },
+	[COL_KERN_OTHER] = { DEF, DEF, 0 },
+	[COL_KERN_DIFF] = { BLACK, MAGENTA, B },
 };
 
 /* On white: no yellow, cyan or green text; blue, magenta, red, black. */
@@ -88,6 +90,8 @@ static const struct look theme_light[COL_MAX] = {
 	[COL_CELL] = { DEF, DEF, 0 },
 	[COL_PROMPT] = { BLACK, YELLOW, 0 },
 	[COL_HELP] = { BLACK, CYAN, 0 },
+	[COL_KERN_OTHER] = { DEF, DEF, 0 },
+	[COL_KERN_DIFF] = { BLACK, MAGENTA, B },
 };
 
 /*
@@ -122,6 +126,8 @@ static const struct look theme_projector[COL_MAX] = {
 	[COL_CELL] = { WHITE, BLACK, B },
 	[COL_PROMPT] = { BLACK, YELLOW, B },
 	[COL_HELP] = { BLACK, WHITE, B },
+	[COL_KERN_OTHER] = { WHITE, BLACK, B },
+	[COL_KERN_DIFF] = { BLACK, YELLOW, B | U },
 };
 
 #define R	LOOK_REVERSE
@@ -147,6 +153,7 @@ static const struct look theme_mono_[COL_MAX] = {
 	[COL_TITLE] = { DEF, DEF, B },
 	[COL_PROMPT] = { DEF, DEF, R },
 	[COL_HELP] = { DEF, DEF, R },
+	[COL_KERN_DIFF] = { DEF, DEF, R | U },
 };
 
 static const struct {
