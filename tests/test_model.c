@@ -157,8 +157,17 @@ test_frame_malformed(void **state)
 	/* Unknown keys are fine: newer daemons may add some. */
 	assert_int_equal(model_feed(m, "task id=6 name=f state=sleeping "
 	    "colour=blue"), MODEL_NOTHING);
+	/* So are unknown lines written as lines are (PROTOCOL.md,
+	 * "Compatibility"): a newer daemon's, ignored and counted. */
+	assert_int_equal(model_feed(m, "kgap cpu=0 from=3 1*2,0*1"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "future_line"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "Bogus x=1"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
-	assert_int_equal(m->nbad, 10);
+	assert_int_equal(m->nunknown, 2);
+	assert_int_equal(model_feed(m, "hint cpu=1"), MODEL_NOTHING);
+	assert_int_equal(m->nunknown, 3);
+	assert_int_equal(m->nbad, 11);
 	assert_int_equal(m->ntasks, 1);
 	assert_int_equal(m->tasks[0].id, 6);
 	assert_int_equal(m->tick, 10);

@@ -158,6 +158,30 @@ model_split(char *s, struct fields *f)
 	}
 }
 
+/*
+ * A line of a kind this client does not know, written as the protocol
+ * writes lines (a lowercase keyword, then key=value fields): a newer
+ * daemon's, to be ignored (docs/PROTOCOL.md, "Compatibility"); counted
+ * in nunknown.  Anything else is malformed.
+ */
+static int
+model_unknown(struct model *m, const struct fields *f)
+{
+	const char	*p;
+
+	if (*f->word < 'a' || *f->word > 'z')
+		return (0);
+	for (p = f->word; *p != '\0'; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+		    *p == '_'))
+			return (0);
+	}
+	if (f->n > 0 && f->val[0] == NULL)
+		return (0);
+	m->nunknown++;
+	return (1);
+}
+
 /* The value of a field, or NULL. */
 static const char *
 model_get(const struct fields *f, const char *key)
@@ -936,6 +960,8 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		model_bad(m, line, "frame without end");
 		return (MODEL_BAD);
 	}
+	if (model_unknown(m, f))
+		return (MODEL_NOTHING);
 	return (model_bad(m, line, "unknown line in frame"));
 }
 
@@ -1325,6 +1351,8 @@ model_feed(struct model *m, const char *line)
 	if (strcmp(f.word, "help") == 0 ||
 	    strcmp(f.word, wire_task.word) == 0 ||
 	    strcmp(f.word, wire_cpu.word) == 0)
+		return (MODEL_NOTHING);
+	if (model_unknown(m, &f))
 		return (MODEL_NOTHING);
 	return (model_bad(m, line, "unknown line"));
 }

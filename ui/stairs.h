@@ -228,6 +228,7 @@ struct model {
 
 	/* The last malformed line. */
 	long		 nbad;
+	long		 nunknown;	/* a newer daemon's lines, ignored */
 	char		 bad[MODEL_TEXT_MAX];
 
 	/* Private: the frame or reply being read, and pending commands. */
