@@ -762,6 +762,100 @@ test_table_cells(void **state)
 	model_free(m);
 }
 
+/* Line n (0-based) of a dump's text, or of its colours (after "--"). */
+static char *
+dump_line(const char *dump, int n, int colours, char *buf, size_t len)
+{
+	const char	*p = dump, *e;
+
+	if (colours)
+		p = strstr(dump, "\n--\n") + 4;
+	while (n-- > 0 && p != NULL)
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	assert_non_null(p);
+	e = strchr(p, '\n');
+	snprintf(buf, len, "%.*s", (int)(e != NULL ? e - p : (long)strlen(p)),
+	    p);
+	return (buf);
+}
+
+/*
+ * Right after a fall-off the task is in a descent the table has no row
+ * for yet (it has not run there): the highlight is on that descent's row,
+ * drawn empty, at the task's rank, not on the last row's cell of that
+ * rank (at a mark at tick 600 of `article`, row 3 at -3 was lit while
+ * the hog was in descent 4).  The row is the one the daemon names
+ * (descent=), not k, and without descent= (an older daemon) the newest.
+ */
+static void
+test_table_descent(void **state)
+{
+	struct model	*m = load("two_cpu.frame");
+	struct view	 v;
+	char		*d, text[256], col[256];
+	const char	*p;
+	int		 y, n, lit, row3;
+
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, "table task=1 name=hog base=120 stairs=20 rr=10 rows=2 "
+	    "dropped=0 now=400 descent=3");
+	model_feed(m, "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,"
+	    "10,10,10,10,10,10,10,10");
+	model_feed(m, "row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,"
+	    "10,10,10,10,10,10,10,10");
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	view_init(&v);
+	d = render(m, &v, 120, 40);
+	p = strstr(d, "\nDesc");
+	assert_non_null(p);
+	for (y = 0, p = d; p < strstr(d, "\nDesc"); p++)
+		y += *p == '\n';
+	/* The rows under the heading: 1, 2, then 3, lit at -2 only. */
+	lit = 0;
+	row3 = 0;
+	for (n = y + 2; n < 40; n++) {
+		dump_line(d, n, 0, text, sizeof text);
+		if (strncmp(text, "   ", 3) != 0 || text[3] < '1' ||
+		    text[3] > '9')
+			break;
+		dump_line(d, n, 1, col, sizeof col);
+		if (strchr(col, 'R') != NULL || strchr(col, 'M') != NULL) {
+			lit++;
+			if (text[3] != '3')
+				fail_msg("row %c is lit: %s", text[3], text);
+			/* Column -2: cells of 5 from x 5, Base first. */
+			assert_true(col[5 + 2 * 5 + 1] == 'R');
+		}
+		if (text[3] == '3') {
+			row3 = 1;
+			/* Empty: it has not run in descent 3 yet. */
+			assert_string_equal(text, "   3│");
+		}
+	}
+	assert_true(row3);
+	assert_int_equal(lit, 1);
+	free(d);
+
+	/* An older daemon's table (no descent=): the newest row is lit. */
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, "table task=1 name=hog base=120 stairs=20 rr=10");
+	model_feed(m, "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,"
+	    "10,10,10,10,10,10,10,10");
+	model_feed(m, "row iter=2 ticks=0,20,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+	    "0,0,0");
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	d = render(m, &v, 120, 40);
+	dump_line(d, y + 3, 0, text, sizeof text);
+	assert_true(strncmp(text, "   2│", 7) == 0);
+	dump_line(d, y + 3, 1, col, sizeof col);
+	assert_true(col[5 + 2 * 5 + 1] == 'R');
+	dump_line(d, y + 4, 0, text, sizeof text);
+	assert_true(strncmp(text, "   3", 4) != 0);
+	free(d);
+	model_free(m);
+}
+
 /* The text of a dump with every blank, line end and "»" removed. */
 static char *
 squeeze(const char *dump)
@@ -1406,6 +1500,7 @@ main(void)
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),
 		cmocka_unit_test(test_table_cells),
+		cmocka_unit_test(test_table_descent),
 		cmocka_unit_test(test_caption_once),
 		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_panels_asked),

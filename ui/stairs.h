@@ -94,6 +94,7 @@ struct mtable {
 	int		 nrows;
 	int		*iters;		/* descent number per row */
 	long		*ticks;		/* nrows x stairs */
+	int		 descent;	/* the task's now (descent=); 0: unsaid */
 };
 
 /* One scenario of the `scenarios` reply. */
