@@ -383,11 +383,14 @@ test_two_cpu_120x40(void **state)
 	assert_non_null(strstr(d, "CPU1"));
 	assert_non_null(strstr(d, "descents"));
 	/*
-	 * The descent is called so in both tables (the task table said IT,
-	 * which the article's table used for its rows).
+	 * Two numbers, two names: the task table's column is the
+	 * staircase's k (iter=: at most 20, lowered by a sleep), the
+	 * article's rows are descents, every fall-off counted (it said
+	 * DESC, and IT before, beside rows that were not k).
 	 */
-	assert_non_null(strstr(d, " DESC "));
+	assert_non_null(strstr(d, " RANK    K LEFT "));
 	assert_non_null(strstr(d, "\nDesc"));
+	assert_null(strstr(d, " DESC "));
 	assert_null(strstr(d, " IT "));
 	assert_null(strstr(d, " It "));
 	free(d);
@@ -1179,7 +1182,7 @@ test_history(void **state)
 		d = render(m, &v, sizes[i][0], sizes[i][1]);
 		if (strstr(d, " a=hog1 b=hog2 c=hog3") == NULL)
 			fail_msg("%dx%d: no legend", sizes[i][0], sizes[i][1]);
-		if (strstr(d, "1889 hog2 fell off the bottom: descent 10 "
+		if (strstr(d, "1889 hog2 fell off the bottom: descent 10 (k=10) "
 		    "starts at 129 with 100 ms") == NULL)
 			fail_msg("%dx%d: no event", sizes[i][0], sizes[i][1]);
 		if (strstr(d, "rank of hog1") == NULL)
@@ -1413,7 +1416,7 @@ static void
 test_help_concepts(void **state)
 {
 	static const char *const concepts[] = {
-		"rank ", "descent", "(IT)", "LEFT", "rr ", "nr ", "%CPU",
+		"rank ", "descent", "(Desc)", "k (K) ", "LEFT", "rr ", "nr ", "%CPU",
 		"engine time", "Falling off 139"
 	};
 	struct model	*m = load("session.frame");
