@@ -783,78 +783,111 @@ dump_line(const char *dump, int n, int colours, char *buf, size_t len)
 	return (buf);
 }
 
+/* Feed the article's table of a lone hog, descents 1..n kept. */
+static void
+feed_article(struct model *m, int n, const char *head)
+{
+	static const char *const rows[] = {
+		"row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10,10",
+		"row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10,10",
+		"row iter=3 ticks=0,0,30,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10"
+	};
+	int	i;
+
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, head);
+	for (i = 0; i < n; i++)
+		model_feed(m, rows[i]);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+}
+
 /*
- * Right after a fall-off the task is in a descent the table has no row
- * for yet (it has not run there): the highlight is on that descent's row,
- * drawn empty, at the task's rank, not on the last row's cell of that
- * rank (at a mark at tick 600 of `article`, row 3 at -3 was lit while
- * the hog was in descent 4).  The row is the one the daemon names
- * (descent=), not k, and without descent= (an older daemon) the newest.
+ * The article table's rows under its heading: *rows gets their descent
+ * numbers (at most 8), the return is the one lit (-1: none, 0: more than
+ * one) and *litx the column of its first lit cell.
+ */
+static int
+article_lit(const char *d, int h, int *rows, int *nrows, int *litx)
+{
+	char		 text[512], col[512];
+	const char	*p, *e = strstr(d, "\nDesc");
+	int		 y, n, lit = -1;
+
+	assert_non_null(e);
+	for (y = 1, p = d; p < e; p++)
+		y += *p == '\n';
+	*nrows = 0;
+	for (n = y + 1; n < h; n++) {
+		dump_line(d, n, 0, text, sizeof text);
+		if (strlen(text) < 5 || strncmp(text + 4, "│", 3) != 0 ||
+		    atoi(text) < 1)
+			break;
+		if (*nrows < 8)
+			rows[(*nrows)++] = atoi(text);
+		dump_line(d, n, 1, col, sizeof col);
+		if ((p = strpbrk(col + 5, "RM")) != NULL) {
+			lit = lit == -1 ? atoi(text) : 0;
+			*litx = (int)(p - col);
+		}
+	}
+	return (lit);
+}
+
+/*
+ * At the mark at tick 600 of `article` the hog has just fallen off into
+ * descent 4 (k 4, rank 123, 40 ms) and has not run there: the table's
+ * rows are 1..3.  The highlight is on descent 4's row, drawn (empty but
+ * for a marker) under the others, at -3, where row 3's cell was lit
+ * before; every row shows (row 1 was pushed out for lack of a line).
+ * The row lit is the one the daemon names (descent=), not k; without
+ * descent= (an older daemon) the newest.
  */
 static void
 test_table_descent(void **state)
 {
-	struct model	*m = load("two_cpu.frame");
+	struct model	*m = model_create();
 	struct view	 v;
-	char		*d, text[256], col[256];
-	const char	*p;
-	int		 y, n, lit, row3;
+	char		*d;
+	int		 rows[8], n, x = -1;
 
-	model_sent(m, PEND_TABLE, "table 1");
-	model_feed(m, "table task=1 name=hog base=120 stairs=20 rr=10 rows=2 "
-	    "dropped=0 now=400 descent=3");
-	model_feed(m, "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,"
-	    "10,10,10,10,10,10,10,10");
-	model_feed(m, "row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,"
-	    "10,10,10,10,10,10,10,10");
-	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+	model_feed(m, "stairs 2 0.1.0");
+	model_feed(m, "frame tick=600 cpus=1 tasks=1 paused=1 speed=0.5 "
+	    "rr=10");
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=123 iter=4 left=40");
+	model_feed(m, "task id=1 name=hog nice=0 cpu=0 rank=123 iter=4 "
+	    "left=40 state=running");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10 "
+	    "rows=3 dropped=0 now=600 descent=4");
 	view_init(&v);
-	d = render(m, &v, 120, 40);
-	p = strstr(d, "\nDesc");
-	assert_non_null(p);
-	for (y = 0, p = d; p < strstr(d, "\nDesc"); p++)
-		y += *p == '\n';
-	/* The rows under the heading: 1, 2, then 3, lit at -2 only. */
-	lit = 0;
-	row3 = 0;
-	for (n = y + 2; n < 40; n++) {
-		dump_line(d, n, 0, text, sizeof text);
-		if (strncmp(text, "   ", 3) != 0 || text[3] < '1' ||
-		    text[3] > '9')
-			break;
-		dump_line(d, n, 1, col, sizeof col);
-		if (strchr(col, 'R') != NULL || strchr(col, 'M') != NULL) {
-			lit++;
-			if (text[3] != '3')
-				fail_msg("row %c is lit: %s", text[3], text);
-			/* Column -2: cells of 5 from x 5, Base first. */
-			assert_true(col[5 + 2 * 5 + 1] == 'R');
-		}
-		if (text[3] == '3') {
-			row3 = 1;
-			/* Empty: it has not run in descent 3 yet. */
-			assert_string_equal(text, "   3│");
-		}
-	}
-	assert_true(row3);
-	assert_int_equal(lit, 1);
+	d = render(m, &v, 160, 45);
+	if (article_lit(d, 45, rows, &n, &x) != 4)
+		fail_msg("descent 4 is not the row lit:\n%s", d);
+	assert_int_equal(n, 4);
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(rows[3], 4);
+	/* Column -3: cells of 5 from x 5, Base first; the marker there. */
+	assert_int_equal(x, 5 + 3 * 5 + 1);
+	assert_non_null(strstr(d, "\n   4│                   ▶\n"));
+	free(d);
+
+	/* Before the fall-off (in descent 3): row 3 lit, no row more. */
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10 "
+	    "rows=3 dropped=0 now=600 descent=3");
+	d = render(m, &v, 160, 45);
+	assert_int_equal(article_lit(d, 45, rows, &n, &x), 3);
+	assert_int_equal(n, 3);
 	free(d);
 
 	/* An older daemon's table (no descent=): the newest row is lit. */
-	model_sent(m, PEND_TABLE, "table 1");
-	model_feed(m, "table task=1 name=hog base=120 stairs=20 rr=10");
-	model_feed(m, "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,"
-	    "10,10,10,10,10,10,10,10");
-	model_feed(m, "row iter=2 ticks=0,20,4,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
-	    "0,0,0");
-	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
-	d = render(m, &v, 120, 40);
-	dump_line(d, y + 3, 0, text, sizeof text);
-	assert_true(strncmp(text, "   2│", 7) == 0);
-	dump_line(d, y + 3, 1, col, sizeof col);
-	assert_true(col[5 + 2 * 5 + 1] == 'R');
-	dump_line(d, y + 4, 0, text, sizeof text);
-	assert_true(strncmp(text, "   3", 4) != 0);
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10");
+	d = render(m, &v, 160, 45);
+	assert_int_equal(article_lit(d, 45, rows, &n, &x), 3);
+	assert_int_equal(n, 3);
+	assert_null(strstr(d, "▶\n"));
 	free(d);
 	model_free(m);
 }

@@ -31,6 +31,13 @@ article_pending(const struct draw *d)
 	    task != NULL && task->state != MTASK_EXITED);
 }
 
+/* The rows to draw: the descents kept, and the one the task is in. */
+int
+article_rows(const struct draw *d)
+{
+	return (d->m->table.nrows + article_pending(d));
+}
+
 /*
  * The row of the descent the task is in: the one the daemon names, the
  * newest of that number (another policy's rows restart at 1); without
@@ -60,7 +67,7 @@ article_lines(struct draw *d, int most)
 	if (!d->v->show_table || !t->valid || t->task != d->v->selected ||
 	    most < 3)
 		return (0);
-	rows = t->nrows + article_pending(d);
+	rows = article_rows(d);
 	if (rows < 1)
 		rows = 1;
 	if (rows > most - 2)
@@ -120,7 +127,7 @@ article_draw(struct draw *d, int y, int h)
 			    cw, -(c0 + c));
 	}
 	/* The rows kept, and the descent the task is in if it has none. */
-	nrows = t->nrows + article_pending(d);
+	nrows = article_rows(d);
 	first = nrows - (h - 2);
 	if (first < 0)
 		first = 0;
@@ -145,8 +152,13 @@ article_draw(struct draw *d, int y, int h)
 	if (task != NULL && task->state != MTASK_EXITED && r >= first &&
 	    y + 2 + r - first < y + h) {
 		c = task->rank - t->base - c0;
+		x = 5 + c * cw;
+		/* A row not run in yet: a marker where the count will go. */
+		if (c >= 0 && c < ncol && r == t->nrows)
+			grid_put(g, x + cw - 1, y + 2 + r - first, d->gl->sel,
+			    COL_CELL);
 		if (c >= 0 && c < ncol)
-			grid_paint(g, 5 + c * cw + 1, y + 2 + r - first, cw - 1,
+			grid_paint(g, x + 1, y + 2 + r - first, cw - 1,
 			    task->state == MTASK_RUNNING ? COL_RUNNING :
 			    COL_MARK);
 	}

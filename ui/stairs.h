@@ -574,6 +574,7 @@ void		 tasktab_draw(struct draw *, int y, int h);
 
 /* article.c */
 int		 article_lines(struct draw *, int most);
+int		 article_rows(const struct draw *);
 void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
