@@ -121,7 +121,8 @@ ledger_rows(const struct ledger *l, int id)
  * are as many columns as the task has stairs now, or more if it ran
  * lower before a renice.  The counts are up to tick now, which the
  * line says (now=): the tick shown (session_ledger gives the past's
- * counts while the past is shown).
+ * counts while the past is shown).  descent= is the descent ti is in
+ * then: right after a fall-off, one no row counts yet.
  */
 void
 ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
@@ -137,12 +138,13 @@ ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
 	n = t != NULL ? table_nrows(t) : 0;
 #define K(id)	wire_key(&wire_table, id)
 	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
-	    "%s=%llu %s=%llu", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    "%s=%llu %s=%llu %s=%lu", wire_table.word, K(WIRE_TABLE_TASK), id,
 	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
 	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
 	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
 	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
-	    K(WIRE_TABLE_NOW), (unsigned long long)now);
+	    K(WIRE_TABLE_NOW), (unsigned long long)now,
+	    K(WIRE_TABLE_DESCENT), (unsigned long)ti->stair.descent);
 	/* Counted again from a keyframe after tick 0 (session.c). */
 	if (l->since > 0)
 		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),

@@ -635,9 +635,15 @@ session_runs_tick(struct session *s, uint64_t tick)
 		if (stair && ci.rank == ENGINE_BOTTOM && ci.left == 1 &&
 		    engine_task_info(s->e, ci.task, &ti) == 0 &&
 		    ti.stair.descent > ci.descent) {
+			/*
+			 * The descent counts every fall-off (the article's
+			 * table's row); k is what the rank and slice follow
+			 * (at most L, lowered by a sleep's climb): both.
+			 */
 			session_note(s, tick, "%s fell off the bottom: descent "
-			    "%u starts at %d with %d ms", ti.name,
-			    ti.stair.descent, ti.stair.rank, ti.stair.left);
+			    "%u (k=%d) starts at %d with %d ms", ti.name,
+			    ti.stair.descent, ti.stair.iter, ti.stair.rank,
+			    ti.stair.left);
 			seen->rank = ti.stair.rank;
 			seen->descent = ti.stair.descent;
 		}

@@ -170,6 +170,12 @@ static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_DROPPED] =	{ "dropped", WIRE_COUNT, 0 },
 	/* The tick the counts are up to: the tick shown. */
 	[WIRE_TABLE_NOW] =	{ "now", WIRE_COUNT, 0 },
+	/*
+	 * The descent the task is in at now: the row its next tick counts
+	 * in, one past the last row right after a fall-off.  Optional: a
+	 * daemon before it did not say.
+	 */
+	[WIRE_TABLE_DESCENT] =	{ "descent", WIRE_COUNT, WIRE_OPTIONAL },
 	/* Counts start there (the past counted again, session.c). */
 	[WIRE_TABLE_SINCE] =	{ "since", WIRE_COUNT, WIRE_OPTIONAL },
 };

@@ -139,7 +139,7 @@ n=$({ printf 'subscribe 30 delta\n'; sleep 0.3; } |
 first_b=$(head -1 "$tmp/b.rows" | cut -d, -f1)
 [ "${first_b:-1}" -eq 0 ] && ok "b: its first frame went back to tick 0" ||
     fail "b: first tick $first_b"
-grep -q 'fell off the bottom: descent 2 starts at 121 with 20 ms' \
+grep -q 'fell off the bottom: descent 2 (k=2) starts at 121 with 20 ms' \
     "$tmp/a.out" && ok "a fall-off is narrated" ||
     fail "no fall-off event: $(grep '^event' "$tmp/a.out" | head -3)"
 grep -q 'moved from cpu' "$tmp/a.out" && ok "a migration is narrated" ||

@@ -440,7 +440,8 @@ test_table(void **state)
 	assert_int_equal(strtoull(p + 5, &e, 10), status_now(c));
 	memmove(p, e, strlen(e) + 1);
 	assert_string_equal(data,
-	    "table task=2 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0\n"
+	    "table task=2 name=hog base=120 stairs=20 rr=10 rows=2 dropped=0 "
+	    "descent=3\n"
 	    "row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
 	    "10,10,10,10\n"
 	    "row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
@@ -496,6 +497,57 @@ test_table_past(void **state)
 	assert_int_equal(tc_status(c, "tick"), tick + 1);
 	expect_data(c, "table hog", "ok", data, sizeof data);
 	assert_string_equal(data, a1);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
+/*
+ * The descent the task is in (descent=), which the client's article table
+ * highlights: right after a fall-off it is a row the table has not got
+ * yet (the task has not run in it), at the present and after a seek back
+ * to that tick; it is the descent count, not k (a sleep lowers k only).
+ */
+static void
+test_table_descent(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 a[8192], data[8192], cmd[64];
+	long long	 tick;
+
+	td_init(&t, NULL, "cpus = 2;\ntasks = ( { name = \"other\"; "
+	    "cpus = \"1\"; } );\n");
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	tc_expect(c, "pause", "ok");
+	tc_expect(c, "add hog cpus=0", "ok 2");
+	tc_expect(c, "step 399", "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_int_equal(td_field(data, "rows"), 2);
+	assert_int_equal(td_field(data, "descent"), 2);
+	/* Tick 400 falls off: descent 3 at 122, not run in yet. */
+	tc_expect(c, "step 1", "ok");
+	tick = tc_status(c, "tick");
+	expect_data(c, "table hog", "ok", a, sizeof a);
+	assert_int_equal(td_field(a, "rows"), 2);
+	assert_int_equal(td_field(a, "descent"), 3);
+	tc_expect(c, "step 1", "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_int_equal(td_field(data, "rows"), 3);
+	assert_int_equal(td_field(data, "descent"), 3);
+	/* A sleep climbs to 121, above descent 3's top: k is 2 again. */
+	tc_expect(c, "sleep hog 5", "ok");
+	tc_expect(c, "step 10", "ok");
+	expect_data(c, "tasks", "ok", data, sizeof data);
+	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=0 cpu=0 "
+	    "rank=121 iter=2 "));
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_int_equal(td_field(data, "descent"), 3);
+	/* The past: the same table, the same descent. */
+	snprintf(cmd, sizeof cmd, "seek %lld", tick);
+	tc_expect(c, cmd, "ok");
+	expect_data(c, "table hog", "ok", data, sizeof data);
+	assert_string_equal(data, a);
 	tc_close(c);
 	assert_int_equal(td_stop(&t), 0);
 }
@@ -648,6 +700,7 @@ main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_table_past),
+		cmocka_unit_test(test_table_descent),
 		cmocka_unit_test(test_table_since),
 		cmocka_unit_test(test_policy),
 	};

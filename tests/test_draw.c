@@ -384,11 +384,14 @@ test_two_cpu_120x40(void **state)
 	assert_non_null(strstr(d, "CPU1"));
 	assert_non_null(strstr(d, "descents"));
 	/*
-	 * The descent is called so in both tables (the task table said IT,
-	 * which the article's table used for its rows).
+	 * Two numbers, two names: the task table's column is the
+	 * staircase's k (iter=: at most 20, lowered by a sleep), the
+	 * article's rows are descents, every fall-off counted (it said
+	 * DESC, and IT before, beside rows that were not k).
 	 */
-	assert_non_null(strstr(d, " DESC "));
+	assert_non_null(strstr(d, " RANK    K LEFT "));
 	assert_non_null(strstr(d, "\nDesc"));
+	assert_null(strstr(d, " DESC "));
 	assert_null(strstr(d, " IT "));
 	assert_null(strstr(d, " It "));
 	free(d);
@@ -763,6 +766,133 @@ test_table_cells(void **state)
 	model_free(m);
 }
 
+/* Line n (0-based) of a dump's text, or of its colours (after "--"). */
+static char *
+dump_line(const char *dump, int n, int colours, char *buf, size_t len)
+{
+	const char	*p = dump, *e;
+
+	if (colours)
+		p = strstr(dump, "\n--\n") + 4;
+	while (n-- > 0 && p != NULL)
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	assert_non_null(p);
+	e = strchr(p, '\n');
+	snprintf(buf, len, "%.*s", (int)(e != NULL ? e - p : (long)strlen(p)),
+	    p);
+	return (buf);
+}
+
+/* Feed the article's table of a lone hog, descents 1..n kept. */
+static void
+feed_article(struct model *m, int n, const char *head)
+{
+	static const char *const rows[] = {
+		"row iter=1 ticks=10,10,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10,10",
+		"row iter=2 ticks=0,20,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10,10",
+		"row iter=3 ticks=0,0,30,10,10,10,10,10,10,10,10,10,10,10,10,"
+		    "10,10,10,10,10"
+	};
+	int	i;
+
+	model_sent(m, PEND_TABLE, "table 1");
+	model_feed(m, head);
+	for (i = 0; i < n; i++)
+		model_feed(m, rows[i]);
+	assert_int_equal(model_feed(m, "ok"), MODEL_REPLY);
+}
+
+/*
+ * The article table's rows under its heading: *rows gets their descent
+ * numbers (at most 8), the return is the one lit (-1: none, 0: more than
+ * one) and *litx the column of its first lit cell.
+ */
+static int
+article_lit(const char *d, int h, int *rows, int *nrows, int *litx)
+{
+	char		 text[512], col[512];
+	const char	*p, *e = strstr(d, "\nDesc");
+	int		 y, n, lit = -1;
+
+	assert_non_null(e);
+	for (y = 1, p = d; p < e; p++)
+		y += *p == '\n';
+	*nrows = 0;
+	for (n = y + 1; n < h; n++) {
+		dump_line(d, n, 0, text, sizeof text);
+		if (strlen(text) < 5 || strncmp(text + 4, "│", 3) != 0 ||
+		    atoi(text) < 1)
+			break;
+		if (*nrows < 8)
+			rows[(*nrows)++] = atoi(text);
+		dump_line(d, n, 1, col, sizeof col);
+		if ((p = strpbrk(col + 5, "RM")) != NULL) {
+			lit = lit == -1 ? atoi(text) : 0;
+			*litx = (int)(p - col);
+		}
+	}
+	return (lit);
+}
+
+/*
+ * At the mark at tick 600 of `article` the hog has just fallen off into
+ * descent 4 (k 4, rank 123, 40 ms) and has not run there: the table's
+ * rows are 1..3.  The highlight is on descent 4's row, drawn (empty but
+ * for a marker) under the others, at -3, where row 3's cell was lit
+ * before; every row shows (row 1 was pushed out for lack of a line).
+ * The row lit is the one the daemon names (descent=), not k; without
+ * descent= (an older daemon) the newest.
+ */
+static void
+test_table_descent(void **state)
+{
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d;
+	int		 rows[8], n, x = -1;
+
+	model_feed(m, "stairs 2 0.1.0");
+	model_feed(m, "frame tick=600 cpus=1 tasks=1 paused=1 speed=0.5 "
+	    "rr=10");
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=123 iter=4 left=40");
+	model_feed(m, "task id=1 name=hog nice=0 cpu=0 rank=123 iter=4 "
+	    "left=40 state=running");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10 "
+	    "rows=3 dropped=0 now=600 descent=4");
+	view_init(&v);
+	d = render(m, &v, 160, 45);
+	if (article_lit(d, 45, rows, &n, &x) != 4)
+		fail_msg("descent 4 is not the row lit:\n%s", d);
+	assert_int_equal(n, 4);
+	assert_int_equal(rows[0], 1);
+	assert_int_equal(rows[3], 4);
+	/* Column -3: cells of 5 from x 5, Base first; the marker there. */
+	assert_int_equal(x, 5 + 3 * 5 + 1);
+	assert_non_null(strstr(d, "\n   4│                   ▶\n"));
+	free(d);
+
+	/* Before the fall-off (in descent 3): row 3 lit, no row more. */
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10 "
+	    "rows=3 dropped=0 now=600 descent=3");
+	d = render(m, &v, 160, 45);
+	assert_int_equal(article_lit(d, 45, rows, &n, &x), 3);
+	assert_int_equal(n, 3);
+	free(d);
+
+	/* An older daemon's table (no descent=): the newest row is lit. */
+	feed_article(m, 3, "table task=1 name=hog base=120 stairs=20 rr=10");
+	d = render(m, &v, 160, 45);
+	assert_int_equal(article_lit(d, 45, rows, &n, &x), 3);
+	assert_int_equal(n, 3);
+	assert_null(strstr(d, "▶\n"));
+	free(d);
+	model_free(m);
+}
+
 /* The text of a dump with every blank, line end and "»" removed. */
 static char *
 squeeze(const char *dump)
@@ -1086,7 +1216,7 @@ test_history(void **state)
 		d = render(m, &v, sizes[i][0], sizes[i][1]);
 		if (strstr(d, " a=hog1 b=hog2 c=hog3") == NULL)
 			fail_msg("%dx%d: no legend", sizes[i][0], sizes[i][1]);
-		if (strstr(d, "1889 hog2 fell off the bottom: descent 10 "
+		if (strstr(d, "1889 hog2 fell off the bottom: descent 10 (k=10) "
 		    "starts at 129 with 100 ms") == NULL)
 			fail_msg("%dx%d: no event", sizes[i][0], sizes[i][1]);
 		if (strstr(d, "rank of hog1") == NULL)
@@ -1320,7 +1450,7 @@ static void
 test_help_concepts(void **state)
 {
 	static const char *const concepts[] = {
-		"rank ", "descent", "(IT)", "LEFT", "rr ", "nr ", "%CPU",
+		"rank ", "descent", "(Desc)", "k (K) ", "LEFT", "rr ", "nr ", "%CPU",
 		"engine time", "Falling off 139"
 	};
 	struct model	*m = load("session.frame");
@@ -1694,6 +1824,7 @@ main(void)
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),
 		cmocka_unit_test(test_table_cells),
+		cmocka_unit_test(test_table_descent),
 		cmocka_unit_test(test_caption_once),
 		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_panels_asked),

@@ -418,6 +418,62 @@ test_track_changes(void **unused)
 	session_free(u);
 }
 
+/* The notes (narration) a session gave, one a line. */
+static char	notes[16384];
+
+static void
+note_keep(void *arg, uint64_t tick, const char *text)
+{
+	size_t	n = strlen(notes);
+
+	(void)arg;
+	snprintf(notes + n, sizeof notes - n, "%llu %s\n",
+	    (unsigned long long)tick, text);
+}
+
+/*
+ * A fall-off is narrated with both numbers: the descent (every fall-off
+ * counted, the article table's row) and k (the rank and slice follow
+ * it; a sleep's climb above the top stair lowers it).  A lone hog's
+ * third descent starts at 122 with 30 ms; a sleep there climbs it to
+ * 121, k 2; its next fall-off starts descent 4 with k 3, at 122.
+ */
+static void
+test_fall_off_note(void **unused)
+{
+	static const char	 text[] = "name = \"f\";\n"
+	    "tasks = ( { name = \"hog\"; } );\n";
+	struct session_setup	 set;
+	struct scenario		*sc;
+	struct session		*s;
+	char			*cause = NULL;
+
+	sc = scenario_load_string(text, "f.cfg", &cause);
+	assert_non_null(sc);
+	memset(&set, 0, sizeof set);
+	set.label = "f.cfg";
+	set.text = text;
+	engine_params_default(&set.params);
+	scenario_params(sc, &set.params);
+	set.note = note_keep;
+	s = session_create(&set, sc, &cause);
+	assert_non_null(s);
+	scenario_free(sc);
+	notes[0] = '\0';
+	while (session_now(s) < 401)
+		session_tick(s);
+	if (strstr(notes, "hog fell off the bottom: descent 3 (k=3) starts "
+	    "at 122 with 30 ms\n") == NULL)
+		fail_msg("no descent 3 (k=3): %s", notes);
+	poke(s, CHANGE_SLEEP, 1, 5);
+	while (session_now(s) < 900)
+		session_tick(s);
+	if (strstr(notes, "hog fell off the bottom: descent 4 (k=3) starts "
+	    "at 122 with 30 ms\n") == NULL)
+		fail_msg("no descent 4 (k=3): %s", notes);
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -428,6 +484,7 @@ main(void)
 		cmocka_unit_test(test_history_bound),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_track_changes),
+		cmocka_unit_test(test_fall_off_note),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

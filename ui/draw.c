@@ -156,7 +156,9 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		/* Few tasks: their spare lines show more descents. */
 		th += want - (1 + m->ntasks);
 		want = 1 + m->ntasks;
-		i = m->table.nrows < 1 ? 1 : m->table.nrows;
+		i = article_rows(&d);
+		if (i < 1)
+			i = 1;
 		if (th > 2 + i)
 			th = 2 + i;
 	}

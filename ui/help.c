@@ -1,7 +1,7 @@
 /*
  * help.c -- the help, in a box over the middle of the screen: the
  * scenario running (its name and description), the keys (keys.c's
- * text), and what the screen shows (rank, stairs, LEFT, descents, rr,
+ * text), and what the screen shows (rank, stairs, LEFT, k, descents, rr,
  * nr, why %CPU is engine time).  It scrolls when it is taller than the
  * screen: the keys that scroll it are help_key's, any other closes it.
  * Pure: into a grid.
@@ -33,12 +33,12 @@ static const char *const help_concepts[] = {
 	"stairs   each time a task uses up its time on a stair it steps one",
 	"         rank down (r+1); tasks on one stair take turns.",
 	"LEFT     ticks (1 tick = 1 ms) left of its time on this stair: the",
-	"         bar in [hog ███░░]. rr ticks a stair; k×rr on the top",
-	"         stair of descent k.",
-	"descent  one walk down the stairs: DESC in the task table, a row",
-	"  (IT)   (Desc) of the article's table, its stairs across from Base.",
-	"         Falling off 139 starts descent k+1 one stair lower than the",
-	"         last began (static+k), with k+1 slices there: a hog sinks.",
+	"         bar in [hog ███░░]. rr ticks a stair; k×rr on the top one.",
+	"k (K)    the staircase's iteration: its top stair is static+k-1, with",
+	"         k×rr ticks there. Falling off 139 makes it k+1 (at most 20 at",
+	"         nice 0), one stair lower: a hog sinks. A sleep can lower it.",
+	"descent  one walk down the stairs: a row (Desc) of the article's table.",
+	"         Each fall-off starts the next; past 20 or after a sleep, not k.",
 	"sleep    a task that wakes from a sleep climbs one stair, with its",
 	"         time there afresh: tasks that sleep stay near the top.",
 	"rr       the round-robin interval (rr 10ms on the status line): the",
@@ -111,7 +111,7 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 		help_add(lines, &n, NULL);
 	}
 	if (hint)
-		help_add(lines, &n, "PgDn: what rank, stairs, LEFT, descents, "
+		help_add(lines, &n, "PgDn: what rank, stairs, LEFT, k, descents, "
 		    "rr, nr and %CPU mean.");
 	for (i = 0; keys[i] != NULL; i++)
 		help_add(lines, &n, keys[i]);

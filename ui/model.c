@@ -1048,6 +1048,11 @@ model_table_head(struct model *m, struct fields *f)
 		model_table_clear(t);
 		return (-1);
 	}
+	if (model_int(f, KT(DESCENT), &t->descent, 0, 0) != 0 ||
+	    t->descent < 0) {
+		model_table_clear(t);
+		return (-1);
+	}
 	if ((s = model_get(f, KT(NAME))) != NULL)
 		snprintf(t->name, sizeof t->name, "%s", s);
 	t->valid = 1;

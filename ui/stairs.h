@@ -96,6 +96,7 @@ struct mtable {
 	int		 nrows;
 	int		*iters;		/* descent number per row */
 	long		*ticks;		/* nrows x stairs */
+	int		 descent;	/* the task's now (descent=); 0: unsaid */
 };
 
 /* One scenario of the `scenarios` reply. */
@@ -582,6 +583,7 @@ void		 tasktab_draw(struct draw *, int y, int h);
 
 /* article.c */
 int		 article_lines(struct draw *, int most);
+int		 article_rows(const struct draw *);
 void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
