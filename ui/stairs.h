@@ -253,6 +253,7 @@ struct model {
 	int		 stage_live;
 	long		 stage_now;	/* -1: not said, the tick */
 	int		 stage_alive;
+	int		 stage_session;	/* the frame starts a new session */
 	char		 stage_policy[MODEL_WORD_MAX];
 	char		 stage_shadow[MODEL_WORD_MAX];	/* "": none */
 	struct mtable	 table_stage;
