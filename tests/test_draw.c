@@ -1044,6 +1044,72 @@ test_picker(void **state)
 }
 
 /*
+ * compare NAME with the history panes on at 80x24: the panes shrink
+ * first, so both policies' CPU panels show (a row of panel under each
+ * heading), stacked; side by side at 120x40 too.  The trial's screen
+ * had the two headings and no panel row.
+ */
+static void
+test_compare_history(void **state)
+{
+	static const int	 sizes[][2] = { { 80, 24 }, { 120, 40 } };
+	struct model		*m = load("history.frame");
+	struct view		 v;
+	char			 line[512], *d;
+	const char		*l, *r, *p;
+	int			 i, c;
+
+	assert_int_equal(model_feed(m, "frame tick=1910 cpus=2 tasks=4 "
+	    "paused=1 speed=1 rr=10 dropped=0 alive=4 lag=0 sleep=1000 "
+	    "policy=staircase now=1910 live=1 scenario=history delta=1 "
+	    "shadow=o1"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=0 task=3 nr=2 rank=129 "
+	    "iter=5 left=1"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=1 task=2 nr=1 rank=129 "
+	    "iter=10 left=83"), MODEL_NOTHING);
+	for (c = 0; c < 2; c++) {
+		snprintf(line, sizeof line, "scpu id=%d task=%d nr=2 "
+		    "rank=120 iter=1 left=10", c, c + 1);
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	for (i = 1; i <= 4; i++) {
+		snprintf(line, sizeof line, "stask id=%d name=%s kind=sim "
+		    "pid=- nice=0 cpu=%d rank=%d iter=1 left=10 state=%s "
+		    "ran=400 cputime=- cpus=0-1 group=- exit=- slice=10 "
+		    "top=100 bottom=139", i, i == 4 ? "editor" : i == 1 ?
+		    "hog1" : i == 2 ? "hog2" : "hog3", (i - 1) % 2, 120 + i,
+		    i <= 2 ? "running" : "runnable");
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_non_null(m->shadow);
+	view_init(&v);
+	v.show_timeline = v.show_ranks = v.show_events = 1;
+	for (i = 0; i < 2; i++) {
+		d = render(m, &v, sizes[i][0], sizes[i][1]);
+		l = strstr(d, "staircase (enforced)");
+		r = strstr(d, "o1 (shadow)");
+		if (l == NULL || r == NULL)
+			fail_msg("%dx%d: no headings", sizes[i][0],
+			    sizes[i][1]);
+		/* A CPU panel under each heading: its title, CPU0. */
+		p = strstr(l, "CPU0");
+		if (p == NULL || (i == 0 && p > r))
+			fail_msg("%dx%d: no enforced panel\n%s", sizes[i][0],
+			    sizes[i][1], d);
+		p = strstr(r, "CPU0");
+		if (p == NULL || p > strstr(d, "who ran when"))
+			fail_msg("%dx%d: no shadow panel\n%s", sizes[i][0],
+			    sizes[i][1], d);
+		if (strstr(d, "who ran when") == NULL)
+			fail_msg("%dx%d: no timeline", sizes[i][0],
+			    sizes[i][1]);
+		free(d);
+	}
+	model_free(m);
+}
+
+/*
  * The history panes (history.c) from a recorded run (history.frame: 2
  * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
  * the daemon's runs and narration; recorded from a real stairsd by
@@ -1413,6 +1479,7 @@ main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_compare_history),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_help_concepts),

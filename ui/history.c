@@ -144,7 +144,8 @@ history_sample(const struct model *m, struct view *v)
 
 /*
  * The pane heights for the screen: timeline, rank line, event log, out
- * of avail rows less 3 kept for the CPUs.  Past that the log shrinks
+ * of avail rows less those kept for the CPUs (3; both policies' panels
+ * when comparing, compare_min_lines).  Past that the log shrinks
  * first (to 3 rows), then the rank line (to 4), then the timeline (to
  * its title, 1 CPU and the legend); then the log goes, then the rank
  * line, then the timeline.
@@ -153,7 +154,8 @@ static void
 history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
 {
 	const struct view	*v = d->v;
-	int			 big = d->g->h >= 40, ncpus, budget = avail - 3;
+	int			 big = d->g->h >= 40, ncpus;
+	int			 budget = avail - compare_min_lines(d);
 
 	ncpus = d->m->runs != NULL ? runs_ncpus(d->m->runs) : d->m->ncpus;
 	if (ncpus < 1)

@@ -564,6 +564,7 @@ void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
 
 /* compare.c */
+int		 compare_min_lines(const struct draw *);
 int		 compare_draw(struct draw *, int y, int avail);
 
 /* cpulist.c */
