@@ -1377,6 +1377,61 @@ test_big(void **state)
 }
 
 /*
+ * Big type leaves the task table a row per task when there are few (up
+ * to 8): one CPU, 4 to 8 tasks at 200x60 (the projector's theme too).
+ * The trial's o1-vs-staircase lesson showed hog1..hog3 and not the
+ * editor, its subject, with nothing said of it.
+ */
+static void
+test_big_tasks(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	char		 line[512], *d;
+	const char	*tab;
+	int		 n, i, th;
+
+	for (n = 4; n <= 8; n++) {
+		for (th = 0; th < 2; th++) {
+			m = load("hogs1.frame");
+			snprintf(line, sizeof line, "frame tick=5010 cpus=1 "
+			    "tasks=%d paused=1 speed=1 rr=10 dropped=0", n);
+			model_feed(m, line);
+			model_feed(m, "cpu id=0 task=1 nr=3 rank=139 iter=3 "
+			    "left=2");
+			for (i = 1; i <= n; i++) {
+				snprintf(line, sizeof line, "task id=%d "
+				    "name=%s%d kind=sim pid=- nice=0 cpu=0 "
+				    "rank=%d iter=1 left=10 state=%s ran=10 "
+				    "cputime=- cpus=0 group=- exit=- slice=10 "
+				    "top=120 bottom=139", i, i == n ?
+				    "editor" : "hog", i, 119 + i, i == 1 ?
+				    "running" : "runnable");
+				assert_int_not_equal(model_feed(m, line),
+				    MODEL_BAD);
+			}
+			assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+			assert_int_equal(m->ntasks, n);
+			view_init(&v);
+			v.theme = th ? THEME_PROJECTOR : THEME_DARK;
+			d = render(m, &v, 200, 60);
+			assert_true(v.big_shown);
+			tab = strstr(d, " ID NAME");
+			assert_non_null(tab);
+			for (i = 1; i <= n; i++) {
+				snprintf(line, sizeof line, " %s%d ", i == n ?
+				    "editor" : "hog", i);
+				if (strstr(tab, line) == NULL)
+					fail_msg("%d tasks: no %s in the "
+					    "table", n, line);
+			}
+			free(d);
+			model_free(m);
+		}
+	}
+}
+
+/*
  * The help: the scenario's name and description first, then the keys,
  * then the concepts; at 80x24 it scrolls (help_key), at 200x60 it all
  * fits.  q closes it rather than quitting.
@@ -1482,6 +1537,7 @@ main(void)
 		cmocka_unit_test(test_compare_history),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_big_tasks),
 		cmocka_unit_test(test_help_concepts),
 	};
 
