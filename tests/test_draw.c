@@ -1044,6 +1044,53 @@ test_picker(void **state)
 }
 
 /*
+ * The past beyond the runs kept (the daemon keeps the present's last
+ * 10 000 ticks): the panes say why they are empty, and the event log
+ * shows the events up to the tick viewed, not the newest.  The trial
+ * saw blank panes at tick 2000 of 21561 and the log at tick 21561.
+ */
+static void
+test_history_past(void **state)
+{
+	struct model	*m = load("history.frame");
+	struct view	 v;
+	char		*d;
+	const char	*ev, *p;
+	long		 tick;
+	int		 c;
+
+	assert_int_equal(model_feed(m, "frame tick=700 cpus=2 tasks=4 "
+	    "paused=1 speed=1 rr=10 dropped=0 alive=4 lag=0 sleep=1000 "
+	    "policy=staircase now=12000 live=0 scenario=history delta=1"),
+	    MODEL_NOTHING);
+	model_feed(m, "cpu id=0 task=3 nr=2 rank=129 iter=5 left=1");
+	model_feed(m, "cpu id=1 task=2 nr=1 rank=129 iter=10 left=83");
+	for (c = 0; c < 2; c++) {
+		model_feed(m, c == 0 ? "runs cpu=0 from=700" :
+		    "runs cpu=1 from=700");
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_false(m->live);
+	view_init(&v);
+	v.selected = 1;
+	v.show_timeline = v.show_ranks = v.show_events = 1;
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "no runs kept before tick 2000") == NULL)
+		fail_msg("no note in the timeline:\n%s", d);
+	ev = strstr(d, " events ");
+	assert_non_null(ev);
+	/* The newest event shown is the last at or before tick 700. */
+	if (strstr(ev, "629 hog2 fell off the bottom: descent 4") == NULL)
+		fail_msg("not the events up to tick 700:\n%s", ev);
+	for (p = strchr(ev, '\n'); p != NULL && p[1] == ' ' &&
+	    sscanf(p + 1, "%ld", &tick) == 1; p = strchr(p + 1, '\n'))
+		if (tick > 700)
+			fail_msg("event at %ld shown at 700:\n%s", tick, ev);
+	free(d);
+	model_free(m);
+}
+
+/*
  * compare NAME with the history panes on at 80x24: the panes shrink
  * first, so both policies' CPU panels show (a row of panel under each
  * heading), stacked; side by side at 120x40 too.  The trial's screen
@@ -1535,6 +1582,7 @@ main(void)
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_compare_history),
+		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
 		cmocka_unit_test(test_big_tasks),

@@ -25,6 +25,7 @@
 
 #define HISTORY_SAMPLES	512	/* as view->samples */
 #define HISTORY_LABEL	6	/* "CPU12 " */
+#define HISTORY_KEPT	10000	/* ticks of runs the daemon keeps */
 
 /* The letters tasks are drawn with, in order of id within the window. */
 static const char history_letters[] =
@@ -203,6 +204,38 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 }
 
 /*
+ * The past beyond the runs the daemon keeps (the present's last
+ * HISTORY_KEPT ticks, docs/PROTOCOL.md "Runs"): while the past is
+ * shown and no CPU has a run in the window [first, tick), the note the
+ * timeline and the rank line show instead of blank rows, in buf; 0
+ * when there is none to show.
+ */
+static int
+history_unkept(const struct draw *d, long first, char *buf, size_t len)
+{
+	const struct model	*m = d->m;
+	long			 before = m->now - HISTORY_KEPT;
+	int			 c;
+
+	if (m->live || m->tick <= 0)
+		return (0);
+	if (first < 0)
+		first = 0;
+	for (c = 0; m->runs != NULL && c < runs_ncpus(m->runs); c++) {
+		if (runs_end(m->runs, c) > runs_first(m->runs, c) &&
+		    (long)runs_end(m->runs, c) > first &&
+		    (long)runs_first(m->runs, c) < m->tick)
+			return (0);
+	}
+	if (before > m->tick)
+		snprintf(buf, len, "no runs kept before tick %ld (the daemon "
+		    "keeps the last %d ticks)", before, HISTORY_KEPT);
+	else
+		snprintf(buf, len, "no runs kept for these ticks");
+	return (1);
+}
+
+/*
  * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle), -1
  * when none of them is kept; *mixed when another ran there too.  The
  * selected task (sel), if it ran there at all, so that a task that runs
@@ -323,6 +356,8 @@ history_timeline(struct draw *d, int y, int h)
 	if (ncpus > rows)
 		grid_textf(g, 0, y + h - 2, g->w, COL_SKIP,
 		    "(+%d CPUs: a taller screen shows them)", ncpus - rows);
+	if (rows > 0 && history_unkept(d, first, buf, sizeof buf))
+		grid_text(g, HISTORY_LABEL, y + 1, g->w, buf, COL_SKIP);
 	/* The legend: letter=name for each task in the window. */
 	xl = grid_text(g, 0, y + h - 1, g->w, " ", COL_DEFAULT);
 	for (i = 0; i < nids && xl < g->w; i++) {
@@ -436,6 +471,10 @@ history_ranks(struct draw *d, int y, int h)
 	rows = h - 1;
 	if (t == NULL || rows < 2)
 		return;
+	if (history_unkept(d, first, buf, sizeof buf)) {
+		grid_text(g, HISTORY_LABEL, y + 1, g->w, buf, COL_SKIP);
+		return;
+	}
 	rk = xcalloc(cells, sizeof *rk);
 	rk0 = xcalloc(cells, sizeof *rk0);
 	hi = 120 + t->nice;
@@ -506,26 +545,41 @@ history_events(struct draw *d, int y, int h)
 	struct view		*v = d->v;
 	struct grid		*g = d->g;
 	const struct mevent	*ev;
-	long			 n, newest, k;
+	long			 n, newest, k, oldest, end;
 	int			 rows = h - 1, i;
 	char			 buf[96];
 
 	v->events_y = y;
 	v->events_rows = h;
 	n = m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG;
+	oldest = m->nlog - n;
+	/* The past: the events up to the tick shown (end: past them). */
+	for (end = m->nlog; !m->live && end > oldest &&
+	    m->log[(end - 1) % MODEL_LOG].tick > m->tick; end--)
+		;
+	n = end - oldest;
 	if (v->events_back > n - rows)
 		v->events_back = n - rows > 0 ? (int)(n - rows) : 0;
 	if (v->events_back < 0)
 		v->events_back = 0;
-	newest = m->nlog - 1 - v->events_back;
-	snprintf(buf, sizeof buf, " events %ld of %ld%s (e: off, u/d: "
-	    "scroll) ", n == 0 ? 0 : newest - (m->nlog - n) + 1, n,
-	    v->events_back > 0 ? ", scrolled back" : "");
+	newest = end - 1 - v->events_back;
+	if (m->live)
+		snprintf(buf, sizeof buf, " events %ld of %ld%s (e: off, u/d: "
+		    "scroll) ", n == 0 ? 0 : newest - oldest + 1, n,
+		    v->events_back > 0 ? ", scrolled back" : "");
+	else
+		snprintf(buf, sizeof buf, " events up to tick %ld: %ld of %ld%s "
+		    "(e: off, u/d: scroll) ", m->tick, n == 0 ? 0 :
+		    newest - oldest + 1, n, v->events_back > 0 ?
+		    ", scrolled back" : "");
 	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
 	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	if (n == 0 && end < m->nlog && rows > 0)
+		grid_textf(g, 9, y + 1, g->w, COL_SKIP, "no events kept "
+		    "before tick %ld", m->log[oldest % MODEL_LOG].tick);
 	for (i = 0; i < rows; i++) {
 		k = newest - (rows - 1 - i);
-		if (k < 0 || k < m->nlog - n || k > newest)
+		if (k < 0 || k < oldest || k > newest)
 			continue;
 		ev = &m->log[k % MODEL_LOG];
 		grid_textf(g, 0, y + 1 + i, g->w, COL_RANK, "%8ld", ev->tick);
