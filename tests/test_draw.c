@@ -1151,6 +1151,19 @@ test_compare_history(void **state)
 		if (strstr(d, "who ran when") == NULL)
 			fail_msg("%dx%d: no timeline", sizes[i][0],
 			    sizes[i][1]);
+		/*
+		 * The timeline's rows are short of CPUs: it says so on a
+		 * line of its own, not over a CPU's strip.
+		 */
+		p = strstr(strstr(d, "who ran when"), "\nCPU0  ");
+		if (p == NULL || strncmp(p + 7, "(+", 2) == 0)
+			fail_msg("%dx%d: no CPU0 strip", sizes[i][0],
+			    sizes[i][1]);
+		if ((p = strstr(d, "(+1 CPU")) != NULL &&
+		    strncmp(p - 1, "\n(+1 CPU: a taller screen shows them)",
+		    37) != 0 && strncmp(p - 2, "\n (+1 CPU) a=", 13) != 0)
+			fail_msg("%dx%d: the note over a strip:\n%s",
+			    sizes[i][0], sizes[i][1], d);
 		free(d);
 	}
 	model_free(m);

@@ -309,7 +309,7 @@ history_timeline(struct draw *d, int y, int h)
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
 	int			*ids, nids = 0, cells, zoom, ncpus, c, x, task;
-	int			 mixed, rows, i, xl;
+	int			 mixed, rows, i, xl, hidden;
 	long			 first, t0;
 	char			 buf[96];
 	enum col		 col;
@@ -317,6 +317,16 @@ history_timeline(struct draw *d, int y, int h)
 	history_window(d, &cells, &zoom, &first);
 	ncpus = m->runs != NULL ? runs_ncpus(m->runs) : m->ncpus;
 	rows = h - 2;
+	/*
+	 * Too few rows for the CPUs: the last says how many are left out
+	 * (with one row, the legend's line does), not over a strip.
+	 */
+	hidden = 0;
+	if (ncpus > rows) {
+		if (rows >= 2)
+			rows--;
+		hidden = ncpus - rows;
+	}
 	snprintf(buf, sizeof buf, " who ran when: a cell is %d tick%s, "
 	    "ticks %ld..%ld (w: off, z/Z: zoom) ", zoom, zoom == 1 ? "" : "s",
 	    first > 0 ? first : 0, m->tick);
@@ -353,13 +363,17 @@ history_timeline(struct draw *d, int y, int h)
 			    (wchar_t)history_letter(ids, nids, task), col);
 		}
 	}
-	if (ncpus > rows)
+	if (hidden > 0 && rows < h - 2)
 		grid_textf(g, 0, y + h - 2, g->w, COL_SKIP,
-		    "(+%d CPUs: a taller screen shows them)", ncpus - rows);
+		    "(+%d CPU%s: a taller screen shows them)", hidden,
+		    hidden == 1 ? "" : "s");
 	if (rows > 0 && history_unkept(d, first, buf, sizeof buf))
 		grid_text(g, HISTORY_LABEL, y + 1, g->w, buf, COL_SKIP);
 	/* The legend: letter=name for each task in the window. */
 	xl = grid_text(g, 0, y + h - 1, g->w, " ", COL_DEFAULT);
+	if (hidden > 0 && rows == h - 2)
+		xl = grid_textf(g, xl, y + h - 1, g->w, COL_SKIP, "(+%d CPU%s) ",
+		    hidden, hidden == 1 ? "" : "s");
 	for (i = 0; i < nids && xl < g->w; i++) {
 		const struct mtask *t = model_task(m, ids[i]);
 
