@@ -18,7 +18,9 @@
 #     "tick T of NOW" and the past; ( / ) go to the marks when the
 #     scenario has some;
 #   - space resumes: live again, running;
-#   - a load of "one" by path: the viewer is back to one CPU.
+#   - a load of "one" by path: the viewer is back to one CPU; with the
+#     timeline on, the client and a follower (-r --follow) keep none of
+#     the demo's runs (no CPU1 row, no "c=?" in the legend).
 # Exits 0 pass, 1 fail, 77 skip (no tmux/socat, the live daemon not
 # built, or a daemon that does not know `scenarios` yet: issue 9's
 # daemon side).
@@ -83,6 +85,7 @@ wait_tick() {
 
 client c ""
 client v "-r"
+client f "-r --follow"
 wait_screen " one " 100 c && ok "client: one on the status line" ||
     bad "client: no 'one' on the status line: $(screen c | head -1)"
 wait_screen "READ-ONLY" 100 v && ok "viewer: attached read-only" ||
@@ -258,11 +261,33 @@ wait_screen "RUNNING" 30 c && ok "c: RUNNING" || bad "c: not RUNNING"
 screen c | grep -q "viewing the past" && bad "c: still in the past"
 wait_screen "RUNNING" 30 v && ok "v: RUNNING" || bad "v: not RUNNING"
 
-# 7. A load of one by its path: the viewer is back to one CPU.
+# 7. A load of one by its path: the viewer is back to one CPU.  With
+# the timeline on (w; the follower follows), none of the demo's runs is
+# left: no CPU1 row, no legend letter of an old task ("c=?").
+wait_tick 300 || bad "the tick did not reach 300"
+$tm send-keys -t c w
+wait_screen "who ran when" 30 c || bad "w: no timeline on c"
+wait_screen "who ran when" 50 f || bad "f: the timeline not followed"
+wait_screen "CPU1  " 30 f || bad "f: no CPU1 row on the demo's timeline"
 ask "load $tmp/one.cfg" >/dev/null
-wait_screen "hogA" 50 v && ok "v: followed the load of one" ||
-    bad "v: no hogA after load one"
-screen v | grep -q "CPU1" && bad "v: CPU1 still drawn after load one"
+for s in v c f; do
+	wait_screen "hogA" 50 $s && ok "$s: followed the load of one" ||
+	    bad "$s: no hogA after load one"
+done
+sleep 1
+for s in c f v; do
+	screen $s | grep -q "CPU1" &&
+	    bad "$s: CPU1 still drawn after load one: $(screen $s)"
+done
+for s in c f; do
+	if screen $s | grep -q "who ran when"; then
+		screen $s | grep -q "=?" &&
+		    bad "$s: an old task in the legend: $(screen $s |
+		    grep '=?')" || ok "$s: the timeline has one's tasks only"
+	else
+		bad "$s: no timeline after the load"
+	fi
+done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
 
 if [ $fails -eq 0 ]; then

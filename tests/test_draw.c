@@ -1175,6 +1175,132 @@ test_picker(void **state)
 }
 
 /*
+ * The past beyond the runs kept (the daemon keeps the present's last
+ * 10 000 ticks): the panes say why they are empty, and the event log
+ * shows the events up to the tick viewed, not the newest.  The trial
+ * saw blank panes at tick 2000 of 21561 and the log at tick 21561.
+ */
+static void
+test_history_past(void **state)
+{
+	struct model	*m = load("history.frame");
+	struct view	 v;
+	char		*d;
+	const char	*ev, *p;
+	long		 tick;
+	int		 c;
+
+	assert_int_equal(model_feed(m, "frame tick=700 cpus=2 tasks=4 "
+	    "paused=1 speed=1 rr=10 dropped=0 alive=4 lag=0 sleep=1000 "
+	    "policy=staircase now=12000 live=0 scenario=history delta=1"),
+	    MODEL_NOTHING);
+	model_feed(m, "cpu id=0 task=3 nr=2 rank=129 iter=5 left=1");
+	model_feed(m, "cpu id=1 task=2 nr=1 rank=129 iter=10 left=83");
+	for (c = 0; c < 2; c++) {
+		model_feed(m, c == 0 ? "runs cpu=0 from=700" :
+		    "runs cpu=1 from=700");
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_false(m->live);
+	view_init(&v);
+	v.selected = 1;
+	v.show_timeline = v.show_ranks = v.show_events = 1;
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "no runs kept before tick 2000") == NULL)
+		fail_msg("no note in the timeline:\n%s", d);
+	ev = strstr(d, " events ");
+	assert_non_null(ev);
+	/* The newest event shown is the last at or before tick 700. */
+	if (strstr(ev, "629 hog2 fell off the bottom: descent 4") == NULL)
+		fail_msg("not the events up to tick 700:\n%s", ev);
+	for (p = strchr(ev, '\n'); p != NULL && p[1] == ' ' &&
+	    sscanf(p + 1, "%ld", &tick) == 1; p = strchr(p + 1, '\n'))
+		if (tick > 700)
+			fail_msg("event at %ld shown at 700:\n%s", tick, ev);
+	free(d);
+	model_free(m);
+}
+
+/*
+ * compare NAME with the history panes on at 80x24: the panes shrink
+ * first, so both policies' CPU panels show (a row of panel under each
+ * heading), stacked; side by side at 120x40 too.  The trial's screen
+ * had the two headings and no panel row.
+ */
+static void
+test_compare_history(void **state)
+{
+	static const int	 sizes[][2] = { { 80, 24 }, { 120, 40 } };
+	struct model		*m = load("history.frame");
+	struct view		 v;
+	char			 line[512], *d;
+	const char		*l, *r, *p;
+	int			 i, c;
+
+	assert_int_equal(model_feed(m, "frame tick=1910 cpus=2 tasks=4 "
+	    "paused=1 speed=1 rr=10 dropped=0 alive=4 lag=0 sleep=1000 "
+	    "policy=staircase now=1910 live=1 scenario=history delta=1 "
+	    "shadow=o1"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=0 task=3 nr=2 rank=129 "
+	    "iter=5 left=1"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=1 task=2 nr=1 rank=129 "
+	    "iter=10 left=83"), MODEL_NOTHING);
+	for (c = 0; c < 2; c++) {
+		snprintf(line, sizeof line, "scpu id=%d task=%d nr=2 "
+		    "rank=120 iter=1 left=10", c, c + 1);
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	for (i = 1; i <= 4; i++) {
+		snprintf(line, sizeof line, "stask id=%d name=%s kind=sim "
+		    "pid=- nice=0 cpu=%d rank=%d iter=1 left=10 state=%s "
+		    "ran=400 cputime=- cpus=0-1 group=- exit=- slice=10 "
+		    "top=100 bottom=139", i, i == 4 ? "editor" : i == 1 ?
+		    "hog1" : i == 2 ? "hog2" : "hog3", (i - 1) % 2, 120 + i,
+		    i <= 2 ? "running" : "runnable");
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_non_null(m->shadow);
+	view_init(&v);
+	v.show_timeline = v.show_ranks = v.show_events = 1;
+	for (i = 0; i < 2; i++) {
+		d = render(m, &v, sizes[i][0], sizes[i][1]);
+		l = strstr(d, "staircase (enforced)");
+		r = strstr(d, "o1 (shadow)");
+		if (l == NULL || r == NULL)
+			fail_msg("%dx%d: no headings", sizes[i][0],
+			    sizes[i][1]);
+		/* A CPU panel under each heading: its title, CPU0. */
+		p = strstr(l, "CPU0");
+		if (p == NULL || (i == 0 && p > r))
+			fail_msg("%dx%d: no enforced panel\n%s", sizes[i][0],
+			    sizes[i][1], d);
+		p = strstr(r, "CPU0");
+		if (p == NULL || p > strstr(d, "who ran when"))
+			fail_msg("%dx%d: no shadow panel\n%s", sizes[i][0],
+			    sizes[i][1], d);
+		if (strstr(d, "who ran when") == NULL)
+			fail_msg("%dx%d: no timeline", sizes[i][0],
+			    sizes[i][1]);
+		/*
+		 * The timeline's rows are short of CPUs: it says so on a
+		 * line of its own, not over a CPU's strip.
+		 */
+		p = strstr(strstr(d, "who ran when"), "\nCPU0  ");
+		if (p == NULL || strncmp(p + 7, "(+", 2) == 0)
+			fail_msg("%dx%d: no CPU0 strip", sizes[i][0],
+			    sizes[i][1]);
+		if ((p = strstr(d, "(+1 CPU")) != NULL &&
+		    strncmp(p - 1, "\n(+1 CPU: a taller screen shows them)",
+		    37) != 0 && strncmp(p - 2, "\n (+1 CPU) a=", 13) != 0)
+			fail_msg("%dx%d: the note over a strip:\n%s",
+			    sizes[i][0], sizes[i][1], d);
+		free(d);
+	}
+	model_free(m);
+}
+
+/*
  * The history panes (history.c) from a recorded run (history.frame: 2
  * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
  * the daemon's runs and narration; recorded from a real stairsd by
@@ -1439,6 +1565,61 @@ test_big(void **state)
 	assert_false(v.big_shown);
 	free(d);
 	model_free(m4);
+}
+
+/*
+ * Big type leaves the task table a row per task when there are few (up
+ * to 8): one CPU, 4 to 8 tasks at 200x60 (the projector's theme too).
+ * The trial's o1-vs-staircase lesson showed hog1..hog3 and not the
+ * editor, its subject, with nothing said of it.
+ */
+static void
+test_big_tasks(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	char		 line[512], *d;
+	const char	*tab;
+	int		 n, i, th;
+
+	for (n = 4; n <= 8; n++) {
+		for (th = 0; th < 2; th++) {
+			m = load("hogs1.frame");
+			snprintf(line, sizeof line, "frame tick=5010 cpus=1 "
+			    "tasks=%d paused=1 speed=1 rr=10 dropped=0", n);
+			model_feed(m, line);
+			model_feed(m, "cpu id=0 task=1 nr=3 rank=139 iter=3 "
+			    "left=2");
+			for (i = 1; i <= n; i++) {
+				snprintf(line, sizeof line, "task id=%d "
+				    "name=%s%d kind=sim pid=- nice=0 cpu=0 "
+				    "rank=%d iter=1 left=10 state=%s ran=10 "
+				    "cputime=- cpus=0 group=- exit=- slice=10 "
+				    "top=120 bottom=139", i, i == n ?
+				    "editor" : "hog", i, 119 + i, i == 1 ?
+				    "running" : "runnable");
+				assert_int_not_equal(model_feed(m, line),
+				    MODEL_BAD);
+			}
+			assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+			assert_int_equal(m->ntasks, n);
+			view_init(&v);
+			v.theme = th ? THEME_PROJECTOR : THEME_DARK;
+			d = render(m, &v, 200, 60);
+			assert_true(v.big_shown);
+			tab = strstr(d, " ID NAME");
+			assert_non_null(tab);
+			for (i = 1; i <= n; i++) {
+				snprintf(line, sizeof line, " %s%d ", i == n ?
+				    "editor" : "hog", i);
+				if (strstr(tab, line) == NULL)
+					fail_msg("%d tasks: no %s in the "
+					    "table", n, line);
+			}
+			free(d);
+			model_free(m);
+		}
+	}
 }
 
 /*
@@ -1777,7 +1958,7 @@ test_kern(void **state)
 	v.show_ranks = v.show_events = 0;
 	/* Room for one CPU's two strips: a line says the other needs more. */
 	d = render(m, &v, 80, 15);
-	if (strstr(d, "(+1 CPUs: a taller screen shows them)") == NULL ||
+	if (strstr(d, "(+1 CPU: a taller screen shows them)") == NULL ||
 	    strstr(d, "\nkern  ") == NULL)
 		fail_msg("80x15:\n%s", d);
 	free(d);
@@ -1832,8 +2013,11 @@ main(void)
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_compare_history),
+		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
+		cmocka_unit_test(test_big_tasks),
 		cmocka_unit_test(test_help_concepts),
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_kern),

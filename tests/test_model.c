@@ -559,6 +559,54 @@ test_load(void **state)
 }
 
 /*
+ * A load forgets the old session's history: the runs of every CPU (the
+ * new session's frame only says the CPUs it has: a CPU of the old one
+ * that it does not have must not be left with old runs), the event log
+ * (not the new session's first events).  Issue: after a 2-CPU demo,
+ * article's timeline showed a CPU1 row of old letters and "b=? c=?".
+ */
+static void
+test_load_history(void **state)
+{
+	struct model	*m = greeted();
+
+	model_feed(m, "frame tick=5000 cpus=2 tasks=3 paused=0 speed=1 "
+	    "rr=10 live=1 alive=3 now=5000 scenario=demo delta=0");
+	model_feed(m, "runs cpu=0 from=0 1:120*2500,3:120*2500");
+	model_feed(m, "runs cpu=1 from=0 2:120*5000");
+	model_feed(m, "event tick=4990 text=hog2 sleeps 5 ms");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(runs_ncpus(m->runs), 2);
+	assert_int_equal(m->nlog, 1);
+
+	/* load article: 1 CPU; its first frame has an event. */
+	model_feed(m, "frame tick=0 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+	    "live=1 alive=1 now=0 scenario=article delta=0");
+	model_feed(m, "runs cpu=0 from=0");
+	model_feed(m, "event tick=0 text=loaded article");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->sessions, 1);
+	assert_int_equal(runs_ncpus(m->runs), 1);
+	assert_int_equal(runs_end(m->runs, 0), 0);
+	assert_int_equal(m->nlog, 1);
+	assert_string_equal(m->log[0].text, "loaded article");
+	assert_string_equal(model_last_event(m), "loaded article");
+
+	/* A reset (the present back, the same CPUs): nothing old stays. */
+	model_feed(m, "frame tick=300 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+	    "live=1 alive=1 now=300 scenario=article delta=0");
+	model_feed(m, "runs cpu=0 from=0 1:120*300");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	model_feed(m, "frame tick=0 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+	    "live=1 alive=1 now=0 scenario=article delta=0");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->sessions, 2);
+	assert_true(m->runs == NULL || runs_end(m->runs, 0) == 0);
+	assert_int_equal(m->nlog, 0);
+	model_free(m);
+}
+
+/*
  * The `scenarios` and `marks` replies: kept whole when ok (text= free
  * text, quoted or not; marks sorted by tick), dropped on err, a list
  * left as it was.
@@ -1045,9 +1093,13 @@ test_key_picker(void **state)
 	three_at(m, 400, 400, "article");
 	keys_frame(m, &v);
 	v.selected = 9;
+	v.events_back = 3;
+	v.nsamples = 7;		/* the rank line's sleeps seen: the old's */
 	three_at(m, 0, 0, "article");
 	assert_true(keys_frame(m, &v) & KEYS_MARKS);
 	assert_int_equal(v.selected, 9);
+	assert_int_equal(v.events_back, 0);
+	assert_true(v.nsamples <= 1);
 
 	/* Read-only: none of them is sent, each says so by its name. */
 	nsent = 0;
@@ -1710,6 +1762,7 @@ main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_session_fields),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load_history),
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_key_seek),
 		cmocka_unit_test(test_key_picker),

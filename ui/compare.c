@@ -77,6 +77,20 @@ compare_view(struct view *sv, const struct view *v, const struct model *sh)
 }
 
 /*
+ * The rows the CPUs keep for themselves when the history panes want
+ * the screen (history.c shrinks the panes first): 3 for one policy's
+ * panels; with a shadow shown, a heading and 3 rows a side, the sides
+ * stacked on a narrow screen.
+ */
+int
+compare_min_lines(const struct draw *d)
+{
+	if (d->m->shadow == NULL || d->v->compare_off)
+		return (3);
+	return (d->g->w >= COMPARE_SIDE_MIN ? 1 + 3 : 2 * (1 + 3));
+}
+
+/*
  * Draw both engines' CPUs in the rows [y, y + avail); returns the lines
  * used.  Only with a shadow (m->shadow).
  */

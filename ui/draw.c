@@ -78,6 +78,9 @@ draw_ranks(struct draw *d)
 		d->bottom = d->top_static;
 }
 
+/* Up to this many tasks, big type leaves the table a row for each. */
+#define DRAW_ALL_TASKS	8
+
 /* Draw the whole screen into g (already sized). */
 void
 draw_screen(struct grid *g, const struct model *m, struct view *v,
@@ -138,6 +141,15 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	if (th > 0 && g->h < 40 && (v->show_timeline || v->show_ranks ||
 	    v->show_events))
 		th = 0;
+	/*
+	 * Big type takes all the rows it is given: with few tasks (up to
+	 * DRAW_ALL_TASKS) it leaves the table a row for each (it gets
+	 * smaller, or gives way to the normal panels in auto).
+	 */
+	if (m->ntasks <= DRAW_ALL_TASKS && tmin < 1 + m->ntasks &&
+	    avail - th - (1 + m->ntasks) >= 3 &&
+	    panel_big(&d, avail - th - tmin) > 0)
+		tmin = 1 + m->ntasks;
 	hh = history_lines(&d, avail - th - tmin);
 	/* Two policies side by side (compare NAME), unless c said one. */
 	if (m->shadow != NULL && !v->compare_off)

@@ -28,6 +28,7 @@
 #define HISTORY_SAMPLES	512	/* as view->samples */
 #define HISTORY_LABEL	6	/* "CPU12 " */
 #define HISTORY_NONE	INT_MIN	/* history_cell: no tick kept */
+#define HISTORY_KEPT	10000	/* ticks of runs the daemon keeps */
 
 /* The letters tasks are drawn with, in order of id within the window. */
 static const char history_letters[] =
@@ -203,7 +204,8 @@ history_sample(const struct model *m, struct view *v)
 
 /*
  * The pane heights for the screen: timeline, rank line, event log, out
- * of avail rows less 3 kept for the CPUs.  Past that the log shrinks
+ * of avail rows less those kept for the CPUs (3; both policies' panels
+ * when comparing, compare_min_lines).  Past that the log shrinks
  * first (to 3 rows), then the rank line (to 4), then the timeline (to
  * its title, 1 CPU and the legend); then the log goes, then the rank
  * line, then the timeline.
@@ -212,7 +214,8 @@ static void
 history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
 {
 	const struct view	*v = d->v;
-	int			 big = d->g->h >= 40, ncpus, budget = avail - 3;
+	int			 big = d->g->h >= 40, ncpus;
+	int			 budget = avail - compare_min_lines(d);
 
 	ncpus = d->m->runs != NULL ? runs_ncpus(d->m->runs) : d->m->ncpus;
 	if (ncpus < 1)
@@ -260,6 +263,38 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 	if (*cells < 1)
 		*cells = 1;
 	*first = d->m->tick - (long)*cells * *zoom;
+}
+
+/*
+ * The past beyond the runs the daemon keeps (the present's last
+ * HISTORY_KEPT ticks, docs/PROTOCOL.md "Runs"): while the past is
+ * shown and no CPU has a run in the window [first, tick), the note the
+ * timeline and the rank line show instead of blank rows, in buf; 0
+ * when there is none to show.
+ */
+static int
+history_unkept(const struct draw *d, long first, char *buf, size_t len)
+{
+	const struct model	*m = d->m;
+	long			 before = m->now - HISTORY_KEPT;
+	int			 c;
+
+	if (m->live || m->tick <= 0)
+		return (0);
+	if (first < 0)
+		first = 0;
+	for (c = 0; m->runs != NULL && c < runs_ncpus(m->runs); c++) {
+		if (runs_end(m->runs, c) > runs_first(m->runs, c) &&
+		    (long)runs_end(m->runs, c) > first &&
+		    (long)runs_first(m->runs, c) < m->tick)
+			return (0);
+	}
+	if (before > m->tick)
+		snprintf(buf, len, "no runs kept before tick %ld (the daemon "
+		    "keeps the last %d ticks)", before, HISTORY_KEPT);
+	else
+		snprintf(buf, len, "no runs kept for these ticks");
+	return (1);
 }
 
 /*
@@ -387,7 +422,7 @@ history_timeline(struct draw *d, int y, int h)
 	struct grid		*g = d->g;
 	int			*ids, nids = 0, cells, zoom, ncpus, c, x, task;
 	int			 mixed, rows, i, xl, kern, per, shown, ktask;
-	int			 kmixed, row;
+	int			 kmixed, row, hidden;
 	long			 first, t0;
 	char			 buf[96];
 
@@ -396,14 +431,22 @@ history_timeline(struct draw *d, int y, int h)
 	rows = h - 2;
 	kern = m->kruns != NULL;
 	per = 1;
-	shown = rows < ncpus ? rows : ncpus;
+	shown = ncpus;
 	if (kern && rows - 1 >= 2 * ncpus) {
 		per = 2;		/* every CPU's two strips, their line */
 		shown = ncpus;
 	} else if (kern && rows - 1 >= 3) {
 		per = 2;		/* as many as fit, a line for the rest */
 		shown = (rows - 2) / 2;
+	} else if (ncpus > rows) {
+		/*
+		 * Too few rows for the CPUs: the last says how many are
+		 * left out (with one row, the legend's line does), not
+		 * over a strip.
+		 */
+		shown = rows >= 2 ? rows - 1 : rows;
 	}
+	hidden = ncpus - shown;
 	snprintf(buf, sizeof buf, " who ran when: a cell is %d tick%s, "
 	    "ticks %ld..%ld (w: off, z/Z: zoom) ", zoom, zoom == 1 ? "" : "s",
 	    first > 0 ? first : 0, m->tick);
@@ -447,10 +490,12 @@ history_timeline(struct draw *d, int y, int h)
 			    ktask, kmixed, history_differs(task, ktask));
 		}
 	}
-	if (ncpus > shown)
-		grid_textf(g, 0, per == 2 ? y + 1 + 2 * shown : y + shown,
-		    g->w, COL_SKIP, "(+%d CPUs: a taller screen shows them)",
-		    ncpus - shown);
+	if (hidden > 0 && (per == 2 || shown < rows))
+		grid_textf(g, 0, y + 1 + per * shown, g->w, COL_SKIP,
+		    "(+%d CPU%s: a taller screen shows them)", hidden,
+		    hidden == 1 ? "" : "s");
+	if (rows > 0 && history_unkept(d, first, buf, sizeof buf))
+		grid_text(g, HISTORY_LABEL, y + 1, g->w, buf, COL_SKIP);
 	/* What the kern strips show, in their own colours. */
 	if (per == 2) {
 		xl = grid_text(g, 0, y + h - 2, g->w, " kern: the kernel's "
@@ -470,6 +515,9 @@ history_timeline(struct draw *d, int y, int h)
 	if (kern && per < 2)
 		xl = grid_text(g, xl, y + h - 1, g->w, "(kern: a taller "
 		    "screen shows it) ", COL_SKIP);
+	if (hidden > 0 && per < 2 && shown == rows)
+		xl = grid_textf(g, xl, y + h - 1, g->w, COL_SKIP, "(+%d CPU%s) ",
+		    hidden, hidden == 1 ? "" : "s");
 	for (i = 0; i < nids && xl < g->w; i++) {
 		const struct mtask *t = model_task(m, ids[i]);
 
@@ -581,6 +629,10 @@ history_ranks(struct draw *d, int y, int h)
 	rows = h - 1;
 	if (t == NULL || rows < 2)
 		return;
+	if (history_unkept(d, first, buf, sizeof buf)) {
+		grid_text(g, HISTORY_LABEL, y + 1, g->w, buf, COL_SKIP);
+		return;
+	}
 	rk = xcalloc(cells, sizeof *rk);
 	rk0 = xcalloc(cells, sizeof *rk0);
 	hi = 120 + t->nice;
@@ -651,26 +703,41 @@ history_events(struct draw *d, int y, int h)
 	struct view		*v = d->v;
 	struct grid		*g = d->g;
 	const struct mevent	*ev;
-	long			 n, newest, k;
+	long			 n, newest, k, oldest, end;
 	int			 rows = h - 1, i;
 	char			 buf[96];
 
 	v->events_y = y;
 	v->events_rows = h;
 	n = m->nlog < MODEL_LOG ? m->nlog : MODEL_LOG;
+	oldest = m->nlog - n;
+	/* The past: the events up to the tick shown (end: past them). */
+	for (end = m->nlog; !m->live && end > oldest &&
+	    m->log[(end - 1) % MODEL_LOG].tick > m->tick; end--)
+		;
+	n = end - oldest;
 	if (v->events_back > n - rows)
 		v->events_back = n - rows > 0 ? (int)(n - rows) : 0;
 	if (v->events_back < 0)
 		v->events_back = 0;
-	newest = m->nlog - 1 - v->events_back;
-	snprintf(buf, sizeof buf, " events %ld of %ld%s (e: off, u/d: "
-	    "scroll) ", n == 0 ? 0 : newest - (m->nlog - n) + 1, n,
-	    v->events_back > 0 ? ", scrolled back" : "");
+	newest = end - 1 - v->events_back;
+	if (m->live)
+		snprintf(buf, sizeof buf, " events %ld of %ld%s (e: off, u/d: "
+		    "scroll) ", n == 0 ? 0 : newest - oldest + 1, n,
+		    v->events_back > 0 ? ", scrolled back" : "");
+	else
+		snprintf(buf, sizeof buf, " events up to tick %ld: %ld of %ld%s "
+		    "(e: off, u/d: scroll) ", m->tick, n == 0 ? 0 :
+		    newest - oldest + 1, n, v->events_back > 0 ?
+		    ", scrolled back" : "");
 	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
 	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	if (n == 0 && end < m->nlog && rows > 0)
+		grid_textf(g, 9, y + 1, g->w, COL_SKIP, "no events kept "
+		    "before tick %ld", m->log[oldest % MODEL_LOG].tick);
 	for (i = 0; i < rows; i++) {
 		k = newest - (rows - 1 - i);
-		if (k < 0 || k < m->nlog - n || k > newest)
+		if (k < 0 || k < oldest || k > newest)
 			continue;
 		ev = &m->log[k % MODEL_LOG];
 		grid_textf(g, 0, y + 1 + i, g->w, COL_RANK, "%8ld", ev->tick);

@@ -845,6 +845,9 @@ keys_frame(struct model *m, struct view *v)
 		v->sessions = m->sessions;
 		v->seeking = 0;
 		v->nice_task = 0;
+		/* The old session's sleeps seen and log scrolled: gone. */
+		v->nsamples = 0;
+		v->events_back = 0;
 		flags |= KEYS_MARKS;
 	}
 	if (strcmp(v->scenario, m->scenario) != 0) {

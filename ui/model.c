@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runs.h"
 #include "stairs.h"
 #include "wire.h"
 #include "xmalloc.h"
@@ -716,21 +717,37 @@ model_names(struct model *m)
 	m->names_dirty = 0;
 }
 
+/* The staged frame's present tick (now=, else its tick). */
+static long
+model_stage_now(const struct model *m)
+{
+	return (m->stage_now >= 0 ? m->stage_now : m->stage_tick);
+}
+
 /*
- * A frame ended: take its session fields.  Another scenario, or the
- * present gone back, is a new session: the old events go.
+ * Whether the frame being read starts a new session: another scenario,
+ * or the present gone back (a load, a reset, a branch).
+ */
+static int
+model_new_session(const struct model *m)
+{
+	return (m->frames > 0 && (model_stage_now(m) < m->now ||
+	    strcmp(m->stage_scenario, m->scenario) != 0));
+}
+
+/*
+ * A frame ended: take its session fields.  A new session was counted
+ * when its frame started (model_frame_start: the old history went).
  */
 static void
 model_commit_session(struct model *m)
 {
 	long	now;
 
-	now = m->stage_now >= 0 ? m->stage_now : m->stage_tick;
-	if (m->frames > 0 && (now < m->now ||
-	    strcmp(m->stage_scenario, m->scenario) != 0)) {
+	now = model_stage_now(m);
+	if (m->stage_session)
 		m->sessions++;
-		m->nevents = 0;
-	}
+	m->stage_session = 0;
 	memcpy(m->scenario, m->stage_scenario, sizeof m->scenario);
 	m->now = now;
 	m->live = m->stage_live;
@@ -1018,11 +1035,25 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->stage_alive = m->alive;
 		memcpy(m->stage_scenario, m->scenario,
 		    sizeof m->stage_scenario);
+		m->stage_session = 0;
 		m->in_frame = 1;
 		m->nncpu_stage = m->ntask_stage = 0;
 		m->stage_caption[0] = '\0';
 		model_frame_policies(m, f);
 		return (model_bad(m, line, "bad frame line"));
+	}
+	/*
+	 * A new session: the old one's events, runs (timeline, rank line)
+	 * go now, before this frame's lines come (a CPU the new session
+	 * does not have would keep its old runs: its frame says nothing
+	 * of it).
+	 */
+	m->stage_session = model_new_session(m);
+	if (m->stage_session) {
+		m->nevents = 0;
+		m->nlog = 0;
+		runs_free(m->runs);
+		m->runs = NULL;
 	}
 	m->in_frame = 1;
 	m->nncpu_stage = 0;

@@ -257,6 +257,7 @@ struct model {
 	int		 stage_live;
 	long		 stage_now;	/* -1: not said, the tick */
 	int		 stage_alive;
+	int		 stage_session;	/* the frame starts a new session */
 	char		 stage_policy[MODEL_WORD_MAX];
 	char		 stage_shadow[MODEL_WORD_MAX];	/* "": none */
 	struct mtable	 table_stage;
@@ -573,6 +574,7 @@ void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
 
 /* compare.c */
+int		 compare_min_lines(const struct draw *);
 int		 compare_draw(struct draw *, int y, int avail);
 
 /* cpulist.c */
