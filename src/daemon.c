@@ -1019,6 +1019,32 @@ daemon_set_speed(struct daemon *d, double speed)
 	daemon_changed(d);
 }
 
+/*
+ * A seek to tick: the speed the lesson had there (its last speed event
+ * at or before it, else the scenario's, else the configured one), so a
+ * slow part replays slowly; resuming plays the speed events after it
+ * again.  Said when it changes.  A scenario with no speed of its own
+ * leaves the clock's as it is.
+ */
+void
+daemon_seek_speed(struct daemon *d, uint64_t tick)
+{
+	char	a[32], b[32];
+	double	speed = session_speed_at(d->session, tick);
+
+	if (speed < 0)
+		return;			/* not a lesson: the user's speed */
+	if (speed == 0)
+		speed = d->cfg.speed;
+	if (speed == d->clock.speed)
+		return;
+	protocol_format_speed(d->clock.speed, a, sizeof a);
+	protocol_format_speed(speed, b, sizeof b);
+	daemon_set_speed(d, speed);
+	daemon_note(d, "speed %s -> %s (the lesson's at tick %llu)", a, b,
+	    (unsigned long long)tick);
+}
+
 /* Leave the event loop (the engine caught up); main cleans up. */
 void
 daemon_shutdown(struct daemon *d)

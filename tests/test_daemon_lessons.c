@@ -233,11 +233,69 @@ test_step_event(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char slow[] =
+    "name = \"slow\";\n"
+    "speed = 0.5;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; },\n"
+    "  { at = 50; action = \"speed\"; value = 20; },\n"
+    "  { at = 200; action = \"speed\"; value = 4; }\n"
+    ");\n";
+
+/*
+ * A seek restores the speed the lesson had at that tick (the last speed
+ * event at or before it, else the scenario's), and resuming from there
+ * plays the speed events again: the slow part replays slowly.
+ */
+static void
+test_seek_speed(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 speed[32];
+
+	td_init(&t, "realtime = false;\nspeed = 3;\n", slow);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "step 400", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+
+	tc_expect(c, "seek 120", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "20");
+	tc_expect(c, "seek 30", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");	/* the scenario's, not 3 */
+	tc_expect(c, "seek 200", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");	/* at or before the tick */
+	/* Back to the present: the lesson's speed there. */
+	tc_expect(c, "seek 401", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+
+	/* From tick 40 on again: the speed event at 50 plays again. */
+	tc_expect(c, "seek 40", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");
+	tc_expect(c, "resume", "ok");
+	TD_UNTIL(tc_status(c, "tick") > 51, "the clock to pass tick 50");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "20");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
+		cmocka_unit_test(test_seek_speed),
 		cmocka_unit_test(test_step_through),
 		cmocka_unit_test(test_step_event),
 	};
