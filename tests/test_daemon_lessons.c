@@ -4,7 +4,9 @@
  * event stops it right after its tick, its text the caption; a speed
  * event sets the speed; an ask pauses with the question as the caption,
  * and the next resume shows the answer; marks and pauses are narrated
- * as event lines; `step event` stops at the next event or caption.
+ * as event lines, and so are captions, questions and answers (their
+ * text: a client keeps each on screen, and its event log keeps them);
+ * `step event` stops at the next event or caption.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,6 +97,9 @@ test_lesson(void **state)
 	assert_int_equal(wait_frame_line(sub, "text=speed 0.5 -> 20"), 0);
 	assert_int_equal(wait_frame_line(sub, "caption tick=300 text=Stop "
 	    "here"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=300 text=caption: "
+	    "Stop here"), 0);
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 300");
 	/* Exactly after its tick, however many ticks the clock had due. */
 	assert_int_equal(tc_status(c, "tick"), 301);
@@ -109,6 +114,8 @@ test_lesson(void **state)
 	    "next?"), 0);
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause of the ask at 600");
 	assert_int_equal(tc_status(c, "tick"), 601);
+	assert_int_equal(wait_frame_line(sub, "event tick=600 text=question: "
+	    "Who runs next?"), 0);
 	assert_int_equal(wait_frame_line(sub, "text=paused by the scenario: "
 	    "a question"), 0);
 
@@ -116,6 +123,9 @@ test_lesson(void **state)
 	tc_expect(c, "resume", "ok");
 	assert_int_equal(wait_frame_line(sub, "caption tick=600 text=ed: it "
 	    "just woke, one stair up"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=600 text=answer: ed: "
+	    "it just woke, one stair up"), 0);
 	TD_UNTIL(tc_status(c, "tick") > 700, "the clock to go on");
 	assert_int_equal(tc_status(c, "paused"), 0);
 	/* A pause and resume later: no answer again, the caption stays. */
@@ -211,6 +221,9 @@ test_step_event(void **state)
 	assert_int_equal(tc_status(c, "tick"), 51);
 	assert_int_equal(tc_status(c, "paused"), 1);
 	assert_int_equal(wait_frame_line(sub, "caption tick=50 text=Look"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=50 text=caption: "
+	    "Look"), 0);
 	tc_expect(c, "step event", "ok 70");
 	assert_int_equal(tc_status(c, "tick"), 121);
 	assert_int_equal(wait_frame_line(sub, "event tick=120 text=hog sleeps "
