@@ -507,8 +507,9 @@ daemon_status(struct daemon *d, struct proto_status *st)
  * (`caption: TEXT`, `question: TEXT`; the answer, `answer: TEXT`, at the
  * resume that shows it), so a client can hold each on screen and keep
  * them in its event log, though the next may follow in a few ms of
- * ticks.  A pause or an ask stops the clock (the engine made its text the caption; an ask's
- * answer waits for the next resume: daemon_resume), a speed event sets
+ * ticks.  A pause or an ask stops the clock (the engine made its text
+ * the caption; an ask's answer waits for the next resume:
+ * daemon_resume), a speed event sets
  * the speed, a mark (a chapter) and a policy switch are narrated.  The
  * caller stops running ticks when the clock pauses or changes speed.
  */
@@ -893,8 +894,7 @@ daemon_pause(struct daemon *d)
 void
 daemon_resume(struct daemon *d)
 {
-	uint64_t	now = clock_now_ns();
-
+	uint64_t	 now = clock_now_ns();
 	const char	*answer;
 
 	daemon_leave_past(d);
