@@ -524,6 +524,7 @@ command_seek(struct daemon *d, const struct proto_cmd *cmd,
 	}
 	if (session_seek(daemon_session(d), cmd->tick, &cause) != 0)
 		return (command_err(out, cause));
+	daemon_seek_speed(d, cmd->tick);
 	daemon_changed(d);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);

@@ -523,9 +523,14 @@ daemon_status(struct daemon *d, struct proto_status *st)
 }
 
 /*
- * A lesson event fired (SPEC.md section 7); 0 if ev is none.  A pause or
- * an ask stops the clock (the engine made its text the caption; an ask's
- * answer waits for the next resume: daemon_resume), a speed event sets
+ * A lesson event fired (SPEC.md section 7); 0 if ev is none.  A caption,
+ * a pause's text and an ask's question are narrated with their text
+ * (`caption: TEXT`, `question: TEXT`; the answer, `answer: TEXT`, at the
+ * resume that shows it), so a client can hold each on screen and keep
+ * them in its event log, though the next may follow in a few ms of
+ * ticks.  A pause or an ask stops the clock (the engine made its text
+ * the caption; an ask's answer waits for the next resume:
+ * daemon_resume), a speed event sets
  * the speed, a mark (a chapter) and a policy switch are narrated.  The
  * caller stops running ticks when the clock pauses or changes speed.
  */
@@ -535,8 +540,16 @@ daemon_lesson(struct daemon *d, const struct engine_event *ev)
 	char	a[32], b[32];
 
 	switch (ev->action) {
+	case ENGINE_ACT_CAPTION:
+		/* Its text, so a client misses none (frames show the last). */
+		daemon_note_ran(d, "caption: %s", ev->text != NULL ? ev->text :
+		    "");
+		return (1);
 	case ENGINE_ACT_PAUSE:
 	case ENGINE_ACT_ASK:
+		if (ev->text != NULL && *ev->text != '\0')
+			daemon_note_ran(d, "%s: %s", ev->action ==
+			    ENGINE_ACT_ASK ? "question" : "caption", ev->text);
 		if (!d->clock.paused) {
 			daemon_pause(d);
 			daemon_note_ran(d, "paused by the scenario%s",
@@ -970,10 +983,12 @@ daemon_pause(struct daemon *d)
 void
 daemon_resume(struct daemon *d)
 {
-	uint64_t	now = clock_now_ns();
+	uint64_t	 now = clock_now_ns();
+	const char	*answer;
 
 	daemon_leave_past(d);
-	session_answer(d->session);
+	if ((answer = session_answer(d->session)) != NULL)
+		daemon_note_ran(d, "answer: %s", answer);
 	clock_resume(&d->clock, now, session_now(d->session));
 	if (d->procs != NULL)
 		procs_release(d->procs);
@@ -1106,6 +1121,32 @@ daemon_set_speed(struct daemon *d, double speed)
 		daemon_arm(d, now);
 	}
 	daemon_changed(d);
+}
+
+/*
+ * A seek to tick: the speed the lesson had there (its last speed event
+ * at or before it, else the scenario's, else the configured one), so a
+ * slow part replays slowly; resuming plays the speed events after it
+ * again.  Said when it changes.  A scenario with no speed of its own
+ * leaves the clock's as it is.
+ */
+void
+daemon_seek_speed(struct daemon *d, uint64_t tick)
+{
+	char	a[32], b[32];
+	double	speed = session_speed_at(d->session, tick);
+
+	if (speed < 0)
+		return;			/* not a lesson: the user's speed */
+	if (speed == 0)
+		speed = d->cfg.speed;
+	if (speed == d->clock.speed)
+		return;
+	protocol_format_speed(d->clock.speed, a, sizeof a);
+	protocol_format_speed(speed, b, sizeof b);
+	daemon_set_speed(d, speed);
+	daemon_note(d, "speed %s -> %s (the lesson's at tick %llu)", a, b,
+	    (unsigned long long)tick);
 }
 
 /* Leave the event loop (the engine caught up); main cleans up. */

@@ -68,6 +68,12 @@ struct session_key {
 	size_t			 bytes;		/* engine_memory */
 };
 
+/* A scenario's speed event: from tick at on, speed ticks per ms. */
+struct session_speed {
+	uint64_t	at;
+	double		speed;
+};
+
 struct session {
 	struct engine		*e;
 	char			*label;
@@ -118,6 +124,8 @@ struct session {
 	size_t			 view_j;	/* next journal change for it */
 	struct session_mark	*marks;
 	size_t			 nmarks;
+	struct session_speed	*speeds;	/* the speed events */
+	size_t			 nspeeds;
 	int			 ever_real;	/* a real task: no branch */
 
 	/* A replay's changes to make. */
@@ -219,6 +227,22 @@ session_marks_copy(struct session *s, const struct scenario *sc)
 	free(m);
 }
 
+/* Keep the scenario's speed events (a seek restores their speed). */
+static void
+session_speeds_copy(struct session *s, const struct scenario *sc)
+{
+	size_t	i;
+
+	for (i = 0; i < sc->nevents; i++) {
+		if (sc->events[i].action != ENGINE_ACT_SPEED)
+			continue;
+		s->speeds = xreallocarray(s->speeds, s->nspeeds + 1,
+		    sizeof *s->speeds);
+		s->speeds[s->nspeeds].at = sc->events[i].at;
+		s->speeds[s->nspeeds++].speed = sc->events[i].speed;
+	}
+}
+
 /*
  * A keyframe of the present at its tick (between ticks, before any
  * change at that tick), and the keyframes older than the history
@@ -297,6 +321,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->runs = runs_create(set->params.cpus, SESSION_RUNS_CAP,
 	    SESSION_RUNS_TICKS);
 	session_marks_copy(s, sc);
+	session_speeds_copy(s, sc);
 	s->history = set->history;
 	if (s->history > 0)
 		session_key_add(s);
@@ -327,6 +352,7 @@ session_free(struct session *s)
 	for (i = 0; i < s->nmarks; i++)
 		free(s->marks[i].text);
 	free(s->marks);
+	free(s->speeds);
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
 	free(s->names);
@@ -450,6 +476,33 @@ double
 session_speed(const struct session *s)
 {
 	return (s->speed);
+}
+
+/*
+ * The speed the lesson had at tick: that of its last speed event at or
+ * before it (in file order among those at one tick, as they fire), else
+ * the scenario's own; 0 if it has neither (the configured speed); -1 if
+ * the scenario says nothing of speed (not a lesson: the clock's stays).
+ */
+double
+session_speed_at(const struct session *s, uint64_t tick)
+{
+	double		speed = s->speed;
+	uint64_t	best = 0;
+	size_t		i;
+	int		found = 0;
+
+	if (s->speed <= 0 && s->nspeeds == 0)
+		return (-1);
+	for (i = 0; i < s->nspeeds; i++) {
+		if (s->speeds[i].at <= tick && (!found ||
+		    s->speeds[i].at >= best)) {
+			best = s->speeds[i].at;
+			speed = s->speeds[i].speed;
+			found = 1;
+		}
+	}
+	return (speed);
 }
 
 /*

@@ -94,6 +94,9 @@ const struct runs *session_runs(const struct session *);
 int	session_task_find(struct session *, const char *name_or_id);
 /* The scenario's own speed (ticks per ms), 0 if it has none. */
 double	session_speed(const struct session *);
+/* The lesson's speed at a tick (its last speed event); 0: the
+ * configured one; -1: the scenario has no speed (leave the clock's). */
+double	session_speed_at(const struct session *, uint64_t tick);
 /* After an ask, its answer becomes the caption; NULL if none waits. */
 const char *session_answer(struct session *);
 /* The caption shown (NULL: none) and the tick it fired at. */

@@ -4,7 +4,9 @@
  * event stops it right after its tick, its text the caption; a speed
  * event sets the speed; an ask pauses with the question as the caption,
  * and the next resume shows the answer; marks and pauses are narrated
- * as event lines; `step event` stops at the next event or caption.
+ * as event lines, and so are captions, questions and answers (their
+ * text: a client keeps each on screen, and its event log keeps them);
+ * `step event` stops at the next event or caption.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -95,6 +97,9 @@ test_lesson(void **state)
 	assert_int_equal(wait_frame_line(sub, "text=speed 0.5 -> 20"), 0);
 	assert_int_equal(wait_frame_line(sub, "caption tick=300 text=Stop "
 	    "here"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=300 text=caption: "
+	    "Stop here"), 0);
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 300");
 	/* Exactly after its tick, however many ticks the clock had due. */
 	assert_int_equal(tc_status(c, "tick"), 301);
@@ -109,6 +114,8 @@ test_lesson(void **state)
 	    "next?"), 0);
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause of the ask at 600");
 	assert_int_equal(tc_status(c, "tick"), 601);
+	assert_int_equal(wait_frame_line(sub, "event tick=600 text=question: "
+	    "Who runs next?"), 0);
 	assert_int_equal(wait_frame_line(sub, "text=paused by the scenario: "
 	    "a question"), 0);
 
@@ -116,6 +123,9 @@ test_lesson(void **state)
 	tc_expect(c, "resume", "ok");
 	assert_int_equal(wait_frame_line(sub, "caption tick=600 text=ed: it "
 	    "just woke, one stair up"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=600 text=answer: ed: "
+	    "it just woke, one stair up"), 0);
 	TD_UNTIL(tc_status(c, "tick") > 700, "the clock to go on");
 	assert_int_equal(tc_status(c, "paused"), 0);
 	/* A pause and resume later: no answer again, the caption stays. */
@@ -211,6 +221,9 @@ test_step_event(void **state)
 	assert_int_equal(tc_status(c, "tick"), 51);
 	assert_int_equal(tc_status(c, "paused"), 1);
 	assert_int_equal(wait_frame_line(sub, "caption tick=50 text=Look"), 0);
+	/* Its text as an event line too, after it in the frame. */
+	assert_int_equal(wait_frame_line(sub, "event tick=50 text=caption: "
+	    "Look"), 0);
 	tc_expect(c, "step event", "ok 70");
 	assert_int_equal(tc_status(c, "tick"), 121);
 	assert_int_equal(wait_frame_line(sub, "event tick=120 text=hog sleeps "
@@ -233,11 +246,69 @@ test_step_event(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char slow[] =
+    "name = \"slow\";\n"
+    "speed = 0.5;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; },\n"
+    "  { at = 50; action = \"speed\"; value = 20; },\n"
+    "  { at = 200; action = \"speed\"; value = 4; }\n"
+    ");\n";
+
+/*
+ * A seek restores the speed the lesson had at that tick (the last speed
+ * event at or before it, else the scenario's), and resuming from there
+ * plays the speed events again: the slow part replays slowly.
+ */
+static void
+test_seek_speed(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 speed[32];
+
+	td_init(&t, "realtime = false;\nspeed = 3;\n", slow);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "step 400", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+
+	tc_expect(c, "seek 120", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "20");
+	tc_expect(c, "seek 30", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");	/* the scenario's, not 3 */
+	tc_expect(c, "seek 200", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");	/* at or before the tick */
+	/* Back to the present: the lesson's speed there. */
+	tc_expect(c, "seek 401", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+
+	/* From tick 40 on again: the speed event at 50 plays again. */
+	tc_expect(c, "seek 40", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");
+	tc_expect(c, "resume", "ok");
+	TD_UNTIL(tc_status(c, "tick") > 51, "the clock to pass tick 50");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "20");
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
+		cmocka_unit_test(test_seek_speed),
 		cmocka_unit_test(test_step_through),
 		cmocka_unit_test(test_step_event),
 	};

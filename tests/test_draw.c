@@ -955,6 +955,103 @@ test_caption_once(void **state)
 }
 
 /*
+ * One live frame at tick, with the event lines given ("" for none) and
+ * the daemon's caption (NULL: none); fed to the caption line's hold at
+ * now ms of a fake clock.
+ */
+static void
+caption_feed(struct model *m, struct view *v, long tick, const char *cap,
+    const char *const *events, long now)
+{
+	char	line[512];
+
+	snprintf(line, sizeof line, "frame tick=%ld cpus=1 tasks=1 paused=0 "
+	    "speed=1 rr=10", tick);
+	assert_int_not_equal(model_feed(m, line), MODEL_BAD);
+	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
+	model_feed(m, "task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 "
+	    "left=10 state=running");
+	if (cap != NULL) {
+		snprintf(line, sizeof line, "caption tick=%ld text=%s", tick,
+		    cap);
+		model_feed(m, line);
+	}
+	for (; events != NULL && *events != NULL; events++) {
+		snprintf(line, sizeof line, "event tick=%ld text=%s", tick,
+		    *events);
+		assert_int_not_equal(model_feed(m, line), MODEL_BAD);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	caption_frame(&v->captions, m, now);
+}
+
+/* Does the caption line (the row above the key hints) hold s? */
+static int
+caption_shows(struct model *m, struct view *v, const char *s)
+{
+	char	*d = render(m, v, 100, 30);
+	int	 n = count_on_line(d, 28, s);
+
+	free(d);
+	return (n);
+}
+
+/*
+ * A caption stays on screen long enough to read (a fake clock): an
+ * answer until the next key (or 8 s) though the next caption came 5 ms
+ * of ticks later in the same frame; a caption 4 s; those that come
+ * meanwhile wait in order; past a few, the older are skipped and the
+ * newest says how many.
+ */
+static void
+test_caption_hold(void **state)
+{
+	struct model		*m = model_create();
+	struct view		 v;
+	const char *const	 ask[] = { "question: Who runs next?",
+	    "paused by the scenario: a question", NULL };
+	const char *const	 both[] = { "answer: ed, it woke",
+	    "caption: Now the hogs", NULL };
+	const char *const	 more[] = { "caption: One", "caption: Two",
+	    "caption: Three", "caption: Four", "caption: Five", NULL };
+
+	view_init(&v);
+	model_feed(m, "stairs 1 0.1.0");
+	caption_feed(m, &v, 601, "Who runs next?", ask, 0);
+	assert_int_equal(caption_shows(m, &v, "Who runs next?"), 1);
+	/* The answer and the next caption in one frame: the answer is up. */
+	caption_feed(m, &v, 606, "Now the hogs", both, 5000);
+	assert_int_equal(caption_shows(m, &v, "ed, it woke"), 1);
+	assert_int_equal(caption_shows(m, &v, "Now the hogs"), 0);
+	/* Frames come and go: the answer stays, 7 s on. */
+	caption_feed(m, &v, 700, "Now the hogs", NULL, 12000);
+	assert_int_equal(caption_advance(&v.captions, 12000), 0);
+	assert_int_equal(caption_shows(m, &v, "ed, it woke"), 1);
+	/* A key: the next goes up. */
+	assert_int_equal(caption_key(&v.captions, 12500), 1);
+	assert_int_equal(caption_shows(m, &v, "Now the hogs"), 1);
+	assert_int_equal(caption_shows(m, &v, "ed, it woke"), 0);
+
+	/* Two come: each in turn, 4 s apart. */
+	caption_feed(m, &v, 750, "Five", more + 3, 13000);
+	assert_int_equal(caption_shows(m, &v, "Now the hogs"), 1);
+	assert_int_equal(caption_advance(&v.captions, 16499), 0);
+	assert_int_equal(caption_advance(&v.captions, 16500), 1);
+	assert_int_equal(caption_shows(m, &v, "Four"), 1);
+	/* Five more meanwhile: past three waiting, on to the newest. */
+	caption_feed(m, &v, 800, "Five", more, 17000);
+	assert_int_equal(caption_advance(&v.captions, 20499), 0);
+	assert_int_equal(caption_advance(&v.captions, 20500), 1);
+	assert_int_equal(caption_shows(m, &v, "Four"), 0);
+	assert_int_equal(caption_shows(m, &v, "Five (5 captions skipped: e "
+	    "to see them)"), 1);
+	/* Nothing waits: it stays. */
+	assert_int_equal(caption_advance(&v.captions, 99000), 0);
+	assert_int_equal(caption_shows(m, &v, "Five"), 1);
+	model_free(m);
+}
+
+/*
  * At 60 to 80 columns the caption is whole (on two lines if need be)
  * beside the key's outcome; it was cut while the outcome stayed.
  */
@@ -2010,6 +2107,7 @@ main(void)
 		cmocka_unit_test(test_layout_kept),
 		cmocka_unit_test(test_panels_asked),
 		cmocka_unit_test(test_caption_narrow),
+		cmocka_unit_test(test_caption_hold),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),

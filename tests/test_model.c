@@ -1731,12 +1731,58 @@ test_delta(void **state)
 }
 
 /* Run the model and key tests. */
+/*
+ * A caption's event lines (caption: / question: / answer:) go to the
+ * event log, not to the newest event beside the caption; the caption
+ * line's hold takes them in order; in the past (live=0) the frame's
+ * caption is up at once, and a new session's hold starts empty.
+ */
+static void
+test_caption_events(void **state)
+{
+	struct model	*m = greeted();
+	struct captions	 c;
+	char		 buf[512];
+
+	memset(&c, 0, sizeof c);
+	assert_int_equal(model_feed(m, "frame tick=700 cpus=1 tasks=0 "
+	    "paused=0 speed=1 rr=10 live=1 alive=0 now=700"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "caption tick=605 text=Next"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "event tick=600 text=hog sleeps 5 ms"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "event tick=600 text=answer: It woke"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "event tick=605 text=caption: Next"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_string_equal(model_last_event(m), "hog sleeps 5 ms");
+	assert_int_equal(m->nlog, 3);
+	assert_string_equal(m->log[2].text, "caption: Next");
+	assert_int_equal(caption_frame(&c, m, 1000), 1);
+	assert_string_equal(caption_text(&c, buf, sizeof buf), "It woke");
+	assert_int_equal(caption_advance(&c, 8999), 0);
+	assert_int_equal(caption_advance(&c, 9000), 1);	/* 8 s, no key */
+	assert_string_equal(caption_text(&c, buf, sizeof buf), "Next");
+
+	/* The past: its tick's caption at once, nothing waits. */
+	assert_int_equal(model_feed(m, "frame tick=100 cpus=1 tasks=0 "
+	    "paused=1 speed=1 rr=10 live=0 alive=0 now=700"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "caption tick=50 text=Early"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(caption_frame(&c, m, 9100), 1);
+	assert_string_equal(caption_text(&c, buf, sizeof buf), "Early");
+	model_free(m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_greeting_bad),
 		cmocka_unit_test(test_frame),
+		cmocka_unit_test(test_caption_events),
 		cmocka_unit_test(test_frame_malformed),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_line_too_long),

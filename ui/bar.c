@@ -296,16 +296,22 @@ bar_status(struct draw *d)
 }
 
 /*
- * The caption to show: the scenario's current caption, else (none up)
- * the scenario's description, from the `scenarios` reply or `status`.
+ * The caption to show: the one the caption line's hold has up (each
+ * stays long enough to read, caption.c; a view it was never fed for
+ * shows the frame's), else (none up) the scenario's description, from
+ * the `scenarios` reply or `status`.
  */
 static const char *
 bar_caption_text(struct draw *d)
 {
 	const struct model	*m = d->m;
+	const char		*cap = m->caption;
 
-	if (m->caption[0] != '\0')
-		return (m->caption);
+	if (d->v->captions.fed)
+		cap = caption_text(&d->v->captions, d->caption_buf,
+		    sizeof d->caption_buf);
+	if (cap[0] != '\0')
+		return (cap);
 	return (model_description(m));
 }
 

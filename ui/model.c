@@ -928,9 +928,12 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	if (strcmp(f->word, wire_event.word) == 0) {
 		if (f->text == NULL || model_long(f, KX(TICK), &tick, 0) != 0)
 			return (model_bad(m, line, "bad event line"));
-		snprintf(m->events[m->nevents % MODEL_EVENTS],
-		    sizeof m->events[0], "%s", f->text);
-		m->nevents++;
+		/* A caption's text is the caption line's, not an event's. */
+		if (caption_event(f->text, NULL) == 0) {
+			snprintf(m->events[m->nevents % MODEL_EVENTS],
+			    sizeof m->events[0], "%s", f->text);
+			m->nevents++;
+		}
 		history_event(m, tick, f->text);
 		return (MODEL_NOTHING);
 	}

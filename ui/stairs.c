@@ -50,6 +50,7 @@ struct client {
 	struct event		*ev_term;
 	struct event		*ev_hup;
 	struct event		*ev_table;
+	struct event		*ev_caption;	/* the caption line's hold */
 	const char		*path;
 
 	struct model		*m;
@@ -72,6 +73,16 @@ struct client {
 };
 
 static void	stairs_redraw(struct client *);
+
+/* The wall clock for the caption line's hold, in ms (CLOCK_MONOTONIC). */
+static long
+stairs_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+}
 
 /* Say how to use stairs. */
 static void
@@ -467,6 +478,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 			follow_apply(&c->v, c->m->view_pairs);
 		}
 		keys_select_first(c->m, &c->v);
+		caption_frame(&c->v.captions, c->m, stairs_ms());
 		if (sel != c->v.selected)
 			stairs_ask_table(c, 1);
 		stairs_redraw(c);
@@ -549,8 +561,12 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 			    key == CRT_WHEEL_UP ? -1 : 1);
 		else if (key == KEY_RESIZE)
 			flags |= KEYS_REDRAW;
-		else
+		else {
+			/* A key: an answer held on the caption line goes. */
+			if (caption_key(&c->v.captions, stairs_ms()))
+				flags |= KEYS_REDRAW;
 			flags |= keys_handle(&c->keys, key);
+		}
 		if (flags & KEYS_QUIT) {
 			stairs_finish(c, 0, NULL);
 			return;
@@ -581,6 +597,16 @@ stairs_signal(evutil_socket_t sig, short what, void *arg)
 	stairs_finish(arg, 0, NULL);
 }
 
+/* The caption line's hold: the next caption goes up when due. */
+static void
+stairs_caption_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct client	*c = arg;
+
+	if (caption_advance(&c->v.captions, stairs_ms()))
+		stairs_redraw(c);
+}
+
 /* The article table poll. */
 static void
 stairs_table_timer(evutil_socket_t fd, short what, void *arg)
@@ -593,7 +619,7 @@ static void
 stairs_free(struct client *c)
 {
 	struct event	**evs[] = { &c->ev_stdin, &c->ev_winch, &c->ev_int,
-	    &c->ev_term, &c->ev_hup, &c->ev_table };
+	    &c->ev_term, &c->ev_hup, &c->ev_table, &c->ev_caption };
 	size_t		  i;
 
 	for (i = 0; i < sizeof evs / sizeof evs[0]; i++) {
@@ -734,6 +760,8 @@ main(int argc, char **argv)
 	c.ev_term = evsignal_new(c.base, SIGTERM, stairs_signal, &c);
 	c.ev_hup = evsignal_new(c.base, SIGHUP, stairs_signal, &c);
 	c.ev_table = event_new(c.base, -1, EV_PERSIST, stairs_table_timer, &c);
+	c.ev_caption = event_new(c.base, -1, EV_PERSIST, stairs_caption_timer,
+	    &c);
 	event_add(c.ev_stdin, NULL);
 	event_add(c.ev_winch, NULL);
 	event_add(c.ev_int, NULL);
@@ -742,6 +770,8 @@ main(int argc, char **argv)
 	tv.tv_sec = 0;
 	tv.tv_usec = STAIRS_TABLE_MS * 1000;
 	event_add(c.ev_table, &tv);
+	tv.tv_usec = 100 * 1000;
+	event_add(c.ev_caption, &tv);
 
 	stairs_redraw(&c);
 	event_base_dispatch(c.base);

@@ -397,6 +397,31 @@ enum view_cpus {
 	VIEW_LIST
 };
 
+/*
+ * The caption line's hold (caption.c): the caption shown, since when
+ * (ms), and those waiting to go up in turn.
+ */
+#define CAPTION_HOLD_MS		4000	/* a caption stays up at least */
+#define CAPTION_ANSWER_MS	8000	/* an answer: or until a key */
+#define CAPTION_QUEUE		3	/* waiting; past it, skip to newest */
+#define CAPTION_QUEUE_MAX	16	/* kept waiting */
+struct caption_item {
+	char		 text[MODEL_TEXT_MAX];
+	int		 answer;
+	int		 skipped;	/* captions skipped to reach it */
+};
+struct captions {
+	int			 fed;		/* 0: show the frame's */
+	long			 sessions;	/* the model's, fed for */
+	long			 seen;		/* the model's nlog read */
+	char			 frame_seen[MODEL_TEXT_MAX];
+	struct caption_item	 shown;		/* text "": none */
+	long			 since;		/* when it went up */
+	int			 released;	/* an answer: a key came */
+	struct caption_item	 queue[CAPTION_QUEUE_MAX];
+	int			 nqueue;
+};
+
 /* What the user is looking at: selection, scrolling, prompt, messages. */
 struct view {
 	int		 selected;	/* task id, 0 none */
@@ -484,6 +509,7 @@ struct view {
 	}		 samples[512];
 	int		 nsamples;	/* total; newest at (n-1) % 512 */
 	int		 follow;	/* --follow: take the presenter's view */
+	struct captions	 captions;	/* the caption line's hold */
 };
 
 /* Everything one draw of the screen needs; what the panes are given. */
@@ -492,6 +518,7 @@ struct draw {
 	const struct model	*m;
 	struct view		*v;
 	const struct glyphs	*gl;
+	char			 caption_buf[MODEL_TEXT_MAX + 64];
 	int			 top_static;	/* best rank a live task may take */
 	int			 bottom;	/* the worst (draw_ranks) */
 
@@ -603,6 +630,14 @@ void		 history_free(struct model *);
 void		 history_sample(const struct model *, struct view *);
 int		 history_lines(struct draw *, int avail);
 int		 history_draw(struct draw *, int y, int avail);
+
+/* caption.c */
+size_t		 caption_event(const char *text, int *answer);
+int		 caption_frame(struct captions *, const struct model *,
+		     long now_ms);
+int		 caption_advance(struct captions *, long now_ms);
+int		 caption_key(struct captions *, long now_ms);
+const char	*caption_text(const struct captions *, char *, size_t);
 
 /* follow.c */
 void		 follow_state(const struct view *, char *, size_t);

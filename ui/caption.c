@@ -1,0 +1,217 @@
+/*
+ * caption.c -- the caption line's hold (docs/CLIENT.md "Captions").
+ *
+ * A lesson's captions may follow each other a few ms of ticks apart (an
+ * ask's answer, then the next caption): shown as the frames say, the
+ * first would be gone before anyone read it.  So each caption stays up
+ * at least CAPTION_HOLD_MS of wall time (an answer until the next key,
+ * or CAPTION_ANSWER_MS), and the ones that come meanwhile wait, in
+ * order; past CAPTION_QUEUE waiting, the next to go up is the newest,
+ * and it says how many were skipped ("(2 captions skipped: e to see them)": the
+ * event log has them all).
+ *
+ * They come from the daemon's event lines (`caption: TEXT`, `question:
+ * TEXT`, `answer: TEXT`: every one, though two fell between frames),
+ * and from the frames' caption line when it changes to a text no event
+ * said (an older daemon, a client that connected after it).  In the
+ * past (a seek) the caption is the tick's own, shown at once.
+ *
+ * Pure: the time (ms, any origin) is passed in; the drawing code reads
+ * only caption_text.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "stairs.h"
+
+static const struct {
+	const char	*prefix;
+	int		 answer;
+} caption_kinds[] = {
+	{ "caption: ", 0 },
+	{ "question: ", 0 },
+	{ "answer: ", 1 },
+};
+
+/*
+ * Is an event line's text a caption's (`caption: `, `question: `,
+ * `answer: `)?  The length of its prefix, 0 if not; *answer says an
+ * answer's.
+ */
+size_t
+caption_event(const char *text, int *answer)
+{
+	size_t	i, n;
+
+	for (i = 0; i < sizeof caption_kinds / sizeof caption_kinds[0];
+	    i++) {
+		n = strlen(caption_kinds[i].prefix);
+		if (strncmp(text, caption_kinds[i].prefix, n) == 0) {
+			if (answer != NULL)
+				*answer = caption_kinds[i].answer;
+			return (n);
+		}
+	}
+	return (0);
+}
+
+/* The text last queued, or shown when none waits. */
+static const char *
+caption_newest(const struct captions *c)
+{
+	if (c->nqueue > 0)
+		return (c->queue[c->nqueue - 1].text);
+	return (c->shown.text);
+}
+
+/* Queue a caption (full: the oldest waiting is skipped). */
+static void
+caption_push(struct captions *c, const char *text, int answer)
+{
+	struct caption_item	*it;
+	int			 skipped = 0;
+
+	if (c->nqueue == CAPTION_QUEUE_MAX) {
+		skipped = 1 + c->queue[0].skipped;
+		memmove(&c->queue[0], &c->queue[1], (size_t)(c->nqueue - 1) *
+		    sizeof c->queue[0]);
+		c->nqueue--;
+		c->queue[0].skipped += skipped;
+	}
+	it = &c->queue[c->nqueue++];
+	snprintf(it->text, sizeof it->text, "%s", text);
+	it->answer = answer;
+	it->skipped = 0;
+}
+
+/*
+ * Put the next waiting caption up at now; past CAPTION_QUEUE waiting,
+ * the newest, saying how many were skipped to reach it.
+ */
+static void
+caption_pop(struct captions *c, long now)
+{
+	int	i, skipped = 0;
+
+	if (c->nqueue > CAPTION_QUEUE) {
+		for (i = 0; i < c->nqueue - 1; i++)
+			skipped += 1 + c->queue[i].skipped;
+		c->queue[0] = c->queue[c->nqueue - 1];
+		c->queue[0].skipped += skipped;
+		c->nqueue = 1;
+	}
+	c->shown = c->queue[0];
+	memmove(&c->queue[0], &c->queue[1], (size_t)(c->nqueue - 1) *
+	    sizeof c->queue[0]);
+	c->nqueue--;
+	c->since = now;
+	c->released = 0;
+}
+
+/*
+ * Is the caption shown due to give way at now?  A caption after
+ * CAPTION_HOLD_MS; an answer after a key or CAPTION_ANSWER_MS.
+ */
+static int
+caption_due(const struct captions *c, long now)
+{
+	if (c->shown.text[0] == '\0')
+		return (1);
+	if (c->shown.answer)
+		return (c->released || now - c->since >= CAPTION_ANSWER_MS);
+	return (now - c->since >= CAPTION_HOLD_MS);
+}
+
+/*
+ * The time is now: the next waiting caption goes up if the one shown
+ * was up long enough.  Returns 1 if what is shown changed.
+ */
+int
+caption_advance(struct captions *c, long now)
+{
+	if (c->nqueue == 0 || !caption_due(c, now))
+		return (0);
+	caption_pop(c, now);
+	return (1);
+}
+
+/* A key was pressed: an answer shown may give way.  1 if it changed. */
+int
+caption_key(struct captions *c, long now)
+{
+	if (!c->shown.answer || c->released)
+		return (0);
+	c->released = 1;
+	return (caption_advance(c, now));
+}
+
+/*
+ * A frame came at now: the caption events since the last (the model's
+ * event log from *seen on), then the frame's caption line.  Returns 1
+ * if what is shown changed.
+ */
+int
+caption_frame(struct captions *c, const struct model *m, long now)
+{
+	const struct mevent	*ev;
+	long			 k, first;
+	size_t			 n;
+	int			 was = c->fed, answer;
+
+	c->fed = 1;
+	if (c->sessions != m->sessions) {
+		/* A new session (a load, a reset): its own captions. */
+		memset(c, 0, sizeof *c);
+		c->fed = 1;
+		c->sessions = m->sessions;
+		c->seen = m->nlog;
+		was = 0;
+	}
+	if (!m->live) {
+		/* The past: the tick's own caption, at once. */
+		if (strcmp(c->shown.text, m->caption) == 0 && c->nqueue == 0)
+			return (0);
+		memset(&c->shown, 0, sizeof c->shown);
+		snprintf(c->shown.text, sizeof c->shown.text, "%s",
+		    m->caption);
+		snprintf(c->frame_seen, sizeof c->frame_seen, "%s",
+		    m->caption);
+		c->nqueue = 0;
+		c->since = now;
+		c->seen = m->nlog;
+		return (1);
+	}
+	first = m->nlog - MODEL_LOG > c->seen ? m->nlog - MODEL_LOG : c->seen;
+	for (k = first; k < m->nlog; k++) {
+		ev = &m->log[k % MODEL_LOG];
+		if ((n = caption_event(ev->text, &answer)) > 0)
+			caption_push(c, ev->text + n, answer);
+	}
+	c->seen = m->nlog;
+	if (strcmp(c->frame_seen, m->caption) != 0) {
+		snprintf(c->frame_seen, sizeof c->frame_seen, "%s",
+		    m->caption);
+		/* A caption no event said; or none (a new session's). */
+		if (m->caption[0] == '\0' && c->nqueue == 0)
+			memset(&c->shown, 0, sizeof c->shown);
+		else if (strcmp(caption_newest(c), m->caption) != 0)
+			caption_push(c, m->caption, 0);
+	}
+	/* The first caption goes up at once: none was shown. */
+	return (caption_advance(c, now) || !was);
+}
+
+/*
+ * The caption to show ("" for none), with how many were skipped to
+ * reach it, in buf.
+ */
+const char *
+caption_text(const struct captions *c, char *buf, size_t len)
+{
+	if (c->shown.skipped == 0)
+		return (c->shown.text);
+	snprintf(buf, len, "%s (%d caption%s skipped: e to see them)",
+	    c->shown.text, c->shown.skipped, c->shown.skipped == 1 ? "" :
+	    "s");
+	return (buf);
+}
