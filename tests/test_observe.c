@@ -373,22 +373,25 @@ struct observe_kernel {
 /*
  * Read every run of physical cpu since *cursor: each must be one of the
  * tasks' (the right pid), well-formed and after the one before; sum
- * them and their unpicked parts (runs from ticks k keeps only).
+ * them and their unpicked parts (runs from ticks k keeps only).  Returns
+ * how many runs were lost (the ring overran between two reads: a seq
+ * that jumps).
  */
-static void
+static uint64_t
 observe_kernel_runs(struct harness *h, int phys, uint64_t *cursor,
     const struct observe_picks *k, struct observe_kernel *t, int nt,
     uint64_t end)
 {
 	struct procs_krun	 r[256];
-	uint64_t		 last_to = 0, last_seq = *cursor;
+	uint64_t		 last_to = 0, last_seq = *cursor, lost = 0;
 	size_t			 n, i;
 	int			 j;
 
 	while ((n = procs_kernel_runs(h->ps, phys, cursor, r, 256)) > 0) {
 		for (i = 0; i < n; i++) {
 			assert_int_equal(r[i].cpu, phys);
-			assert_true(r[i].seq == last_seq + 1);
+			assert_true(r[i].seq > last_seq);
+			lost += r[i].seq - last_seq - 1;
 			last_seq = r[i].seq;
 			assert_true(r[i].to_ns >= r[i].from_ns);
 			assert_true(r[i].from_ns >= last_to);
@@ -406,6 +409,7 @@ observe_kernel_runs(struct harness *h, int phys, uint64_t *cursor,
 			    r[i].from_ns, r[i].to_ns, end);
 		}
 	}
+	return (lost);
 }
 
 /*
@@ -425,7 +429,7 @@ test_kernel_runs(void **state)
 	struct observe_kernel	 t[2];
 	struct timespec		 ts = { 0, 200000 };
 	uint64_t		 cursor = 0, s0[2], s1[2], s2[2], end;
-	uint64_t		 flood_ran, flood_unpicked;
+	uint64_t		 flood_ran, flood_unpicked, lost;
 	pid_t			 flood;
 	int			 phys, i;
 
@@ -457,7 +461,9 @@ test_kernel_runs(void **state)
 	end = harness_since_enforce(&h) * 1000 + k->at[k->n - 1];
 	for (i = 0; i < 2; i++)
 		s1[i] = observe_stolen(&h, t[i].task);
-	observe_kernel_runs(&h, phys, &cursor, k, t, 2, end);
+	/* Two hogs taking turns: a few hundred runs, none lost. */
+	assert_int_equal(observe_kernel_runs(&h, phys, &cursor, k, t, 2, end),
+	    0);
 	print_message("kernel runs in 1 s (cpu %d): a %d runs, %llu ms, "
 	    "%llu us unpicked (stolen %llu ms); b %d runs, %llu ms, %llu us "
 	    "unpicked (stolen %llu ms)\n", phys, t[0].runs,
@@ -495,7 +501,7 @@ test_kernel_runs(void **state)
 		s2[i] = observe_stolen(&h, t[i].task);
 	kill(flood, SIGKILL);
 	waitpid(flood, NULL, 0);
-	observe_kernel_runs(&h, phys, &cursor, k, t, 2, end);
+	lost = observe_kernel_runs(&h, phys, &cursor, k, t, 2, end);
 	flood_ran = t[1].ran / 1000000;
 	flood_unpicked = t[1].unpicked / 1000000;
 	print_message("b continued from outside: %llu ms run, %llu ms of it "
@@ -507,7 +513,12 @@ test_kernel_runs(void **state)
 	 * much the flood gets depends on the machine's load: 95-145 ms
 	 * here when it is quiet, as test_stolen prints.)
 	 */
-	if (!harness_skip_timing("kernel runs against stolen")) {
+	if (lost > 0)
+		fprintf(stderr, "skip: kernel runs against stolen: %llu runs "
+		    "lost (the flood's stops and continues overran the ring "
+		    "of %d between two reads)\n", (unsigned long long)lost,
+		    PROCS_KRUNS);
+	else if (!harness_skip_timing("kernel runs against stolen")) {
 		assert_true(flood_unpicked * 10 + 50 >= (s2[1] - s1[1]) * 8);
 		assert_true(flood_unpicked * 10 <= (s2[1] - s1[1]) * 12 + 50);
 	}
