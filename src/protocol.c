@@ -1098,7 +1098,6 @@ protocol_kruns_parse(const char **p, int *task, uint64_t *n)
 {
 	const char		*s = *p;
 	char			*end;
-	unsigned long long	 v;
 	long			 id;
 
 	if (*s == '-' || *s == '?') {
@@ -1114,6 +1113,24 @@ protocol_kruns_parse(const char **p, int *task, uint64_t *n)
 		*task = (int)id;
 		s = end;
 	}
+	if (protocol_run_count(&s, n) != 0)
+		return (-1);
+	*p = s;
+	return (0);
+}
+
+/*
+ * The end of a run of a runs or kruns line at *p: "*N" (N at least 1),
+ * then a comma (not last) or the end; *p moved past it.  0, or -1 if it
+ * is not so.
+ */
+int
+protocol_run_count(const char **p, uint64_t *n)
+{
+	const char		*s = *p;
+	char			*end;
+	unsigned long long	 v;
+
 	if (*s++ != '*' || *s < '0' || *s > '9')
 		return (-1);
 	errno = 0;

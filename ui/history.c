@@ -43,6 +43,7 @@ history_run(const char **p, long *task, long *rank, unsigned long long *n)
 {
 	const char	*s = *p;
 	char		*end;
+	uint64_t	 v;
 
 	*task = strtol(s, &end, 10);
 	if (end == s || *s == '-' || *s == '+' || *task < 0)
@@ -55,16 +56,9 @@ history_run(const char **p, long *task, long *rank, unsigned long long *n)
 			return (-1);
 		s = end;
 	}
-	if (*s++ != '*' || *s == '-' || *s == '+')
+	if (protocol_run_count(&s, &v) != 0)
 		return (-1);
-	*n = strtoull(s, &end, 10);
-	if (end == s || *n == 0)
-		return (-1);
-	s = end;
-	if (*s == ',' && s[1] != '\0')
-		s++;
-	else if (*s != '\0')
-		return (-1);
+	*n = v;
 	*p = s;
 	return (0);
 }
