@@ -943,6 +943,8 @@ daemon_leave_past(struct daemon *d)
 		session_view_end(d->session);
 		daemon_note(d, "back to the present, tick %llu",
 		    (unsigned long long)now);
+		/* The lesson's speed of the present, not of the tick seen. */
+		daemon_seek_speed(d, now);
 	} else if (session_branch(d->session, &cause) != 0) {
 		log_warnx("branch: %s", cause);
 		free(cause);

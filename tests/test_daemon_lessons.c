@@ -303,12 +303,54 @@ test_seek_speed(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/* The same lesson with a real task (a rewind views the past only). */
+static const char slow_real[] =
+    "name = \"slow-real\";\n"
+    "speed = 0.5;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; command = [ \"stairs-load\" ]; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; },\n"
+    "  { at = 50; action = \"speed\"; value = 20; },\n"
+    "  { at = 200; action = \"speed\"; value = 4; }\n"
+    ");\n";
+
+/*
+ * With real tasks a seek only views the past, and resuming goes back to
+ * the present: at the present's speed, not the tick viewed (it stayed
+ * at 0.5 for good, the speed events after it never to play again).
+ */
+static void
+test_seek_speed_real(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 speed[32];
+
+	td_init(&t, "realtime = false;\nspeed = 3;\n", slow_real);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "step 400", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+	tc_expect(c, "seek 30", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "0.5");
+	tc_expect(c, "resume", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");	/* the present's */
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
 		cmocka_unit_test(test_seek_speed),
+		cmocka_unit_test(test_seek_speed_real),
 		cmocka_unit_test(test_step_through),
 		cmocka_unit_test(test_step_event),
 	};

@@ -1014,6 +1014,8 @@ test_caption_hold(void **state)
 	    "caption: Now the hogs", NULL };
 	const char *const	 more[] = { "caption: One", "caption: Two",
 	    "caption: Three", "caption: Four", "caption: Five", NULL };
+	const char *const	 fresh[] = { "caption: First A",
+	    "caption: Then B", NULL };
 
 	view_init(&v);
 	model_feed(m, "stairs 1 0.1.0");
@@ -1048,6 +1050,16 @@ test_caption_hold(void **state)
 	/* Nothing waits: it stays. */
 	assert_int_equal(caption_advance(&v.captions, 99000), 0);
 	assert_int_equal(caption_shows(m, &v, "Five"), 1);
+	/*
+	 * A new session (a load: the clock back to 0) whose first frame
+	 * has two captions: the first goes up, the second waits (the new
+	 * session's first captions were skipped).
+	 */
+	caption_feed(m, &v, 0, "Then B", fresh, 100000);
+	assert_int_equal(m->sessions, 1);
+	assert_int_equal(caption_shows(m, &v, "First A"), 1);
+	assert_int_equal(caption_advance(&v.captions, 104000), 1);
+	assert_int_equal(caption_shows(m, &v, "Then B"), 1);
 	model_free(m);
 }
 

@@ -163,11 +163,12 @@ test_frame_malformed(void **state)
 	    MODEL_NOTHING);
 	assert_int_equal(model_feed(m, "future_line"), MODEL_NOTHING);
 	assert_int_equal(model_feed(m, "Bogus x=1"), MODEL_BAD);
+	assert_int_equal(model_feed(m, "foo junk a=1"), MODEL_BAD);
 	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
 	assert_int_equal(m->nunknown, 2);
 	assert_int_equal(model_feed(m, "hint cpu=1"), MODEL_NOTHING);
 	assert_int_equal(m->nunknown, 3);
-	assert_int_equal(m->nbad, 11);
+	assert_int_equal(m->nbad, 12);
 	assert_int_equal(m->ntasks, 1);
 	assert_int_equal(m->tasks[0].id, 6);
 	assert_int_equal(m->tick, 10);
@@ -574,9 +575,11 @@ test_load_history(void **state)
 	    "rr=10 live=1 alive=3 now=5000 scenario=demo delta=0");
 	model_feed(m, "runs cpu=0 from=0 1:120*2500,3:120*2500");
 	model_feed(m, "runs cpu=1 from=0 2:120*5000");
+	model_feed(m, "kruns cpu=0 from=4990 1*5,-*5");
 	model_feed(m, "event tick=4990 text=hog2 sleeps 5 ms");
 	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
 	assert_int_equal(runs_ncpus(m->runs), 2);
+	assert_non_null(m->kruns);
 	assert_int_equal(m->nlog, 1);
 
 	/* load article: 1 CPU; its first frame has an event. */
@@ -588,6 +591,8 @@ test_load_history(void **state)
 	assert_int_equal(m->sessions, 1);
 	assert_int_equal(runs_ncpus(m->runs), 1);
 	assert_int_equal(runs_end(m->runs, 0), 0);
+	/* The old session's kernel runs went too (no kern strips). */
+	assert_null(m->kruns);
 	assert_int_equal(m->nlog, 1);
 	assert_string_equal(m->log[0].text, "loaded article");
 	assert_string_equal(model_last_event(m), "loaded article");

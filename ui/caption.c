@@ -164,7 +164,7 @@ caption_frame(struct captions *c, const struct model *m, long now)
 		memset(c, 0, sizeof *c);
 		c->fed = 1;
 		c->sessions = m->sessions;
-		c->seen = m->nlog;
+		c->seen = 0;	/* the log holds the new session's only */
 		was = 0;
 	}
 	if (!m->live) {

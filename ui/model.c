@@ -161,7 +161,8 @@ model_split(char *s, struct fields *f)
 
 /*
  * A line of a kind this client does not know, written as the protocol
- * writes lines (a lowercase keyword, then key=value fields): a newer
+ * writes lines (a lowercase keyword, then key=value fields, the last of
+ * which may be bare, as a runs line's runs): a newer
  * daemon's, to be ignored (docs/PROTOCOL.md, "Compatibility"); counted
  * in nunknown.  Anything else is malformed.
  */
@@ -169,6 +170,7 @@ static int
 model_unknown(struct model *m, const struct fields *f)
 {
 	const char	*p;
+	int		 i;
 
 	if (*f->word < 'a' || *f->word > 'z')
 		return (0);
@@ -177,8 +179,11 @@ model_unknown(struct model *m, const struct fields *f)
 		    *p == '_'))
 			return (0);
 	}
-	if (f->n > 0 && f->val[0] == NULL)
-		return (0);
+	for (i = 0; i < f->n; i++) {
+		/* The last may be bare after a key=value: runs. */
+		if (f->val[i] == NULL && (i == 0 || i + 1 < f->n))
+			return (0);
+	}
 	m->nunknown++;
 	return (1);
 }
@@ -1057,6 +1062,8 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 		m->nlog = 0;
 		runs_free(m->runs);
 		m->runs = NULL;
+		runs_free(m->kruns);	/* its kern strips too */
+		m->kruns = NULL;
 	}
 	m->in_frame = 1;
 	m->nncpu_stage = 0;
