@@ -146,7 +146,7 @@ $tm send-keys -t c v
 wait_screen "CPUs: as fits the screen" 30 || bad "v: not back to auto"
 
 # 2. Pacing: E to the caption at 150, i an rr interval, E by a click.
-ask "step 1" >/dev/null
+ask "step 2" >/dev/null
 t0=$(status_of tick)
 $tm send-keys -t c E
 wait_status tick 151 && ok "E: from tick $t0 to the caption's tick 151" ||
@@ -166,18 +166,12 @@ t1=$(status_of tick)
 [ "$t1" -gt 161 ] && [ "$(status_of paused)" = 1 ] &&
     ok "click on 'E event': stepped to tick $t1, paused" ||
     bad "click on 'E event': $(ask status)"
-# The event found: on the caption line's right, or (a slow client, as
-# under ASan, sometimes still shows the event before it there: a known
-# glitch, see the closing note of 2026-12-04) in the event log.
-if wait_screen "fell off the bottom" 30; then
-	ok "E: the event found is shown"
-else
-	$tm send-keys -t c e
-	wait_screen "fell off the bottom" 30 &&
-	    ok "E: the event found is in the event log (not on the caption line)" ||
-	    bad "E: no event on screen: $(screen | tail -2)"
-	$tm send-keys -t c e
-fi
+# The event found, on the caption line's right.  (A slow client, as
+# under ASan, used to keep showing the event before: ncurses swallowed
+# the click's release, left out of the mouse mask, and blocked in a
+# read for the next event, frames unread, until the next key.)
+wait_screen "fell off the bottom" 30 && ok "E: the event found is shown" ||
+    bad "E: the event found is not shown: $(screen | tail -2)"
 
 # 3. The keys bar is clickable (the clock runs a moment).
 click_bar "t table" 3

@@ -25,14 +25,20 @@
 #include "stairs.h"
 #include "xmalloc.h"
 
-/* The mouse events asked for: button 1, and the wheel (buttons 4, 5). */
+/*
+ * The mouse events asked for: button 1, and the wheel (buttons 4, 5).
+ * The release too, though crt_getkey passes over it: an event left out
+ * of the mask makes ncurses read on for one it wants, in a blocking
+ * read(2) even in nodelay mode, so a click's release arriving on its
+ * own held the whole loop (frames unread) until the next key.
+ */
 #ifdef BUTTON5_PRESSED
 #define CRT_WHEEL_DOWN_MASK	BUTTON5_PRESSED
 #else
 #define CRT_WHEEL_DOWN_MASK	0
 #endif
-#define CRT_MOUSE	(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | \
-			    CRT_WHEEL_DOWN_MASK)
+#define CRT_MOUSE	(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED | \
+			    BUTTON4_PRESSED | CRT_WHEEL_DOWN_MASK)
 
 static SCREEN	*crt_screen;
 static int	 crt_colour;
