@@ -344,6 +344,80 @@ test_seek_speed_real(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char falls[] =
+    "name = \"falls\";\n"
+    "cpus = 2;\n"
+    "tasks = (\n"
+    "  { name = \"hog\"; cpus = \"0\"; },\n"
+    "  { name = \"hog2\"; cpus = \"0\"; },\n"
+    "  { name = \"cruncher\"; cpus = \"1\"; },\n"
+    "  { name = \"editor\"; cpus = \"1\"; pattern = [ 2, 40 ]; }\n"
+    ");\n"
+    "events = ( { at = 0; action = \"pause\"; } );\n";
+
+/*
+ * A subscriber that steps to the next event gets, without asking again,
+ * the frame of the tick the step reached soon after the step's "ok":
+ * the frame clock goes on while paused.  Each round also sends a `view`
+ * behind the step (it waits for the step's reply) on odd rounds.
+ */
+static void
+test_step_event_frame(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+	char		 line[8192];
+	long long	 tick, want, last = -1;
+	long		 end;
+	int		 i, got, oks, inwant = 0;
+
+	td_init(&t, NULL, falls);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "subscribe 30 delta runs view kruns", "ok");
+	for (i = 0; i < 20; i++) {
+		tick = tc_status(c, "tick");
+		assert_true(tick > 0);
+		want = -1;
+		oks = 0;
+		td_nap(i * 7 % 33);
+		tc_sendf(c, "step event 500");
+		if (i % 2 == 1) {
+			tc_sendf(c, "view task=%d", i);
+			oks = 1;
+		}
+		if (i % 4 == 3) {
+			tc_sendf(c, "table 2");
+			tc_sendf(c, "status");
+			oks += 2;
+		}
+		end = td_ms() + 1000;
+		got = 0;
+		while ((!got || oks > 0) && td_ms() < end) {
+			if (tc_line(c, line, sizeof line,
+			    (int)(end - td_ms())) != 0)
+				break;
+			if (want < 0 && strncmp(line, "ok ", 3) == 0) {
+				want = tick + strtoll(line + 3, NULL, 10);
+				end = td_ms() + 1000;
+			} else if (strcmp(line, "ok") == 0)
+				oks--;
+			else if (strncmp(line, "frame ", 6) == 0) {
+				last = td_field(line, "tick");
+				inwant = want >= 0 && last == want;
+			} else if (strcmp(line, "end") == 0 && inwant)
+				got = 1;	/* the whole frame read */
+		}
+		if (!got)
+			fail_msg("round %d: step from %lld: ok for tick %lld, "
+			    "last frame tick %lld, none with it in 1 s", i,
+			    tick, want, last);
+	}
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 int
 main(void)
 {
@@ -353,6 +427,7 @@ main(void)
 		cmocka_unit_test(test_seek_speed_real),
 		cmocka_unit_test(test_step_through),
 		cmocka_unit_test(test_step_event),
+		cmocka_unit_test(test_step_event_frame),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
