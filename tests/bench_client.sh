@@ -49,39 +49,16 @@ scenario() {
 	} >"$tmp/bench$1.cfg"
 }
 
-# utime + stime of a process, in clock ticks.
-cputicks() {
-	sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
-}
-
-# Voluntary context switches of a process: its wake-ups.
-wakes() {
-	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"
-}
-
 # Measure the client $cpid and the daemon over $secs; print a row.
 measure() {
-	c0=$(cputicks "$cpid")
-	w0=$(wakes "$cpid")
-	d0=$(cputicks "$dpid")
-	t0=$(date +%s.%N)
-	sleep "$secs"
-	c1=$(cputicks "$cpid")
-	w1=$(wakes "$cpid")
-	d1=$(cputicks "$dpid")
-	t1=$(date +%s.%N)
-	awk -v what="$1" -v goal="$2" -v c0="$c0" -v c1="$c1" -v w0="$w0" \
-	    -v w1="$w1" -v d0="$d0" -v d1="$d1" -v t0="$t0" -v t1="$t1" \
-	    -v hz="$hz" 'BEGIN {
-		s = t1 - t0
-		c = (c1 - c0) / hz / s * 100
-		printf "| %s | %.1f | %.2f | %.0f | %.2f | < %d: %s |\n", what,
-		    s, c, (w1 - w0) / s, (d1 - d0) / hz / s * 100, goal,
-		    c < goal ? "met" : "missed"
+	set -- "$1" "$2" $(usage_over "$secs" "$cpid" "$dpid")
+	awk -v what="$1" -v goal="$2" -v s="$3" -v c="$4" -v w="$5" \
+	    -v d="$6" 'BEGIN {
+		printf "| %s | %s | %s | %s | %s | < %d: %s |\n", what, s, c,
+		    w, d, goal, c + 0 < goal + 0 ? "met" : "missed"
 	}'
 }
 
-hz=$(getconf CLK_TCK)
 echo "client CPU at 30 fps, over $secs s a row (load: $(cut -d' ' -f1-3 \
     /proc/loadavg))"
 echo "| tasks, CPUs, screen, panes | seconds | client (% of a core) |" \

@@ -36,17 +36,6 @@ scenario() {
 	} >"$tmp/hogs$1.cfg"
 }
 
-# utime + stime of a process, in clock ticks.
-cputicks() {
-	sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
-}
-
-# Voluntary context switches of a process: its wake-ups.
-wakes() {
-	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"
-}
-
-hz=$(getconf CLK_TCK)
 echo "client at scale: N hogs on 8 CPUs, 200x60, 30 fps, over $secs s"
 echo "| tasks | client | frames | client CPU (% of a core) |" \
     "client wake-ups/s | daemon CPU (% of a core) |"
@@ -76,23 +65,8 @@ for ntask in 2000 20000; do
 			exit 1
 		fi
 		sleep 2
-		c0=$(cputicks "$cpid")
-		w0=$(wakes "$cpid")
-		d0=$(cputicks "$dpid")
-		t0=$(date +%s.%N)
-		sleep "$secs"
-		c1=$(cputicks "$cpid")
-		w1=$(wakes "$cpid")
-		d1=$(cputicks "$dpid")
-		t1=$(date +%s.%N)
-		awk -v n="$ntask" -v which="$which" -v what="$what" -v c0="$c0" \
-		    -v c1="$c1" -v w0="$w0" -v w1="$w1" -v d0="$d0" \
-		    -v d1="$d1" -v t0="$t0" -v t1="$t1" -v hz="$hz" 'BEGIN {
-			s = t1 - t0
-			printf "| %d | %s | %s | %.2f | %.0f | %.2f |\n", n,
-			    which, what, (c1 - c0) / hz / s * 100,
-			    (w1 - w0) / s, (d1 - d0) / hz / s * 100
-		}'
+		set -- $(usage_over "$secs" "$cpid" "$dpid")
+		echo "| $ntask | $which | $what | $2 | $3 | $4 |"
 	done
 	tm_stop
 	stop_daemon

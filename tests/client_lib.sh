@@ -116,3 +116,35 @@ stop_daemon() {
 	wait "$dpid" 2>/dev/null
 	dpid=
 }
+
+# For the client benches: utime + stime of a process, in clock ticks.
+cputicks() {
+	sed 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+}
+
+# Voluntary context switches of a process: its wake-ups.
+wakes() {
+	awk '/^voluntary_ctxt_switches/ { print $2 }' "/proc/$1/status"
+}
+
+# usage_over SECONDS CPID DPID: sleep SECONDS and print what they took,
+# "SECONDS CLIENT% WAKEUPS/S DAEMON%" (CPU in % of a core, wake-ups of
+# the client a second).
+usage_over() {
+	c0=$(cputicks "$2")
+	w0=$(wakes "$2")
+	d0=$(cputicks "$3")
+	t0=$(date +%s.%N)
+	sleep "$1"
+	c1=$(cputicks "$2")
+	w1=$(wakes "$2")
+	d1=$(cputicks "$3")
+	t1=$(date +%s.%N)
+	awk -v c0="$c0" -v c1="$c1" -v w0="$w0" -v w1="$w1" -v d0="$d0" \
+	    -v d1="$d1" -v t0="$t0" -v t1="$t1" -v hz="$(getconf CLK_TCK)" \
+	    'BEGIN {
+		s = t1 - t0
+		printf "%.1f %.2f %.0f %.2f\n", s, (c1 - c0) / hz / s * 100,
+		    (w1 - w0) / s, (d1 - d0) / hz / s * 100
+	}'
+}
