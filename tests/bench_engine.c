@@ -272,6 +272,29 @@ bench_one(int ncpus, int ntasks, double window_ns, struct result *res)
 	engine_free(e);
 }
 
+/*
+ * Fork with a pipe from the child: in the child 0, fd[1] its end; in the
+ * parent the child's pid, fd[0] ours; -1 (said) if either fails.
+ */
+static pid_t
+bench_pipe_fork(int fd[2])
+{
+	pid_t	pid;
+
+	if (pipe(fd) != 0) {
+		perror("pipe");
+		return (-1);
+	}
+	if ((pid = fork()) < 0) {
+		perror("fork");
+		close(fd[0]);
+		close(fd[1]);
+		return (-1);
+	}
+	close(pid == 0 ? fd[0] : fd[1]);
+	return (pid);
+}
+
 /* Fork a child for one configuration; 0 on success. */
 static int
 bench_fork(int ncpus, int ntasks, double window_ns, struct result *res)
@@ -280,22 +303,14 @@ bench_fork(int ncpus, int ntasks, double window_ns, struct result *res)
 	int	fd[2], status;
 	ssize_t	n;
 
-	if (pipe(fd) != 0) {
-		perror("pipe");
+	if ((pid = bench_pipe_fork(fd)) < 0)
 		return (-1);
-	}
-	if ((pid = fork()) < 0) {
-		perror("fork");
-		return (-1);
-	}
 	if (pid == 0) {
-		close(fd[0]);
 		bench_one(ncpus, ntasks, window_ns, res);
 		if (write(fd[1], res, sizeof *res) != (ssize_t)sizeof *res)
 			_exit(1);
 		_exit(0);
 	}
-	close(fd[1]);
 	n = read(fd[0], res, sizeof *res);
 	close(fd[0]);
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
@@ -322,23 +337,15 @@ bench_run(char *const argv[], int which, char *buf, size_t size)
 	size_t	len = 0;
 	ssize_t	n;
 
-	if (pipe(fd) != 0) {
-		perror("pipe");
+	if ((pid = bench_pipe_fork(fd)) < 0)
 		return (-1);
-	}
-	if ((pid = fork()) < 0) {
-		perror("fork");
-		return (-1);
-	}
 	if (pid == 0) {
-		close(fd[0]);
 		if ((null = open("/dev/null", O_WRONLY)) < 0 ||
 		    dup2(fd[1], which) < 0 || dup2(null, 3 - which) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	close(fd[1]);
 	for (;;) {
 		if (len == size - 1) {		/* full: keep the second half */
 			memmove(buf, buf + size / 2, len - size / 2);
