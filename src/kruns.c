@@ -151,7 +151,7 @@ kruns_add(struct kruns *k, const struct procs_krun *r)
 	if (from < kc->end)
 		from = kc->end;		/* never back in time */
 	a = kc->after;
-	if (kc->seq != 0 && r->seq != kc->seq + 1)
+	if ((kc->seq != 0 && r->seq != kc->seq + 1) || r->lost)
 		a = KRUNS_UNKNOWN;	/* runs missing in between */
 	n = kruns_gap(kc->end, from, a, kruns_what(r->prev), gap);
 	for (i = 0; i < n; i++)

@@ -30,10 +30,13 @@ struct kruns *kruns_create(int nphys);
 void	kruns_free(struct kruns *);
 /*
  * A run the kernel closed (procs_kernel_runs: per CPU in seq order; a
- * seq that jumps says runs were lost in between).
+ * seq that jumps, or r->lost, says runs were lost in between).
  */
 void	kruns_add(struct kruns *, const struct procs_krun *);
-/* Records were lost: until the next run, what a CPU ran is not known. */
+/*
+ * Records were lost: until the next run, what a CPU ran is not known
+ * (call it after adding the runs read with the loss).
+ */
 void	kruns_lost(struct kruns *);
 /*
  * What held physical CPU phys longest in [from_ns, to_ns): a task id,

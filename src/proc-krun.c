@@ -32,6 +32,7 @@ struct proc_krun_cpu {
 	uint64_t		 seq;		/* runs closed so far */
 	struct procs_krun	 open;		/* pid 0: none */
 	uint64_t		 last_to;	/* the last close */
+	int			 lost;		/* records lost since */
 };
 
 struct proc_krun {
@@ -138,6 +139,8 @@ proc_krun_close(struct proc_krun_cpu *kc, uint64_t ts, char state,
 	r->state = state;
 	r->preempted = preempted;
 	r->next = next;
+	r->lost = kc->lost;
+	kc->lost = 0;
 	kc->last_to = ts;
 	memset(&kc->open, 0, sizeof kc->open);
 }
@@ -199,8 +202,10 @@ proc_krun_lost(struct procs *ps)
 	}
 	if (ps->kr == NULL)
 		return;
-	for (c = 0; c < ps->kr->ncpu; c++)
+	for (c = 0; c < ps->kr->ncpu; c++) {
 		memset(&ps->kr->cpu[c].open, 0, sizeof ps->kr->cpu[c].open);
+		ps->kr->cpu[c].lost = 1;	/* said by the next run */
+	}
 }
 
 /*

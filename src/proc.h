@@ -133,6 +133,9 @@ struct procs_krun {
 	pid_t		 prev;		/* what ran before: 0 idle, else a
 					   thread (another child's: it ended
 					   at from_ns) */
+	int		 lost;		/* records were lost before it: what
+					   ran since the run before is not
+					   known */
 };
 /* Physical CPUs that may have runs (0: no switch events here). */
 int	procs_kernel_ncpus(struct procs *);

@@ -121,6 +121,16 @@ test_missing_and_lost(void **state)
 	r = run(7, 0, 2, 9500, 0, 0, 0);
 	kruns_add(k, &r);
 	assert_int_equal(kruns_tick(k, 0, 9500, 9900, NULL), KRUNS_IDLE);
+	/*
+	 * Records lost before a run whose seq goes on (the lost one was the
+	 * open run, dropped): the gap before it is not known, though both
+	 * ends say idle.
+	 */
+	r = run(7, 0, 2, 11000, 12000, 0, 0);
+	r.lost = 1;
+	kruns_add(k, &r);
+	assert_int_equal(kruns_tick(k, 0, 10000, 11000, NULL), KRUNS_UNKNOWN);
+	assert_int_equal(kruns_tick(k, 0, 11000, 12000, NULL), 2);
 	kruns_free(k);
 }
 
