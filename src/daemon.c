@@ -107,9 +107,11 @@ struct daemon {
 	struct perfetto		*perfetto;	/* --perfetto */
 	char			*perfetto_path;
 	uint64_t		 perfetto_ns;	/* its last engine stamp */
-	uint64_t		*kcursor;	/* per physical CPU: runs read */
-	int			 nkcursor;
-	/* What the kernel ran, per engine CPU and tick (kruns lines). */
+	/*
+	 * What the kernel ran (its runs of the children, read once a tick
+	 * for both): per engine CPU and tick (kruns lines), and the
+	 * Perfetto trace's kernel tracks.
+	 */
 	struct kruns		*kr;		/* NULL: no switch events */
 	struct runs		*kruns;		/* NULL: no real task yet */
 	uint64_t		*krcursor;	/* per physical CPU: runs read */
@@ -597,11 +599,9 @@ daemon_lessons(struct daemon *d)
 static void
 daemon_kruns_tick(struct daemon *d, uint64_t tick)
 {
-	struct procs_event_stats st;
-	struct procs_krun	 r[64], open;
+	struct procs_krun	 open;
 	uint64_t		 from, to;
-	size_t			 n, i;
-	int			 c, p, what, nk = procs_kernel_ncpus(d->procs);
+	int			 c, p, what;
 
 	if (tick < 2)
 		return;
@@ -611,18 +611,6 @@ daemon_kruns_tick(struct daemon *d, uint64_t tick)
 		d->kruns = runs_create(engine_params(
 		    session_live_engine(d->session))->cpus, DAEMON_KRUNS_CAP,
 		    DAEMON_KRUNS_TICKS);
-	}
-	procs_event_stats(d->procs, &st);
-	if (st.lost != d->krlost) {
-		d->krlost = st.lost;
-		kruns_lost(d->kr);
-	}
-	for (p = 0; p < nk; p++) {
-		while ((n = procs_kernel_runs(d->procs, p, &d->krcursor[p], r,
-		    64)) > 0) {
-			for (i = 0; i < n; i++)
-				kruns_add(d->kr, &r[i]);
-		}
 	}
 	tick -= 2;
 	from = procs_tick_ns(d->procs, tick);
@@ -635,6 +623,55 @@ daemon_kruns_tick(struct daemon *d, uint64_t tick)
 			    procs_kernel_running(d->procs, p, &open) ?
 			    &open : NULL);
 		runs_put(d->kruns, c, tick, what, -1, 1);
+	}
+}
+
+/* A kernel run into the Perfetto trace's kernel track (open: to_ns 0). */
+static void
+daemon_perfetto_run(struct daemon *d, const struct procs_krun *r)
+{
+	struct engine_task_info	ti;
+	uint64_t		to = 0;
+
+	if (engine_task_info(session_live_engine(d->session), r->task,
+	    &ti) != 0)
+		ti.name = "?";
+	if (r->to_ns != 0 && (to = procs_engine_ns(d->procs, r->to_ns)) == 0)
+		to = 1;				/* 0 is "open" */
+	perfetto_kernel_run(d->perfetto, r->cpu, r->pid, ti.name, r->prio,
+	    procs_engine_ns(d->procs, r->from_ns), to,
+	    r->to_ns != 0 ? r->state : 'R', r->preempted, r->next);
+}
+
+/*
+ * The kernel's runs of the children closed since the last look, every
+ * physical CPU's, read once for both their readers: the ticks' kruns and
+ * the Perfetto trace.  Records lost since the last look leave what each
+ * CPU ran after its last run unknown (the runs read with the loss go in
+ * first: they say what came before it).
+ */
+static void
+daemon_kernel_drain(struct daemon *d)
+{
+	struct procs_event_stats st;
+	struct procs_krun	 r[64];
+	size_t			 n, i;
+	int			 p, nk = procs_kernel_ncpus(d->procs);
+
+	for (p = 0; p < nk; p++) {
+		while ((n = procs_kernel_runs(d->procs, p, &d->krcursor[p], r,
+		    64)) > 0) {
+			for (i = 0; i < n; i++) {
+				kruns_add(d->kr, &r[i]);
+				if (d->perfetto != NULL)
+					daemon_perfetto_run(d, &r[i]);
+			}
+		}
+	}
+	procs_event_stats(d->procs, &st);
+	if (st.lost != d->krlost) {
+		d->krlost = st.lost;
+		kruns_lost(d->kr);
 	}
 }
 
@@ -681,68 +718,46 @@ daemon_tick_once(struct daemon *d)
 	session_tick(d->session);
 	if (d->procs != NULL)
 		procs_enforce(d->procs);
-	if (d->kr != NULL)
-		daemon_kruns_tick(d, tick);
 	if (d->perfetto != NULL)
 		daemon_perfetto_tick(d, tick);
+	if (d->kr != NULL) {
+		daemon_kernel_drain(d);
+		daemon_kruns_tick(d, tick);
+	}
 	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
 }
 
 /*
- * The kernel's runs of the children closed since the last look (every
- * physical CPU's), into the Perfetto trace, named for their tasks.  At
- * the end (last), the runs still open too.
+ * The end of the Perfetto trace's kernel tracks: the runs closed since
+ * the last tick, then those still open.
  */
 static void
-daemon_perfetto_kernel(struct daemon *d, int last)
+daemon_perfetto_kernel_end(struct daemon *d)
 {
-	const struct engine	*e = session_live_engine(d->session);
-	struct engine_task_info	 ti;
-	struct procs_krun	 r[64];
-	uint64_t		 to;
-	size_t			 n, i;
-	int			 c;
+	struct procs_krun	 r;
+	int			 p;
 
-	if (d->procs == NULL)
+	if (d->kr == NULL)
 		return;
-	for (c = 0; c < d->nkcursor && c < procs_kernel_ncpus(d->procs);
-	    c++) {
-		while ((n = procs_kernel_runs(d->procs, c, &d->kcursor[c], r,
-		    64)) > 0) {
-			for (i = 0; i < n; i++) {
-				if (engine_task_info(e, r[i].task, &ti) != 0)
-					ti.name = "?";
-				to = procs_engine_ns(d->procs, r[i].to_ns);
-				perfetto_kernel_run(d->perfetto, c, r[i].pid,
-				    ti.name, r[i].prio,
-				    procs_engine_ns(d->procs, r[i].from_ns),
-				    to > 0 ? to : 1,	/* 0 is "open" */
-				    r[i].state, r[i].preempted, r[i].next);
-			}
-		}
-		if (last && procs_kernel_running(d->procs, c, &r[0])) {
-			if (engine_task_info(e, r[0].task, &ti) != 0)
-				ti.name = "?";
-			perfetto_kernel_run(d->perfetto, c, r[0].pid, ti.name,
-			    r[0].prio, procs_engine_ns(d->procs, r[0].from_ns),
-			    0, 'R', 0, 0);
-		}
+	daemon_kernel_drain(d);
+	for (p = 0; p < procs_kernel_ncpus(d->procs); p++) {
+		if (procs_kernel_running(d->procs, p, &r))
+			daemon_perfetto_run(d, &r);
 	}
 }
 
 /*
  * The tick just run into the Perfetto trace, at engine time (tick ms,
- * SPEC.md section 9, as headless); then the kernel's runs closed since,
- * put on the same time line (procs_engine_ns).
+ * SPEC.md section 9, as headless); the kernel's runs closed since follow
+ * (daemon_kernel_drain), put on the same time line (procs_engine_ns).
  */
 static void
 daemon_perfetto_tick(struct daemon *d, uint64_t tick)
 {
 	perfetto_tick(d->perfetto, session_live_engine(d->session), tick);
 	d->perfetto_ns = tick * 1000000ULL;
-	daemon_perfetto_kernel(d, 0);
 }
 
 /*
@@ -761,9 +776,6 @@ daemon_perfetto_open(struct daemon *d, char **cause)
 	    engine_params(session_live_engine(d->session))->cpus, nk, cause);
 	if (d->perfetto == NULL)
 		return (-1);
-	free(d->kcursor);
-	d->kcursor = xcalloc(nk, sizeof *d->kcursor);
-	d->nkcursor = nk;
 	d->perfetto_ns = 0;
 	return (0);
 }
@@ -776,7 +788,7 @@ daemon_perfetto_close(struct daemon *d)
 
 	if (d->perfetto == NULL)
 		return;
-	daemon_perfetto_kernel(d, 1);
+	daemon_perfetto_kernel_end(d);
 	if (perfetto_close(d->perfetto, &cause) != 0) {
 		log_warnx("%s: %s", d->perfetto_path, cause);
 		free(cause);
@@ -1772,7 +1784,6 @@ daemon_free(struct daemon *d)
 	d->record = NULL;
 	daemon_perfetto_close(d);
 	free(d->perfetto_path);
-	free(d->kcursor);
 	for (i = 0; i < DAEMON_EVENTS; i++)
 		free(d->events[i].text);
 	session_free(d->session);

@@ -69,6 +69,8 @@ struct perfetto {
 	int			 nrank;
 };
 
+static void	perfetto_kernel_flush(struct perfetto *);
+
 /* A comm name as the importer can split it: no blanks, no '='. */
 static void
 perfetto_comm(char *dst, const char *src)
@@ -427,7 +429,7 @@ perfetto_kernel_run(struct perfetto *pf, int kcpu, int pid, const char *comm,
 }
 
 /* Write every kernel track's pending switch out (at the end). */
-void
+static void
 perfetto_kernel_flush(struct perfetto *pf)
 {
 	int	t;

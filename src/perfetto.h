@@ -41,8 +41,6 @@ void	perfetto_wake_pick(struct perfetto *, const struct engine *, int cpu,
 void	perfetto_kernel_run(struct perfetto *, int kcpu, int pid,
 	    const char *comm, int prio, uint64_t from_ns, uint64_t to_ns,
 	    char state, int preempted, int next);
-/* Write the kernel tracks' last switches out (perfetto_close does). */
-void	perfetto_kernel_flush(struct perfetto *);
 /* Flush to the file what is written so far. */
 void	perfetto_flush(struct perfetto *);
 
