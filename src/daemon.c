@@ -55,8 +55,6 @@
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
-#define DAEMON_KRUNS_TICKS	10000		/* kruns kept: as the runs */
-#define DAEMON_KRUNS_CAP	8192
 
 /*
  * A `step N` under way: its ticks run in slices of a few ms, each a turn
@@ -609,8 +607,8 @@ daemon_kruns_tick(struct daemon *d, uint64_t tick)
 		if (!daemon_real_live(d))
 			return;
 		d->kruns = runs_create(engine_params(
-		    session_live_engine(d->session))->cpus, DAEMON_KRUNS_CAP,
-		    DAEMON_KRUNS_TICKS);
+		    session_live_engine(d->session))->cpus, RUNS_KEEP_CAP,
+		    RUNS_KEEP_TICKS);
 	}
 	tick -= 2;
 	from = procs_tick_ns(d->procs, tick);

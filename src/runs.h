@@ -20,6 +20,15 @@ struct runs;
 #define RUNS_OTHER	(-1)	/* a process that is no child of ours */
 #define RUNS_UNKNOWN	(-2)	/* not known */
 
+/*
+ * What the daemon keeps per CPU for the frames' `runs` and `kruns` lines
+ * (docs/PROTOCOL.md, "Runs"): the last 10 000 ticks (10 s at speed 1),
+ * at most 8 192 runs a CPU.  The client says so when the past it views
+ * is older.
+ */
+#define RUNS_KEEP_TICKS	10000
+#define RUNS_KEEP_CAP	8192
+
 /* A run: task (0: idle) at rank for n ticks from tick `from`. */
 struct runs_run {
 	uint64_t	from;

@@ -40,12 +40,6 @@
  * history reaches less far back (100 000 tasks: a keyframe is ~33 MB).
  */
 #define SESSION_KEY_BYTES	(512UL << 20)
-/*
- * The runs kept per CPU for the frames (docs/PROTOCOL.md, "Runs"): the
- * last 10 000 ticks (10 s at speed 1), at most 8 192 runs a CPU.
- */
-#define SESSION_RUNS_TICKS	10000
-#define SESSION_RUNS_CAP	8192
 
 /* What the session remembers about each task to describe changes. */
 struct session_seen {
@@ -318,8 +312,8 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
-	s->runs = runs_create(set->params.cpus, SESSION_RUNS_CAP,
-	    SESSION_RUNS_TICKS);
+	s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
+	    RUNS_KEEP_TICKS);
 	session_marks_copy(s, sc);
 	session_speeds_copy(s, sc);
 	s->history = set->history;

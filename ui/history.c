@@ -28,7 +28,6 @@
 #define HISTORY_SAMPLES	512	/* as view->samples */
 #define HISTORY_LABEL	6	/* "CPU12 " */
 #define HISTORY_NONE	INT_MIN	/* history_cell: no tick kept */
-#define HISTORY_KEPT	10000	/* ticks of runs the daemon keeps */
 
 /* The letters tasks are drawn with, in order of id within the window. */
 static const char history_letters[] =
@@ -261,7 +260,7 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 
 /*
  * The past beyond the runs the daemon keeps (the present's last
- * HISTORY_KEPT ticks, docs/PROTOCOL.md "Runs"): while the past is
+ * RUNS_KEEP_TICKS ticks, docs/PROTOCOL.md "Runs"): while the past is
  * shown and no CPU has a run in the window [first, tick), the note the
  * timeline and the rank line show instead of blank rows, in buf; 0
  * when there is none to show.
@@ -270,7 +269,7 @@ static int
 history_unkept(const struct draw *d, long first, char *buf, size_t len)
 {
 	const struct model	*m = d->m;
-	long			 before = m->now - HISTORY_KEPT;
+	long			 before = m->now - RUNS_KEEP_TICKS;
 	int			 c;
 
 	if (m->live || m->tick <= 0)
@@ -285,7 +284,7 @@ history_unkept(const struct draw *d, long first, char *buf, size_t len)
 	}
 	if (before > m->tick)
 		snprintf(buf, len, "no runs kept before tick %ld (the daemon "
-		    "keeps the last %d ticks)", before, HISTORY_KEPT);
+		    "keeps the last %d ticks)", before, RUNS_KEEP_TICKS);
 	else
 		snprintf(buf, len, "no runs kept for these ticks");
 	return (1);
