@@ -639,6 +639,27 @@ protocol_format_speed(double speed, char *buf, size_t len)
 }
 
 /*
+ * Copy free text into buf at o (the end of a line: len bytes in all),
+ * at most max bytes of it, control characters and DEL as blanks so one
+ * line stays one line; NUL-terminated.  Returns the new end.
+ */
+static size_t
+protocol_text_copy(char *buf, size_t len, size_t o, const char *text,
+    size_t max)
+{
+	size_t	i;
+
+	for (i = 0; text != NULL && text[i] != '\0' && i < max && o + 1 < len;
+	    i++) {
+		buf[o++] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ?
+		    ' ' : text[i];
+	}
+	if (len > 0)
+		buf[o < len ? o : len - 1] = '\0';
+	return (o);
+}
+
+/*
  * A `scenarios` reply line: "scenario name=N file=F cpus=N tasks=N
  * real=0/1 text=DESCRIPTION", the text to the end of the line (control
  * bytes made spaces), name and file one word each.
@@ -648,7 +669,7 @@ protocol_scenario_line(char *buf, size_t len, const char *name,
     const char *file, int cpus, int tasks, int real, const char *text)
 {
 	char	n[64], f[PROTO_QUOTE_SIZE];
-	size_t	o, i;
+	size_t	o;
 
 	protocol_word(name, n, sizeof n);
 	protocol_word(file, f, sizeof f);
@@ -658,12 +679,7 @@ protocol_scenario_line(char *buf, size_t len, const char *name,
 	    f, K(WIRE_SCEN_CPUS), cpus, K(WIRE_SCEN_TASKS), tasks,
 	    K(WIRE_SCEN_REAL), real != 0, K(WIRE_SCEN_TEXT)), len);
 #undef K
-	for (i = 0; text != NULL && text[i] != '\0' && o + 1 < len; i++)
-		buf[o++] = (unsigned char)text[i] < 0x20 ||
-		    text[i] == 0x7f ? ' ' : text[i];
-	if (len > 0)
-		buf[o < len ? o : len - 1] = '\0';
-	return (o);
+	return (protocol_text_copy(buf, len, o, text, SIZE_MAX));
 }
 
 /* The protocol's name for a task's state. */
@@ -730,10 +746,7 @@ proto_out_str(struct proto_out *o, const char *s)
 static void
 proto_out_text(struct proto_out *o, const char *s)
 {
-	for (; *s != '\0' && o->len + 1 < o->size; s++)
-		o->p[o->len++] = (unsigned char)*s < 0x20 || *s == 0x7f ?
-		    ' ' : *s;
-	o->p[o->len] = '\0';
+	o->len = protocol_text_copy(o->p, o->size, o->len, s, SIZE_MAX);
 }
 
 /* Append a signed decimal number. */
@@ -1051,16 +1064,12 @@ size_t
 protocol_text_line(char *buf, size_t len, const char *keyword, uint64_t tick,
     const char *text)
 {
-	size_t	n, i;
+	size_t	n;
 
 	n = protocol_len(snprintf(buf, len, "%s %s=%llu %s=", keyword,
 	    wire_key(&wire_mark, WIRE_TEXT_TICK), (unsigned long long)tick,
 	    wire_key(&wire_mark, WIRE_TEXT_TEXT)), len);
-	for (i = 0; text[i] != '\0' && i < PROTO_TEXT_MAX && n + 1 < len; i++)
-		buf[n++] = (unsigned char)text[i] < 0x20 ? ' ' : text[i];
-	if (len > 0)
-		buf[n] = '\0';
-	return (n);
+	return (protocol_text_copy(buf, len, n, text, PROTO_TEXT_MAX));
 }
 
 /* One run of a runs line: "ID:RANK*N", or "0*N" when idle. */

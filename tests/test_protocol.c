@@ -672,6 +672,9 @@ test_format(void **state)
 
 	protocol_text_line(buf, sizeof buf, "event", 9, "hog\nsleeps");
 	assert_string_equal(buf, "event tick=9 text=hog sleeps");
+	/* DEL too, as the scenario and status lines blank it. */
+	protocol_text_line(buf, sizeof buf, "event", 9, "hog\x7fsleeps");
+	assert_string_equal(buf, "event tick=9 text=hog sleeps");
 	n = protocol_text_line(buf, 20, "caption", 1, "a long caption text");
 	assert_int_equal(n, 19);
 	assert_int_equal(strlen(buf), 19);
