@@ -637,12 +637,7 @@ static int
 command_speed(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	char	a[32], b[32];
-
-	protocol_format_speed(daemon_speed(d), a, sizeof a);
-	protocol_format_speed(cmd->speed, b, sizeof b);
-	daemon_set_speed(d, cmd->speed);
-	daemon_note(d, "speed %s -> %s", a, b);
+	daemon_speed_to(d, cmd->speed, session_now(daemon_session(d)), "");
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }

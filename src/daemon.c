@@ -222,6 +222,17 @@ daemon_note(struct daemon *d, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The same, at a given tick. */
+static void __attribute__((format(printf, 3, 4)))
+daemon_tick_note(struct daemon *d, uint64_t tick, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	daemon_vnote(d, tick, fmt, ap);
+	va_end(ap);
+}
+
 /* The same, for something that happened during the tick just run. */
 static void __attribute__((format(printf, 2, 3)))
 daemon_note_ran(struct daemon *d, const char *fmt, ...)
@@ -537,8 +548,6 @@ daemon_status(struct daemon *d, struct proto_status *st)
 static int
 daemon_lesson(struct daemon *d, const struct engine_event *ev)
 {
-	char	a[32], b[32];
-
 	switch (ev->action) {
 	case ENGINE_ACT_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
@@ -557,10 +566,7 @@ daemon_lesson(struct daemon *d, const struct engine_event *ev)
 		}
 		return (1);
 	case ENGINE_ACT_SPEED:
-		protocol_format_speed(d->clock.speed, a, sizeof a);
-		protocol_format_speed(ev->speed, b, sizeof b);
-		daemon_set_speed(d, ev->speed);
-		daemon_note_ran(d, "speed %s -> %s", a, b);
+		daemon_speed_to(d, ev->speed, session_now(d->session) - 1, "");
 		return (1);
 	case ENGINE_ACT_MARK:
 		daemon_note_ran(d, "mark: %s", ev->text);
@@ -1123,7 +1129,7 @@ daemon_step_cancel(struct daemon *d, const char *why)
 }
 
 /* Change the speed from now on (the engine caught up at the old one). */
-void
+static void
 daemon_set_speed(struct daemon *d, double speed)
 {
 	uint64_t	now = clock_now_ns();
@@ -1136,6 +1142,22 @@ daemon_set_speed(struct daemon *d, double speed)
 }
 
 /*
+ * Change the clock's speed and say so, as having happened at tick:
+ * "speed A -> B" and why (text to add, "" for none).
+ */
+void
+daemon_speed_to(struct daemon *d, double speed, uint64_t tick,
+    const char *why)
+{
+	char	a[32], b[32];
+
+	protocol_format_speed(d->clock.speed, a, sizeof a);
+	protocol_format_speed(speed, b, sizeof b);
+	daemon_set_speed(d, speed);
+	daemon_tick_note(d, tick, "speed %s -> %s%s", a, b, why);
+}
+
+/*
  * A seek to tick: the speed the lesson had there (its last speed event
  * at or before it, else the scenario's, else the configured one), so a
  * slow part replays slowly; resuming plays the speed events after it
@@ -1145,7 +1167,7 @@ daemon_set_speed(struct daemon *d, double speed)
 void
 daemon_seek_speed(struct daemon *d, uint64_t tick)
 {
-	char	a[32], b[32];
+	char	why[64];
 	double	speed = session_speed_at(d->session, tick);
 
 	if (speed < 0)
@@ -1154,11 +1176,9 @@ daemon_seek_speed(struct daemon *d, uint64_t tick)
 		speed = d->cfg.speed;
 	if (speed == d->clock.speed)
 		return;
-	protocol_format_speed(d->clock.speed, a, sizeof a);
-	protocol_format_speed(speed, b, sizeof b);
-	daemon_set_speed(d, speed);
-	daemon_note(d, "speed %s -> %s (the lesson's at tick %llu)", a, b,
+	snprintf(why, sizeof why, " (the lesson's at tick %llu)",
 	    (unsigned long long)tick);
+	daemon_speed_to(d, speed, session_now(d->session), why);
 }
 
 /* Leave the event loop (the engine caught up); main cleans up. */

@@ -85,7 +85,8 @@ void	daemon_leave_past(struct daemon *);
 void	daemon_step_start(struct daemon *, uint64_t, int until_event,
 	    struct server_client *);
 int	daemon_step_cancel(struct daemon *, const char *why);
-void	daemon_set_speed(struct daemon *, double);
+void	daemon_speed_to(struct daemon *, double, uint64_t tick,
+	    const char *why);
 void	daemon_seek_speed(struct daemon *, uint64_t tick);
 void	daemon_shutdown(struct daemon *);
 void	daemon_status(struct daemon *, struct proto_status *);
