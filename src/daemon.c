@@ -66,13 +66,12 @@ struct daemon_step {
 	int			 active;
 	struct server_client	*client;	/* waits for the reply; NULL */
 	/*
-	 * `step event`: stop after the tick that brought an event or a
-	 * caption (the event count and the caption's seq as it started).
+	 * `step event`: stop after the tick that brought an event (the
+	 * event count as it started).  A caption is one too: every new
+	 * caption, question or answer is narrated (daemon_lesson).
 	 */
 	int			 until_event;
-	int			 found;
 	uint64_t		 event_seq;
-	uint64_t		 caption_seq;
 };
 
 /* A scenario's real task: checked at load, spawned once detached. */
@@ -1014,6 +1013,13 @@ daemon_resume(struct daemon *d)
 	daemon_changed(d);
 }
 
+/* Has `step event` found one? */
+static int
+daemon_step_found(const struct daemon *d)
+{
+	return (d->step.until_event && d->event_seq != d->step.event_seq);
+}
+
 /* Run the step's ticks until it is done or the slice's time is up. */
 static int
 daemon_step_run(struct daemon *d)
@@ -1023,18 +1029,15 @@ daemon_step_run(struct daemon *d)
 	while (d->step.done < d->step.total && !d->exiting) {
 		daemon_tick_once(d);
 		d->step.done++;
-		if (d->step.until_event && (d->event_seq != d->step.event_seq ||
-		    session_caption_seq(d->session) != d->step.caption_seq)) {
-			d->step.found = 1;
+		if (daemon_step_found(d))
 			break;
-		}
 		if ((d->step.done & 15) == 0 && clock_now_ns() >= end)
 			break;
 	}
 	/* The steps ran in no wall time: real tasks stay stopped. */
 	if (d->procs != NULL && d->clock.paused)
 		procs_hold(d->procs);
-	return (d->step.done == d->step.total || d->step.found);
+	return (d->step.done == d->step.total || daemon_step_found(d));
 }
 
 /*
@@ -1055,7 +1058,7 @@ daemon_step_end(struct daemon *d, const char *why)
 		fflush(d->trace);
 	if (why == NULL && d->step.until_event) {
 		/* The event found says what happened; none: say so. */
-		if (!d->step.found)
+		if (!daemon_step_found(d))
 			daemon_note(d, "stepped %llu tick%s: no event", done,
 			    done == 1 ? "" : "s");
 		snprintf(line, sizeof line, "ok %llu\n", done);
@@ -1112,9 +1115,7 @@ daemon_step_start(struct daemon *d, uint64_t n, int until_event,
 	d->step.client = c;
 	d->step.active = 1;
 	d->step.until_event = until_event;
-	d->step.found = 0;
 	d->step.event_seq = d->event_seq;
-	d->step.caption_seq = session_caption_seq(d->session);
 	daemon_step_slice(-1, 0, d);
 }
 

@@ -516,12 +516,6 @@ session_answer(struct session *s)
 	return (a);
 }
 
-/* Counts the live engine's captions (and answers): a new one, a new seq. */
-uint64_t
-session_caption_seq(const struct session *s)
-{
-	return (s->caption_seq);
-}
 
 /* The caption shown, and the tick it fired at. */
 const char *

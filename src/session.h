@@ -101,7 +101,6 @@ double	session_speed_at(const struct session *, uint64_t tick);
 const char *session_answer(struct session *);
 /* The caption shown (NULL: none) and the tick it fired at. */
 const char *session_caption(const struct session *, uint64_t *tick);
-uint64_t session_caption_seq(const struct session *);
 
 /*
  * Write the trace to f from now on: the header (tick,cpu,task,rank and
