@@ -550,9 +550,6 @@ keys_picker_key(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
-/* What E says it does: its reply shows the event found instead. */
-static const char keys_event_what[] = "step to the next event";
-
 /* .: one tick; i: one rr interval; E: to the next event or caption. */
 static int
 keys_step(struct keys_env *e, int key)
@@ -561,7 +558,7 @@ keys_step(struct keys_env *e, int key)
 	int	rr = e->model->rr > 0 ? e->model->rr : 1;
 
 	if (key == 'E')
-		return (keys_send(e, PEND_ACTION, keys_event_what,
+		return (keys_send(e, PEND_STEP_EVENT, "step to the next event",
 		    "step event"));
 	if (key == 'i') {
 		snprintf(cmd, sizeof cmd, "step %d", rr);
@@ -981,7 +978,7 @@ keys_reply(struct model *m, struct view *v)
 	if (m->reply_ok) {
 		if (v->message_note && v->message[0] != '\0')
 			return;
-		if (strcmp(m->reply_what, keys_event_what) == 0) {
+		if (m->reply_kind == PEND_STEP_EVENT) {
 			/* E: the event it stopped at says what happened. */
 			v->message[0] = '\0';
 			v->message_note = 0;

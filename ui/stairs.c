@@ -369,6 +369,7 @@ stairs_reply(struct client *c)
 		}
 		break;
 	case PEND_ACTION:
+	case PEND_STEP_EVENT:
 		keys_reply(m, &c->v);
 		stairs_redraw(c);
 		break;

@@ -130,6 +130,7 @@ enum model_pend {
 	PEND_MARKS,		/* the scenario's marks, for rewind */
 	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
+	PEND_STEP_EVENT,	/* E: the event it stopped at shows it */
 	PEND_VIEW,		/* the presenter's view: quiet */
 	PEND_SHUTDOWN
 };
