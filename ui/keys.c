@@ -668,6 +668,43 @@ keys_history(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
+/*
+ * The keys of the room: T the next theme, B big type as fits the screen,
+ * always, never.  Neither changes the daemon, and a follower keeps its
+ * own: the projector's screen is not the laptop's.
+ */
+static int
+keys_theme(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+
+	v->theme = (v->theme + 1) % THEME_MAX;
+	draw_message(v, 0, "theme: %s (%s)", theme_name(v->theme),
+	    theme_what(v->theme));
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+static int
+keys_big(struct keys_env *e, int key)
+{
+	static const char *const big[] = {
+		[BIG_AUTO] = "when one or two CPUs have room",
+		[BIG_ON] = "on (one or two CPUs)",
+		[BIG_OFF] = "off"
+	};
+	struct view	*v = e->view;
+
+	v->big = (v->big + 1) % BIG_MAX;
+	v->layout_cols = -1;
+	/* Many CPUs: say that it does nothing here. */
+	if (v->big != BIG_OFF && e->model->ncpus > 2)
+		draw_message(v, 0, "big type: %s, but there are %d CPUs",
+		    big[v->big], e->model->ncpus);
+	else
+		draw_message(v, 0, "big type: %s", big[v->big]);
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
 /* z / Z: the timeline's cells cover fewer / more ticks. */
 static int
 keys_zoom(struct keys_env *e, int key)
@@ -765,7 +802,8 @@ static const struct keys_binding keys_table_[] = {
 	{ 'r', 0, 0, keys_history },
 	{ 'e', 0, 0, keys_history },
 	{ 'z', 'Z', 0, keys_zoom },
-	{ 'T', 'B', 0, theme_key },
+	{ 'T', 0, 0, keys_theme },
+	{ 'B', 0, 0, keys_big },
 	{ 'u', 'd', 0, keys_events },
 	{ '?', KEY_F(1), 0, keys_help_key },
 	{ 'q', KEY_F(10), 0, keys_quit },

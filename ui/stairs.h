@@ -388,7 +388,8 @@ struct glyphs {
 enum view_big {
 	BIG_AUTO,		/* one or two CPUs with room to spare */
 	BIG_ON,
-	BIG_OFF
+	BIG_OFF,
+	BIG_MAX
 };
 
 /* How the CPUs are shown (the `v` key). */
@@ -575,8 +576,6 @@ int		 theme_find(const char *);
 const struct look *theme_look(enum theme, enum col);
 const struct look *theme_mono(enum col);
 int		 theme_thick(enum theme);
-struct keys_env;
-int		 theme_key(struct keys_env *, int key);
 
 /* draw.c */
 void		 draw_screen(struct grid *, const struct model *, struct view *,

@@ -215,35 +215,3 @@ theme_thick(enum theme t)
 {
 	return (theme_table[t].thick);
 }
-
-/*
- * The keys of the room (keys.c's table): T the next theme, B big type
- * as fits the screen, always, never.  Neither changes the daemon, and a
- * follower keeps its own: the projector's screen is not the laptop's.
- */
-int
-theme_key(struct keys_env *e, int key)
-{
-	static const char *const big[] = {
-		[BIG_AUTO] = "when one or two CPUs have room",
-		[BIG_ON] = "on (one or two CPUs)",
-		[BIG_OFF] = "off"
-	};
-	struct view	*v = e->view;
-
-	if (key == 'B') {
-		v->big = (v->big + 1) % 3;
-		v->layout_cols = -1;
-		/* Many CPUs: say that it does nothing here. */
-		if (v->big != BIG_OFF && e->model->ncpus > 2)
-			draw_message(v, 0, "big type: %s, but there are %d "
-			    "CPUs", big[v->big], e->model->ncpus);
-		else
-			draw_message(v, 0, "big type: %s", big[v->big]);
-	} else {
-		v->theme = (v->theme + 1) % THEME_MAX;
-		draw_message(v, 0, "theme: %s (%s)", theme_name(v->theme),
-		    theme_what(v->theme));
-	}
-	return (KEYS_HANDLED | KEYS_REDRAW);
-}
