@@ -64,42 +64,38 @@ caption_newest(const struct captions *c)
 	return (c->shown.text);
 }
 
-/* Queue a caption (full: the oldest waiting is skipped). */
+/*
+ * Queue a caption.  Past CAPTION_QUEUE waiting only the newest waits,
+ * saying how many were skipped to reach it, and so on while more come
+ * before it goes up (one waiting that skipped some: they were too many).
+ */
 static void
 caption_push(struct captions *c, const char *text, int answer)
 {
 	struct caption_item	*it;
-	int			 skipped = 0;
+	int			 i, skipped = 0;
 
-	if (c->nqueue == CAPTION_QUEUE_MAX) {
-		skipped = 1 + c->queue[0].skipped;
-		memmove(&c->queue[0], &c->queue[1], (size_t)(c->nqueue - 1) *
-		    sizeof c->queue[0]);
-		c->nqueue--;
-		c->queue[0].skipped += skipped;
+	if (c->nqueue == 1 && c->queue[0].skipped > 0) {
+		skipped = c->queue[0].skipped + 1;
+		c->nqueue = 0;
 	}
 	it = &c->queue[c->nqueue++];
 	snprintf(it->text, sizeof it->text, "%s", text);
 	it->answer = answer;
-	it->skipped = 0;
-}
-
-/*
- * Put the next waiting caption up at now; past CAPTION_QUEUE waiting,
- * the newest, saying how many were skipped to reach it.
- */
-static void
-caption_pop(struct captions *c, long now)
-{
-	int	i, skipped = 0;
-
+	it->skipped = skipped;
 	if (c->nqueue > CAPTION_QUEUE) {
 		for (i = 0; i < c->nqueue - 1; i++)
 			skipped += 1 + c->queue[i].skipped;
-		c->queue[0] = c->queue[c->nqueue - 1];
-		c->queue[0].skipped += skipped;
+		c->queue[0] = *it;
+		c->queue[0].skipped = skipped;
 		c->nqueue = 1;
 	}
+}
+
+/* Put the next waiting caption up at now. */
+static void
+caption_pop(struct captions *c, long now)
+{
 	c->shown = c->queue[0];
 	memmove(&c->queue[0], &c->queue[1], (size_t)(c->nqueue - 1) *
 	    sizeof c->queue[0]);
@@ -163,9 +159,8 @@ caption_frame(struct captions *c, const struct model *m, long now)
 		/* A new session (a load, a reset): its own captions. */
 		memset(c, 0, sizeof *c);
 		c->fed = 1;
-		c->sessions = m->sessions;
-		c->seen = 0;	/* the log holds the new session's only */
-		was = 0;
+		c->sessions = m->sessions;	/* seen 0: the log holds */
+		was = 0;			/* the new session's only */
 	}
 	if (!m->live) {
 		/* The past: the tick's own caption, at once. */

@@ -406,7 +406,6 @@ enum view_cpus {
 #define CAPTION_HOLD_MS		4000	/* a caption stays up at least */
 #define CAPTION_ANSWER_MS	8000	/* an answer: or until a key */
 #define CAPTION_QUEUE		3	/* waiting; past it, skip to newest */
-#define CAPTION_QUEUE_MAX	16	/* kept waiting */
 struct caption_item {
 	char		 text[MODEL_TEXT_MAX];
 	int		 answer;
@@ -420,7 +419,7 @@ struct captions {
 	struct caption_item	 shown;		/* text "": none */
 	long			 since;		/* when it went up */
 	int			 released;	/* an answer: a key came */
-	struct caption_item	 queue[CAPTION_QUEUE_MAX];
+	struct caption_item	 queue[CAPTION_QUEUE + 1];
 	int			 nqueue;
 };
 
