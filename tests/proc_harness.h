@@ -33,6 +33,7 @@
 #include "proc.h"
 #include "xmalloc.h"
 #include "bindir.h"
+#include "skip_timing.h"
 
 struct harness {
 	struct engine	*e;
@@ -451,23 +452,6 @@ harness_run_until_members(struct harness *h, pid_t pgid, int n)
 	}
 	fprintf(stderr, "timed out after 20000 ticks waiting for %d "
 	    "processes in group %ld\n", n, (long)pgid);
-}
-
-/*
- * Should the checks that sample real processes' timing be skipped?  The
- * SAN=1 run sets STAIRS_SKIP_TIMING=1: those checks ran in the plain
- * build, and under ASan they measure the sanitizer, not the scheduler.
- */
-static __attribute__((unused)) int
-harness_skip_timing(const char *what)
-{
-	const char	*env = getenv("STAIRS_SKIP_TIMING");
-
-	if (env == NULL || *env == '\0' || strcmp(env, "0") == 0)
-		return (0);
-	fprintf(stderr, "# skipped %s: it samples timing, checked in the "
-	    "plain build (STAIRS_SKIP_TIMING is set)\n", what);
-	return (1);
 }
 
 /* CPU time used by this process (not its children), in seconds. */

@@ -45,6 +45,7 @@
 
 #include "stairsd.h"
 #include "daemon_harness.h"
+#include "skip_timing.h"
 
 #define PT_MAX		200000
 #define PT_TASKS	64
@@ -670,22 +671,6 @@ test_injected_sleep(void **state)
 	    ");\n", "1000", "editor", 2);
 }
 
-/*
- * Should checks that sample timing be skipped (STAIRS_SKIP_TIMING, set
- * by the SAN=1 run: they ran in the plain build)?  Says so if they are.
- */
-static int
-pt_skip_timing(const char *what)
-{
-	const char	*env = getenv("STAIRS_SKIP_TIMING");
-
-	if (env == NULL || *env == '\0' || strcmp(env, "0") == 0)
-		return (0);
-	fprintf(stderr, "# skipped %s: it samples timing, checked in the "
-	    "plain build (STAIRS_SKIP_TIMING is set)\n", what);
-	return (1);
-}
-
 /* A live scenario: two real hogs and a real sleeper on one engine CPU. */
 static const char pt_live_scenario[] =
     "name = \"live\";\ncpus = 1;\ntasks = (\n"
@@ -853,7 +838,7 @@ test_live(void **state)
 		 * at the tick instead, the editor's ~90 wakes would put
 		 * some 25 ms outside.
 		 */
-		if (!pt_skip_timing("kernel runs against picks"))
+		if (!harness_skip_timing("kernel runs against picks"))
 			assert_true(t->k_unpicked / 1000 <= t->stolen + 5 +
 			    t->kus / 50000);
 	}
