@@ -246,16 +246,38 @@ test_step_event(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
-static const char slow[] =
-    "name = \"slow\";\n"
-    "speed = 0.5;\n"
-    "cpus = 1;\n"
-    "tasks = ( { name = \"hog\"; } );\n"
-    "events = (\n"
-    "  { at = 0; action = \"pause\"; },\n"
-    "  { at = 50; action = \"speed\"; value = 20; },\n"
-    "  { at = 200; action = \"speed\"; value = 4; }\n"
-    ");\n";
+/* A lesson at 0.5, then 20 from tick 50, then 4 from 200; its hog. */
+#define SLOW(name, hog)							\
+    "name = \"" name "\";\n"						\
+    "speed = 0.5;\n"							\
+    "cpus = 1;\n"								\
+    "tasks = ( { name = \"hog\";" hog " } );\n"				\
+    "events = (\n"								\
+    "  { at = 0; action = \"pause\"; },\n"					\
+    "  { at = 50; action = \"speed\"; value = 20; },\n"			\
+    "  { at = 200; action = \"speed\"; value = 4; }\n"			\
+    ");\n"
+static const char slow[] = SLOW("slow", "");
+
+/*
+ * Start a daemon (configured speed 3) on a SLOW lesson and run it to tick
+ * 400 (it stopped itself at 0): at the lesson's speed 4.
+ */
+static struct tconn *
+slow_open(struct td *t, const char *scenario)
+{
+	struct tconn	*c;
+	char		 speed[32];
+
+	td_init(t, "realtime = false;\nspeed = 3;\n", scenario);
+	td_start(t);
+	assert_non_null(c = tc_open(t));
+	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
+	tc_expect(c, "step 400", "ok");
+	status_speed(c, speed, sizeof speed);
+	assert_string_equal(speed, "4");
+	return (c);
+}
 
 /*
  * A seek restores the speed the lesson had at that tick (the last speed
@@ -269,14 +291,7 @@ test_seek_speed(void **state)
 	struct tconn	*c;
 	char		 speed[32];
 
-	td_init(&t, "realtime = false;\nspeed = 3;\n", slow);
-	td_start(&t);
-	assert_non_null(c = tc_open(&t));
-	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	tc_expect(c, "step 400", "ok");
-	status_speed(c, speed, sizeof speed);
-	assert_string_equal(speed, "4");
-
+	c = slow_open(&t, slow);
 	tc_expect(c, "seek 120", "ok");
 	status_speed(c, speed, sizeof speed);
 	assert_string_equal(speed, "20");
@@ -308,16 +323,8 @@ test_seek_speed(void **state)
 }
 
 /* The same lesson with a real task (a rewind views the past only). */
-static const char slow_real[] =
-    "name = \"slow-real\";\n"
-    "speed = 0.5;\n"
-    "cpus = 1;\n"
-    "tasks = ( { name = \"hog\"; command = [ \"stairs-load\" ]; } );\n"
-    "events = (\n"
-    "  { at = 0; action = \"pause\"; },\n"
-    "  { at = 50; action = \"speed\"; value = 20; },\n"
-    "  { at = 200; action = \"speed\"; value = 4; }\n"
-    ");\n";
+static const char slow_real[] = SLOW("slow-real",
+    " command = [ \"stairs-load\" ];");
 
 /*
  * With real tasks a seek only views the past, and resuming goes back to
@@ -331,13 +338,7 @@ test_seek_speed_real(void **state)
 	struct tconn	*c;
 	char		 speed[32];
 
-	td_init(&t, "realtime = false;\nspeed = 3;\n", slow_real);
-	td_start(&t);
-	assert_non_null(c = tc_open(&t));
-	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	tc_expect(c, "step 400", "ok");
-	status_speed(c, speed, sizeof speed);
-	assert_string_equal(speed, "4");
+	c = slow_open(&t, slow_real);
 	tc_expect(c, "seek 30", "ok");
 	status_speed(c, speed, sizeof speed);
 	assert_string_equal(speed, "0.5");
