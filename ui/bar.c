@@ -24,9 +24,10 @@
 #define BAR_WORD_KEYS	8	/* keys one word of it names */
 
 /*
- * The key one part of a hint's key word names ("s", "space", "F10",
- * "←"): the key, 0 for a part that names keys but none to click
- * ("arrows"), -1 for a part that is not a key.
+ * The key one part of a hint's key word names ("s", "space", "←"): the
+ * key, 0 for a part that names keys but none to click ("arrows"), -1 for
+ * a part that is not a key.  The names are those the hint lines below
+ * use.
  */
 static int
 bar_key_part(const wchar_t *w, int n)
@@ -35,12 +36,9 @@ bar_key_part(const wchar_t *w, int n)
 		const wchar_t	*name;
 		int		 key;
 	} names[] = {
-		{ L"space", ' ' }, { L"spc", ' ' }, { L"arrows", 0 },
-		{ L"PgUp", KEY_PPAGE }, { L"PgDn", KEY_NPAGE },
-		{ L"Home", KEY_HOME }, { L"End", KEY_END }
+		{ L"space", ' ' }, { L"spc", ' ' }, { L"arrows", 0 }
 	};
 	size_t	i;
-	int	f;
 
 	if (n == 1) {
 		if (w[0] == L'←')
@@ -53,13 +51,6 @@ bar_key_part(const wchar_t *w, int n)
 		if (wcslen(names[i].name) == (size_t)n &&
 		    wcsncmp(names[i].name, w, n) == 0)
 			return (names[i].key);
-	}
-	if (w[0] == L'F' && n <= 3 && iswdigit(w[1]) &&
-	    (n == 2 || iswdigit(w[2]))) {
-		f = (int)(w[1] - L'0');
-		if (n == 3)
-			f = f * 10 + (int)(w[2] - L'0');
-		return (f >= 1 && f <= 12 ? KEY_F(f) : -1);
 	}
 	return (-1);
 }
