@@ -124,10 +124,21 @@ keys_ends(struct keys_env *e, int key)
 static int
 keys_cpus(struct keys_env *e, int key)
 {
-	e->view->cpu_top += key == '[' ? -1 : 1;
-	if (e->view->cpu_top < 0)
-		e->view->cpu_top = 0;
+	struct view	*v = e->view;
+
+	if (key == '[' && v->cpu_top == 0)
+		return (KEYS_HANDLED);		/* at the top: nothing moves */
+	v->cpu_top += key == '[' ? -1 : 1;
 	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* Scroll the event log n events back (negative: on), not past now. */
+static void
+keys_events_by(struct view *v, int n)
+{
+	v->events_back += n;
+	if (v->events_back < 0)
+		v->events_back = 0;
 }
 
 /* s: the default sleep for the selected task. */
@@ -734,9 +745,7 @@ keys_events(struct keys_env *e, int key)
 
 	if (!v->show_events)
 		v->show_events = 1;
-	v->events_back += key == 'u' ? 5 : -5;
-	if (v->events_back < 0)
-		v->events_back = 0;
+	keys_events_by(v, key == 'u' ? 5 : -5);
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
@@ -1245,11 +1254,8 @@ keys_click(struct keys_env *e, int x, int y)
 
 	if (v->prompt != PROMPT_NONE || v->picker)
 		return (0);
-	if (v->show_help) {
-		v->show_help = 0;
-		v->help_top = 0;
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
+	if (v->show_help)	/* a click closes it, as a key does */
+		return (help_key(v, KEY_MOUSE));
 	tag = e->grid != NULL ? grid_tag_at(e->grid, x, y) : 0;
 	if (tag < 0)
 		return (keys_handle(e, -tag));
@@ -1283,16 +1289,11 @@ keys_wheel(struct keys_env *e, int x, int y, int dir)
 		return (keys_picker_key(e, dir < 0 ? KEY_UP : KEY_DOWN));
 	if (v->events_rows > 0 && y >= v->events_y &&
 	    y < v->events_y + v->events_rows) {
-		v->events_back -= dir * KEYS_WHEEL;
-		if (v->events_back < 0)
-			v->events_back = 0;
+		keys_events_by(v, -dir * KEYS_WHEEL);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	if (y >= v->cpus_y && y < v->cpus_y + v->cpus_rows &&
-	    v->cpu_rows > v->cpu_rows_shown) {
-		if (dir < 0 && v->cpu_top == 0)
-			return (KEYS_HANDLED);
+	    v->cpu_rows > v->cpu_rows_shown)
 		return (keys_cpus(e, dir < 0 ? '[' : ']'));
-	}
 	return (keys_move(e, dir * KEYS_WHEEL));
 }
