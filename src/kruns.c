@@ -82,7 +82,11 @@ kruns_what(pid_t pid)
 	return (pid == 0 ? KRUNS_IDLE : KRUNS_OTHER);
 }
 
-/* Add a segment at the end (the oldest goes past KRUNS_SEGS). */
+/*
+ * Add a segment at the end (the oldest goes past KRUNS_SEGS).  The array
+ * is compacted only once the segments gone are as many as those kept, so
+ * a CPU at KRUNS_SEGS moves them once per KRUNS_SEGS pushes, not each.
+ */
 static void
 kruns_push(struct kruns_cpu *kc, uint64_t from, uint64_t to, int what)
 {
@@ -91,7 +95,7 @@ kruns_push(struct kruns_cpu *kc, uint64_t from, uint64_t to, int what)
 	if (kc->n - kc->first >= KRUNS_SEGS)
 		kc->first++;
 	if (kc->n == kc->size) {
-		if (kc->first > 0) {
+		if (kc->first > 0 && kc->first >= kc->n - kc->first) {
 			memmove(kc->seg, kc->seg + kc->first,
 			    (kc->n - kc->first) * sizeof *kc->seg);
 			kc->n -= kc->first;
