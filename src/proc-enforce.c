@@ -201,6 +201,8 @@ procs_enforce(struct procs *ps)
 		tick--;
 		ps->tick_ns[tick % PROC_TICK_TIMES] = proc_now();
 		ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
+		if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
+			ps->tick_first = tick + 1;
 	}
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);

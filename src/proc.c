@@ -398,8 +398,11 @@ procs_engine_ns(struct procs *ps, uint64_t ns)
 		return (0);
 	last--;				/* the last tick enforced */
 	lo = last >= PROC_TICK_TIMES ? last - PROC_TICK_TIMES + 1 : 0;
+	/* Ticks before the layer came (a spawn mid-run) have no stamp. */
+	if (ps->tick_first > 0 && ps->tick_first - 1 > lo)
+		lo = ps->tick_first - 1;
 	while (lo < last && procs_tick_ns(ps, lo) == 0)
-		lo++;			/* ticks run with no enforcement */
+		lo++;			/* any other tick not enforced */
 	if ((at = procs_tick_ns(ps, lo)) == 0 || ns <= at)
 		return (lo * 1000000ULL);
 	/* The last tick in [lo, last] enforced at or before ns. */

@@ -278,6 +278,7 @@ struct procs {
 	struct proc_krun	*kr;		/* NULL: no switch events */
 	uint64_t		*tick_ns;	/* procs_tick_ns ring */
 	uint64_t		*tick_of;	/* its ticks (+1; 0: none) */
+	uint64_t		 tick_first;	/* the first stamped, +1 (0: none) */
 	int			 members_changed; /* a member added or dropped */
 	int			 ev_lost;	/* records lost: look at all */
 	struct procs_event_stats evstats;
