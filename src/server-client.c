@@ -222,9 +222,9 @@ server_client_frame(struct server_client *c)
 	 * chain as large as that body for these few bytes.
 	 */
 	tr = extra != 0 ? srv->trailer : out;
-	if (c->runs)
+	if (c->runs[0].on)
 		server_client_runs(c, tr, st.tick, 0);
-	if (c->kruns)
+	if (c->runs[1].on)
 		server_client_runs(c, tr, st.tick, 1);
 	if ((caption = session_caption(daemon_session(d), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
@@ -274,21 +274,12 @@ server_client_runs(struct server_client *c, struct evbuffer *out, uint64_t to,
 	const char		*word;
 	struct runs_run		 run[64];
 	char			 line[1200];
-	uint64_t		 from, first, *sent;
+	uint64_t		 from, first, *sent = &c->runs[kernel].to;
 	size_t			 n, i, len;
-	int			 cpu, cont, said, *ok;
+	int			 cpu, cont, said, *ok = &c->runs[kernel].ok;
 
-	if (kernel) {
-		r = daemon_kruns(d);
-		word = wire_kruns.word;
-		sent = &c->kruns_to;
-		ok = &c->kruns_ok;
-	} else {
-		r = session_runs(daemon_session(d));
-		word = wire_runs.word;
-		sent = &c->runs_to;
-		ok = &c->runs_ok;
-	}
+	r = kernel ? daemon_kruns(d) : session_runs(daemon_session(d));
+	word = kernel ? wire_kruns.word : wire_runs.word;
 	if (r == NULL)
 		return;
 	for (cpu = 0; cpu < runs_ncpus(r); cpu++) {
@@ -358,12 +349,11 @@ server_client_subscribe(struct server_client *c, const struct proto_cmd *cmd)
 	c->fps = fps;
 	c->subscribed = 1;
 	c->delta = cmd->delta;
-	c->runs = cmd->runs;
-	c->kruns = cmd->kruns;
+	c->runs[0].on = cmd->runs;
+	c->runs[1].on = cmd->kruns;
 	c->view = cmd->view;
 	c->gen_sent = 0;	/* none yet: the first frame is full */
-	c->runs_ok = 0;		/* and has the runs kept */
-	c->kruns_ok = 0;
+	c->runs[0].ok = c->runs[1].ok = 0;	/* and the runs kept */
 	c->view_seen = 0;	/* and the presenter's view, if any */
 	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
 	server_update_frames(c->server);

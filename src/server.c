@@ -254,8 +254,7 @@ server_reset(struct server *srv)
 	srv->chlog_floor = daemon_gen(srv->daemon);
 	TAILQ_FOREACH(c, &srv->clients, entry) {
 		c->gen_sent = 0;
-		c->runs_ok = 0;
-		c->kruns_ok = 0;
+		c->runs[0].ok = c->runs[1].ok = 0;
 	}
 }
 

@@ -60,12 +60,12 @@ struct server_client {
 	uint64_t		 gen_sent;	/* gen of its last frame; 0: none */
 	uint64_t		 event_seen;	/* seq of the last event sent */
 	uint64_t		 dropped;	/* frames not sent since */
-	uint64_t		 runs_to;	/* end of the runs sent */
-	int			 runs_ok;	/* runs_to holds */
-	int			 runs;		/* subscribed with runs */
-	uint64_t		 kruns_to;	/* the same, kruns lines */
-	int			 kruns_ok;
-	int			 kruns;		/* subscribed with kruns */
+	/* Its runs lines ([0]) and kruns lines ([1]). */
+	struct {
+		int		 on;		/* subscribed with runs / kruns */
+		uint64_t	 to;		/* the end of those sent */
+		int		 ok;		/* to holds */
+	}			 runs[2];
 	int			 view;		/* subscribed with view */
 	uint64_t		 view_seen;	/* view_seq of the view sent */
 
