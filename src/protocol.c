@@ -1097,6 +1097,45 @@ protocol_kruns_item(char *buf, size_t len, int task, uint64_t n)
 	    task == RUNS_OTHER ? '-' : '?', (unsigned long long)n), len));
 }
 
+static int	protocol_run_count(const char **, uint64_t *);
+
+/*
+ * Read one run of a runs line at *p ("ID:RANK*N", or "0*N" idle), then a
+ * comma (not last) or the end, *p moved past it: its task, rank (-1 when
+ * idle; at most the bottom rank) and ticks (at least 1); 0, or -1 if it
+ * is not one.
+ */
+int
+protocol_runs_parse(const char **p, int *task, int *rank, uint64_t *n)
+{
+	const char	*s = *p;
+	char		*end;
+	long		 v;
+
+	if (*s < '0' || *s > '9')
+		return (-1);
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || v > INT_MAX)
+		return (-1);
+	*task = (int)v;
+	*rank = -1;
+	s = end;
+	if (*s == ':') {
+		if (*++s < '0' || *s > '9')
+			return (-1);
+		v = strtol(s, &end, 10);
+		if (v >= ENGINE_NRANKS)
+			return (-1);
+		*rank = (int)v;
+		s = end;
+	}
+	if (protocol_run_count(&s, n) != 0)
+		return (-1);
+	*p = s;
+	return (0);
+}
+
 /*
  * Read one run of a kruns line at *p, then a comma (not last) or the
  * end, *p moved past it: its task (RUNS_OTHER, RUNS_UNKNOWN) and ticks
@@ -1133,7 +1172,7 @@ protocol_kruns_parse(const char **p, int *task, uint64_t *n)
  * then a comma (not last) or the end; *p moved past it.  0, or -1 if it
  * is not so.
  */
-int
+static int
 protocol_run_count(const char **p, uint64_t *n)
 {
 	const char		*s = *p;

@@ -201,8 +201,9 @@ size_t	protocol_runs_item(char *buf, size_t len, int task, int rank,
 size_t	protocol_kruns_item(char *buf, size_t len, int task, uint64_t n);
 /* Read one at *p (then a comma or the end); 0, or -1 if it is not. */
 int	protocol_kruns_parse(const char **p, int *task, uint64_t *n);
-/* A run's "*N" and its comma (or the end), for both; 0 or -1. */
-int	protocol_run_count(const char **p, uint64_t *n);
+/* Read one run of a runs line at *p (then a comma or the end); 0, -1. */
+int	protocol_runs_parse(const char **p, int *task, int *rank,
+	    uint64_t *n);
 const char *protocol_state_name(const struct engine_task_info *);
 const char *protocol_exit_name(enum engine_exit);
 char   *protocol_format_speed(double, char *buf, size_t len);

@@ -33,35 +33,6 @@
 static const char history_letters[] =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/*
- * Read one run of a runs line at *p ("ID:RANK*N" or "0*N", then a comma
- * or the end); 0, or -1 if it is not one.
- */
-static int
-history_run(const char **p, long *task, long *rank, unsigned long long *n)
-{
-	const char	*s = *p;
-	char		*end;
-	uint64_t	 v;
-
-	*task = strtol(s, &end, 10);
-	if (end == s || *s == '-' || *s == '+' || *task < 0)
-		return (-1);
-	*rank = -1;
-	s = end;
-	if (*s == ':') {
-		*rank = strtol(++s, &end, 10);
-		if (end == s || *s == '-' || *s == '+' || *rank > MODEL_BOTTOM)
-			return (-1);
-		s = end;
-	}
-	if (protocol_run_count(&s, &v) != 0)
-		return (-1);
-	*n = v;
-	*p = s;
-	return (0);
-}
-
 /* A runs or kruns line's cpu= and from=; 0, or -1 if bad. */
 static int
 history_line_head(const char *scpu, const char *sfrom, long *cpu,
@@ -93,66 +64,51 @@ history_ring(struct runs **r, long cpu, int ncpus)
 	return (*r);
 }
 
+/* One run of a runs (kernel 0) or kruns line at *p; 0, or -1 if bad. */
+static int
+history_item(int kernel, const char **p, int *task, int *rank, uint64_t *n)
+{
+	*rank = -1;
+	return (kernel ? protocol_kruns_parse(p, task, n) :
+	    protocol_runs_parse(p, task, rank, n));
+}
+
 /*
- * A runs line of a frame: what a CPU ran from tick `from` on.  The line
- * is checked whole before anything is kept, so a bad one changes nothing.
- * Runs that start again (the first frame, a new session, a seek back)
- * drop what the kernel ran too: the same frame's kruns lines, which
- * start again with them, bring it back.
+ * A runs line of a frame (what a CPU ran from tick `from` on), or with
+ * kernel a kruns line (what the kernel ran on the CPU's physical CPU:
+ * docs/PROTOCOL.md, "Kernel runs").  The line is checked whole before
+ * anything is kept, so a bad one changes nothing.  Runs that start again
+ * (the first frame, a new session, a seek back) drop what the kernel ran
+ * too: the same frame's kruns lines, which start again with them, bring
+ * it back.
  */
 enum model_got
-history_runs_line(struct model *m, const char *scpu, const char *sfrom,
-    const char *items, int ncpus)
+history_runs_line(struct model *m, int kernel, const char *scpu,
+    const char *sfrom, const char *items, int ncpus)
 {
-	const char	*p;
-	long		 cpu, task, rank;
-	unsigned long long from, n;
+	struct runs		**ring = kernel ? &m->kruns : &m->runs;
+	const char		 *p;
+	long			  cpu;
+	unsigned long long	  from;
+	uint64_t		  n;
+	int			  task, rank;
 
 	if (history_line_head(scpu, sfrom, &cpu, &from) != 0)
 		return (MODEL_BAD);
 	for (p = items; *p != '\0';) {
-		if (history_run(&p, &task, &rank, &n) != 0)
+		if (history_item(kernel, &p, &task, &rank, &n) != 0)
 			return (MODEL_BAD);
 	}
-	history_ring(&m->runs, cpu, ncpus);
+	history_ring(ring, cpu, ncpus);
 	/* A from that is not where this CPU's runs ended starts it again. */
-	if (runs_put(m->runs, cpu, from, 0, -1, 0) && m->kruns != NULL) {
+	if (runs_put(*ring, cpu, from, 0, -1, 0) && !kernel &&
+	    m->kruns != NULL) {
 		runs_free(m->kruns);
 		m->kruns = NULL;
 	}
 	for (p = items; *p != '\0'; from += n) {
-		history_run(&p, &task, &rank, &n);
-		runs_put(m->runs, cpu, from, (int)task, (int)rank, n);
-	}
-	return (MODEL_NOTHING);
-}
-
-/*
- * A kruns line of a frame: what the kernel ran on a CPU's physical CPU
- * from tick `from` on (docs/PROTOCOL.md, "Kernel runs"); checked whole
- * first, as runs lines are.
- */
-enum model_got
-history_kruns_line(struct model *m, const char *scpu, const char *sfrom,
-    const char *items, int ncpus)
-{
-	const char		*p;
-	long			 cpu;
-	unsigned long long	 from;
-	uint64_t		 n;
-	int			 task;
-
-	if (history_line_head(scpu, sfrom, &cpu, &from) != 0)
-		return (MODEL_BAD);
-	for (p = items; *p != '\0';) {
-		if (protocol_kruns_parse(&p, &task, &n) != 0)
-			return (MODEL_BAD);
-	}
-	history_ring(&m->kruns, cpu, ncpus);
-	runs_put(m->kruns, cpu, from, 0, -1, 0);
-	for (p = items; *p != '\0'; from += n) {
-		protocol_kruns_parse(&p, &task, &n);
-		runs_put(m->kruns, cpu, from, task, -1, n);
+		history_item(kernel, &p, &task, &rank, &n);
+		runs_put(*ring, cpu, from, task, rank, n);
 	}
 	return (MODEL_NOTHING);
 }

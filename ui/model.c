@@ -881,7 +881,7 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	struct mcpu	 c;
 	long		 tick;
 	size_t		 len;
-	int		 id;
+	int		 id, kernel;
 
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
@@ -957,26 +957,17 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 		m->view_seq = tick;
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, wire_runs.word) == 0) {
+	if (strcmp(f->word, wire_runs.word) == 0 ||
+	    strcmp(f->word, wire_kruns.word) == 0) {
+		kernel = strcmp(f->word, wire_kruns.word) == 0;
 		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
 		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
 		    strcmp(f->key[1], KU(FROM)) != 0 ||
-		    (f->n == 3 && f->val[2] != NULL))
-			return (model_bad(m, line, "bad runs line"));
-		if (history_runs_line(m, f->val[0], f->val[1], f->n == 3 ?
-		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
-			return (model_bad(m, line, "bad runs line"));
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_kruns.word) == 0) {
-		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
-		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
-		    strcmp(f->key[1], KU(FROM)) != 0 ||
-		    (f->n == 3 && f->val[2] != NULL))
-			return (model_bad(m, line, "bad kruns line"));
-		if (history_kruns_line(m, f->val[0], f->val[1], f->n == 3 ?
-		    f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
-			return (model_bad(m, line, "bad kruns line"));
+		    (f->n == 3 && f->val[2] != NULL) ||
+		    history_runs_line(m, kernel, f->val[0], f->val[1],
+		    f->n == 3 ? f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+			return (model_bad(m, line, kernel ? "bad kruns line" :
+			    "bad runs line"));
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, wire_frame.word) == 0) {

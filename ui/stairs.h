@@ -620,10 +620,9 @@ int		 help_key(struct view *, int key);
 
 /* history.c */
 #define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
-enum model_got	 history_runs_line(struct model *, const char *cpu,
-		     const char *from, const char *items, int ncpus);
-enum model_got	 history_kruns_line(struct model *, const char *cpu,
-		     const char *from, const char *items, int ncpus);
+enum model_got	 history_runs_line(struct model *, int kernel,
+		     const char *cpu, const char *from, const char *items,
+		     int ncpus);
 void		 history_event(struct model *, long tick, const char *);
 void		 history_free(struct model *);
 void		 history_sample(const struct model *, struct view *);
