@@ -888,9 +888,10 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	if (maxrow < 1)
 		maxrow = 1;
 	pg.tall = d->tall > 0 ? d->tall : 1;
-	natural = (d->bottom - d->top_static) * pg.tall + 1 + 2;
 	if (pg.tall > 1)	/* big type: spread over what there is */
 		natural = (d->bottom - d->top_static) * PANEL_BIG_TALL + 3;
+	else
+		natural = d->bottom - d->top_static + 1 + 2;
 	shown = prow < maxrow ? prow : maxrow;
 	ph = avail / shown;
 	if (ph > natural)
