@@ -1037,6 +1037,8 @@ test_caption_hold(void **state)
 	/* Two come: each in turn, 4 s apart. */
 	caption_feed(m, &v, 750, "Five", more + 3, 13000);
 	assert_int_equal(caption_shows(m, &v, "Now the hogs"), 1);
+	/* The client wakes when the next is due: 4 s after 12.5 s. */
+	assert_int_equal(caption_wait(&v.captions, 13000), 3500);
 	assert_int_equal(caption_advance(&v.captions, 16499), 0);
 	assert_int_equal(caption_advance(&v.captions, 16500), 1);
 	assert_int_equal(caption_shows(m, &v, "Four"), 1);
@@ -1047,7 +1049,8 @@ test_caption_hold(void **state)
 	assert_int_equal(caption_shows(m, &v, "Four"), 0);
 	assert_int_equal(caption_shows(m, &v, "Five (5 captions skipped: e "
 	    "to see them)"), 1);
-	/* Nothing waits: it stays. */
+	/* Nothing waits: it stays, and nothing needs waking for. */
+	assert_int_equal(caption_wait(&v.captions, 99000), -1);
 	assert_int_equal(caption_advance(&v.captions, 99000), 0);
 	assert_int_equal(caption_shows(m, &v, "Five"), 1);
 	/*

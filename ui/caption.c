@@ -119,6 +119,23 @@ caption_due(const struct captions *c, long now)
 }
 
 /*
+ * How long from now until the next waiting caption may go up, in ms
+ * (0: now); -1 when none waits, so nothing needs waking for.
+ */
+long
+caption_wait(const struct captions *c, long now)
+{
+	long	hold;
+
+	if (c->nqueue == 0)
+		return (-1);
+	if (caption_due(c, now))
+		return (0);
+	hold = c->shown.answer ? CAPTION_ANSWER_MS : CAPTION_HOLD_MS;
+	return (c->since + hold - now);
+}
+
+/*
  * The time is now: the next waiting caption goes up if the one shown
  * was up long enough.  Returns 1 if what is shown changed.
  */

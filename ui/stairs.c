@@ -73,6 +73,7 @@ struct client {
 };
 
 static void	stairs_redraw(struct client *);
+static void	stairs_caption_arm(struct client *);
 
 /* The wall clock for the caption line's hold, in ms (CLOCK_MONOTONIC). */
 static long
@@ -480,6 +481,7 @@ stairs_read(struct bufferevent *bev, void *arg)
 		}
 		keys_select_first(c->m, &c->v);
 		caption_frame(&c->v.captions, c->m, stairs_ms());
+		stairs_caption_arm(c);
 		if (sel != c->v.selected)
 			stairs_ask_table(c, 1);
 		stairs_redraw(c);
@@ -566,6 +568,7 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 			/* A key: an answer held on the caption line goes. */
 			if (caption_key(&c->v.captions, stairs_ms()))
 				flags |= KEYS_REDRAW;
+			stairs_caption_arm(c);
 			flags |= keys_handle(&c->keys, key);
 		}
 		if (flags & KEYS_QUIT) {
@@ -606,6 +609,22 @@ stairs_caption_timer(evutil_socket_t fd, short what, void *arg)
 
 	if (caption_advance(&c->v.captions, stairs_ms()))
 		stairs_redraw(c);
+	stairs_caption_arm(c);
+}
+
+/* Wake when the next waiting caption is due; not at all if none waits. */
+static void
+stairs_caption_arm(struct client *c)
+{
+	struct timeval	tv;
+	long		ms = caption_wait(&c->v.captions, stairs_ms());
+
+	evtimer_del(c->ev_caption);
+	if (ms < 0)
+		return;
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	evtimer_add(c->ev_caption, &tv);
 }
 
 /* The article table poll. */
@@ -761,8 +780,7 @@ main(int argc, char **argv)
 	c.ev_term = evsignal_new(c.base, SIGTERM, stairs_signal, &c);
 	c.ev_hup = evsignal_new(c.base, SIGHUP, stairs_signal, &c);
 	c.ev_table = event_new(c.base, -1, EV_PERSIST, stairs_table_timer, &c);
-	c.ev_caption = event_new(c.base, -1, EV_PERSIST, stairs_caption_timer,
-	    &c);
+	c.ev_caption = evtimer_new(c.base, stairs_caption_timer, &c);
 	event_add(c.ev_stdin, NULL);
 	event_add(c.ev_winch, NULL);
 	event_add(c.ev_int, NULL);
@@ -771,8 +789,6 @@ main(int argc, char **argv)
 	tv.tv_sec = 0;
 	tv.tv_usec = STAIRS_TABLE_MS * 1000;
 	event_add(c.ev_table, &tv);
-	tv.tv_usec = 100 * 1000;
-	event_add(c.ev_caption, &tv);
 
 	stairs_redraw(&c);
 	event_base_dispatch(c.base);

@@ -634,6 +634,7 @@ size_t		 caption_event(const char *text, int *answer);
 int		 caption_frame(struct captions *, const struct model *,
 		     long now_ms);
 int		 caption_advance(struct captions *, long now_ms);
+long		 caption_wait(const struct captions *, long now_ms);
 int		 caption_key(struct captions *, long now_ms);
 const char	*caption_text(const struct captions *, char *, size_t);
 
