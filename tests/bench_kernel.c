@@ -22,32 +22,6 @@
 
 #include "proc_harness.h"
 
-static volatile sig_atomic_t sigchld;
-
-/*
- * SIGCHLD (not for stops and continues), as the daemon has it, so that
- * the loop is woken as the daemon's is; the harness reaps every tick.
- */
-static void
-on_sigchld(int sig)
-{
-	sigchld = 1;
-}
-
-/* The harness on engine CPUs map[0..n-1], /proc polling forced if proc. */
-static void
-bench_init(struct harness *h, const int *map, int n, int proc)
-{
-	struct procs_config	 conf;
-
-	memset(&conf, 0, sizeof conf);
-	conf.map = map;
-	conf.nmap = n;
-	conf.cgroups = 1;
-	conf.observe_proc = proc;
-	harness_init_conf(h, n, &conf);
-}
-
 /*
  * Against the kernel alone.  The children count work units in a shared
  * file, each in a slot of its own cache line; one unit is stairs-load's
@@ -262,7 +236,7 @@ lost_window(int mode, const char *self, const char *file,
 
 	memset((void *)map, 0, WORK_SIZE);
 	if (mode != MODE_KERNEL) {
-		bench_init(&h, cpus, 2, mode == MODE_PROC);
+		harness_init_map(&h, cpus, 2, mode == MODE_PROC);
 		*observe = procs_observe_mode(h.ps);
 	}
 	for (k = 0; k < LOST_TASKS; k++) {
@@ -424,7 +398,7 @@ cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
 			waitpid(pid, NULL, 0);
 		kernel_kill(hogs, 2);
 	} else {
-		bench_init(&h, map, 1, mode == MODE_PROC);
+		harness_init_map(&h, map, 1, mode == MODE_PROC);
 		*observe = procs_observe_mode(h.ps);
 		harness_load(&h, "hog1", "1000000", "0");
 		harness_load(&h, "hog2", "1000000", "0");
@@ -766,7 +740,7 @@ main(int argc, char **argv)
 	if (argc == 6 && strcmp(argv[1], "--work") == 0)
 		return (work_main(argv));
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigchld;
+	sa.sa_handler = harness_on_sigchld;	/* the harness reaps */
 	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
 	sigaction(SIGCHLD, &sa, NULL);
 	log_init("bench_kernel", 1, LOG_LEVEL_WARN);

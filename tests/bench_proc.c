@@ -26,15 +26,6 @@ static int	 last_task[2];
 static double	 t_reap, t_observe, t_tick, t_enforce;
 static int	 nticks;
 
-static volatile sig_atomic_t sigchld;
-
-/* SIGCHLD (not for stops and continues): reap in the loop. */
-static void
-on_sigchld(int sig)
-{
-	sigchld = 1;
-}
-
 /* Microseconds between two times. */
 static double
 us_between(const struct timespec *a, const struct timespec *b)
@@ -77,8 +68,8 @@ run(struct harness *h, int ms, int sample)
 				doubled_unstopped++;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (sigchld) {
-			sigchld = 0;
+		if (harness_sigchld) {
+			harness_sigchld = 0;
 			procs_reap(h->ps);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
@@ -142,20 +133,6 @@ struct result {
 	uint64_t stolen;		/* ms, all tasks, over SAMPLE_MS */
 };
 
-/* The harness, with observation forced to /proc polling if proc. */
-static void
-bench_init(struct harness *h, const int *map, int proc)
-{
-	struct procs_config	 conf;
-
-	memset(&conf, 0, sizeof conf);
-	conf.map = map;
-	conf.nmap = 2;
-	conf.cgroups = 1;
-	conf.observe_proc = proc;
-	harness_init_conf(h, 2, &conf);
-}
-
 /* The stolen ms of every task so far. */
 static uint64_t
 stolen_all(struct harness *h)
@@ -191,7 +168,7 @@ bench(int hogs, int proc, struct result *res)
 	res->proc = proc;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
-	bench_init(&h, map, proc);
+	harness_init_map(&h, map, 2, proc);
 	res->observe = procs_observe_mode(h.ps);
 	nswitch = samples = doubled = doubled_unstopped = 0;
 	last_task[0] = last_task[1] = 0;
@@ -335,8 +312,8 @@ bench_tree(int n, int *tracked, double *med, double *mean)
 	harness_run(&h, 1500, NULL, NULL);	/* forked, swept, tracked */
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < 1000; i++) {
-		if (sigchld) {
-			sigchld = 0;
+		if (harness_sigchld) {
+			harness_sigchld = 0;
 			procs_reap(h.ps);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &a);
@@ -365,7 +342,7 @@ main(void)
 
 	/* As the daemon does: reap on SIGCHLD, not told of stops. */
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigchld;
+	sa.sa_handler = harness_on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
 	sigaction(SIGCHLD, &sa, NULL);
 	log_init("bench_proc", 1, LOG_LEVEL_WARN);

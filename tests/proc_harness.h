@@ -454,6 +454,32 @@ harness_run_until_members(struct harness *h, pid_t pgid, int n)
 	    "processes in group %ld\n", n, (long)pgid);
 }
 
+/*
+ * SIGCHLD (not for stops and continues), as the daemon has it: the flag
+ * a loop may read, and the signal wakes the loop as the daemon's is.
+ */
+static volatile sig_atomic_t harness_sigchld __attribute__((unused));
+
+static __attribute__((unused)) void
+harness_on_sigchld(int sig)
+{
+	harness_sigchld = 1;
+}
+
+/* The harness on engine CPUs map[0..n-1], /proc polling forced if proc. */
+static __attribute__((unused)) void
+harness_init_map(struct harness *h, const int *map, int n, int proc)
+{
+	struct procs_config	 conf;
+
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = n;
+	conf.cgroups = 1;
+	conf.observe_proc = proc;
+	harness_init_conf(h, n, &conf);
+}
+
 /* CPU time used by this process (not its children), in seconds. */
 static __attribute__((unused)) double
 harness_self_cpu(void)

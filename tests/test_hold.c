@@ -332,8 +332,12 @@ test_watchdog_replaced(void **state)
 		harness_run(&h, 200, NULL, NULL);
 		out[0] = procs_watchdog(h.ps);
 		kill(out[0], SIGKILL);
-		/* Dying needs a CPU: wait for it, up to 3 s. */
-		for (tries = 0; tries < 300 &&
+		/*
+		 * Dying needs a CPU, which a busy machine (an ASan build
+		 * beside another suite) may take seconds to give: up to
+		 * 20 s, as harness_run_until_exited waits.
+		 */
+		for (tries = 0; tries < 2000 &&
 		    procs_watchdog(h.ps) == out[0]; tries++)
 			harness_run(&h, 10, NULL, NULL);
 		out[1] = procs_watchdog(h.ps);
