@@ -35,6 +35,22 @@ serving() {
 	ask status | grep -q '^status tick='
 }
 
+# reload_fails WHAT: send SIGHUP and wait up to 20 s for one more "reload
+# failed" in the log.  A timeout says, on its FAIL line, what the daemon
+# was doing: its state, its pending, blocked and caught signals, and the
+# log's last line.
+reload_fails() {
+	rf_n=$(grep -c 'reload failed' "$tmp/log")
+	kill -HUP "$daemon" || { fail "kill -HUP $daemon failed"; return; }
+	wait_for 20 "'reload failed' for $1" \
+	    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$rf_n" ||
+	    fail "timed out: 'reload failed' for $1 (daemon state" \
+		"$(proc_state "$daemon");" \
+		"$(grep -E '^(SigPnd|ShdPnd|SigBlk|SigCgt)' \
+		"/proc/$daemon/status" 2>/dev/null | tr '\n\t' '  ')" \
+		"log: $(tail -n 1 "$tmp/log"))"
+}
+
 rss() {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null
 }
@@ -50,10 +66,7 @@ rss0=$(rss "$daemon")
 
 # 1: a reload whose config includes a directory.
 printf 'realtime = false;\nmax_tasks = 200;\n@include "%s"\n' "$tmp" >"$cfg"
-kill -HUP "$daemon"
-wait_for 20 "'reload failed' for an include of a directory" \
-    grep -q 'reload failed' "$tmp/log" ||
-    fail "timed out: 'reload failed' for an include of a directory"
+reload_fails "an include of a directory"
 grep -q 'not a regular file' "$tmp/log" ||
     fail "the reload error does not say 'not a regular file'"
 serving || fail "not serving after a reload including a directory"
@@ -61,11 +74,7 @@ serving || fail "not serving after a reload including a directory"
 # 2: a reload whose config is a FIFO: refused at once, never waited on.
 rm -f "$cfg"
 mkfifo "$cfg"
-n=$(grep -c 'reload failed' "$tmp/log")
-kill -HUP "$daemon"
-wait_for 20 "a second 'reload failed' (FIFO)" \
-    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n" ||
-    fail "timed out: a second 'reload failed' (FIFO)"
+reload_fails "a FIFO"
 t0=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
 sleep 0.2
 t1=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
@@ -76,11 +85,7 @@ printf 'realtime = false;\nmax_tasks = 200;\n' >"$cfg"
 
 # 8: a reload with a number that would wrap keeps the running settings.
 printf 'realtime = false;\nmax_clients = 4294967298;\n' >"$cfg"
-n=$(grep -c 'reload failed' "$tmp/log")
-kill -HUP "$daemon"
-wait_for 20 "'reload failed' for a number that does not fit" \
-    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$n" ||
-    fail "timed out: 'reload failed' for a number that does not fit"
+reload_fails "a number that does not fit"
 grep -q 'does not fit' "$tmp/log" ||
     fail "the reload error does not say 'does not fit'"
 printf 'realtime = false;\nmax_tasks = 200;\n' >"$cfg"
