@@ -220,6 +220,7 @@ proc_sample_lastpid(struct procs *ps)
 
 	if (ps->loadavgfd == -1)
 		return (-1);
+	ps->evstats.pid_looks++;
 	n = pread(ps->loadavgfd, buf, sizeof buf - 1, 0);
 	if (n <= 0)
 		return (-1);
@@ -539,9 +540,13 @@ procs_observe(struct procs *ps)
 		ps->last_cap = now;
 		proc_sample_cap(ps);
 	}
-	if (now - ps->last_sweep >= PROC_SWEEP_NS && proc_sample_forked(ps)) {
-		proc_sample_sweep(ps, now);
-		swept = 1;
+	/* At most every 500 ms, fork or not (the look is a /proc read). */
+	if (now - ps->last_sweep >= PROC_SWEEP_NS) {
+		if (proc_sample_forked(ps)) {
+			proc_sample_sweep(ps, now);
+			swept = 1;
+		} else
+			ps->last_sweep = now;
 	}
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)

@@ -218,7 +218,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	}
-	ps->loadavgfd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+	ps->loadavgfd = open(conf != NULL && conf->loadavg != NULL ?
+	    conf->loadavg : "/proc/loadavg", O_RDONLY | O_CLOEXEC);
 	ps->lastpid = proc_sample_lastpid(ps);
 	ps->pidmax = proc_pidmax();
 

@@ -47,6 +47,8 @@ struct procs_config {
 	int		 cgroups;	/* try cgroups (else affinity only) */
 	int		 max_task_procs; /* processes per task; 0: 256 */
 	int		 observe_proc;	/* poll /proc even where events work */
+	/* Where the last pid is read; NULL: /proc/loadavg (tests: a file). */
+	const char	*loadavg;
 	/* Make a change to the engine (block, wake, exit); 0 or -1. */
 	int		(*change)(void *, const struct change *, char **cause);
 	void		*change_arg;
@@ -164,12 +166,13 @@ uint64_t procs_tick_ns(struct procs *, uint64_t tick);
  */
 uint64_t procs_engine_ns(struct procs *, uint64_t ns);
 
-/* What the event reader saw, for tests and the bench. */
+/* What observation saw and did, for tests and the bench. */
 struct procs_event_stats {
 	uint64_t	 wakeups;	/* sched_wakeup records of children */
 	uint64_t	 switches;	/* sched_switch records read */
 	uint64_t	 blocks;	/* running tasks seen blocked by them */
 	uint64_t	 lost;		/* PERF_RECORD_LOST seen */
+	uint64_t	 pid_looks;	/* reads of /proc/loadavg's last pid */
 };
 void	procs_event_stats(struct procs *, struct procs_event_stats *);
 /* The cgroup directory of an engine group, NULL without one. */

@@ -562,11 +562,49 @@ test_parent_killed(void **state)
 	assert_true(harness_wait_gone(pids[0]));
 }
 
+/*
+ * A hog that never forks, alone, and a machine where nothing forks (the
+ * last pid read from a file that never changes): whether anything forked
+ * (/proc/loadavg's last pid, 9 us a read here) is asked at most every
+ * 500 ms, not on every tick once 500 ms have passed with no fork.
+ */
+static void
+test_pid_looks(void **state)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	struct procs_event_stats st;
+	char			 path[] = "/tmp/test_proc.XXXXXX";
+	const char		 line[] = "0.00 0.00 0.00 1/100 4242\n";
+	uint64_t		 before;
+	int			 fd;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, line, sizeof line - 1), sizeof line - 1);
+	close(fd);
+	memset(&conf, 0, sizeof conf);
+	conf.loadavg = path;
+	harness_init_conf(&h, 1, &conf);
+	harness_load(&h, "hog", "1000000", "0");
+	harness_run(&h, 200, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	before = st.pid_looks;
+	harness_run(&h, 2000, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	print_message("2000 ticks, nothing forked: the last pid read %llu "
+	    "times\n", (unsigned long long)(st.pid_looks - before));
+	/* Four 500 ms windows (and a tick's slack each). */
+	assert_true(st.pid_looks - before <= 6);
+	harness_done(&h);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_hogs),
+		cmocka_unit_test(test_pid_looks),
 		cmocka_unit_test(test_injected_sleep),
 		cmocka_unit_test(test_real_sleep_climbs),
 		cmocka_unit_test(test_pipeline),
