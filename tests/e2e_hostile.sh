@@ -35,6 +35,13 @@ serving() {
 	ask status | grep -q '^status tick='
 }
 
+# reload_more: has the log more "reload failed" lines than $rf_n?  (A
+# function, so that wait_for counts again on every try: a "$(grep -c)"
+# among wait_for's arguments is counted once, before the first try.)
+reload_more() {
+	[ "$(grep -c 'reload failed' "$tmp/log")" -gt "$rf_n" ]
+}
+
 # reload_fails WHAT: send SIGHUP and wait up to 20 s for one more "reload
 # failed" in the log.  A timeout says, on its FAIL line, what the daemon
 # was doing: its state, its pending, blocked and caught signals, and the
@@ -42,8 +49,7 @@ serving() {
 reload_fails() {
 	rf_n=$(grep -c 'reload failed' "$tmp/log")
 	kill -HUP "$daemon" || { fail "kill -HUP $daemon failed"; return; }
-	wait_for 20 "'reload failed' for $1" \
-	    test "$(grep -c 'reload failed' "$tmp/log")" -gt "$rf_n" ||
+	wait_for 20 "'reload failed' for $1" reload_more ||
 	    fail "timed out: 'reload failed' for $1 (daemon state" \
 		"$(proc_state "$daemon");" \
 		"$(grep -E '^(SigPnd|ShdPnd|SigBlk|SigCgt)' \
