@@ -112,7 +112,6 @@ struct daemon {
 	struct kruns		*kr;		/* NULL: no switch events */
 	struct runs		*kruns;		/* NULL: no real task yet */
 	uint64_t		*krcursor;	/* per physical CPU: runs read */
-	uint64_t		 krlost;	/* records lost, as last seen */
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
@@ -649,14 +648,13 @@ daemon_perfetto_run(struct daemon *d, const struct procs_krun *r)
 /*
  * The kernel's runs of the children closed since the last look, every
  * physical CPU's, read once for both their readers: the ticks' kruns and
- * the Perfetto trace.  Records lost since the last look leave what each
- * CPU ran after its last run unknown (the runs read with the loss go in
- * first: they say what came before it).
+ * the Perfetto trace.  Records lost since a CPU's last run leave what it
+ * ran after that run unknown; a run closed after the loss says what came
+ * next again (and that the gap before it is not known).
  */
 static void
 daemon_kernel_drain(struct daemon *d)
 {
-	struct procs_event_stats st;
 	struct procs_krun	 r[64];
 	size_t			 n, i;
 	int			 p, nk = procs_kernel_ncpus(d->procs);
@@ -670,11 +668,8 @@ daemon_kernel_drain(struct daemon *d)
 					daemon_perfetto_run(d, &r[i]);
 			}
 		}
-	}
-	procs_event_stats(d->procs, &st);
-	if (st.lost != d->krlost) {
-		d->krlost = st.lost;
-		kruns_lost(d->kr);
+		if (procs_kernel_lost(d->procs, p))
+			kruns_lost(d->kr, p);
 	}
 }
 
@@ -682,15 +677,12 @@ daemon_kernel_drain(struct daemon *d)
 static void
 daemon_kruns_start(struct daemon *d)
 {
-	struct procs_event_stats st;
-	int			 nk = procs_kernel_ncpus(d->procs);
+	int	nk = procs_kernel_ncpus(d->procs);
 
 	if (nk == 0)
 		return;
 	d->kr = kruns_create(nk);
 	d->krcursor = xcalloc(nk, sizeof *d->krcursor);
-	procs_event_stats(d->procs, &st);
-	d->krlost = st.lost;
 }
 
 /* Stop it (the real-process layer ends). */

@@ -167,14 +167,12 @@ kruns_add(struct kruns *k, const struct procs_krun *r)
 	kc->after = kruns_what(r->next);
 }
 
-/* Records lost: what each CPU switched to last may be stale. */
+/* Records lost: what a CPU switched to last may be stale. */
 void
-kruns_lost(struct kruns *k)
+kruns_lost(struct kruns *k, int phys)
 {
-	int	c;
-
-	for (c = 0; c < k->ncpu; c++)
-		k->cpu[c].after = KRUNS_UNKNOWN;
+	if (phys >= 0 && phys < k->ncpu)
+		k->cpu[phys].after = KRUNS_UNKNOWN;
 }
 
 /* Count the part of s inside [from, to) for what held it. */

@@ -34,10 +34,10 @@ void	kruns_free(struct kruns *);
  */
 void	kruns_add(struct kruns *, const struct procs_krun *);
 /*
- * Records were lost: until the next run, what a CPU ran is not known
- * (call it after adding the runs read with the loss).
+ * Records were lost since the last run added on physical CPU phys
+ * (procs_kernel_lost): until its next run, what it ran is not known.
  */
-void	kruns_lost(struct kruns *);
+void	kruns_lost(struct kruns *, int phys);
 /*
  * What held physical CPU phys longest in [from_ns, to_ns): a task id,
  * KRUNS_IDLE, KRUNS_OTHER or KRUNS_UNKNOWN.  open is the run open on it

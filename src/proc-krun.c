@@ -247,6 +247,15 @@ procs_kernel_ncpus(struct procs *ps)
 	return (ps->kr != NULL ? ps->kr->ncpu : 0);
 }
 
+/* Records lost since the last run closed on physical cpu? */
+int
+procs_kernel_lost(struct procs *ps, int cpu)
+{
+	if (ps->kr == NULL || cpu < 0 || cpu >= ps->kr->ncpu)
+		return (0);
+	return (ps->kr->cpu[cpu].lost);
+}
+
 /*
  * The runs of physical cpu closed since *cursor, in order, at most max;
  * *cursor moves to the last one given.

@@ -148,6 +148,11 @@ int	procs_kernel_ncpus(struct procs *);
  */
 size_t	procs_kernel_runs(struct procs *, int cpu, uint64_t *cursor,
 	    struct procs_krun *out, size_t max);
+/*
+ * Were records lost since the last run closed on physical cpu?  (Its
+ * next run will say so, r->lost; until then what it ran is not known.)
+ */
+int	procs_kernel_lost(struct procs *, int cpu);
 /* The run open on physical cpu now (to_ns 0): 1, or 0 if none. */
 int	procs_kernel_running(struct procs *, int cpu, struct procs_krun *);
 /*

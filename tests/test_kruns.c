@@ -108,7 +108,7 @@ test_missing_and_lost(void **state)
 	assert_int_equal(kruns_tick(k, 0, 2000, 3000, NULL), KRUNS_UNKNOWN);
 	assert_int_equal(kruns_tick(k, 0, 3000, 4000, NULL), 2);
 	assert_int_equal(kruns_tick(k, 0, 4000, 5000, NULL), KRUNS_IDLE);
-	kruns_lost(k);
+	kruns_lost(k, 0);
 	assert_int_equal(kruns_tick(k, 0, 5000, 6000, NULL), KRUNS_UNKNOWN);
 	/* The next run's start is known again; its gap's start is not. */
 	open = run(0, 0, 1, 8000, 0, 0, 0);
@@ -131,6 +131,38 @@ test_missing_and_lost(void **state)
 	kruns_add(k, &r);
 	assert_int_equal(kruns_tick(k, 0, 10000, 11000, NULL), KRUNS_UNKNOWN);
 	assert_int_equal(kruns_tick(k, 0, 11000, 12000, NULL), 2);
+	kruns_free(k);
+}
+
+/*
+ * Records lost: only the CPUs that closed no run since say unknown after
+ * their last run; a run closed after the loss (r.lost) says its gap
+ * before is unknown and what came after it (here idle) again.
+ */
+static void
+test_lost_per_cpu(void **state)
+{
+	struct kruns		*k = kruns_create(2);
+	struct procs_krun	 r;
+
+	r = run(1, 0, 1, 1000, 2000, 0, 0);
+	kruns_add(k, &r);
+	r = run(1, 1, 2, 1000, 2000, 0, 0);
+	kruns_add(k, &r);
+	/* The loss: CPU 0 closes a run after it, CPU 1 none. */
+	r = run(2, 0, 3, 3000, 4000, 0, 0);
+	r.lost = 1;
+	kruns_add(k, &r);
+	kruns_lost(k, 1);
+	assert_int_equal(kruns_tick(k, 0, 2000, 3000, NULL), KRUNS_UNKNOWN);
+	assert_int_equal(kruns_tick(k, 0, 3000, 4000, NULL), 3);
+	assert_int_equal(kruns_tick(k, 0, 4000, 5000, NULL), KRUNS_IDLE);
+	assert_int_equal(kruns_tick(k, 1, 2000, 3000, NULL), KRUNS_UNKNOWN);
+	/* Idle after CPU 0's run still, when its next run comes. */
+	r = run(3, 0, 1, 6000, 7000, 0, 0);
+	kruns_add(k, &r);
+	assert_int_equal(kruns_tick(k, 0, 5000, 6000, NULL), KRUNS_IDLE);
+	kruns_lost(k, 5);		/* no such CPU: nothing */
 	kruns_free(k);
 }
 
@@ -177,6 +209,7 @@ main(void)
 		cmocka_unit_test(test_runs_and_gaps),
 		cmocka_unit_test(test_majority_and_cut),
 		cmocka_unit_test(test_missing_and_lost),
+		cmocka_unit_test(test_lost_per_cpu),
 		cmocka_unit_test(test_many),
 	};
 
