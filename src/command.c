@@ -221,9 +221,9 @@ command_kill(struct daemon *d, const struct proto_cmd *cmd,
 	memset(&ch, 0, sizeof ch);
 	ch.kind = CHANGE_KILL;
 	ch.task = id;
+	/* The session narrates it ("NAME killed"). */
 	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_note(d, "%s killed", ti.name);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }

@@ -737,7 +737,7 @@ session_fired(struct session *s, uint64_t tick)
 	}
 }
 
-/* Note tasks that ended by themselves since the last look. */
+/* Note the tasks that ended since the last look (the tick, a change). */
 static void
 session_exits(struct session *s, uint64_t tick)
 {
@@ -998,6 +998,13 @@ session_change(struct session *s, const struct change *ch, char **cause)
 		s->ever_real = 1;
 	session_journal_add(s, &c);
 	session_record_change(s, &c);
+	/*
+	 * An exit made between ticks (a kill, a real process that ended)
+	 * is narrated now, before the task is marked seen exited.
+	 */
+	if ((c.kind == CHANGE_EXIT || c.kind == CHANGE_KILL) &&
+	    s->note != NULL)
+		session_exits(s, c.at);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
 	if (s->shadow != NULL && c.kind != CHANGE_POLICY)
 		session_shadow_change(s, &c, r);

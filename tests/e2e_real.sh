@@ -16,8 +16,10 @@
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_real
 daemon=""
+sub=""
 cleanup() {
 	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+	[ -n "$sub" ] && kill "$sub" 2>/dev/null
 }
 
 # timing WHAT: true if the timing-sampled checks run; else says so.
@@ -213,6 +215,11 @@ pipe=$(ask tasks | sed -n 's/.*name=pipe kind=real pid=\([0-9]*\) .*/\1/p')
 [ -n "$pipe" ] && wait_for 10 "the pipeline's 3 processes" members "$pipe" 3
 [ -n "$pipe" ] && [ "$(pgid_members "$pipe" | wc -l)" -ge 3 ] && ok "pipeline has its processes" ||
     fail "pipeline: pid '$pipe', members: $(pgid_members "$pipe" | tr '\n' ' ')"
+# Every exit is an event: the kill command's and a process's own end.
+(printf 'subscribe 10\n'; sleep 30) | socat -t 31 - UNIX-CONNECT:"$sock" \
+    >"$tmp/events" 2>&1 &
+sub=$!
+sleep 0.5
 r=$(ask "kill hog1" | tail -1)
 wait_for 10 "hog1 to show as exited, its process gone" hog_exited hog1 killed "$1"
 line=$(ask tasks | grep 'name=hog1 ')
@@ -223,6 +230,11 @@ wait_for 10 "hog2 to show as exited by SIGKILL" hog_exited hog2 signal=KILL "$2"
 line=$(ask tasks | grep 'name=hog2 ')
 echo "$line" | grep -q 'state=exited' && echo "$line" | grep -q 'exit=signal=KILL' &&
     ok "hog2 killed from outside: exited signal=KILL" || fail "hog2 killed from outside: $line"
+wait_for 10 "the events of both exits" sh -c "grep -q 'text=hog1 killed' \
+    '$tmp/events' && grep -q 'text=hog2 exited, signal=KILL' '$tmp/events'" &&
+    ok "events: hog1 killed, hog2 exited, signal=KILL" ||
+    fail "exit events, want hog1 killed and hog2 exited, signal=KILL:" \
+	"$(grep -E 'text=hog[12] (killed|exited)' "$tmp/events" | tr '\n' ' ')"
 ask tasks | grep 'name=hog3 ' | grep -q 'state=run' && ok "hog3 carries on" ||
     fail "hog3: $(ask tasks | grep 'name=hog3 ')"
 [ -f "$tmp/hog3.log" ] && ok "child output goes to <dir>/<task>.log" ||

@@ -474,6 +474,69 @@ test_fall_off_note(void **unused)
 	session_free(s);
 }
 
+/* A real task's process status, as the daemon's real-process layer says. */
+static int
+exit_reason_status3(void *arg, int id, char *buf, size_t len)
+{
+	(void)arg;
+	(void)id;
+	snprintf(buf, len, "status=3");
+	return (0);
+}
+
+/*
+ * An exit made between ticks is narrated when it is made, once: a real
+ * task whose process ended (CHANGE_EXIT, from the real-process layer's
+ * reap) with its reason, and a task killed (CHANGE_KILL, the kill
+ * command); the ticks after say nothing more of either.
+ */
+static void
+test_exit_note(void **unused)
+{
+	static const char	 text[] = "name = \"x\";\n"
+	    "tasks = ( { name = \"hog\"; } );\n";
+	struct session_setup	 set;
+	struct scenario		*sc;
+	struct session		*s;
+	struct change		 ch;
+	char			*cause = NULL;
+	int			 id;
+
+	sc = scenario_load_string(text, "x.cfg", &cause);
+	assert_non_null(sc);
+	memset(&set, 0, sizeof set);
+	set.label = "x.cfg";
+	set.text = text;
+	engine_params_default(&set.params);
+	scenario_params(sc, &set.params);
+	set.note = note_keep;
+	set.exit_reason = exit_reason_status3;
+	s = session_create(&set, sc, &cause);
+	assert_non_null(s);
+	scenario_free(sc);
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_ADD;
+	ch.name = "proc";
+	ch.real = 1;
+	id = session_change(s, &ch, &cause);
+	assert_true(id > 0);
+	while (session_now(s) < 100)
+		session_tick(s);
+	notes[0] = '\0';
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_EXIT;
+	ch.task = id;
+	assert_int_equal(session_change(s, &ch, &cause), 0);
+	ch.kind = CHANGE_KILL;
+	ch.task = 1;
+	assert_int_equal(session_change(s, &ch, &cause), 0);
+	while (session_now(s) < 200)
+		session_tick(s);
+	assert_string_equal(notes,
+	    "100 proc exited, status=3\n100 hog killed\n");
+	session_free(s);
+}
+
 int
 main(void)
 {
@@ -485,6 +548,7 @@ main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_track_changes),
 		cmocka_unit_test(test_fall_off_note),
+		cmocka_unit_test(test_exit_note),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
