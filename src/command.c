@@ -502,6 +502,11 @@ command_record(struct daemon *d, const struct proto_cmd *cmd,
 {
 	char	*cause = NULL, q[PROTO_QUOTE_SIZE];
 
+	/* Relative, it would be the daemon's directory's (`/`, detached). */
+	if (cmd->path[0] != '/')
+		return (command_err(out, xasprintf("%s: not an absolute path "
+		    "(a relative one would be the daemon's directory's)",
+		    protocol_quote(cmd->path, q, sizeof q))));
 	if (daemon_record(d, cmd->path, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_note(d, "recording to %s", protocol_quote(cmd->path, q,

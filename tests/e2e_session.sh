@@ -154,8 +154,27 @@ case "$r" in
 esac
 r=$(say "load no-such-scenario")
 case "$r" in
-"err no-such-scenario: "*) ok "unknown scenario refused: $r" ;;
+"err no-such-scenario: no such scenario "*) ok "unknown scenario refused: $r" ;;
 *) fail "unknown scenario: '$r'" ;;
+esac
+# A relative path names a file of the daemon's directory, not the
+# client's: refused, though scenarios/article.cfg is there (the daemon
+# runs in the checkout), and nothing is written for a relative record.
+r=$(say "load scenarios/article.cfg")
+case "$r" in
+"err scenarios/article.cfg: not an absolute path"*)
+	ok "a relative load refused: $r" ;;
+*)	fail "a relative load: '$r'" ;;
+esac
+rm -f stairs-e2e-relative.journal
+r=$(say "record stairs-e2e-relative.journal")
+case "$r" in
+"err \"stairs-e2e-relative.journal\": not an absolute path"*)
+	[ -e stairs-e2e-relative.journal ] &&
+	    fail "a relative record was written though refused" ||
+	    ok "a relative record refused: $r" ;;
+*)	rm -f stairs-e2e-relative.journal
+	fail "a relative record: '$r'" ;;
 esac
 
 # Real tasks: load real-hogs, its children run; load demo, none survive.
