@@ -115,8 +115,9 @@ protocol_parse_ms(const char *what, const char *s, uint64_t *out,
 	char			 q[64];
 
 	if (!protocol_digits(s)) {
-		*cause = xasprintf("bad %s %s: expected a positive number",
-		    what, protocol_quote(s, q, sizeof q));
+		*cause = xasprintf("bad %s %s: expected a whole number of ms, "
+		    "1 to %llu", what, protocol_quote(s, q, sizeof q),
+		    PROTO_MS_MAX);
 		return (-1);
 	}
 	errno = 0;
@@ -127,8 +128,9 @@ protocol_parse_ms(const char *what, const char *s, uint64_t *out,
 		return (-1);
 	}
 	if (v == 0) {
-		*cause = xasprintf("bad %s %s: expected a positive number",
-		    what, protocol_quote(s, q, sizeof q));
+		*cause = xasprintf("bad %s %s: expected a whole number of ms, "
+		    "1 to %llu", what, protocol_quote(s, q, sizeof q),
+		    PROTO_MS_MAX);
 		return (-1);
 	}
 	*out = v;
@@ -479,6 +481,7 @@ protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
 int
 protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 {
+	char	q[PROTO_QUOTE_SIZE];
 	long	v;
 
 	cmd->fps = PROTO_FPS_DEFAULT;
@@ -496,7 +499,9 @@ protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 		n--;
 	}
 	if (n > 1) {
-		*cause = xasprintf("usage: %s", cmd->def->usage);
+		*cause = xasprintf("usage: %s (%s: not one of delta, runs, "
+		    "kruns, view once each, after the fps)", cmd->def->usage,
+		    protocol_quote(w[n - 1], q, sizeof q));
 		return (-1);
 	}
 	if (n == 1) {
@@ -574,8 +579,17 @@ protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
 		    protocol_quote(w[0], q, sizeof q));
 		goto out;
 	}
-	if (n - 1 < def->min || (def->max >= 0 && n - 1 > def->max)) {
+	if (n - 1 < def->min) {
 		*cause = xasprintf("usage: %s", def->usage);
+		goto out;
+	}
+	if (def->max >= 0 && n - 1 > def->max) {
+		if (def->max == 0)
+			*cause = xasprintf("usage: %s (no arguments)",
+			    def->usage);
+		else
+			*cause = xasprintf("usage: %s (at most %d words after "
+			    "%s)", def->usage, def->max, def->name);
 		goto out;
 	}
 	cmd->type = def->type;

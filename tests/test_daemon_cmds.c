@@ -107,7 +107,7 @@ test_commands_err(void **state)
 	tc_expect(c, "sleep foo 10", "err unknown task \"foo\"");
 	tc_expect(c, "sleep 99 10", "err unknown task \"99\"");
 	tc_expect(c, "sleep hog -5",
-	    "err bad ms \"-5\": expected a positive number");
+	    "err bad ms \"-5\": expected a whole number of ms, 1 to 100000000");
 	tc_expect(c, "sleep hog 0", "err bad ms \"0\"");
 	tc_expect(c, "sleep hog 10x", "err bad ms \"10x\"");
 	tc_expect(c, "sleep hog 99999999999999999999999", "err bad ms");
@@ -145,7 +145,7 @@ test_commands_err(void **state)
 	tc_expect(c, "speed nan", "err bad speed");
 	tc_expect(c, "subscribe 0", "err bad fps");
 	tc_expect(c, "subscribe 121", "err bad fps");
-	tc_expect(c, "status now", "err usage: status");
+	tc_expect(c, "status now", "err usage: status (no arguments)");
 	/* Still usable after all that. */
 	tc_expect(c, "status", "ok");
 	tc_close(c);

@@ -253,8 +253,12 @@ test_task_commands(void **state)
 	assert_int_equal(cmd.type, PROTO_TABLE);
 	protocol_cmd_free(&cmd);
 
-	bad("sleep hog -5", "bad ms \"-5\": expected a positive number");
-	bad("sleep hog 0", "bad ms \"0\": expected a positive number");
+	bad("sleep hog -5", "bad ms \"-5\": expected a whole number of ms, "
+	    "1 to 100000000");
+	bad("sleep hog 0", "bad ms \"0\": expected a whole number of ms, "
+	    "1 to 100000000");
+	bad("sleep hog 1.5", "bad ms \"1.5\": expected a whole number of ms, "
+	    "1 to 100000000");
 	bad("sleep hog 5ms", "bad ms \"5ms\"");
 	bad("sleep hog 1e3", "bad ms \"1e3\"");
 	bad("sleep hog 100000001", "bad ms \"100000001\": more than 100000000");
@@ -411,6 +415,9 @@ test_view(void **state)
 	bad("subscribe 10 runs runs", "usage: subscribe");
 	bad("subscribe 10 kruns kruns", "usage: subscribe");
 	bad("subscribe 10 delta runs kruns view x", "usage: subscribe");
+	bad("subscribe 5 foo", "usage: subscribe [fps] [delta] [runs] [kruns] "
+	    "[view] (\"foo\": not one of delta, runs, kruns, view once each, "
+	    "after the fps)");
 	bad("subscribe runs 10", "usage: subscribe");
 	ok("view", &cmd);
 	assert_string_equal(cmd.path, "");
@@ -423,7 +430,8 @@ test_view(void **state)
 	bad("view task=1234567890123", "bad view pair");
 	bad("view abcdefghijklmnopq=1", "bad view pair");
 	bad("view a=1 b=1 c=1 d=1 e=1 f=1 g=1 h=1 i=1 j=1 k=1 l=1 m=1 n=1 "
-	    "o=1 p=1 q=1", "usage: view");
+	    "o=1 p=1 q=1", "usage: view [key=value ...] (at most 16 words "
+	    "after view)");
 }
 
 /* Clock commands. */

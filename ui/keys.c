@@ -979,8 +979,8 @@ keys_speed_done(struct keys_env *e)
 	if (end != v->prompt_buf && (*end == 'x' || *end == 'X'))
 		end++;
 	if (end == v->prompt_buf || *end != '\0' || !(s > 0)) {
-		draw_message(v, 1, "speed: not a speed: %s (like 2 or 0.5)",
-		    v->prompt_buf);
+		draw_message(v, 1, "speed: not a speed: %s (a number above "
+		    "0, like 2 or 0.5)", v->prompt_buf);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
 	return (keys_speed_set(e, s));
@@ -1076,8 +1076,8 @@ keys_prompt_done(struct keys_env *e)
 	case PROMPT_SLEEP:
 		ms = strtol(v->prompt_buf, &end, 10);
 		if (*end != '\0' || ms <= 0 || ms > 100000000) {
-			draw_message(v, 1, "sleep: not a number of ms: %s",
-			    v->prompt_buf);
+			draw_message(v, 1, "sleep: not a whole number of ms "
+			    "from 1 to 100000000: %s", v->prompt_buf);
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
 		snprintf(cmd, sizeof cmd, "sleep %d %ld", t->id, ms);
