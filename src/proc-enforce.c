@@ -260,6 +260,11 @@ procs_hold(struct procs *ps)
 	struct proc		*p;
 	int			 i;
 
+	/*
+	 * Take the reports of our own last continues first, so that one
+	 * from outside while held is told apart (proc_spawn_continued).
+	 */
+	proc_spawn_wait(ps);
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
 		    p->stopped)

@@ -574,7 +574,8 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 	if (p->watch && !p->ev_woken) {
 		p->ev_woken = 1;
 		proc_enforce_wake(ps, p, ts);
-	}
+	} else if (p->stopped)
+		ps->ev_held_woke = 1;	/* a SIGCONT (or a kill) came */
 }
 
 /* The delay from a wake's record to the signal that acted on it. */
@@ -710,6 +711,12 @@ procs_wakeups(struct procs *ps)
 	while (epoll_wait(ps->ev->epfd, ee, 16, 0) == 16)
 		;
 	proc_event_read(ps);
+	/*
+	 * A task we hold stopped woke: continued from outside (or killed)?
+	 * Look now, not at the next tick: paused, there is none.
+	 */
+	if (ps->ev_held_woke)
+		proc_spawn_wait(ps);
 }
 
 /* Compare two delays, for qsort. */

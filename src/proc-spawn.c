@@ -386,6 +386,7 @@ proc_spawn_wait(struct procs *ps)
 	int		 status;
 
 	ps->polls++;
+	ps->ev_held_woke = 0;		/* this is the look it asked for */
 	for (;;) {
 		pid = waitpid(-1, &status, WNOHANG | WCONTINUED);
 		if (pid == -1 && errno == EINTR)

@@ -289,6 +289,8 @@ struct procs {
 	uint64_t		 tick_first;	/* the first stamped, +1 (0: none) */
 	int			 members_changed; /* a member added or dropped */
 	int			 ev_lost;	/* records lost: look at all */
+	int			 ev_held_woke;	/* a task held stopped woke:
+						   continued from outside? */
 	struct procs_event_stats evstats;
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */

@@ -102,6 +102,44 @@ else
 	    ok "watchdog $wd killed: replaced by $wd2, said so" ||
 	    fail "watchdog $wd killed: now '$wd2'; events: $(grep watchdog "$tmp/events")"
 fi
+# Paused, no tick runs: a child continued from outside is stopped again
+# all the same, woken by the kernel's event (with /proc polling nothing
+# wakes a paused daemon: docs/REAL.md).
+conts() {
+	grep -c "continued from outside" "$tmp/events"
+}
+if ask status | grep -q 'observe=events'; then
+	ask pause >/dev/null
+	victim=""
+	i=0
+	while [ -z "$victim" ] && [ $i -lt 100 ]; do
+		for p in $hogs; do
+			[ "$(proc_state "$p")" = T ] && victim=$p && break
+		done
+		i=$((i + 1))
+		sleep 0.01
+	done
+	n=$(conts)
+	[ -n "$victim" ] && kill -CONT "$victim"
+	i=0
+	while [ -n "$victim" ] && [ "$(conts)" -le "$n" ] && [ $i -lt 60 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	i=0
+	while [ -n "$victim" ] && [ "$(proc_state "$victim")" != T ] &&
+	    [ $i -lt 60 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -n "$victim" ] && [ "$(conts)" -gt "$n" ] &&
+	    [ "$(proc_state "$victim")" = T ] &&
+	    ok "paused, kill -CONT $victim: stopped again, said so" ||
+	    fail "paused, kill -CONT '$victim': state $(proc_state "$victim"), events: $(grep 'from outside' "$tmp/events" | tail -2)"
+	ask resume >/dev/null
+else
+	echo "skip: paused kill -CONT: observe=proc (no kernel events here)"
+fi
 wait "$sub" 2>/dev/null
 sub=""
 

@@ -213,6 +213,52 @@ test_cont_restopped(void **state)
 	hold_done(&h);
 }
 
+/*
+ * Paused (procs_hold: no tick runs, as while a teacher explains), a
+ * child continued from outside is stopped again as soon as the kernel
+ * says it woke, and said so: the daemon's loop then watches only the
+ * wake descriptor, which is what this test does.
+ */
+static void
+test_cont_paused(void **state)
+{
+	struct harness		 h;
+	struct pollfd		 pfd;
+	pid_t			 pid;
+	int			 id, n, tries, noticed = 0;
+
+	hold_init(&h, 1, 0, 0);
+	id = harness_load(&h, "a", "1000000", "0");
+	harness_load(&h, "b", "1000000", "0");
+	harness_run(&h, 100, NULL, NULL);
+	if (procs_event_fd(h.ps) == -1) {
+		hold_done(&h);
+		fprintf(stderr, "skip: no kernel events here (observe=proc): "
+		    "nothing wakes a paused daemon\n");
+		skip();
+	}
+	procs_hold(h.ps);
+	pid = harness_pid(&h, id);
+	for (tries = 0; tries < 1000 && harness_state(pid) != 'T'; tries++)
+		usleep(1000);
+	assert_int_equal(harness_state(pid), 'T');
+	n = hold_nnotices;
+	assert_int_equal(kill(pid, SIGCONT), 0);
+	pfd.fd = procs_event_fd(h.ps);
+	pfd.events = POLLIN;
+	for (tries = 0; tries < 100 && !noticed; tries++) {
+		if (poll(&pfd, 1, 20) == 1)
+			procs_wakeups(h.ps);
+		noticed = hold_noticed(n, "continued from outside", NULL);
+	}
+	assert_true(noticed);
+	for (tries = 0; tries < 1000 && harness_state(pid) != 'T'; tries++)
+		usleep(1000);
+	assert_int_equal(harness_state(pid), 'T');
+	procs_release(h.ps);
+	hold_done(&h);
+}
+
 /* setsid and setpgid escapees live in the cgroup and die on procs_free. */
 static void
 test_escape_free(void **state)
@@ -419,6 +465,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_cont_restopped, hold_teardown),
+		cmocka_unit_test_teardown(test_cont_paused, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_free, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_killed, hold_teardown),
 		cmocka_unit_test_teardown(test_watchdog_replaced, hold_teardown),
