@@ -72,6 +72,13 @@ struct daemon_step {
 	 */
 	int			 until_event;
 	uint64_t		 event_seq;
+	/*
+	 * With real tasks alive the ticks take their wall time (at the
+	 * speed), as when running, from t0: the children run for what
+	 * the engine charges them.  Without, they run at once.
+	 */
+	int			 paced;
+	uint64_t		 t0;
 };
 
 /* A scenario's real task: checked at load, spawned once detached. */
@@ -1012,13 +1019,27 @@ daemon_step_found(const struct daemon *d)
 	return (d->step.until_event && d->event_seq != d->step.event_seq);
 }
 
-/* Run the step's ticks until it is done or the slice's time is up. */
+/* When the step's tick number done is due, paced (CLOCK_MONOTONIC ns). */
+static uint64_t
+daemon_step_due(const struct daemon *d, uint64_t done)
+{
+	return (d->step.t0 + (uint64_t)((long double)done * 1e6L /
+	    d->clock.speed));
+}
+
+/*
+ * Run the step's ticks until it is done, the slice's time is up, or
+ * (paced) the next tick is not due yet; 1 when the step is over.
+ */
 static int
 daemon_step_run(struct daemon *d)
 {
 	uint64_t	end = clock_now_ns() + DAEMON_STEP_SLICE_NS;
 
 	while (d->step.done < d->step.total && !d->exiting) {
+		if (d->step.paced &&
+		    clock_now_ns() < daemon_step_due(d, d->step.done))
+			break;
 		daemon_tick_once(d);
 		d->step.done++;
 		if (daemon_step_found(d))
@@ -1026,10 +1047,14 @@ daemon_step_run(struct daemon *d)
 		if ((d->step.done & 15) == 0 && clock_now_ns() >= end)
 			break;
 	}
-	/* The steps ran in no wall time: real tasks stay stopped. */
-	if (d->procs != NULL && d->clock.paused)
+	/* Run in no wall time, real tasks (if any) stay stopped. */
+	if (!d->step.paced && d->procs != NULL && d->clock.paused)
 		procs_hold(d->procs);
-	return (d->step.done == d->step.total || daemon_step_found(d));
+	if (d->step.done < d->step.total && !daemon_step_found(d))
+		return (0);
+	/* Paced: the last tick's time too, before the children stop. */
+	return (!d->step.paced ||
+	    clock_now_ns() >= daemon_step_due(d, d->step.done));
 }
 
 /*
@@ -1046,6 +1071,9 @@ daemon_step_end(struct daemon *d, const char *why)
 	d->step.active = 0;
 	d->step.client = NULL;
 	evtimer_del(d->step.ev);
+	/* Paced, the children ran between its ticks: stopped again. */
+	if (d->step.paced && d->procs != NULL && d->clock.paused)
+		procs_hold(d->procs);
 	if (d->trace != NULL)
 		fflush(d->trace);
 	if (why == NULL && d->step.until_event) {
@@ -1074,13 +1102,20 @@ daemon_step_slice(evutil_socket_t fd, short events, void *arg)
 {
 	struct daemon	*d = arg;
 	struct timeval	 tv = { 0, 0 };
+	uint64_t	 now, due;
 
 	if (!d->step.active || d->exiting)
 		return;
-	if (daemon_step_run(d))
+	if (daemon_step_run(d)) {
 		daemon_step_end(d, NULL);
-	else
-		evtimer_add(d->step.ev, &tv);
+		return;
+	}
+	if (d->step.paced &&
+	    (due = daemon_step_due(d, d->step.done)) > (now = clock_now_ns())) {
+		tv.tv_sec = (time_t)((due - now) / 1000000000ULL);
+		tv.tv_usec = (suseconds_t)((due - now) % 1000000000ULL / 1000);
+	}
+	evtimer_add(d->step.ev, &tv);
 }
 
 /*
@@ -1108,6 +1143,11 @@ daemon_step_start(struct daemon *d, uint64_t n, int until_event,
 	d->step.active = 1;
 	d->step.until_event = until_event;
 	d->step.event_seq = d->event_seq;
+	d->step.paced = d->procs != NULL && daemon_real_live(d);
+	d->step.t0 = clock_now_ns();
+	/* The blocked ones may wake, as when running (procs_hold took). */
+	if (d->step.paced)
+		procs_release(d->procs);
 	daemon_step_slice(-1, 0, d);
 }
 

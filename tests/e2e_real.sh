@@ -267,6 +267,32 @@ if timing "real-mixed" >/dev/null; then
 	[ $slept -gt 0 ] && [ $top -gt 0 ] && ok "real-mixed: the editor sleeps for real ($slept of 40 looks) and stays near the top" ||
 	    fail "real-mixed: editor sleeping in $slept, at rank 120 in $top of 40 looks: $line"
 fi
+# Stepping with real tasks gives them the ticks' time for real: 500
+# ticks take at least 450 ms of wall time (at speed 1), and the children
+# get CPU time for the ticks the engine charges them (ran), so the editor
+# is not charged time it never had and does not sink like a hog.
+sumf() {	# sumf FIELD: the field summed over the real tasks' lines
+	ask tasks | grep 'kind=real' |
+	    sed -n "s/.* $1=\([0-9]*\).*/\1/p" | awk '{ s += $1 } END { print s + 0 }'
+}
+ask pause >/dev/null
+ran0=$(sumf ran)
+cpu0=$(sumf cputime)
+t0=$(date +%s%N)
+r=$(ask "step 500" | tail -1)
+t1=$(date +%s%N)
+ms=$(( (t1 - t0) / 1000000 ))
+dran=$(( $(sumf ran) - ran0 ))
+dcpu=$(( $(sumf cputime) - cpu0 ))
+[ "$r" = ok ] && [ "$ms" -ge 450 ] && [ "$dran" -ge 450 ] &&
+    ok "real-mixed: step 500 took $ms ms; ran +$dran, cputime +$dcpu" ||
+    fail "real-mixed: step 500 ('$r') took $ms ms (want >= 450), ran +$dran"
+if timing "stepped CPU time" >/dev/null; then
+	[ $((dcpu * 4)) -ge "$dran" ] &&
+	    ok "real-mixed: the children had CPU for the steps (+$dcpu ms for +$dran)" ||
+	    fail "real-mixed: stepped ran +$dran ms but the children's CPU +$dcpu ms"
+fi
+ask resume >/dev/null
 kill -TERM "$daemon"
 reap "$daemon" || fail "real-mixed: SIGTERM: exit status $?"
 daemon=""

@@ -352,17 +352,21 @@ test_big_frame(void **state)
 
 /* Start three real tasks (stairs-load) on c. */
 static void
-tb_spawn_three(struct tconn *c)
+tb_spawn_three(struct tconn *c, int real)
 {
 	char	final[1024], cmd[128];
 	int	i;
 
 	for (i = 0; i < 3; i++) {
-		snprintf(cmd, sizeof cmd, "spawn burn%d -- stairs-load --run 5 "
-		    "--sleep %d", i, 1 + i);
+		if (real)
+			snprintf(cmd, sizeof cmd, "spawn burn%d -- stairs-load "
+			    "--run 5 --sleep %d", i, 1 + i);
+		else
+			snprintf(cmd, sizeof cmd, "add burn%d pattern=5,%d", i,
+			    1 + i);
 		assert_int_equal(tc_cmd(c, cmd, NULL, 0, final, sizeof final),
 		    0);
-		if (strncmp(final, "ok ", 3) != 0) {
+		if (strncmp(final, "ok", 2) != 0) {
 			fprintf(stderr, "%s -> %s\n", cmd, final);
 			fail();
 		}
@@ -391,7 +395,11 @@ tb_wait_moving(struct tconn *b, long long from)
 	return (tick);
 }
 
-/* Item 5: a long step yields to the loop; pause cancels; SIGTERM exits. */
+/*
+ * Item 5: a long step yields to the loop; pause cancels; SIGTERM exits.
+ * Scripted tasks: with real ones a step takes the ticks' wall time
+ * (test_paced_step).
+ */
 static void
 test_long_step(void **state)
 {
@@ -406,7 +414,7 @@ test_long_step(void **state)
 	td_start(&t);
 	assert_non_null(a = tc_open(&t));
 	assert_non_null(b = tc_open(&t));
-	tb_spawn_three(a);
+	tb_spawn_three(a, 0);
 	assert_int_equal(tc_cmd(b, "pause", NULL, 0, final, sizeof final), 0);
 	t0 = tc_status(b, "tick");
 
@@ -478,6 +486,51 @@ test_long_step(void **state)
 	td_stop(&t);
 }
 
+/*
+ * With real tasks a step takes its ticks' wall time (1 ms each at speed
+ * 1), so the children run for what the engine charges them; status
+ * answers in the middle, pause cancels, and the children are stopped
+ * again after it.
+ */
+static void
+test_paced_step(void **state)
+{
+	struct td	 t;
+	struct tconn	*a, *b;
+	char		 final[1024], line[1024];
+	long long	 t0, tick;
+	long		 start, ms;
+
+	td_init(&t, "realtime = false;\n", NULL);
+	td_start(&t);
+	assert_non_null(a = tc_open(&t));
+	assert_non_null(b = tc_open(&t));
+	tb_spawn_three(a, 1);
+	assert_int_equal(tc_cmd(b, "pause", NULL, 0, final, sizeof final), 0);
+	t0 = tc_status(b, "tick");
+	start = td_ms();
+	assert_int_equal(tc_cmd(a, "step 300", NULL, 0, final,
+	    sizeof final), 0);
+	ms = td_ms() - start;
+	fprintf(stderr, "# step 300 with real tasks: %s after %ld ms\n",
+	    final, ms);
+	assert_string_equal(final, "ok");
+	assert_int_equal(tc_status(b, "tick"), t0 + 300);
+	assert_true(ms >= 270);
+	t0 += 300;
+
+	/* status in the middle; pause cancels the rest. */
+	tc_sendf(a, "step 100000");
+	tick = tb_wait_moving(b, t0);
+	assert_true(tick > t0 && tick < t0 + 100000);
+	assert_int_equal(tc_cmd(b, "pause", NULL, 0, final, sizeof final), 0);
+	assert_int_equal(tc_line(a, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_true(strncmp(line, "err step cancelled after ", 25) == 0);
+	tc_close(a);
+	tc_close(b);
+	td_stop(&t);
+}
+
 /* Item 6: at the open-file limit the listener backs off, then recovers. */
 static void
 test_emfile(void **state)
@@ -542,6 +595,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_stalled_many),
 		cmocka_unit_test(test_big_frame),
 		cmocka_unit_test(test_long_step),
+		cmocka_unit_test(test_paced_step),
 		cmocka_unit_test(test_emfile),
 	};
 
