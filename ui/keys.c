@@ -838,8 +838,8 @@ static const char *const keys_help_text[] = {
 	"Q            stop the daemon (asks)   "
 	    "c           two policies / one",
 	"w r e        timeline/rank line/log   z Z u d     zoom; log older/newer",
-	"T            theme: dark/light/projector"
-	    " B      big type: auto/on/off",
+	"T            theme: dark/light/proj.  "
+	    "B           big type: auto/on/off",
 	"",
 	"Rewind (a seek pauses there, never past the present):",
 	"Left Right   a tick back / forward    { } S-Lt/Rt an rr interval",
