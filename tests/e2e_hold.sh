@@ -61,18 +61,24 @@ hogs=$(ask tasks | sed -n 's/.* kind=real pid=\([0-9][0-9]*\) .*/\1/p')
 # not continued "from outside".  So up to 5 tries, each a stopped hog
 # and up to 3 s for the event (it comes with a frame, 10 fps; ASan on a
 # busy machine is slow).  A daemon that never notices fails all five.
+# stopped_hog: a hog of $hogs in state T, in $victim (empty if none
+# within 100 looks, 10 ms apart).
+stopped_hog() {
+	victim=""
+	sh_i=0
+	while [ -z "$victim" ] && [ $sh_i -lt 100 ]; do
+		for p in $hogs; do
+			[ "$(proc_state "$p")" = T ] && victim=$p && return
+		done
+		sh_i=$((sh_i + 1))
+		sleep 0.01
+	done
+}
 victim=""
 tries=0
 while [ $tries -lt 5 ]; do
 	tries=$((tries + 1))
-	victim=""
-	i=0
-	while [ -z "$victim" ] && [ $i -lt 100 ]; do
-		for p in $hogs; do
-			[ "$(proc_state "$p")" = T ] && victim=$p && break
-		done
-		i=$((i + 1))
-	done
+	stopped_hog
 	[ -z "$victim" ] && break
 	kill -CONT "$victim"
 	i=0
@@ -110,15 +116,7 @@ conts() {
 }
 if ask status | grep -q 'observe=events'; then
 	ask pause >/dev/null
-	victim=""
-	i=0
-	while [ -z "$victim" ] && [ $i -lt 100 ]; do
-		for p in $hogs; do
-			[ "$(proc_state "$p")" = T ] && victim=$p && break
-		done
-		i=$((i + 1))
-		sleep 0.01
-	done
+	stopped_hog
 	n=$(conts)
 	[ -n "$victim" ] && kill -CONT "$victim"
 	i=0

@@ -44,29 +44,40 @@ static const char test_text[] =
 /* Keep the engine's log of changes in the sessions made (as the daemon). */
 static int	track_changes;
 
+/*
+ * A session of scenario text (named label), with what set already says
+ * (history, policy, note...; zeroed otherwise).
+ */
+static struct session *
+session_of(const char *text, const char *label, struct session_setup *set)
+{
+	struct scenario		*sc;
+	struct session		*s;
+	char			*cause = NULL;
+
+	sc = scenario_load_string(text, label, &cause);
+	assert_non_null(sc);
+	set->label = label;
+	set->text = text;
+	engine_params_default(&set->params);
+	scenario_params(sc, &set->params);
+	s = session_create(set, sc, &cause);
+	assert_non_null(s);
+	scenario_free(sc);
+	return (s);
+}
+
 /* A session of test_text keeping history ticks, under policy pol. */
 static struct session *
 new_session_policy(uint64_t history, const struct engine_policy *pol)
 {
 	struct session_setup	 set;
-	struct scenario		*sc;
-	struct session		*s;
-	char			*cause = NULL;
 
-	sc = scenario_load_string(test_text, "t.cfg", &cause);
-	assert_non_null(sc);
 	memset(&set, 0, sizeof set);
-	set.label = "t.cfg";
-	set.text = test_text;
-	engine_params_default(&set.params);
-	scenario_params(sc, &set.params);
 	set.history = history;
 	set.policy = pol;
 	set.track_changes = track_changes;
-	s = session_create(&set, sc, &cause);
-	assert_non_null(s);
-	scenario_free(sc);
-	return (s);
+	return (session_of(test_text, "t.cfg", &set));
 }
 
 /* A session of test_text keeping history ticks. */
@@ -444,21 +455,11 @@ test_fall_off_note(void **unused)
 	static const char	 text[] = "name = \"f\";\n"
 	    "tasks = ( { name = \"hog\"; } );\n";
 	struct session_setup	 set;
-	struct scenario		*sc;
 	struct session		*s;
-	char			*cause = NULL;
 
-	sc = scenario_load_string(text, "f.cfg", &cause);
-	assert_non_null(sc);
 	memset(&set, 0, sizeof set);
-	set.label = "f.cfg";
-	set.text = text;
-	engine_params_default(&set.params);
-	scenario_params(sc, &set.params);
 	set.note = note_keep;
-	s = session_create(&set, sc, &cause);
-	assert_non_null(s);
-	scenario_free(sc);
+	s = session_of(text, "f.cfg", &set);
 	notes[0] = '\0';
 	while (session_now(s) < 401)
 		session_tick(s);
@@ -496,24 +497,15 @@ test_exit_note(void **unused)
 	static const char	 text[] = "name = \"x\";\n"
 	    "tasks = ( { name = \"hog\"; } );\n";
 	struct session_setup	 set;
-	struct scenario		*sc;
 	struct session		*s;
 	struct change		 ch;
 	char			*cause = NULL;
 	int			 id;
 
-	sc = scenario_load_string(text, "x.cfg", &cause);
-	assert_non_null(sc);
 	memset(&set, 0, sizeof set);
-	set.label = "x.cfg";
-	set.text = text;
-	engine_params_default(&set.params);
-	scenario_params(sc, &set.params);
 	set.note = note_keep;
 	set.exit_reason = exit_reason_status3;
-	s = session_create(&set, sc, &cause);
-	assert_non_null(s);
-	scenario_free(sc);
+	s = session_of(text, "x.cfg", &set);
 	memset(&ch, 0, sizeof ch);
 	ch.kind = CHANGE_ADD;
 	ch.name = "proc";
