@@ -171,10 +171,11 @@ static int
 command_affinity(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	struct engine_task_info	 ti;
-	struct cpumask		 mask;
+	struct engine_task_info	 ti, now;
+	struct cpumask		 mask, gm;
 	struct change		 ch;
-	char			*cause = NULL, a[160], b[160];
+	char			*cause = NULL, a[160], b[160], c[160], g[160];
+	char			 why[600];
 	int			 id;
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
@@ -191,9 +192,18 @@ command_affinity(struct daemon *d, const struct proto_cmd *cmd,
 	ch.cpus = mask;
 	if (daemon_change(d, &ch, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_note(d, "%s cpus %s -> %s", ti.name,
+	/* Kept whole, but its group may allow fewer: say where it runs. */
+	why[0] = '\0';
+	if (engine_task_info(daemon_engine(d), id, &now) == 0 &&
+	    !cpumask_equal(&now.allowed, &now.affinity) && now.group >= 0 &&
+	    engine_group_cpus(daemon_engine(d), now.group, &gm) == 0)
+		snprintf(why, sizeof why, " (it runs on %s only: its group %s "
+		    "has %s)", cpumask_format(&now.allowed, c, sizeof c),
+		    engine_group_name(daemon_engine(d), now.group),
+		    cpumask_format(&gm, g, sizeof g));
+	daemon_note(d, "%s cpus %s -> %s%s", ti.name,
 	    cpumask_format(&ti.affinity, a, sizeof a),
-	    cpumask_format(&mask, b, sizeof b));
+	    cpumask_format(&mask, b, sizeof b), why);
 	evbuffer_add_printf(out, "ok\n");
 	return (0);
 }

@@ -686,6 +686,42 @@ test_policy(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+/*
+ * An affinity wider than the task's group allows is kept (the group's
+ * CPUs may change), and the event says where the task may run now: on
+ * its group's CPUs only.
+ */
+static void
+test_affinity_group(void **state)
+{
+	struct td	 t;
+	struct tconn	*sub, *c;
+	char		 line[8192];
+
+	td_init(&t, NULL,
+	    "name = \"g\";\ncpus = 2;\n"
+	    "groups = ( { name = \"batch\"; cpus = \"1\"; } );\n"
+	    "tasks = ( { name = \"h\"; group = \"batch\"; } );\n");
+	td_start(&t);
+	assert_non_null(sub = tc_open(&t));
+	assert_non_null(c = tc_open(&t));
+	tc_sendf(sub, "subscribe 30");
+	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
+	assert_string_equal(line, "ok");
+	tc_expect(c, "affinity h 0-1", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=h cpus 0-255 -> 0-1 (it "
+	    "runs on 1 only: its group batch has 1)", NULL, 0), 0);
+	tc_expect(c, "affinity h 1", "ok");
+	assert_int_equal(wait_frame_line(sub, "text=h cpus 0-1 -> 1", line,
+	    sizeof line), 0);
+	assert_null(strstr(line, "only"));
+	tc_expect(c, "affinity h 0", "err task h may not run on cpus 0 in "
+	    "group batch");
+	tc_close(sub);
+	tc_close(c);
+	td_stop(&t);
+}
+
 int
 main(void)
 {
@@ -703,6 +739,7 @@ main(void)
 		cmocka_unit_test(test_table_descent),
 		cmocka_unit_test(test_table_since),
 		cmocka_unit_test(test_policy),
+		cmocka_unit_test(test_affinity_group),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
