@@ -481,6 +481,24 @@ command_scenarios(struct daemon *d, const struct proto_cmd *cmd,
 	return (0);
 }
 
+/*
+ * A file a client names must be named by its absolute path: a relative
+ * one would be the daemon's directory's (`/` when detached), not the
+ * client's.  0, or -1 with the err line in out.
+ */
+static int
+command_absolute(const char *path, struct evbuffer *out)
+{
+	char	q[PROTO_QUOTE_SIZE];
+
+	if (path[0] == '/')
+		return (0);
+	command_err(out, xasprintf("%s: not an absolute path (a relative "
+	    "one would be the daemon's directory's)",
+	    protocol_quote(path, q, sizeof q)));
+	return (-1);
+}
+
 /* load <name|path>, reset: a new session; err leaves the current one. */
 static int
 command_load(struct daemon *d, const char *name, struct evbuffer *out)
@@ -494,6 +512,8 @@ command_load(struct daemon *d, const char *name, struct evbuffer *out)
 			return (command_err(out, xasprintf("load: no scenario "
 			    "%s", protocol_quote(name, q, sizeof q))));
 	}
+	if (strchr(name, '/') != NULL && command_absolute(name, out) != 0)
+		return (0);
 	copy = xstrdup(name);	/* the label goes with the old session */
 	if (daemon_switch(d, copy, &cause) != 0) {
 		free(copy);
@@ -512,11 +532,8 @@ command_record(struct daemon *d, const struct proto_cmd *cmd,
 {
 	char	*cause = NULL, q[PROTO_QUOTE_SIZE];
 
-	/* Relative, it would be the daemon's directory's (`/`, detached). */
-	if (cmd->path[0] != '/')
-		return (command_err(out, xasprintf("%s: not an absolute path "
-		    "(a relative one would be the daemon's directory's)",
-		    protocol_quote(cmd->path, q, sizeof q))));
+	if (command_absolute(cmd->path, out) != 0)
+		return (0);
 	if (daemon_record(d, cmd->path, &cause) != 0)
 		return (command_err(out, cause));
 	daemon_note(d, "recording to %s", protocol_quote(cmd->path, q,

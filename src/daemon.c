@@ -1735,19 +1735,11 @@ daemon_switch(struct daemon *d, const char *name, char **cause)
 	char		*why = NULL, *found = NULL;
 	int		 paused = d->clock.paused, had_procs = d->procs != NULL;
 
-	/*
-	 * A scenario's name, or a file by its absolute path: a relative
-	 * one would be the daemon's directory's (`/` when detached), not
-	 * the client's.
-	 */
-	if (*name != '/' && (strchr(name, '/') != NULL ||
-	    (builtin_find(name) == NULL &&
-	    (found = daemon_scenario_file(d, name)) == NULL))) {
-		*cause = strchr(name, '/') != NULL ? xasprintf("%s: not an "
-		    "absolute path (a relative one would be the daemon's "
-		    "directory's)", name) : xasprintf("%s: no such scenario "
-		    "(`scenarios` lists them; a file needs its absolute "
-		    "path)", name);
+	/* A bare name is a scenario's, never a file of our directory. */
+	if (strchr(name, '/') == NULL && builtin_find(name) == NULL &&
+	    (found = daemon_scenario_file(d, name)) == NULL) {
+		*cause = xasprintf("%s: no such scenario (`scenarios` lists "
+		    "them; a file needs its absolute path)", name);
 		return (-1);
 	}
 	free(found);

@@ -162,7 +162,7 @@ esac
 # runs in the checkout), and nothing is written for a relative record.
 r=$(say "load scenarios/article.cfg")
 case "$r" in
-"err scenarios/article.cfg: not an absolute path"*)
+"err \"scenarios/article.cfg\": not an absolute path"*)
 	ok "a relative load refused: $r" ;;
 *)	fail "a relative load: '$r'" ;;
 esac
