@@ -516,7 +516,6 @@ session_answer(struct session *s)
 	return (a);
 }
 
-
 /* The caption shown, and the tick it fired at. */
 const char *
 session_caption(const struct session *s, uint64_t *tick)

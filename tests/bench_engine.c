@@ -322,7 +322,6 @@ bench_fork(int ncpus, int ntasks, double window_ns, struct result *res)
 	return (0);
 }
 
-
 #ifndef BENCH_OLD_ENGINE
 /*
  * Run argv (execvp) and read what it writes on fd `which` (1 or 2; the

@@ -181,7 +181,6 @@ bar_hint(struct grid *g, int x, int y, int xmax, const char *text,
 	return (end);
 }
 
-
 /* One piece of the status line, and whether it goes when short. */
 struct bar_piece {
 	char		 text[MODEL_WORD_MAX + 32];
