@@ -9,6 +9,8 @@
  * forced to /proc polling.  Prints a table (docs/BENCH.md, "Real
  * processes").
  */
+#include <pthread.h>
+
 #include "proc_harness.h"
 
 #define NTASKS		50
@@ -35,38 +37,183 @@ us_between(const struct timespec *a, const struct timespec *b)
 }
 
 /*
+ * The sampler: a thread of its own, so that reading 50 tasks' /proc files
+ * (400-600 µs) does not hold up the loop, which meanwhile acts on wakes as
+ * the daemon would (sampled in the loop's own thread, a wake during the
+ * read waited for it to end: docs/BENCH.md, "The sampler").  The loop
+ * publishes what the engine says of each task after every tick, and when
+ * a tick's switch last took a CPU from it: a task seen R that a switch
+ * unpicked from 300 µs before the sample on is not counted (read before
+ * its stop, or its stop still in flight), as the sample is not one
+ * instant.  Asleep on a condition while not sampling (its CPU would
+ * count in the loop's getrusage).
+ */
+static pthread_t	 sampler;
+static pthread_mutex_t	 sampler_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	 sampler_cv = PTHREAD_COND_INITIALIZER;
+static int		 sampler_on, sampler_busy, sampler_quit;
+static int		 pub_cpu[NTASKS + 1], pub_runnable[NTASKS + 1];
+static uint64_t		 pub_unpicked[NTASKS + 1];	/* ns */
+static int		 statfd[NTASKS + 1], statusfd[NTASKS + 1];
+
+static uint64_t
+ns_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
+}
+
+/* Publish the engine's view of every task (the loop's thread). */
+static void
+publish(struct harness *h, const int *was)
+{
+	struct engine_task_info	ti;
+	struct engine_cpu_info	ci;
+	uint64_t		now = ns_now();
+	int			k, c;
+
+	for (c = 0; c < 2; c++) {
+		engine_cpu_info(h->e, c, &ci);
+		if (was[c] != ci.task && was[c] > 0 && was[c] <= NTASKS)
+			for (k = 1; k <= NTASKS; k++)
+				if (ids[k] == was[c])
+					__atomic_store_n(&pub_unpicked[k], now,
+					    __ATOMIC_RELEASE);
+	}
+	for (k = 1; k <= NTASKS; k++) {
+		engine_task_info(h->e, ids[k], &ti);
+		__atomic_store_n(&pub_cpu[k], ti.cpu, __ATOMIC_RELAXED);
+		__atomic_store_n(&pub_runnable[k], ti.state == ENGINE_RUNNABLE,
+		    __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * Is task k running or runnable, and not about to stop: its state letter
+ * R, then at once no SIGSTOP pending (harness_running, through the two
+ * /proc files kept open: a pread each, so that the 50 tasks are read in
+ * ~100 µs, where an open and read of each took ~450).
+ */
+static int
+running_now(int k)
+{
+	char			 buf[2048], *p;
+	unsigned long long	 pend;
+	ssize_t			 n;
+
+	if ((n = pread(statfd[k], buf, sizeof buf - 1, 0)) <= 0)
+		return (0);
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] != 'R')
+		return (0);
+	if ((n = pread(statusfd[k], buf, sizeof buf - 1, 0)) <= 0)
+		return (0);
+	buf[n] = '\0';
+	if ((p = strstr(buf, "\nShdPnd:")) == NULL ||
+	    sscanf(p + 8, "%llx", &pend) != 1)
+		return (0);
+	return (!(pend & (1ULL << (SIGSTOP - 1))));
+}
+
+/*
+ * One sample: real tasks seen running, by the engine CPU they are on.
+ * The engine's view is taken before the reads; a task a tick's switch
+ * unpicked from 300 µs before the reads to their end is left out.
+ */
+static void
+sample_once(void)
+{
+	uint64_t	t0 = ns_now() - 300000, t1, un;
+	int		k, c, r[2] = { 0, 0 }, u[2] = { 0, 0 }, seen[NTASKS + 1];
+	int		cpu[NTASKS + 1], runnable[NTASKS + 1];
+
+	for (k = 1; k <= NTASKS; k++) {
+		cpu[k] = __atomic_load_n(&pub_cpu[k], __ATOMIC_ACQUIRE);
+		runnable[k] = __atomic_load_n(&pub_runnable[k],
+		    __ATOMIC_ACQUIRE);
+	}
+	for (k = 1; k <= NTASKS; k++)
+		seen[k] = running_now(k);
+	t1 = ns_now();
+	for (k = 1; k <= NTASKS; k++) {
+		c = cpu[k];
+		un = __atomic_load_n(&pub_unpicked[k], __ATOMIC_ACQUIRE);
+		if (!seen[k] || c < 0 || c > 1 || (un >= t0 && un <= t1))
+			continue;
+		r[c]++;
+		if (runnable[k])
+			u[c]++;
+	}
+	samples++;
+	if (r[0] >= 2 || r[1] >= 2)
+		doubled++;
+	if (u[0] >= 2 || u[1] >= 2)
+		doubled_unstopped++;
+}
+
+/* The sampler thread: a sample every 2 ms while sampler_on. */
+static void *
+sampler_main(void *arg)
+{
+	struct timespec	next;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&sampler_mu);
+		sampler_busy = 0;
+		pthread_cond_broadcast(&sampler_cv);
+		while (!sampler_on && !sampler_quit)
+			pthread_cond_wait(&sampler_cv, &sampler_mu);
+		if (sampler_quit) {
+			pthread_mutex_unlock(&sampler_mu);
+			return (NULL);
+		}
+		sampler_busy = 1;
+		pthread_mutex_unlock(&sampler_mu);
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		while (__atomic_load_n(&sampler_on, __ATOMIC_ACQUIRE)) {
+			sample_once();
+			harness_next_ms(&next);
+			harness_next_ms(&next);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+			    &next, NULL) == EINTR)
+				;
+		}
+	}
+}
+
+/* Start or stop sampling; stopped, no sample is counted after it returns. */
+static void
+sampler_set(int on, int quit)
+{
+	pthread_mutex_lock(&sampler_mu);
+	__atomic_store_n(&sampler_on, on, __ATOMIC_RELEASE);
+	sampler_quit = quit;
+	pthread_cond_broadcast(&sampler_cv);
+	while (!on && sampler_busy)
+		pthread_cond_wait(&sampler_cv, &sampler_mu);
+	pthread_mutex_unlock(&sampler_mu);
+}
+
+/*
  * One 1 ms loop like the daemon's, timing procs_enforce on the ticks where
- * an engine CPU changed task.
+ * an engine CPU changed task; sampled from the sampler thread if sample.
  */
 static void
 run(struct harness *h, int ms, int sample)
 {
 	struct timespec		 next, a, b;
 	struct engine_cpu_info	 ci;
-	struct engine_task_info	 ti;
-	int			 i, c, k, changed, r[2], u[2];
+	int			 i, c, changed, was[2];
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (sample) {
+		publish(h, last_task);
+		sampler_set(1, 0);
+	}
 	for (i = 0; i < ms; i++) {
-		if (sample && i % 2 == 0 && harness_since_enforce(h) >= 300) {
-			/* Real tasks seen R, by the engine CPU they are on. */
-			r[0] = r[1] = u[0] = u[1] = 0;
-			for (k = 1; k <= NTASKS; k++) {
-				if (!harness_running(pids[k]))
-					continue;
-				engine_task_info(h->e, ids[k], &ti);
-				if (ti.cpu < 0)
-					continue;
-				r[ti.cpu]++;
-				if (ti.state == ENGINE_RUNNABLE)
-					u[ti.cpu]++;
-			}
-			samples++;
-			if (r[0] >= 2 || r[1] >= 2)
-				doubled++;
-			if (u[0] >= 2 || u[1] >= 2)
-				doubled_unstopped++;
-		}
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if (harness_sigchld) {
 			harness_sigchld = 0;
@@ -82,6 +229,7 @@ run(struct harness *h, int ms, int sample)
 		t_tick += us_between(&a, &b);
 		changed = 0;
 		for (c = 0; c < 2; c++) {
+			was[c] = last_task[c];
 			engine_cpu_info(h->e, c, &ci);
 			if (ci.task != last_task[c])
 				changed = 1;
@@ -92,12 +240,16 @@ run(struct harness *h, int ms, int sample)
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		h->enforced = b;
 		t_enforce += us_between(&a, &b);
+		if (sample)
+			publish(h, was);
 		nticks++;
 		if (changed && nswitch < maxswitch)
 			switch_us[nswitch++] = us_between(&a, &b);
 		harness_next_ms(&next);
 		harness_wait(h, &next, 1);
 	}
+	if (sample)
+		sampler_set(0, 0);
 }
 
 /* The CPU use of a bare 1 ms clock_nanosleep loop: the floor. */
@@ -129,6 +281,7 @@ struct result {
 	int	samples, doubled, doubled_known;
 	double	errmean, errmax;	/* points */
 	size_t	wakes;			/* acted on at once */
+	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
 	uint64_t stolen;		/* ms, all tasks, over SAMPLE_MS */
 };
@@ -158,6 +311,7 @@ bench(int hogs, int proc, struct result *res)
 	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
 	uint64_t		 cpu[NTASKS + 1], ran[NTASKS + 1];
 	uint64_t		 cpusum = 0, ransum = 0, med, p99, st0;
+	size_t			 w0;
 	double			 t0, c0, wall, used, a, b, err;
 	char			 name[32];
 	int			 map[2] = { 0, 1 }, k, n;
@@ -178,6 +332,12 @@ bench(int hogs, int proc, struct result *res)
 		ids[k] = k <= hogs ? harness_load(&h, name, "1000000", "0") :
 		    harness_load(&h, name, "2", "40");
 		pids[k] = harness_pid(&h, ids[k]);
+		snprintf(name, sizeof name, "/proc/%ld/stat", (long)pids[k]);
+		if ((statfd[k] = open(name, O_RDONLY | O_CLOEXEC)) == -1)
+			fatal("%s", name);
+		snprintf(name, sizeof name, "/proc/%ld/status", (long)pids[k]);
+		if ((statusfd[k] = open(name, O_RDONLY | O_CLOEXEC)) == -1)
+			fatal("%s", name);
 	}
 	run(&h, 300, 0);
 	res->bare = bare_loop(2000);
@@ -211,9 +371,11 @@ bench(int hogs, int proc, struct result *res)
 	}
 	nswitch = maxswitch;	/* stop timing */
 	st0 = stolen_all(&h);
+	w0 = procs_wake_delay(h.ps, &med, &p99);
 	run(&h, SAMPLE_MS, 1);
 	res->stolen = stolen_all(&h) - st0;
 	res->wakes = procs_wake_delay(h.ps, &med, &p99);
+	res->wakerate = (double)(res->wakes - w0) * 1000.0 / SAMPLE_MS;
 	res->wake50 = (double)med / 1e3;
 	res->wake99 = (double)p99 / 1e3;
 	for (k = 1; k <= hogs; k++) {
@@ -235,6 +397,10 @@ bench(int hogs, int proc, struct result *res)
 	res->samples = samples;
 	res->doubled = doubled;
 	res->doubled_known = doubled_unstopped;
+	for (k = 1; k <= NTASKS; k++) {
+		close(statfd[k]);
+		close(statusfd[k]);
+	}
 	harness_done(&h);
 }
 
@@ -336,6 +502,7 @@ main(void)
 {
 	struct result		 r[NRUNS];
 	struct sigaction	 sa;
+	struct sched_param	 sp;
 	static const int	 trees[] = { 5, 101, 121 };
 	double			 pmed, pp99, tmed[3], tmean[3];
 	int			 rt, i, tracked[3];
@@ -347,6 +514,20 @@ main(void)
 	sigaction(SIGCHLD, &sa, NULL);
 	log_init("bench_proc", 1, LOG_LEVEL_WARN);
 	rt = harness_realtime() == 0;
+	/*
+	 * The loop above the sampler (SCHED_FIFO 2 and 1) so that a sample
+	 * never holds it up, even on the loop's CPU.
+	 */
+	if (rt) {
+		sp.sched_priority = 2;
+		sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp);
+	}
+	if ((errno = pthread_create(&sampler, NULL, sampler_main, NULL)) != 0)
+		fatal("pthread_create");
+	if (rt) {
+		sp.sched_priority = 1;
+		pthread_setschedparam(sampler, SCHED_FIFO, &sp);
+	}
 	maxswitch = 100000;
 	switch_us = xcalloc(maxswitch, sizeof *switch_us);
 	bench(50, 0, &r[0]);
@@ -358,7 +539,8 @@ main(void)
 
 	printf("Real processes: %d stairs-load tasks on 2 engine CPUs, 1 ms "
 	    "tick, loop at %s; interactive = --run 2 --sleep 40\n", NTASKS,
-	    rt ? "SCHED_FIFO 1" : "nice 0 (SCHED_FIFO refused)");
+	    rt ? "SCHED_FIFO 2, sampler thread at 1" :
+	    "nice 0 (SCHED_FIFO refused)");
 	printf("| what |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %d hogs, %d interactive, observe=%s%s |", r[i].hogs,
@@ -399,13 +581,20 @@ main(void)
 		if (r[i].wakes == 0)
 			printf(" - (at the next tick) |");
 		else
-			printf(" %.0f µs (%.0f), %zu |", r[i].wake50,
-			    r[i].wake99, r[i].wakes);
+			printf(" %.0f µs (%.0f), %zu (%.0f a second while "
+			    "sampled) |", r[i].wake50, r[i].wake99, r[i].wakes,
+			    r[i].wakerate);
 	}
 	printf("\n| stolen, all %d tasks, over %d s |", NTASKS,
 	    SAMPLE_MS / 1000);
 	for (i = 0; i < NRUNS; i++)
 		printf(" %llu ms |", (unsigned long long)r[i].stolen);
+	printf("\n| the same as a share of the 2 engine CPUs' time: how long a "
+	    "task the engine had not picked ran, from the kernel's switches "
+	    "(events) or CPU clocks (proc) |");
+	for (i = 0; i < NRUNS; i++)
+		printf(" %.2f %% |", 100.0 * (double)r[i].stolen /
+		    (2.0 * SAMPLE_MS));
 	printf("\n| CPU share error of the hogs, measured vs ran over %d s, "
 	    "mean (max) |", SAMPLE_MS / 1000);
 	for (i = 0; i < NRUNS; i++)
@@ -419,6 +608,8 @@ main(void)
 		printf("| procs_observe, one running task of %d tracked "
 		    "processes, median (mean) | %.1f (%.1f) |\n", tracked[i],
 		    tmed[i], tmean[i]);
+	sampler_set(0, 1);
+	pthread_join(sampler, NULL);
 	free(switch_us);
 	return (0);
 }
