@@ -96,6 +96,7 @@ proc_enforce_stop(struct proc *p)
 	proc_sample_unpick(p);
 	proc_enforce_signal(p, SIGSTOP);
 	p->stopped = 1;
+	p->stop_ns = proc_now();	/* its own wake, if any, is before */
 }
 
 /* Pin a task to a physical CPU (while stopped) and continue it. */

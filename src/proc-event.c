@@ -574,8 +574,11 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 	if (p->watch && !p->ev_woken) {
 		p->ev_woken = 1;
 		proc_enforce_wake(ps, p, ts);
-	} else if (p->stopped)
-		ps->ev_held_woke = 1;	/* a SIGCONT (or a kill) came */
+	} else if (p->stopped && ts > p->stop_ns) {
+		/* Held, and woken after our stop: a SIGCONT (or a kill). */
+		p->held_woke_ns = ts;
+		ps->ev_held_woke = 1;
+	}
 }
 
 /* The delay from a wake's record to the signal that acted on it. */

@@ -268,6 +268,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	}
 	p->live = 1;
 	p->stopped = 1;
+	p->stop_ns = proc_now();
 	p->forked = 0;
 	proc_sample_add(ps, p, pid);
 	proc_sample_cputime(p);		/* stolen counts from here */
@@ -351,20 +352,25 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 }
 
 /*
- * A task's leader was continued while we hold it stopped.  A continue
- * reported before the next poll may be our own (a SIGCONT, then a
- * SIGSTOP the child has not acted on yet, keeps the report), so those are
- * let go; any other came from outside (kill -CONT): stop it again at once.
+ * A task's leader was continued while we hold it stopped.  With events,
+ * the kernel's wake record says whether that came after our last stop
+ * (from outside) or was our own continue's (before it).  Without, a
+ * continue reported before the next poll may be our own (a SIGCONT, then
+ * a SIGSTOP the child has not acted on yet, keeps the report), so those
+ * are let go; any other came from outside (kill -CONT): stop it again at
+ * once.
  */
 static void
 proc_spawn_continued(struct procs *ps, struct proc *p)
 {
 	uint64_t	tick;
 
-	if (!p->live || p->killed || !p->stopped || p->cont_poll + 1 >=
-	    ps->polls)
+	if (!p->live || p->killed || !p->stopped)
+		return;
+	if (p->held_woke_ns <= p->stop_ns && p->cont_poll + 1 >= ps->polls)
 		return;
 	proc_enforce_signal(p, SIGSTOP);
+	p->stop_ns = proc_now();
 	tick = engine_now(ps->e);
 	proc_notice(ps, "task %s (pid %ld) continued from outside at tick "
 	    "%llu; stopped again", p->name, (long)p->pid,
@@ -386,6 +392,7 @@ proc_spawn_wait(struct procs *ps)
 	int		 status;
 
 	ps->polls++;
+	ps->evstats.waits++;
 	ps->ev_held_woke = 0;		/* this is the look it asked for */
 	for (;;) {
 		pid = waitpid(-1, &status, WNOHANG | WCONTINUED);

@@ -178,6 +178,7 @@ struct procs_event_stats {
 	uint64_t	 blocks;	/* running tasks seen blocked by them */
 	uint64_t	 lost;		/* PERF_RECORD_LOST seen */
 	uint64_t	 pid_looks;	/* reads of /proc/loadavg's last pid */
+	uint64_t	 waits;		/* waitpid polls (proc_spawn_wait) */
 };
 void	procs_event_stats(struct procs *, struct procs_event_stats *);
 /* The cgroup directory of an engine group, NULL without one. */
@@ -233,6 +234,8 @@ struct proc {
 	int			 errfd;		/* exec errno pipe, -1 */
 	uint64_t		 blocked_pcount; /* schedule count when blocked */
 	uint64_t		 cont_poll;	/* ps->polls at our last SIGCONT */
+	uint64_t		 stop_ns;	/* when we last sent SIGSTOP */
+	uint64_t		 held_woke_ns;	/* a wake record while held */
 	struct proc_member	*m;
 	int			 nm;
 	int			 scan;		/* next member the window reads */

@@ -41,6 +41,7 @@ struct harness {
 	char		 bindir[PATH_MAX];
 	char		 load[PATH_MAX + 32];	/* stairs-load */
 	struct timespec	 enforced;		/* last procs_enforce */
+	int		 sigchld_only;		/* reap on SIGCHLD only */
 };
 
 /* Microseconds since the last procs_enforce. */
@@ -382,6 +383,18 @@ harness_wait(struct harness *h, const struct timespec *next, int events)
 }
 
 /*
+ * SIGCHLD (not for stops and continues), as the daemon has it: the flag
+ * a loop may read, and the signal wakes the loop as the daemon's is.
+ */
+static volatile sig_atomic_t harness_sigchld __attribute__((unused));
+
+static __attribute__((unused)) void
+harness_on_sigchld(int sig)
+{
+	harness_sigchld = 1;
+}
+
+/*
  * Run ms ticks of 1 ms in real time: sample, reap, observe, tick, enforce,
  * wait for the next absolute ms (acting on wakes meanwhile if events).
  */
@@ -396,7 +409,11 @@ harness_run_loop(struct harness *h, int ms, harness_sample_fn fn, void *arg,
 	for (i = 0; i < ms; i++) {
 		if (fn != NULL)
 			fn(h, i, arg);
-		procs_reap(h->ps);
+		/* As the daemon does, or (tests of old) every tick. */
+		if (!h->sigchld_only || harness_sigchld) {
+			harness_sigchld = 0;
+			procs_reap(h->ps);
+		}
 		procs_observe(h->ps);
 		engine_tick(h->e);
 		procs_enforce(h->ps);
@@ -452,18 +469,6 @@ harness_run_until_members(struct harness *h, pid_t pgid, int n)
 	}
 	fprintf(stderr, "timed out after 20000 ticks waiting for %d "
 	    "processes in group %ld\n", n, (long)pgid);
-}
-
-/*
- * SIGCHLD (not for stops and continues), as the daemon has it: the flag
- * a loop may read, and the signal wakes the loop as the daemon's is.
- */
-static volatile sig_atomic_t harness_sigchld __attribute__((unused));
-
-static __attribute__((unused)) void
-harness_on_sigchld(int sig)
-{
-	harness_sigchld = 1;
 }
 
 /* The harness on engine CPUs map[0..n-1], /proc polling forced if proc. */

@@ -154,30 +154,68 @@ hold_escape_cmd(struct harness *h, const char *base)
 	    "exec %s --run 1000000 --sleep 0", base, base, h->load));
 }
 
-/* Continued from outside while it should be stopped: stopped within a tick. */
+/*
+ * Continued from outside while it should be stopped: stopped within a
+ * tick.  sigchld_only: the loop reaps on SIGCHLD only, as the daemon's
+ * does, so with events nothing polls waitpid each tick and the continue
+ * is told from ours by the kernel's wake record alone.
+ */
 static void
-test_cont_restopped(void **state)
+cont_restopped(int sigchld_only)
 {
 	struct harness		 h;
 	struct engine_cpu_info	 ci;
 	struct procs_info	 info;
-	int			 ids[3], k, attempt, n, done = 0, tries;
+	struct procs_event_stats st;
+	struct sigaction	 sa, old;
+	uint64_t		 ran_waits[3];
+	int			 ids[3], k, tick, n, done = 0, tries;
+	int			 since_poll = 0;
 	pid_t			 pid;
 	char			 name[2] = "a";
 
 	hold_init(&h, 1, 0, 0);
+	if (sigchld_only) {
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = harness_on_sigchld;
+		sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+		sigaction(SIGCHLD, &sa, &old);
+		h.sigchld_only = 1;
+	}
 	for (k = 0; k < 3; k++) {
 		name[0] = 'a' + k;
 		ids[k] = harness_load(&h, name, "1000000", "0");
 	}
 	harness_run(&h, 100, NULL, NULL);
-	for (attempt = 0; attempt < 20 && !done; attempt++) {
-		harness_run(&h, 7, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	if (sigchld_only && procs_event_fd(h.ps) != -1) {
+		/* The tasks switched; waitpid at most every 100 ticks. */
+		fprintf(stderr, "%llu waitpid polls in 100 ticks\n",
+		    (unsigned long long)st.waits);
+		assert_true(st.waits <= 5);
+		since_poll = 1;
+	}
+	/*
+	 * Tick by tick, for a task stopped by a switch; with the poll at
+	 * most every 100 ticks, one continued and stopped again by us since
+	 * the last poll (ours then looks like the outside one to waitpid).
+	 */
+	for (k = 0; k < 3; k++)
+		ran_waits[k] = UINT64_MAX;
+	for (tick = 0; tick < 3000 && !done; tick++) {
+		harness_run(&h, 1, NULL, NULL);
+		procs_event_stats(h.ps, &st);
 		engine_cpu_info(h.e, 0, &ci);
+		for (k = 0; k < 3; k++) {
+			if (procs_info(h.ps, ids[k], &info) == 0 &&
+			    !info.stopped)
+				ran_waits[k] = st.waits;
+		}
 		for (k = 0; k < 3; k++) {
 			if (ids[k] != ci.task &&
 			    procs_info(h.ps, ids[k], &info) == 0 &&
-			    info.stopped)
+			    info.stopped && (!since_poll ||
+			    ran_waits[k] == st.waits))
 				break;
 		}
 		if (k == 3)
@@ -211,6 +249,20 @@ test_cont_restopped(void **state)
 	}
 	assert_true(done);
 	hold_done(&h);
+	if (sigchld_only)
+		sigaction(SIGCHLD, &old, NULL);
+}
+
+static void
+test_cont_restopped(void **state)
+{
+	cont_restopped(0);
+}
+
+static void
+test_cont_restopped_sigchld(void **state)
+{
+	cont_restopped(1);
 }
 
 /*
@@ -465,6 +517,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_cont_restopped, hold_teardown),
+		cmocka_unit_test_teardown(test_cont_restopped_sigchld,
+		    hold_teardown),
 		cmocka_unit_test_teardown(test_cont_paused, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_free, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_killed, hold_teardown),
