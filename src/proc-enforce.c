@@ -74,17 +74,12 @@ proc_enforce_signal(struct proc *p, int sig)
 		log_warn("task %s: kill %d", p->name, sig);
 }
 
-/*
- * Continue a task's process group, noting when: a continue reported by
- * waitpid before the next poll is ours, any other one came from outside
- * (proc_spawn_wait).
- */
+/* Continue a task's process group. */
 void
 proc_enforce_cont(struct procs *ps, struct proc *p)
 {
 	proc_enforce_signal(p, SIGCONT);
 	p->stopped = 0;
-	p->cont_poll = ps->polls;
 }
 
 /* Stop a task if it is not stopped already. */
@@ -96,7 +91,7 @@ proc_enforce_stop(struct proc *p)
 	proc_sample_unpick(p);
 	proc_enforce_signal(p, SIGSTOP);
 	p->stopped = 1;
-	p->stop_ns = proc_now();	/* its own wake, if any, is before */
+	p->stop_ns = proc_now();
 }
 
 /* Pin a task to a physical CPU (while stopped) and continue it. */

@@ -571,13 +571,18 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 		return;
 	ps->evstats.wakeups++;
 	proc_krun_state(m, ts, 'r');
-	if (p->watch && !p->ev_woken) {
+	if (p->stopped) {
+		/*
+		 * Held, and woken after our stop: a SIGCONT from outside, a
+		 * kill, or (a sleep the stop could not interrupt ending, a
+		 * record stamped late) nothing: look (proc_spawn_continued
+		 * decides).  Before our stop, our own signals' wakes.
+		 */
+		if (ts > p->stop_ns)
+			ps->ev_held_woke = 1;
+	} else if (p->watch && !p->ev_woken) {
 		p->ev_woken = 1;
 		proc_enforce_wake(ps, p, ts);
-	} else if (p->stopped && ts > p->stop_ns) {
-		/* Held, and woken after our stop: a SIGCONT (or a kill). */
-		p->held_woke_ns = ts;
-		ps->ev_held_woke = 1;
 	}
 }
 
@@ -718,7 +723,7 @@ procs_wakeups(struct procs *ps)
 	 * A task we hold stopped woke: continued from outside (or killed)?
 	 * Look now, not at the next tick: paused, there is none.
 	 */
-	if (ps->ev_held_woke)
+	if (ps->ev_held_woke || ps->ev_lost)
 		proc_spawn_wait(ps);
 }
 

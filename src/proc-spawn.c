@@ -352,22 +352,42 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 }
 
 /*
- * A task's leader was continued while we hold it stopped.  With events,
- * the kernel's wake record says whether that came after our last stop
- * (from outside) or was our own continue's (before it).  Without, a
- * continue reported before the next poll may be our own (a SIGCONT, then
- * a SIGSTOP the child has not acted on yet, keeps the report), so those
- * are let go; any other came from outside (kill -CONT): stop it again at
- * once.
+ * Is a process stopped or stopping: state T (or t), or SIGSTOP pending in
+ * its shared signals (sent to its group, not yet acted on)?  -1 if its
+ * status cannot be read (gone) or is not understood.
+ */
+static int
+proc_spawn_stopping(pid_t pid)
+{
+	char			 path[64], buf[4096], *st, *sh;
+	unsigned long long	 pend;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if (cgroup_read(path, buf, sizeof buf) != 0 ||
+	    (st = strstr(buf, "\nState:")) == NULL ||
+	    (sh = strstr(buf, "\nShdPnd:")) == NULL ||
+	    sscanf(sh + 8, "%llx", &pend) != 1)
+		return (-1);
+	st += 7;
+	st += strspn(st, " \t");
+	return (*st == 'T' || *st == 't' || (pend & (1ULL << (SIGSTOP - 1))));
+}
+
+/*
+ * A task's leader was reported continued while we hold it stopped.  The
+ * kernel keeps a continue's report only until the process completes a
+ * stop: so if it is stopped or still stopping (our SIGSTOP pending), the
+ * report is our own continue's, from before that stop; if it runs free
+ * with no stop pending, someone else continued it (kill -CONT) after our
+ * stop took: stop it again at once, and say so.
  */
 static void
 proc_spawn_continued(struct procs *ps, struct proc *p)
 {
 	uint64_t	tick;
 
-	if (!p->live || p->killed || !p->stopped)
-		return;
-	if (p->held_woke_ns <= p->stop_ns && p->cont_poll + 1 >= ps->polls)
+	if (!p->live || p->killed || !p->stopped ||
+	    proc_spawn_stopping(p->pid) != 0)
 		return;
 	proc_enforce_signal(p, SIGSTOP);
 	p->stop_ns = proc_now();
@@ -391,7 +411,6 @@ proc_spawn_wait(struct procs *ps)
 	pid_t		 pid;
 	int		 status;
 
-	ps->polls++;
 	ps->evstats.waits++;
 	ps->ev_held_woke = 0;		/* this is the look it asked for */
 	for (;;) {

@@ -233,9 +233,7 @@ struct proc {
 	int			 group;
 	int			 errfd;		/* exec errno pipe, -1 */
 	uint64_t		 blocked_pcount; /* schedule count when blocked */
-	uint64_t		 cont_poll;	/* ps->polls at our last SIGCONT */
 	uint64_t		 stop_ns;	/* when we last sent SIGSTOP */
-	uint64_t		 held_woke_ns;	/* a wake record while held */
 	struct proc_member	*m;
 	int			 nm;
 	int			 scan;		/* next member the window reads */
@@ -278,7 +276,6 @@ struct procs {
 	uint64_t		 last_cputime;
 	uint64_t		 last_cap;	/* pids.events read */
 	uint64_t		 ticks;		/* procs_observe calls */
-	uint64_t		 polls;		/* proc_spawn_wait calls */
 	int			 max_procs;	/* max_task_procs */
 	void			(*notice)(void *, const char *);
 	void			*notice_arg;
