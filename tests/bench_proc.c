@@ -19,6 +19,7 @@
 #define NRUNS		3
 
 static int	 nhogs;
+static int	 rt;		/* the loop at SCHED_FIFO 2, the sampler at 1 */
 static int	 ids[NTASKS + 1];
 static pid_t	 pids[NTASKS + 1];
 static double	*switch_us;
@@ -153,13 +154,23 @@ sample_once(void)
 		doubled_unstopped++;
 }
 
-/* The sampler thread: a sample every 2 ms while sampler_on. */
+/*
+ * The sampler thread: a sample in every 2 ms slot while sampler_on, at a
+ * random point of the slot (at a fixed one, the samples would fall at the
+ * same moment of each tick).  SIGCHLD is the loop's.
+ */
 static void *
 sampler_main(void *arg)
 {
-	struct timespec	next;
+	struct timespec	slot, at;
+	sigset_t	set;
+	unsigned int	seed = 1;
+	long		off;
 
 	(void)arg;
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	for (;;) {
 		pthread_mutex_lock(&sampler_mu);
 		sampler_busy = 0;
@@ -172,14 +183,23 @@ sampler_main(void *arg)
 		}
 		sampler_busy = 1;
 		pthread_mutex_unlock(&sampler_mu);
-		clock_gettime(CLOCK_MONOTONIC, &next);
+		clock_gettime(CLOCK_MONOTONIC, &slot);
 		while (__atomic_load_n(&sampler_on, __ATOMIC_ACQUIRE)) {
-			sample_once();
-			harness_next_ms(&next);
-			harness_next_ms(&next);
+			off = (long)(rand_r(&seed) % 2000) * 1000;
+			at = slot;
+			at.tv_nsec += off;
+			if (at.tv_nsec >= 1000000000) {
+				at.tv_nsec -= 1000000000;
+				at.tv_sec++;
+			}
 			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
-			    &next, NULL) == EINTR)
+			    &at, NULL) == EINTR)
 				;
+			if (!__atomic_load_n(&sampler_on, __ATOMIC_ACQUIRE))
+				break;
+			sample_once();
+			harness_next_ms(&slot);
+			harness_next_ms(&slot);
 		}
 	}
 }
@@ -252,22 +272,47 @@ run(struct harness *h, int ms, int sample)
 		sampler_set(0, 0);
 }
 
-/* The CPU use of a bare 1 ms clock_nanosleep loop: the floor. */
+/*
+ * The CPU use of a bare 1 ms clock_nanosleep loop, and how late its
+ * wake-ups are (median, µs): the floors of the loop's CPU and of the
+ * delay to act on a wake on this machine.
+ */
 static double
-bare_loop(int ms)
+bare_loop(int ms, double *late50)
 {
-	struct timespec	next;
-	double		t0, c0;
+	struct timespec	next, now;
+	double		t0, c0, cpu, *late;
 	int		i;
 
+	late = xcalloc(ms, sizeof *late);
 	t0 = harness_now();
 	c0 = harness_self_cpu();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < ms; i++) {
 		harness_next_ms(&next);
 		harness_wait(NULL, &next, 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		late[i] = us_between(&next, &now);
 	}
-	return (100.0 * (harness_self_cpu() - c0) / (harness_now() - t0));
+	cpu = 100.0 * (harness_self_cpu() - c0) / (harness_now() - t0);
+	qsort(late, ms, sizeof *late, harness_cmp_double);
+	*late50 = late[ms / 2];
+	free(late);
+	return (cpu);
+}
+
+/*
+ * The loop at SCHED_FIFO 2, above the sampler at 1, so that a sample
+ * never holds it up, even on the loop's CPU (rt 0 if refused).
+ */
+static void
+loop_above_sampler(void)
+{
+	struct sched_param	sp = { .sched_priority = 2 };
+
+	if (rt && sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK,
+	    &sp) != 0)
+		rt = 0;
 }
 
 /* The results of one mix of tasks. */
@@ -277,6 +322,7 @@ struct result {
 	int	switches;
 	double	sw50, sw90, sw99;	/* us */
 	double	cpu, bare;		/* % of a core */
+	double	late50;			/* the bare loop's wake, µs */
 	double	tr, to, tt, te;		/* us per tick */
 	int	samples, doubled, doubled_known;
 	double	errmean, errmax;	/* points */
@@ -323,6 +369,7 @@ bench(int hogs, int proc, struct result *res)
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
 	harness_init_map(&h, map, 2, proc);
+	loop_above_sampler();	/* harness_init put it back to 1 */
 	res->observe = procs_observe_mode(h.ps);
 	nswitch = samples = doubled = doubled_unstopped = 0;
 	last_task[0] = last_task[1] = 0;
@@ -340,7 +387,7 @@ bench(int hogs, int proc, struct result *res)
 			fatal("%s", name);
 	}
 	run(&h, 300, 0);
-	res->bare = bare_loop(2000);
+	res->bare = bare_loop(2000, &res->late50);
 
 	/* The loop's own CPU use, no sampling. */
 	t_reap = t_observe = t_tick = t_enforce = 0;
@@ -505,7 +552,7 @@ main(void)
 	struct sched_param	 sp;
 	static const int	 trees[] = { 5, 101, 121 };
 	double			 pmed, pp99, tmed[3], tmean[3];
-	int			 rt, i, tracked[3];
+	int			 i, tracked[3];
 
 	/* As the daemon does: reap on SIGCHLD, not told of stops. */
 	memset(&sa, 0, sizeof sa);
@@ -514,20 +561,13 @@ main(void)
 	sigaction(SIGCHLD, &sa, NULL);
 	log_init("bench_proc", 1, LOG_LEVEL_WARN);
 	rt = harness_realtime() == 0;
-	/*
-	 * The loop above the sampler (SCHED_FIFO 2 and 1) so that a sample
-	 * never holds it up, even on the loop's CPU.
-	 */
-	if (rt) {
-		sp.sched_priority = 2;
-		sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp);
-	}
 	if ((errno = pthread_create(&sampler, NULL, sampler_main, NULL)) != 0)
 		fatal("pthread_create");
 	if (rt) {
 		sp.sched_priority = 1;
-		pthread_setschedparam(sampler, SCHED_FIFO, &sp);
+		rt = pthread_setschedparam(sampler, SCHED_FIFO, &sp) == 0;
 	}
+	loop_above_sampler();
 	maxswitch = 100000;
 	switch_us = xcalloc(maxswitch, sizeof *switch_us);
 	bench(50, 0, &r[0]);
@@ -560,6 +600,10 @@ main(void)
 	printf("\n| of which a bare 1 ms clock_nanosleep loop |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].bare);
+	printf("\n| the bare loop's wake-up after its time, median (the "
+	    "floor of a wake's delay) |");
+	for (i = 0; i < NRUNS; i++)
+		printf(" %.0f µs |", r[i].late50);
 	printf("\n| mean µs per tick: reap, observe, engine_tick, enforce |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.1f, %.1f, %.1f, %.1f |", r[i].tr, r[i].to, r[i].tt,
