@@ -119,9 +119,27 @@ running_now(int k)
 }
 
 /*
+ * A woken task let run at once on engine CPU cpu (procs_config.woke, in
+ * the loop's thread): the engine has it where it slept until the next
+ * tick, but it now belongs to cpu and is counted there.
+ */
+static void
+on_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
+{
+	int	k;
+
+	for (k = 1; k <= NTASKS; k++) {
+		if (ids[k] == task)
+			__atomic_store_n(&pub_cpu[k], cpu, __ATOMIC_RELEASE);
+	}
+}
+
+/*
  * One sample: real tasks seen running, by the engine CPU they are on.
- * The engine's view is taken before the reads; a task a tick's switch
- * unpicked from 300 µs before the reads to their end is left out.
+ * The engine's view is taken after the reads (a task woken and let run
+ * during them belongs to the CPU it was let run on: on_woke); a task a
+ * tick's switch unpicked from 300 µs before the reads to their end is
+ * left out.
  */
 static void
 sample_once(void)
@@ -130,14 +148,14 @@ sample_once(void)
 	int		k, c, r[2] = { 0, 0 }, u[2] = { 0, 0 }, seen[NTASKS + 1];
 	int		cpu[NTASKS + 1], runnable[NTASKS + 1];
 
+	for (k = 1; k <= NTASKS; k++)
+		seen[k] = running_now(k);
+	t1 = ns_now();
 	for (k = 1; k <= NTASKS; k++) {
 		cpu[k] = __atomic_load_n(&pub_cpu[k], __ATOMIC_ACQUIRE);
 		runnable[k] = __atomic_load_n(&pub_runnable[k],
 		    __ATOMIC_ACQUIRE);
 	}
-	for (k = 1; k <= NTASKS; k++)
-		seen[k] = running_now(k);
-	t1 = ns_now();
 	for (k = 1; k <= NTASKS; k++) {
 		c = cpu[k];
 		un = __atomic_load_n(&pub_unpicked[k], __ATOMIC_ACQUIRE);
@@ -352,6 +370,7 @@ static void
 bench(int hogs, int proc, struct result *res)
 {
 	struct harness		 h;
+	struct procs_config	 conf;
 	struct procs_info	 info;
 	struct engine_task_info	 ti;
 	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
@@ -368,7 +387,13 @@ bench(int hogs, int proc, struct result *res)
 	res->proc = proc;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
-	harness_init_map(&h, map, 2, proc);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = 2;
+	conf.cgroups = 1;
+	conf.observe_proc = proc;
+	conf.woke = on_woke;
+	harness_init_conf(&h, 2, &conf);
 	loop_above_sampler();	/* harness_init put it back to 1 */
 	res->observe = procs_observe_mode(h.ps);
 	nswitch = samples = doubled = doubled_unstopped = 0;
