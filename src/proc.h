@@ -179,6 +179,7 @@ struct procs_event_stats {
 	uint64_t	 lost;		/* PERF_RECORD_LOST seen */
 	uint64_t	 pid_looks;	/* reads of /proc/loadavg's last pid */
 	uint64_t	 waits;		/* waitpid polls (proc_spawn_wait) */
+	uint64_t	 cap_reads;	/* pids.events read (process cap) */
 };
 void	procs_event_stats(struct procs *, struct procs_event_stats *);
 /* The cgroup directory of an engine group, NULL without one. */
@@ -275,6 +276,7 @@ struct procs {
 	uint64_t		 last_sweep;
 	uint64_t		 last_cputime;
 	uint64_t		 last_cap;	/* pids.events read */
+	long			 cap_lastpid;	/* the last pid then */
 	uint64_t		 ticks;		/* procs_observe calls */
 	int			 max_procs;	/* max_task_procs */
 	void			(*notice)(void *, const char *);

@@ -605,12 +605,63 @@ test_pid_looks(void **state)
 	unlink(path);
 }
 
+/*
+ * The process cap's pids.events is read only if a pid was handed out
+ * since the last read (a refused fork takes one first): with the last
+ * pid from a file, read once after it changes, then not while it stays.
+ */
+static void
+test_cap_looks(void **state)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	struct procs_event_stats st;
+	char			 path[] = "/tmp/test_proc.XXXXXX";
+	const char		 line[] = "0.00 0.00 0.00 1/100 4242\n";
+	const char		 next[] = "0.00 0.00 0.00 1/100 4243\n";
+	uint64_t		 first;
+	int			 fd;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_int_equal(write(fd, line, sizeof line - 1), sizeof line - 1);
+	memset(&conf, 0, sizeof conf);
+	conf.loadavg = path;
+	conf.cgroups = 1;
+	conf.max_task_procs = 16;
+	harness_init_conf(&h, 1, &conf);
+	harness_load(&h, "hog", "1000000", "0");
+	harness_run(&h, 700, NULL, NULL);
+	/* A pid handed out (as a fork, refused or not, takes one). */
+	assert_int_equal(pwrite(fd, next, sizeof next - 1, 0),
+	    sizeof next - 1);
+	close(fd);
+	harness_run(&h, 700, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	if ((first = st.cap_reads) == 0) {
+		harness_done(&h);
+		unlink(path);
+		fprintf(stderr, "skip: no pids cgroup here (not root, or no "
+		    "pids controller): no process cap to read\n");
+		skip();
+	}
+	harness_run(&h, 2000, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	print_message("pids.events read %llu times after the last pid "
+	    "changed, %llu in the 2000 ticks after\n",
+	    (unsigned long long)first, (unsigned long long)(st.cap_reads -
+	    first));
+	assert_int_equal(st.cap_reads - first, 0);
+	harness_done(&h);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_hogs),
 		cmocka_unit_test(test_pid_looks),
+		cmocka_unit_test(test_cap_looks),
 		cmocka_unit_test(test_injected_sleep),
 		cmocka_unit_test(test_real_sleep_climbs),
 		cmocka_unit_test(test_pipeline),
