@@ -129,7 +129,12 @@ for nm in . .. -; do
 	ask "add $nm" | grep -q '^err ' || fail "add '$nm' was not refused"
 done
 
-# 3: max_tasks, then stalled subscribers.
+# 3: max_tasks, then stalled subscribers.  First a real task that sleeps,
+# so that the long step of 5 is paced (real tasks alive: the step takes
+# its ticks' wall time); without one, its million ticks of 200 scripted
+# tasks are over in half a second.
+ask "spawn pacer -- sleep 1000" | grep -q '^ok ' ||
+    fail "spawn of a sleeping real task was not ok"
 i=0
 : >"$tmp/adds"
 while [ $i -lt 200 ]; do
@@ -162,6 +167,8 @@ echo "stalled subscribers: RSS $rss0 -> $rss1 kB"
 ask status | grep -q 'dropped=\|^status' || fail "no status"
 
 # 5: a long step does not stall the others; pause cancels it.
+ask tasks | grep 'name=pacer' | grep -qv 'state=exited' ||
+    fail "the real task that paces the step is gone"
 ask pause >/dev/null
 setsid sh -c '(printf "step 1000000\n"; sleep 20) | timeout 25 socat -t 20 - \
     UNIX-CONNECT:"$1" >"$2" 2>/dev/null' sh "$sock" "$tmp/step" &
