@@ -332,24 +332,29 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
  * Every 500 ms: has pids.max refused forks of a task that ran since?  Said
  * when the count grows (pids.events "max N").  A refused fork has had its
  * pid handed out first (copy_process: alloc_pid, then cgroup_can_fork),
- * so while the last pid handed out is the same no fork can have been
- * refused and no task's pids.events is read.
+ * so a task's pids.events is read only if a pid was handed out since its
+ * last read (then it is due until it has run and been read).
  */
 static void
 proc_sample_cap(struct procs *ps)
 {
 	struct proc	*p;
 	long		 n, last;
-	int		 i;
+	int		 i, handed;
 
 	if (ps->pids == NULL)
 		return;
-	if ((last = proc_sample_lastpid(ps)) != -1 && last == ps->cap_lastpid)
-		return;
+	last = proc_sample_lastpid(ps);
+	handed = last == -1 || last != ps->cap_lastpid;
 	ps->cap_lastpid = last;
 	for (i = 1; i < ps->nt; i++) {
-		if ((p = ps->t[i]) == NULL || !p->live || !p->forked)
+		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
+		if (handed)
+			p->cap_due = 1;
+		if (!p->cap_due || !p->forked)
+			continue;
+		p->cap_due = 0;
 		n = cgroup_pids_refused(ps->pids, p->id);
 		ps->evstats.cap_reads++;
 		if (n > p->refused) {

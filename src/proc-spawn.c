@@ -352,17 +352,16 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 }
 
 /*
- * Is a process stopped or stopping: state T (or t), or SIGSTOP pending in
- * its shared signals (sent to its group, not yet acted on)?  -1 if its
- * status cannot be read (gone) or is not understood.
+ * Does a status file say stopped or stopping: state T (or t), or SIGSTOP
+ * pending in the shared signals (sent to the group, not yet acted on)?
+ * -1 if it cannot be read (gone) or is not understood.
  */
 static int
-proc_spawn_stopping(pid_t pid)
+proc_spawn_status_stopping(const char *path)
 {
-	char			 path[64], buf[4096], *st, *sh;
+	char			 buf[4096], *st, *sh;
 	unsigned long long	 pend;
 
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
 	if (cgroup_read(path, buf, sizeof buf) != 0 ||
 	    (st = strstr(buf, "\nState:")) == NULL ||
 	    (sh = strstr(buf, "\nShdPnd:")) == NULL ||
@@ -371,6 +370,42 @@ proc_spawn_stopping(pid_t pid)
 	st += 7;
 	st += strspn(st, " \t");
 	return (*st == 'T' || *st == 't' || (pend & (1ULL << (SIGSTOP - 1))));
+}
+
+/*
+ * Is a process stopped or stopping?  Its status, then (as the kernel
+ * prints the state before it takes the signal lock for the pending
+ * signals, a stop taken between the two reads as neither) each of its
+ * threads' (another thread may have taken the group's SIGSTOP; a zombie
+ * leader never stops), then its status once more.  0 only if all say it
+ * runs free; -1 if it is gone.
+ */
+static int
+proc_spawn_stopping(pid_t pid)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[96];
+	int		 r;
+
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	if ((r = proc_spawn_status_stopping(path)) != 0)
+		return (r);
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if ((d = opendir(path)) != NULL) {
+		while (r == 0 && (de = readdir(d)) != NULL) {
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof path, "/proc/%ld/task/%.16s/status",
+			    (long)pid, de->d_name);
+			r = proc_spawn_status_stopping(path) == 1;
+		}
+		closedir(d);
+		if (r)
+			return (1);
+	}
+	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+	return (proc_spawn_status_stopping(path));
 }
 
 /*

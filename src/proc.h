@@ -242,6 +242,7 @@ struct proc {
 	int			 hint;		/* member last seen runnable */
 	int			 over;		/* past max_task_procs, said */
 	long			 refused;	/* forks pids.max refused, said */
+	int			 cap_due;	/* a pid was handed out since */
 	int			 watch;		/* seen blocked: wake events wanted */
 	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */

@@ -305,6 +305,47 @@ test_cont_restopped_sigchld(void **state)
 }
 
 /*
+ * Our own stops and continues are never taken for a continue from
+ * outside: hogs and sleepers switching on one CPU for 3 s, the loop
+ * reaping on SIGCHLD only (with events, waitpid then runs when a held
+ * task's wake record comes after our stop, as our own SIGSTOP's wake of
+ * a sleeper often does, while the report of our last continue may still
+ * be there).
+ */
+static void
+test_cont_ours(void **state)
+{
+	struct harness		 h;
+	struct sigaction	 sa;
+	struct procs_event_stats st;
+	int			 k;
+	char			 name[2] = "a";
+
+	hold_init(&h, 1, 0, 0);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = harness_on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+	sigaction(SIGCHLD, &sa, &hold_old_chld);
+	hold_chld_set = 1;
+	h.sigchld_only = 1;
+	for (k = 0; k < 4; k++) {
+		name[0] = 'a' + k;
+		if (k < 2)
+			harness_load(&h, name, "1000000", "0");
+		else
+			harness_load(&h, name, "2", "3");
+	}
+	harness_run(&h, 3000, NULL, NULL);
+	procs_event_stats(h.ps, &st);
+	fprintf(stderr, "%llu waitpid polls, %llu wake records in 3000 "
+	    "ticks\n", (unsigned long long)st.waits,
+	    (unsigned long long)st.wakeups);
+	assert_false(hold_noticed(0, "continued from outside", NULL));
+	hold_done(&h);
+	hold_chld_restore();
+}
+
+/*
  * Paused (procs_hold: no tick runs, as while a teacher explains), a
  * child continued from outside is stopped again as soon as the kernel
  * says it woke, and said so: the daemon's loop then watches only the
@@ -558,6 +599,7 @@ main(void)
 		cmocka_unit_test_teardown(test_cont_restopped, hold_teardown),
 		cmocka_unit_test_teardown(test_cont_restopped_sigchld,
 		    hold_teardown),
+		cmocka_unit_test_teardown(test_cont_ours, hold_teardown),
 		cmocka_unit_test_teardown(test_cont_paused, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_free, hold_teardown),
 		cmocka_unit_test_teardown(test_escape_killed, hold_teardown),

@@ -629,6 +629,14 @@ test_cap_looks(void **state)
 	conf.cgroups = 1;
 	conf.max_task_procs = 16;
 	harness_init_conf(&h, 1, &conf);
+	if (strcmp(procs_pids_mode(h.ps), "none") == 0) {
+		harness_done(&h);
+		close(fd);
+		unlink(path);
+		fprintf(stderr, "skip: no pids cgroup here (not root, or no "
+		    "pids controller): no process cap to read\n");
+		skip();
+	}
 	harness_load(&h, "hog", "1000000", "0");
 	harness_run(&h, 700, NULL, NULL);
 	/* A pid handed out (as a fork, refused or not, takes one). */
@@ -637,13 +645,8 @@ test_cap_looks(void **state)
 	close(fd);
 	harness_run(&h, 700, NULL, NULL);
 	procs_event_stats(h.ps, &st);
-	if ((first = st.cap_reads) == 0) {
-		harness_done(&h);
-		unlink(path);
-		fprintf(stderr, "skip: no pids cgroup here (not root, or no "
-		    "pids controller): no process cap to read\n");
-		skip();
-	}
+	first = st.cap_reads;
+	assert_true(first >= 1);	/* read once the pid changed */
 	harness_run(&h, 2000, NULL, NULL);
 	procs_event_stats(h.ps, &st);
 	print_message("pids.events read %llu times after the last pid "
