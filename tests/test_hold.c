@@ -49,6 +49,23 @@ static pid_t		 hold_parent;
 static struct sigaction	 hold_old_chld;
 static int		 hold_chld_set;
 
+/*
+ * Reap on SIGCHLD only, as the daemon does (harness.sigchld_only), the
+ * action replaced until hold_chld_restore.
+ */
+static void
+hold_sigchld_only(struct harness *h)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = harness_on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
+	sigaction(SIGCHLD, &sa, &hold_old_chld);
+	hold_chld_set = 1;
+	h->sigchld_only = 1;
+}
+
 /* Put back the SIGCHLD action a test replaced. */
 static void
 hold_chld_restore(void)
@@ -199,7 +216,6 @@ cont_restopped(int sigchld_only)
 	struct engine_cpu_info	 ci;
 	struct procs_info	 info;
 	struct procs_event_stats st;
-	struct sigaction	 sa;
 	uint64_t		 ran_waits[3];
 	int			 ids[3], k, tick, n, done = 0, tries;
 	int			 since_poll = 0;
@@ -207,14 +223,8 @@ cont_restopped(int sigchld_only)
 	char			 name[2] = "a";
 
 	hold_init(&h, 1, 0, 0);
-	if (sigchld_only) {
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = harness_on_sigchld;
-		sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
-		sigaction(SIGCHLD, &sa, &hold_old_chld);
-		hold_chld_set = 1;
-		h.sigchld_only = 1;
-	}
+	if (sigchld_only)
+		hold_sigchld_only(&h);
 	for (k = 0; k < 3; k++) {
 		name[0] = 'a' + k;
 		ids[k] = harness_load(&h, name, "1000000", "0");
@@ -316,18 +326,12 @@ static void
 test_cont_ours(void **state)
 {
 	struct harness		 h;
-	struct sigaction	 sa;
 	struct procs_event_stats st;
 	int			 k;
 	char			 name[2] = "a";
 
 	hold_init(&h, 1, 0, 0);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = harness_on_sigchld;
-	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
-	sigaction(SIGCHLD, &sa, &hold_old_chld);
-	hold_chld_set = 1;
-	h.sigchld_only = 1;
+	hold_sigchld_only(&h);
 	for (k = 0; k < 4; k++) {
 		name[0] = 'a' + k;
 		if (k < 2)
