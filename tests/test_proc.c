@@ -563,6 +563,20 @@ test_parent_killed(void **state)
 }
 
 /*
+ * Write a /proc/loadavg look-alike whose last pid is last into the file
+ * at fd (from its start, the same length for any 4-digit pid).
+ */
+static void
+proc_loadavg_set(int fd, long last)
+{
+	char	line[64];
+	int	n;
+
+	n = snprintf(line, sizeof line, "0.00 0.00 0.00 1/100 %ld\n", last);
+	assert_int_equal(pwrite(fd, line, (size_t)n, 0), n);
+}
+
+/*
  * A hog that never forks, alone, and a machine where nothing forks (the
  * last pid read from a file that never changes): whether anything forked
  * (/proc/loadavg's last pid, 9 us a read here) is asked at most every
@@ -575,13 +589,12 @@ test_pid_looks(void **state)
 	struct procs_config	 conf;
 	struct procs_event_stats st;
 	char			 path[] = "/tmp/test_proc.XXXXXX";
-	const char		 line[] = "0.00 0.00 0.00 1/100 4242\n";
 	struct timespec		 t0, t1;
 	uint64_t		 before, ms;
 	int			 fd;
 
 	assert_true((fd = mkstemp(path)) != -1);
-	assert_int_equal(write(fd, line, sizeof line - 1), sizeof line - 1);
+	proc_loadavg_set(fd, 4242);
 	close(fd);
 	memset(&conf, 0, sizeof conf);
 	conf.loadavg = path;
@@ -617,13 +630,11 @@ test_cap_looks(void **state)
 	struct procs_config	 conf;
 	struct procs_event_stats st;
 	char			 path[] = "/tmp/test_proc.XXXXXX";
-	const char		 line[] = "0.00 0.00 0.00 1/100 4242\n";
-	const char		 next[] = "0.00 0.00 0.00 1/100 4243\n";
 	uint64_t		 first;
 	int			 fd;
 
 	assert_true((fd = mkstemp(path)) != -1);
-	assert_int_equal(write(fd, line, sizeof line - 1), sizeof line - 1);
+	proc_loadavg_set(fd, 4242);
 	memset(&conf, 0, sizeof conf);
 	conf.loadavg = path;
 	conf.cgroups = 1;
@@ -640,8 +651,7 @@ test_cap_looks(void **state)
 	harness_load(&h, "hog", "1000000", "0");
 	harness_run(&h, 700, NULL, NULL);
 	/* A pid handed out (as a fork, refused or not, takes one). */
-	assert_int_equal(pwrite(fd, next, sizeof next - 1, 0),
-	    sizeof next - 1);
+	proc_loadavg_set(fd, 4243);
 	close(fd);
 	harness_run(&h, 700, NULL, NULL);
 	procs_event_stats(h.ps, &st);
