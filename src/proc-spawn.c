@@ -373,12 +373,12 @@ proc_spawn_status_stopping(const char *path)
 }
 
 /*
- * Is a process stopped or stopping?  Its status, then (as the kernel
- * prints the state before it takes the signal lock for the pending
- * signals, a stop taken between the two reads as neither) each of its
+ * Is a process stopped or stopping?  Its status, then each of its
  * threads' (another thread may have taken the group's SIGSTOP; a zombie
- * leader never stops), then its status once more.  0 only if all say it
- * runs free; -1 if it is gone.
+ * leader never stops), the leader's among them read a second time: the
+ * kernel prints the state before it locks to print the pending signals,
+ * so a stop taken between the two shows as neither in one read.  0 only
+ * if all say it runs free; -1 if it is gone.
  */
 static int
 proc_spawn_stopping(pid_t pid)
@@ -392,20 +392,17 @@ proc_spawn_stopping(pid_t pid)
 	if ((r = proc_spawn_status_stopping(path)) != 0)
 		return (r);
 	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
-	if ((d = opendir(path)) != NULL) {
-		while (r == 0 && (de = readdir(d)) != NULL) {
-			if (de->d_name[0] < '0' || de->d_name[0] > '9')
-				continue;
-			snprintf(path, sizeof path, "/proc/%ld/task/%.16s/status",
-			    (long)pid, de->d_name);
-			r = proc_spawn_status_stopping(path) == 1;
-		}
-		closedir(d);
-		if (r)
-			return (1);
+	if ((d = opendir(path)) == NULL)
+		return (-1);
+	while (r == 0 && (de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%.16s/status",
+		    (long)pid, de->d_name);
+		r = proc_spawn_status_stopping(path) == 1;
 	}
-	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	return (proc_spawn_status_stopping(path));
+	closedir(d);
+	return (r);
 }
 
 /*
