@@ -211,45 +211,59 @@ harness_stat(pid_t pid, char *buf, size_t len)
 	return (cgroup_read(path, buf, len));
 }
 
-/* A process's state letter from /proc, 0 if it is gone. */
+/* The state letter in a /proc/PID/stat text, 0 if there is none. */
 static __attribute__((unused)) char
-harness_state(pid_t pid)
+harness_stat_state(const char *buf)
 {
-	char	buf[512], *p, state;
+	const char	*p;
+	char		 state;
 
-	if (harness_stat(pid, buf, sizeof buf) != 0)
-		return (0);
 	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c",
 	    &state) != 1)
 		return (0);
 	return (state);
 }
 
+/* A process's state letter from /proc, 0 if it is gone. */
+static __attribute__((unused)) char
+harness_state(pid_t pid)
+{
+	char	buf[512];
+
+	if (harness_stat(pid, buf, sizeof buf) != 0)
+		return (0);
+	return (harness_stat_state(buf));
+}
+
 /*
- * Is a process stopped, or about to: state T, or SIGSTOP pending (sent,
- * but the process is waiting for a CPU to act on it; it runs no more of
- * its own code).
+ * Does a /proc/PID/status text say stopped, or about to be: state T, or
+ * SIGSTOP pending (sent, but the process is waiting for a CPU to act on
+ * it; it runs no more of its own code)?
  */
+static __attribute__((unused)) int
+harness_status_stopped(const char *buf)
+{
+	const char		*p;
+	unsigned long long	 pend;
+
+	if ((p = strstr(buf, "\nState:")) != NULL &&
+	    p[7 + strspn(p + 7, " \t")] == 'T')
+		return (1);
+	return ((p = strstr(buf, "\nShdPnd:")) != NULL &&
+	    sscanf(p + 8, "%llx", &pend) == 1 &&
+	    (pend & (1ULL << (SIGSTOP - 1))) != 0);
+}
+
+/* Is a process stopped, or about to be (harness_status_stopped)? */
 static __attribute__((unused)) int
 harness_stopped(pid_t pid)
 {
-	char			 path[64], line[256];
-	FILE			*f;
-	unsigned long long	 pend;
-	int			 stopped = 0;
+	char	path[64], buf[4096];
 
 	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
-	if ((f = fopen(path, "r")) == NULL)
+	if (cgroup_read(path, buf, sizeof buf) != 0)
 		return (0);
-	while (fgets(line, sizeof line, f) != NULL) {
-		if (strncmp(line, "State:", 6) == 0 && strchr(line, 'T'))
-			stopped = 1;
-		if (sscanf(line, "ShdPnd: %llx", &pend) == 1 &&
-		    (pend & (1ULL << (SIGSTOP - 1))))
-			stopped = 1;
-	}
-	fclose(f);
-	return (stopped);
+	return (harness_status_stopped(buf));
 }
 
 /* Running or runnable, and not about to stop. */
