@@ -13,6 +13,8 @@
 # started).  On exit the tmux server and that daemon are stopped, the
 # script's own cleanup_more is run if it defines one, and tmp removed.
 
+. "$(dirname "$0")/wait.sh"
+
 bin=$(cd "${STAIRS_BIN:-.}" && pwd)
 for tool in tmux socat; do
 	if ! command -v $tool >/dev/null 2>&1; then

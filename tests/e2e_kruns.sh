@@ -38,11 +38,8 @@ fi
 # The real-process layer says how it observes once it starts, which is
 # after the socket is there: wait for that line (up to 10 s) before
 # deciding (a look at once skipped under ASan with the events there).
-i=0
-while ! grep -q "observe: " "$tmp/daemon.log" && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
+wait_for 10 "the daemon's observe line" grep -q "observe: " \
+    "$tmp/daemon.log"
 if ! grep -q "sched_switch" "$tmp/daemon.log"; then
 	echo "$lib_name: skipped: no sched_switch events here:" \
 	    "$(grep observe "$tmp/daemon.log")"

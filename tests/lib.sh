@@ -53,20 +53,7 @@ e2e_end() {
 # socket; start sets it to $tmp/sock) and keep the daemon's pid in
 # $daemon for their cleanup.
 
-# wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
-# up to SECS seconds; past that say what was awaited and return 1.
-wait_for() {
-	wf_n=$(($1 * 20)); wf_what=$2; shift 2
-	while ! "$@"; do
-		wf_n=$((wf_n - 1))
-		if [ $wf_n -le 0 ]; then
-			echo "timed out waiting for $wf_what"
-			return 1
-		fi
-		sleep 0.05
-	done
-	return 0
-}
+. "$(dirname "$0")/wait.sh"
 
 # start SCENARIO: stairsd -f with $tmp/stairsd.cfg on $tmp/sock, logging
 # to $tmp/log, its pid in $daemon; waits up to 10 s for the socket.

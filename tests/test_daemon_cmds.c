@@ -705,9 +705,7 @@ test_affinity_group(void **state)
 	td_start(&t);
 	assert_non_null(sub = tc_open(&t));
 	assert_non_null(c = tc_open(&t));
-	tc_sendf(sub, "subscribe 30");
-	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
-	assert_string_equal(line, "ok");
+	tc_expect(sub, "subscribe 30", "ok");
 	tc_expect(c, "affinity h 0-1", "ok");
 	assert_int_equal(wait_frame_line(sub, "text=h cpus 0-255 -> 0-1 (it "
 	    "runs on 1 only: its group batch has 1)", NULL, 0), 0);
