@@ -1413,6 +1413,102 @@ test_compare_history(void **state)
 }
 
 /*
+ * A task of the mix e2e_client_compare.sh runs (2 CPUs, hogA and hogB,
+ * napper), as a "task" line (shadow: "stask") at rank r in state st.
+ */
+static void
+feed_mix_task(struct model *m, int shadow, int id, int r, const char *st)
+{
+	static const char	*names[] = { "hogA", "hogB", "napper" };
+	char			 line[512];
+
+	snprintf(line, sizeof line, "%s id=%d name=%s kind=sim pid=- nice=0 "
+	    "cpu=%d rank=%d iter=1 left=5 state=%s ran=400 cputime=- "
+	    "cpus=0-1 group=- exit=- slice=10 top=120 bottom=139",
+	    shadow ? "stask" : "task", id, names[id - 1], id == 2, r, st);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+}
+
+/*
+ * compare at 80x20 and 80x24, stacked: every runnable task is on its
+ * stair in the enforced panels and in the shadow's, whatever the ranks.
+ * CPU0 holds hogA and napper, CPU1 hogB.  e2e_client_compare.sh once saw
+ * napper's 120, 123, 137, 139 and no hogA (at 132 in the table) in one
+ * capture under ASan; no layout of these ranks does that (this sweep
+ * fails if a rank's tasks are not drawn), so it was most likely a
+ * capture taken while the client rewrote the screen.
+ */
+static void
+test_compare_every_rank(void **state)
+{
+	static const char	*nst[] = { "running", "runnable", "sleeping" };
+	struct model		*m;
+	struct view		 v;
+	const struct mtask	*t;
+	char			 line[512], *d, *area;
+	const char		*l, *r, *e;
+	int			 a, b, n, k, i, side, h;
+
+	for (a = 120; a <= 139; a++)
+	for (n = 120; n <= 139; n += 3)
+	for (b = 120; b <= 139; b += 4)
+	for (k = 0; k < 3; k++)
+	for (h = 20; h <= 24; h += 4) {
+		m = model_create();
+		model_feed(m, "stairs 1 0.1.0");
+		snprintf(line, sizeof line, "frame tick=500 cpus=2 tasks=3 "
+		    "paused=1 speed=1 rr=10 dropped=0 alive=3 lag=0 "
+		    "sleep=1000 policy=staircase now=500 live=1 scenario=mix "
+		    "delta=0 shadow=o1");
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+		for (side = 0; side < 2; side++) {
+			snprintf(line, sizeof line, "%s id=0 task=%d nr=%d "
+			    "rank=%d iter=1 left=5", side ? "scpu" : "cpu",
+			    k == 0 ? 3 : 1, k == 2 ? 1 : 2, k == 0 ? n : a);
+			assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+			snprintf(line, sizeof line, "%s id=1 task=2 nr=1 "
+			    "rank=%d iter=1 left=5", side ? "scpu" : "cpu", b);
+			assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+			feed_mix_task(m, side, 1, a, k == 0 ? "runnable" :
+			    "running");
+			feed_mix_task(m, side, 2, b, "running");
+			feed_mix_task(m, side, 3, n, nst[k]);
+		}
+		assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+		assert_non_null(m->shadow);
+		view_init(&v);
+		d = render(m, &v, 80, h);
+		l = strstr(d, "staircase (enforced)");
+		r = strstr(d, "o1 (shadow)");
+		e = strstr(d, "  ID NAME");
+		if (l == NULL || r == NULL || e == NULL || r < l || e < r)
+			fail_msg("not stacked:\n%s", d);
+		/* Whole lines: from each title's line to the next's. */
+		while (r > l && r[-1] != '\n')
+			r--;
+		while (e > r && e[-1] != '\n')
+			e--;
+		for (side = 0; side < 2; side++) {
+			area = side ? xstrndup(r, e - r) : xstrndup(l, r - l);
+			for (i = 0; i < m->ntasks; i++) {
+				t = side ? &m->shadow->tasks[i] : &m->tasks[i];
+				if (t->state == MTASK_SLEEPING)
+					continue;
+				if (!on_stair(area, t))
+					fail_msg("hogA %d hogB %d napper %d "
+					    "%s: %s (rank %d) not on its "
+					    "stair %s:\n%s", a, b, n, nst[k],
+					    t->name, t->rank, side ?
+					    "in the shadow" : "enforced", d);
+			}
+			free(area);
+		}
+		free(d);
+		model_free(m);
+	}
+}
+
+/*
  * The history panes (history.c) from a recorded run (history.frame: 2
  * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
  * the daemon's runs and narration; recorded from a real stairsd by
@@ -2127,6 +2223,7 @@ main(void)
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_compare_history),
+		cmocka_unit_test(test_compare_every_rank),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),
