@@ -716,6 +716,7 @@ procs_wakeups(struct procs *ps)
 
 	if (ps->ev == NULL)
 		return;
+	ps->evstats.readies++;
 	while (epoll_wait(ps->ev->epfd, ee, 16, 0) == 16)
 		;
 	proc_event_read(ps);

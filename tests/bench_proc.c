@@ -345,6 +345,7 @@ struct result {
 	double	tr, to, tt, te;		/* us per tick */
 	int	samples, doubled, doubled_known;
 	double	errmean, errmax;	/* points */
+	double	readies, acted;		/* a second, while CPU measured */
 	size_t	wakes;			/* acted on at once */
 	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
@@ -374,6 +375,7 @@ bench(int hogs, int proc, struct result *res)
 	struct procs_config	 conf;
 	struct procs_info	 info;
 	struct engine_task_info	 ti;
+	struct procs_event_stats es0, es;
 	uint64_t		 cpu0[NTASKS + 1], ran0[NTASKS + 1];
 	uint64_t		 cpu[NTASKS + 1], ran[NTASKS + 1];
 	uint64_t		 cpusum = 0, ransum = 0, med, p99, st0;
@@ -418,12 +420,17 @@ bench(int hogs, int proc, struct result *res)
 	/* The loop's own CPU use, no sampling. */
 	t_reap = t_observe = t_tick = t_enforce = 0;
 	nticks = 0;
+	procs_event_stats(h.ps, &es0);
+	w0 = procs_wake_delay(h.ps, &med, &p99);
 	t0 = harness_now();
 	c0 = harness_self_cpu();
 	run(&h, CPU_MS, 0);
 	wall = harness_now() - t0;
 	used = harness_self_cpu() - c0;
 	res->cpu = 100.0 * used / wall;
+	procs_event_stats(h.ps, &es);
+	res->readies = (double)(es.readies - es0.readies) / wall;
+	res->acted = (double)(procs_wake_delay(h.ps, &med, &p99) - w0) / wall;
 	n = res->switches = nswitch;
 	res->tr = t_reap / nticks;
 	res->to = t_observe / nticks;
@@ -623,6 +630,10 @@ main(void)
 	    CPU_MS / 1000);
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].cpu);
+	printf("\n| the loop woken by the event rings, a second (of which "
+	    "a wake acted on) |");
+	for (i = 0; i < NRUNS; i++)
+		printf(" %.0f (%.0f) |", r[i].readies, r[i].acted);
 	printf("\n| of which a bare 1 ms clock_nanosleep loop |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].bare);
