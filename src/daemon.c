@@ -1444,7 +1444,7 @@ daemon_scenario_spawn(void *arg, struct engine *e, int id,
 	return (0);
 }
 
-/* A child was woken (sched_wakeup): act on it now, not at the tick. */
+/* A child was woken (sched_waking): act on it now, not at the tick. */
 static void
 daemon_procs_wake(int fd, short events, void *arg)
 {

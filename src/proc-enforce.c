@@ -240,6 +240,8 @@ procs_enforce(struct procs *ps)
 			continue;
 		proc_enforce_run(ps, p, ps->map[c]);
 	}
+	if (ps->ev != NULL)
+		proc_event_settle(ps);
 }
 
 /*

@@ -2,7 +2,7 @@
  * proc-event.c -- the children's wake-ups read from the kernel's own
  * scheduler events (SPEC.md section 8) instead of polling /proc.
  *
- * Where the daemon may (root), it opens the sched:sched_wakeup tracepoint
+ * Where the daemon may (root), it opens the sched:sched_waking tracepoint
  * with perf_event_open on every online CPU (a wake-up is recorded on the
  * CPU that does it, which may be any), filtered to our children's pids,
  * each with a small ring buffer that is readable at every record (one
@@ -18,6 +18,16 @@
  * are shared with anyone else tracing), is per CPU and is read without a
  * system call (a mmap'd ring).
  *
+ * sched_waking, not sched_wakeup: the kernel writes sched_waking in the
+ * waker's context, at the start of try_to_wake_up, while sched_wakeup
+ * may be written later by the woken task's CPU (from the wake list it is
+ * queued on; the reason sched_waking was added, kernel commit
+ * fbd705a0c618).  So the record of a continue we send is in our own
+ * CPU's ring, its readiness set, when kill() returns, and procs_enforce
+ * takes it there and then (proc_event_settle) instead of being woken for
+ * it later: without that, each switch of a real task cost one wake-up of
+ * the loop.  Either is stamped when the wake happens.
+ *
  * Beside it, on every CPU, the sched_switch tracepoint filtered to the
  * switches in or out of our children, its records written into the
  * same ring (PERF_EVENT_IOC_SET_OUTPUT) but without waking us: they are
@@ -29,7 +39,7 @@
  * The tracepoints' ids and the offsets of their fields are read from
  * their format files in tracefs (the layout in the kernel's
  * include/trace/events/sched.h: a trace_entry header whose first field,
- * common_type, is the event's id; sched_wakeup's pid; sched_switch's
+ * common_type, is the event's id; sched_waking's pid; sched_switch's
  * prev_pid, prev_state, next_pid, next_prio), which a fresh machine may
  * not have mounted: a root daemon then mounts it at /sys/kernel/tracing
  * and says so.  Without permission, or without the tracepoint, the
@@ -60,13 +70,13 @@
 #define PROC_EVENT_PAGES	8	/* ring data pages per CPU (32 KB) */
 #define PROC_EVENT_TRACEFS	"/sys/kernel/tracing"
 #define PROC_EVENT_DEBUGFS	"/sys/kernel/debug/tracing"
-#define PROC_EVENT_WAKEUP	"events/sched/sched_wakeup"
+#define PROC_EVENT_WAKEUP	"events/sched/sched_waking"
 #define PROC_EVENT_SWITCH	"events/sched/sched_switch"
 #define PROC_EVENT_FILTER	4000	/* the kernel takes up to a page */
 #define PROC_EVENT_LAT		4096	/* wake delays kept */
 
 /*
- * One sched_wakeup event and ring per online CPU, under one filter, and
+ * One sched_waking event and ring per online CPU, under one filter, and
  * a sched_switch event writing into the same ring (-1: none).
  */
 struct proc_event_set {
@@ -81,7 +91,7 @@ struct proc_event_set {
 /* Where a tracepoint's fields are in its raw record. */
 struct proc_event_fmt {
 	long		 id;		/* common_type of its records */
-	int		 pid;		/* sched_wakeup */
+	int		 pid;		/* sched_waking */
 	int		 prev_pid, prev_state, prev_state_size;
 	int		 next_pid, next_prio;
 	int		 end;		/* the record is at least this long */
@@ -109,7 +119,7 @@ struct proc_event {
 	uint64_t		 nlat;
 };
 
-static void	proc_event_read_set(struct procs *, struct proc_event_set *);
+static size_t	proc_event_read_set(struct procs *, struct proc_event_set *);
 
 /* The tracefs directory, mounting it if we may and it is missing. */
 static const char *
@@ -183,7 +193,7 @@ proc_event_read_format(const char *dir, const char *event, long *id,
 	return (0);
 }
 
-/* The id of sched_wakeup and where its pid field is. */
+/* The id of sched_waking and where its pid field is. */
 static int
 proc_event_format(const char *dir, struct proc_event_fmt *f, char **why)
 {
@@ -285,7 +295,7 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
 }
 
 /*
- * Open a set of events under a filter for sched_wakeup (wf) and one for
+ * Open a set of events under a filter for sched_waking (wf) and one for
  * sched_switch (sf), NULL: none; 0 or -1 with *why.  A sched_switch
  * that cannot be opened is left out (set->switches 0) and said: into
  * *swhy if swhy is not NULL, else in the log.
@@ -309,13 +319,13 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		if (fd == -1) {
 			if (errno == ENODEV || errno == EINVAL)
 				continue;	/* an offline CPU */
-			*why = xasprintf("perf_event_open sched_wakeup cpu "
+			*why = xasprintf("perf_event_open sched_waking cpu "
 			    "%d: %s", c, strerror(errno));
 			goto fail;
 		}
 		if (wf != NULL &&
 		    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, wf) != 0) {
-			*why = xasprintf("sched_wakeup filter: %s",
+			*why = xasprintf("sched_waking filter: %s",
 			    strerror(errno));
 			close(fd);
 			goto fail;
@@ -335,13 +345,13 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		ee.data.fd = fd;
 		if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
 		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-			*why = xasprintf("enable sched_wakeup: %s",
+			*why = xasprintf("enable sched_waking: %s",
 			    strerror(errno));
 			goto fail;
 		}
 	}
 	if (set->n == 0) {
-		*why = xstrdup("no CPU to open sched_wakeup on");
+		*why = xstrdup("no CPU to open sched_waking on");
 		goto fail;
 	}
 	set->switches = ev->has_switch;
@@ -412,8 +422,9 @@ proc_event_start(struct procs *ps, char **why)
 	/*
 	 * sched_switch: the same records into the same ring (one clock, as
 	 * SET_OUTPUT requires), but no wake-up of ours for them (no
-	 * wakeup_events: the ring's watermark, half of it, only): they are
-	 * read with the wakes and before each tick.
+	 * wakeup_events: the ring's watermark, half of it, only: once per
+	 * 16 KB of records): they are read with the wakes and before each
+	 * tick.
 	 */
 	ev->sattr = ev->attr;
 	ev->sattr.wakeup_events = 0;
@@ -478,7 +489,7 @@ proc_event_stop(struct procs *ps)
 /*
  * Name the pids of our children in the tracepoints' filters, so that the
  * kernel records (and wakes us for) their wake-ups and switches only,
- * not every one on the machine: "pid == A || ..." for sched_wakeup,
+ * not every one on the machine: "pid == A || ..." for sched_waking,
  * "prev_pid == A || next_pid == A || ..." for sched_switch.  Rebuilt
  * when a task's members changed (ps->members_changed, set by
  * proc-sample.c), so a tick with none pays nothing; past what the kernel
@@ -598,11 +609,34 @@ proc_event_delay(struct procs *ps, uint64_t ts)
 	ev->lat[ev->nlat++ % PROC_EVENT_LAT] = now - ts;
 }
 
-/* Read every ring: the watched tasks woken since are acted on. */
+/*
+ * Take the rings' readiness (the epoll descriptor's), so that records
+ * read since do not wake the loop again.
+ */
+static void
+proc_event_unready(struct procs *ps)
+{
+	struct epoll_event	ee[16];
+
+	while (epoll_wait(ps->ev->epfd, ee, 16, 0) == 16)
+		;
+}
+
+/*
+ * Read every ring: the watched tasks woken since are acted on.  Records
+ * read make the descriptor readable (each did, wakeup_events 1): if any
+ * were, take that readiness, then read what came in between, so the
+ * loop is not woken again for what is read.  Our own SIGCONTs are such
+ * records: sched_waking is written by the waker, so a continue's record
+ * is in our CPU's ring, and its readiness set, when kill() returns.
+ */
 void
 proc_event_read(struct procs *ps)
 {
-	proc_event_read_set(ps, &ps->ev->set);
+	if (proc_event_read_set(ps, &ps->ev->set) > 0) {
+		proc_event_unready(ps);
+		proc_event_read_set(ps, &ps->ev->set);
+	}
 }
 
 /* A raw sched_switch record at ts on cpu: to proc-krun.c. */
@@ -631,7 +665,7 @@ proc_event_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)
  * raw trace entry, whose first field (common_type, u16) is the id of the
  * tracepoint that wrote it.
  */
-static void
+static size_t
 proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 {
 	struct proc_event		*ev = ps->ev;
@@ -643,6 +677,7 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 	uint32_t			 size;
 	uint16_t			 type;
 	int32_t				 pid;
+	size_t				 n = 0;
 	int				 i;
 
 	at = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
@@ -693,9 +728,22 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				proc_krun_lost(ps);
 			}
 			tail += hdr.size;
+			n++;
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
+	return (n);
+}
+
+/*
+ * A task we hold stopped woke: continued from outside (or killed)?  Look
+ * now, not at the next tick: paused, there is none.
+ */
+static void
+proc_event_look(struct procs *ps)
+{
+	if (ps->ev_held_woke || ps->ev_lost)
+		proc_spawn_wait(ps);
 }
 
 /* The descriptor to watch for wakes (readable: call procs_wakeups). */
@@ -712,20 +760,24 @@ procs_event_fd(struct procs *ps)
 void
 procs_wakeups(struct procs *ps)
 {
-	struct epoll_event	ee[16];
-
 	if (ps->ev == NULL)
 		return;
 	ps->evstats.readies++;
-	while (epoll_wait(ps->ev->epfd, ee, 16, 0) == 16)
-		;
+	proc_event_unready(ps);
+	proc_event_read_set(ps, &ps->ev->set);
+	proc_event_look(ps);
+}
+
+/*
+ * After the tick's signals (procs_enforce): read the records they made
+ * (our continues) and any wake since, so the loop does not wake for
+ * them.
+ */
+void
+proc_event_settle(struct procs *ps)
+{
 	proc_event_read(ps);
-	/*
-	 * A task we hold stopped woke: continued from outside (or killed)?
-	 * Look now, not at the next tick: paused, there is none.
-	 */
-	if (ps->ev_held_woke || ps->ev_lost)
-		proc_spawn_wait(ps);
+	proc_event_look(ps);
 }
 
 /* Compare two delays, for qsort. */

@@ -249,10 +249,10 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 		log_info("observe: proc (configured): blocked tasks polled");
 	else if (proc_event_start(ps, &why) == 0) {
 		if (proc_event_switch_why(ps) == NULL)
-			log_info("observe: events (sched_wakeup and "
+			log_info("observe: events (sched_waking and "
 			    "sched_switch, perf_event_open)");
 		else
-			log_info("observe: events (sched_wakeup, "
+			log_info("observe: events (sched_waking, "
 			    "perf_event_open; no sched_switch: %s: running "
 			    "tasks polled, no kernel runs)",
 			    proc_event_switch_why(ps));

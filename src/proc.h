@@ -21,7 +21,7 @@
  *
  * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
  * reap), proc-sample.c (/proc sampling, stolen), proc-event.c
- * (sched_wakeup and sched_switch events: wakes acted on at once through
+ * (sched_waking and sched_switch events: wakes acted on at once through
  * procs_event_fd and procs_wakeups), proc-krun.c (the kernel's runs of
  * the children, from the sched_switch records), proc-enforce.c (stop,
  * pin, continue), proc-watch.c (the watchdog); the block at the end is
@@ -173,7 +173,7 @@ uint64_t procs_engine_ns(struct procs *, uint64_t ns);
 
 /* What observation saw and did, for tests and the bench. */
 struct procs_event_stats {
-	uint64_t	 wakeups;	/* sched_wakeup records of children */
+	uint64_t	 wakeups;	/* sched_waking records of children */
 	uint64_t	 switches;	/* sched_switch records read */
 	uint64_t	 blocks;	/* running tasks seen blocked by them */
 	uint64_t	 lost;		/* PERF_RECORD_LOST seen */
@@ -330,6 +330,7 @@ void		 proc_sample_pick(struct proc *);
 int		 proc_event_start(struct procs *, char **);
 void		 proc_event_stop(struct procs *);
 void		 proc_event_read(struct procs *);
+void		 proc_event_settle(struct procs *);
 void		 proc_event_filter(struct procs *);
 void		 proc_event_delay(struct procs *, uint64_t);
 int		 proc_event_switches(struct procs *);

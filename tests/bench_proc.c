@@ -4,7 +4,7 @@
  * continues another), the CPU the 1 ms loop uses with 50 real tasks on 2
  * engine CPUs, how often two tasks of one engine CPU are seen running at
  * once, and how far measured CPU shares are from the engine's ran shares;
- * with wakes seen from the kernel's sched_wakeup events (acted on at once
+ * with wakes seen from the kernel's sched_waking events (acted on at once
  * from the loop, as the daemon does) and, side by side, with observation
  * forced to /proc polling.  Prints a table (docs/BENCH.md, "Real
  * processes").

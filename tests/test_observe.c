@@ -1,6 +1,6 @@
 /*
  * test_observe.c -- how the real-process layer sees a blocked child wake
- * (SPEC.md section 8): from the kernel's sched_wakeup events where it may
+ * (SPEC.md section 8): from the kernel's sched_waking events where it may
  * (root; observe=events), else by polling /proc (observe=proc, also when
  * configured).  A sleeper that sleeps 20 ms at a time beside a hog on
  * one CPU must be woken in the engine after each sleep either way: with
@@ -25,14 +25,22 @@
 
 /* An engine of one CPU and the procs layer, polling /proc if asked. */
 static void
-observe_init(struct harness *h, int proc)
+observe_init_map(struct harness *h, int proc, int *map)
 {
 	struct procs_config	 conf;
 
 	log_init("test", 1, LOG_LEVEL_WARN);
 	memset(&conf, 0, sizeof conf);
 	conf.observe_proc = proc;
+	conf.map = map;
+	conf.nmap = map != NULL;
 	harness_init_conf(h, 1, &conf);
+}
+
+static void
+observe_init(struct harness *h, int proc)
+{
+	observe_init_map(h, proc, NULL);
 }
 
 /* Count the sleeper's wakes in the engine (sleeping, then not). */
@@ -98,7 +106,7 @@ observe_sleeper(struct harness *h)
 	}
 }
 
-/* Root: wakes come from sched_wakeup events. */
+/* Root: wakes come from sched_waking events. */
 static void
 test_events(void **state)
 {
@@ -118,21 +126,30 @@ test_events(void **state)
 	harness_done(&h);
 }
 
-/* Set up the events path, or say why it cannot be tested here. */
+/*
+ * Set up the events path, the engine's CPU on map[0] if map, or say why
+ * it cannot be tested here.
+ */
 static int
-observe_events(struct harness *h)
+observe_events_map(struct harness *h, int *map)
 {
 	if (geteuid() != 0) {
 		fprintf(stderr, "skip: not root, no tracepoint events\n");
 		return (-1);
 	}
-	observe_init(h, 0);
+	observe_init_map(h, 0, map);
 	if (strcmp(procs_observe_mode(h->ps), "events") != 0) {
 		fprintf(stderr, "skip: sched tracepoints refused here\n");
 		harness_done(h);
 		return (-1);
 	}
 	return (0);
+}
+
+static int
+observe_events(struct harness *h)
+{
+	return (observe_events_map(h, NULL));
 }
 
 /*
@@ -167,6 +184,68 @@ test_wake_at_once(void **state)
 	if (!harness_skip_timing("the wake delay"))
 		assert_true(med <= 200000);
 	harness_done(&h);
+}
+
+/* Each loop iteration: did CPU 0 change task since the last? */
+static void
+observe_changes(struct harness *h, int i, void *arg)
+{
+	struct engine_cpu_info	 ci;
+	int			*last = arg;
+
+	engine_cpu_info(h->e, 0, &ci);
+	if (ci.task != last[0])
+		last[1]++;
+	last[0] = ci.task;
+}
+
+/*
+ * Our own continues do not wake the loop: a SIGCONT wakes the task, so
+ * the kernel records a wake of it, which makes the rings readable.
+ * procs_enforce takes those records itself, so with hogs only (no real
+ * wake) the event rings wake the loop for almost none of the switches
+ * (without the taking, one wake-up of the loop per switch).  The loop runs
+ * on CPU 0 and the hogs on CPU 1: on the hogs' CPU the loop's own
+ * switches with them are records too (two a tick), and the ring's
+ * watermark (half of its 32 KB) wakes the loop once per 16 KB of them.
+ */
+static void
+test_own_continues_quiet(void **state)
+{
+	struct harness			h;
+	struct procs_event_stats	st0, st;
+	cpu_set_t			old, one;
+	char				name[8];
+	int				last[2] = { 0, 0 }, k, map[1] = { 1 };
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		fprintf(stderr, "skip: one CPU, the loop shares the hogs'\n");
+		skip();
+	}
+	if (sched_getaffinity(0, sizeof old, &old) != 0)
+		fail_msg("sched_getaffinity: %s", strerror(errno));
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof one, &one) != 0)
+		fail_msg("sched_setaffinity: %s", strerror(errno));
+	if (observe_events_map(&h, map) != 0) {
+		sched_setaffinity(0, sizeof old, &old);
+		skip();
+	}
+	for (k = 0; k < 3; k++) {
+		snprintf(name, sizeof name, "hog%d", k);
+		harness_load(&h, name, "1000000", "0");
+	}
+	harness_run_loop(&h, 200, NULL, NULL, 1);
+	procs_event_stats(h.ps, &st0);
+	harness_run_loop(&h, 1500, observe_changes, last, 1);
+	procs_event_stats(h.ps, &st);
+	print_message("%d switches, the loop woken by the rings %llu times\n",
+	    last[1], (unsigned long long)(st.readies - st0.readies));
+	harness_done(&h);
+	sched_setaffinity(0, sizeof old, &old);
+	assert_true(last[1] >= 20);
+	assert_true(st.readies - st0.readies <= (uint64_t)last[1] / 4);
 }
 
 /* Samples where the sleeper ran while the engine had not picked it. */
@@ -578,6 +657,7 @@ main(void)
 		cmocka_unit_test(test_proc),
 		cmocka_unit_test(test_wake_at_once),
 		cmocka_unit_test(test_wake_no_preempt),
+		cmocka_unit_test(test_own_continues_quiet),
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_stolen_proc),
 		cmocka_unit_test(test_kernel_runs),
