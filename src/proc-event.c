@@ -623,12 +623,13 @@ proc_event_unready(struct procs *ps)
 }
 
 /*
- * Read every ring: the watched tasks woken since are acted on.  Records
- * read make the descriptor readable (each did, wakeup_events 1): if any
- * were, take that readiness, then read what came in between, so the
- * loop is not woken again for what is read.  Our own SIGCONTs are such
- * records: sched_waking is written by the waker, so a continue's record
- * is in our CPU's ring, and its readiness set, when kill() returns.
+ * Read every ring: the watched tasks woken since are acted on.  A wake
+ * record makes the descriptor readable (wakeup_events 1; a switch record
+ * does not, bar the watermark): if any was read, take that readiness,
+ * then read what came in between, so the loop is not woken again for
+ * what is read.  Our own SIGCONTs make such records: sched_waking is
+ * written by the waker, so a continue's record is in our CPU's ring, and
+ * its readiness set, when kill() returns.
  */
 void
 proc_event_read(struct procs *ps)
@@ -663,7 +664,7 @@ proc_event_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)
 /*
  * Read the rings of a set: each sample is u64 time, u32 size, then the
  * raw trace entry, whose first field (common_type, u16) is the id of the
- * tracepoint that wrote it.
+ * tracepoint that wrote it.  Returns the number of wake records read.
  */
 static size_t
 proc_event_read_set(struct procs *ps, struct proc_event_set *set)
@@ -717,6 +718,7 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				    size >= (uint32_t)ev->wake.end) {
 					memcpy(&pid, raw + ev->wake.pid, 4);
 					proc_event_wakeup(ps, (pid_t)pid, ts);
+					n++;
 				} else if (ev->has_switch &&
 				    type == ev->sw.id &&
 				    size >= (uint32_t)ev->sw.end)
@@ -728,7 +730,6 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 				proc_krun_lost(ps);
 			}
 			tail += hdr.size;
-			n++;
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
 	}
