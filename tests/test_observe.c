@@ -215,7 +215,7 @@ test_own_continues_quiet(void **state)
 	struct harness			h;
 	struct procs_event_stats	st0, st;
 	cpu_set_t			old, one;
-	char				name[8];
+	char				name[16];
 	int				last[2] = { 0, 0 }, k, map[1] = { 1 };
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
