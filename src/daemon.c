@@ -718,10 +718,16 @@ daemon_tick_once(struct daemon *d)
 	if (d->procs != NULL)
 		procs_observe(d->procs);
 	session_tick(d->session);
-	if (d->procs != NULL)
-		procs_enforce(d->procs);
+	/*
+	 * The tick into the Perfetto trace before it is enforced: the
+	 * enforcing may act on a wake at once (procs_enforce reads the
+	 * records its signals made, and any wake since), which goes in
+	 * after the tick's switches (daemon_procs_woke).
+	 */
 	if (d->perfetto != NULL)
 		daemon_perfetto_tick(d, tick);
+	if (d->procs != NULL)
+		procs_enforce(d->procs);
 	if (d->kr != NULL) {
 		daemon_kernel_drain(d);
 		daemon_kruns_tick(d, tick);

@@ -519,7 +519,10 @@ pt_live(const char *path)
 			fail_msg("track %d at %lld us: a switch from pid %d, "
 			    "but the track showed %d", e->cpu, e->us,
 			    e->prev_pid, cur[e->cpu]);
-		assert_true(e->us >= last[e->cpu]);
+		if (e->us < last[e->cpu])
+			fail_msg("track %d: a switch at %lld us after one at "
+			    "%lld us (from pid %d to %d)", e->cpu, e->us,
+			    last[e->cpu], e->prev_pid, e->next_pid);
 		assert_true(e->next_pid != e->prev_pid);
 		if (cur[e->cpu] != 0) {
 			t = pt_task(name[e->cpu]);
