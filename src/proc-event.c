@@ -765,7 +765,7 @@ procs_wakeups(struct procs *ps)
 		return;
 	ps->evstats.readies++;
 	proc_event_unready(ps);
-	proc_event_read_set(ps, &ps->ev->set);
+	ps->evstats.ready_wakes += proc_event_read_set(ps, &ps->ev->set);
 	proc_event_look(ps);
 }
 

@@ -181,6 +181,7 @@ struct procs_event_stats {
 	uint64_t	 waits;		/* waitpid polls (proc_spawn_wait) */
 	uint64_t	 cap_reads;	/* pids.events read (process cap) */
 	uint64_t	 readies;	/* procs_wakeups: the loop woken by a ring */
+	uint64_t	 ready_wakes;	/* wake records those calls read */
 };
 void	procs_event_stats(struct procs *, struct procs_event_stats *);
 /* The cgroup directory of an engine group, NULL without one. */
