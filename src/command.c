@@ -549,6 +549,9 @@ command_seek(struct daemon *d, const struct proto_cmd *cmd,
 {
 	char	*cause = NULL;
 
+	/* Refused, it changes nothing: not even the clock's running. */
+	if (session_seek_check(daemon_session(d), cmd->tick, &cause) != 0)
+		return (command_err(out, cause));
 	daemon_step_cancel(d, "seek");
 	if (!daemon_paused(d)) {
 		daemon_pause(d);

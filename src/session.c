@@ -1161,6 +1161,23 @@ session_recount(struct session *s, uint64_t tick)
  * journal's changes.  The present runs on untouched.  At the present
  * tick the view ends.  0, or -1 with *cause.
  */
+/* Can tick be seen (the present, or a tick the history keeps)? */
+int
+session_seek_check(struct session *s, uint64_t tick, char **cause)
+{
+	uint64_t	now = engine_now(s->e);
+
+	if (tick != now && (s->nkeys == 0 || tick > now ||
+	    tick < s->keys[0].tick)) {
+		*cause = xasprintf("seek: tick %llu is outside the history "
+		    "%llu..%llu", (unsigned long long)tick,
+		    (unsigned long long)session_first(s),
+		    (unsigned long long)now);
+		return (-1);
+	}
+	return (0);
+}
+
 int
 session_seek(struct session *s, uint64_t tick, char **cause)
 {
@@ -1174,13 +1191,8 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 		session_view_end(s);
 		return (0);
 	}
-	if (s->nkeys == 0 || tick > now || tick < s->keys[0].tick) {
-		*cause = xasprintf("seek: tick %llu is outside the history "
-		    "%llu..%llu", (unsigned long long)tick,
-		    (unsigned long long)session_first(s),
-		    (unsigned long long)now);
+	if (session_seek_check(s, tick, cause) != 0)
 		return (-1);
-	}
 	for (k = s->nkeys - 1; k > 0 && s->keys[k].tick > tick; k--)
 		;
 	if (s->view == NULL || engine_now(s->view) > tick ||

@@ -157,6 +157,7 @@ const struct engine_policy *session_shadow_policy(const struct session *);
 uint64_t session_first(const struct session *);
 size_t	session_history_memory(const struct session *);
 int	session_seek(struct session *, uint64_t tick, char **cause);
+int	session_seek_check(struct session *, uint64_t tick, char **cause);
 void	session_view_end(struct session *);
 int	session_branch(struct session *, char **cause);
 

@@ -4,7 +4,8 @@
 #   the state the daemon had at tick T (its `tasks` and `cpus` replies
 #   saved then, changes made by clients before T included), with
 #   `live=0` and `now=` the present; `seek NOW` is the present again;
-# - a seek outside the history is refused with its bounds;
+# - a seek outside the history is refused with its bounds, and changes
+#   nothing (a running clock is not paused);
 # - after a seek, `step` (like resume) goes on from there: a branch; the
 #   state then is what it was the first time through, and the journal
 #   recorded (--record) replays to the live trace byte for byte, the
@@ -167,6 +168,14 @@ if [ "$(field live)" = 1 ] && [ "$t" -ge "$now" ]; then
 else
 	fail "real resume: $(say status)"
 fi
+# A refused seek changes nothing: the clock runs on, not paused.
+r=$(say "seek 999999999")
+case "$r" in
+"err seek: tick 999999999 is outside the history "*) ;;
+*) fail "seek 999999999: '$r'" ;;
+esac
+[ "$(field paused)" = 0 ] && ok "a refused seek leaves the clock running" ||
+    fail "a refused seek paused the daemon: $(say status)"
 kill "$daemon"
 wait "$daemon"
 st=$?
