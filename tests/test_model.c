@@ -924,6 +924,7 @@ test_key_seek(void **state)
 	struct model	*m;
 	struct view	 v;
 	struct keys_env	 e;
+	int		 n0;
 
 	m = three(&v, &e);
 	three_at(m, 5000, 5000, "demo");
@@ -956,6 +957,25 @@ test_key_seek(void **state)
 	keys_handle(&e, KEY_RIGHT);
 	assert_int_equal(nsent, 1);
 	assert_non_null(strstr(v.message, "tick 5000 is the present"));
+	/*
+	 * Running, at the present: nothing ahead, and space would pause,
+	 * not resume (it said ". steps, space resumes", with a tick the
+	 * running clock had left behind).
+	 */
+	n0 = nsent;
+	assert_int_equal(model_feed(m, "frame tick=5000 cpus=2 tasks=3 "
+	    "paused=0 speed=1 rr=10 live=1 alive=3 now=5000 scenario=demo"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	keys_frame(m, &v);
+	keys_handle(&e, KEY_RIGHT);
+	assert_int_equal(nsent, n0);
+	assert_string_equal(v.message, "the present, running: nothing ahead "
+	    "yet (space pauses)");
+	assert_int_equal(model_feed(m, "frame tick=5000 cpus=2 tasks=3 "
+	    "paused=1 speed=1 rr=10 live=1 alive=3 now=5000 scenario=demo"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
 	/* Not before tick 0. */
 	three_at(m, 5, 5000, "demo");
 	keys_frame(m, &v);

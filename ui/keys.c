@@ -391,7 +391,10 @@ keys_seek(struct keys_env *e, int key)
 	if (to < 0)
 		to = 0;
 	if (to == base) {
-		if (by > 0)
+		if (by > 0 && !m->paused)
+			draw_message(e->view, 0, "the present, running: "
+			    "nothing ahead yet (space pauses)");
+		else if (by > 0)
 			draw_message(e->view, 0, "tick %ld is the present: "
 			    ". steps, space resumes", base);
 		else
