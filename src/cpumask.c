@@ -174,8 +174,10 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 				goto bad;
 		}
 		if (hi >= ncpus) {
+			/* The first CPU of the range that is outside. */
 			*cause = xasprintf("cpu %ld is outside 0..%d in %s",
-			    hi, ncpus - 1, protocol_quote(s, q, sizeof q));
+			    lo >= ncpus ? lo : (long)ncpus, ncpus - 1,
+			    protocol_quote(s, q, sizeof q));
 			return (-1);
 		}
 		for (c = lo; c <= hi; c++)

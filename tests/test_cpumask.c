@@ -60,6 +60,11 @@ test_parse_errors(void **state)
 	assert_int_equal(cpumask_parse("0-8", 8, &m, &cause), -1);
 	assert_non_null(strstr(cause, "cpu 8 is outside 0..7"));
 	free(cause);
+	/* The first CPU outside is named, not the range's end. */
+	cause = NULL;
+	assert_int_equal(cpumask_parse("9-12", 8, &m, &cause), -1);
+	assert_non_null(strstr(cause, "cpu 9 is outside 0..7"));
+	free(cause);
 }
 
 /*
