@@ -5,7 +5,8 @@
 # client in a private tmux server (LANG=C.UTF-8), checked with
 # capture-pane and, through the socket, with socat:
 #   - before `compare` the screen has one set of panels, no "(shadow)";
-#   - `compare o1`: at 80x24 the screen shows "staircase (enforced)"
+#   - c with none asks which policy, Enter compares with o1: at 80x24 the
+#     screen shows "staircase (enforced)"
 #     and "o1 (shadow)" (stacked), the status line "staircase vs o1",
 #     both sets of CPU panels, and every task in the task table; at
 #     200x60 both titles on one line (side by side);
@@ -42,7 +43,11 @@ $tm new-session -d -s "$sess" -x 80 -y 24 \
 wait_screen "CPU1" || bad "no panels: $(screen)"
 screen | grep -q "(shadow)" && bad "a shadow before compare: $(screen)"
 
-ask "compare o1" | grep -q '^ok' || bad "compare o1 refused"
+# c with no comparison asks which policy; Enter takes the default, o1.
+$tm send-keys -t "$sess" c
+wait_screen "compare with which policy" && ok "c: asks which policy" ||
+    bad "c: no prompt: $(screen)"
+$tm send-keys -t "$sess" Enter
 if wait_screen "o1 (shadow)"; then
 	ok "80x24: the shadow's panels"
 else

@@ -799,17 +799,38 @@ test_keys(void **state)
 	assert_false(keys_handle(&e, 'Q') & KEYS_SHUTDOWN);
 	assert_true(keys_handle(&e, 'y') & KEYS_SHUTDOWN);
 	assert_string_equal(sent[1], "shutdown");
+	/*
+	 * c with no comparison asks which policy to compare with (it only
+	 * said "compare NAME", a command no key could send); typing
+	 * replaces the default.
+	 */
+	keys_handle(&e, 'c');
+	assert_true(v.prompt);
+	assert_string_equal(v.prompt_buf, "o1");
+	keys_handle(&e, '\r');
+	assert_string_equal(sent[2], "compare o1");
+	keys_handle(&e, 'c');
+	for (p = "cfs"; *p != '\0'; p++)
+		keys_handle(&e, *p);
+	keys_handle(&e, '\r');
+	assert_string_equal(sent[3], "compare cfs");
+	keys_handle(&e, 'c');
+	keys_handle(&e, 'x');
+	keys_handle(&e, ' ');
+	keys_handle(&e, '\r');
+	assert_int_equal(nsent, 12);
+	assert_true(v.message_error);
 
 	/* Read-only: every key that changes the daemon is refused. */
 	v.readonly = 1;
-	for (p = "sS+-axn .<>Q"; *p != '\0'; p++) {
+	for (p = "sS+-axn .<>Qc"; *p != '\0'; p++) {
 		v.message[0] = '\0';
 		assert_int_equal(keys_handle(&e, *p),
 		    KEYS_HANDLED | KEYS_REDRAW);
 		assert_non_null(strstr(v.message, "read-only"));
 		assert_true(v.message_error);
 	}
-	assert_int_equal(nsent, 10);
+	assert_int_equal(nsent, 12);
 	/* A function key is named as one. */
 	keys_handle(&e, KEY_F(9));
 	assert_non_null(strstr(v.message, "F9 refused"));

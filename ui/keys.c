@@ -26,6 +26,7 @@ enum keys_prompt {
 	PROMPT_NEW,
 	PROMPT_FIND,
 	PROMPT_SPEED,
+	PROMPT_COMPARE,		/* a policy to compare with */
 	PROMPT_KILL,		/* y/N: kill prompt_task */
 	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
 };
@@ -264,16 +265,25 @@ keys_view(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
-/* c: both policies side by side (compare NAME), or the enforced one. */
+/*
+ * c: both policies side by side (compare NAME), or the enforced one.
+ * With no comparison yet, ask which policy to compare with (a read-only
+ * client may not start one: it changes every client's frames).
+ */
 static int
 keys_compare(struct keys_env *e, int key)
 {
 	struct view	*v = e->view;
 
 	if (e->model->shadow == NULL) {
-		draw_message(v, 0, "no shadow policy: the daemon compares "
-		    "none (compare NAME)");
-		return (KEYS_HANDLED | KEYS_REDRAW);
+		if (v->readonly) {
+			draw_message(v, 1, "read-only client: c refused (a "
+			    "comparison would change the daemon)");
+			return (KEYS_HANDLED | KEYS_REDRAW);
+		}
+		return (keys_prompt_open(e, PROMPT_COMPARE, "compare with "
+		    "which policy (staircase, o1, cfs, rr; off: none)",
+		    strcmp(e->model->policy, "o1") == 0 ? "staircase" : "o1"));
 	}
 	v->compare_off = !v->compare_off;
 	v->layout_cols = -1;
@@ -1070,6 +1080,15 @@ keys_prompt_done(struct keys_env *e)
 		return (keys_find_done(e));
 	if (kind == PROMPT_SPEED)
 		return (keys_speed_done(e));
+	if (kind == PROMPT_COMPARE) {
+		if (strchr(v->prompt_buf, ' ') != NULL) {
+			draw_message(v, 1, "compare: one policy name, like o1");
+			return (KEYS_HANDLED | KEYS_REDRAW);
+		}
+		snprintf(cmd, sizeof cmd, "compare %s", v->prompt_buf);
+		snprintf(what, sizeof what, "compare %s", v->prompt_buf);
+		return (keys_send(e, PEND_ACTION, what, cmd));
+	}
 	if (kind != PROMPT_NEW &&
 	    (t = model_task(e->model, v->prompt_task)) == NULL) {
 		draw_message(v, 1, "that task is gone");
