@@ -192,8 +192,8 @@ struct bar_piece {
  * The status line: the scenario, what the daemon is doing, and how to
  * get help.  In the past (after a seek) the tick says "T of NOW" and
  * the state is PAST.  When it does not fit, the least needed pieces go
- * first (the program's name, rr, the task and CPU counts, the speed),
- * so the state and READ-ONLY stay.
+ * first (the program's name, rr, the task count, the speed, the CPU
+ * count, the policy last), so the state and READ-ONLY stay.
  */
 void
 bar_status(struct draw *d)
@@ -217,21 +217,24 @@ bar_status(struct draw *d)
 		    m->tick, m->now);
 	snprintf(p[n].text, sizeof p[0].text, "%d CPU%s", m->ncpus,
 	    m->ncpus == 1 ? "" : "s");
-	p[n++].drop = 4;
+	p[n++].drop = 5;
 	snprintf(p[n].text, sizeof p[0].text, "%d task%s", m->ntasks,
 	    m->ntasks == 1 ? "" : "s");
 	p[n++].drop = 3;
 	snprintf(p[n].text, sizeof p[0].text, "rr %dms", m->rr);
 	p[n++].drop = 2;
 	snprintf(p[n].text, sizeof p[0].text, "speed %gx", m->speed);
-	p[n++].drop = 5;
-	/* The policy; with a shadow both, and they stay. */
+	p[n++].drop = 4;
+	/*
+	 * The policy, which a class is told to watch, goes last; with a
+	 * shadow both, and they stay.
+	 */
 	if (m->shadow != NULL)
 		snprintf(p[n++].text, sizeof p[0].text, "%.24s vs %.24s",
 		    m->policy, m->shadow_policy);
 	else if (m->policy[0] != '\0') {
 		snprintf(p[n].text, sizeof p[0].text, "%s", m->policy);
-		p[n++].drop = 1;
+		p[n++].drop = 6;
 	}
 	p[n].col = COL_STATUS;
 	if (!m->greeted || m->frames == 0) {
@@ -255,7 +258,7 @@ bar_status(struct draw *d)
 		    m->dropped);
 
 	/* Drop what is least needed until the rest fits. */
-	for (drop = 1; drop <= 5; drop++) {
+	for (drop = 1; drop <= 6; drop++) {
 		for (w = 1, i = 0; i < n; i++) {
 			if (p[i].text[0] != '\0')
 				w += grid_width(p[i].text) + 2;
