@@ -1509,6 +1509,40 @@ test_compare_every_rank(void **state)
 }
 
 /*
+ * A CPU whose task was just put to sleep (paused: the CPU picks another
+ * at the next tick) names it in parentheses, as on its stair: a trial
+ * read "CPU1 hog nr 0" with hog drawn asleep.
+ */
+static void
+test_title_sleeping(void **state)
+{
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d;
+
+	model_feed(m, "stairs 1 0.1.0");
+	assert_int_equal(model_feed(m, "frame tick=500 cpus=2 tasks=3 "
+	    "paused=1 speed=1 rr=10 dropped=0 alive=3 lag=0 sleep=1000 "
+	    "policy=staircase now=500 live=1 scenario=mix delta=0"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=0 task=3 nr=1 rank=125 "
+	    "iter=1 left=5"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "cpu id=1 task=2 nr=1 rank=120 "
+	    "iter=1 left=5"), MODEL_NOTHING);
+	feed_mix_task(m, 0, 1, 130, "runnable");
+	feed_mix_task(m, 0, 2, 120, "running");
+	feed_mix_task(m, 0, 3, 125, "sleeping");
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "CPU0 (napper) nr 1") == NULL ||
+	    strstr(d, "CPU1 hogB nr 1") == NULL)
+		fail_msg("titles:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
  * The history panes (history.c) from a recorded run (history.frame: 2
  * CPUs, three hogs and an editor, hog1 put to sleep at 600 and 1000,
  * the daemon's runs and narration; recorded from a real stairsd by
@@ -2224,6 +2258,7 @@ main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_compare_history),
 		cmocka_unit_test(test_compare_every_rank),
+		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
 		cmocka_unit_test(test_big),

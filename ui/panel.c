@@ -581,11 +581,25 @@ panel_nrun(const struct draw *d, int cpu)
 	return (n);
 }
 
+/* A task's label in a panel's title, in parentheses if paren. */
+static int
+panel_title_label(struct grid *g, int x, int y, int xmax, const char *label,
+    enum col col, int paren)
+{
+	if (paren)
+		x = grid_text(g, x, y, xmax, "(", col);
+	x = grid_text(g, x, y, xmax, label, col);
+	if (paren)
+		x = grid_text(g, x, y, xmax, ")", col);
+	return (x);
+}
+
 /*
  * The title of a panel from x to xmax: the CPU, the task that ran in
- * the last tick (even if it has just slept) and nr; the task's label
- * shortened like those on the stairs, nr dropped last.  A click on the
- * label selects the task.
+ * the last tick and nr; the task's label shortened like those on the
+ * stairs, nr dropped last.  A task that has just slept (put to sleep
+ * while paused: the CPU picks another at the next tick) is in
+ * parentheses, as on its stair.  A click on the label selects the task.
  */
 static void
 panel_title(struct draw *d, int cpu, int x, int y, int xmax)
@@ -595,7 +609,7 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	const struct mtask	*t;
 	struct grid		*g = d->g;
 	char			 buf[MODEL_NAME_MAX + 8], nr[32];
-	int			 nrw, w, cut, x0;
+	int			 nrw, w, cut, x0, paren;
 	enum col		 col;
 
 	x = grid_textf(g, x, y, xmax, COL_TITLE, " CPU%d ", c->id);
@@ -609,15 +623,16 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	}
 	col = t->state == MTASK_RUNNING && t->cpu == cpu ? COL_RUNNING :
 	    COL_TITLE;
-	w = panel_label(d, t, xmax - x - nrw, buf, sizeof buf, &cut);
+	paren = t->state == MTASK_SLEEPING ? 2 : 0;
+	w = panel_label(d, t, xmax - x - nrw - paren, buf, sizeof buf, &cut);
 	if (w > 0) {
-		x = grid_text(g, x, y, xmax, buf, col);
+		x = panel_title_label(g, x, y, xmax, buf, col, paren);
 		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
 		grid_text(g, x, y, xmax, nr, COL_TITLE);
 		return;
 	}
-	if (panel_label(d, t, xmax - x, buf, sizeof buf, &cut) > 0) {
-		x = grid_text(g, x, y, xmax, buf, col);
+	if (panel_label(d, t, xmax - x - paren, buf, sizeof buf, &cut) > 0) {
+		x = panel_title_label(g, x, y, xmax, buf, col, paren);
 		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
 	}
 }
