@@ -637,6 +637,37 @@ test_hogs64(void **state)
 	every_task("hogs64.frame", "hogs64_200x60", 200, 60);
 }
 
+/*
+ * 64 CPUs at 80x24, a scrolled list: the heading says which rows of
+ * each column show (it said "CPUs 1-11/32", while CPUs 0-10 and 32-42
+ * showed) and the column headings before it are whole words (it cut
+ * the second's to "[runni").
+ */
+static void
+test_list_scrolled(void **state)
+{
+	struct model	*m = load("hogs64.frame");
+	struct view	 v;
+	char		*d, *line, *nl;
+	const char	*p;
+
+	view_init(&v);
+	d = render(m, &v, 80, 24);
+	line = strchr(d, '\n') + 1;
+	nl = strchr(line, '\n');
+	*nl = '\0';
+	if (strstr(line, " rows 1-") == NULL || strstr(line, "CPUs ") != NULL)
+		fail_msg("the list's heading: %s", line);
+	for (p = line; (p = strchr(p, '[')) != NULL; p++) {
+		if (strncmp(p, "[running left]", 14) != 0 &&
+		    strncmp(p, "[ ]", 3) != 0)
+			fail_msg("a heading cut: %s", line);
+	}
+	print_message("%s\n", line);
+	free(d);
+	model_free(m);
+}
+
 /* 1 to 8 CPUs at every size from 80x24 up: every task shows. */
 static void
 test_every_size(void **state)
@@ -2243,6 +2274,7 @@ main(void)
 		cmocka_unit_test(test_hogs8_80x24),
 		cmocka_unit_test(test_hogs4_120x40),
 		cmocka_unit_test(test_hogs64),
+		cmocka_unit_test(test_list_scrolled),
 		cmocka_unit_test(test_every_size),
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_table_minus),

@@ -53,7 +53,10 @@ cpulist_draw(struct draw *d, int y, int avail)
 	const struct mtask	**list;
 	int			 ncpu = m->ncpus, lines, cols, maxcols, per;
 	int			 shown, colw, idw, nrw, c, i, cpu, x, xmax, n;
-	int			 k, head, x2;
+	int			 k, head, x2, lx;
+	char			 label[64];
+	static const char	*heads[] = { "rank [running left] queued",
+				    "rank [running left]", "rank" };
 
 	if (ncpu == 0 || avail < 1)
 		return (0);
@@ -83,14 +86,32 @@ cpulist_draw(struct draw *d, int y, int avail)
 
 	if (head) {
 		grid_fill(g, 0, y, g->w, L' ', COL_HEADER);
-		for (c = 0; c < cols; c++)
-			grid_textf(g, c * colw, y, g->w, COL_HEADER,
-			    " %-*s%*s rank [running left] queued",
-			    3 + idw, "CPU", 1 + nrw, "nr");
-		if (shown < per)
-			grid_textf(g, g->w - 20, y, g->w, COL_HEADER,
-			    " CPUs %d-%d/%d [ ] ", v->cpu_top + 1,
-			    v->cpu_top + shown, per);
+		/*
+		 * Scrolled: which rows of each column are shown (rows, not
+		 * CPUs: each column shows its own), at the right; the
+		 * headings before it leave out what does not fit whole.
+		 */
+		lx = g->w;
+		if (shown < per) {
+			n = snprintf(label, sizeof label, " rows %d-%d/%d "
+			    "[ ] ", v->cpu_top + 1, v->cpu_top + shown, per);
+			lx = g->w - n;
+			grid_text(g, lx, y, g->w, label, COL_HEADER);
+		}
+		for (c = 0; c < cols; c++) {
+			xmax = c == cols - 1 || (c + 1) * colw > lx ? lx :
+			    (c + 1) * colw;
+			for (k = 0; k < 3; k++) {
+				n = snprintf(label, sizeof label, " %-*s%*s "
+				    "%s", 3 + idw, "CPU", 1 + nrw, "nr",
+				    heads[k]);
+				if (c * colw + n <= xmax || k == 2)
+					break;
+			}
+			if (c * colw < xmax)
+				grid_text(g, c * colw, y, xmax, label,
+				    COL_HEADER);
+		}
 	}
 	list = xcalloc(m->ntasks + 1, sizeof *list);
 	for (c = 0; c < cols; c++) {
