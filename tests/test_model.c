@@ -688,6 +688,18 @@ record(void *arg, enum model_pend kind, const char *cmd)
 	return (0);
 }
 
+/* Open a prompt with key, type text into it and press Enter. */
+static void
+prompt_type(struct keys_env *e, int key, const char *text)
+{
+	const char	*p;
+
+	keys_handle(e, key);
+	for (p = text; *p != '\0'; p++)
+		keys_handle(e, *p);
+	keys_handle(e, '\n');
+}
+
 /* Keys send the commands of the issue, and a read-only client refuses. */
 static void
 test_keys(void **state)
@@ -781,10 +793,7 @@ test_keys(void **state)
 	assert_int_equal(nsent, 8);
 	assert_true(v.message_error);
 	/* n: a name and a bare pattern. */
-	keys_handle(&e, 'n');
-	for (p = "cc 2,40 nice=3"; *p != '\0'; p++)
-		keys_handle(&e, *p);
-	keys_handle(&e, '\n');
+	prompt_type(&e, 'n', "cc 2,40 nice=3");
 	assert_string_equal(sent[0], "add cc pattern=2,40 nice=3");
 	/* a: the prompt starts from the task's CPUs; Escape cancels. */
 	keys_handle(&e, 'a');
@@ -809,15 +818,9 @@ test_keys(void **state)
 	assert_string_equal(v.prompt_buf, "o1");
 	keys_handle(&e, '\r');
 	assert_string_equal(sent[2], "compare o1");
-	keys_handle(&e, 'c');
-	for (p = "cfs"; *p != '\0'; p++)
-		keys_handle(&e, *p);
-	keys_handle(&e, '\r');
+	prompt_type(&e, 'c', "cfs");
 	assert_string_equal(sent[3], "compare cfs");
-	keys_handle(&e, 'c');
-	keys_handle(&e, 'x');
-	keys_handle(&e, ' ');
-	keys_handle(&e, '\r');
+	prompt_type(&e, 'c', "x ");
 	assert_int_equal(nsent, 12);
 	assert_true(v.message_error);
 
