@@ -1163,6 +1163,78 @@ test_layout_kept(void **state)
 	model_free(m);
 }
 
+/* The demo's five tasks on 2 CPUs, the cruncher at rank cr (top ct). */
+static struct model *
+demo_at(int cr, int ct, int gr)
+{
+	struct model	*m = model_create();
+	char		 line[512];
+	static const struct {
+		const char	*name, *state;
+		int		 cpu, rank, top;
+	} t[] = {
+		{ "hog", "running", 1, 139, 120 },
+		{ "cruncher", "running", 0, 0, 0 },
+		{ "editor", "sleeping", 1, 120, 120 },
+		{ "player", "sleeping", 0, 120, 120 },
+		{ "game", "runnable", 0, 0, 120 },
+	};
+	int		 i, r, top;
+
+	model_feed(m, "stairs 1 0.1.0");
+	model_feed(m, "frame tick=500 cpus=2 tasks=5 paused=1 speed=1 rr=10 "
+	    "dropped=0 alive=5 lag=0 sleep=1000 policy=staircase now=500 "
+	    "live=1 scenario=demo delta=0");
+	snprintf(line, sizeof line, "cpu id=0 task=2 nr=2 rank=%d iter=1 "
+	    "left=5", cr);
+	model_feed(m, line);
+	model_feed(m, "cpu id=1 task=1 nr=1 rank=139 iter=1 left=5");
+	for (i = 0; i < 5; i++) {
+		r = i == 1 ? cr : i == 4 ? gr : t[i].rank;
+		top = i == 1 ? ct : t[i].top;
+		snprintf(line, sizeof line, "task id=%d name=%s kind=sim "
+		    "pid=- nice=0 cpu=%d rank=%d iter=1 left=5 state=%s "
+		    "ran=400 cputime=- cpus=0-1 group=- exit=- slice=10 "
+		    "top=%d bottom=139", i + 1, t[i].name, t[i].cpu, r,
+		    t[i].state, top);
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	return (m);
+}
+
+/*
+ * The layout stays as the stairs change a little: the demo at 80x24
+ * (80x19 here: the lines its caption and the article's table take),
+ * side by side while the cruncher's stairs start at 120 (24 ranks
+ * skipped, against 34 stacked), stays side by side when they start at
+ * 110 (48 against 44: it went stacked, and back at nice 0).  A new
+ * size chooses afresh: stacked.
+ */
+static void
+test_layout_steady(void **state)
+{
+	struct model	*m;
+	struct view	 v;
+	char		*d;
+
+	view_init(&v);
+	m = demo_at(125, 120, 132);
+	free(render(m, &v, 80, 19));
+	assert_int_equal(v.layout_cols, 2);
+	model_free(m);
+	m = demo_at(125, 110, 132);
+	v.layout_frames = -100;		/* chosen long ago: choose again */
+	d = render(m, &v, 80, 19);
+	assert_int_equal(v.layout_cols, 2);
+	check_visible(m, d);
+	free(d);
+	v.layout_cols = -1;		/* a new choice: the best */
+	free(render(m, &v, 80, 19));
+	assert_int_equal(v.layout_cols, 1);
+	model_free(m);
+}
+
 /*
  * Panels asked for (`v`) are panels at every frame, also where the
  * layout chooser prefers the list (8 CPUs at 80x24): the list it kept
@@ -2282,6 +2354,7 @@ main(void)
 		cmocka_unit_test(test_table_descent),
 		cmocka_unit_test(test_caption_once),
 		cmocka_unit_test(test_layout_kept),
+		cmocka_unit_test(test_layout_steady),
 		cmocka_unit_test(test_panels_asked),
 		cmocka_unit_test(test_caption_narrow),
 		cmocka_unit_test(test_caption_hold),
