@@ -993,14 +993,26 @@ struct pscore {
 	int		 cols;		/* fewer rows (more columns) is better */
 };
 
+/*
+ * How layouts a and b compare on the tasks they show and name whole:
+ * below 0 a does better, above 0 b, 0 the same.
+ */
+static int
+panel_shows(const struct pscore *a, const struct pscore *b)
+{
+	if (a->hidden != b->hidden)
+		return (a->hidden - b->hidden);
+	return (a->cut - b->cut);
+}
+
 /* Whether layout a looked better than b. */
 static int
 panel_better(const struct pscore *a, const struct pscore *b)
 {
-	if (a->hidden != b->hidden)
-		return (a->hidden < b->hidden);
-	if (a->cut != b->cut)
-		return (a->cut < b->cut);
+	int	r;
+
+	if ((r = panel_shows(a, b)) != 0)
+		return (r < 0);
 	if (a->skipped != b->skipped)
 		return (a->skipped < b->skipped);
 	if (a->step != b->step)
@@ -1020,10 +1032,10 @@ panel_better(const struct pscore *a, const struct pscore *b)
 static int
 panel_worth(const struct pscore *a, const struct pscore *b)
 {
-	if (a->hidden != b->hidden)
-		return (a->hidden < b->hidden);
-	if (a->cut != b->cut)
-		return (a->cut < b->cut);
+	int	r;
+
+	if ((r = panel_shows(a, b)) != 0)
+		return (r < 0);
 	if (a->skipped * 5 < b->skipped * 4)
 		return (1);
 	return (b->step > -100 && a->step <= -100 &&
