@@ -185,7 +185,9 @@ kids=$(children)
 if [ "$r" = "ok" ] && [ -n "$kids" ]; then
 	ok "load real-hogs: children $(echo $kids)"
 else
-	fail "load real-hogs: '$r', children '$kids'"
+	# Once, under ASan on a fresh machine (not seen again here): say
+	# what the daemon and its processes were doing.
+	fail "load real-hogs: '$r', children '$kids'; $(ask status | sed -n 2p); processes: $(ps -o pid=,stat=,comm= --ppid "$daemon" | tr '\n' ';'); log: $(tail -5 "$tmp/log" 2>/dev/null | tr '\n' ';')"
 fi
 r=$(say "load demo")
 left=""
