@@ -51,15 +51,16 @@ static int	proc_sample_blocked_window(struct proc *);
 static int	proc_sample_woken_window(struct proc *, int);
 
 /*
- * Parse the state and process group from a /proc/PID/stat text.  The
- * command name is in parentheses and may hold anything, so parse after the
- * last ')'.
+ * Parse the state and process group (pgid NULL: the state only) from a
+ * /proc/PID/stat text.  The command name is in parentheses and may hold
+ * anything, so parse after the last ')'.
  */
-static int
-proc_sample_parse(char *buf, char *state, pid_t *pgid)
+int
+proc_sample_parse(const char *buf, char *state, pid_t *pgid)
 {
-	char	*p, *end;
-	long	 pg;
+	const char	*p;
+	char		*end;
+	long		 pg;
 
 	/* ") S ppid pgrp": parsed by hand, sscanf costs more than the read. */
 	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == '\0')

@@ -352,24 +352,34 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 }
 
 /*
- * Does a status file say stopped or stopping: state T (or t), or SIGSTOP
- * pending in the shared signals (sent to the group, not yet acted on)?
- * -1 if it cannot be read (gone) or is not understood.
+ * Does a /proc/PID/status text say stopped or stopping: state T (or t),
+ * or SIGSTOP pending in the shared signals (sent to the group, not yet
+ * acted on)?  -1 if it is not understood.
  */
-static int
-proc_spawn_status_stopping(const char *path)
+int
+proc_status_stopping(const char *buf)
 {
-	char			 buf[4096], *st, *sh;
+	const char		*st, *sh;
 	unsigned long long	 pend;
 
-	if (cgroup_read(path, buf, sizeof buf) != 0 ||
-	    (st = strstr(buf, "\nState:")) == NULL ||
+	if ((st = strstr(buf, "\nState:")) == NULL ||
 	    (sh = strstr(buf, "\nShdPnd:")) == NULL ||
 	    sscanf(sh + 8, "%llx", &pend) != 1)
 		return (-1);
 	st += 7;
 	st += strspn(st, " \t");
 	return (*st == 'T' || *st == 't' || (pend & (1ULL << (SIGSTOP - 1))));
+}
+
+/* The same of a status file; -1 if it cannot be read (gone). */
+static int
+proc_spawn_status_stopping(const char *path)
+{
+	char	buf[4096];
+
+	if (cgroup_read(path, buf, sizeof buf) != 0)
+		return (-1);
+	return (proc_status_stopping(buf));
 }
 
 /*

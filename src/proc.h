@@ -313,6 +313,7 @@ void		 proc_notice(struct procs *, const char *, ...)
 
 /* proc-spawn.c */
 void		 proc_spawn_wait(struct procs *);
+int		 proc_status_stopping(const char *);
 
 /* proc-enforce.c */
 void		 proc_enforce_signal(struct proc *, int);
@@ -320,6 +321,7 @@ void		 proc_enforce_cont(struct procs *, struct proc *);
 void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
+int		 proc_sample_parse(const char *, char *, pid_t *);
 void		 proc_sample_add(struct procs *, struct proc *, pid_t);
 void		 proc_sample_clear(struct procs *, struct proc *);
 long		 proc_sample_lastpid(struct procs *);

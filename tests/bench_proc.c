@@ -114,12 +114,12 @@ pread_text(int fd, char *buf, size_t size)
 static int
 running_now(int k)
 {
-	char	buf[4096];
+	char	buf[4096], state;
 
 	return (pread_text(statfd[k], buf, sizeof buf) == 0 &&
-	    harness_stat_state(buf) == 'R' &&
+	    proc_sample_parse(buf, &state, NULL) == 0 && state == 'R' &&
 	    pread_text(statusfd[k], buf, sizeof buf) == 0 &&
-	    !harness_status_stopped(buf));
+	    proc_status_stopping(buf) == 0);
 }
 
 /*

@@ -211,50 +211,23 @@ harness_stat(pid_t pid, char *buf, size_t len)
 	return (cgroup_read(path, buf, len));
 }
 
-/* The state letter in a /proc/PID/stat text, 0 if there is none. */
-static __attribute__((unused)) char
-harness_stat_state(const char *buf)
-{
-	const char	*p;
-	char		 state;
-
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %c",
-	    &state) != 1)
-		return (0);
-	return (state);
-}
-
 /* A process's state letter from /proc, 0 if it is gone. */
 static __attribute__((unused)) char
 harness_state(pid_t pid)
 {
-	char	buf[512];
+	char	buf[512], state;
 
-	if (harness_stat(pid, buf, sizeof buf) != 0)
+	if (harness_stat(pid, buf, sizeof buf) != 0 ||
+	    proc_sample_parse(buf, &state, NULL) != 0)
 		return (0);
-	return (harness_stat_state(buf));
+	return (state);
 }
 
 /*
- * Does a /proc/PID/status text say stopped, or about to be: state T, or
- * SIGSTOP pending (sent, but the process is waiting for a CPU to act on
- * it; it runs no more of its own code)?
+ * Is a process stopped, or about to be: state T, or SIGSTOP pending
+ * (sent, but the process is waiting for a CPU to act on it; it runs no
+ * more of its own code)?  The daemon's own reading (proc_status_stopping).
  */
-static __attribute__((unused)) int
-harness_status_stopped(const char *buf)
-{
-	const char		*p;
-	unsigned long long	 pend;
-
-	if ((p = strstr(buf, "\nState:")) != NULL &&
-	    p[7 + strspn(p + 7, " \t")] == 'T')
-		return (1);
-	return ((p = strstr(buf, "\nShdPnd:")) != NULL &&
-	    sscanf(p + 8, "%llx", &pend) == 1 &&
-	    (pend & (1ULL << (SIGSTOP - 1))) != 0);
-}
-
-/* Is a process stopped, or about to be (harness_status_stopped)? */
 static __attribute__((unused)) int
 harness_stopped(pid_t pid)
 {
@@ -263,7 +236,7 @@ harness_stopped(pid_t pid)
 	snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
 	if (cgroup_read(path, buf, sizeof buf) != 0)
 		return (0);
-	return (harness_status_stopped(buf));
+	return (proc_status_stopping(buf) == 1);
 }
 
 /* Running or runnable, and not about to stop. */
@@ -288,9 +261,8 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 {
 	DIR		*d;
 	struct dirent	*de;
-	char		 buf[512], *p, *end, state;
-	long		 ppid, pg;
-	pid_t		 pid;
+	char		 buf[512], *end, state;
+	pid_t		 pid, pg;
 	int		 n = 0;
 
 	if ((d = opendir("/proc")) == NULL)
@@ -299,10 +271,8 @@ harness_pgid_members(pid_t pgid, pid_t *out, int max)
 		pid = (pid_t)strtol(de->d_name, &end, 10);
 		if (*end != '\0' || pid <= 0)
 			continue;
-		if (harness_stat(pid, buf, sizeof buf) != 0)
-			continue;
-		if ((p = strrchr(buf, ')')) == NULL ||
-		    sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pg) != 3)
+		if (harness_stat(pid, buf, sizeof buf) != 0 ||
+		    proc_sample_parse(buf, &state, &pg) != 0)
 			continue;
 		if (pg == pgid && state != 'Z')
 			out[n++] = pid;
