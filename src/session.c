@@ -1155,13 +1155,9 @@ session_recount(struct session *s, uint64_t tick)
 }
 
 /*
- * Show the state at tick (the engine after ticks 0..tick-1, before the
- * changes made at tick): a copy of the newest keyframe at or before it
- * (or the view already shown, when that is on the way), run on with the
- * journal's changes.  The present runs on untouched.  At the present
- * tick the view ends.  0, or -1 with *cause.
+ * Can tick be seen (the present, or a tick the history keeps)?  0, or
+ * -1 with *cause: a seek refused this way changes nothing.
  */
-/* Can tick be seen (the present, or a tick the history keeps)? */
 int
 session_seek_check(struct session *s, uint64_t tick, char **cause)
 {
@@ -1178,6 +1174,13 @@ session_seek_check(struct session *s, uint64_t tick, char **cause)
 	return (0);
 }
 
+/*
+ * Show the state at tick (the engine after ticks 0..tick-1, before the
+ * changes made at tick): a copy of the newest keyframe at or before it
+ * (or the view already shown, when that is on the way), run on with the
+ * journal's changes.  The present runs on untouched.  At the present
+ * tick the view ends.  0, or -1 with *cause.
+ */
 int
 session_seek(struct session *s, uint64_t tick, char **cause)
 {
