@@ -74,8 +74,8 @@ l2=$(echo "$s" | grep -n "o1 (shadow)" | cut -d: -f1)
 # the shadow's title) and in the shadow's (below it, above the table).
 # A capture can be taken while the client rewrites the screen (most
 # likely what one run under ASan saw: no hogA above, its rank row
-# missing), so up to six are taken; test_draw's test_compare_every_rank
-# checks the layouts of these ranks themselves.
+# missing), so they are taken for up to a second; test_draw's
+# test_compare_every_rank checks the layouts of these ranks themselves.
 both_sides() {
 	s=$(screen)
 	l1=$(echo "$s" | grep -n "staircase (enforced)" | cut -d: -f1)
@@ -88,13 +88,8 @@ both_sides() {
 		    return 1
 	done
 }
-n=0
-until both_sides || [ $n -ge 5 ]; do
-	sleep 0.1
-	n=$((n + 1))
-done
-both_sides && ok "the hogs on both sides" ||
-    bad "not every hog on both sides in 6 captures: $s"
+wait_for 1 "every hog on both sides" both_sides &&
+    ok "the hogs on both sides" || bad "not every hog on both sides: $s"
 
 $tm resize-window -t "$sess" -x 200 -y 60
 wait_screen "o1 (shadow)" || bad "200x60: no shadow"

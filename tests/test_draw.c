@@ -663,7 +663,6 @@ test_list_scrolled(void **state)
 		    strncmp(p, "[ ]", 3) != 0)
 			fail_msg("a heading cut: %s", line);
 	}
-	print_message("%s\n", line);
 	free(d);
 	model_free(m);
 }
@@ -1163,42 +1162,65 @@ test_layout_kept(void **state)
 	model_free(m);
 }
 
+/*
+ * A greeted model in the middle of a paused frame of 2 CPUs at tick 500
+ * of scenario with ntasks tasks; extra: more words for the frame line
+ * ("shadow=o1"), or "".  The caller feeds the cpu and task lines, then
+ * "end".
+ */
+static struct model *
+frame_model(const char *scenario, int ntasks, const char *extra)
+{
+	struct model	*m = model_create();
+	char		 line[512];
+
+	model_feed(m, "stairs 1 0.1.0");
+	snprintf(line, sizeof line, "frame tick=500 cpus=2 tasks=%d paused=1 "
+	    "speed=1 rr=10 dropped=0 alive=%d lag=0 sleep=1000 "
+	    "policy=staircase now=500 live=1 scenario=%s delta=0 %s", ntasks,
+	    ntasks, scenario, extra);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	return (m);
+}
+
+/* A CPU's line (the shadow's: "scpu") running task at rank. */
+static void
+feed_cpu(struct model *m, int shadow, int id, int task, int nr, int rank)
+{
+	char	line[128];
+
+	snprintf(line, sizeof line, "%s id=%d task=%d nr=%d rank=%d iter=1 "
+	    "left=5", shadow ? "scpu" : "cpu", id, task, nr, rank);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+}
+
+/* A scripted task's line (the shadow's: "stask"), nice 0, slice 10. */
+static void
+feed_task(struct model *m, int shadow, int id, const char *name, int cpu,
+    int rank, const char *state, int top)
+{
+	char	line[512];
+
+	snprintf(line, sizeof line, "%s id=%d name=%s kind=sim pid=- nice=0 "
+	    "cpu=%d rank=%d iter=1 left=5 state=%s ran=400 cputime=- "
+	    "cpus=0-1 group=- exit=- slice=10 top=%d bottom=139",
+	    shadow ? "stask" : "task", id, name, cpu, rank, state, top);
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+}
+
 /* The demo's five tasks on 2 CPUs, the cruncher at rank cr (top ct). */
 static struct model *
 demo_at(int cr, int ct, int gr)
 {
-	struct model	*m = model_create();
-	char		 line[512];
-	static const struct {
-		const char	*name, *state;
-		int		 cpu, rank, top;
-	} t[] = {
-		{ "hog", "running", 1, 139, 120 },
-		{ "cruncher", "running", 0, 0, 0 },
-		{ "editor", "sleeping", 1, 120, 120 },
-		{ "player", "sleeping", 0, 120, 120 },
-		{ "game", "runnable", 0, 0, 120 },
-	};
-	int		 i, r, top;
+	struct model	*m = frame_model("demo", 5, "");
 
-	model_feed(m, "stairs 1 0.1.0");
-	model_feed(m, "frame tick=500 cpus=2 tasks=5 paused=1 speed=1 rr=10 "
-	    "dropped=0 alive=5 lag=0 sleep=1000 policy=staircase now=500 "
-	    "live=1 scenario=demo delta=0");
-	snprintf(line, sizeof line, "cpu id=0 task=2 nr=2 rank=%d iter=1 "
-	    "left=5", cr);
-	model_feed(m, line);
-	model_feed(m, "cpu id=1 task=1 nr=1 rank=139 iter=1 left=5");
-	for (i = 0; i < 5; i++) {
-		r = i == 1 ? cr : i == 4 ? gr : t[i].rank;
-		top = i == 1 ? ct : t[i].top;
-		snprintf(line, sizeof line, "task id=%d name=%s kind=sim "
-		    "pid=- nice=0 cpu=%d rank=%d iter=1 left=5 state=%s "
-		    "ran=400 cputime=- cpus=0-1 group=- exit=- slice=10 "
-		    "top=%d bottom=139", i + 1, t[i].name, t[i].cpu, r,
-		    t[i].state, top);
-		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
-	}
+	feed_cpu(m, 0, 0, 2, 2, cr);
+	feed_cpu(m, 0, 1, 1, 1, 139);
+	feed_task(m, 0, 1, "hog", 1, 139, "running", 120);
+	feed_task(m, 0, 2, "cruncher", 0, cr, "running", ct);
+	feed_task(m, 0, 3, "editor", 1, 120, "sleeping", 120);
+	feed_task(m, 0, 4, "player", 0, 120, "sleeping", 120);
+	feed_task(m, 0, 5, "game", 0, gr, "runnable", 120);
 	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
 	return (m);
 }
@@ -1206,10 +1228,10 @@ demo_at(int cr, int ct, int gr)
 /*
  * The layout stays as the stairs change a little: the demo at 80x24
  * (80x19 here: the lines its caption and the article's table take),
- * side by side while the cruncher's stairs start at 120 (24 ranks
- * skipped, against 34 stacked), stays side by side when they start at
+ * side by side while the cruncher's stairs start at 120 (26 ranks
+ * skipped, against 33 stacked), stays side by side when they start at
  * 110 (48 against 44: it went stacked, and back at nice 0).  A new
- * size chooses afresh: stacked.
+ * choice takes the best: stacked.
  */
 static void
 test_layout_steady(void **state)
@@ -1523,13 +1545,8 @@ static void
 feed_mix_task(struct model *m, int shadow, int id, int r, const char *st)
 {
 	static const char	*names[] = { "hogA", "hogB", "napper" };
-	char			 line[512];
 
-	snprintf(line, sizeof line, "%s id=%d name=%s kind=sim pid=- nice=0 "
-	    "cpu=%d rank=%d iter=1 left=5 state=%s ran=400 cputime=- "
-	    "cpus=0-1 group=- exit=- slice=10 top=120 bottom=139",
-	    shadow ? "stask" : "task", id, names[id - 1], id == 2, r, st);
-	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	feed_task(m, shadow, id, names[id - 1], id == 2, r, st, 120);
 }
 
 /*
@@ -1548,7 +1565,7 @@ test_compare_every_rank(void **state)
 	struct model		*m;
 	struct view		 v;
 	const struct mtask	*t;
-	char			 line[512], *d, *area;
+	char			*d, *area;
 	const char		*l, *r, *e;
 	int			 a, b, n, k, i, side, h;
 
@@ -1557,21 +1574,11 @@ test_compare_every_rank(void **state)
 	for (b = 120; b <= 139; b += 4)
 	for (k = 0; k < 3; k++)
 	for (h = 20; h <= 24; h += 4) {
-		m = model_create();
-		model_feed(m, "stairs 1 0.1.0");
-		snprintf(line, sizeof line, "frame tick=500 cpus=2 tasks=3 "
-		    "paused=1 speed=1 rr=10 dropped=0 alive=3 lag=0 "
-		    "sleep=1000 policy=staircase now=500 live=1 scenario=mix "
-		    "delta=0 shadow=o1");
-		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+		m = frame_model("mix", 3, "shadow=o1");
 		for (side = 0; side < 2; side++) {
-			snprintf(line, sizeof line, "%s id=0 task=%d nr=%d "
-			    "rank=%d iter=1 left=5", side ? "scpu" : "cpu",
-			    k == 0 ? 3 : 1, k == 2 ? 1 : 2, k == 0 ? n : a);
-			assert_int_equal(model_feed(m, line), MODEL_NOTHING);
-			snprintf(line, sizeof line, "%s id=1 task=2 nr=1 "
-			    "rank=%d iter=1 left=5", side ? "scpu" : "cpu", b);
-			assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+			feed_cpu(m, side, 0, k == 0 ? 3 : 1, k == 2 ? 1 : 2,
+			    k == 0 ? n : a);
+			feed_cpu(m, side, 1, 2, 1, b);
 			feed_mix_task(m, side, 1, a, k == 0 ? "runnable" :
 			    "running");
 			feed_mix_task(m, side, 2, b, "running");
@@ -1619,19 +1626,12 @@ test_compare_every_rank(void **state)
 static void
 test_title_sleeping(void **state)
 {
-	struct model	*m = model_create();
+	struct model	*m = frame_model("mix", 3, "");
 	struct view	 v;
 	char		*d;
 
-	model_feed(m, "stairs 1 0.1.0");
-	assert_int_equal(model_feed(m, "frame tick=500 cpus=2 tasks=3 "
-	    "paused=1 speed=1 rr=10 dropped=0 alive=3 lag=0 sleep=1000 "
-	    "policy=staircase now=500 live=1 scenario=mix delta=0"),
-	    MODEL_NOTHING);
-	assert_int_equal(model_feed(m, "cpu id=0 task=3 nr=1 rank=125 "
-	    "iter=1 left=5"), MODEL_NOTHING);
-	assert_int_equal(model_feed(m, "cpu id=1 task=2 nr=1 rank=120 "
-	    "iter=1 left=5"), MODEL_NOTHING);
+	feed_cpu(m, 0, 0, 3, 1, 125);
+	feed_cpu(m, 0, 1, 2, 1, 120);
 	feed_mix_task(m, 0, 1, 130, "runnable");
 	feed_mix_task(m, 0, 2, 120, "running");
 	feed_mix_task(m, 0, 3, 125, "sleeping");
