@@ -1367,6 +1367,87 @@ engine_tick(struct engine *e)
 	e->now = now + 1;
 }
 
+/*
+ * How many ticks from now on (at most `most`) surely run on every CPU
+ * what the last tick ran there, if nothing from outside changes the
+ * engine meanwhile (a command, a real task seen blocked or woken): 0
+ * when the next tick may already run something else.  Pure, and a lower
+ * bound: every rule below stops it at the first tick where the engine
+ * might pick otherwise.  A daemon whose real tasks need a tick's wall
+ * time need not wake for these ticks: it may run them late, together
+ * with the first one that may change (docs/DAEMON.md, the sleeping
+ * clock).  Only for a class that picks inline and says how long its
+ * head keeps the CPU (the staircase, rr); 0 for the others.
+ */
+uint64_t
+engine_quiet(const struct engine *e, uint64_t most)
+{
+	const struct cpu	*cpu;
+	const struct task	*t;
+	const struct bucket	*b;
+	uint64_t		 q = most, now = e->now, at, j;
+	size_t			 i;
+	int			 c, lo = INT_MAX, hi = 0, idle = 0, bi;
+
+	if (e->policy->quiet == NULL || e->policy->pick != NULL)
+		return (0);
+	/* A scenario event. */
+	if (e->next_event < e->nevents) {
+		if ((at = e->events[e->next_event].at) <= now)
+			return (0);
+		if (at - now < q)
+			q = at - now;
+	}
+	for (c = 0; c < e->p.cpus; c++) {
+		cpu = &e->cpus[c];
+		if (cpu->nr < lo)
+			lo = cpu->nr;
+		if (cpu->nr > hi)
+			hi = cpu->nr;
+		if (cpu->nr == 0)
+			idle = 1;
+		/* The head runs next: if it is not what ran, it changes. */
+		if (prio_array_first(cpu->rq) != cpu->last.task)
+			return (0);
+		if (cpu->last.task == 0)
+			continue;
+		t = &e->tasks[cpu->last.task - 1];
+		at = (uint64_t)e->policy->quiet(&e->env, t->ts);
+		/* The end of its runtime (an exit), or of its run burst. */
+		if (t->runtime != 0 && t->runtime - t->ran < at)
+			at = t->runtime - t->ran;
+		if (t->npattern != 0 && t->burst_left < at)
+			at = t->burst_left;
+		if (at < q)
+			q = at;
+	}
+	/* An idle CPU pulls from one with two or more (engine_balance). */
+	if (idle && hi >= 2)
+		return (0);
+	/* The periodic balance, when it has something to even out. */
+	bi = e->p.balance_interval;
+	if (hi - lo >= 2) {
+		if (now > 0 && now % (uint64_t)bi == 0)
+			return (0);
+		at = (now / (uint64_t)bi + 1) * (uint64_t)bi - now;
+		if (at < q)
+			q = at;
+	}
+	/* A sleeper's wake (engine_wake_due): the first tick with one. */
+	for (j = 0; j < q && j < WHEEL_SIZE; j++) {
+		b = &e->wheel[(now + j) & (WHEEL_SIZE - 1)];
+		for (i = 0; i < b->n; i++) {
+			if (b->v[i].tick != now + j)
+				continue;
+			t = &e->tasks[b->v[i].id - 1];
+			if ((t->state == ENGINE_SLEEPING ||
+			    t->state == ENGINE_WAITING) && t->wake == now + j)
+				return (j);
+		}
+	}
+	return (q);
+}
+
 /* --- Reading back. --------------------------------------------------- */
 
 /* The next tick to run. */

@@ -276,6 +276,13 @@ struct engine_policy {
 	void	(*rq_clone)(const struct engine_env *, void *dst,
 		    const void *src);
 	size_t	(*rq_memory)(const void *rq);
+	/*
+	 * For a class that picks inline (pick NULL): how many ticks the
+	 * task at the head of its runqueue keeps it, charged one a tick,
+	 * before the class may requeue it (at least 1).  NULL: unknown, so
+	 * engine_quiet says every tick may change.
+	 */
+	int	(*quiet)(const struct engine_env *, const void *ts);
 };
 
 extern const struct engine_policy engine_policy_staircase;
@@ -338,6 +345,8 @@ void	engine_event_add(struct engine *, const struct engine_event *);
 
 /* Run the next tick (engine_now()) and advance the clock by one. */
 void	engine_tick(struct engine *);
+/* Ticks from now that surely run what the last one did; see engine.c. */
+uint64_t engine_quiet(const struct engine *, uint64_t most);
 
 /* Reading back. */
 uint64_t engine_now(const struct engine *);	/* the next tick to run */

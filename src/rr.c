@@ -167,6 +167,14 @@ rr_format(const struct engine_cpu_info *row, char *p)
 	return (engine_itoa(p, row->col[0]));
 }
 
+/* The head keeps its CPU for what is left of its allotment. */
+static int
+rr_quiet(const struct engine_env *env, const void *ts)
+{
+	(void)env;
+	return (((const struct rr_task *)ts)->left);
+}
+
 const struct engine_policy engine_policy_rr = {
 	.name = "rr",
 	.columns = "left",
@@ -190,5 +198,6 @@ const struct engine_policy engine_policy_rr = {
 	.check = rr_check,
 	.check_task = rr_check_task,
 	.info = rr_info,
+	.quiet = rr_quiet,
 	.format = rr_format
 };

@@ -294,6 +294,14 @@ staircase_format(const struct engine_cpu_info *row, char *p)
 	return (engine_utoa(p, (uint64_t)row->left));
 }
 
+/* The head keeps its CPU for what is left of its allotment. */
+static int
+staircase_quiet(const struct engine_env *env, const void *ts)
+{
+	(void)env;
+	return (((const struct engine_stair *)ts)->left);
+}
+
 const struct engine_policy engine_policy_staircase = {
 	.name = "staircase",
 	.columns = "iter,left",
@@ -317,5 +325,6 @@ const struct engine_policy engine_policy_staircase = {
 	.check = staircase_check,
 	.check_task = staircase_check_task,
 	.info = staircase_info,
+	.quiet = staircase_quiet,
 	.format = staircase_format
 };

@@ -8,6 +8,8 @@
  * be equal field by field.  Halfway the original is freed and the clone
  * runs on (ASan finds anything they shared), then the clone is cloned
  * and freed in turn.
+ * Every few ticks too, engine_quiet's promise is checked on a clone: the
+ * ticks it says run what the last one ran on every CPU do.
  */
 #include <glob.h>
 
@@ -242,6 +244,48 @@ cl_poke(struct engine **e, int n, uint64_t *s)
 	}
 }
 
+/* The ticks engine_quiet promised in one cl_run (each checked). */
+static uint64_t	cl_quiet_sum;
+
+/*
+ * engine_quiet's promise, on a clone: each of the ticks it gives runs on
+ * every CPU what the last tick ran there.
+ */
+static void
+cl_quiet(const struct engine *e)
+{
+	struct engine_cpu_info	 ci;
+	struct engine		*c;
+	uint64_t		 q, j;
+	int			 cpu, ncpus = engine_params(e)->cpus;
+	int			 last[ENGINE_MAX_CPUS];
+
+	if ((q = engine_quiet(e, 40)) == 0)
+		return;
+	assert_true(q <= 40);
+	cl_quiet_sum += q;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		engine_cpu_info(e, cpu, &ci);
+		last[cpu] = ci.task;
+	}
+	c = engine_clone(e);
+	for (j = 0; j < q; j++) {
+		engine_tick(c);
+		for (cpu = 0; cpu < ncpus; cpu++) {
+			engine_cpu_info(c, cpu, &ci);
+			if (ci.task != last[cpu])
+				fail_msg("%s: engine_quiet at tick %llu said "
+				    "%llu, but cpu %d ran task %d, not %d, at "
+				    "tick %llu", engine_get_policy(e)->name,
+				    (unsigned long long)engine_now(e),
+				    (unsigned long long)q, cpu, ci.task,
+				    last[cpu], (unsigned long long)
+				    (engine_now(e) + j));
+		}
+	}
+	engine_free(c);
+}
+
 /* Tick each of the n engines, then compare each with the first. */
 static void
 cl_tick(struct engine **e, int n, uint64_t *s)
@@ -249,6 +293,8 @@ cl_tick(struct engine **e, int n, uint64_t *s)
 	int	i;
 
 	cl_poke(e, n, s);
+	if (engine_now(e[0]) % 5 == 0)
+		cl_quiet(e[0]);
 	for (i = 0; i < n; i++)
 		engine_tick(e[i]);
 	for (i = 1; i < n; i++)
@@ -272,7 +318,7 @@ cl_check(const struct engine *e)
  * original; the three on CL_AFTER / 2 ticks; the original freed; the
  * clone and the reference on, the clone cloned and freed halfway.
  */
-static void
+static uint64_t
 cl_run(struct engine *(*make)(void *), void *arg, uint64_t seed)
 {
 	struct engine	*e[3], *orig, *ref, *clone, *again;
@@ -280,6 +326,7 @@ cl_run(struct engine *(*make)(void *), void *arg, uint64_t seed)
 	size_t		 mem;
 	int		 i;
 
+	cl_quiet_sum = 0;
 	orig = make(arg);
 	ref = make(arg);
 	e[0] = ref;
@@ -310,6 +357,7 @@ cl_run(struct engine *(*make)(void *), void *arg, uint64_t seed)
 	cl_check(again);
 	engine_free(again);
 	engine_free(ref);
+	return (cl_quiet_sum);
 }
 
 /* What a scenario engine is made from. */
@@ -464,6 +512,7 @@ static void
 test_random(void **state)
 {
 	struct cl_mix	mix;
+	uint64_t	q;
 	size_t		p;
 	int		i;
 
@@ -471,7 +520,14 @@ test_random(void **state)
 		for (i = 0; i < 2; i++) {
 			mix.seed = 0x1234567ULL * (uint64_t)(i + 1) + p;
 			mix.pol = cl_policies[p];
-			cl_run(cl_make_mix, &mix, mix.seed ^ 0xabcdefULL);
+			q = cl_run(cl_make_mix, &mix, mix.seed ^ 0xabcdefULL);
+			/* The classes that say how long their head keeps
+			 * a CPU sleep through some ticks; the others none
+			 * until a poke switches to one. */
+			if (mix.pol->quiet != NULL)
+				assert_true(q > 0);
+			print_message("%s mix %d: %llu quiet ticks\n",
+			    mix.pol->name, i, (unsigned long long)q);
 		}
 	}
 }
