@@ -55,6 +55,7 @@
 #define DAEMON_STEP_SLICE_NS	5000000ULL	/* a step's ticks per loop turn */
 #define DAEMON_BATCH_NS		250000000ULL	/* longest sleep, batching */
 #define DAEMON_BATCH_TICKS	1000		/* most ticks a batch owes */
+#define DAEMON_QUIET_TICKS	50		/* most a sleeping clock owes */
 
 /*
  * A `step N` under way: its ticks run in slices of a few ms, each a turn
@@ -101,6 +102,13 @@ struct daemon {
 	struct event		*wake;		/* procs_event_fd: a child woke */
 	int			 tick_fd;	/* a periodic timerfd */
 	int			 batched;	/* tick_fd armed for a batch */
+	/*
+	 * tick_fd armed past quiet ticks (daemon_sleeping), their number;
+	 * in_ticks: running ticks (a change then re-arms after them).
+	 */
+	int			 sleeping;
+	uint64_t		 quiet;
+	int			 in_ticks;
 	int			 real_ntasks;	/* daemon_real_live's cache: */
 	int			 real_nlive;	/* the counts it was taken at */
 	int			 real_live;	/* and what it found */
@@ -144,6 +152,8 @@ struct daemon {
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_real_live(struct daemon *);
 static int	daemon_batching(struct daemon *);
+static int	daemon_sleeping(struct daemon *);
+static uint64_t	daemon_tick_due(struct daemon *, uint64_t);
 static void	daemon_perfetto_tick(struct daemon *, uint64_t);
 
 static const struct option daemon_longopts[] = {
@@ -474,9 +484,13 @@ daemon_change(struct daemon *d, const struct change *ch, char **cause)
 	if ((r = session_change(d->session, ch, cause)) < 0)
 		return (-1);
 	daemon_changed(d);
-	/* A real task added to a batching clock: back to ticking. */
-	if (d->timer != NULL && !d->clock.paused &&
-	    daemon_batching(d) != d->batched)
+	/*
+	 * A real task added to a batching clock: back to ticking.  A
+	 * sleeping clock's quiet ticks may end sooner now.
+	 */
+	if (d->timer != NULL && !d->clock.paused && !d->in_ticks &&
+	    (daemon_batching(d) != d->batched || d->sleeping ||
+	    daemon_sleeping(d)))
 		daemon_arm(d, clock_now_ns());
 	return (r);
 }
@@ -708,15 +722,19 @@ daemon_kruns_stop(struct daemon *d)
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
  * decided.  The session writes the trace rows, counts the table and
- * narrates what fired.
+ * narrates what fired.  Of several ticks run at once (late, or a
+ * sleeping clock's quiet ones), only the last, the present, observes
+ * and enforces (proc.h); those before it ran what it found running.
  */
 static void
-daemon_tick_once(struct daemon *d)
+daemon_tick_once(struct daemon *d, int last)
 {
 	uint64_t	tick = session_now(d->session);
 
-	if (d->procs != NULL)
+	if (d->procs != NULL && last)
 		procs_observe(d->procs);
+	else if (d->procs != NULL)
+		procs_observe_read(d->procs);
 	session_tick(d->session);
 	/*
 	 * The tick into the Perfetto trace before it is enforced: the
@@ -726,8 +744,10 @@ daemon_tick_once(struct daemon *d)
 	 */
 	if (d->perfetto != NULL)
 		daemon_perfetto_tick(d, tick);
-	if (d->procs != NULL)
+	if (d->procs != NULL && last)
 		procs_enforce(d->procs);
+	else if (d->procs != NULL)
+		procs_stamp(d->procs, daemon_tick_due(d, tick));
 	if (d->kr != NULL) {
 		daemon_kernel_drain(d);
 		daemon_kruns_tick(d, tick);
@@ -845,6 +865,34 @@ daemon_batching(struct daemon *d)
 }
 
 /*
+ * Whether the clock may sleep through quiet ticks: real tasks alive,
+ * whose blocks and wakes the kernel's events bring at once (procs_quiet
+ * says whether it may now), and `batch` not turned off.  The ticks
+ * engine_quiet promises run what the last one ran on every CPU, so no
+ * real task need be signalled for them: the clock wakes for the first
+ * tick that may change, runs the quiet ones before it at once (each
+ * stamped with its own time: procs_stamp) and enforces that one.  A
+ * wake or block between comes through procs_event_fd (daemon_procs_wake)
+ * and brings the next tick back to its own time.
+ */
+static int
+daemon_sleeping(struct daemon *d)
+{
+	return (d->cfg.batch && d->procs != NULL && daemon_real_live(d) &&
+	    procs_quiet(d->procs) != -1);
+}
+
+/* When the clock's tick becomes due (run, as ticking, on time). */
+static uint64_t
+daemon_tick_due(struct daemon *d, uint64_t tick)
+{
+	uint64_t	at = clock_next_ns(&d->clock, tick + 1), now;
+
+	now = clock_now_ns();
+	return (at < now ? at : now);
+}
+
+/*
  * How long a batching clock sleeps: DAEMON_BATCH_NS, but no longer than
  * DAEMON_BATCH_TICKS take at the speed (at speed 100, 10 ms), so that a
  * batch never holds up the loop much longer than ticking would; at
@@ -870,7 +918,8 @@ daemon_batch_ns(const struct daemon *d)
  * timerfd_settime() as libevent's own timers would.  Batching: once,
  * daemon_batch_ns() from now (or when the next tick is due, if later);
  * frames and commands catch the engine up in between (daemon_catchup)
- * and push the wake-up back.  Paused or exiting: disarmed.
+ * and push the wake-up back.  Sleeping (daemon_sleeping): once, when the
+ * first tick after the quiet ones is due.  Paused or exiting: disarmed.
  */
 static void
 daemon_arm(struct daemon *d, uint64_t now)
@@ -880,7 +929,22 @@ daemon_arm(struct daemon *d, uint64_t now)
 
 	memset(&its, 0, sizeof its);
 	d->batched = 0;
-	if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
+	d->sleeping = 0;
+	d->quiet = 0;
+	if (!d->clock.paused && !d->exiting && daemon_sleeping(d)) {
+		/* Once, at the first tick that may change. */
+		d->sleeping = 1;
+		if (procs_quiet(d->procs) == 1)
+			d->quiet = engine_quiet(session_live_engine(d->session),
+			    DAEMON_QUIET_TICKS);
+		at = clock_next_ns(&d->clock, session_now(d->session) +
+		    d->quiet + 1);
+		period = clock_period_ns(&d->clock);
+		if (d->clock.speed > 1 && at < now + period)
+			at = now + period;
+		its.it_value.tv_sec = (time_t)(at / 1000000000ULL);
+		its.it_value.tv_nsec = (long)(at % 1000000000ULL);
+	} else if (!d->clock.paused && !d->exiting && daemon_batching(d)) {
 		d->batched = 1;
 		at = clock_next_ns(&d->clock, session_now(d->session) + 1);
 		if (at < now + daemon_batch_ns(d))
@@ -922,14 +986,22 @@ daemon_catchup(struct daemon *d)
 	now = clock_now_ns();
 	if (d->batched)
 		allow = clock_ticks_in(&d->clock, daemon_batch_ns(d));
+	else if (d->sleeping)
+		allow = d->quiet;
 	n = clock_take_more(&d->clock, now, session_now(d->session),
 	    allow);
 	/* A scenario's pause, ask or speed event ends the run here. */
+	d->in_ticks = 1;
 	while (n-- > 0 && !d->exiting && !d->clock.paused &&
 	    d->clock.speed == speed)
-		daemon_tick_once(d);
-	/* Batching: sleep a full batch again; or the mode changed. */
-	if (d->batched || daemon_batching(d) != d->batched)
+		daemon_tick_once(d, n == 0);
+	d->in_ticks = 0;
+	/*
+	 * Batching: sleep a full batch again; sleeping: to the next tick
+	 * that may change; or the mode changed.
+	 */
+	if (d->batched || d->sleeping || daemon_batching(d) != d->batched ||
+	    daemon_sleeping(d))
 		daemon_arm(d, now);
 }
 
@@ -1046,7 +1118,7 @@ daemon_step_run(struct daemon *d)
 		if (d->step.paced &&
 		    clock_now_ns() < daemon_step_due(d, d->step.done))
 			break;
-		daemon_tick_once(d);
+		daemon_tick_once(d, 1);
 		d->step.done++;
 		if (daemon_step_found(d))
 			break;
@@ -1456,8 +1528,16 @@ daemon_procs_wake(int fd, short events, void *arg)
 {
 	struct daemon	*d = arg;
 
-	if (d->procs != NULL)
-		procs_wakeups(d->procs);
+	if (d->procs == NULL)
+		return;
+	procs_wakeups(d->procs);
+	/*
+	 * A sleeping clock: the ticks slept through so far run now, the
+	 * last of them telling the engine (none due: it hears of it at the
+	 * next tick, at its own time).
+	 */
+	if (d->sleeping && procs_quiet(d->procs) != 1)
+		daemon_catchup(d);
 }
 
 /*

@@ -1540,6 +1540,22 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
 }
 
 /*
+ * A task's state alone (and whether its sleep was injected), or -1: what
+ * the real-process layer's pass over every task reads each tick, without
+ * the whole snapshot engine_task_info fills.
+ */
+int
+engine_task_state(const struct engine *e, int id, int *injected)
+{
+	const struct task	*t;
+
+	if ((t = engine_get(e, id)) == NULL)
+		return (-1);
+	*injected = t->injected;
+	return ((int)t->state);
+}
+
+/*
  * The log of changes: ids[0..*n) are the tasks whose snapshot
  * (engine_task_info) may have changed since the log began, oldest
  * first, with repeats; besides them, the tasks the CPUs ran in the last

@@ -350,6 +350,7 @@ uint64_t engine_quiet(const struct engine *, uint64_t most);
 
 /* Reading back. */
 uint64_t engine_now(const struct engine *);	/* the next tick to run */
+int	engine_task_state(const struct engine *, int id, int *injected);
 const struct engine_params *engine_params(const struct engine *);
 const struct engine_policy *engine_get_policy(const struct engine *);
 int	engine_ntasks(const struct engine *);		/* highest id */

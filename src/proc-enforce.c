@@ -182,24 +182,34 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 		ps->woke_cb(ps->woke_arg, c, p->id, rank, proc_now());
 }
 
+/*
+ * When the decisions of the tick just run take effect (procs_tick_ns): ns.
+ * procs_enforce stamps the present; a tick run late with others (which
+ * ran what the one before it ran) its own time.
+ */
+void
+procs_stamp(struct procs *ps, uint64_t ns)
+{
+	uint64_t	tick;
+
+	if ((tick = engine_now(ps->e)) == 0)
+		return;
+	tick--;
+	ps->tick_ns[tick % PROC_TICK_TIMES] = ns;
+	ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
+	if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
+		ps->tick_first = tick + 1;
+}
+
 /* After a tick: continue and pin what the engine ran, stop the rest. */
 void
 procs_enforce(struct procs *ps)
 {
-	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct proc		*p;
-	uint64_t		 tick;
-	int			 i, c;
+	int			 i, c, injected;
 
-	/* When this tick's decisions take effect: procs_tick_ns. */
-	if ((tick = engine_now(ps->e)) > 0) {
-		tick--;
-		ps->tick_ns[tick % PROC_TICK_TIMES] = proc_now();
-		ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
-		if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
-			ps->tick_first = tick + 1;
-	}
+	procs_stamp(ps, proc_now());
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);
 	for (i = 0; i < ps->nt; i++)
@@ -216,9 +226,9 @@ procs_enforce(struct procs *ps)
 		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
 		    ps->runcpu[i] != -1)
 			continue;
-		if (engine_task_info(ps->e, i, &ti) != 0)
-			continue;
-		switch (ti.state) {
+		switch (engine_task_state(ps->e, i, &injected)) {
+		case -1:
+			break;
 		case ENGINE_EXITED:
 			kill(-p->pid, SIGKILL);
 			kill(-p->pid, SIGCONT);
@@ -226,7 +236,7 @@ procs_enforce(struct procs *ps)
 			break;
 		case ENGINE_SLEEPING:
 			/* Seen blocked: left running so it can wake. */
-			if (ti.injected)
+			if (injected)
 				proc_enforce_stop(p);
 			break;
 		default:

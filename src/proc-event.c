@@ -36,6 +36,14 @@
  * in (a running task switched out asleep is seen blocked without
  * reading /proc).  Without sched_switch, wakes still come from events.
  *
+ * And on every CPU a third, sched_switch again but filtered to a child
+ * switched out asleep (prev_state S or D: it blocked), into a ring of
+ * its own that is only emptied, never parsed, readable at every record:
+ * the block's own record is read from the first ring.  It wakes a loop
+ * that sleeps through ticks that change nothing (procs_quiet) when a
+ * task the engine runs blocks, as the tick it would have slept to would
+ * have seen it.  Without it the loop ticks every tick.
+ *
  * The tracepoints' ids and the offsets of their fields are read from
  * their format files in tracefs (the layout in the kernel's
  * include/trace/events/sched.h: a trace_entry header whose first field,
@@ -68,6 +76,7 @@
 #include "xmalloc.h"
 
 #define PROC_EVENT_PAGES	8	/* ring data pages per CPU (32 KB) */
+#define PROC_EVENT_BLOCKS	"prev_state & 3"	/* S or D: blocked */
 #define PROC_EVENT_TRACEFS	"/sys/kernel/tracing"
 #define PROC_EVENT_DEBUGFS	"/sys/kernel/debug/tracing"
 #define PROC_EVENT_WAKEUP	"events/sched/sched_waking"
@@ -77,15 +86,19 @@
 
 /*
  * One sched_waking event and ring per online CPU, under one filter, and
- * a sched_switch event writing into the same ring (-1: none).
+ * a sched_switch event writing into the same ring (-1: none); and the
+ * blocks' sched_switch with a ring of its own (-1: none).
  */
 struct proc_event_set {
 	int		 n;
 	int		*fd;
 	int		*sfd;		/* sched_switch, or -1 */
+	int		*bfd;		/* sched_switch, blocks only, or -1 */
 	int		*cpu;		/* the CPU of each */
 	char	       **ring;		/* mmap'd: control page, then data */
+	char	       **bring;		/* the blocks' ring, or NULL */
 	int		 switches;	/* every CPU has its sched_switch */
+	int		 blocks;	/* and its blocks' event */
 };
 
 /* Where a tracepoint's fields are in its raw record. */
@@ -107,6 +120,9 @@ struct proc_event {
 	struct perf_event_attr	 attr;
 	struct perf_event_attr	 sattr;		/* sched_switch */
 	int			 has_switch;	/* sattr opens */
+	struct perf_event_attr	 battr;		/* sched_switch, blocks */
+	int			 has_block;	/* battr opens, filtered */
+	size_t			 blen;		/* its ring's mmap length */
 	int			 ncpu;
 	size_t			 len;		/* mmap length */
 	size_t			 data;		/* data bytes (a power of two) */
@@ -255,13 +271,19 @@ proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 	for (i = 0; i < set->n; i++) {
 		if (set->sfd[i] != -1)
 			close(set->sfd[i]);
+		if (set->bfd[i] != -1) {
+			munmap(set->bring[i], ev->blen);
+			close(set->bfd[i]);
+		}
 		munmap(set->ring[i], ev->len);
 		close(set->fd[i]);
 	}
 	free(set->fd);
 	free(set->sfd);
+	free(set->bfd);
 	free(set->cpu);
 	free(set->ring);
+	free(set->bring);
 	memset(set, 0, sizeof *set);
 }
 
@@ -295,6 +317,55 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
 }
 
 /*
+ * The blocks' sched_switch event of the CPU of set's ring i, under
+ * filter bf, with a ring of its own in the epoll set; 0, or -1 with *why
+ * (the set goes on without: the loop then ticks every tick).
+ */
+static int
+proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
+    int i, const char *bf, char **why)
+{
+	struct epoll_event	ee;
+	int			fd;
+
+	fd = (int)syscall(SYS_perf_event_open, &ev->battr, -1, set->cpu[i],
+	    -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd == -1) {
+		*why = xasprintf("perf_event_open sched_switch (blocks) cpu "
+		    "%d: %s", set->cpu[i], strerror(errno));
+		return (-1);
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, bf) != 0) {
+		*why = xasprintf("sched_switch filter \"%.40s\": %s", bf,
+		    strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	set->bring[i] = mmap(NULL, ev->blen, PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0);
+	if (set->bring[i] == MAP_FAILED) {
+		set->bring[i] = NULL;
+		*why = xasprintf("mmap perf ring: %s", strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	memset(&ee, 0, sizeof ee);
+	ee.events = EPOLLIN;
+	ee.data.fd = fd;
+	if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		*why = xasprintf("enable sched_switch (blocks): %s",
+		    strerror(errno));
+		munmap(set->bring[i], ev->blen);
+		set->bring[i] = NULL;
+		close(fd);
+		return (-1);
+	}
+	set->bfd[i] = fd;
+	return (0);
+}
+
+/*
  * Open a set of events under a filter for sched_waking (wf) and one for
  * sched_switch (sf), NULL: none; 0 or -1 with *why.  A sched_switch
  * that cannot be opened is left out (set->switches 0) and said: into
@@ -302,7 +373,7 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
  */
 static int
 proc_event_open(struct proc_event *ev, struct proc_event_set *set,
-    const char *wf, const char *sf, char **why, char **swhy)
+    const char *wf, const char *sf, const char *bf, char **why, char **swhy)
 {
 	struct epoll_event	ee;
 	char			*first = NULL, *w;
@@ -311,8 +382,10 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 	memset(set, 0, sizeof *set);
 	set->fd = xcalloc(ev->ncpu, sizeof *set->fd);
 	set->sfd = xcalloc(ev->ncpu, sizeof *set->sfd);
+	set->bfd = xcalloc(ev->ncpu, sizeof *set->bfd);
 	set->cpu = xcalloc(ev->ncpu, sizeof *set->cpu);
 	set->ring = xcalloc(ev->ncpu, sizeof *set->ring);
+	set->bring = xcalloc(ev->ncpu, sizeof *set->bring);
 	for (c = 0; c < ev->ncpu; c++) {
 		fd = (int)syscall(SYS_perf_event_open, &ev->attr, -1, c, -1,
 		    PERF_FLAG_FD_CLOEXEC);
@@ -338,6 +411,7 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 			goto fail;
 		}
 		set->sfd[set->n] = -1;
+		set->bfd[set->n] = -1;
 		set->cpu[set->n] = c;
 		set->fd[set->n++] = fd;
 		memset(&ee, 0, sizeof ee);
@@ -369,6 +443,16 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		*swhy = first;
 	else if (first != NULL) {
 		log_warnx("%s: no kernel runs, running tasks polled", first);
+		free(first);
+	}
+	/* The blocks' events, only beside every CPU's switches. */
+	set->blocks = set->switches && ev->has_block && bf != NULL;
+	first = NULL;
+	for (i = 0; i < set->n && set->blocks; i++) {
+		if (proc_event_open_block(ev, set, i, bf, &first) == 0)
+			continue;
+		set->blocks = 0;
+		log_warnx("%s: the clock ticks every tick", first);
 		free(first);
 	}
 	return (0);
@@ -428,6 +512,9 @@ proc_event_start(struct procs *ps, char **why)
 	 */
 	ev->sattr = ev->attr;
 	ev->sattr.wakeup_events = 0;
+	/* The blocks': readable at every record, in a ring of 1 page. */
+	ev->battr = ev->attr;
+	ev->blen = (size_t)page * 2;
 	if ((ev->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
 		*why = xasprintf("epoll_create1: %s", strerror(errno));
 		proc_event_stop(ps);
@@ -435,10 +522,13 @@ proc_event_start(struct procs *ps, char **why)
 	}
 	if (proc_event_format_switch(dir, &ev->sw, &swhy) == 0) {
 		ev->sattr.config = (uint64_t)ev->sw.id;
+		ev->battr.config = (uint64_t)ev->sw.id;
 		ev->has_switch = 1;
+		ev->has_block = 1;
 	}
 	/* Can we?  The set is opened for real once there are children. */
-	if (proc_event_open(ev, &ev->set, "pid < 0", "prev_pid < 0", why,
+	if (proc_event_open(ev, &ev->set, "pid < 0", "prev_pid < 0",
+	    "(" PROC_EVENT_BLOCKS ") && prev_pid < 0", why,
 	    swhy == NULL ? &swhy : NULL) != 0) {
 		free(swhy);
 		proc_event_stop(ps);
@@ -446,6 +536,8 @@ proc_event_start(struct procs *ps, char **why)
 	}
 	if (!ev->set.switches)
 		ev->has_switch = 0;
+	if (!ev->set.blocks)
+		ev->has_block = 0;
 	ev->switch_why = swhy;
 	proc_event_close(ev, &ev->set);
 	if (ev->has_switch)
@@ -459,6 +551,13 @@ proc_event_switches(struct procs *ps)
 {
 	return (ps->ev != NULL && ps->ev->has_switch &&
 	    ps->ev->set.switches);
+}
+
+/* Do the blocks of the children wake the loop (their own event)? */
+int
+proc_event_blocks(struct procs *ps)
+{
+	return (proc_event_switches(ps) && ps->ev->set.blocks);
 }
 
 /* Why not, if not (NULL: they are, or no events at all). */
@@ -502,8 +601,8 @@ proc_event_filter(struct procs *ps)
 	struct proc		*p;
 	pid_t			 lo = 0, hi = 0, pid;
 	struct proc_event_set	 set;
-	char			*wf, *sf, *why = NULL;
-	size_t			 wlen = 0, slen = 0;
+	char			*wf, *sf, *bf, *why = NULL;
+	size_t			 wlen = 0, slen = 0, blen;
 	int			 i, j, n = 0, over = 0;
 
 	if (!ps->members_changed)
@@ -523,7 +622,9 @@ proc_event_filter(struct procs *ps)
 	}
 	wf = xmalloc(PROC_EVENT_FILTER + 64);
 	sf = xmalloc(PROC_EVENT_FILTER + 64);
+	bf = xmalloc(PROC_EVENT_FILTER + 64);
 	wf[0] = sf[0] = '\0';
+	blen = (size_t)snprintf(bf, 64, "(%s) && (", PROC_EVENT_BLOCKS);
 	for (i = 1; i < ps->nt && n > 0 && !over; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
@@ -538,23 +639,30 @@ proc_event_filter(struct procs *ps)
 			slen += (size_t)snprintf(sf + slen, 64, "%sprev_pid == "
 			    "%ld || next_pid == %ld", slen > 0 ? " || " : "",
 			    (long)pid, (long)pid);
+			blen += (size_t)snprintf(bf + blen, 64, "%sprev_pid == "
+			    "%ld", bf[blen - 1] != '(' ? " || " : "",
+			    (long)pid);
 		}
 	}
+	snprintf(bf + blen, 64, ")");
 	if (over) {
 		snprintf(wf, PROC_EVENT_FILTER, "pid >= %ld && pid <= %ld",
 		    (long)lo, (long)hi);
 		snprintf(sf, PROC_EVENT_FILTER, "(prev_pid >= %ld && prev_pid "
 		    "<= %ld) || (next_pid >= %ld && next_pid <= %ld)",
 		    (long)lo, (long)hi, (long)lo, (long)hi);
+		snprintf(bf, PROC_EVENT_FILTER, "(%s) && prev_pid >= %ld && "
+		    "prev_pid <= %ld", PROC_EVENT_BLOCKS, (long)lo, (long)hi);
 	}
 	/* The new set first, so that no wake falls between the two. */
 	if (n == 0)
 		memset(&set, 0, sizeof set);
-	else if (proc_event_open(ev, &set, wf, sf, &why, NULL) != 0) {
+	else if (proc_event_open(ev, &set, wf, sf, bf, &why, NULL) != 0) {
 		log_warnx("%s: all wake-ups and switches read", why);
 		free(why);
 		why = NULL;
-		if (proc_event_open(ev, &set, NULL, NULL, &why, NULL) != 0) {
+		if (proc_event_open(ev, &set, NULL, NULL, NULL, &why,
+		    NULL) != 0) {
 			log_warnx("%s", why);
 			free(why);
 			ps->ev_lost = 1;	/* the /proc safety net */
@@ -565,6 +673,7 @@ proc_event_filter(struct procs *ps)
 	ev->set = set;
 	free(wf);
 	free(sf);
+	free(bf);
 }
 
 /*
@@ -593,6 +702,7 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 			ps->ev_held_woke = 1;
 	} else if (p->watch && !p->ev_woken) {
 		p->ev_woken = 1;
+		ps->ev_news = 1;
 		proc_enforce_wake(ps, p, ts);
 	}
 }
@@ -732,6 +842,13 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 			tail += hdr.size;
 		}
 		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
+		/* The blocks' ring: its records are read above; empty it. */
+		if (set->bring[i] != NULL) {
+			mp = (struct perf_event_mmap_page *)set->bring[i];
+			__atomic_store_n(&mp->data_tail, __atomic_load_n(
+			    &mp->data_head, __ATOMIC_ACQUIRE),
+			    __ATOMIC_RELEASE);
+		}
 	}
 	return (n);
 }

@@ -533,6 +533,28 @@ proc_sample_pcount(struct proc *p)
 	return (sum);
 }
 
+/*
+ * A tick run with others at once, not the last: read the records (acting
+ * on wakes, keeping the kernel's runs), but leave what they say for the
+ * engine to the last tick's procs_observe, the present.
+ */
+void
+procs_observe_read(struct procs *ps)
+{
+	if (ps->ev != NULL)
+		proc_event_read(ps);
+}
+
+/* May the caller sleep through quiet ticks?  See proc.h. */
+int
+procs_quiet(struct procs *ps)
+{
+	if (!proc_event_blocks(ps))
+		return (-1);
+	return (!ps->ev_news && !ps->ev_lost && !ps->ev_held_woke &&
+	    !ps->members_changed);
+}
+
 /* Before a tick: tell the engine which real tasks blocked or woke. */
 void
 procs_observe(struct procs *ps)
@@ -547,6 +569,7 @@ procs_observe(struct procs *ps)
 	if (ps->ev != NULL) {
 		proc_event_filter(ps);
 		proc_event_read(ps);
+		ps->ev_news = 0;	/* what was read is applied below */
 	}
 	/*
 	 * Reap, and see a continue from outside.  With events the loop

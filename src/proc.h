@@ -11,7 +11,10 @@
  *				CPU's physical CPU and continued; every other
  *				runnable real task is stopped
  *
- * and procs_reap() on SIGCHLD.  The layer only reads the engine: every
+ * and procs_reap() on SIGCHLD.  A caller that runs several ticks at once
+ * (late, or sleeping through ticks that change nothing: procs_quiet)
+ * observes and enforces around the last only, and for each before it
+ * calls procs_observe_read() before and procs_stamp() after the tick.  The layer only reads the engine: every
  * block, wake and exit it sees goes out as a struct change through
  * procs_config.change (the daemon's session applies and journals it).  Only changes are signalled.  A watchdog
  * process kills every child group and removes the cgroups if the caller
@@ -89,6 +92,17 @@ int	procs_spawn(struct procs *, int task_id, char *const argv[],
 	    char **cause);
 void	procs_observe(struct procs *);
 void	procs_enforce(struct procs *);
+/* A tick of several run at once, but not the last (see above). */
+void	procs_observe_read(struct procs *);
+void	procs_stamp(struct procs *, uint64_t ns);
+/*
+ * May the caller sleep through ticks that change nothing in the engine
+ * (engine_quiet)?  Only when the kernel's events wake it at once for
+ * what would change the engine (a watched task's wake, a running one's
+ * block: procs_event_fd) and nothing read waits for the next tick: 1;
+ * not now: 0; not without those events (-1).
+ */
+int	procs_quiet(struct procs *);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
 void	procs_release(struct procs *);	/* resumed */
 void	procs_reap(struct procs *);
@@ -296,6 +310,8 @@ struct procs {
 	int			 ev_lost;	/* records lost: look at all */
 	int			 ev_held_woke;	/* a task held stopped woke:
 						   continued from outside? */
+	int			 ev_news;	/* a wake or block read that
+						   the next observe applies */
 	struct procs_event_stats evstats;
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
@@ -337,6 +353,7 @@ void		 proc_event_settle(struct procs *);
 void		 proc_event_filter(struct procs *);
 void		 proc_event_delay(struct procs *, uint64_t);
 int		 proc_event_switches(struct procs *);
+int		 proc_event_blocks(struct procs *);
 const char	*proc_event_switch_why(struct procs *);
 
 /* proc-krun.c */

@@ -16,7 +16,7 @@
 #define NTASKS		50
 #define SAMPLE_MS	3000
 #define CPU_MS		5000
-#define NRUNS		3
+#define NRUNS		4
 
 static int	 nhogs;
 static int	 rt;		/* the loop at SCHED_FIFO 2, the sampler at 1 */
@@ -28,6 +28,8 @@ static int	 samples, doubled, doubled_unstopped;
 static int	 last_task[2];
 static double	 t_reap, t_observe, t_tick, t_enforce;
 static int	 nticks;
+static int	 nfull;		/* ticks observed and enforced */
+static int	 ntimer;	/* the loop's wake-ups for a tick's time */
 
 /* Microseconds between two times. */
 static double
@@ -238,22 +240,77 @@ sampler_set(int on, int quit)
 }
 
 /*
- * One 1 ms loop like the daemon's, timing procs_enforce on the ticks where
- * an engine CPU changed task; sampled from the sampler thread if sample.
+ * One tick as the daemon runs it (daemon_tick_once): the last of those
+ * due observes and enforces, one before it (a sleeping clock's quiet
+ * tick, or a late one) reads the records and is stamped with its own
+ * time, at.  Timing procs_enforce on the ticks where an engine CPU
+ * changed task.
  */
 static void
-run(struct harness *h, int ms, int sample)
+run_tick(struct harness *h, int sample, int last, uint64_t at)
 {
-	struct timespec		 next, a, b;
+	struct timespec		 a, b;
 	struct engine_cpu_info	 ci;
-	int			 i, c, changed, was[2];
+	int			 c, changed, was[2];
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (last)
+		procs_observe(h->ps);
+	else
+		procs_observe_read(h->ps);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	t_observe += us_between(&b, &a);
+	engine_tick(h->e);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	t_tick += us_between(&a, &b);
+	changed = 0;
+	for (c = 0; c < 2; c++) {
+		was[c] = last_task[c];
+		engine_cpu_info(h->e, c, &ci);
+		if (ci.task != last_task[c])
+			changed = 1;
+		last_task[c] = ci.task;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (last) {
+		procs_enforce(h->ps);
+		nfull++;
+	} else
+		procs_stamp(h->ps, at);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	t_enforce += us_between(&a, &b);
+	if (sample)
+		publish(h, was);
+	nticks++;
+	if (changed && last && nswitch < maxswitch)
+		switch_us[nswitch++] = us_between(&a, &b);
+}
+
+/*
+ * A loop like the daemon's for ms ticks of 1 ms: reap, the ticks due,
+ * then wait for the next, acting on wakes meanwhile; sampled from the
+ * sampler thread if sample.  Sleeping (the daemon's default with events,
+ * daemon_sleeping): wait past the ticks engine_quiet promises change
+ * nothing, unless a wake or block read meanwhile (procs_quiet): then
+ * the ticks due run at once, the last one seeing it (none due: the next
+ * at its own time).  Else every tick.
+ */
+static void
+run(struct harness *h, int ms, int sample, int sleeping)
+{
+	struct pollfd	 pfd;
+	uint64_t	 t0, now, due, at, start = engine_now(h->e), tick;
+	uint64_t	 quiet;
+	struct timespec	 a, b, ts;
+
+	t0 = proc_now();
 	if (sample) {
 		publish(h, last_task);
 		sampler_set(1, 0);
 	}
-	for (i = 0; i < ms; i++) {
+	pfd.fd = procs_event_fd(h->ps);
+	pfd.events = POLLIN;
+	while ((tick = engine_now(h->e)) - start < (uint64_t)ms) {
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if (harness_sigchld) {
 			harness_sigchld = 0;
@@ -261,31 +318,37 @@ run(struct harness *h, int ms, int sample)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		t_reap += us_between(&a, &b);
-		procs_observe(h->ps);
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		t_observe += us_between(&b, &a);
-		engine_tick(h->e);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t_tick += us_between(&a, &b);
-		changed = 0;
-		for (c = 0; c < 2; c++) {
-			was[c] = last_task[c];
-			engine_cpu_info(h->e, c, &ci);
-			if (ci.task != last_task[c])
-				changed = 1;
-			last_task[c] = ci.task;
+		/* Tick k is due at t0 + (k - start + 1) ms. */
+		now = proc_now();
+		due = start + (now - t0) / 1000000;
+		if (due - start > (uint64_t)ms)
+			due = start + (uint64_t)ms;
+		if (due > tick) {
+			for (; tick + 1 < due; tick++)
+				run_tick(h, sample, 0, t0 + (tick - start +
+				    1) * 1000000);
+			run_tick(h, sample, 1, 0);
 		}
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		procs_enforce(h->ps);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t_enforce += us_between(&a, &b);
-		if (sample)
-			publish(h, was);
-		nticks++;
-		if (changed && nswitch < maxswitch)
-			switch_us[nswitch++] = us_between(&a, &b);
-		harness_next_ms(&next);
-		harness_wait(h, &next, 1);
+		quiet = 0;
+		if (sleeping && procs_quiet(h->ps) == 1)
+			quiet = engine_quiet(h->e, 50);
+		for (;;) {
+			at = t0 + (engine_now(h->e) + quiet - start + 1) *
+			    1000000;
+			now = proc_now();
+			if (now >= at) {
+				ntimer++;
+				break;
+			}
+			ts.tv_sec = (time_t)((at - now) / 1000000000);
+			ts.tv_nsec = (long)((at - now) % 1000000000);
+			if (ppoll(&pfd, pfd.fd == -1 ? 0 : 1, &ts, NULL) > 0) {
+				procs_wakeups(h->ps);
+				/* The ticks due now, the last seeing it. */
+				if (sleeping && procs_quiet(h->ps) != 1)
+					break;
+			}
+		}
 	}
 	if (sample)
 		sampler_set(0, 0);
@@ -338,6 +401,7 @@ loop_above_sampler(void)
 struct result {
 	int	hogs, inter, proc;
 	const char *observe;
+	int	sleeping;		/* past quiet ticks (run) */
 	int	switches;
 	double	sw50, sw90, sw99;	/* us */
 	double	cpu, bare;		/* % of a core */
@@ -346,6 +410,7 @@ struct result {
 	int	samples, doubled, doubled_known;
 	double	errmean, errmax;	/* points */
 	double	readies, acted;		/* a second, while CPU measured */
+	double	full, timer;		/* a second: nfull, ntimer */
 	size_t	wakes;			/* acted on at once */
 	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
@@ -369,7 +434,7 @@ stolen_all(struct harness *h)
 
 /* Run one mix: hogs stairs-load hogs and 50 - hogs interactive ones. */
 static void
-bench(int hogs, int proc, struct result *res)
+bench(int hogs, int proc, int sleeping, struct result *res)
 {
 	struct harness		 h;
 	struct procs_config	 conf;
@@ -388,6 +453,7 @@ bench(int hogs, int proc, struct result *res)
 	res->hogs = nhogs = hogs;
 	res->inter = NTASKS - hogs;
 	res->proc = proc;
+	res->sleeping = sleeping;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		map[1] = 0;
 	memset(&conf, 0, sizeof conf);
@@ -414,22 +480,24 @@ bench(int hogs, int proc, struct result *res)
 		if ((statusfd[k] = open(name, O_RDONLY | O_CLOEXEC)) == -1)
 			fatal("%s", name);
 	}
-	run(&h, 300, 0);
+	run(&h, 300, 0, sleeping);
 	res->bare = bare_loop(2000, &res->late50);
 
 	/* The loop's own CPU use, no sampling. */
 	t_reap = t_observe = t_tick = t_enforce = 0;
-	nticks = 0;
+	nticks = nfull = ntimer = 0;
 	procs_event_stats(h.ps, &es0);
 	w0 = procs_wake_delay(h.ps, &med, &p99);
 	t0 = harness_now();
 	c0 = harness_self_cpu();
-	run(&h, CPU_MS, 0);
+	run(&h, CPU_MS, 0, sleeping);
 	wall = harness_now() - t0;
 	used = harness_self_cpu() - c0;
 	res->cpu = 100.0 * used / wall;
 	procs_event_stats(h.ps, &es);
 	res->readies = (double)(es.readies - es0.readies) / wall;
+	res->full = (double)nfull / wall;
+	res->timer = (double)ntimer / wall;
 	res->acted = (double)(procs_wake_delay(h.ps, &med, &p99) - w0) / wall;
 	n = res->switches = nswitch;
 	res->tr = t_reap / nticks;
@@ -452,7 +520,7 @@ bench(int hogs, int proc, struct result *res)
 	nswitch = maxswitch;	/* stop timing */
 	st0 = stolen_all(&h);
 	w0 = procs_wake_delay(h.ps, &med, &p99);
-	run(&h, SAMPLE_MS, 1);
+	run(&h, SAMPLE_MS, 1, sleeping);
 	res->stolen = stolen_all(&h) - st0;
 	res->wakes = procs_wake_delay(h.ps, &med, &p99);
 	res->wakerate = (double)(res->wakes - w0) * 1000.0 / SAMPLE_MS;
@@ -603,9 +671,10 @@ main(void)
 	loop_above_sampler();
 	maxswitch = 100000;
 	switch_us = xcalloc(maxswitch, sizeof *switch_us);
-	bench(50, 0, &r[0]);
-	bench(40, 0, &r[1]);
-	bench(40, 1, &r[2]);
+	bench(50, 0, 1, &r[0]);
+	bench(40, 0, 1, &r[1]);
+	bench(40, 0, 0, &r[2]);
+	bench(40, 1, 0, &r[3]);
 	bench_poll(&pmed, &pp99);
 	for (i = 0; i < 3; i++)
 		bench_tree(trees[i], &tracked[i], &tmed[i], &tmean[i]);
@@ -616,8 +685,10 @@ main(void)
 	    "nice 0 (SCHED_FIFO refused)");
 	printf("| what |");
 	for (i = 0; i < NRUNS; i++)
-		printf(" %d hogs, %d interactive, observe=%s%s |", r[i].hogs,
-		    r[i].inter, r[i].observe, r[i].proc ? " (forced)" : "");
+		printf(" %d hogs, %d interactive, observe=%s%s, %s |",
+		    r[i].hogs, r[i].inter, r[i].observe, r[i].proc ?
+		    " (forced)" : "", r[i].sleeping ? "sleeping clock" :
+		    "every tick");
 	printf("\n|---|");
 	for (i = 0; i < NRUNS; i++)
 		printf("---|");
@@ -634,6 +705,10 @@ main(void)
 	    "a wake acted on) |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.0f (%.0f) |", r[i].readies, r[i].acted);
+	printf("\n| the loop woken by its clock, a second; ticks observed and "
+	    "enforced, a second (the others run with them) |");
+	for (i = 0; i < NRUNS; i++)
+		printf(" %.0f; %.0f |", r[i].timer, r[i].full);
 	printf("\n| of which a bare 1 ms clock_nanosleep loop |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.2f %% |", r[i].bare);

@@ -29,7 +29,7 @@ logs=$tbin/log
 # serial NAME: true for tests that use real processes or sample timing.
 serial() {
 	case "$1" in
-	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh)
+	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh)
 		return 0 ;;
 	esac
 	return 1

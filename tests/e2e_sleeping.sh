@@ -1,0 +1,150 @@
+#!/bin/sh
+# e2e_sleeping.sh -- the sleeping clock (docs/DAEMON.md): with real tasks
+# whose blocks and wakes the kernel's events bring at once, stairsd wakes
+# for the ticks that may change what runs, not for every tick, and still
+# enforces every decision:
+# - real-hogs: the daemon's thread sleeps (its context switches a second,
+#   from /proc, well under the ticks a second) while the engine's clock
+#   keeps wall time and each hog's measured cputime follows its ran;
+# - with `batch = false` it wakes for every tick (context switches near
+#   the ticks), so the first check can tell the two apart;
+# - real-mixed: the editor, whose every run ends in a real sleep, is seen
+#   blocked and woken in time: its measured cputime follows what the
+#   engine charged it (ran), and what it ran unpicked (stolen) stays a
+#   small part of that.
+# Skips when the events are not read here (observe=proc: not root, no
+# tracefs, no sched_switch), saying so.  With STAIRS_SKIP_TIMING set (the
+# SAN=1 run) the cputime checks are skipped, saying so.
+. "$(dirname "$0")/lib.sh"
+e2e_begin e2e_sleeping
+daemon=""
+cleanup() {
+	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
+}
+
+[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+[ -d /proc/self ] || { echo "skip: no /proc"; exit 77; }
+
+# config BATCH: the daemon's configuration, batch = BATCH.
+config() {
+	cat >"$tmp/stairsd.cfg" <<EOF
+socket = "";
+child_output = "$tmp";
+realtime = true;
+cgroups = true;
+batch = $1;
+EOF
+}
+
+# field NAME LINE: the value of NAME=... in LINE.
+field() {
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -1
+}
+
+# switches: the daemon's thread's context switches so far.
+switches() {
+	awk '/ctxt_switches/ { n += $2 } END { print n }' \
+	    "/proc/$daemon/status"
+}
+
+# nreal N: are there N live real tasks?
+nreal() {
+	[ "$(ask tasks | grep -c 'kind=real pid=[1-9]')" -ge "$1" ]
+}
+
+# task NAME: its tasks line.
+task() {
+	ask tasks | grep "name=$1 "
+}
+
+# rate SECS: measure over SECS seconds; sets ticks and cs (a second).
+rate() {
+	t0=$(field tick "$(ask status | grep '^status ')")
+	c0=$(switches)
+	sleep "$1"
+	t1=$(field tick "$(ask status | grep '^status ')")
+	c1=$(switches)
+	ticks=$(((t1 - t0) / $1))
+	cs=$(((c1 - c0) / $1))
+}
+
+# stop: stop the daemon, waiting for it.
+stop() {
+	kill "$daemon" 2>/dev/null
+	wait_for 20 "stairsd to exit" gone "$daemon" >/dev/null
+	wait "$daemon" 2>/dev/null
+	daemon=""
+}
+
+# 1. real-hogs, the clock sleeping.
+config true
+start scenarios/real-hogs.cfg || exit 1
+wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
+st=$(ask status | grep '^status ')
+if [ "$(field observe "$st")" != events ]; then
+	echo "skip: observe=$(field observe "$st") here: the clock sleeps only with the kernel's events (root, tracefs)"
+	stop
+	exit 77
+fi
+sleep 1		# past the spawn
+rate 3
+echo "real-hogs, sleeping: $ticks ticks a second, $cs context switches a second"
+[ "$ticks" -ge 800 ] && ok "the engine's clock keeps wall time ($ticks ticks a second)" ||
+    fail "only $ticks ticks a second"
+[ $((cs * 3)) -lt "$ticks" ] && ok "the loop sleeps through quiet ticks ($cs wake-ups for $ticks ticks)" ||
+    fail "$cs context switches a second for $ticks ticks"
+h1=$(task hog1)
+case "${STAIRS_SKIP_TIMING:-0}" in
+""|0)
+	ran=$(field ran "$h1"); cpu=$(field cputime "$h1")
+	d=$((ran - cpu)); [ $d -lt 0 ] && d=$((-d))
+	[ "$ran" -gt 500 ] && [ $((d * 10)) -le "$ran" ] &&
+	    ok "hog1's cputime follows its ran ($cpu ms for $ran)" ||
+	    fail "hog1: cputime $cpu, ran $ran" ;;
+*)	echo "skipped: hog1's cputime against its ran (timing; checked in the plain build)" ;;
+esac
+stop
+
+# 2. The same, every tick (batch = false): the count above can tell.
+config false
+start scenarios/real-hogs.cfg || exit 1
+wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
+sleep 1
+rate 3
+echo "real-hogs, batch = false: $ticks ticks a second, $cs context switches a second"
+[ $((cs * 10)) -ge $((ticks * 7)) ] && ok "with batch = false the loop wakes for every tick ($cs for $ticks)" ||
+    fail "batch = false: $cs context switches a second for $ticks ticks"
+stop
+
+# 3. real-mixed, the clock sleeping: the editor's blocks and wakes.
+config true
+start scenarios/real-mixed.cfg || exit 1
+wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
+sleep 1
+e0=$(task editor)
+rate 4
+e1=$(task editor)
+echo "real-mixed, sleeping: $ticks ticks a second, $cs context switches a second"
+echo "editor before: $e0"
+echo "editor after:  $e1"
+[ $((cs * 2)) -lt "$ticks" ] && ok "the loop sleeps between the editor's runs ($cs wake-ups for $ticks ticks)" ||
+    fail "$cs context switches a second for $ticks ticks"
+case "${STAIRS_SKIP_TIMING:-0}" in
+""|0)
+	ran=$(($(field ran "$e1") - $(field ran "$e0")))
+	cpu=$(($(field cputime "$e1") - $(field cputime "$e0")))
+	stolen=$(($(field stolen "$e1") - $(field stolen "$e0")))
+	d=$((ran - cpu)); [ $d -lt 0 ] && d=$((-d))
+	# 2 ms runs every 42 ms: ~190 ms in 4 s.
+	[ "$ran" -gt 100 ] && [ $((d * 100)) -le $((ran * 15)) ] &&
+	    ok "the editor's cputime follows its ran ($cpu ms for $ran)" ||
+	    fail "editor: cputime $cpu ms for ran $ran"
+	[ $((stolen * 10)) -le "$ran" ] &&
+	    ok "the editor ran unpicked $stolen ms of $ran" ||
+	    fail "editor: stolen $stolen ms of ran $ran" ;;
+*)	echo "skipped: the editor's cputime and stolen (timing; checked in the plain build)" ;;
+esac
+stop
+
+e2e_end
