@@ -127,6 +127,7 @@ struct daemon {
 	struct kruns		*kr;		/* NULL: no switch events */
 	struct runs		*kruns;		/* NULL: no real task yet */
 	uint64_t		*krcursor;	/* per physical CPU: runs read */
+	uint64_t		 kr_next;	/* the next tick to settle, +1 */
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
@@ -704,6 +705,7 @@ daemon_kruns_start(struct daemon *d)
 		return;
 	d->kr = kruns_create(nk);
 	d->krcursor = xcalloc(nk, sizeof *d->krcursor);
+	d->kr_next = 0;
 }
 
 /* Stop it (the real-process layer ends). */
@@ -748,9 +750,17 @@ daemon_tick_once(struct daemon *d, int last)
 		procs_enforce(d->procs);
 	else if (d->procs != NULL)
 		procs_stamp(d->procs, daemon_tick_due(d, tick));
-	if (d->kr != NULL) {
+	/*
+	 * The kernel's runs once every tick up to the present is stamped
+	 * (a run after a tick's stamp would map onto that tick), then the
+	 * ticks since the last settle, in order.
+	 */
+	if (d->kr != NULL && last) {
 		daemon_kernel_drain(d);
-		daemon_kruns_tick(d, tick);
+		if (d->kr_next == 0 || d->kr_next - 1 > tick)
+			d->kr_next = tick + 1;
+		for (; d->kr_next - 1 <= tick; d->kr_next++)
+			daemon_kruns_tick(d, d->kr_next - 1);
 	}
 	daemon_lessons(d);
 	d->ticks_run++;
@@ -1551,6 +1561,14 @@ daemon_procs_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
 	struct daemon	*d = arg;
 
 	if (d->perfetto == NULL || d->procs == NULL)
+		return;
+	/*
+	 * A sleeping clock behind the wall clock: the ticks due run next,
+	 * the last one with the wake, and show it from its tick (ns would
+	 * map onto the last tick run, ticks before it happened).
+	 */
+	if (d->sleeping && clock_due(&d->clock, clock_now_ns()) >
+	    session_now(d->session))
 		return;
 	ns = procs_engine_ns(d->procs, ns);
 	if (ns < d->perfetto_ns)
