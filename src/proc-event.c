@@ -316,6 +316,21 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
 	return (0);
 }
 
+/* Watch an event's ring in the epoll set and enable it; 0 or -1. */
+static int
+proc_event_watch(struct proc_event *ev, int fd)
+{
+	struct epoll_event	ee;
+
+	memset(&ee, 0, sizeof ee);
+	ee.events = EPOLLIN;
+	ee.data.fd = fd;
+	if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+		return (-1);
+	return (0);
+}
+
 /*
  * The blocks' sched_switch event of the CPU of set's ring i, under
  * filter bf, with a ring of its own in the epoll set; 0, or -1 with *why
@@ -325,7 +340,6 @@ static int
 proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
     int i, const char *bf, char **why)
 {
-	struct epoll_event	ee;
 	int			fd;
 
 	fd = (int)syscall(SYS_perf_event_open, &ev->battr, -1, set->cpu[i],
@@ -349,11 +363,7 @@ proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
 		close(fd);
 		return (-1);
 	}
-	memset(&ee, 0, sizeof ee);
-	ee.events = EPOLLIN;
-	ee.data.fd = fd;
-	if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
-	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+	if (proc_event_watch(ev, fd) != 0) {
 		*why = xasprintf("enable sched_switch (blocks): %s",
 		    strerror(errno));
 		munmap(set->bring[i], ev->blen);
@@ -375,7 +385,6 @@ static int
 proc_event_open(struct proc_event *ev, struct proc_event_set *set,
     const char *wf, const char *sf, const char *bf, char **why, char **swhy)
 {
-	struct epoll_event	ee;
 	char			*first = NULL, *w;
 	int			c, fd, i;
 
@@ -414,11 +423,7 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		set->bfd[set->n] = -1;
 		set->cpu[set->n] = c;
 		set->fd[set->n++] = fd;
-		memset(&ee, 0, sizeof ee);
-		ee.events = EPOLLIN;
-		ee.data.fd = fd;
-		if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
-		    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+		if (proc_event_watch(ev, fd) != 0) {
 			*why = xasprintf("enable sched_waking: %s",
 			    strerror(errno));
 			goto fail;

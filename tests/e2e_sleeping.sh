@@ -68,15 +68,42 @@ runnable() {
 	awk '{ printf "%d\n", ($1 + $2) / 1000000 }' "/proc/$1/schedstat"
 }
 
-# rate SECS: measure over SECS seconds; sets ticks and cs (a second).
-rate() {
+# measure NAME SECS: over SECS seconds, the ticks and the daemon's
+# context switches a second (ticks, cs), task NAME's tasks lines before
+# and after (l0, l1) and its runnable ms between (run).
+measure() {
+	l0=$(task "$1")
+	r0=$(runnable "$(field pid "$l0")")
 	t0=$(field tick "$(ask status | grep '^status ')")
 	c0=$(switches)
-	sleep "$1"
+	sleep "$2"
 	t1=$(field tick "$(ask status | grep '^status ')")
 	c1=$(switches)
-	ticks=$(((t1 - t0) / $1))
-	cs=$(((c1 - c0) / $1))
+	l1=$(task "$1")
+	r1=$(runnable "$(field pid "$l1")")
+	ticks=$(((t1 - t0) / $2))
+	cs=$(((c1 - c0) / $2))
+	run=$((r1 - r0))
+}
+
+# follows NAME MIN PERCENT: NAME's ran over the measure (more than MIN
+# ms) and its runnable ms within PERCENT of it.
+follows() {
+	ran=$(($(field ran "$l1") - $(field ran "$l0")))
+	d=$((ran - run)); [ $d -lt 0 ] && d=$((-d))
+	[ "$ran" -gt "$2" ] && [ $((d * 100)) -le $((ran * $3)) ] &&
+	    ok "$1 was runnable as long as the engine ran it ($run ms for $ran)" ||
+	    fail "$1: runnable $run ms for ran $ran"
+}
+
+# begin BATCH SCENARIO: a daemon with batch = BATCH on SCENARIO, its 3
+# real tasks started, a second past their spawn.
+begin() {
+	config "$1"
+	start "$2" || return 1
+	wait_for 10 "3 live real tasks" nreal 3 ||
+	    fail "no 3 real tasks: $(ask tasks)"
+	sleep 1
 }
 
 # stop: stop the daemon, waiting for it.
@@ -88,22 +115,14 @@ stop() {
 }
 
 # 1. real-hogs, the clock sleeping.
-config true
-start scenarios/real-hogs.cfg || exit 1
-wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
+begin true scenarios/real-hogs.cfg || exit 1
 st=$(ask status | grep '^status ')
 if [ "$(field observe "$st")" != events ]; then
 	echo "skip: observe=$(field observe "$st") here: the clock sleeps only with the kernel's events (root, tracefs)"
 	stop
 	exit 77
 fi
-sleep 1		# past the spawn
-h0=$(task hog1)
-pid=$(field pid "$h0")
-r0=$(runnable "$pid")
-rate 3
-h1=$(task hog1)
-r1=$(runnable "$pid")
+measure hog1 3
 echo "real-hogs, sleeping: $ticks ticks a second, $cs context switches a second"
 [ "$ticks" -ge 800 ] && ok "the engine's clock keeps wall time ($ticks ticks a second)" ||
     fail "only $ticks ticks a second"
@@ -111,53 +130,32 @@ echo "real-hogs, sleeping: $ticks ticks a second, $cs context switches a second"
     fail "$cs context switches a second for $ticks ticks"
 case "${STAIRS_SKIP_TIMING:-0}" in
 ""|0)
-	ran=$(($(field ran "$h1") - $(field ran "$h0")))
-	run=$((r1 - r0))
-	d=$((ran - run)); [ $d -lt 0 ] && d=$((-d))
-	[ "$ran" -gt 300 ] && [ $((d * 10)) -le "$ran" ] &&
-	    ok "hog1 was runnable as long as the engine ran it ($run ms for $ran)" ||
-	    fail "hog1: runnable $run ms, ran $ran" ;;
+	follows hog1 300 10 ;;
 *)	echo "skipped: hog1's runnable time against its ran (timing; checked in the plain build)" ;;
 esac
 stop
 
 # 2. The same, every tick (batch = false): the count above can tell.
-config false
-start scenarios/real-hogs.cfg || exit 1
-wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
-sleep 1
-rate 3
+begin false scenarios/real-hogs.cfg || exit 1
+measure hog1 3
 echo "real-hogs, batch = false: $ticks ticks a second, $cs context switches a second"
 [ $((cs * 10)) -ge $((ticks * 7)) ] && ok "with batch = false the loop wakes for every tick ($cs for $ticks)" ||
     fail "batch = false: $cs context switches a second for $ticks ticks"
 stop
 
 # 3. real-mixed, the clock sleeping: the editor's blocks and wakes.
-config true
-start scenarios/real-mixed.cfg || exit 1
-wait_for 10 "3 live real tasks" nreal 3 || fail "no 3 real tasks: $(ask tasks)"
-sleep 1
-e0=$(task editor)
-pid=$(field pid "$e0")
-r0=$(runnable "$pid")
-rate 4
-e1=$(task editor)
-r1=$(runnable "$pid")
+begin true scenarios/real-mixed.cfg || exit 1
+measure editor 4
 echo "real-mixed, sleeping: $ticks ticks a second, $cs context switches a second"
-echo "editor before: $e0"
-echo "editor after:  $e1"
+echo "editor before: $l0"
+echo "editor after:  $l1"
 [ $((cs * 2)) -lt "$ticks" ] && ok "the loop sleeps between the editor's runs ($cs wake-ups for $ticks ticks)" ||
     fail "$cs context switches a second for $ticks ticks"
 case "${STAIRS_SKIP_TIMING:-0}" in
 ""|0)
-	ran=$(($(field ran "$e1") - $(field ran "$e0")))
-	run=$((r1 - r0))
-	stolen=$(($(field stolen "$e1") - $(field stolen "$e0")))
-	d=$((ran - run)); [ $d -lt 0 ] && d=$((-d))
 	# 2 ms runs every 42 ms: ~190 ms in 4 s.
-	[ "$ran" -gt 100 ] && [ $((d * 100)) -le $((ran * 20)) ] &&
-	    ok "the editor was runnable as long as the engine ran it ($run ms for $ran)" ||
-	    fail "editor: runnable $run ms for ran $ran"
+	follows editor 100 20
+	stolen=$(($(field stolen "$l1") - $(field stolen "$l0")))
 	[ $((stolen * 10)) -le "$ran" ] &&
 	    ok "the editor ran unpicked $stolen ms of $ran" ||
 	    fail "editor: stolen $stolen ms of ran $ran" ;;
