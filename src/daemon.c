@@ -109,6 +109,7 @@ struct daemon {
 	int			 sleeping;
 	uint64_t		 quiet;
 	int			 in_ticks;
+	int			 enforced;	/* the last tick run was */
 	int			 real_ntasks;	/* daemon_real_live's cache: */
 	int			 real_nlive;	/* the counts it was taken at */
 	int			 real_live;	/* and what it found */
@@ -721,6 +722,26 @@ daemon_kruns_stop(struct daemon *d)
 }
 
 /*
+ * Make the real processes do what the tick just run decided.  Then the
+ * kernel's runs, once every tick up to the present is stamped (a run
+ * after a tick's stamp would map onto that tick), and the ticks since
+ * the last settle, in order.
+ */
+static void
+daemon_tick_enforce(struct daemon *d, uint64_t tick)
+{
+	if (d->procs != NULL)
+		procs_enforce(d->procs);
+	if (d->kr == NULL)
+		return;
+	daemon_kernel_drain(d);
+	if (d->kr_next == 0 || d->kr_next - 1 > tick)
+		d->kr_next = tick + 1;
+	for (; d->kr_next - 1 <= tick; d->kr_next++)
+		daemon_kruns_tick(d, d->kr_next - 1);
+}
+
+/*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
  * decided.  The session writes the trace rows, counts the table and
@@ -746,22 +767,11 @@ daemon_tick_once(struct daemon *d, int last)
 	 */
 	if (d->perfetto != NULL)
 		daemon_perfetto_tick(d, tick);
-	if (d->procs != NULL && last)
-		procs_enforce(d->procs);
+	if (last)
+		daemon_tick_enforce(d, tick);
 	else if (d->procs != NULL)
 		procs_stamp(d->procs, daemon_tick_due(d, tick));
-	/*
-	 * The kernel's runs once every tick up to the present is stamped
-	 * (a run after a tick's stamp would map onto that tick), then the
-	 * ticks since the last settle, in order.
-	 */
-	if (d->kr != NULL && last) {
-		daemon_kernel_drain(d);
-		if (d->kr_next == 0 || d->kr_next - 1 > tick)
-			d->kr_next = tick + 1;
-		for (; d->kr_next - 1 <= tick; d->kr_next++)
-			daemon_kruns_tick(d, d->kr_next - 1);
-	}
+	d->enforced = last;
 	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
@@ -1002,9 +1012,16 @@ daemon_catchup(struct daemon *d)
 	    allow);
 	/* A scenario's pause, ask or speed event ends the run here. */
 	d->in_ticks = 1;
+	d->enforced = 1;
 	while (n-- > 0 && !d->exiting && !d->clock.paused &&
 	    d->clock.speed == speed)
 		daemon_tick_once(d, n == 0);
+	/*
+	 * A lesson's speed ended the run early: enforce its end (a pause
+	 * held every real task, as it should stay).
+	 */
+	if (!d->enforced && !d->clock.paused && !d->exiting)
+		daemon_tick_enforce(d, session_now(d->session) - 1);
 	d->in_ticks = 0;
 	/*
 	 * Batching: sleep a full batch again; sleeping: to the next tick

@@ -24,7 +24,7 @@ static int	 ids[NTASKS + 1];
 static pid_t	 pids[NTASKS + 1];
 static double	*switch_us;
 static int	 nswitch, maxswitch;
-static int	 samples, doubled, doubled_unstopped;
+static int	 samples, doubled, doubled_unstopped, doubled_again;
 static int	 last_task[2];
 static double	 t_reap, t_observe, t_tick, t_enforce;
 static int	 nticks;
@@ -149,7 +149,8 @@ static void
 sample_once(void)
 {
 	uint64_t	t0 = proc_now() - 300000, t1, un;
-	int		k, c, r[2] = { 0, 0 }, u[2] = { 0, 0 }, seen[NTASKS + 1];
+	int		k, c, n, r[2] = { 0, 0 }, u[2] = { 0, 0 };
+	int		seen[NTASKS + 1], counted[NTASKS + 1];
 	int		cpu[NTASKS + 1], runnable[NTASKS + 1];
 
 	for (k = 1; k <= NTASKS; k++)
@@ -163,8 +164,10 @@ sample_once(void)
 	for (k = 1; k <= NTASKS; k++) {
 		c = cpu[k];
 		un = __atomic_load_n(&pub_unpicked[k], __ATOMIC_ACQUIRE);
+		counted[k] = 0;
 		if (!seen[k] || c < 0 || c > 1 || (un >= t0 && un <= t1))
 			continue;
+		counted[k] = 1;
 		r[c]++;
 		if (runnable[k])
 			u[c]++;
@@ -174,6 +177,23 @@ sample_once(void)
 		doubled++;
 	if (u[0] >= 2 || u[1] >= 2)
 		doubled_unstopped++;
+	/*
+	 * Read again at once, the tasks seen on a CPU with two: still two
+	 * (the reads some 20 µs apart, not the whole sample's 250-400, in
+	 * which one may have been stopped before the other woke).
+	 */
+	for (c = 0; c < 2; c++) {
+		if (r[c] < 2)
+			continue;
+		for (k = 1, n = 0; k <= NTASKS; k++) {
+			if (counted[k] && cpu[k] == c && running_now(k))
+				n++;
+		}
+		if (n >= 2) {
+			doubled_again++;
+			break;
+		}
+	}
 }
 
 /*
@@ -407,7 +427,7 @@ struct result {
 	double	cpu, bare;		/* % of a core */
 	double	late50;			/* the bare loop's wake, µs */
 	double	tr, to, tt, te;		/* us per tick */
-	int	samples, doubled, doubled_known;
+	int	samples, doubled, doubled_known, doubled_again;
 	double	errmean, errmax;	/* points */
 	double	readies, acted;		/* a second, while CPU measured */
 	double	full, timer;		/* a second: nfull, ntimer */
@@ -465,7 +485,7 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	harness_init_conf(&h, 2, &conf);
 	loop_above_sampler();	/* harness_init put it back to 1 */
 	res->observe = procs_observe_mode(h.ps);
-	nswitch = samples = doubled = doubled_unstopped = 0;
+	nswitch = samples = doubled = doubled_unstopped = doubled_again = 0;
 	last_task[0] = last_task[1] = 0;
 	for (k = 1; k <= NTASKS; k++) {
 		snprintf(name, sizeof name, "%s%d", k <= hogs ? "hog" :
@@ -545,6 +565,7 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	res->samples = samples;
 	res->doubled = doubled;
 	res->doubled_known = doubled_unstopped;
+	res->doubled_again = doubled_again;
 	for (k = 1; k <= NTASKS; k++) {
 		close(statfd[k]);
 		close(statusfd[k]);
@@ -725,6 +746,12 @@ main(void)
 	for (i = 0; i < NRUNS; i++)
 		printf(" %d of %d (%.2f %%) |", r[i].doubled, r[i].samples,
 		    r[i].samples ? 100.0 * r[i].doubled / r[i].samples : 0);
+	printf("\n| same, the two read again at once (some 20 µs apart, not the "
+	    "sample's 250-400) and still running |");
+	for (i = 0; i < NRUNS; i++)
+		printf(" %d of %d (%.2f %%) |", r[i].doubled_again,
+		    r[i].samples, r[i].samples ? 100.0 * r[i].doubled_again /
+		    r[i].samples : 0);
 	printf("\n| same, not counting tasks that woke from a real sleep "
 	    "before the engine saw it |");
 	for (i = 0; i < NRUNS; i++)
