@@ -1378,8 +1378,12 @@ daemon_signal(evutil_socket_t sig, short events, void *arg)
 	struct daemon	*d = arg;
 	int		 status;
 
-	/* Like a command: the engine at the tick the wall clock says. */
-	if (sig != SIGCHLD)
+	/*
+	 * Like a command: the engine at the tick the wall clock says; a
+	 * sleeping clock's too before an exit is reaped (else it would land
+	 * at the last tick run, before it happened).
+	 */
+	if (sig != SIGCHLD || d->sleeping)
 		daemon_catchup(d);
 	switch (sig) {
 	case SIGTERM:

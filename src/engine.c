@@ -1434,7 +1434,9 @@ engine_quiet(const struct engine *e, uint64_t most)
 			q = at;
 	}
 	/* A sleeper's wake (engine_wake_due): the first tick with one. */
-	for (j = 0; j < q && j < WHEEL_SIZE; j++) {
+	if (q > WHEEL_SIZE)
+		q = WHEEL_SIZE;		/* the wheel's reach */
+	for (j = 0; j < q; j++) {
 		b = &e->wheel[(now + j) & (WHEEL_SIZE - 1)];
 		for (i = 0; i < b->n; i++) {
 			if (b->v[i].tick != now + j)

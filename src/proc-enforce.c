@@ -195,6 +195,9 @@ procs_stamp(struct procs *ps, uint64_t ns)
 	if ((tick = engine_now(ps->e)) == 0)
 		return;
 	tick--;
+	/* Never before the tick before it (a late one's stamp is now). */
+	if (tick > 0 && procs_tick_ns(ps, tick - 1) > ns)
+		ns = procs_tick_ns(ps, tick - 1);
 	ps->tick_ns[tick % PROC_TICK_TIMES] = ns;
 	ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
 	if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
@@ -210,6 +213,7 @@ procs_enforce(struct procs *ps)
 	int			 i, c, injected;
 
 	procs_stamp(ps, proc_now());
+	ps->held_all = 0;
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);
 	for (i = 0; i < ps->nt; i++)
@@ -273,6 +277,7 @@ procs_hold(struct procs *ps)
 	 * from outside while held is told apart (proc_spawn_continued).
 	 */
 	proc_spawn_wait(ps);
+	ps->held_all = 1;
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
 		    p->stopped)

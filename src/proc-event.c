@@ -11,7 +11,7 @@
  * once from the caller's loop (procs_wakeups -> proc_enforce_wake: stop
  * what it preempts, or stop it until it is picked) and woken in the
  * engine at the next tick.  So blocked tasks are no longer read from /proc
- * each tick (only every PROC_EVENT_LOOK ticks, as a safety net for
+ * each tick (only every 100 ms, PROC_EVENT_LOOK_NS, as a safety net for
  * threads other than a process's main one, which the records name by
  * their own tid).  perf_event_open rather than tracefs's trace_pipe: it
  * needs no global tracing state (the ftrace buffer and its enable files
@@ -450,15 +450,25 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		log_warnx("%s: no kernel runs, running tasks polled", first);
 		free(first);
 	}
-	/* The blocks' events, only beside every CPU's switches. */
+	/*
+	 * The blocks' events, only beside every CPU's switches; all or
+	 * none (and, refused once, never tried again: said once).
+	 */
 	set->blocks = set->switches && ev->has_block && bf != NULL;
 	first = NULL;
 	for (i = 0; i < set->n && set->blocks; i++) {
 		if (proc_event_open_block(ev, set, i, bf, &first) == 0)
 			continue;
 		set->blocks = 0;
+		ev->has_block = 0;
 		log_warnx("%s: the clock ticks every tick", first);
 		free(first);
+		while (i-- > 0) {
+			munmap(set->bring[i], ev->blen);
+			set->bring[i] = NULL;
+			close(set->bfd[i]);
+			set->bfd[i] = -1;
+		}
 	}
 	return (0);
 fail:
@@ -740,16 +750,17 @@ proc_event_unready(struct procs *ps)
 /*
  * Read every ring: the watched tasks woken since are acted on.  A wake
  * record makes the descriptor readable (wakeup_events 1; a switch record
- * does not, bar the watermark): if any was read, take that readiness,
- * then read what came in between, so the loop is not woken again for
- * what is read.  Our own SIGCONTs make such records: sched_waking is
+ * does not, bar the watermark), and so does a block's (its own ring): if
+ * any was read, take that readiness, then read what came in between, so
+ * the loop is not woken again for what is read.  Our own SIGCONTs make such records: sched_waking is
  * written by the waker, so a continue's record is in our CPU's ring, and
  * its readiness set, when kill() returns.
  */
 void
 proc_event_read(struct procs *ps)
 {
-	if (proc_event_read_set(ps, &ps->ev->set) > 0) {
+	ps->ev_block_read = 0;
+	if (proc_event_read_set(ps, &ps->ev->set) > 0 || ps->ev_block_read) {
 		proc_event_unready(ps);
 		proc_event_read_set(ps, &ps->ev->set);
 	}
@@ -850,8 +861,11 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 		/* The blocks' ring: its records are read above; empty it. */
 		if (set->bring[i] != NULL) {
 			mp = (struct perf_event_mmap_page *)set->bring[i];
-			__atomic_store_n(&mp->data_tail, __atomic_load_n(
-			    &mp->data_head, __ATOMIC_ACQUIRE),
+			head = __atomic_load_n(&mp->data_head,
+			    __ATOMIC_ACQUIRE);
+			if (head != mp->data_tail)
+				ps->ev_block_read = 1;
+			__atomic_store_n(&mp->data_tail, head,
 			    __ATOMIC_RELEASE);
 		}
 	}

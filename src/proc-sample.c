@@ -7,7 +7,7 @@
  *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds; with
  *   the kernel's events, neither: a wake comes as an event, and a running
  *   task switched out asleep is seen so (proc-krun.c), /proc being read
- *   only every PROC_EVENT_LOOK ticks or when records were lost;
+ *   only every PROC_EVENT_LOOK_NS (100 ms) or when records were lost;
  * - the members of a process group (shell pipelines) are found by reading
  *   the pids created since the last look (the last pid handed out is in
  *   /proc/loadavg; nothing is read if it did not move), at most every
@@ -44,7 +44,8 @@
 #define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
 #define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
 #define PROC_WINDOW		8	/* members read per task per tick */
-#define PROC_EVENT_LOOK		100	/* with events: /proc look, every */
+#define PROC_EVENT_LOOK_NS	100000000ULL	/* with events: /proc look,
+						   every (100 ms) */
 
 static uint64_t	proc_sample_pcount(struct proc *);
 static int	proc_sample_blocked_window(struct proc *);
@@ -552,7 +553,7 @@ procs_quiet(struct procs *ps)
 	if (!proc_event_blocks(ps))
 		return (-1);
 	return (!ps->ev_news && !ps->ev_lost && !ps->ev_held_woke &&
-	    !ps->members_changed);
+	    !ps->members_changed && !ps->held_all);
 }
 
 /* Before a tick: tell the engine which real tasks blocked or woke. */
@@ -563,9 +564,12 @@ procs_observe(struct procs *ps)
 	struct proc		*p;
 	uint64_t		 now = proc_now();
 	char			*cause;
-	int			 i, swept = 0, woken, blocked;
+	int			 i, swept = 0, woken, blocked, look;
 
 	ps->ticks++;
+	/* The safety net's look, every PROC_EVENT_LOOK_NS of wall time. */
+	if ((look = now - ps->last_look >= PROC_EVENT_LOOK_NS))
+		ps->last_look = now;
 	if (ps->ev != NULL) {
 		proc_event_filter(ps);
 		proc_event_read(ps);
@@ -575,10 +579,9 @@ procs_observe(struct procs *ps)
 	 * Reap, and see a continue from outside.  With events the loop
 	 * reaps on SIGCHLD and a held task's wake asks for a look: the poll
 	 * (~2.5 µs, more with more children) runs only then, and every
-	 * PROC_EVENT_LOOK ticks or after a loss of records as a safety net.
+	 * PROC_EVENT_LOOK_NS or after a loss of records as a safety net.
 	 */
-	if (ps->ev == NULL || ps->ev_lost || ps->ev_held_woke ||
-	    ps->ticks % PROC_EVENT_LOOK == 0)
+	if (ps->ev == NULL || ps->ev_lost || ps->ev_held_woke || look)
 		proc_spawn_wait(ps);
 	if (now - ps->last_cap >= PROC_SWEEP_NS) {
 		ps->last_cap = now;
@@ -607,7 +610,7 @@ procs_observe(struct procs *ps)
 			 * no record was lost); /proc now and then anyway.
 			 */
 			blocked = -1;
-			if (!ps->ev_lost && ps->ticks % PROC_EVENT_LOOK != 0)
+			if (!ps->ev_lost && !look)
 				blocked = proc_krun_blocked(ps, p);
 			if (blocked == -1)
 				blocked = proc_sample_blocked(p);
@@ -637,7 +640,7 @@ procs_observe(struct procs *ps)
 				 * now and then for other threads) /proc.
 				 */
 				woken = p->ev_woken || ((ps->ev_lost ||
-				    ps->ticks % PROC_EVENT_LOOK == 0) &&
+				    look) &&
 				    proc_sample_woken(p, 1));
 			} else
 				woken = proc_sample_woken(p,

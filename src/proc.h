@@ -312,6 +312,10 @@ struct procs {
 						   continued from outside? */
 	int			 ev_news;	/* a wake or block read that
 						   the next observe applies */
+	int			 held_all;	/* procs_hold since the last
+						   procs_enforce */
+	uint64_t		 last_look;	/* the safety net's, ns */
+	int			 ev_block_read;	/* a blocks' ring had records */
 	struct procs_event_stats evstats;
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */
