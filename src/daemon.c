@@ -898,7 +898,18 @@ daemon_batching(struct daemon *d)
 static int
 daemon_sleeping(struct daemon *d)
 {
-	return (d->cfg.batch && d->procs != NULL && daemon_real_live(d) &&
+	const struct engine	*e = session_live_engine(d->session);
+
+	if (d->procs == NULL)
+		return (0);
+	/*
+	 * The children's blocks wake the loop only where the clock may
+	 * sleep: `batch` on and a class that says how long its head keeps
+	 * a CPU (else every tick reads them; a wake-up for each is waste).
+	 */
+	procs_block_wakeups(d->procs, d->cfg.batch &&
+	    engine_get_policy(e)->quiet != NULL);
+	return (d->cfg.batch && daemon_real_live(d) &&
 	    procs_quiet(d->procs) != -1);
 }
 

@@ -122,6 +122,7 @@ struct proc_event {
 	int			 has_switch;	/* sattr opens */
 	struct perf_event_attr	 battr;		/* sched_switch, blocks */
 	int			 has_block;	/* battr opens, filtered */
+	int			 block_on;	/* enabled: procs_block_wakeups */
 	size_t			 blen;		/* its ring's mmap length */
 	int			 ncpu;
 	size_t			 len;		/* mmap length */
@@ -316,9 +317,9 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
 	return (0);
 }
 
-/* Watch an event's ring in the epoll set and enable it; 0 or -1. */
+/* Watch an event's ring in the epoll set, enabled if on; 0 or -1. */
 static int
-proc_event_watch(struct proc_event *ev, int fd)
+proc_event_watch(struct proc_event *ev, int fd, int on)
 {
 	struct epoll_event	ee;
 
@@ -326,7 +327,7 @@ proc_event_watch(struct proc_event *ev, int fd)
 	ee.events = EPOLLIN;
 	ee.data.fd = fd;
 	if (epoll_ctl(ev->epfd, EPOLL_CTL_ADD, fd, &ee) != 0 ||
-	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+	    (on && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0))
 		return (-1);
 	return (0);
 }
@@ -363,7 +364,7 @@ proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
 		close(fd);
 		return (-1);
 	}
-	if (proc_event_watch(ev, fd) != 0) {
+	if (proc_event_watch(ev, fd, ev->block_on) != 0) {
 		*why = xasprintf("enable sched_switch (blocks): %s",
 		    strerror(errno));
 		munmap(set->bring[i], ev->blen);
@@ -423,7 +424,7 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		set->bfd[set->n] = -1;
 		set->cpu[set->n] = c;
 		set->fd[set->n++] = fd;
-		if (proc_event_watch(ev, fd) != 0) {
+		if (proc_event_watch(ev, fd, 1) != 0) {
 			*why = xasprintf("enable sched_waking: %s",
 			    strerror(errno));
 			goto fail;
@@ -572,7 +573,29 @@ proc_event_switches(struct procs *ps)
 int
 proc_event_blocks(struct procs *ps)
 {
-	return (proc_event_switches(ps) && ps->ev->set.blocks);
+	return (proc_event_switches(ps) && ps->ev->set.blocks &&
+	    ps->ev->block_on);
+}
+
+/*
+ * Let the children's blocks wake the loop, or not (the default): only a
+ * caller that sleeps through quiet ticks needs them (procs_quiet); one
+ * that ticks every tick reads the blocks at the tick, and would only be
+ * woken for nothing.  The blocks' events stay open, disabled.
+ */
+void
+procs_block_wakeups(struct procs *ps, int on)
+{
+	struct proc_event_set	*set;
+	int			 i;
+
+	if (ps->ev == NULL || ps->ev->block_on == on)
+		return;
+	ps->ev->block_on = on;
+	set = &ps->ev->set;
+	for (i = 0; i < set->n && set->blocks; i++)
+		ioctl(set->bfd[i], on ? PERF_EVENT_IOC_ENABLE :
+		    PERF_EVENT_IOC_DISABLE, 0);
 }
 
 /* Why not, if not (NULL: they are, or no events at all). */

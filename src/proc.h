@@ -103,6 +103,8 @@ void	procs_stamp(struct procs *, uint64_t ns);
  * not now: 0; not without those events (-1).
  */
 int	procs_quiet(struct procs *);
+/* Let the children's blocks wake the loop (procs_quiet needs it). */
+void	procs_block_wakeups(struct procs *, int on);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
 void	procs_release(struct procs *);	/* resumed */
 void	procs_reap(struct procs *);

@@ -483,6 +483,8 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	conf.observe_proc = proc;
 	conf.woke = on_woke;
 	harness_init_conf(&h, 2, &conf);
+	/* As the daemon: blocks wake the loop only for a sleeping clock. */
+	procs_block_wakeups(h.ps, sleeping);
 	loop_above_sampler();	/* harness_init put it back to 1 */
 	res->observe = procs_observe_mode(h.ps);
 	nswitch = samples = doubled = doubled_unstopped = doubled_again = 0;

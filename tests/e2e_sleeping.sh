@@ -8,7 +8,9 @@
 #   keeps wall time and each hog's time on a CPU or waiting for one
 #   follows what the engine charged it (ran), through pauses and
 #   resumes too (a resume enforces its first tick at once: every task
-#   was held stopped);
+#   was held stopped); under o1, whose class does not say how long its
+#   head keeps a CPU, it ticks every tick, and sleeps again back under
+#   the staircase;
 # - with `batch = false` it wakes for every tick (context switches near
 #   the ticks), so the first check can tell the two apart;
 # - real-mixed: the editor, whose every run ends in a real sleep, is seen
@@ -168,6 +170,17 @@ case "${STAIRS_SKIP_TIMING:-0}" in
 	    fail "after resumes: runnable $run ms for ran $ran" ;;
 *)	echo "skipped: the hogs' runnable time through resumes (timing; checked in the plain build)" ;;
 esac
+# o1 does not say how long its head keeps a CPU: every tick again; and
+# back to the staircase, asleep again.
+ask "policy o1" >/dev/null
+measure hog1 2
+echo "real-hogs under o1: $ticks ticks a second, $cs context switches a second"
+[ $((cs * 10)) -ge $((ticks * 7)) ] && ok "under o1 the loop wakes for every tick ($cs for $ticks)" ||
+    fail "under o1: $cs context switches a second for $ticks ticks"
+ask "policy staircase" >/dev/null
+measure hog1 2
+[ $((cs * 3)) -lt "$ticks" ] && ok "back under the staircase the loop sleeps again ($cs for $ticks)" ||
+    fail "back under the staircase: $cs context switches a second for $ticks ticks"
 stop
 
 # 2. The same, every tick (batch = false): the count above can tell.
