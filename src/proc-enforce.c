@@ -195,9 +195,12 @@ procs_stamp(struct procs *ps, uint64_t ns)
 	if ((tick = engine_now(ps->e)) == 0)
 		return;
 	tick--;
-	/* Never before the tick before it (a late one's stamp is now). */
-	if (tick > 0 && procs_tick_ns(ps, tick - 1) > ns)
-		ns = procs_tick_ns(ps, tick - 1);
+	/*
+	 * After the tick before it (a late one's stamp is now): a window of
+	 * a ns still says what ran then, where none would say nothing.
+	 */
+	if (tick > 0 && procs_tick_ns(ps, tick - 1) >= ns)
+		ns = procs_tick_ns(ps, tick - 1) + 1;
 	ps->tick_ns[tick % PROC_TICK_TIMES] = ns;
 	ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
 	if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
