@@ -39,7 +39,8 @@
 #define CYC_S		4		/* cyclictest -D, per round */
 #define CYC_HIST	200000		/* its histogram's range, µs */
 
-enum { MODE_KERNEL, MODE_EVENTS, MODE_PROC, NMODES };
+/* Stairs' modes: events every tick, events sleeping (the default). */
+enum { MODE_KERNEL, MODE_EVENTS, MODE_SLEEPING, MODE_PROC, NMODES };
 
 /* A work-counting child: bench_kernel --work FILE SLOT RUN_MS SLEEP_MS. */
 static int
@@ -237,6 +238,7 @@ lost_window(int mode, const char *self, const char *file,
 	memset((void *)map, 0, WORK_SIZE);
 	if (mode != MODE_KERNEL) {
 		harness_init_map(&h, cpus, 2, mode == MODE_PROC);
+		procs_block_wakeups(h.ps, mode == MODE_SLEEPING);
 		*observe = procs_observe_mode(h.ps);
 	}
 	for (k = 0; k < LOST_TASKS; k++) {
@@ -255,7 +257,8 @@ lost_window(int mode, const char *self, const char *file,
 	if (mode == MODE_KERNEL)
 		sleep_ms(LOST_WARM_MS);
 	else
-		harness_run_loop(&h, LOST_WARM_MS, NULL, NULL, 1);
+		harness_run_clock(&h, LOST_WARM_MS, mode == MODE_SLEEPING,
+		    NULL, NULL);
 	u0 = (double)work_sum(map);
 	c0 = pids_cpu(p, LOST_TASKS);
 	s0 = harness_self_cpu();
@@ -264,7 +267,8 @@ lost_window(int mode, const char *self, const char *file,
 	if (mode == MODE_KERNEL)
 		sleep_ms(LOST_MS);
 	else
-		harness_run_loop(&h, LOST_MS, NULL, NULL, 1);
+		harness_run_clock(&h, LOST_MS, mode == MODE_SLEEPING, NULL,
+		    NULL);
 	wall = harness_now() - t0;
 	u1 = (double)work_sum(map);
 	c1 = pids_cpu(p, LOST_TASKS);
@@ -399,15 +403,17 @@ cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
 		kernel_kill(hogs, 2);
 	} else {
 		harness_init_map(&h, map, 1, mode == MODE_PROC);
+		procs_block_wakeups(h.ps, mode == MODE_SLEEPING);
 		*observe = procs_observe_mode(h.ps);
 		harness_load(&h, "hog1", "1000000", "0");
 		harness_load(&h, "hog2", "1000000", "0");
-		harness_run_loop(&h, 200, NULL, NULL, 1);
+		harness_run_clock(&h, 200, mode == MODE_SLEEPING, NULL, NULL);
 		id = harness_spawn_cpus(&h, "cyclictest", NULL, -1, argv);
 		for (i = 0; i < (CYC_S + 20) * 10; i++) {
 			if (procs_info(h.ps, id, &info) == 0 && info.exited)
 				break;
-			harness_run_loop(&h, 100, NULL, NULL, 1);
+			harness_run_clock(&h, 100, mode == MODE_SLEEPING,
+			    NULL, NULL);
 		}
 		harness_done(&h);
 	}
@@ -530,7 +536,8 @@ print_head(const char **observe)
 	printf("| what | kernel alone |");
 	for (m = MODE_KERNEL + 1; m < NMODES; m++)
 		printf(" stairs, observe=%s%s |", observe[m],
-		    m == MODE_PROC ? " (forced)" : "");
+		    m == MODE_PROC ? " (forced)" : m == MODE_SLEEPING ?
+		    ", sleeping clock" : ", every tick");
 	printf("\n|---|");
 	for (m = 0; m < NMODES; m++)
 		printf("---|");
@@ -616,7 +623,7 @@ against_kernel(void)
 	struct lost_run		 lr[NMODES][LOST_ROUNDS];
 	struct cyc		 cr[NMODES][CYC_ROUNDS];
 	struct cyc_total	 cs[NMODES];
-	const char		*observe[NMODES] = { NULL, "?", "?" };
+	const char		*observe[NMODES] = { NULL, "?", "?", "?" };
 	volatile uint64_t	*map;
 	double			 v[LOST_ROUNDS];
 	char			 self[PATH_MAX], file[64];

@@ -26,7 +26,7 @@ static double	*switch_us;
 static int	 nswitch, maxswitch;
 static int	 samples, doubled, doubled_unstopped, doubled_again;
 static int	 last_task[2];
-static double	 t_reap, t_observe, t_tick, t_enforce;
+static double	 t_observe, t_tick, t_enforce;
 static int	 nticks;
 static int	 nfull;		/* ticks observed and enforced */
 static int	 ntimer;	/* the loop's wake-ups for a tick's time */
@@ -260,18 +260,16 @@ sampler_set(int on, int quit)
 }
 
 /*
- * One tick as the daemon runs it (daemon_tick_once): the last of those
- * due observes and enforces, one before it (a sleeping clock's quiet
- * tick, or a late one) reads the records and is stamped with its own
- * time, at.  Timing procs_enforce on the ticks where an engine CPU
- * changed task.
+ * One tick as the daemon runs it (harness_tick), timed: procs_enforce on
+ * the ticks where an engine CPU changed task too; published to the
+ * sampler if *(int *)arg.
  */
 static void
-run_tick(struct harness *h, int sample, int last, uint64_t at)
+run_tick(struct harness *h, int last, uint64_t at, void *arg)
 {
 	struct timespec		 a, b;
 	struct engine_cpu_info	 ci;
-	int			 c, changed, was[2];
+	int			 c, changed, was[2], sample = *(int *)arg;
 
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (last)
@@ -307,69 +305,17 @@ run_tick(struct harness *h, int sample, int last, uint64_t at)
 }
 
 /*
- * A loop like the daemon's for ms ticks of 1 ms: reap, the ticks due,
- * then wait for the next, acting on wakes meanwhile; sampled from the
- * sampler thread if sample.  Sleeping (the daemon's default with events,
- * daemon_sleeping): wait past the ticks engine_quiet promises change
- * nothing, unless a wake or block read meanwhile (procs_quiet): then
- * the ticks due run at once, the last one seeing it (none due: the next
- * at its own time).  Else every tick.
+ * The daemon's loop for ms ticks (harness_run_clock: sleeping, or every
+ * tick), timing its steps; sampled from the sampler thread if sample.
  */
 static void
 run(struct harness *h, int ms, int sample, int sleeping)
 {
-	struct pollfd	 pfd;
-	uint64_t	 t0, now, due, at, start = engine_now(h->e), tick;
-	uint64_t	 quiet;
-	struct timespec	 a, b, ts;
-
-	t0 = proc_now();
 	if (sample) {
 		publish(h, last_task);
 		sampler_set(1, 0);
 	}
-	pfd.fd = procs_event_fd(h->ps);
-	pfd.events = POLLIN;
-	while ((tick = engine_now(h->e)) - start < (uint64_t)ms) {
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (harness_sigchld) {
-			harness_sigchld = 0;
-			procs_reap(h->ps);
-		}
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		t_reap += us_between(&a, &b);
-		/* Tick k is due at t0 + (k - start + 1) ms. */
-		now = proc_now();
-		due = start + (now - t0) / 1000000;
-		if (due - start > (uint64_t)ms)
-			due = start + (uint64_t)ms;
-		if (due > tick) {
-			for (; tick + 1 < due; tick++)
-				run_tick(h, sample, 0, t0 + (tick - start +
-				    1) * 1000000);
-			run_tick(h, sample, 1, 0);
-		}
-		quiet = 0;
-		if (sleeping && procs_quiet(h->ps) == 1)
-			quiet = engine_quiet(h->e, 50);
-		for (;;) {
-			at = t0 + (engine_now(h->e) + quiet - start + 1) *
-			    1000000;
-			now = proc_now();
-			if (now >= at) {
-				ntimer++;
-				break;
-			}
-			ts.tv_sec = (time_t)((at - now) / 1000000000);
-			ts.tv_nsec = (long)((at - now) % 1000000000);
-			if (ppoll(&pfd, pfd.fd == -1 ? 0 : 1, &ts, NULL) > 0) {
-				procs_wakeups(h->ps);
-				/* The ticks due now, the last seeing it. */
-				if (sleeping && procs_quiet(h->ps) != 1)
-					break;
-			}
-		}
-	}
+	ntimer += harness_run_clock(h, ms, sleeping, run_tick, &sample);
 	if (sample)
 		sampler_set(0, 0);
 }
@@ -426,7 +372,7 @@ struct result {
 	double	sw50, sw90, sw99;	/* us */
 	double	cpu, bare;		/* % of a core */
 	double	late50;			/* the bare loop's wake, µs */
-	double	tr, to, tt, te;		/* us per tick */
+	double	to, tt, te;		/* us per tick */
 	int	samples, doubled, doubled_known, doubled_again;
 	double	errmean, errmax;	/* points */
 	double	readies, acted;		/* a second, while CPU measured */
@@ -506,7 +452,7 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	res->bare = bare_loop(2000, &res->late50);
 
 	/* The loop's own CPU use, no sampling. */
-	t_reap = t_observe = t_tick = t_enforce = 0;
+	t_observe = t_tick = t_enforce = 0;
 	nticks = nfull = ntimer = 0;
 	procs_event_stats(h.ps, &es0);
 	w0 = procs_wake_delay(h.ps, &med, &p99);
@@ -522,7 +468,6 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	res->timer = (double)ntimer / wall;
 	res->acted = (double)(procs_wake_delay(h.ps, &med, &p99) - w0) / wall;
 	n = res->switches = nswitch;
-	res->tr = t_reap / nticks;
 	res->to = t_observe / nticks;
 	res->tt = t_tick / nticks;
 	res->te = t_enforce / nticks;
@@ -739,9 +684,9 @@ main(void)
 	    "floor of a wake's delay) |");
 	for (i = 0; i < NRUNS; i++)
 		printf(" %.0f µs |", r[i].late50);
-	printf("\n| mean µs per tick: reap, observe, engine_tick, enforce |");
+	printf("\n| mean µs per tick: observe, engine_tick, enforce (stamp) |");
 	for (i = 0; i < NRUNS; i++)
-		printf(" %.1f, %.1f, %.1f, %.1f |", r[i].tr, r[i].to, r[i].tt,
+		printf(" %.1f, %.1f, %.1f |", r[i].to, r[i].tt,
 		    r[i].te);
 	printf("\n| samples (every 2 ms, %d s) with two running on one engine "
 	    "CPU (R, no SIGSTOP pending; goal <= 1 %%) |", SAMPLE_MS / 1000);

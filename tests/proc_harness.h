@@ -415,6 +415,93 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 }
 
 /*
+ * One tick of several run at once (harness_run_clock): the last of those
+ * due observes and enforces; one before it reads the records and is
+ * stamped with its own time, at (the daemon's daemon_tick_once).
+ */
+typedef void (*harness_tick_fn)(struct harness *, int last, uint64_t at,
+    void *);
+
+static __attribute__((unused)) void
+harness_tick(struct harness *h, int last, uint64_t at, void *arg)
+{
+	if (last)
+		procs_observe(h->ps);
+	else
+		procs_observe_read(h->ps);
+	engine_tick(h->e);
+	if (last)
+		procs_enforce(h->ps);
+	else
+		procs_stamp(h->ps, at);
+}
+
+/*
+ * The daemon's loop for ms ticks of 1 ms, by the wall clock: reap, run
+ * the ticks due (through tick, harness_tick if NULL), then wait for the
+ * next, acting on wakes meanwhile (procs_wakeups).  Sleeping (the
+ * daemon's default with events, daemon_sleeping; the caller turned the
+ * blocks' wake-ups on, procs_block_wakeups): wait past the ticks
+ * engine_quiet promises change nothing, unless a wake or block read
+ * meanwhile (procs_quiet): then the ticks due run at once, the last one
+ * seeing it (none due: the next at its own time).  Else every tick.
+ * Returns how many times it woke for its clock.
+ */
+static __attribute__((unused)) int
+harness_run_clock(struct harness *h, int ms, int sleeping,
+    harness_tick_fn tick_fn, void *arg)
+{
+	struct pollfd	 pfd;
+	struct timespec	 ts;
+	uint64_t	 t0 = proc_now(), now, due, at, quiet;
+	uint64_t	 start = engine_now(h->e), tick;
+	int		 timer = 0;
+
+	if (tick_fn == NULL)
+		tick_fn = harness_tick;
+	pfd.fd = procs_event_fd(h->ps);
+	pfd.events = POLLIN;
+	while ((tick = engine_now(h->e)) - start < (uint64_t)ms) {
+		if (harness_sigchld) {
+			harness_sigchld = 0;
+			procs_reap(h->ps);
+		}
+		/* Tick k is due at t0 + (k - start + 1) ms. */
+		now = proc_now();
+		due = start + (now - t0) / 1000000;
+		if (due - start > (uint64_t)ms)
+			due = start + (uint64_t)ms;
+		if (due > tick) {
+			for (; tick + 1 < due; tick++)
+				tick_fn(h, 0, t0 + (tick - start + 1) *
+				    1000000, arg);
+			tick_fn(h, 1, 0, arg);
+		}
+		quiet = 0;
+		if (sleeping && procs_quiet(h->ps) == 1)
+			quiet = engine_quiet(h->e, 50);
+		for (;;) {
+			at = t0 + (engine_now(h->e) + quiet - start + 1) *
+			    1000000;
+			now = proc_now();
+			if (now >= at) {
+				timer++;
+				break;
+			}
+			ts.tv_sec = (time_t)((at - now) / 1000000000);
+			ts.tv_nsec = (long)((at - now) % 1000000000);
+			if (ppoll(&pfd, pfd.fd == -1 ? 0 : 1, &ts, NULL) > 0) {
+				procs_wakeups(h->ps);
+				/* The ticks due now, the last seeing it. */
+				if (sleeping && procs_quiet(h->ps) != 1)
+					break;
+			}
+		}
+	}
+	return (timer);
+}
+
+/*
  * Run the loop until a task's process has been reaped, for up to 20 s: a
  * killed process still needs a CPU to die on, which a busy machine may be
  * slow to give it (more so a forked ASan process).  Past that it says
