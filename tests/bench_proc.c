@@ -613,6 +613,19 @@ bench_tree(int n, int *tracked, double *med, double *mean)
 	harness_done(&h);
 }
 
+/* A row's cells: the samples counted in the int at off of each result. */
+static void
+print_samples(const struct result *r, size_t off)
+{
+	int	i, n;
+
+	for (i = 0; i < NRUNS; i++) {
+		n = *(const int *)((const char *)&r[i] + off);
+		printf(" %d of %d (%.2f %%) |", n, r[i].samples, r[i].samples ?
+		    100.0 * n / r[i].samples : 0);
+	}
+}
+
 int
 main(void)
 {
@@ -690,21 +703,13 @@ main(void)
 		    r[i].te);
 	printf("\n| samples (every 2 ms, %d s) with two running on one engine "
 	    "CPU (R, no SIGSTOP pending; goal <= 1 %%) |", SAMPLE_MS / 1000);
-	for (i = 0; i < NRUNS; i++)
-		printf(" %d of %d (%.2f %%) |", r[i].doubled, r[i].samples,
-		    r[i].samples ? 100.0 * r[i].doubled / r[i].samples : 0);
+	print_samples(r, offsetof(struct result, doubled));
 	printf("\n| same, the two read again at once (some 20 µs apart, not the "
 	    "sample's 250-400) and still running |");
-	for (i = 0; i < NRUNS; i++)
-		printf(" %d of %d (%.2f %%) |", r[i].doubled_again,
-		    r[i].samples, r[i].samples ? 100.0 * r[i].doubled_again /
-		    r[i].samples : 0);
+	print_samples(r, offsetof(struct result, doubled_again));
 	printf("\n| same, not counting tasks that woke from a real sleep "
 	    "before the engine saw it |");
-	for (i = 0; i < NRUNS; i++)
-		printf(" %d of %d (%.2f %%) |", r[i].doubled_known,
-		    r[i].samples, r[i].samples ? 100.0 * r[i].doubled_known /
-		    r[i].samples : 0);
+	print_samples(r, offsetof(struct result, doubled_known));
 	printf("\n| wake to stop/continue, from the event's time: median "
 	    "(p99), wakes (goal median <= 50 µs) |");
 	for (i = 0; i < NRUNS; i++) {
