@@ -109,7 +109,6 @@ struct daemon {
 	int			 sleeping;
 	uint64_t		 quiet;
 	int			 in_ticks;
-	int			 enforced;	/* the last tick run was */
 	int			 real_ntasks;	/* daemon_real_live's cache: */
 	int			 real_nlive;	/* the counts it was taken at */
 	int			 real_live;	/* and what it found */
@@ -128,7 +127,7 @@ struct daemon {
 	struct kruns		*kr;		/* NULL: no switch events */
 	struct runs		*kruns;		/* NULL: no real task yet */
 	uint64_t		*krcursor;	/* per physical CPU: runs read */
-	uint64_t		 kr_next;	/* the next tick to settle, +1 */
+	uint64_t		 kr_next;	/* the next tick to settle */
 	FILE			*record;	/* --record / record: journal */
 	struct event		*flush;		/* flushes trace and record */
 	char			*record_path;
@@ -706,7 +705,7 @@ daemon_kruns_start(struct daemon *d)
 		return;
 	d->kr = kruns_create(nk);
 	d->krcursor = xcalloc(nk, sizeof *d->krcursor);
-	d->kr_next = 0;
+	d->kr_next = session_now(d->session);
 }
 
 /* Stop it (the real-process layer ends). */
@@ -735,10 +734,8 @@ daemon_tick_enforce(struct daemon *d, uint64_t tick)
 	if (d->kr == NULL)
 		return;
 	daemon_kernel_drain(d);
-	if (d->kr_next == 0 || d->kr_next - 1 > tick)
-		d->kr_next = tick + 1;
-	for (; d->kr_next - 1 <= tick; d->kr_next++)
-		daemon_kruns_tick(d, d->kr_next - 1);
+	for (; d->kr_next <= tick; d->kr_next++)
+		daemon_kruns_tick(d, d->kr_next);
 }
 
 /*
@@ -747,7 +744,8 @@ daemon_tick_enforce(struct daemon *d, uint64_t tick)
  * decided.  The session writes the trace rows, counts the table and
  * narrates what fired.  Of several ticks run at once (late, or a
  * sleeping clock's quiet ones), only the last, the present, observes
- * and enforces (proc.h); those before it ran what it found running.
+ * and enforces (proc.h); those before it ran what it found running and
+ * are only stamped with their own time.
  */
 static void
 daemon_tick_once(struct daemon *d, int last)
@@ -756,8 +754,6 @@ daemon_tick_once(struct daemon *d, int last)
 
 	if (d->procs != NULL && last)
 		procs_observe(d->procs);
-	else if (d->procs != NULL)
-		procs_observe_read(d->procs);
 	session_tick(d->session);
 	/*
 	 * The tick into the Perfetto trace before it is enforced: the
@@ -771,7 +767,6 @@ daemon_tick_once(struct daemon *d, int last)
 		daemon_tick_enforce(d, tick);
 	else if (d->procs != NULL)
 		procs_stamp(d->procs, daemon_tick_due(d, tick));
-	d->enforced = last;
 	daemon_lessons(d);
 	d->ticks_run++;
 	daemon_changed(d);
@@ -1010,6 +1005,7 @@ void
 daemon_catchup(struct daemon *d)
 {
 	uint64_t	now, n, allow = 0;
+	int		enforced = 1;	/* the last tick run was */
 	double		speed = d->clock.speed;
 
 	if (d->clock.paused || d->exiting || d->timer == NULL)
@@ -1023,15 +1019,14 @@ daemon_catchup(struct daemon *d)
 	    allow);
 	/* A scenario's pause, ask or speed event ends the run here. */
 	d->in_ticks = 1;
-	d->enforced = 1;
 	while (n-- > 0 && !d->exiting && !d->clock.paused &&
 	    d->clock.speed == speed)
-		daemon_tick_once(d, n == 0);
+		daemon_tick_once(d, (enforced = n == 0));
 	/*
 	 * A lesson's speed ended the run early: enforce its end (a pause
 	 * held every real task, as it should stay).
 	 */
-	if (!d->enforced && !d->clock.paused && !d->exiting)
+	if (!enforced && !d->clock.paused && !d->exiting)
 		daemon_tick_enforce(d, session_now(d->session) - 1);
 	d->in_ticks = 0;
 	/*

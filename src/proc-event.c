@@ -136,7 +136,8 @@ struct proc_event {
 	uint64_t		 nlat;
 };
 
-static size_t	proc_event_read_set(struct procs *, struct proc_event_set *);
+static size_t	proc_event_read_set(struct procs *, struct proc_event_set *,
+		    int *);
 
 /* The tracefs directory, mounting it if we may and it is missing. */
 static const char *
@@ -265,6 +266,18 @@ proc_event_format_switch(const char *dir, struct proc_event_fmt *f,
 
 /* Close a set of events. */
 static void
+proc_event_close_block(struct proc_event *ev, struct proc_event_set *set,
+    int i)
+{
+	if (set->bfd[i] == -1)
+		return;
+	munmap(set->bring[i], ev->blen);
+	set->bring[i] = NULL;
+	close(set->bfd[i]);
+	set->bfd[i] = -1;
+}
+
+static void
 proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 {
 	int	i;
@@ -272,10 +285,7 @@ proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 	for (i = 0; i < set->n; i++) {
 		if (set->sfd[i] != -1)
 			close(set->sfd[i]);
-		if (set->bfd[i] != -1) {
-			munmap(set->bring[i], ev->blen);
-			close(set->bfd[i]);
-		}
+		proc_event_close_block(ev, set, i);
 		munmap(set->ring[i], ev->len);
 		close(set->fd[i]);
 	}
@@ -289,6 +299,32 @@ proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 }
 
 /*
+ * A tracepoint event of attr on cpu, under filter f (NULL: none): its fd,
+ * or -1 with *why (naming what).
+ */
+static int
+proc_event_open_cpu(struct perf_event_attr *attr, int cpu, const char *f,
+    const char *what, char **why)
+{
+	int	fd;
+
+	fd = (int)syscall(SYS_perf_event_open, attr, -1, cpu, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+	if (fd == -1) {
+		*why = xasprintf("perf_event_open %s cpu %d: %s", what, cpu,
+		    strerror(errno));
+		return (-1);
+	}
+	if (f != NULL && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, f) != 0) {
+		*why = xasprintf("%s filter \"%.40s\": %s", what, f,
+		    strerror(errno));
+		close(fd);
+		return (-1);
+	}
+	return (fd);
+}
+
+/*
  * The sched_switch event of the CPU of set's ring i, under filter sf,
  * writing into that ring; 0, or -1 with *why (the set goes on without).
  */
@@ -298,15 +334,10 @@ proc_event_open_switch(struct proc_event *ev, struct proc_event_set *set,
 {
 	int	fd;
 
-	fd = (int)syscall(SYS_perf_event_open, &ev->sattr, -1, set->cpu[i],
-	    -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd == -1) {
-		*why = xasprintf("perf_event_open sched_switch cpu %d: %s",
-		    set->cpu[i], strerror(errno));
+	if ((fd = proc_event_open_cpu(&ev->sattr, set->cpu[i], sf,
+	    "sched_switch", why)) == -1)
 		return (-1);
-	}
-	if ((sf != NULL && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, sf) != 0) ||
-	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, set->fd[i]) != 0 ||
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, set->fd[i]) != 0 ||
 	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
 		*why = xasprintf("sched_switch cpu %d: %s", set->cpu[i],
 		    strerror(errno));
@@ -343,19 +374,9 @@ proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
 {
 	int			fd;
 
-	fd = (int)syscall(SYS_perf_event_open, &ev->battr, -1, set->cpu[i],
-	    -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd == -1) {
-		*why = xasprintf("perf_event_open sched_switch (blocks) cpu "
-		    "%d: %s", set->cpu[i], strerror(errno));
+	if ((fd = proc_event_open_cpu(&ev->battr, set->cpu[i], bf,
+	    "sched_switch (blocks)", why)) == -1)
 		return (-1);
-	}
-	if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, bf) != 0) {
-		*why = xasprintf("sched_switch filter \"%.40s\": %s", bf,
-		    strerror(errno));
-		close(fd);
-		return (-1);
-	}
 	set->bring[i] = mmap(NULL, ev->blen, PROT_READ | PROT_WRITE,
 	    MAP_SHARED, fd, 0);
 	if (set->bring[i] == MAP_FAILED) {
@@ -464,12 +485,8 @@ proc_event_open(struct proc_event *ev, struct proc_event_set *set,
 		ev->has_block = 0;
 		log_warnx("%s: the clock ticks every tick", first);
 		free(first);
-		while (i-- > 0) {
-			munmap(set->bring[i], ev->blen);
-			set->bring[i] = NULL;
-			close(set->bfd[i]);
-			set->bfd[i] = -1;
-		}
+		while (i-- > 0)
+			proc_event_close_block(ev, set, i);
 	}
 	return (0);
 fail:
@@ -706,7 +723,7 @@ proc_event_filter(struct procs *ps)
 			ps->ev_lost = 1;	/* the /proc safety net */
 		}
 	}
-	proc_event_read_set(ps, &ev->set);
+	proc_event_read_set(ps, &ev->set, NULL);
 	proc_event_close(ev, &ev->set);
 	ev->set = set;
 	free(wf);
@@ -775,17 +792,19 @@ proc_event_unready(struct procs *ps)
  * record makes the descriptor readable (wakeup_events 1; a switch record
  * does not, bar the watermark), and so does a block's (its own ring): if
  * any was read, take that readiness, then read what came in between, so
- * the loop is not woken again for what is read.  Our own SIGCONTs make such records: sched_waking is
- * written by the waker, so a continue's record is in our CPU's ring, and
- * its readiness set, when kill() returns.
+ * the loop is not woken again for what is read.  Our own SIGCONTs make
+ * such records: sched_waking is written by the waker, so a continue's
+ * record is in our CPU's ring, and its readiness set, when kill()
+ * returns.
  */
 void
 proc_event_read(struct procs *ps)
 {
-	ps->ev_block_read = 0;
-	if (proc_event_read_set(ps, &ps->ev->set) > 0 || ps->ev_block_read) {
+	int	blocks = 0;
+
+	if (proc_event_read_set(ps, &ps->ev->set, &blocks) > 0 || blocks) {
 		proc_event_unready(ps);
-		proc_event_read_set(ps, &ps->ev->set);
+		proc_event_read_set(ps, &ps->ev->set, NULL);
 	}
 }
 
@@ -813,10 +832,12 @@ proc_event_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)
 /*
  * Read the rings of a set: each sample is u64 time, u32 size, then the
  * raw trace entry, whose first field (common_type, u16) is the id of the
- * tracepoint that wrote it.  Returns the number of wake records read.
+ * tracepoint that wrote it.  Returns the number of wake records read;
+ * *blocks (if not NULL) set when a blocks' ring held records (emptied).
  */
 static size_t
-proc_event_read_set(struct procs *ps, struct proc_event_set *set)
+proc_event_read_set(struct procs *ps, struct proc_event_set *set,
+    int *blocks)
 {
 	struct proc_event		*ev = ps->ev;
 	struct perf_event_mmap_page	*mp;
@@ -886,8 +907,8 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set)
 			mp = (struct perf_event_mmap_page *)set->bring[i];
 			head = __atomic_load_n(&mp->data_head,
 			    __ATOMIC_ACQUIRE);
-			if (head != mp->data_tail)
-				ps->ev_block_read = 1;
+			if (head != mp->data_tail && blocks != NULL)
+				*blocks = 1;
 			__atomic_store_n(&mp->data_tail, head,
 			    __ATOMIC_RELEASE);
 		}
@@ -924,7 +945,8 @@ procs_wakeups(struct procs *ps)
 		return;
 	ps->evstats.readies++;
 	proc_event_unready(ps);
-	ps->evstats.ready_wakes += proc_event_read_set(ps, &ps->ev->set);
+	ps->evstats.ready_wakes += proc_event_read_set(ps, &ps->ev->set,
+	    NULL);
 	proc_event_look(ps);
 }
 

@@ -534,18 +534,6 @@ proc_sample_pcount(struct proc *p)
 	return (sum);
 }
 
-/*
- * A tick run with others at once, not the last: read the records (acting
- * on wakes, keeping the kernel's runs), but leave what they say for the
- * engine to the last tick's procs_observe, the present.
- */
-void
-procs_observe_read(struct procs *ps)
-{
-	if (ps->ev != NULL)
-		proc_event_read(ps);
-}
-
 /* May the caller sleep through quiet ticks?  See proc.h. */
 int
 procs_quiet(struct procs *ps)

@@ -13,8 +13,8 @@
  *
  * and procs_reap() on SIGCHLD.  A caller that runs several ticks at once
  * (late, or sleeping through ticks that change nothing: procs_quiet)
- * observes and enforces around the last only, and for each before it
- * calls procs_observe_read() before and procs_stamp() after the tick.  The layer only reads the engine: every
+ * observes and enforces around the last only, and stamps each before it
+ * with its own time (procs_stamp).  The layer only reads the engine: every
  * block, wake and exit it sees goes out as a struct change through
  * procs_config.change (the daemon's session applies and journals it).  Only changes are signalled.  A watchdog
  * process kills every child group and removes the cgroups if the caller
@@ -93,7 +93,6 @@ int	procs_spawn(struct procs *, int task_id, char *const argv[],
 void	procs_observe(struct procs *);
 void	procs_enforce(struct procs *);
 /* A tick of several run at once, but not the last (see above). */
-void	procs_observe_read(struct procs *);
 void	procs_stamp(struct procs *, uint64_t ns);
 /*
  * May the caller sleep through ticks that change nothing in the engine
@@ -317,7 +316,6 @@ struct procs {
 	int			 held_all;	/* procs_hold since the last
 						   procs_enforce */
 	uint64_t		 last_look;	/* the safety net's, ns */
-	int			 ev_block_read;	/* a blocks' ring had records */
 	struct procs_event_stats evstats;
 	pid_t			 watchdog;
 	int			 wdfd;		/* write end to the watchdog */

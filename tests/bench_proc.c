@@ -274,8 +274,6 @@ run_tick(struct harness *h, int last, uint64_t at, void *arg)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	if (last)
 		procs_observe(h->ps);
-	else
-		procs_observe_read(h->ps);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	t_observe += us_between(&b, &a);
 	engine_tick(h->e);

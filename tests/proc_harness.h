@@ -416,8 +416,8 @@ harness_run(struct harness *h, int ms, harness_sample_fn fn, void *arg)
 
 /*
  * One tick of several run at once (harness_run_clock): the last of those
- * due observes and enforces; one before it reads the records and is
- * stamped with its own time, at (the daemon's daemon_tick_once).
+ * due observes and enforces; one before it is only stamped with its own
+ * time, at (the daemon's daemon_tick_once).
  */
 typedef void (*harness_tick_fn)(struct harness *, int last, uint64_t at,
     void *);
@@ -427,8 +427,6 @@ harness_tick(struct harness *h, int last, uint64_t at, void *arg)
 {
 	if (last)
 		procs_observe(h->ps);
-	else
-		procs_observe_read(h->ps);
 	engine_tick(h->e);
 	if (last)
 		procs_enforce(h->ps);
