@@ -895,16 +895,8 @@ daemon_sleeping(struct daemon *d)
 {
 	const struct engine	*e = session_live_engine(d->session);
 
-	if (d->procs == NULL)
-		return (0);
-	/*
-	 * The children's blocks wake the loop only where the clock may
-	 * sleep: `batch` on and a class that says how long its head keeps
-	 * a CPU (else every tick reads them; a wake-up for each is waste).
-	 */
-	procs_block_wakeups(d->procs, d->cfg.batch &&
-	    engine_get_policy(e)->quiet != NULL);
-	return (d->cfg.batch && daemon_real_live(d) &&
+	return (d->cfg.batch && d->procs != NULL && daemon_real_live(d) &&
+	    engine_get_policy(e)->quiet != NULL &&
 	    procs_quiet(d->procs) != -1);
 }
 
@@ -955,11 +947,16 @@ daemon_arm(struct daemon *d, uint64_t now)
 
 	memset(&its, 0, sizeof its);
 	d->batched = 0;
-	d->sleeping = 0;
+	d->sleeping = !d->clock.paused && !d->exiting && daemon_sleeping(d);
 	d->quiet = 0;
-	if (!d->clock.paused && !d->exiting && daemon_sleeping(d)) {
+	/*
+	 * The children's blocks wake the loop only while the clock sleeps
+	 * (a ticking one reads them at the tick: a wake-up each is waste).
+	 */
+	if (d->procs != NULL)
+		procs_block_wakeups(d->procs, d->sleeping);
+	if (d->sleeping) {
 		/* Once, at the first tick that may change. */
-		d->sleeping = 1;
 		if (procs_quiet(d->procs) == 1)
 			d->quiet = engine_quiet(session_live_engine(d->session),
 			    DAEMON_QUIET_TICKS);

@@ -586,12 +586,18 @@ proc_event_switches(struct procs *ps)
 	    ps->ev->set.switches);
 }
 
-/* Do the blocks of the children wake the loop (their own event)? */
+/* Are the blocks of the children read by an event of their own? */
 int
 proc_event_blocks(struct procs *ps)
 {
-	return (proc_event_switches(ps) && ps->ev->set.blocks &&
-	    ps->ev->block_on);
+	return (proc_event_switches(ps) && ps->ev->set.blocks);
+}
+
+/* And do they wake the loop (procs_block_wakeups)? */
+int
+proc_event_blocks_on(struct procs *ps)
+{
+	return (ps->ev != NULL && ps->ev->block_on);
 }
 
 /*

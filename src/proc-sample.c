@@ -540,8 +540,8 @@ procs_quiet(struct procs *ps)
 {
 	if (!proc_event_blocks(ps))
 		return (-1);
-	return (!ps->ev_news && !ps->ev_lost && !ps->ev_held_woke &&
-	    !ps->members_changed && !ps->held_all);
+	return (proc_event_blocks_on(ps) && !ps->ev_news && !ps->ev_lost &&
+	    !ps->ev_held_woke && !ps->members_changed && !ps->held_all);
 }
 
 /* Before a tick: tell the engine which real tasks blocked or woke. */

@@ -98,8 +98,9 @@ void	procs_stamp(struct procs *, uint64_t ns);
  * May the caller sleep through ticks that change nothing in the engine
  * (engine_quiet)?  Only when the kernel's events wake it at once for
  * what would change the engine (a watched task's wake, a running one's
- * block: procs_event_fd) and nothing read waits for the next tick: 1;
- * not now: 0; not without those events (-1).
+ * block: procs_event_fd, the blocks' turned on by procs_block_wakeups)
+ * and nothing read waits for the next tick: 1; not now: 0; not without
+ * the blocks' events (-1).
  */
 int	procs_quiet(struct procs *);
 /* Let the children's blocks wake the loop (procs_quiet needs it). */
@@ -358,6 +359,7 @@ void		 proc_event_filter(struct procs *);
 void		 proc_event_delay(struct procs *, uint64_t);
 int		 proc_event_switches(struct procs *);
 int		 proc_event_blocks(struct procs *);
+int		 proc_event_blocks_on(struct procs *);
 const char	*proc_event_switch_why(struct procs *);
 
 /* proc-krun.c */
