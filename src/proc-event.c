@@ -264,6 +264,19 @@ proc_event_format_switch(const char *dir, struct proc_event_fmt *f,
 	return (0);
 }
 
+/*
+ * Close an event whose ring is in the epoll set, taking it out first:
+ * epoll forgets a file only when its last descriptor closes, and a child
+ * forked since, stopped before its exec, holds a copy.  Left in, the
+ * event, its ring unmapped, says EPOLLHUP at every wait: the loop spins.
+ */
+static void
+proc_event_close_watched(struct proc_event *ev, int fd)
+{
+	(void)epoll_ctl(ev->epfd, EPOLL_CTL_DEL, fd, NULL);
+	close(fd);
+}
+
 /* Close a set of events. */
 static void
 proc_event_close_block(struct proc_event *ev, struct proc_event_set *set,
@@ -273,7 +286,7 @@ proc_event_close_block(struct proc_event *ev, struct proc_event_set *set,
 		return;
 	munmap(set->bring[i], ev->blen);
 	set->bring[i] = NULL;
-	close(set->bfd[i]);
+	proc_event_close_watched(ev, set->bfd[i]);
 	set->bfd[i] = -1;
 }
 
@@ -287,7 +300,7 @@ proc_event_close(struct proc_event *ev, struct proc_event_set *set)
 			close(set->sfd[i]);
 		proc_event_close_block(ev, set, i);
 		munmap(set->ring[i], ev->len);
-		close(set->fd[i]);
+		proc_event_close_watched(ev, set->fd[i]);
 	}
 	free(set->fd);
 	free(set->sfd);
@@ -390,7 +403,7 @@ proc_event_open_block(struct proc_event *ev, struct proc_event_set *set,
 		    strerror(errno));
 		munmap(set->bring[i], ev->blen);
 		set->bring[i] = NULL;
-		close(fd);
+		proc_event_close_watched(ev, fd);
 		return (-1);
 	}
 	set->bfd[i] = fd;

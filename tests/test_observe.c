@@ -607,6 +607,34 @@ test_kernel_runs(void **state)
 	harness_done(&h);
 }
 
+/*
+ * A new task's child, stopped before its exec, holds copies of our
+ * descriptors: the events' set the filter rebuild then closes must leave
+ * the loop's epoll set all the same.  Left in it (epoll forgets a file
+ * only once its last descriptor closes), the old rings, unmapped, said
+ * EPOLLHUP at every wait, and the loop, at SCHED_FIFO, spun on the CPU
+ * the child needed to exec.
+ */
+static void
+test_closed_rings_quiet(void **state)
+{
+	struct harness	h;
+	struct pollfd	pfd;
+
+	if (observe_events(&h) != 0)
+		skip();
+	harness_load(&h, "hog1", "1000000", "0");
+	harness_run(&h, 20, NULL, NULL);	/* hog1's events open */
+	harness_load(&h, "hog2", "1000000", "0");	/* stopped, no exec yet */
+	procs_observe(h.ps);	/* the filter names it: hog1's set closes */
+	procs_wakeups(h.ps);	/* what was ready is taken */
+	pfd.fd = procs_event_fd(h.ps);
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	assert_int_equal(poll(&pfd, 1, 0), 0);
+	harness_done(&h);
+}
+
 /* Configured (or refused): /proc polling, and it still works. */
 static void
 test_proc(void **state)
@@ -631,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_stolen_proc),
 		cmocka_unit_test(test_kernel_runs),
+		cmocka_unit_test(test_closed_rings_quiet),
 	};
 
 	signal(SIGPIPE, SIG_IGN);
