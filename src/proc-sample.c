@@ -638,6 +638,13 @@ procs_observe(struct procs *ps)
 			p->watch = 0;
 			if (proc_change(ps, CHANGE_WAKE, p->id, &cause) != 0)
 				goto warn;
+			/*
+			 * Blocked again already (a short run, its block read
+			 * with the wake): the engine hears of that at the next
+			 * tick, which a sleeping clock must not sleep past.
+			 */
+			if (proc_krun_blocked(ps, p) == 1)
+				ps->ev_news = 1;
 		}
 		continue;
 warn:

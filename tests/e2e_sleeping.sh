@@ -211,4 +211,28 @@ case "${STAIRS_SKIP_TIMING:-0}" in
 esac
 stop
 
+# 4. A task that wakes and blocks again before the engine sees the wake
+# (it runs some µs every 10 ms): the engine runs it at the tick that
+# sees the wake, and the next tick sees the block, as a ticking clock's
+# would; it is not charged the ticks the clock slept through.
+cat >"$tmp/blip.cfg" <<EOF
+name = "blip";
+cpus = 1;
+tasks = (
+  { name = "hog1"; command = [ "stairs-load", "--run", "1000000", "--sleep", "0" ]; },
+  { name = "hog2"; command = [ "stairs-load", "--run", "1000000", "--sleep", "0" ]; },
+  { name = "blip"; command = [ "stairs-load", "--run", "0", "--sleep", "10" ]; }
+);
+EOF
+begin true "$tmp/blip.cfg" || exit 1
+measure blip 3
+ran=$(($(field ran "$l1") - $(field ran "$l0")))
+echo "blip, sleeping: $ticks ticks a second, $cs context switches a second, ran $ran ms in 3 s"
+# About a tick for each of its ~300 wakes; charged to the end of the
+# quiet ticks (the block unseen), nearly all of the 3000.
+[ "$ran" -gt 0 ] && [ "$ran" -le 1200 ] &&
+    ok "the blip, woken and blocked within a tick, was charged $ran ms of 3 s" ||
+    fail "blip: ran $ran ms in 3 s (its blocks unseen by the sleeping clock?)"
+stop
+
 e2e_end
