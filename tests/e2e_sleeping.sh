@@ -136,6 +136,17 @@ if [ "$(field observe "$st")" != events ]; then
 	stop
 	exit 77
 fi
+# One engine CPU on a machine of more: the loop keeps off the CPU its
+# hogs are mapped to (each wake-up there would preempt one).
+if [ "$(nproc)" -ge 2 ]; then
+	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
+	case "$allowed" in
+	0|0,*|0-*) fail "the loop may run on CPU 0, its hogs' ($allowed)" ;;
+	*) ok "the loop keeps off its hogs' CPU 0 (on $allowed)" ;;
+	esac
+else
+	echo "skipped: the loop's CPUs (one CPU here)"
+fi
 measure hog1 3
 echo "real-hogs, sleeping: $ticks ticks a second, $cs context switches a second"
 [ "$ticks" -ge 800 ] && ok "the engine's clock keeps wall time ($ticks ticks a second)" ||
