@@ -19,6 +19,7 @@
  * min_vruntime - sched_latency; a new task at min_vruntime plus its
  * share of the period (START_DEBIT).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -447,6 +448,34 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		q->need_resched = 1;
 }
 
+/*
+ * How long the current task keeps its CPU (engine_quiet): with others
+ * waiting, until the tick whose charge takes it past its slice
+ * (cfs_tick); alone, for as long as it stays alone.  The slice depends
+ * on the queue's tasks and load only, which the core's stops (a wake,
+ * an arrival, a balance) change.
+ */
+static int
+cfs_quiet(const struct engine_env *env, const void *rq, int id,
+    const void *ts)
+{
+	const struct cfs_rq	*q = rq;
+	const struct cfs_task	*t = ts;
+	uint64_t		 over;
+
+	(void)env;
+	if (q->curr != id || q->need_resched)
+		return (0);
+	if (q->nr <= 1)
+		return (INT_MAX);
+	/* The first slice_ran with slice_ran x 1 ms > slice. */
+	over = cfs_slice(q, t->nice) / CFS_NS + 1;
+	if (over <= t->slice_ran)
+		return (1);
+	return (over - t->slice_ran > INT_MAX ? INT_MAX :
+	    (int)(over - t->slice_ran));
+}
+
 /* Woken: placed when queued, on the CPU chosen then. */
 static void
 cfs_wake(const struct engine_env *env, void *ts, uint64_t slept)
@@ -628,5 +657,6 @@ const struct engine_policy engine_policy_cfs = {
 	.check = cfs_check,
 	.check_task = cfs_check_task,
 	.info = cfs_info,
+	.quiet = cfs_quiet,
 	.format = cfs_format
 };

@@ -1376,8 +1376,8 @@ engine_tick(struct engine *e)
  * might pick otherwise.  A daemon whose real tasks need a tick's wall
  * time need not wake for these ticks: it may run them late, together
  * with the first one that may change (docs/DAEMON.md, the sleeping
- * clock).  Only for a class that picks inline and says how long its
- * head keeps the CPU (the staircase, rr); 0 for the others.
+ * clock).  Only for a class that says how long what runs keeps its CPU
+ * (every class here); 0 for one that does not.
  */
 uint64_t
 engine_quiet(const struct engine *e, uint64_t most)
@@ -1389,7 +1389,7 @@ engine_quiet(const struct engine *e, uint64_t most)
 	size_t			 i;
 	int			 c, lo = INT_MAX, hi = 0, idle = 0, bi;
 
-	if (e->policy->quiet == NULL || e->policy->pick != NULL)
+	if (e->policy->quiet == NULL)
 		return (0);
 	/* A scenario event. */
 	if (e->next_event < e->nevents) {
@@ -1406,13 +1406,23 @@ engine_quiet(const struct engine *e, uint64_t most)
 			hi = cpu->nr;
 		if (cpu->nr == 0)
 			idle = 1;
-		/* The head runs next: if it is not what ran, it changes. */
-		if (prio_array_first(cpu->rq) != cpu->last.task)
+		/*
+		 * Inline, the head runs next: if it is not what ran, it
+		 * changes.  An idle CPU with a task queued picks it.
+		 */
+		if (e->policy->pick == NULL &&
+		    prio_array_first(cpu->rq) != cpu->last.task)
 			return (0);
-		if (cpu->last.task == 0)
+		if (cpu->last.task == 0) {
+			if (cpu->nr != 0)
+				return (0);
 			continue;
+		}
 		t = &e->tasks[cpu->last.task - 1];
-		at = (uint64_t)e->policy->quiet(&e->env, t->ts);
+		at = (uint64_t)e->policy->quiet(&e->env, cpu->rq,
+		    cpu->last.task, t->ts);
+		if (at == 0)
+			return (0);
 		/* The end of its runtime (an exit), or of its run burst. */
 		if (t->runtime != 0 && t->runtime - t->ran < at)
 			at = t->runtime - t->ran;

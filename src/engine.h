@@ -277,12 +277,15 @@ struct engine_policy {
 		    const void *src);
 	size_t	(*rq_memory)(const void *rq);
 	/*
-	 * For a class that picks inline (pick NULL): how many ticks the
-	 * task at the head of its runqueue keeps it, charged one a tick,
-	 * before the class may requeue it (at least 1).  NULL: unknown, so
-	 * engine_quiet says every tick may change.
+	 * How many of the next ticks task id, which ran the last tick on
+	 * this runqueue, surely keeps it, charged one a tick, if nothing
+	 * is queued or leaves meanwhile (engine_quiet stops at those): 0
+	 * if the class may pick another at the next tick.  A class that
+	 * picks inline is asked only when id heads its runqueue.  NULL:
+	 * unknown, so engine_quiet says every tick may change.
 	 */
-	int	(*quiet)(const struct engine_env *, const void *ts);
+	int	(*quiet)(const struct engine_env *, const void *rq, int id,
+		    const void *ts);
 };
 
 extern const struct engine_policy engine_policy_staircase;

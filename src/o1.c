@@ -421,6 +421,39 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	}
 }
 
+/*
+ * How long the current task keeps its CPU (engine_quiet): schedule()
+ * takes it again until scheduler_tick asks for a reschedule, at the end
+ * of its slice or, interactive, at a granularity's requeue (o1_tick);
+ * its prio, bonus and so granularity do not change meanwhile (they
+ * change when it is charged, at the next schedule()).  A wake or an
+ * arrival's preemption test is the core's to stop at.
+ */
+static int
+o1_quiet(const struct engine_env *env, const void *rq, int id,
+    const void *ts)
+{
+	const struct o1_rq	*q = rq;
+	const struct o1_task	*t = ts;
+	unsigned int		 gran, full, left;
+	int			 j;
+
+	if (q->curr != id || q->need_resched)
+		return (0);
+	if (t->arr != q->active)
+		return (1);	/* expired: its next tick reschedules */
+	if (!o1_interactive(t))
+		return (t->time_slice);
+	gran = o1_granularity(env, t);
+	full = (unsigned int)o1_timeslice(t->nice);
+	for (j = 1; j < t->time_slice; j++) {
+		left = (unsigned int)(t->time_slice - j);
+		if ((full - left) % gran == 0 && left >= gran)
+			return (j);
+	}
+	return (t->time_slice);
+}
+
 /* Woken after `slept` ticks: recalc_task_prio, by a timer (O1 §3.1). */
 static void
 o1_wake(const struct engine_env *env, void *ts, uint64_t slept)
@@ -621,5 +654,6 @@ const struct engine_policy engine_policy_o1 = {
 	.check = o1_check,
 	.check_task = o1_check_task,
 	.info = o1_info,
+	.quiet = o1_quiet,
 	.format = o1_format
 };

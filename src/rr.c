@@ -169,9 +169,12 @@ rr_format(const struct engine_cpu_info *row, char *p)
 
 /* The head keeps its CPU for what is left of its allotment. */
 static int
-rr_quiet(const struct engine_env *env, const void *ts)
+rr_quiet(const struct engine_env *env, const void *rq, int id,
+    const void *ts)
 {
 	(void)env;
+	(void)rq;
+	(void)id;
 	return (((const struct rr_task *)ts)->left);
 }
 

@@ -296,9 +296,12 @@ staircase_format(const struct engine_cpu_info *row, char *p)
 
 /* The head keeps its CPU for what is left of its allotment. */
 static int
-staircase_quiet(const struct engine_env *env, const void *ts)
+staircase_quiet(const struct engine_env *env, const void *rq, int id,
+    const void *ts)
 {
 	(void)env;
+	(void)rq;
+	(void)id;
 	return (((const struct engine_stair *)ts)->left);
 }
 

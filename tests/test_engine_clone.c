@@ -521,9 +521,8 @@ test_random(void **state)
 			mix.seed = 0x1234567ULL * (uint64_t)(i + 1) + p;
 			mix.pol = cl_policies[p];
 			q = cl_run(cl_make_mix, &mix, mix.seed ^ 0xabcdefULL);
-			/* The classes that say how long their head keeps
-			 * a CPU sleep through some ticks; the others none
-			 * until a poke switches to one. */
+			/* A class that says how long what runs keeps its
+			 * CPU (every one here) promises some quiet ticks. */
 			if (mix.pol->quiet != NULL)
 				assert_true(q > 0);
 			print_message("%s mix %d: %llu quiet ticks\n",
