@@ -1623,9 +1623,7 @@ daemon_procs_notice(void *arg, const char *text)
 static void
 daemon_off(struct daemon *d, int made)
 {
-	const struct engine	*e = session_live_engine(d->session);
-	cpu_set_t		 set;
-	int			 c, p;
+	cpu_set_t	set;
 
 	if (!d->has_cpus0) {
 		if (sched_getaffinity(0, sizeof d->cpus0, &d->cpus0) != 0)
@@ -1633,15 +1631,8 @@ daemon_off(struct daemon *d, int made)
 		d->has_cpus0 = 1;
 	}
 	set = d->cpus0;
-	if (made && d->procs != NULL) {
-		for (c = 0; c < engine_params(e)->cpus; c++) {
-			if ((p = procs_phys_cpu(d->procs, c)) >= 0 &&
-			    p < CPU_SETSIZE)
-				CPU_CLR(p, &set);
-		}
-		if (CPU_COUNT(&set) == 0)
-			set = d->cpus0;
-	}
+	if (made && d->procs != NULL)
+		procs_off_cpus(d->procs, &d->cpus0, &set);
 	if (sched_setaffinity(0, sizeof set, &set) != 0)
 		log_debug("sched_setaffinity: %s", strerror(errno));
 }

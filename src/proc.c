@@ -447,6 +447,25 @@ procs_phys_cpu(struct procs *ps, int cpu)
 	return (ps->map[cpu]);
 }
 
+/*
+ * The CPUs of ours that no engine CPU is mapped to, for a loop to keep
+ * off its children's (each of its wake-ups on one preempts the child
+ * there); all of ours if none is left.
+ */
+void
+procs_off_cpus(struct procs *ps, const cpu_set_t *ours, cpu_set_t *off)
+{
+	int	c;
+
+	*off = *ours;
+	for (c = 0; c < ps->ncpus; c++) {
+		if (ps->map[c] >= 0 && ps->map[c] < CPU_SETSIZE)
+			CPU_CLR(ps->map[c], off);
+	}
+	if (CPU_COUNT(off) == 0)
+		*off = *ours;
+}
+
 /* Create (or update) the cgroup of an engine group. */
 int
 procs_group_setup(struct procs *ps, int group, char **cause)

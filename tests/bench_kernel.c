@@ -366,7 +366,8 @@ cyc_read(const char *path, struct cyc *c)
 /*
  * cyclictest -i 10000 -q -D CYC_S beside two stairs-load hogs, all on
  * physical CPU cpu: under the kernel alone (all three pinned there), or
- * as real tasks of a 1-CPU engine mapped to it (events or /proc).
+ * as real tasks of a 1-CPU engine mapped to it (events or /proc), the
+ * loop off that CPU where the machine has another (as the daemon's).
  */
 static void
 cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
@@ -384,6 +385,7 @@ cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
 	char			*hargv[] = { load, "--run", "1000000",
 				    "--sleep", "0", NULL };
 	int			 map[1] = { cpu }, id, k, i;
+	cpu_set_t		 ours, off;
 
 	memset(c, 0, sizeof *c);
 	snprintf(json, sizeof json, "/tmp/stairs-bench-ct-%ld.json",
@@ -403,6 +405,10 @@ cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
 		kernel_kill(hogs, 2);
 	} else {
 		harness_init_map(&h, map, 1, mode == MODE_PROC);
+		/* The daemon's loop keeps off its children's CPU. */
+		sched_getaffinity(0, sizeof ours, &ours);
+		procs_off_cpus(h.ps, &ours, &off);
+		sched_setaffinity(0, sizeof off, &off);
 		procs_block_wakeups(h.ps, mode == MODE_SLEEPING);
 		*observe = procs_observe_mode(h.ps);
 		harness_load(&h, "hog1", "1000000", "0");
@@ -416,6 +422,7 @@ cyc_run(int mode, const char *prog, int cpu, struct cyc *c,
 			    NULL, NULL);
 		}
 		harness_done(&h);
+		sched_setaffinity(0, sizeof ours, &ours);
 	}
 	cyc_read(json, c);
 	unlink(json);
