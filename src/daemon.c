@@ -135,6 +135,7 @@ struct daemon {
 	struct procs		*procs;		/* NULL: no real processes */
 	cpu_set_t		 cpus0;		/* ours at start (daemon_off) */
 	int			 has_cpus0;
+	int			 off;		/* kept off the children's */
 	char			*bindir;	/* real tasks' programs */
 	char		       **scenario_dirs;	/* scenario_path, absolute */
 	size_t			 nscenario_dirs;
@@ -154,6 +155,7 @@ struct daemon {
 
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_real_live(struct daemon *);
+static void	daemon_off(struct daemon *, int);
 static int	daemon_batching(struct daemon *);
 static int	daemon_sleeping(struct daemon *);
 static uint64_t	daemon_tick_due(struct daemon *, uint64_t);
@@ -948,6 +950,7 @@ daemon_arm(struct daemon *d, uint64_t now)
 	uint64_t		at, period;
 
 	memset(&its, 0, sizeof its);
+	daemon_off(d, 1);
 	d->batched = 0;
 	d->sleeping = !d->clock.paused && !d->exiting && daemon_sleeping(d);
 	d->quiet = 0;
@@ -1612,26 +1615,32 @@ daemon_procs_notice(void *arg, const char *text)
 }
 
 /*
- * Keep the loop off the physical CPUs the engine's are mapped to, where
- * the machine has others we may run on: each of its wake-ups there (up
- * to one a tick) preempts the child running, which then waits (a
- * scenario of one CPU on a machine of two: its hogs waited 12 % of their
- * time with the loop woken every tick beside them).  Before the layer is
- * made (its default map is the CPUs we may run on) all of ours back;
- * after, the rest, or all if none is left.
+ * While a real task is alive, keep the loop off the physical CPUs the
+ * engine's are mapped to, where the machine has others we may run on:
+ * each of its wake-ups there (up to one a tick) preempts the child
+ * running, which then waits (a scenario of one CPU on a machine of two:
+ * its hogs waited 12 % of their time with the loop woken every tick
+ * beside them).  Else, or may not (the layer about to be made: its
+ * default map is the CPUs we may run on), all of ours.  daemon_arm asks,
+ * where the clock's mode follows the same change.
  */
 static void
-daemon_off(struct daemon *d, int made)
+daemon_off(struct daemon *d, int may)
 {
 	cpu_set_t	set;
+	int		off;
 
 	if (!d->has_cpus0) {
 		if (sched_getaffinity(0, sizeof d->cpus0, &d->cpus0) != 0)
 			return;
 		d->has_cpus0 = 1;
 	}
+	off = may && d->procs != NULL && daemon_real_live(d);
+	if (off == d->off)
+		return;
+	d->off = off;
 	set = d->cpus0;
-	if (made && d->procs != NULL)
+	if (off)
 		procs_off_cpus(d->procs, &d->cpus0, &set);
 	if (sched_setaffinity(0, sizeof set, &set) != 0)
 		log_debug("sched_setaffinity: %s", strerror(errno));
@@ -1671,7 +1680,6 @@ daemon_procs_start(struct daemon *d)
 	daemon_off(d, 0);
 	if ((d->procs = procs_create(e, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
-	daemon_off(d, 1);
 	if (procs_event_fd(d->procs) != -1) {
 		d->wake = event_new(d->base, procs_event_fd(d->procs),
 		    EV_READ | EV_PERSIST, daemon_procs_wake, d);

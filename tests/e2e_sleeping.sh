@@ -255,6 +255,17 @@ echo "blip, sleeping: $ticks ticks a second, $cs context switches a second, ran 
 [ "$ran" -gt 0 ] && [ "$ran" -le 1200 ] &&
     ok "the blip, woken and blocked within a tick, was charged $ran ms of 3 s" ||
     fail "blip: ran $ran ms in 3 s (its blocks unseen by the sleeping clock?)"
+# No real task left alive: the loop may run anywhere again.
+if [ "$(nproc)" -ge 2 ]; then
+	for t in hog1 hog2 blip; do ask "kill $t" >/dev/null; done
+	all=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+	back() {
+		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")" = "$all" ]
+	}
+	wait_for 10 "the loop back on CPUs $all" back &&
+	    ok "with no real task alive the loop may run on CPUs $all again" ||
+	    fail "no real task alive, the loop on $(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")"
+fi
 stop
 
 e2e_end
