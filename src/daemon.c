@@ -1616,13 +1616,14 @@ daemon_procs_notice(void *arg, const char *text)
 
 /*
  * While a real task is alive, keep the loop off the physical CPUs the
- * engine's are mapped to, where the machine has others we may run on:
- * each of its wake-ups there (up to one a tick) preempts the child
- * running, which then waits (a scenario of one CPU on a machine of two:
- * its hogs waited 12 % of their time with the loop woken every tick
- * beside them).  Else, or may not (the layer about to be made: its
- * default map is the CPUs we may run on), all of ours.  daemon_arm asks,
- * where the clock's mode follows the same change.
+ * engine's are mapped to, where the machine has two or more others we
+ * may run on (procs_off_cpus): each of its wake-ups there (up to one a
+ * tick) preempts the child running, which then waits (a scenario of one
+ * CPU on a machine of two: its hogs waited 12 % of their time with the
+ * loop woken every tick beside them).  Else, or may not (the layer
+ * about to be made: its default map is the CPUs we may run on), all of
+ * ours.  daemon_arm asks, where the clock's mode follows the same
+ * change.
  */
 static void
 daemon_off(struct daemon *d, int may)

@@ -207,6 +207,7 @@ const char *procs_cgroup_path(struct procs *, int group_id);
 int	procs_group_setup(struct procs *, int group_id, char **cause);
 /* The physical CPU of an engine CPU. */
 int	procs_phys_cpu(struct procs *, int cpu);
+/* Of ours, the CPUs no engine CPU maps to (all if < 2 left): a loop's. */
 void	procs_off_cpus(struct procs *, const cpu_set_t *ours, cpu_set_t *);
 /* Can prog be found (in bindir, then PATH)?  For checks before spawning. */
 int	procs_lookup(const char *bindir, const char *prog, char **cause);

@@ -16,6 +16,12 @@
 #   blocked and woken in time: its time on a CPU or waiting for one
 #   follows what the engine charged it (ran), and what it ran unpicked
 #   (stolen) stays a small part of that.
+# - a task that wakes and blocks again within a tick (some µs every 10
+#   ms) is charged about a tick a wake, not the quiet ticks after;
+# - one engine CPU on a machine of three or more: while a real task is
+#   alive the daemon's thread keeps off the CPU its children are mapped
+#   to, and may run on any of its CPUs again once none is; on a machine
+#   of two it keeps both.
 # The kernel's own count (/proc/PID/schedstat: run time plus run delay)
 # is the measure: a task the engine runs and the kernel lets wait, under
 # another job's load, still counts; one blocked while the engine charges
@@ -135,16 +141,21 @@ if [ "$(field observe "$st")" != events ]; then
 	stop
 	exit 77
 fi
-# One engine CPU on a machine of more: the loop keeps off the CPU its
-# hogs are mapped to (each wake-up there would preempt one).
-if [ "$(nproc)" -ge 2 ]; then
+# One engine CPU on a machine of three or more: the loop keeps off the
+# CPU its hogs are mapped to (each wake-up there would preempt one); on
+# a machine of two it keeps both (confined to one it could be starved).
+if [ "$(nproc)" -ge 3 ]; then
 	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
 	case "$allowed" in
 	0|0,*|0-*) fail "the loop may run on CPU 0, its hogs' ($allowed)" ;;
 	*) ok "the loop keeps off its hogs' CPU 0 (on $allowed)" ;;
 	esac
 else
-	echo "skipped: the loop's CPUs (one CPU here)"
+	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
+	[ "$allowed" = "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)" ] &&
+	    ok "with $(nproc) CPUs here the loop keeps all of them ($allowed)" ||
+	    fail "with $(nproc) CPUs the loop is confined to $allowed"
+	echo "skipped: the loop off its children's CPU (needs 3 CPUs, $(nproc) here)"
 fi
 measure hog1 3
 echo "real-hogs, sleeping: $ticks ticks a second, $cs context switches a second"
@@ -196,8 +207,11 @@ for pol in o1 cfs staircase; do
 	    fail "under $pol: $cs context switches a second for $ticks ticks"
 	case "${STAIRS_SKIP_TIMING:-0}" in
 	""|0)
-		d=$((ran - run)); [ $d -lt 0 ] && d=$((-d))
-		[ "$ran" -gt 1500 ] && [ $((d * 100)) -le $((ran * 10)) ] &&
+		# Not less (a hog left stopped while charged); more is
+		# the kernel making a picked hog wait: other jobs, or the
+		# loop itself where it shares their CPU (cfs wakes it
+		# most: 20 % more seen then).
+		[ "$ran" -gt 1500 ] && [ $((run * 100)) -ge $((ran * 90)) ] &&
 		    ok "under $pol the hogs were runnable as long as the engine ran them ($run ms for $ran)" ||
 		    fail "under $pol: runnable $run ms for ran $ran" ;;
 	*)	echo "skipped: the hogs' runnable time under $pol (timing; checked in the plain build)" ;;
@@ -256,7 +270,7 @@ echo "blip, sleeping: $ticks ticks a second, $cs context switches a second, ran 
     ok "the blip, woken and blocked within a tick, was charged $ran ms of 3 s" ||
     fail "blip: ran $ran ms in 3 s (its blocks unseen by the sleeping clock?)"
 # No real task left alive: the loop may run anywhere again.
-if [ "$(nproc)" -ge 2 ]; then
+if [ "$(nproc)" -ge 3 ]; then
 	for t in hog1 hog2 blip; do ask "kill $t" >/dev/null; done
 	all=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 	back() {

@@ -122,6 +122,35 @@ test_three_hogs(void **state)
 	harness_done(&h);
 }
 
+/*
+ * Where a loop keeps off its children's CPUs (procs_off_cpus): the CPUs
+ * no engine CPU maps to, if at least two are left, else all of ours.
+ */
+static void
+test_off_cpus(void **state)
+{
+	struct harness	h;
+	cpu_set_t	ours, off;
+	int		map[2] = { 1, 3 }, c;
+
+	harness_init(&h, 2, map, 0);
+	CPU_ZERO(&ours);
+	for (c = 0; c < 4; c++)
+		CPU_SET(c, &ours);
+	procs_off_cpus(h.ps, &ours, &off);	/* 4 CPUs, 1 and 3 mapped */
+	assert_int_equal(CPU_COUNT(&off), 2);
+	assert_true(CPU_ISSET(0, &off) && CPU_ISSET(2, &off));
+	CPU_CLR(2, &ours);			/* only 0 left: all of ours */
+	procs_off_cpus(h.ps, &ours, &off);
+	assert_true(CPU_EQUAL(&off, &ours));
+	CPU_ZERO(&ours);			/* none left: all of ours */
+	CPU_SET(1, &ours);
+	CPU_SET(3, &ours);
+	procs_off_cpus(h.ps, &ours, &off);
+	assert_true(CPU_EQUAL(&off, &ours));
+	harness_done(&h);
+}
+
 struct sleep_sample {
 	pid_t	pid;
 	int	from, to;	/* sample window (loop iterations) */
@@ -673,6 +702,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_three_hogs),
+		cmocka_unit_test(test_off_cpus),
 		cmocka_unit_test(test_pid_looks),
 		cmocka_unit_test(test_cap_looks),
 		cmocka_unit_test(test_injected_sleep),
