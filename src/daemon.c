@@ -1010,6 +1010,8 @@ daemon_catchup(struct daemon *d)
 	int		enforced = 1;	/* the last tick run was */
 	double		speed = d->clock.speed;
 
+	/* A real task came or went: a ticking clock is not re-armed. */
+	daemon_off(d, 1);
 	if (d->clock.paused || d->exiting || d->timer == NULL)
 		return;
 	now = clock_now_ns();
@@ -1623,7 +1625,7 @@ daemon_procs_notice(void *arg, const char *text)
  * loop woken every tick beside them).  Else, or may not (the layer
  * about to be made: its default map is the CPUs we may run on), all of
  * ours.  daemon_arm asks, where the clock's mode follows the same
- * change.
+ * change, and every catch-up (a ticking clock is not re-armed for it).
  */
 static void
 daemon_off(struct daemon *d, int may)
