@@ -133,9 +133,8 @@ struct daemon {
 	char			*record_path;
 	struct server		*server;
 	struct procs		*procs;		/* NULL: no real processes */
-	cpu_set_t		 cpus0;		/* ours at start (daemon_off) */
-	int			 has_cpus0;
-	int			 off;		/* kept off the children's */
+	int			 off;		/* kept off the children's CPUs */
+	cpu_set_t		 cpus0;		/* ours, while off */
 	char			*bindir;	/* real tasks' programs */
 	char		       **scenario_dirs;	/* scenario_path, absolute */
 	size_t			 nscenario_dirs;
@@ -155,7 +154,7 @@ struct daemon {
 
 static void	daemon_arm(struct daemon *, uint64_t);
 static int	daemon_real_live(struct daemon *);
-static void	daemon_off(struct daemon *, int);
+static void	daemon_off(struct daemon *);
 static int	daemon_batching(struct daemon *);
 static int	daemon_sleeping(struct daemon *);
 static uint64_t	daemon_tick_due(struct daemon *, uint64_t);
@@ -950,7 +949,6 @@ daemon_arm(struct daemon *d, uint64_t now)
 	uint64_t		at, period;
 
 	memset(&its, 0, sizeof its);
-	daemon_off(d, 1);
 	d->batched = 0;
 	d->sleeping = !d->clock.paused && !d->exiting && daemon_sleeping(d);
 	d->quiet = 0;
@@ -1010,8 +1008,8 @@ daemon_catchup(struct daemon *d)
 	int		enforced = 1;	/* the last tick run was */
 	double		speed = d->clock.speed;
 
-	/* A real task came or went: a ticking clock is not re-armed. */
-	daemon_off(d, 1);
+	/* A real task came or went (a ticking clock is not re-armed). */
+	daemon_off(d);
 	if (d->clock.paused || d->exiting || d->timer == NULL)
 		return;
 	now = clock_now_ns();
@@ -1620,31 +1618,29 @@ daemon_procs_notice(void *arg, const char *text)
  * While a real task is alive, keep the loop off the physical CPUs the
  * engine's are mapped to, where the machine has two or more others we
  * may run on (procs_off_cpus): each of its wake-ups there (up to one a
- * tick) preempts the child running, which then waits (a scenario of one
- * CPU on a machine of two: its hogs waited 12 % of their time with the
- * loop woken every tick beside them).  Else, or may not (the layer
- * about to be made: its default map is the CPUs we may run on), all of
- * ours.  daemon_arm asks, where the clock's mode follows the same
- * change, and every catch-up (a ticking clock is not re-armed for it).
+ * tick) preempts the child running, which then waits (a 1-CPU
+ * scenario's hogs waited 12 % of their time beside a loop woken every
+ * tick).  Else, and once the layer ends (the next one's default map is
+ * the CPUs we may run on), all of ours back.  Every catch-up asks (real
+ * tasks come and go between ticks), and the layer's end.
  */
 static void
-daemon_off(struct daemon *d, int may)
+daemon_off(struct daemon *d)
 {
 	cpu_set_t	set;
 	int		off;
 
-	if (!d->has_cpus0) {
-		if (sched_getaffinity(0, sizeof d->cpus0, &d->cpus0) != 0)
-			return;
-		d->has_cpus0 = 1;
-	}
-	off = may && d->procs != NULL && daemon_real_live(d);
+	off = d->procs != NULL && daemon_real_live(d);
 	if (off == d->off)
 		return;
-	d->off = off;
-	set = d->cpus0;
-	if (off)
+	if (off) {
+		/* Not off yet: what we may run on is all of ours. */
+		if (sched_getaffinity(0, sizeof d->cpus0, &d->cpus0) != 0)
+			return;
 		procs_off_cpus(d->procs, &d->cpus0, &set);
+	} else
+		set = d->cpus0;
+	d->off = off;
 	if (sched_setaffinity(0, sizeof set, &set) != 0)
 		log_debug("sched_setaffinity: %s", strerror(errno));
 }
@@ -1680,7 +1676,6 @@ daemon_procs_start(struct daemon *d)
 	pc.notice_arg = d;
 	pc.woke = daemon_procs_woke;
 	pc.woke_arg = d;
-	daemon_off(d, 0);
 	if ((d->procs = procs_create(e, &pc, &cause)) == NULL)
 		fatalx("real processes: %s", cause);
 	if (procs_event_fd(d->procs) != -1) {
@@ -1718,6 +1713,7 @@ daemon_procs_stop(struct daemon *d)
 	}
 	procs_free(d->procs);
 	d->procs = NULL;
+	daemon_off(d);
 }
 
 /*

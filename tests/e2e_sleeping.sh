@@ -115,6 +115,36 @@ hogs_sum() {
 	done
 }
 
+# cpus [PID]: the CPUs a process may run on (ours: awk's own, inherited).
+cpus() {
+	awk '/^Cpus_allowed_list/ { print $2 }' "/proc/${1:-self}/status"
+}
+
+# off_hogs WHAT: the loop keeps off CPU 0, where its hogs (one engine
+# CPU) run (a machine of three or more CPUs).
+off_hogs() {
+	allowed=$(cpus "$daemon")
+	case "$allowed" in
+	0|0,*|0-*) fail "$1: the loop may run on CPU 0, its hogs' ($allowed)" ;;
+	*) ok "$1: the loop keeps off its hogs' CPU 0 (on $allowed)" ;;
+	esac
+}
+
+# back_on_all WHAT TASK...: with those real tasks killed, none alive,
+# the loop may run on all of our CPUs again.
+back_on_all() {
+	what=$1
+	shift
+	for t in "$@"; do ask "kill $t" >/dev/null; done
+	all=$(cpus)
+	wait_for 10 "the loop back on CPUs $all" back &&
+	    ok "$what, no real task alive: the loop may run on CPUs $all again" ||
+	    fail "$what, no real task alive: the loop on $(cpus "$daemon")"
+}
+back() {
+	[ "$(cpus "$daemon")" = "$all" ]
+}
+
 # begin BATCH SCENARIO: a daemon with batch = BATCH on SCENARIO, its 3
 # real tasks started, a second past their spawn.
 begin() {
@@ -145,14 +175,10 @@ fi
 # CPU its hogs are mapped to (each wake-up there would preempt one); on
 # a machine of two it keeps both (confined to one it could be starved).
 if [ "$(nproc)" -ge 3 ]; then
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
-	case "$allowed" in
-	0|0,*|0-*) fail "the loop may run on CPU 0, its hogs' ($allowed)" ;;
-	*) ok "the loop keeps off its hogs' CPU 0 (on $allowed)" ;;
-	esac
+	off_hogs sleeping
 else
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
-	[ "$allowed" = "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)" ] &&
+	allowed=$(cpus "$daemon")
+	[ "$allowed" = "$(cpus)" ] &&
 	    ok "with $(nproc) CPUs here the loop keeps all of them ($allowed)" ||
 	    fail "with $(nproc) CPUs the loop is confined to $allowed"
 	echo "skipped: the loop off its children's CPU (needs 3 CPUs, $(nproc) here)"
@@ -230,19 +256,8 @@ echo "real-hogs, batch = false: $ticks ticks a second, $cs context switches a se
 # machine of three or more; checked by hand on two with the rule at one
 # CPU left: without the catch-up's ask it stayed on CPU 1).
 if [ "$(nproc)" -ge 3 ]; then
-	allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")
-	case "$allowed" in
-	0|0,*|0-*) fail "batch = false: the loop may run on CPU 0, its hogs' ($allowed)" ;;
-	*) ok "batch = false: the loop keeps off its hogs' CPU 0 (on $allowed)" ;;
-	esac
-	for t in hog1 hog2 hog3; do ask "kill $t" >/dev/null; done
-	all=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	back() {
-		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")" = "$all" ]
-	}
-	wait_for 10 "the ticking loop back on CPUs $all" back &&
-	    ok "batch = false, no real task alive: the loop may run on CPUs $all again" ||
-	    fail "batch = false, no real task alive: the loop on $(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")"
+	off_hogs "batch = false"
+	back_on_all "batch = false" hog1 hog2 hog3
 else
 	echo "skipped: the ticking loop off its children's CPU and back (needs 3 CPUs, $(nproc) here)"
 fi
@@ -292,14 +307,9 @@ echo "blip, sleeping: $ticks ticks a second, $cs context switches a second, ran 
     fail "blip: ran $ran ms in 3 s (its blocks unseen by the sleeping clock?)"
 # No real task left alive: the loop may run anywhere again.
 if [ "$(nproc)" -ge 3 ]; then
-	for t in hog1 hog2 blip; do ask "kill $t" >/dev/null; done
-	all=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-	back() {
-		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")" = "$all" ]
-	}
-	wait_for 10 "the loop back on CPUs $all" back &&
-	    ok "with no real task alive the loop may run on CPUs $all again" ||
-	    fail "no real task alive, the loop on $(awk '/^Cpus_allowed_list/ { print $2 }' "/proc/$daemon/status")"
+	back_on_all sleeping hog1 hog2 blip
+else
+	echo "skipped: the loop back on all CPUs (needs 3 CPUs, $(nproc) here)"
 fi
 stop
 
