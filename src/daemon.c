@@ -1019,6 +1019,15 @@ daemon_catchup(struct daemon *d)
 		allow = d->quiet;
 	n = clock_take_more(&d->clock, now, session_now(d->session),
 	    allow);
+	/*
+	 * Sleeping, a task the engine runs blocked: its CPU idles until
+	 * the tick in progress runs, so run it now, before its time, as
+	 * the kernel's schedule() would not wait (procs_freed).  One tick
+	 * at most: never ahead of the wall clock by more.
+	 */
+	if (n == 0 && d->sleeping && procs_freed(d->procs) &&
+	    clock_due(&d->clock, now) == session_now(d->session))
+		n = 1;
 	/* A scenario's pause, ask or speed event ends the run here. */
 	d->in_ticks = 1;
 	while (n-- > 0 && !d->exiting && !d->clock.paused &&

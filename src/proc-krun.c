@@ -169,8 +169,11 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 	if (prev > 0 && (p = proc_krun_find(ps, prev, &m)) != NULL) {
 		proc_krun_state(m, ts, st == 'R' ? 'r' : st);
 		/* Blocked: the next observe may tell the engine. */
-		if (st == 'S' || st == 'D')
+		if (st == 'S' || st == 'D') {
 			ps->ev_news = 1;
+			if (p->picked && proc_krun_blocked(ps, p) == 1)
+				ps->ev_freed = 1;
+		}
 	}
 	/* Its run ends (a reaped task's too: no lookup). */
 	if (prev > 0 && kc->open.pid == prev && ts >= kc->open.from_ns)

@@ -105,6 +105,14 @@ void	procs_stamp(struct procs *, uint64_t ns);
  * the blocks' events (-1).
  */
 int	procs_quiet(struct procs *);
+/*
+ * Did a task the engine runs block since the last procs_observe (the
+ * kernel's switches say so)?  Its CPU idles until a tick picks the next:
+ * a caller that sleeps through quiet ticks may run the tick in progress
+ * now, before its time, rather than at its end (the kernel's own
+ * schedule() on a block does not wait for the tick either).
+ */
+int	procs_freed(struct procs *);
 /* Let the children's blocks wake the loop (procs_quiet needs it). */
 void	procs_block_wakeups(struct procs *, int on);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
@@ -318,6 +326,8 @@ struct procs {
 						   continued from outside? */
 	int			 ev_news;	/* a wake or block read that
 						   the next observe applies */
+	int			 ev_freed;	/* of which a picked task's
+						   block (procs_freed) */
 	int			 held_all;	/* procs_hold since the last
 						   procs_enforce */
 	uint64_t		 last_look;	/* the safety net's, ns */

@@ -313,4 +313,52 @@ else
 fi
 stop
 
+# 5. A task the engine runs blocks in the middle of a tick: the clock
+# runs that tick at once, and the hog it picks runs from then, not from
+# the tick's end (procs_freed).  The sleeper runs 1 ms and sleeps 4, ~200
+# blocks a second, beside a hog on engine CPU 0; two scripted tasks that
+# run and sleep a tick each on CPU 1 keep every tick from being quiet, so
+# the clock wakes for each and the blocks land between ticks (else the
+# clock sleeps through the sleeper's run, and its block finds the quiet
+# ticks due).  Waiting for each tick's end left CPU 0's physical CPU idle
+# ~0.5 ms a block, a tenth of the time.  The kernel's count: that CPU's
+# idle time in /proc/stat (other jobs there can only hide a gap).
+cat >"$tmp/gap.cfg" <<EOF
+name = "gap";
+cpus = 2;
+tasks = (
+  { name = "hog1"; cpus = "0"; command = [ "stairs-load", "--run", "1000000", "--sleep", "0" ]; },
+  { name = "sleeper"; cpus = "0"; command = [ "stairs-load", "--run", "1", "--sleep", "4" ]; },
+  { name = "tick1"; cpus = "1"; pattern = [ 1, 1 ]; },
+  { name = "tick2"; cpus = "1"; pattern = [ 1, 1 ]; }
+);
+EOF
+config true
+start "$tmp/gap.cfg" || exit 1
+wait_for 10 "2 live real tasks" nreal 2 || fail "no 2 real tasks: $(ask tasks)"
+sleep 1
+sp=$(field pid "$(task sleeper)")
+phys=$(cpus "$(field pid "$(task hog1)")")
+# idle: CPU $phys's idle and iowait time so far, in USER_HZ units.
+idle() {
+	awk -v c="cpu$phys" '$1 == c { print $5 + $6 }' /proc/stat
+}
+i0=$(idle) n0=$(awk '{ print $3 }' "/proc/$sp/schedstat")
+sleep 3
+i1=$(idle) n1=$(awk '{ print $3 }' "/proc/$sp/schedstat")
+hz=$(getconf CLK_TCK)
+idle=$(((i1 - i0) * 1000 / hz)) blocks=$(((n1 - n0) / 3))
+echo "gap: CPU $phys (the hog's and the sleeper's) idle $idle ms in 3 s; the sleeper switched in $blocks times a second"
+[ "$blocks" -ge 100 ] && ok "the sleeper blocked often ($blocks runs a second)" ||
+    fail "the sleeper ran only $blocks times a second"
+case "${STAIRS_SKIP_TIMING:-0}" in
+""|0)
+	# 10-40 ms here; waiting for each tick's end, ~300.
+	[ "$idle" -le 150 ] &&
+	    ok "after each block the hog ran at once: CPU $phys idle $idle ms of 3000" ||
+	    fail "CPU $phys idled after blocks: $idle ms of 3000" ;;
+*)	echo "skipped: the CPU's idle gaps after blocks (timing; checked in the plain build)" ;;
+esac
+stop
+
 e2e_end
