@@ -1020,13 +1020,14 @@ daemon_catchup(struct daemon *d)
 	n = clock_take_more(&d->clock, now, session_now(d->session),
 	    allow);
 	/*
-	 * Sleeping, a task the engine runs blocked: its CPU idles until
-	 * the tick in progress runs, so run it now, before its time, as
-	 * the kernel's schedule() would not wait (procs_freed).  One tick
-	 * at most: never ahead of the wall clock by more.
+	 * Sleeping, a task the engine runs blocked (its CPU idles until
+	 * the tick in progress runs) or a wake was acted on (the engine is
+	 * to hear of it at that tick): run it now, before its time, as
+	 * the kernel's schedule() would not wait, if that keeps the engine
+	 * within procs_early's ticks of the wall clock.
 	 */
-	if (n == 0 && d->sleeping && procs_freed(d->procs) &&
-	    clock_due(&d->clock, now) == session_now(d->session))
+	if (n == 0 && d->sleeping && session_now(d->session) -
+	    clock_due(&d->clock, now) < (uint64_t)procs_early(d->procs))
 		n = 1;
 	/* A scenario's pause, ask or speed event ends the run here. */
 	d->in_ticks = 1;

@@ -777,6 +777,8 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 	} else if (p->watch && !p->ev_woken) {
 		p->ev_woken = 1;
 		ps->ev_news = 1;
+		if (ps->ev_early < 1)
+			ps->ev_early = 1;
 		proc_enforce_wake(ps, p, ts);
 	}
 }

@@ -172,7 +172,7 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 		if (st == 'S' || st == 'D') {
 			ps->ev_news = 1;
 			if (p->picked && proc_krun_blocked(ps, p) == 1)
-				ps->ev_freed = 1;
+				ps->ev_early = 2;
 		}
 	}
 	/* Its run ends (a reaped task's too: no lookup). */

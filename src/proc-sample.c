@@ -544,11 +544,11 @@ procs_quiet(struct procs *ps)
 	    !ps->ev_held_woke && !ps->members_changed && !ps->held_all);
 }
 
-/* Did a task the engine runs block since the last observe?  proc.h. */
+/* Run the tick in progress early, for what was read?  proc.h. */
 int
-procs_freed(struct procs *ps)
+procs_early(struct procs *ps)
 {
-	return (ps->ev != NULL && ps->ev_freed);
+	return (ps->ev != NULL ? ps->ev_early : 0);
 }
 
 /* Before a tick: tell the engine which real tasks blocked or woke. */
@@ -569,7 +569,7 @@ procs_observe(struct procs *ps)
 		proc_event_filter(ps);
 		proc_event_read(ps);
 		ps->ev_news = 0;	/* what was read is applied below */
-		ps->ev_freed = 0;
+		ps->ev_early = 0;
 	}
 	/*
 	 * Reap, and see a continue from outside.  With events the loop

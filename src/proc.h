@@ -106,13 +106,16 @@ void	procs_stamp(struct procs *, uint64_t ns);
  */
 int	procs_quiet(struct procs *);
 /*
- * Did a task the engine runs block since the last procs_observe (the
- * kernel's switches say so)?  Its CPU idles until a tick picks the next:
- * a caller that sleeps through quiet ticks may run the tick in progress
- * now, before its time, rather than at its end (the kernel's own
- * schedule() on a block does not wait for the tick either).
+ * What was read since the last procs_observe asks a caller that sleeps
+ * through quiet ticks to run the tick in progress now, before its time,
+ * as long as it is then no more than this many ticks ahead of the wall
+ * clock: 2 if a task the engine runs blocked (the kernel's switches say
+ * so: its CPU idles until a tick picks the next, where the kernel's own
+ * schedule() would not wait), 1 if a watched task's wake was acted on
+ * (the engine hears of it at that tick, and the loop need not wake again
+ * for it at the tick's end), else 0.
  */
-int	procs_freed(struct procs *);
+int	procs_early(struct procs *);
 /* Let the children's blocks wake the loop (procs_quiet needs it). */
 void	procs_block_wakeups(struct procs *, int on);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
@@ -326,8 +329,7 @@ struct procs {
 						   continued from outside? */
 	int			 ev_news;	/* a wake or block read that
 						   the next observe applies */
-	int			 ev_freed;	/* of which a picked task's
-						   block (procs_freed) */
+	int			 ev_early;	/* procs_early's answer */
 	int			 held_all;	/* procs_hold since the last
 						   procs_enforce */
 	uint64_t		 last_look;	/* the safety net's, ns */

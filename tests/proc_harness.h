@@ -442,8 +442,8 @@ harness_tick(struct harness *h, int last, uint64_t at, void *arg)
  * blocks' wake-ups on, procs_block_wakeups): wait past the ticks
  * engine_quiet promises change nothing, unless a wake or block read
  * meanwhile (procs_quiet): then the ticks due run at once, the last one
- * seeing it (none due: the next at its own time, or now if a task the
- * engine runs blocked, procs_freed).  Else every tick.
+ * seeing it (none due: the next at its own time, or now, early, for a
+ * block or a wake: procs_early).  Else every tick.
  * Returns how many times it woke for its clock.
  */
 static __attribute__((unused)) int
@@ -475,7 +475,8 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 				tick_fn(h, 0, t0 + (tick - start + 1) *
 				    1000000, arg);
 			tick_fn(h, 1, 0, arg);
-		} else if (sleeping && due == tick && procs_freed(h->ps))
+		} else if (sleeping &&
+		    tick - due < (uint64_t)procs_early(h->ps))
 			tick_fn(h, 1, 0, arg);	/* early (daemon_catchup) */
 		quiet = 0;
 		if (sleeping && procs_quiet(h->ps) == 1)
