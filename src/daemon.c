@@ -940,13 +940,15 @@ daemon_batch_ns(const struct daemon *d)
  * daemon_batch_ns() from now (or when the next tick is due, if later);
  * frames and commands catch the engine up in between (daemon_catchup)
  * and push the wake-up back.  Sleeping (daemon_sleeping): once, when the
- * first tick after the quiet ones is due.  Paused or exiting: disarmed.
+ * first tick after the quiet ones is due, or sooner for an early tick
+ * that could not run yet.  Paused or exiting: disarmed.
  */
 static void
 daemon_arm(struct daemon *d, uint64_t now)
 {
 	struct itimerspec	its;
-	uint64_t		at, period;
+	uint64_t		at, period, tick, early;
+	int			lead;
 
 	memset(&its, 0, sizeof its);
 	d->batched = 0;
@@ -963,8 +965,20 @@ daemon_arm(struct daemon *d, uint64_t now)
 		if (procs_quiet(d->procs) == 1)
 			d->quiet = engine_quiet(session_live_engine(d->session),
 			    DAEMON_QUIET_TICKS);
-		at = clock_next_ns(&d->clock, session_now(d->session) +
-		    d->quiet + 1);
+		tick = session_now(d->session);
+		at = clock_next_ns(&d->clock, tick + d->quiet + 1);
+		/*
+		 * A block or wake read asks for the tick in progress early,
+		 * but it could not run (the engine already procs_early's
+		 * ticks ahead, or read by the enforcing, which takes the
+		 * rings' readiness): when it may (daemon_catchup).
+		 */
+		if ((lead = procs_early(d->procs)) > 0) {
+			early = clock_next_ns(&d->clock, tick + 1 >
+			    (uint64_t)lead ? tick + 1 - (uint64_t)lead : 0);
+			if (early < at)
+				at = early;
+		}
 		period = clock_period_ns(&d->clock);
 		if (d->clock.speed > 1 && at < now + period)
 			at = now + period;

@@ -281,6 +281,7 @@ procs_hold(struct procs *ps)
 	 */
 	proc_spawn_wait(ps);
 	ps->held_all = 1;
+	ps->ev_early = 0;	/* the first tick after comes at its time */
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
 		    p->stopped)
@@ -306,4 +307,5 @@ procs_release(struct procs *ps)
 		if (p->live && !p->killed && p->stopped)
 			proc_enforce_cont(ps, p);
 	}
+	ps->ev_early = 0;
 }

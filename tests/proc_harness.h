@@ -452,9 +452,9 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 {
 	struct pollfd	 pfd;
 	struct timespec	 ts;
-	uint64_t	 t0 = proc_now(), now, due, at, quiet;
+	uint64_t	 t0 = proc_now(), now, due, at, quiet, early;
 	uint64_t	 start = engine_now(h->e), tick;
-	int		 timer = 0;
+	int		 timer = 0, lead;
 
 	if (tick_fn == NULL)
 		tick_fn = harness_tick;
@@ -484,6 +484,14 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 		for (;;) {
 			at = t0 + (engine_now(h->e) + quiet - start + 1) *
 			    1000000;
+			/* An early tick not run yet: when it may. */
+			if (sleeping && (lead = procs_early(h->ps)) > 0) {
+				early = engine_now(h->e) + 1;
+				early = early > (uint64_t)lead + start ?
+				    early - (uint64_t)lead - start : 0;
+				if (t0 + early * 1000000 < at)
+					at = t0 + early * 1000000;
+			}
 			now = proc_now();
 			if (now >= at) {
 				timer++;
