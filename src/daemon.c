@@ -158,6 +158,7 @@ static void	daemon_off(struct daemon *);
 static int	daemon_batching(struct daemon *);
 static int	daemon_sleeping(struct daemon *);
 static uint64_t	daemon_tick_due(struct daemon *, uint64_t);
+static uint64_t	daemon_early_ns(struct daemon *);
 static void	daemon_perfetto_tick(struct daemon *, uint64_t);
 
 static const struct option daemon_longopts[] = {
@@ -947,8 +948,7 @@ static void
 daemon_arm(struct daemon *d, uint64_t now)
 {
 	struct itimerspec	its;
-	uint64_t		at, period, tick, early;
-	int			lead;
+	uint64_t		at, period, early;
 
 	memset(&its, 0, sizeof its);
 	d->batched = 0;
@@ -965,20 +965,15 @@ daemon_arm(struct daemon *d, uint64_t now)
 		if (procs_quiet(d->procs) == 1)
 			d->quiet = engine_quiet(session_live_engine(d->session),
 			    DAEMON_QUIET_TICKS);
-		tick = session_now(d->session);
-		at = clock_next_ns(&d->clock, tick + d->quiet + 1);
+		at = clock_next_ns(&d->clock, session_now(d->session) +
+		    d->quiet + 1);
 		/*
-		 * A block or wake read asks for the tick in progress early,
-		 * but it could not run (the engine already procs_early's
-		 * ticks ahead, or read by the enforcing, which takes the
-		 * rings' readiness): when it may (daemon_catchup).
+		 * An early tick asked for that could not run yet (the engine
+		 * already at its lead, or asked by what the enforcing read,
+		 * which takes the rings' readiness): when it may.
 		 */
-		if ((lead = procs_early(d->procs)) > 0) {
-			early = clock_next_ns(&d->clock, tick + 1 >
-			    (uint64_t)lead ? tick + 1 - (uint64_t)lead : 0);
-			if (early < at)
-				at = early;
-		}
+		if ((early = daemon_early_ns(d)) != 0 && early < at)
+			at = early;
 		period = clock_period_ns(&d->clock);
 		if (d->clock.speed > 1 && at < now + period)
 			at = now + period;
@@ -1006,6 +1001,24 @@ daemon_arm(struct daemon *d, uint64_t now)
 }
 
 /*
+ * From when the tick in progress may run early, for a block or wake the
+ * real tasks' events brought: the engine then within procs_early's ticks
+ * of the wall clock (clock_next_ns); 0 if nothing asks.  daemon_catchup
+ * runs it, daemon_arm wakes for it.
+ */
+static uint64_t
+daemon_early_ns(struct daemon *d)
+{
+	uint64_t	tick = session_now(d->session) + 1;
+	int		lead;
+
+	if (d->procs == NULL || (lead = procs_early(d->procs)) <= 0)
+		return (0);
+	return (clock_next_ns(&d->clock, tick > (uint64_t)lead ?
+	    tick - (uint64_t)lead : 0));
+}
+
+/*
  * Run the ticks the wall clock says are due.  The timer calls it, and so
  * does every way in that shows or changes the engine, once, first: a
  * frame (server_frame_tick), a command (command_run: pause, speed and
@@ -1018,7 +1031,7 @@ daemon_arm(struct daemon *d, uint64_t now)
 void
 daemon_catchup(struct daemon *d)
 {
-	uint64_t	now, n, allow = 0;
+	uint64_t	now, n, allow = 0, early;
 	int		enforced = 1;	/* the last tick run was */
 	double		speed = d->clock.speed;
 
@@ -1037,11 +1050,10 @@ daemon_catchup(struct daemon *d)
 	 * Sleeping, a task the engine runs blocked (its CPU idles until
 	 * the tick in progress runs) or a wake was acted on (the engine is
 	 * to hear of it at that tick): run it now, before its time, as
-	 * the kernel's schedule() would not wait, if that keeps the engine
-	 * within procs_early's ticks of the wall clock.
+	 * the kernel's schedule() would not wait (daemon_early_ns).
 	 */
-	if (n == 0 && d->sleeping && session_now(d->session) -
-	    clock_due(&d->clock, now) < (uint64_t)procs_early(d->procs))
+	if (n == 0 && d->sleeping && (early = daemon_early_ns(d)) != 0 &&
+	    now >= early)
 		n = 1;
 	/* A scenario's pause, ask or speed event ends the run here. */
 	d->in_ticks = 1;

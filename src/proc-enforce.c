@@ -281,7 +281,6 @@ procs_hold(struct procs *ps)
 	 */
 	proc_spawn_wait(ps);
 	ps->held_all = 1;
-	ps->ev_early = 0;	/* the first tick after comes at its time */
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live || p->killed ||
 		    p->stopped)
@@ -307,5 +306,9 @@ procs_release(struct procs *ps)
 		if (p->live && !p->killed && p->stopped)
 			proc_enforce_cont(ps, p);
 	}
+	/*
+	 * What was read while held asks for no early tick: the first tick
+	 * after comes at its own time (nothing asks procs_early until then).
+	 */
 	ps->ev_early = 0;
 }

@@ -435,6 +435,25 @@ harness_tick(struct harness *h, int last, uint64_t at, void *arg)
 }
 
 /*
+ * From when the tick in progress may run early (the daemon's
+ * daemon_early_ns): the engine then within procs_early's ticks of the
+ * wall clock, whose tick k is due at t0 + (k - start + 1) ms; 0 if
+ * nothing asks.
+ */
+static __attribute__((unused)) uint64_t
+harness_early_ns(struct harness *h, uint64_t t0, uint64_t start)
+{
+	uint64_t	tick = engine_now(h->e) + 1;
+	int		lead;
+
+	if ((lead = procs_early(h->ps)) <= 0)
+		return (0);
+	tick = tick > (uint64_t)lead + start ? tick - (uint64_t)lead - start :
+	    0;
+	return (t0 + tick * 1000000);
+}
+
+/*
  * The daemon's loop for ms ticks of 1 ms, by the wall clock: reap, run
  * the ticks due (through tick, harness_tick if NULL), then wait for the
  * next, acting on wakes meanwhile (procs_wakeups).  Sleeping (the
@@ -454,7 +473,7 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 	struct timespec	 ts;
 	uint64_t	 t0 = proc_now(), now, due, at, quiet, early;
 	uint64_t	 start = engine_now(h->e), tick;
-	int		 timer = 0, lead;
+	int		 timer = 0;
 
 	if (tick_fn == NULL)
 		tick_fn = harness_tick;
@@ -475,8 +494,8 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 				tick_fn(h, 0, t0 + (tick - start + 1) *
 				    1000000, arg);
 			tick_fn(h, 1, 0, arg);
-		} else if (sleeping &&
-		    tick - due < (uint64_t)procs_early(h->ps))
+		} else if (sleeping && (early = harness_early_ns(h, t0,
+		    start)) != 0 && now >= early)
 			tick_fn(h, 1, 0, arg);	/* early (daemon_catchup) */
 		quiet = 0;
 		if (sleeping && procs_quiet(h->ps) == 1)
@@ -485,13 +504,9 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 			at = t0 + (engine_now(h->e) + quiet - start + 1) *
 			    1000000;
 			/* An early tick not run yet: when it may. */
-			if (sleeping && (lead = procs_early(h->ps)) > 0) {
-				early = engine_now(h->e) + 1;
-				early = early > (uint64_t)lead + start ?
-				    early - (uint64_t)lead - start : 0;
-				if (t0 + early * 1000000 < at)
-					at = t0 + early * 1000000;
-			}
+			if (sleeping && (early = harness_early_ns(h, t0,
+			    start)) != 0 && early < at)
+				at = early;
 			now = proc_now();
 			if (now >= at) {
 				timer++;
