@@ -123,7 +123,14 @@ members() {
 	[ "$(pgid_members "$1" | wc -l)" -ge "$2" ]
 }
 
+# steal: the VM's steal time (/proc/stat, in USER_HZ ticks), to tell a
+# busy host from a slow daemon when a timing check fails.
+steal() {
+	awk '$1 == "cpu" { print $9 }' /proc/stat
+}
+
 # 1. real-hogs: one hog running at a time, each gets turns.
+steal0=$(steal)
 start scenarios/real-hogs.cfg || exit 1
 wait_for 10 "3 live real tasks" npids 3
 hogs=$(pids)
@@ -160,15 +167,23 @@ else
 	echo "$line" | grep -q 'cputime=[1-9]' && ok "tasks line has a measured cputime" ||
 	    fail "no cputime: $line"
 	# stolen: the hogs take turns, each stopped while another runs,
-	# so next to nothing runs unpicked (a stop's own delay, µs).
-	st=$(ask tasks | sed -n 's/.*name=hog[0-9] kind=real .* stolen=\([0-9]*\) .*/\1/p' | tr '\n' ' ')
+	# so next to nothing runs unpicked: a stop's own delay (µs), and
+	# whatever keeps the daemon off a CPU between reading the clock and
+	# sending the stop (the ASan build's once ran 96 ms on a busy VM:
+	# timing, checked in the plain build).
+	hl=$(ask tasks | grep 'name=hog[0-9] kind=real ')
+	st=$(echo "$hl" | sed -n 's/.* stolen=\([0-9]*\) .*/\1/p' | tr '\n' ' ')
 	n=0; big=0
 	for v in $st; do
 		n=$((n + 1))
 		[ "$v" -gt 50 ] && big=$((big + 1))
 	done
-	[ $n -eq 3 ] && [ $big -eq 0 ] && ok "tasks lines carry stolen, near zero ($st)" ||
+	[ $n -eq 3 ] && ok "tasks lines carry stolen ($st)" ||
 	    fail "stolen of the hogs: '$st'"
+	if timing "the hogs' stolen near zero"; then
+		[ $n -eq 3 ] && [ $big -eq 0 ] && ok "the hogs' stolen near zero" ||
+		    fail "stolen of the hogs: '$st' (steal $steal0 -> $(steal) ticks); $hl"
+	fi
 fi
 
 # pause stops the real processes too: nothing runs, and the cputime of
