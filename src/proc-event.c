@@ -133,7 +133,9 @@ struct proc_event {
 	char			*tmp;		/* a record that wraps the ring */
 	int			 epfd;		/* epoll over the ring fds */
 	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
+	uint64_t		 own[PROC_EVENT_LAT];	/* read to signal, ns */
 	uint64_t		 nlat;
+	uint64_t		 read_ns;	/* the ring read under way began */
 };
 
 static size_t	proc_event_read_set(struct procs *, struct proc_event_set *,
@@ -783,7 +785,11 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 	}
 }
 
-/* The delay from a wake's record to the signal that acted on it. */
+/*
+ * The delay from a wake's record to the signal that acted on it, and the
+ * loop's own part of it: from the start of the ring read that found the
+ * record (the rest is the kernel waking the loop and running it).
+ */
 void
 proc_event_delay(struct procs *ps, uint64_t ts)
 {
@@ -792,6 +798,9 @@ proc_event_delay(struct procs *ps, uint64_t ts)
 
 	if (ev == NULL || ts == 0 || now < ts)
 		return;
+	/* A record written while the read was under way: from the record. */
+	ev->own[ev->nlat % PROC_EVENT_LAT] = now - (ev->read_ns > ts ?
+	    ev->read_ns : ts);
 	ev->lat[ev->nlat++ % PROC_EVENT_LAT] = now - ts;
 }
 
@@ -873,6 +882,7 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set,
 	int				 i;
 
 	at = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
+	ev->read_ns = proc_now();
 	for (i = 0; i < set->n; i++) {
 		mp = (struct perf_event_mmap_page *)set->ring[i];
 		data = set->ring[i] + ev->len - ev->data;
@@ -992,13 +1002,10 @@ proc_event_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-/*
- * The delays from a wake's event to the stop or continue that acted on
- * it, over the last PROC_EVENT_LAT wakes: how many, the median and the
- * 99th percentile in ns.  0 without events or wakes.
- */
-size_t
-procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
+/* The median and 99th percentile of a ring of delays. */
+static size_t
+proc_event_quantiles(struct procs *ps, const uint64_t *ring,
+    uint64_t *median, uint64_t *p99)
 {
 	struct proc_event	*ev = ps->ev;
 	uint64_t		*v;
@@ -1009,10 +1016,34 @@ procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
 		return (0);
 	n = ev->nlat < PROC_EVENT_LAT ? ev->nlat : PROC_EVENT_LAT;
 	v = xreallocarray(NULL, n, sizeof *v);
-	memcpy(v, ev->lat, n * sizeof *v);
+	memcpy(v, ring, n * sizeof *v);
 	qsort(v, n, sizeof *v, proc_event_cmp);
 	*median = v[n / 2];
 	*p99 = v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
 	free(v);
 	return (n);
+}
+
+/*
+ * The delays from a wake's event to the stop or continue that acted on
+ * it, over the last PROC_EVENT_LAT wakes: how many, the median and the
+ * 99th percentile in ns.  0 without events or wakes.
+ */
+size_t
+procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
+{
+	return (proc_event_quantiles(ps, ps->ev != NULL ? ps->ev->lat : NULL,
+	    median, p99));
+}
+
+/*
+ * Of those delays, the loop's own part: from the start of the ring read
+ * that found the wake to the signal (the rest is the kernel's: the
+ * record's wake-up of the loop, and its getting a CPU).
+ */
+size_t
+procs_wake_own(struct procs *ps, uint64_t *median, uint64_t *p99)
+{
+	return (proc_event_quantiles(ps, ps->ev != NULL ? ps->ev->own : NULL,
+	    median, p99));
 }

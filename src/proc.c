@@ -270,7 +270,7 @@ procs_free(struct procs *ps)
 {
 	struct proc	*p;
 	struct timespec	 ts = { 0, 1000000 };
-	uint64_t	 med, p99;
+	uint64_t	 med, p99, own, own99;
 	size_t		 n;
 	int		 i, left, tries, status;
 	pid_t		 pid;
@@ -300,10 +300,15 @@ procs_free(struct procs *ps)
 		nanosleep(&ts, NULL);
 	}
 	proc_watch_stop(ps);
-	if ((n = procs_wake_delay(ps, &med, &p99)) > 0)
+	if ((n = procs_wake_delay(ps, &med, &p99)) > 0) {
+		procs_wake_own(ps, &own, &own99);
 		log_info("wakes acted on: %zu (last), delay median %llu us, "
+		    "p99 %llu us; from the ring read on: median %llu us, "
 		    "p99 %llu us", n, (unsigned long long)med / 1000,
-		    (unsigned long long)p99 / 1000);
+		    (unsigned long long)p99 / 1000,
+		    (unsigned long long)own / 1000,
+		    (unsigned long long)own99 / 1000);
+	}
 	proc_event_stop(ps);
 	cgroup_free(ps->cg);
 	cgroup_pids_free(ps->pids);

@@ -137,6 +137,7 @@ int	procs_event_fd(struct procs *);
 void	procs_wakeups(struct procs *);
 /* Wakes acted on (the last 4096): count, median and p99 delay in ns. */
 size_t	procs_wake_delay(struct procs *, uint64_t *median, uint64_t *p99);
+size_t	procs_wake_own(struct procs *, uint64_t *median, uint64_t *p99);
 /* How wakes are seen: "events" (sched tracepoints) or "proc" (polling). */
 const char *procs_observe_mode(struct procs *);
 

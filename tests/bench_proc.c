@@ -378,6 +378,7 @@ struct result {
 	size_t	wakes;			/* acted on at once */
 	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
+	double	own50, own99;		/* us: from the ring read on */
 	uint64_t stolen;		/* ms, all tasks, over SAMPLE_MS */
 };
 
@@ -491,6 +492,9 @@ bench(int hogs, int proc, int sleeping, struct result *res)
 	res->wakerate = (double)(res->wakes - w0) * 1000.0 / SAMPLE_MS;
 	res->wake50 = (double)med / 1e3;
 	res->wake99 = (double)p99 / 1e3;
+	procs_wake_own(h.ps, &med, &p99);
+	res->own50 = (double)med / 1e3;
+	res->own99 = (double)p99 / 1e3;
 	for (k = 1; k <= hogs; k++) {
 		procs_info(h.ps, ids[k], &info);
 		engine_task_info(h.e, ids[k], &ti);
@@ -717,6 +721,14 @@ main(void)
 			printf(" %.0f µs (%.0f), %zu (%.0f a second while "
 			    "sampled) |", r[i].wake50, r[i].wake99, r[i].wakes,
 			    r[i].wakerate);
+	}
+	printf("\n| of which the loop's own: from its read of the rings to the "
+	    "signal, median (p99); the rest is the kernel waking it |");
+	for (i = 0; i < NRUNS; i++) {
+		if (r[i].wakes == 0)
+			printf(" - |");
+		else
+			printf(" %.1f µs (%.0f) |", r[i].own50, r[i].own99);
 	}
 	printf("\n| stolen, all %d tasks, over %d s |", NTASKS,
 	    SAMPLE_MS / 1000);
