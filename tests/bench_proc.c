@@ -379,10 +379,10 @@ struct result {
 	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
 	double	own50, own99;		/* us: from the ring read on */
-	uint64_t stolen;		/* ms, all tasks, over SAMPLE_MS */
+	uint64_t stolen;		/* ns, all tasks, over SAMPLE_MS */
 };
 
-/* The stolen ms of every task so far. */
+/* The stolen ns of every task so far. */
 static uint64_t
 stolen_all(struct harness *h)
 {
@@ -392,7 +392,7 @@ stolen_all(struct harness *h)
 
 	for (k = 1; k <= NTASKS; k++) {
 		if (procs_info(h->ps, ids[k], &info) == 0)
-			sum += info.stolen_ms;
+			sum += info.stolen_ns;
 	}
 	return (sum);
 }
@@ -733,12 +733,12 @@ main(void)
 	printf("\n| stolen, all %d tasks, over %d s |", NTASKS,
 	    SAMPLE_MS / 1000);
 	for (i = 0; i < NRUNS; i++)
-		printf(" %llu ms |", (unsigned long long)r[i].stolen);
+		printf(" %llu ms |", (unsigned long long)r[i].stolen / 1000000);
 	printf("\n| the same as a share of the 2 engine CPUs' time: how long a "
-	    "task the engine had not picked ran, from the kernel's switches "
-	    "(events) or CPU clocks (proc) |");
+	    "task the engine had not picked ran (its CPU clocks, read at "
+	    "each stop and continue) |");
 	for (i = 0; i < NRUNS; i++)
-		printf(" %.2f %% |", 100.0 * (double)r[i].stolen /
+		printf(" %.2f %% |", 100.0 * (double)r[i].stolen / 1e6 /
 		    (2.0 * SAMPLE_MS));
 	printf("\n| CPU share error of the hogs, measured vs ran over %d s, "
 	    "mean (max) |", SAMPLE_MS / 1000);
