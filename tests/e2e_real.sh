@@ -11,8 +11,8 @@
 #   even the grandchildren of a shell pipeline.
 # Every wait has a deadline and names what it waited for.  With
 # STAIRS_SKIP_TIMING set (the SAN=1 run) the checks that sample timing
-# (one hog at a time, the editor seen sleeping) are skipped, saying so:
-# they ran in the plain build.
+# (one hog at a time, the hogs' stolen near zero, the editor seen
+# sleeping) are skipped, saying so: they ran in the plain build.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_real
 daemon=""
