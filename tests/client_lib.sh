@@ -74,9 +74,33 @@ screen() {
 # Wait (up to $2 tenths of a second, default 100) until the screen of
 # session $3 (default $sess) shows $1.
 wait_screen() {
+	wait_grep -F "$@"
+}
+
+# The same with $1 a grep regular expression (a line's start, a
+# selected row: "^▶ *[0-9]* name ").
+wait_screen_re() {
+	wait_grep -G "$@"
+}
+
+# wait_grep -F|-G TEXT [TRIES [SESSION]]: the two above.
+wait_grep() {
+	wg_opt=$1; shift
 	n=0
 	while [ $n -lt "${2:-100}" ]; do
-		screen "$3" | grep -qF -- "$1" && return 0
+		screen "$3" | grep -q "$wg_opt" -e "$1" && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	return 1
+}
+
+# Wait (up to $2 tenths of a second, default 100) until the screen of
+# session $3 (default $sess) no longer shows $1.
+wait_screen_gone() {
+	n=0
+	while [ $n -lt "${2:-100}" ]; do
+		screen "$3" | grep -qF -- "$1" || return 0
 		sleep 0.1
 		n=$((n + 1))
 	done

@@ -106,17 +106,17 @@ else
 	bad "l: no picker"
 	screen c
 fi
-sleep 0.3
-screen c >"$tmp/picker"
-missing=""
-shown=0
-while read -r n; do
-	if grep -qE "[│ ▶]$n " "$tmp/picker"; then
-		shown=$((shown + 1))
-	else
-		missing="$missing $n"
-	fi
-done <"$tmp/names"
+# listed: every scenario in the picker (a capture can catch the client
+# mid-repaint: taken again for up to 2 s).
+listed() {
+	screen c >"$tmp/picker"
+	missing=""
+	while read -r n; do
+		grep -qE "[│ ▶]$n " "$tmp/picker" || missing="$missing $n"
+	done <"$tmp/names"
+	[ -z "$missing" ]
+}
+wait_for 2 "every scenario listed" listed
 [ -z "$missing" ] && ok "l: all $nnames scenarios listed at 80x24" ||
     bad "l: not listed:$missing"
 first=$(head -1 "$tmp/names")
@@ -128,8 +128,7 @@ grep -qF "$desc" "$tmp/picker" && ok "l: $first's description shown" ||
     bad "l: no description ('$desc')"
 # Esc closes, loading nothing.
 $tm send-keys -t c Escape
-sleep 0.5
-screen c | grep -q "Enter loads" && bad "Esc: the picker is still open"
+wait_screen_gone "Enter loads" 30 c || bad "Esc: the picker is still open"
 [ "$(field scenario)" = one ] && ok "Esc: closed, nothing loaded" ||
     bad "Esc: the scenario is now $(field scenario)"
 
@@ -140,7 +139,6 @@ j=$(grep -n "^$want$" "$tmp/names" | cut -d: -f1)
 [ -n "$j" ] || bad "no $want in scenarios"
 $tm send-keys -t c l
 wait_screen "Enter loads" 30 c
-sleep 0.3
 $tm send-keys -t c j j
 while [ "$i" -lt "$j" ]; do
 	$tm send-keys -t c j
@@ -150,8 +148,7 @@ while [ "$i" -gt "$j" ]; do
 	$tm send-keys -t c k
 	i=$((i - 1))
 done
-sleep 0.3
-screen c | grep -q "▶$want " && ok "j/k: on $want" || bad "j/k: not on $want"
+wait_screen "▶$want " 30 c && ok "j/k: on $want" || bad "j/k: not on $want"
 $tm send-keys -t c Enter
 wait_field scenario "$want" && ok "Enter: the daemon runs $want" ||
     bad "Enter: the daemon runs $(field scenario)"
@@ -163,9 +160,13 @@ for s in c v; do
 	else
 		bad "$s: not following the load: $(screen $s | head -1)"
 	fi
-	wait_screen "$tname" 30 $s || bad "$s: task $tname not on screen"
-	screen $s | grep -q "CPU1" || bad "$s: no CPU1 (the demo has 2)"
-	screen $s | grep -q "hog[AB]" && bad "$s: a task of one still drawn"
+	# Its table row ("$tname" alone would match one's hogA).
+	wait_screen_re "^[ ▶]*[0-9][0-9]* $tname " 30 $s ||
+	    bad "$s: task $tname not on screen"
+	wait_screen "CPU1" 30 $s || bad "$s: no CPU1 (the demo has 2)"
+	wait_for 3 "one's tasks gone from $s" eval \
+	    "! screen $s | grep -q 'hog[AB]'" ||
+	    bad "$s: a task of one still drawn"
 done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
 
@@ -189,9 +190,10 @@ wait_screen "reset $want" 30 c && ok "R: said so" || bad "R: not said"
 wait_tick 2500 || bad "the tick did not reach 2500"
 $tm send-keys -t c Space
 wait_field paused 1 || bad "space: not paused"
-sleep 0.3
 now=$(field now)
 [ -n "$now" ] || now=$(field tick)
+# The keys seek from the tick the client shows: the paused one.
+wait_screen "tick $now " 30 c || bad "space: the client shows $(screen c | head -1)"
 rr=$(field rr)
 expect=$now
 # key, ticks it moves
@@ -230,7 +232,7 @@ if [ -n "$first" ] && [ "$first" -lt "$now" ]; then
 	# before it, then the next one (not run yet: said, not sought).
 	$tm send-keys -t c f f
 	wait_field tick "$now" || bad "f: tick $(field tick), not $now"
-	sleep 0.3
+	wait_screen "tick $now" 30 c || bad "f: the client shows $(screen c | head -1)"
 	$tm send-keys -t c f
 	wait_screen "tick $now is the present" 30 c &&
 	    ok "f: stops at the present, said" || bad "f: not said"
