@@ -52,32 +52,10 @@ screens() {
 			bad "$label $size: nothing drawn"
 			continue
 		fi
-		sleep 0.5
-		screen >"$tmp/screen"
-		# The CPU area: after the status line, before the task heading.
-		awk 'NR > 1 && /^ +ID NAME/ { exit } NR > 1 { print }' \
-		    "$tmp/screen" >"$tmp/area"
-		missing=""
-		while read -r line; do
-			id=$(echo "$line" | sed 's/.* id=\([0-9]*\) .*/\1/')
-			name=$(echo "$line" | sed 's/.* name=\([^ ]*\) .*/\1/')
-			state=$(echo "$line" | sed 's/.* state=\([a-z]*\).*/\1/')
-			case "$state" in running|runnable) ;; *) continue;; esac
-			# Its name, #id, or a prefix of its name with an ellipsis.
-			grep -qE "(^|[^A-Za-z0-9_#.-])($name|#$id)([^A-Za-z0-9_.-]|$)" \
-			    "$tmp/area" && continue
-			p=$name
-			found=0
-			while [ ${#p} -gt 1 ]; do
-				p=${p%?}
-				if grep -qE "(^|[^A-Za-z0-9_#.-])$p…" "$tmp/area"; then
-					found=1
-					break
-				fi
-			done
-			[ $found = 1 ] || missing="$missing $name"
-		done <"$tmp/tasks"
-		[ -z "$missing" ] && ok "$label $size: every runnable task on screen" ||
+		# The status line is drawn first: the rest for up to 3 s (a
+		# capture can catch the client mid-repaint).
+		wait_for 3 "every runnable task on screen at $size" all_shown &&
+		    ok "$label $size: every runnable task on screen" ||
 		    { bad "$label $size: missing$missing"; cat "$tmp/area"; }
 		grep -qF '[]' "$tmp/area" && bad "$label $size: a running task drawn as []"
 		i=0
@@ -86,6 +64,36 @@ screens() {
 			i=$((i + 1))
 		done
 	done
+}
+
+# all_shown: the CPU area ($tmp/area, from a new capture) names every
+# runnable or running task of $tmp/tasks; else $missing says which.
+all_shown() {
+	screen >"$tmp/screen"
+	# The CPU area: after the status line, before the task heading.
+	awk 'NR > 1 && /^ +ID NAME/ { exit } NR > 1 { print }' \
+	    "$tmp/screen" >"$tmp/area"
+	missing=""
+	while read -r line; do
+		id=$(echo "$line" | sed 's/.* id=\([0-9]*\) .*/\1/')
+		name=$(echo "$line" | sed 's/.* name=\([^ ]*\) .*/\1/')
+		state=$(echo "$line" | sed 's/.* state=\([a-z]*\).*/\1/')
+		case "$state" in running|runnable) ;; *) continue;; esac
+		# Its name, #id, or a prefix of its name with an ellipsis.
+		grep -qE "(^|[^A-Za-z0-9_#.-])($name|#$id)([^A-Za-z0-9_.-]|$)" \
+		    "$tmp/area" && continue
+		p=$name
+		found=0
+		while [ ${#p} -gt 1 ]; do
+			p=${p%?}
+			if grep -qE "(^|[^A-Za-z0-9_#.-])$p…" "$tmp/area"; then
+				found=1
+				break
+			fi
+		done
+		[ $found = 1 ] || missing="$missing $name"
+	done <"$tmp/tasks"
+	[ -z "$missing" ]
 }
 
 if ! start_daemon "$tmp/hogs.cfg"; then

@@ -117,6 +117,8 @@ $tm new-session -d -s c -x 200 -y 60 \
     "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; sleep 600"
 wait_screen "cruncher" 50 || { bad "the client did not start"; exit 1; }
 wait_status paused 1 || bad "not paused at tick 0: $(ask status)"
+# The client too: the places clicked are read from its screen.
+wait_screen "PAUSED" 50 || bad "the client does not show the pause: $(screen | head -1)"
 # The table's header row: above it are the CPUs.
 head=$(where "ID NAME" | cut -d' ' -f2)
 [ -n "$head" ] || { bad "no task table: $(screen)"; exit 1; }

@@ -64,6 +64,8 @@ escapes() {
 # 1. The projector at 200x60.
 client p 200 60 -- --theme projector
 wait_screen "hogA" 50 p || bad "the client did not start: $(screen p)"
+# The key bar, at the bottom, is drawn last ("hogA" first shows in row 1).
+wait_screen "Q quit" 50 p || bad "no key bar: $(screen p | tail -2)"
 screen p >"$tmp/p.txt"
 grep -q "┏ CPU0 " "$tmp/p.txt" && grep -q "▄▄" "$tmp/p.txt" &&
     ! grep -q "▁" "$tmp/p.txt" &&
@@ -128,8 +130,7 @@ done
 [ -z "$missing" ] && ok "help: the concepts, paged with PgDn" ||
     bad "help lacks$missing"
 $tm send-keys -t h q
-sleep 0.5
-screen h | grep -q "help:" && bad "q did not close the help"
+wait_screen_gone "help:" 30 h || bad "q did not close the help"
 $tm has-session -t h 2>/dev/null && screen h | grep -q "hogA" &&
     ok "q closed the help; the client runs on" ||
     bad "after q: $(screen h)"

@@ -101,7 +101,10 @@ if [ -z "$wd" ]; then
 	fail "no watchdog among the daemon's children"
 else
 	kill -KILL "$wd"
-	sleep 0.5
+	# The event reaches subscribers with a frame: up to 3 s under ASan
+	# on a busy machine (above).
+	wait_for 10 "watchdog $wd's replacement said" grep -q \
+	    "text=watchdog $wd ended (KILL); replaced by" "$tmp/events"
 	wd2=$(ps -o pid=,comm= --ppid "$daemon" | awk '$2 == "stairsd" { print $1 }' | head -1)
 	[ -n "$wd2" ] && [ "$wd2" != "$wd" ] &&
 	    grep -q "text=watchdog $wd ended (KILL); replaced by $wd2" "$tmp/events" &&

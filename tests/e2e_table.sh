@@ -90,7 +90,7 @@ screen_rows() {
 		sleep 0.1
 		n=$((n + 1))
 	done
-	$tm kill-server 2>/dev/null
+	tm_stop
 }
 
 # 1. Cells: a nice-0 hog, rr 3 (60 ticks a first descent); stop where
