@@ -170,10 +170,17 @@ ask status | grep -q 'dropped=\|^status' || fail "no status"
 ask tasks | grep 'name=pacer' | grep -qv 'state=exited' ||
     fail "the real task that paces the step is gone"
 ask pause >/dev/null
+tick0=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
 setsid sh -c '(printf "step 1000000\n"; sleep 20) | timeout 25 socat -t 20 - \
     UNIX-CONNECT:"$1" >"$2" 2>/dev/null' sh "$sock" "$tmp/step" &
 groups="$groups $!"
-sleep 0.5
+# The step under way (paused, only it moves the tick) before the pause
+# that is to cancel it: sent first, that pause would be a no-op.
+stepping() {
+	t=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
+	[ -n "$t" ] && [ -n "$tick0" ] && [ "$t" -gt "$tick0" ]
+}
+wait_for 10 "the step under way" stepping || fail "the step did not start"
 start=$(date +%s)
 serving || fail "status did not answer during a long step"
 [ $(( $(date +%s) - start )) -le 3 ] ||

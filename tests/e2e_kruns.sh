@@ -115,9 +115,16 @@ get() { tr ' ' '\n' <"$tmp/sum.txt" | sed -n "s/^$1=//p"; }
 [ "$(get gaps)" = 0 ] && ok "each kruns line goes on where the last ended" ||
     bad "kruns lines with gaps: $sum"
 re=$(get runs_end); ke=$(get kruns_end)
-[ "$ke" -le "$re" ] && [ "$ke" -ge $((re - 5)) ] &&
+# How far behind the kernel's runs are is timing (the rings read late
+# under ASan on a busy machine): bounded only in the plain build.
+lag=5
+case "${STAIRS_SKIP_TIMING:-0}" in
+""|0)	;;
+*)	lag=$re ;;
+esac
+[ "$ke" -le "$re" ] && [ "$ke" -ge $((re - lag)) ] &&
     ok "kruns end at $ke, runs at $re" ||
-    bad "kruns end $ke, runs end $re: $sum"
+    bad "kruns end $ke, runs end $re (at most $lag behind): $sum"
 child=$(get child); eq=$(get eq)
 if [ "$child" -ge 100 ] && [ $((eq * 100)) -ge $((child * 80)) ]; then
 	ok "the kernel ran a hog in $child ticks, the engine's in $eq"
