@@ -135,7 +135,7 @@ struct proc_event {
 	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
 	uint64_t		 own[PROC_EVENT_LAT];	/* read to signal, ns */
 	uint64_t		 nlat;
-	uint64_t		 read_ns;	/* the ring read under way began */
+	uint64_t		 read_ns;	/* the loop began to read the rings */
 };
 
 static size_t	proc_event_read_set(struct procs *, struct proc_event_set *,
@@ -744,6 +744,7 @@ proc_event_filter(struct procs *ps)
 			ps->ev_lost = 1;	/* the /proc safety net */
 		}
 	}
+	ev->read_ns = proc_now();
 	proc_event_read_set(ps, &ev->set, NULL);
 	proc_event_close(ev, &ev->set);
 	ev->set = set;
@@ -787,8 +788,10 @@ proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
 
 /*
  * The delay from a wake's record to the signal that acted on it, and the
- * loop's own part of it: from the start of the ring read that found the
- * record (the rest is the kernel waking the loop and running it).
+ * loop's own part of it: from when the loop began to read the rings that
+ * held the record (its callback for their readiness, or the read after a
+ * tick).  The rest is the kernel's wake-up of the loop, or a tick the
+ * loop was running when the record came.
  */
 void
 proc_event_delay(struct procs *ps, uint64_t ts)
@@ -832,6 +835,7 @@ proc_event_read(struct procs *ps)
 {
 	int	blocks = 0;
 
+	ps->ev->read_ns = proc_now();
 	if (proc_event_read_set(ps, &ps->ev->set, &blocks) > 0 || blocks) {
 		proc_event_unready(ps);
 		proc_event_read_set(ps, &ps->ev->set, NULL);
@@ -882,7 +886,6 @@ proc_event_read_set(struct procs *ps, struct proc_event_set *set,
 	int				 i;
 
 	at = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
-	ev->read_ns = proc_now();
 	for (i = 0; i < set->n; i++) {
 		mp = (struct perf_event_mmap_page *)set->ring[i];
 		data = set->ring[i] + ev->len - ev->data;
@@ -975,6 +978,7 @@ procs_wakeups(struct procs *ps)
 	if (ps->ev == NULL)
 		return;
 	ps->evstats.readies++;
+	ps->ev->read_ns = proc_now();	/* the loop's own part from here */
 	proc_event_unready(ps);
 	ps->evstats.ready_wakes += proc_event_read_set(ps, &ps->ev->set,
 	    NULL);
@@ -1037,9 +1041,8 @@ procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
 }
 
 /*
- * Of those delays, the loop's own part: from the start of the ring read
- * that found the wake to the signal (the rest is the kernel's: the
- * record's wake-up of the loop, and its getting a CPU).
+ * Of those delays, the loop's own part: from when it began to read the
+ * rings that held the wake to the signal (proc_event_delay).
  */
 size_t
 procs_wake_own(struct procs *ps, uint64_t *median, uint64_t *p99)

@@ -303,7 +303,7 @@ procs_free(struct procs *ps)
 	if ((n = procs_wake_delay(ps, &med, &p99)) > 0) {
 		procs_wake_own(ps, &own, &own99);
 		log_info("wakes acted on: %zu (last), delay median %llu us, "
-		    "p99 %llu us; from the ring read on: median %llu us, "
+		    "p99 %llu us; the loop's own part: median %llu us, "
 		    "p99 %llu us", n, (unsigned long long)med / 1000,
 		    (unsigned long long)p99 / 1000,
 		    (unsigned long long)own / 1000,

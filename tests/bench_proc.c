@@ -378,7 +378,7 @@ struct result {
 	size_t	wakes;			/* acted on at once */
 	double	wakerate;		/* a second, in the sampled 3 s */
 	double	wake50, wake99;		/* us */
-	double	own50, own99;		/* us: from the ring read on */
+	double	own50, own99;		/* us: the loop's own part */
 	uint64_t stolen;		/* ns, all tasks, over SAMPLE_MS */
 };
 
@@ -722,8 +722,9 @@ main(void)
 			    "sampled) |", r[i].wake50, r[i].wake99, r[i].wakes,
 			    r[i].wakerate);
 	}
-	printf("\n| of which the loop's own: from its read of the rings to the "
-	    "signal, median (p99); the rest is the kernel waking it |");
+	printf("\n| of which the loop's own: from when it began to read the "
+	    "rings to the signal, median (p99); the rest is the kernel waking "
+	    "it (or a tick under way) |");
 	for (i = 0; i < NRUNS; i++) {
 		if (r[i].wakes == 0)
 			printf(" - |");

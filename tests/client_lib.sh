@@ -96,11 +96,14 @@ wait_grep() {
 }
 
 # Wait (up to $2 tenths of a second, default 100) until the screen of
-# session $3 (default $sess) no longer shows $1.
+# session $3 (default $sess) no longer shows $1 (a screen, not a capture
+# that failed: that shows nothing).
 wait_screen_gone() {
 	n=0
 	while [ $n -lt "${2:-100}" ]; do
-		screen "$3" | grep -qF -- "$1" || return 0
+		wg_s=$(screen "$3")
+		[ -n "$wg_s" ] && ! printf '%s\n' "$wg_s" | grep -qF -- "$1" &&
+		    return 0
 		sleep 0.1
 		n=$((n + 1))
 	done

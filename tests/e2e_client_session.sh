@@ -164,8 +164,7 @@ for s in c v; do
 	wait_screen_re "^[ ▶]*[0-9][0-9]* $tname " 30 $s ||
 	    bad "$s: task $tname not on screen"
 	wait_screen "CPU1" 30 $s || bad "$s: no CPU1 (the demo has 2)"
-	wait_for 3 "one's tasks gone from $s" eval \
-	    "! screen $s | grep -q 'hog[AB]'" ||
+	wait_screen_gone "hogA" 30 $s && wait_screen_gone "hogB" 30 $s ||
 	    bad "$s: a task of one still drawn"
 done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"

@@ -161,7 +161,7 @@ test_wake_at_once(void **state)
 	n = procs_wake_delay(h.ps, &med, &p99);
 	assert_int_equal(procs_wake_own(h.ps, &own, &own99), n);
 	print_message("wakes %d, acted on %zu: delay median %llu us, p99 "
-	    "%llu us; from the ring read on: median %llu us, p99 %llu us\n",
+	    "%llu us; the loop's own part: median %llu us, p99 %llu us\n",
 	    c.wakes, n, (unsigned long long)med / 1000,
 	    (unsigned long long)p99 / 1000, (unsigned long long)own / 1000,
 	    (unsigned long long)own99 / 1000);
