@@ -142,6 +142,22 @@ clock_next_ns(const struct clock *c, uint64_t tick)
 	return (c->origin_ns + (uint64_t)ns + 1);
 }
 
+/*
+ * From when tick, the engine's next, may run before its time with the
+ * engine at most lead ticks ahead of the wall clock: when tick + 1 -
+ * lead falls due (daemon_catchup runs it then, daemon_arm wakes for it);
+ * 0 if lead is 0 (nothing asks for an early tick).
+ */
+uint64_t
+clock_early_ns(const struct clock *c, uint64_t tick, int lead)
+{
+	if (lead <= 0)
+		return (0);
+	tick++;
+	return (clock_next_ns(c, tick > (uint64_t)lead ? tick -
+	    (uint64_t)lead : 0));
+}
+
 /* CLOCK_MONOTONIC in ns. */
 uint64_t
 clock_now_ns(void)

@@ -1002,20 +1002,16 @@ daemon_arm(struct daemon *d, uint64_t now)
 
 /*
  * From when the tick in progress may run early, for a block or wake the
- * real tasks' events brought: the engine then within procs_early's ticks
- * of the wall clock (clock_next_ns); 0 if nothing asks.  daemon_catchup
- * runs it, daemon_arm wakes for it.
+ * real tasks' events brought (procs_early: how far ahead); 0 if nothing
+ * asks.  daemon_catchup runs it, daemon_arm wakes for it.
  */
 static uint64_t
 daemon_early_ns(struct daemon *d)
 {
-	uint64_t	tick = session_now(d->session) + 1;
-	int		lead;
-
-	if (d->procs == NULL || (lead = procs_early(d->procs)) <= 0)
+	if (d->procs == NULL)
 		return (0);
-	return (clock_next_ns(&d->clock, tick > (uint64_t)lead ?
-	    tick - (uint64_t)lead : 0));
+	return (clock_early_ns(&d->clock, session_now(d->session),
+	    procs_early(d->procs)));
 }
 
 /*

@@ -28,6 +28,7 @@
 
 #include "cgroup.h"
 #include "change.h"
+#include "clock.h"
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
@@ -435,25 +436,6 @@ harness_tick(struct harness *h, int last, uint64_t at, void *arg)
 }
 
 /*
- * From when the tick in progress may run early (the daemon's
- * daemon_early_ns): the engine then within procs_early's ticks of the
- * wall clock, whose tick k is due at t0 + (k - start + 1) ms; 0 if
- * nothing asks.
- */
-static __attribute__((unused)) uint64_t
-harness_early_ns(struct harness *h, uint64_t t0, uint64_t start)
-{
-	uint64_t	tick = engine_now(h->e) + 1;
-	int		lead;
-
-	if ((lead = procs_early(h->ps)) <= 0)
-		return (0);
-	tick = tick > (uint64_t)lead + start ? tick - (uint64_t)lead - start :
-	    0;
-	return (t0 + tick * 1000000);
-}
-
-/*
  * The daemon's loop for ms ticks of 1 ms, by the wall clock: reap, run
  * the ticks due (through tick, harness_tick if NULL), then wait for the
  * next, acting on wakes meanwhile (procs_wakeups).  Sleeping (the
@@ -471,10 +453,12 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 {
 	struct pollfd	 pfd;
 	struct timespec	 ts;
-	uint64_t	 t0 = proc_now(), now, due, at, quiet, early;
+	struct clock	 clk;	/* the daemon's arithmetic, at speed 1 */
+	uint64_t	 now, due, at, quiet, early;
 	uint64_t	 start = engine_now(h->e), tick;
 	int		 timer = 0;
 
+	clock_init(&clk, 1.0, proc_now(), start);
 	if (tick_fn == NULL)
 		tick_fn = harness_tick;
 	pfd.fd = procs_event_fd(h->ps);
@@ -484,28 +468,27 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 			harness_sigchld = 0;
 			procs_reap(h->ps);
 		}
-		/* Tick k is due at t0 + (k - start + 1) ms. */
 		now = proc_now();
-		due = start + (now - t0) / 1000000;
+		due = clock_due(&clk, now);
 		if (due - start > (uint64_t)ms)
 			due = start + (uint64_t)ms;
 		if (due > tick) {
 			for (; tick + 1 < due; tick++)
-				tick_fn(h, 0, t0 + (tick - start + 1) *
-				    1000000, arg);
+				tick_fn(h, 0, clock_next_ns(&clk, tick + 1),
+				    arg);
 			tick_fn(h, 1, 0, arg);
-		} else if (sleeping && (early = harness_early_ns(h, t0,
-		    start)) != 0 && now >= early)
+		} else if (sleeping && (early = clock_early_ns(&clk, tick,
+		    procs_early(h->ps))) != 0 && now >= early)
 			tick_fn(h, 1, 0, arg);	/* early (daemon_catchup) */
 		quiet = 0;
 		if (sleeping && procs_quiet(h->ps) == 1)
 			quiet = engine_quiet(h->e, 50);
 		for (;;) {
-			at = t0 + (engine_now(h->e) + quiet - start + 1) *
-			    1000000;
+			at = clock_next_ns(&clk, engine_now(h->e) + quiet + 1);
 			/* An early tick not run yet: when it may. */
-			if (sleeping && (early = harness_early_ns(h, t0,
-			    start)) != 0 && early < at)
+			if (sleeping && (early = clock_early_ns(&clk,
+			    engine_now(h->e), procs_early(h->ps))) != 0 &&
+			    early < at)
 				at = early;
 			now = proc_now();
 			if (now >= at) {

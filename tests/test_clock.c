@@ -125,6 +125,35 @@ test_pause_speed(void **state)
 	assert_true(clock_period_ns(&c) == 4 * MS);
 }
 
+/*
+ * An early tick: the engine's next tick may run once running it leaves
+ * the engine at most lead ticks ahead of the wall clock.
+ */
+static void
+test_early(void **state)
+{
+	struct clock	c;
+	uint64_t	t0 = 5000 * MS;
+
+	clock_init(&c, 1.0, t0, 100);
+	/* Nothing asks. */
+	assert_int_equal(clock_early_ns(&c, 100, 0), 0);
+	/* Tick 100 runs early once tick 100 itself is due (lead 1). */
+	assert_true(clock_early_ns(&c, 100, 1) == c.origin_ns);
+	/* Tick 105, lead 1: when 105 is due; lead 2: when 104 is. */
+	assert_int_equal(clock_due(&c, clock_early_ns(&c, 105, 1)), 105);
+	assert_int_equal(clock_due(&c, clock_early_ns(&c, 105, 1) - 2), 104);
+	assert_int_equal(clock_due(&c, clock_early_ns(&c, 105, 2)), 104);
+	/* Ahead by more than the lead: not before the wall clock catches up. */
+	assert_true(clock_early_ns(&c, 105, 2) == clock_next_ns(&c, 104));
+	/* Before the origin: the origin. */
+	assert_true(clock_early_ns(&c, 0, 2) == c.origin_ns);
+	/* At half speed a tick is 2 ms. */
+	clock_init(&c, 0.5, t0, 0);
+	assert_true(clock_early_ns(&c, 9, 1) - t0 >= 18 * MS);
+	assert_true(clock_early_ns(&c, 9, 1) - t0 < 18 * MS + 2);
+}
+
 int
 main(void)
 {
@@ -133,6 +162,7 @@ main(void)
 		cmocka_unit_test(test_lag),
 		cmocka_unit_test(test_take_more),
 		cmocka_unit_test(test_pause_speed),
+		cmocka_unit_test(test_early),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
