@@ -1006,10 +1006,13 @@ proc_event_cmp(const void *a, const void *b)
 	return (x < y ? -1 : x > y);
 }
 
-/* The median and 99th percentile of a ring of delays. */
+/*
+ * The median and 99th percentile of the delays (own: their loop's own
+ * parts) over the last PROC_EVENT_LAT wakes; how many.
+ */
 static size_t
-proc_event_quantiles(struct procs *ps, const uint64_t *ring,
-    uint64_t *median, uint64_t *p99)
+proc_event_quantiles(struct procs *ps, int own, uint64_t *median,
+    uint64_t *p99)
 {
 	struct proc_event	*ev = ps->ev;
 	uint64_t		*v;
@@ -1020,7 +1023,7 @@ proc_event_quantiles(struct procs *ps, const uint64_t *ring,
 		return (0);
 	n = ev->nlat < PROC_EVENT_LAT ? ev->nlat : PROC_EVENT_LAT;
 	v = xreallocarray(NULL, n, sizeof *v);
-	memcpy(v, ring, n * sizeof *v);
+	memcpy(v, own ? ev->own : ev->lat, n * sizeof *v);
 	qsort(v, n, sizeof *v, proc_event_cmp);
 	*median = v[n / 2];
 	*p99 = v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
@@ -1036,8 +1039,7 @@ proc_event_quantiles(struct procs *ps, const uint64_t *ring,
 size_t
 procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
 {
-	return (proc_event_quantiles(ps, ps->ev != NULL ? ps->ev->lat : NULL,
-	    median, p99));
+	return (proc_event_quantiles(ps, 0, median, p99));
 }
 
 /*
@@ -1047,6 +1049,5 @@ procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
 size_t
 procs_wake_own(struct procs *ps, uint64_t *median, uint64_t *p99)
 {
-	return (proc_event_quantiles(ps, ps->ev != NULL ? ps->ev->own : NULL,
-	    median, p99));
+	return (proc_event_quantiles(ps, 1, median, p99));
 }
