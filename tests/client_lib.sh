@@ -83,27 +83,25 @@ wait_screen_re() {
 	wait_grep -G "$@"
 }
 
-# wait_grep -F|-G TEXT [TRIES [SESSION]]: the two above.
+# Wait the same way until the screen no longer shows the fixed string $1
+# (a screen, not a capture that failed: that shows nothing).
+wait_screen_gone() {
+	wait_grep -v "$@"
+}
+
+# wait_grep -F|-G|-v TEXT [TRIES [SESSION]]: the three above (-v: the
+# fixed string gone).
 wait_grep() {
 	wg_opt=$1; shift
 	n=0
 	while [ $n -lt "${2:-100}" ]; do
-		screen "$3" | grep -q "$wg_opt" -e "$1" && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
-# Wait (up to $2 tenths of a second, default 100) until the screen of
-# session $3 (default $sess) no longer shows $1 (a screen, not a capture
-# that failed: that shows nothing).
-wait_screen_gone() {
-	n=0
-	while [ $n -lt "${2:-100}" ]; do
 		wg_s=$(screen "$3")
-		[ -n "$wg_s" ] && ! printf '%s\n' "$wg_s" | grep -qF -- "$1" &&
-		    return 0
+		case $wg_opt in
+		-v)	[ -n "$wg_s" ] && ! printf '%s\n' "$wg_s" |
+			    grep -qF -e "$1" && return 0 ;;
+		*)	printf '%s\n' "$wg_s" | grep -q "$wg_opt" -e "$1" &&
+			    return 0 ;;
+		esac
 		sleep 0.1
 		n=$((n + 1))
 	done

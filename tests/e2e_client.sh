@@ -131,9 +131,6 @@ first=$(ask tasks |
     sed -n '/^task /{s/^task id=\([0-9]*\) name=\([^ ]*\).*/\1 \2/p;q;}')
 fid=${first%% *}
 fname=${first#* }
-tick_now() {
-	ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p'
-}
 $tm send-keys -t t ' '
 wait_screen PAUSED 30 && ok "space: PAUSED on the status line" ||
     bad "space: not paused on screen"
@@ -144,14 +141,14 @@ wait_ask tasks "^task id=$fid .*state=sleeping" && ok "s: $fname sleeps" ||
     bad "s: $fname not sleeping"
 wait_screen "$fname sleeps" 30 && ok "s: said on the caption line" ||
     bad "s: no message"
-k1=$(tick_now)
+k1=$(status_tick)
 $tm send-keys -t t .
 n=0
-while [ $n -lt 30 ] && [ "$(tick_now)" = "$k1" ]; do
+while [ $n -lt 30 ] && [ "$(status_tick)" = "$k1" ]; do
 	sleep 0.1
 	n=$((n + 1))
 done
-k2=$(tick_now)
+k2=$(status_tick)
 [ "$k2" = $((k1 + 1)) ] && ok ".: one tick ($k1 -> $k2)" ||
     bad ".: tick $k1 -> $k2"
 wait_screen "tick $k2 " 30 && ok ".: the screen shows tick $k2" ||

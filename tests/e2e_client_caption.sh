@@ -63,13 +63,7 @@ wait_screen "The editor, it just woke" 100 f &&
     ok "the follower: the answer" || bad "follower: no answer: $(capline f)"
 # The daemon's caption is the next one now; the screens keep the answer.
 # (Past 105, the next caption's tick: the question held it at 101.)
-n=0
-while [ $n -lt 100 ]; do
-	t=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
-	[ -n "$t" ] && [ "$t" -gt 105 ] && break
-	sleep 0.1
-	n=$((n + 1))
-done
+wait_for 10 "the tick past 105" tick_past 105
 printf 'subscribe 1\n' | socat -t1 - UNIX-CONNECT:"$sock" 2>/dev/null |
     grep -q "^caption tick=105 text=Now watch the editor sleep" ||
     bad "the daemon's caption is not the next one"

@@ -23,7 +23,7 @@ if ! start_daemon "$tmp/mix.cfg"; then
 fi
 sleep 1
 ask pause >/dev/null
-end=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
+end=$(status_tick)
 [ -n "$end" ] && [ "$end" -gt 300 ] || { bad "no tick: $(ask status)"; exit 1; }
 "$bin/stairsd" --headless --scenario "$tmp/mix.cfg" --ticks "$end" \
     --trace "$tmp/trace.csv" 2>"$tmp/headless.err" ||

@@ -81,9 +81,9 @@ serving || fail "not serving after a reload including a directory"
 rm -f "$cfg"
 mkfifo "$cfg"
 reload_fails "a FIFO"
-t0=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
+t0=$(status_tick)
 sleep 0.2
-t1=$(ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p')
+t1=$(status_tick)
 [ -n "$t0" ] && [ -n "$t1" ] && [ "$t1" -gt "$t0" ] ||
     fail "the clock does not move after a FIFO reload ($t0 -> $t1)"
 rm -f "$cfg"
@@ -170,17 +170,14 @@ ask status | grep -q 'dropped=\|^status' || fail "no status"
 ask tasks | grep 'name=pacer' | grep -qv 'state=exited' ||
     fail "the real task that paces the step is gone"
 ask pause >/dev/null
-tick0=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
+tick0=$(status_tick)
 setsid sh -c '(printf "step 1000000\n"; sleep 20) | timeout 25 socat -t 20 - \
     UNIX-CONNECT:"$1" >"$2" 2>/dev/null' sh "$sock" "$tmp/step" &
 groups="$groups $!"
 # The step under way (paused, only it moves the tick) before the pause
 # that is to cancel it: sent first, that pause would be a no-op.
-stepping() {
-	t=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
-	[ -n "$t" ] && [ -n "$tick0" ] && [ "$t" -gt "$tick0" ]
-}
-wait_for 10 "the step under way" stepping || fail "the step did not start"
+wait_for 10 "the step under way" tick_past "$tick0" ||
+    fail "the step did not start"
 start=$(date +%s)
 serving || fail "status did not answer during a long step"
 [ $(( $(date +%s) - start )) -le 3 ] ||

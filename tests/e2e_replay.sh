@@ -40,14 +40,9 @@ events = (
 );
 EOF
 
-# tick: the daemon's tick now.
-tick() {
-	ask status | sed -n 's/^status tick=\([0-9]*\).*/\1/p'
-}
-
 # past N: wait until the daemon is past tick N.
 past() {
-	wait_for 20 "tick $1" sh -c "[ \"\$(printf 'status\n' | socat - UNIX-CONNECT:$sock | sed -n 's/^status tick=\([0-9]*\).*/\1/p')\" -gt $1 ]"
+	wait_for 20 "tick $1" tick_past "$1"
 }
 
 sock="$tmp/sock"

@@ -48,7 +48,7 @@ sleep 0.6
 { printf 'subscribe 4 runs\n'; sleep 1.4; } |
     timeout 10 socat -t 1 - UNIX-CONNECT:"$sock" >"$tmp/b.out" 2>/dev/null
 wait $apid
-end=$(ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p')
+end=$(status_tick)
 [ -n "$end" ] && [ "$end" -gt 500 ] && ok "paused at tick $end" ||
     fail "no pause tick: $(ask status)"
 "$sd" --headless --scenario "$tmp/mix.cfg" \

@@ -153,7 +153,7 @@ command -v stairs-load >/dev/null 2>&1 || [ -x "$bin/stairs-load" ] || {
     >"$tmp/log2" 2>&1 &
 daemon=$!
 wait_for 10 "the socket" test -S "$sock" || { fail "no daemon: $(cat "$tmp/log2")"; e2e_end; }
-wait_for 20 "tick 1500" sh -c "[ \"\$(printf 'status\n' | socat - UNIX-CONNECT:$sock | sed -n 's/^status tick=\([0-9]*\).*/\1/p')\" -gt 1500 ]"
+wait_for 20 "tick 1500" tick_past 1500
 say "seek 1000" >/dev/null
 now=$(field now)
 if [ "$(field tick)" = 1000 ] && [ "$(field live)" = 0 ]; then

@@ -130,7 +130,7 @@ wait_for 10 "the watcher to see article" grep -q '^frame .*scenario=article' \
 
 # reset: the same scenario from tick 0.
 ask resume >/dev/null
-wait_for 10 "ticks to run" sh -c "[ \"\$(printf 'status\n' | socat - UNIX-CONNECT:$sock | sed -n 's/^status tick=\([0-9]*\).*/\1/p')\" -gt 100 ]"
+wait_for 10 "ticks to run" tick_past 100
 ask pause >/dev/null
 r=$(say reset)
 t=$(field tick)

@@ -1,5 +1,6 @@
-# wait.sh -- sourced by tests/lib.sh and tests/client_lib.sh: the one
-# wait for a condition the end-to-end scripts share.
+# wait.sh -- sourced by tests/lib.sh and tests/client_lib.sh: the wait
+# for a condition the end-to-end scripts share, and the daemon's tick
+# (through the caller's ask).
 
 # wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
 # up to SECS seconds; past that say what was awaited and return 1.
@@ -14,4 +15,15 @@ wait_for() {
 		sleep 0.05
 	done
 	return 0
+}
+
+# status_tick: the daemon's tick now, from `status`.
+status_tick() {
+	ask status | sed -n 's/^status tick=\([0-9]*\) .*/\1/p'
+}
+
+# tick_past N: is the daemon past tick N?  (A condition for wait_for.)
+tick_past() {
+	tp_t=$(status_tick)
+	[ -n "$tp_t" ] && [ "$tp_t" -gt "$1" ]
 }
