@@ -8,9 +8,12 @@
 # make install         PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 # make deb             a Debian package in build/deb (debhelper)
 #
-# Sources are found by wildcard: src/*.c is the daemon's library (less the
-# two mains), ui/*.c the client's (less its main), tests/test_*.c are cmocka
-# units, tests/bench_*.c benchmarks, tests/e2e_*.sh end-to-end scripts.
+# The layers of src/, lowest first (docs/ENGINE.md, "Layers"): each is
+# its own archive, compiled with the headers of itself and the layers
+# below only, and linked alone against those (make layers, below), so a
+# call or an #include that reaches up fails the build.  ui/ sees base/
+# and wire/ only.  tests/test_*.c are cmocka units, tests/bench_*.c
+# benchmarks, tests/e2e_*.sh end-to-end scripts; they see everything.
 
 VERSION		= 0.1.0
 PREFIX		?= /usr/local
@@ -40,29 +43,63 @@ PKG_LIBS	:= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_CFLAGS	:= $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
 TEST_LIBS	:= $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 CFLAGS		+= -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) \
-		  -DSTAIRS_VERSION='"$(VERSION)"' -Isrc -Iui $(PKG_CFLAGS) -MMD -MP
+		  -DSTAIRS_VERSION='"$(VERSION)"' $(LAYER_INC) $(PKG_CFLAGS) \
+		  -MMD -MP
 LDFLAGS		+= $(SANFLAGS)
 LDLIBS		+= $(PKG_LIBS) -lm
 
-MAINS		= src/stairsd.c src/load.c
-LIB_SRCS	:= $(filter-out $(MAINS),$(wildcard src/*.c))
+LAYERS		= base core wire scenario session real daemon
+# Each layer's packages (their headers and libraries), besides those of
+# the layers below: the engine links with none.
+PKGS_scenario	= libconfig
+PKGS_daemon	= libevent
+PKGS_ui		= ncursesw libevent
+layer_pkgs	= $(foreach l,$(1),$(PKGS_$(l)))
+
+MAINS		= src/daemon/stairsd.c src/load/load.c
 UI_MAIN		= ui/stairs.c
 UI_SRCS		:= $(filter-out $(UI_MAIN),$(wildcard ui/*.c))
 TEST_SRCS	:= $(wildcard tests/test_*.c)
 BENCH_SRCS	:= $(wildcard tests/bench_*.c)
 GEN_SRCS	= $(BUILD)/gen/builtin_scenarios.c
 
-LIB		= $(BUILD)/libstairs.a
+# The layers, and the headers each sees: its own and those below.
+base_BELOW	=
+core_BELOW	= base
+wire_BELOW	= base core
+scenario_BELOW	= base core wire
+session_BELOW	= base core wire scenario
+real_BELOW	= base core wire scenario session
+daemon_BELOW	= base core wire scenario session real
+ui_BELOW	= base wire
+define layer
+$(1)_SRCS	:= $$(filter-out $$(MAINS),$$(wildcard src/$(1)/*.c))
+$(1)_OBJS	:= $$($(1)_SRCS:%.c=$$(BUILD)/%.o)
+$(1)_LIB	:= $$(BUILD)/lib$(1).a
+$$($(1)_OBJS): LAYER_INC = $$(foreach l,$$($(1)_BELOW) $(1),-Isrc/$$(l))
+$$($(1)_LIB): $$($(1)_OBJS)
+	rm -f $$@
+	$$(AR) rcs $$@ $$^
+endef
+$(foreach l,$(LAYERS),$(eval $(call layer,$(l))))
+scenario_OBJS	+= $(BUILD)/gen/builtin_scenarios.o
+$(scenario_LIB): $(BUILD)/gen/builtin_scenarios.o
+$(BUILD)/gen/builtin_scenarios.o: LAYER_INC = -Isrc/scenario
+# Everything else (tests, benchmarks, fuzzers) sees every header.
+LAYER_INC	= $(foreach l,$(LAYERS),-Isrc/$(l)) -Iui
+UI_OBJS		= $(UI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/$(UI_MAIN:.c=.o)
+$(UI_OBJS): LAYER_INC = -Iui $(foreach l,$(ui_BELOW),-Isrc/$(l))
+# Linking: the highest layer first.  ALL_LIBS: the whole of src/.
+ALL_LIBS	= $(foreach l,daemon real session scenario wire core base,$($(l)_LIB))
+UI_LIBS		= $(wire_LIB) $(base_LIB)
 UILIB		= $(BUILD)/libstairsui.a
-LIB_OBJS	= $(LIB_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/gen/builtin_scenarios.o
-UI_OBJS		= $(UI_SRCS:%.c=$(BUILD)/%.o)
 PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
 		  $(if $(wildcard $(UI_MAIN)),$(BIN)/stairs)
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
 
 .PHONY: all run test check bench bench-run clean install uninstall deps
-all: $(PROGS)
+all: $(PROGS) layers
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -78,31 +115,54 @@ $(BUILD)/gen/builtin_scenarios.c: $(wildcard scenarios/*.cfg) \
 $(BUILD)/gen/builtin_scenarios.o: $(BUILD)/gen/builtin_scenarios.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJS)
+$(UILIB): $(filter-out $(BUILD)/$(UI_MAIN:.c=.o),$(UI_OBJS))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(UILIB): $(UI_OBJS) $(LIB_OBJS)
-	rm -f $@
-	$(AR) rcs $@ $^
-
-$(BIN)/stairsd: $(BUILD)/src/stairsd.o $(LIB)
+$(BIN)/stairsd: $(BUILD)/src/daemon/stairsd.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/stairs-load: $(BUILD)/src/load.o $(LIB)
+# stairs-load uses nothing else of src/.
+$(BUILD)/src/load/load.o: LAYER_INC =
+$(BIN)/stairs-load: $(BUILD)/src/load/load.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^
 
-$(BIN)/stairs: $(BUILD)/ui/stairs.o $(UILIB)
+# The client: ui/ with wire/ and base/, and nothing else of src/.
+$(BIN)/stairs: $(BUILD)/ui/stairs.o $(UILIB) $(UI_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,$(PKGS_ui)) -lm
+
+# make layers: each layer's archive linked whole, alone with the layers
+# below it and its packages (a stub main), so a call that reaches up is
+# an undefined reference; then tests/layers.sh reads the #include graph
+# and the engine's purity.  `all` depends on it.
+$(BUILD)/gen/stub_main.c:
+	@mkdir -p $(dir $@)
+	echo 'int main(void); int main(void) { return (0); }' > $@
+$(BUILD)/gen/stub_main.o: LAYER_INC =
+LAYER_CHECKS	= $(LAYERS:%=$(BUILD)/layers/%) $(BUILD)/layers/ui
+$(BUILD)/layers/%: $(BUILD)/gen/stub_main.o $(ALL_LIBS) $(UILIB)
+	@mkdir -p $(dir $@)
+	@echo "layer $*: linked alone with $(or $($*_BELOW),nothing) below"
+	@$(CC) $(LDFLAGS) -o $@ $< -Wl,--whole-archive \
+	    $(if $(filter ui,$*),$(UILIB),$($*_LIB)) -Wl,--no-whole-archive \
+	    $(foreach l,$(call reverse,$($*_BELOW)),$($(l)_LIB)) \
+	    $(call pkg_libs,$(call layer_pkgs,$($*_BELOW) $*)) -lm || { \
+	    echo "make: layer $* reaches outside $(or $($*_BELOW),itself)" \
+	    "(an undefined reference above names what)" >&2; exit 1; }
+reverse		= $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+pkg_libs	= $(if $(1),$(shell pkg-config --libs $(1) 2>/dev/null))
+.PHONY: layers
+layers: $(LAYER_CHECKS)
+	@sh tests/layers.sh $(BUILD)
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
-$(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB)
+$(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB) $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(TEST_LIBS)
 
@@ -110,7 +170,7 @@ $(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB)
 # programs in parallel, each with a time limit.  Under SAN=1 the checks
 # that sample real processes' timing are skipped (STAIRS_SKIP_TIMING):
 # they ran in the plain build, and ASan's slowdown only makes them flaky.
-check: $(PROGS) $(TESTS)
+check: $(PROGS) layers $(TESTS)
 	$(if $(filter 1,$(SAN)),STAIRS_SKIP_TIMING=1 )sh tests/run.sh $(BIN) $(BUILD)/t
 
 # run, test and bench (and fuzz-build) install the packages first, then
@@ -302,8 +362,9 @@ fuzz-build: deps
 	    OPT="-O1 -g" SANFLAGS="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" \
 	    $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz_%)
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) $(LDLIBS)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB) $(ALL_LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(UILIB) \
+	    $(ALL_LIBS) $(LDLIBS)
 
 # Also what an interrupted make deb leaves in debian/ (debian/rules
 # clean removes the same with dh_clean).

@@ -82,6 +82,7 @@ static const struct engine_policy *bench_policy = &engine_policy_staircase;
 
 /* Keep the engine's log of changes, as the live daemon does (-l). */
 static int	bench_track;
+static uint64_t	bench_epochs;	/* its engines' change logs */
 
 /* Before and after: runs of each side, and the instruction counts' ticks. */
 #define ALTERNATIONS	5
@@ -151,7 +152,7 @@ bench_create(int ncpus, int ntasks)
 	}
 	e = engine_create(&p, bench_policy);
 #ifndef BENCH_OLD_ENGINE
-	engine_track_changes(e, bench_track);
+	engine_track_changes(e, bench_track ? &bench_epochs : NULL);
 #endif
 	for (i = 0; i < ntasks; i++) {
 		memset(&ts, 0, sizeof ts);

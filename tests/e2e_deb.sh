@@ -93,9 +93,9 @@ if command -v dh >/dev/null 2>&1; then
 
 	# debian/rules clean, in a copy: what a build leaves goes.
 	mkdir "$tmp/tree" && cp -r Makefile debian "$tmp/tree/" || fail "copy"
-	(cd "$tmp/tree" && mkdir -p build/debian/src debian/stairs/usr/bin \
+	(cd "$tmp/tree" && mkdir -p build/debian/src/core debian/stairs/usr/bin \
 	    debian/.debhelper/stairs debian/tmp &&
-	    touch build/debian/src/engine.o debian/files \
+	    touch build/debian/src/core/engine.o debian/files \
 	    debian/stairs.substvars debian/debhelper-build-stamp &&
 	    debian/rules clean) >"$tmp/clean" 2>&1 || fail "debian/rules clean: $(tail -3 "$tmp/clean")"
 	left=$(cd "$tmp/tree" && ls -d build/debian debian/stairs debian/.debhelper \

@@ -1,8 +1,8 @@
 #!/bin/sh
 # embed.sh DIR -- print a C file holding every DIR/*.cfg as text, for
-# src/builtin.c: builtin_table[] in DIR/README's order (its numbered
+# src/scenario/builtin.c: builtin_table[] in DIR/README's order (its numbered
 # lines, "1. demo ..."), then any file the README does not list, by name.
-# The demo's text is also stairs_demo_scenario (stairsd.h).  A scenario
+# The demo's text is also stairs_demo_scenario (builtin.h).  A scenario
 # that uses @include cannot be compiled in (its includes would be read
 # from wherever the daemon runs): refused, as is a README that names a
 # scenario with no file.

@@ -754,7 +754,7 @@ test_table_minus(void **state)
 }
 
 /*
- * The article's cells are table_cell()'s, as headless `--table` prints
+ * The article's cells are protocol_table_cell()'s, as headless `--table` prints
  * them: 2 ticks of rr 3 are 0.7 and 5 are 1.7 (the view truncated them
  * to 0.6 and 1.6), the same at 80 wide, where a cell has 3 characters.
  */

@@ -30,6 +30,9 @@ rnd_range(uint64_t *s, int lo, int hi)
 	return (lo + (int)(rnd(s) % (uint64_t)(hi - lo + 1)));
 }
 
+/* The change logs' epochs of the engines a test tracks. */
+static uint64_t	test_epochs;
+
 /* The policy the mixes run under. */
 static const struct engine_policy *mix_policy = &engine_policy_staircase;
 
@@ -523,7 +526,7 @@ test_changes(void **state)
 	for (p = 0; p < sizeof pols / sizeof *pols; p++) {
 		mix_policy = pols[p];
 		e = mix_create(7, MIX_TASKS, 4, groups);
-		engine_track_changes(e, 1);
+		engine_track_changes(e, &test_epochs);
 		s = 7 ^ 0x5eed;
 		nt = engine_ntasks(e);
 		prev = xcalloc(nt + 1, sizeof *prev);
@@ -599,7 +602,7 @@ test_changes_tracked(void **state)
 	t = mix_create(11, MIX_TASKS, 4, gt);
 	assert_int_equal(engine_changes(e, &ids, &n), 0);
 	assert_int_equal(n, 0);
-	engine_track_changes(t, 1);
+	engine_track_changes(t, &test_epochs);
 	on = engine_changes(t, &ids, &n);
 	assert_true(on != 0);
 	while (engine_now(e) < 2000) {
@@ -633,11 +636,11 @@ test_changes_tracked(void **state)
 	assert_true(n > 0);
 	engine_free(c);
 
-	engine_track_changes(t, 0);
+	engine_track_changes(t, NULL);
 	engine_tick(t);
 	assert_int_equal(engine_changes(t, &ids, &n), 0);
 	assert_int_equal(n, 0);
-	engine_track_changes(t, 1);
+	engine_track_changes(t, &test_epochs);
 	on2 = engine_changes(t, &ids, &n);
 	assert_true(on2 != 0 && on2 != on && on2 != ce);
 	assert_int_equal(n, 0);

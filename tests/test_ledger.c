@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "format.h"
 #include "ledger.h"
 
 /*
@@ -34,7 +35,7 @@ lines(struct ledger *l, int id, int prio, uint32_t d)
 	ti.name = "t";
 	ti.stair.prio = prio;
 	ti.stair.descent = d;
-	ledger_write(l, id, &ti, 10, 0, b);
+	format_table_lines(l, id, &ti, 10, 0, b);
 	n = evbuffer_get_length(b);
 	s = calloc(1, n + 1);
 	evbuffer_remove(b, s, n);

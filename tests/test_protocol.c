@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include "command.h"
+#include "format.h"
 #include "protocol.h"
+#include "quote.h"
 #include "runs.h"
 #include "wire.h"
 
@@ -59,7 +62,7 @@ test_wire(void **state)
 	struct proto_status	 st;
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
-	struct proto_real	 real;
+	struct format_real	 real;
 	char			 buf[1024];
 	int			 hint = 0;
 
@@ -80,21 +83,21 @@ test_wire(void **state)
 	ti.name = "hog";
 	ti.kind = ENGINE_SIM;
 	cpumask_fill(&ti.allowed, 2);
-	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
 	wire_match(buf, &wire_task);
 	assert_null(strstr(buf, "stolen="));
 	ti.kind = ENGINE_REAL;
 	memset(&real, 0, sizeof real);
 	real.pid = 7;
-	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, &ti, &real, NULL);
 	wire_match(buf, &wire_task);
 	assert_non_null(strstr(buf, " stolen=0 "));
 
 	memset(&ci, 0, sizeof ci);
-	protocol_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, &ci);
 	wire_match(buf, &wire_cpu);
 	ci.task = 1;
-	protocol_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, &ci);
 	wire_match(buf, &wire_cpu);
 
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
@@ -511,21 +514,21 @@ test_quote(void **state)
 {
 	char	buf[64];
 
-	assert_string_equal(protocol_quote("abc", buf, sizeof buf), "\"abc\"");
-	assert_string_equal(protocol_quote("a\xff\x01z", buf, sizeof buf),
+	assert_string_equal(quote_word("abc", buf, sizeof buf), "\"abc\"");
+	assert_string_equal(quote_word("a\xff\x01z", buf, sizeof buf),
 	    "\"a\\xff\\x01z\"");
-	assert_string_equal(protocol_quote("a\"b\\c\x7f", buf, sizeof buf),
+	assert_string_equal(quote_word("a\"b\\c\x7f", buf, sizeof buf),
 	    "\"a\\\"b\\\\c\\x7f\"");
 	/* Escapes count: 10 of 4 characters, then the cut. */
-	assert_string_equal(protocol_quote("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	assert_string_equal(quote_word("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
 	    "\xc3\xa9\xc3\xa9", buf, sizeof buf), "\"\\xc3\\xa9\\xc3\\xa9"
 	    "\\xc3\\xa9\\xc3\\xa9\\xc3\\xa9...\"");
-	assert_true(strlen(protocol_quote("\xff\xff\xff\xff\xff\xff\xff\xff"
-	    "\xff\xff\xff", buf, sizeof buf)) <= PROTO_QUOTE_SIZE - 1);
-	protocol_quote("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", buf,
-	    PROTO_QUOTE_SIZE);
+	assert_true(strlen(quote_word("\xff\xff\xff\xff\xff\xff\xff\xff"
+	    "\xff\xff\xff", buf, sizeof buf)) <= QUOTE_SIZE - 1);
+	quote_word("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", buf,
+	    QUOTE_SIZE);
 	assert_true(strlen(buf) == 1 + 40 + 3 + 1);
-	protocol_quote("0123456789012345678901234567890123456789XYZ", buf,
+	quote_word("0123456789012345678901234567890123456789XYZ", buf,
 	    sizeof buf);
 	assert_string_equal(buf,
 	    "\"0123456789012345678901234567890123456789...\"");
@@ -538,7 +541,7 @@ test_format(void **state)
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct proto_status	 st;
-	struct proto_real	 real;
+	struct format_real	 real;
 	char			 buf[1024];
 	size_t			 n;
 
@@ -636,7 +639,7 @@ test_format(void **state)
 	real.cputime_ms = 2010;
 	real.stolen_ms = 7;
 	real.exit = NULL;
-	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, &ti, &real, NULL);
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
 	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=- slice=20 top=120 "
@@ -644,23 +647,23 @@ test_format(void **state)
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
-	protocol_task_line(buf, sizeof buf, &ti, NULL, "batch");
+	format_task_line(buf, sizeof buf, &ti, NULL, "batch");
 	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
 	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
 	    "cputime=- cpus=0-1 group=batch exit=- slice=20 top=120 "
 	    "bottom=139");
 	ti.state = ENGINE_EXITED;
 	ti.exit = ENGINE_EXIT_KILLED;
-	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
 	assert_non_null(strstr(buf, "state=exited"));
 	assert_non_null(strstr(buf, "exit=killed"));
 	ti.exit = ENGINE_EXIT_NONE;
 	ti.kind = ENGINE_REAL;
 	real.exit = "exec: nope: No such file";
-	protocol_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, &ti, &real, NULL);
 	assert_non_null(strstr(buf, "exit=exec:_nope:_No_such_file"));
 	ti.state = ENGINE_WAITING;
-	protocol_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
 	assert_non_null(strstr(buf, "state=sleeping"));
 
 	memset(&ci, 0, sizeof ci);
@@ -670,12 +673,12 @@ test_format(void **state)
 	ci.rank = 123;
 	ci.iter = 2;
 	ci.left = 10;
-	protocol_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, &ci);
 	assert_string_equal(buf, "cpu id=1 task=3 nr=2 rank=123 iter=2 "
 	    "left=10");
 	ci.task = 0;
 	ci.nr = 0;
-	protocol_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, &ci);
 	assert_string_equal(buf, "cpu id=1 task=0 nr=0 rank=- iter=- left=-");
 
 	protocol_text_line(buf, sizeof buf, "event", 9, "hog\nsleeps");

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "builtin.h"
 #include "engine.h"
 #include "scenario.h"
 #include "stairsd.h"

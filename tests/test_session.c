@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "change.h"
+#include "format.h"
 #include "journal.h"
 #include "protocol.h"
 #include "scenario.h"
@@ -145,13 +146,13 @@ engine_state(const struct engine *e)
 	    engine_caption(e, NULL) != NULL ? engine_caption(e, NULL) : "-");
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		assert_int_equal(engine_task_info(e, id, &ti), 0);
-		len += protocol_task_line(out + len, size - len, &ti, NULL,
+		len += format_task_line(out + len, size - len, &ti, NULL,
 		    NULL);
 		out[len++] = '\n';
 	}
 	for (c = 0; c < engine_params(e)->cpus; c++) {
 		engine_cpu_info(e, c, &ci);
-		len += protocol_cpu_line(out + len, size - len, &ci);
+		len += format_cpu_line(out + len, size - len, &ci);
 		out[len++] = '\n';
 	}
 	out[len] = '\0';

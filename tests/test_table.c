@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "protocol.h"
 #include "table.h"
 
 /* Feed one whole descent k of a lone hog of this nice value. */
@@ -159,37 +160,37 @@ test_cells(void **state)
 {
 	char	buf[32];
 
-	table_cell(0, 10, 0, buf, sizeof buf);
+	protocol_table_cell(0, 10, 0, buf, sizeof buf);
 	assert_string_equal(buf, "");
-	table_cell(4, 10, 0, buf, sizeof buf);
+	protocol_table_cell(4, 10, 0, buf, sizeof buf);
 	assert_string_equal(buf, "0.4");
-	table_cell(15, 10, 0, buf, sizeof buf);
+	protocol_table_cell(15, 10, 0, buf, sizeof buf);
 	assert_string_equal(buf, "1.5");
-	table_cell(20, 10, 0, buf, sizeof buf);
+	protocol_table_cell(20, 10, 0, buf, sizeof buf);
 	assert_string_equal(buf, "2");
-	table_cell(1, 3, 0, buf, sizeof buf);
+	protocol_table_cell(1, 3, 0, buf, sizeof buf);
 	assert_string_equal(buf, "0.3");
-	table_cell(2, 3, 0, buf, sizeof buf);
+	protocol_table_cell(2, 3, 0, buf, sizeof buf);
 	assert_string_equal(buf, "0.7");
-	table_cell(5, 3, 0, buf, sizeof buf);
+	protocol_table_cell(5, 3, 0, buf, sizeof buf);
 	assert_string_equal(buf, "1.7");
-	table_cell(7, 1, 0, buf, sizeof buf);
+	protocol_table_cell(7, 1, 0, buf, sizeof buf);
 	assert_string_equal(buf, "7");
 	/* 29 / 30 rounds up to a whole 1, not "0.10". */
-	table_cell(29, 30, 0, buf, sizeof buf);
+	protocol_table_cell(29, 30, 0, buf, sizeof buf);
 	assert_string_equal(buf, "1");
-	table_cell(199, 20, 0, buf, sizeof buf);
+	protocol_table_cell(199, 20, 0, buf, sizeof buf);
 	assert_string_equal(buf, "10");
 	/* Blank means zero, so a tick that rounds to 0.0 shows as 0.1. */
-	table_cell(1, 30, 0, buf, sizeof buf);
+	protocol_table_cell(1, 30, 0, buf, sizeof buf);
 	assert_string_equal(buf, "0.1");
 	/* Past 32 bits (the client reads longs), no overflow. */
-	table_cell(UINT64_MAX, 1, 0, buf, sizeof buf);
+	protocol_table_cell(UINT64_MAX, 1, 0, buf, sizeof buf);
 	assert_string_equal(buf, "18446744073709551615");
-	table_cell(UINT64_MAX, 10, 0, buf, sizeof buf);
+	protocol_table_cell(UINT64_MAX, 10, 0, buf, sizeof buf);
 	assert_string_equal(buf, "1844674407370955161.5");
 	/* rr below 1 counts as 1. */
-	table_cell(3, 0, 0, buf, sizeof buf);
+	protocol_table_cell(3, 0, 0, buf, sizeof buf);
 	assert_string_equal(buf, "3");
 }
 
@@ -199,28 +200,28 @@ test_narrow(void **state)
 {
 	char	buf[32];
 
-	table_cell(2, 3, 2, buf, sizeof buf);
+	protocol_table_cell(2, 3, 2, buf, sizeof buf);
 	assert_string_equal(buf, ".7");
-	table_cell(2, 3, 3, buf, sizeof buf);
+	protocol_table_cell(2, 3, 3, buf, sizeof buf);
 	assert_string_equal(buf, "0.7");
-	table_cell(1, 30, 2, buf, sizeof buf);
+	protocol_table_cell(1, 30, 2, buf, sizeof buf);
 	assert_string_equal(buf, ".1");
-	table_cell(4, 3, 3, buf, sizeof buf);
+	protocol_table_cell(4, 3, 3, buf, sizeof buf);
 	assert_string_equal(buf, "1.3");
-	table_cell(4, 3, 2, buf, sizeof buf);
+	protocol_table_cell(4, 3, 2, buf, sizeof buf);
 	assert_string_equal(buf, "1");
-	table_cell(5, 3, 2, buf, sizeof buf);
+	protocol_table_cell(5, 3, 2, buf, sizeof buf);
 	assert_string_equal(buf, "2");
-	table_cell(125, 10, 3, buf, sizeof buf);
+	protocol_table_cell(125, 10, 3, buf, sizeof buf);
 	assert_string_equal(buf, "13");
-	table_cell(124, 10, 3, buf, sizeof buf);
+	protocol_table_cell(124, 10, 3, buf, sizeof buf);
 	assert_string_equal(buf, "12");
-	table_cell(124, 10, 4, buf, sizeof buf);
+	protocol_table_cell(124, 10, 4, buf, sizeof buf);
 	assert_string_equal(buf, "12.4");
 	/* Whole numbers are never cut here. */
-	table_cell(1230, 10, 2, buf, sizeof buf);
+	protocol_table_cell(1230, 10, 2, buf, sizeof buf);
 	assert_string_equal(buf, "123");
-	table_cell(0, 10, 1, buf, sizeof buf);
+	protocol_table_cell(0, 10, 1, buf, sizeof buf);
 	assert_string_equal(buf, "");
 }
 

@@ -1,7 +1,7 @@
 /*
  * article.c -- the article's table for the selected task: descents down,
  * ranks across, each cell the ticks run there in rr intervals (the
- * table in Kolivas's staircase write-up).  Each cell is table_cell()'s,
+ * table in Kolivas's staircase write-up).  Each cell is protocol_table_cell()'s,
  * the rule headless `--table` prints with (src/table.c).  Pure: into a
  * grid.
  */
@@ -13,7 +13,7 @@
 #include <wchar.h>
 
 #include "stairs.h"
-#include "table.h"
+#include "protocol.h"
 #include "xmalloc.h"
 
 /*
@@ -137,7 +137,7 @@ article_draw(struct draw *d, int y, int h)
 		    r < t->nrows ? t->iters[r] : t->descent);
 		grid_put(g, 4, x, d->gl->vbar, COL_BORDER);
 		for (c = 0; c < ncol && r < t->nrows; c++) {
-			table_cell((uint64_t)t->ticks[(size_t)r * t->stairs +
+			protocol_table_cell((uint64_t)t->ticks[(size_t)r * t->stairs +
 			    c0 + c], t->rr, cw - 1, buf, sizeof buf);
 			grid_textf(d->g, 5 + c * cw, x, 5 + (c + 1) * cw,
 			    COL_CELL, "%*s", cw, buf);

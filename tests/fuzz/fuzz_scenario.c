@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "format.h"
 #include "ledger.h"
 #include "scenario.h"
 #include "table.h"
@@ -101,7 +102,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = evbuffer_new();
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		if (engine_task_info(e, id, &ti) == 0)
-			ledger_write(ledger, id, &ti, p.rr_interval,
+			format_table_lines(ledger, id, &ti, p.rr_interval,
 			    engine_now(e), out);
 	}
 	evbuffer_free(out);

@@ -5,7 +5,7 @@
  * row per descent of the staircase, one column per stair below its static
  * priority, each cell the time spent there in units of rr_interval.  We
  * count ticks per (descent, stair) and divide by rr only when printing,
- * with table_cell(): headless `--table`, the daemon's `table` reply read
+ * with protocol_table_cell() (wire/protocol.c): headless `--table`, the daemon's `table` reply read
  * by the client, and the client's article view all show the same cells.
  *
  * A column is a stair, rank less the static priority at the tick it ran,
@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "protocol.h"
 #include "table.h"
 #include "xmalloc.h"
 
@@ -183,47 +184,6 @@ table_memory(const struct table *t)
 	return (sizeof *t + t->alloc * sizeof *t->rows);
 }
 
-/*
- * One cell's text, the one rule for every table shown: ticks / rr rounded
- * half up to one decimal, whole without ".0", "" if zero.  Blank is the
- * only zero: a share too small to round to 0.1 shows 0.1.  A cell wider
- * than width (if width > 0) loses its leading zero (".7") below one, or
- * else its decimal, rounded from ticks ("12.5" is "13"); a whole number
- * still wider is left for the caller to cut.
- */
-void
-table_cell(uint64_t ticks, int rr, int width, char *buf, size_t len)
-{
-	uint64_t	r, whole, tenth;
-	int		n;
-
-	if (ticks == 0) {
-		snprintf(buf, len, "%s", "");
-		return;
-	}
-	r = rr < 1 ? 1 : (uint64_t)rr;
-	whole = ticks / r;
-	tenth = (ticks % r * 10 + r / 2) / r;
-	if (tenth == 10) {
-		whole++;
-		tenth = 0;
-	}
-	if (whole == 0 && tenth == 0)
-		tenth = 1;
-	if (tenth == 0) {
-		snprintf(buf, len, "%llu", (unsigned long long)whole);
-		return;
-	}
-	n = snprintf(buf, len, "%llu.%llu", (unsigned long long)whole,
-	    (unsigned long long)tenth);
-	if (width <= 0 || n <= width)
-		return;
-	if (whole == 0)
-		snprintf(buf, len, ".%llu", (unsigned long long)tenth);
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)
-		    (ticks / r + (ticks % r + r / 2) / r));
-}
 
 /* Append to a growing string. */
 static void
@@ -266,7 +226,7 @@ table_format(const struct table *t, int base, int rr)
 		table_append(&buf, &len, &size, cell);
 		for (c = 0; c < cols; c++) {
 			table_append(&buf, &len, &size, " | ");
-			table_cell(ticks[c], rr, 0, cell, sizeof cell);
+			protocol_table_cell(ticks[c], rr, 0, cell, sizeof cell);
 			table_append(&buf, &len, &size, cell);
 		}
 		table_append(&buf, &len, &size, "\n");

@@ -16,6 +16,8 @@
 #include "clock.h"
 #include "config.h"
 #include "engine.h"
+#include "command.h"
+#include "format.h"
 #include "protocol.h"
 
 struct event_base;
@@ -90,7 +92,7 @@ void	daemon_speed_to(struct daemon *, double, uint64_t tick,
 void	daemon_seek_speed(struct daemon *, uint64_t tick);
 void	daemon_shutdown(struct daemon *);
 void	daemon_status(struct daemon *, struct proto_status *);
-int	daemon_real(struct daemon *, int id, struct proto_real *,
+int	daemon_real(struct daemon *, int id, struct format_real *,
 	    char *exitbuf, size_t len);
 
 /* command.c */

@@ -39,6 +39,7 @@
 #include "daemon.h"
 #include "kruns.h"
 #include "log.h"
+#include "path.h"
 #include "paths.h"
 #include "perfetto.h"
 #include "proc.h"
@@ -202,17 +203,6 @@ daemon_usage(FILE *f)
 	    "  --help, --version\n"
 	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
 	    "docs/PROTOCOL.md).\n");
-}
-
-/* A path made absolute against the current directory (we chdir("/")). */
-static char *
-daemon_absolute(const char *path)
-{
-	char	cwd[PATH_MAX];
-
-	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
-		return (xstrdup(path));
-	return (xasprintf("%s/%s", cwd, path));
 }
 
 /* Record a human line about something that happened at tick. */
@@ -509,7 +499,7 @@ daemon_procs_change(void *arg, const struct change *ch, char **cause)
 
 /* The real-process part of a task line, from procs_info. */
 int
-daemon_real(struct daemon *d, int id, struct proto_real *real, char *exitbuf,
+daemon_real(struct daemon *d, int id, struct format_real *real, char *exitbuf,
     size_t len)
 {
 	struct procs_info	info;
@@ -1793,7 +1783,7 @@ daemon_scenario_path(struct daemon *d)
 		copy = p = xstrdup(d->cfg.scenario_path);
 		while ((dir = strsep(&p, ":")) != NULL)
 			if (*dir != '\0')
-				daemon_scenario_dir(d, daemon_absolute(dir));
+				daemon_scenario_dir(d, path_absolute(dir));
 		free(copy);
 	}
 	if ((prefix = paths_prefix()) == NULL)
@@ -1835,7 +1825,7 @@ daemon_session_new(struct daemon *d, const char *name, char **cause)
 			free(found);
 			return (NULL);
 		}
-		label = daemon_absolute(name);
+		label = path_absolute(name);
 	}
 	if (b != NULL)
 		sc = session_parse(text, label, cause);
@@ -2016,7 +2006,7 @@ daemon_record(struct daemon *d, const char *path, char **cause)
 		fclose(d->record);
 	d->record = f;
 	free(d->record_path);
-	d->record_path = daemon_absolute(path);
+	d->record_path = path_absolute(path);
 	daemon_flush_start(d);
 	return (0);
 }
@@ -2138,25 +2128,25 @@ daemon_main(int argc, char **argv)
 			free(path);
 			return (daemon_fail(d, cause, 2));
 		}
-		d->config_path = daemon_absolute(path);
+		d->config_path = path_absolute(path);
 		free(path);
 	}
 	log_set_level(d->cfg.log_level);
 
 	/* The scenario and the engine. */
-	d->bindir = procs_self_dir();
+	d->bindir = path_self_dir();
 	daemon_scenario_path(d);
 	if (d->cfg.child_output != NULL && *d->cfg.child_output != '\0')
-		d->child_output = daemon_absolute(d->cfg.child_output);
+		d->child_output = path_absolute(d->cfg.child_output);
 	if (daemon_load(d, scenario_arg != NULL ? scenario_arg :
 	    d->cfg.scenario, &cause) != 0)
 		return (daemon_fail(d, cause, 2));
 
 	/* The socket. */
 	if (socket_arg != NULL)
-		d->socket_path = daemon_absolute(socket_arg);
+		d->socket_path = path_absolute(socket_arg);
 	else if (*d->cfg.socket != '\0')
-		d->socket_path = daemon_absolute(d->cfg.socket);
+		d->socket_path = path_absolute(d->cfg.socket);
 	else
 		d->socket_path = sock_default_path();
 	/*
@@ -2182,11 +2172,11 @@ daemon_main(int argc, char **argv)
 			return (daemon_fail(d, cause, 1));
 		}
 		if (d->trace != stdout)
-			d->trace_path = daemon_absolute(trace_arg);
+			d->trace_path = path_absolute(trace_arg);
 		session_trace(d->session, d->trace);
 	}
 	if (perfetto_arg != NULL) {
-		d->perfetto_path = daemon_absolute(perfetto_arg);
+		d->perfetto_path = path_absolute(perfetto_arg);
 		if (daemon_perfetto_open(d, &cause) != 0) {
 			close(fd);
 			unlink(d->socket_path);

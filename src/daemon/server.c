@@ -443,7 +443,7 @@ server_body_cpus(struct server *srv, struct server_body **bp)
 
 	for (c = 0; c < engine_params(daemon_engine(d))->cpus; c++) {
 		engine_cpu_info(daemon_engine(d), c, &ci);
-		n = (int)protocol_cpu_line(buf, sizeof buf - 1, &ci);
+		n = (int)format_cpu_line(buf, sizeof buf - 1, &ci);
 		buf[n++] = '\n';
 		server_body_append(bp, buf, (size_t)n);
 	}
@@ -488,7 +488,7 @@ server_line_update(struct server *srv, int id, int n)
 	struct engine_task_info	 ti;
 	struct server_line	*l = &srv->lines[id - 1];
 	struct server_key	 key;
-	struct proto_real	 real;
+	struct format_real	 real;
 	char			 buf[sizeof l->text], ex[96];
 	size_t			 len;
 	int			 isreal;
@@ -507,7 +507,7 @@ server_line_update(struct server *srv, int id, int n)
 		return (0);
 	isreal = ti.kind == ENGINE_REAL &&
 	    daemon_real(d, id, &real, ex, sizeof ex) == 0;
-	len = protocol_task_line(buf, sizeof buf - 1, &ti,
+	len = format_task_line(buf, sizeof buf - 1, &ti,
 	    isreal ? &real : NULL, ti.group >= 0 ?
 	    engine_group_name(e, ti.group) : NULL);
 	buf[len++] = '\n';
@@ -555,7 +555,7 @@ server_body_shadow(struct server *srv, struct server_body **bp)
 	for (c = 0; c < engine_params(sh)->cpus; c++) {
 		engine_cpu_info(sh, c, &ci);
 		buf[0] = 's';
-		n = 1 + (int)protocol_cpu_line(buf + 1, sizeof buf - 2, &ci);
+		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, &ci);
 		buf[n++] = '\n';
 		server_body_append(bp, buf, (size_t)n);
 	}
@@ -563,7 +563,7 @@ server_body_shadow(struct server *srv, struct server_body **bp)
 		if (engine_task_info(sh, id, &ti) != 0)
 			continue;
 		buf[0] = 's';
-		n = 1 + (int)protocol_task_line(buf + 1, sizeof buf - 2, &ti,
+		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, &ti,
 		    NULL, ti.group >= 0 ? engine_group_name(sh, ti.group) :
 		    NULL);
 		buf[n++] = '\n';

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "log.h"
 #include "xmalloc.h"
 
 #define WHEEL_SIZE	4096		/* power of two */
@@ -119,7 +120,7 @@ struct engine {
 	 * The log of changes (engine_changes): the id of every task whose
 	 * snapshot may have changed, appended as it is touched (repeats
 	 * and all), so a reader finds what changed without a pass over
-	 * every task.  A new epoch (from engine_epochs) starts it again.
+	 * every task.  A new epoch (from *epochs) starts it again.
 	 * Kept only while tracking (engine_track_changes): it costs ~5-8 %
 	 * of a tick's instructions, for the live daemon's frames alone.
 	 */
@@ -127,24 +128,24 @@ struct engine {
 	int				*log;
 	size_t				 nlog, log_size;
 	uint64_t			 epoch;
+	uint64_t			*epochs;	/* the tracker's counter */
 	size_t				 asked;		/* 1 + index in events[]
 							   of an ask not yet
 							   answered; 0: none */
 };
 
 /*
- * Epochs of change logs, for every engine of the process: a reader that
- * kept an epoch never sees it again in another engine (one allocated
- * where a freed one was) or after a log started again.
+ * Start the log of changes again: anything may have changed.  Its new
+ * epoch comes from the counter the tracker keeps for all its engines
+ * (engine_track_changes): a reader that kept an epoch never sees it
+ * again in another of them (a clone, one allocated where a freed one
+ * was) or after a log started again.
  */
-static uint64_t	engine_epochs;
-
-/* Start the log of changes again: anything may have changed. */
 static void
 engine_changes_reset(struct engine *e)
 {
 	e->nlog = 0;
-	e->epoch = ++engine_epochs;
+	e->epoch = e->epochs != NULL ? ++*e->epochs : 0;
 }
 
 /*
@@ -180,15 +181,17 @@ engine_touch(struct engine *e, int id)
 }
 
 /*
- * Keep the log of changes (on) or not (off, as an engine starts): only
- * a reader that wants to know what changed between looks (the live
- * daemon's frames) needs it, and a tick costs less without.  Either way
- * a new epoch: what a reader kept no longer counts.
+ * Keep the log of changes (epochs: the tracker's counter of epochs, for
+ * all its engines) or not (NULL, as an engine starts): only a reader
+ * that wants to know what changed between looks (the live daemon's
+ * frames) needs it, and a tick costs less without.  Either way a new
+ * epoch: what a reader kept no longer counts.
  */
 void
-engine_track_changes(struct engine *e, int on)
+engine_track_changes(struct engine *e, uint64_t *epochs)
 {
-	e->tracking = on != 0;
+	e->tracking = epochs != NULL;
+	e->epochs = epochs;
 	engine_changes_reset(e);
 	if (!e->tracking) {
 		free(e->log);
@@ -244,8 +247,7 @@ engine_rqs_create(struct engine *e, const struct engine_policy *pol)
 	e->rq_stride = (pol->rq_size + 63) & ~(size_t)63;
 	if (posix_memalign((void **)&e->rqs, 64,
 	    e->rq_stride * (size_t)e->p.cpus) != 0) {
-		fprintf(stderr, "stairs: out of memory for runqueues\n");
-		abort();
+		fatalx("out of memory for runqueues");
 	}
 	memset(e->rqs, 0, e->rq_stride * (size_t)e->p.cpus);
 	e->env.rqs = e->rqs;
@@ -866,8 +868,7 @@ engine_tasks_resize(struct task *old, int n, int size)
 
 	if (posix_memalign((void **)&t, _Alignof(struct task),
 	    (size_t)size * sizeof *t) != 0) {
-		fprintf(stderr, "stairs: out of memory for %d tasks\n", size);
-		abort();
+		fatalx("out of memory for %d tasks", size);
 	}
 	if (n > 0)
 		memcpy(t, old, (size_t)n * sizeof *t);
@@ -1884,9 +1885,8 @@ engine_clone(const struct engine *e)
 				break;
 		}
 		if (k == 0) {
-			fprintf(stderr, "stairs: engine_clone: a fired event "
-			    "that is not an event\n");
-			abort();
+			fatalx("engine_clone: a fired event that is not "
+			    "an event");
 		}
 		c->fired[j].text = c->events[k - 1].text;
 		c->fired[j].answer = c->events[k - 1].answer;
@@ -1903,8 +1903,7 @@ engine_clone(const struct engine *e)
 	c->cpus = engine_dup(e->cpus, (size_t)e->p.cpus, sizeof *e->cpus);
 	if (posix_memalign((void **)&c->rqs, 64,
 	    e->rq_stride * (size_t)e->p.cpus) != 0) {
-		fprintf(stderr, "stairs: out of memory for runqueues\n");
-		abort();
+		fatalx("out of memory for runqueues");
 	}
 	memcpy(c->rqs, e->rqs, e->rq_stride * (size_t)e->p.cpus);
 

@@ -223,8 +223,6 @@ int	procs_phys_cpu(struct procs *, int cpu);
 void	procs_off_cpus(struct procs *, const cpu_set_t *ours, cpu_set_t *);
 /* Can prog be found (in bindir, then PATH)?  For checks before spawning. */
 int	procs_lookup(const char *bindir, const char *prog, char **cause);
-/* The directory of the running program (for procs_config.bindir). */
-char   *procs_self_dir(void);
 
 /*
  * Inside the layer: shared by the proc*.c files only.  proc.c holds the

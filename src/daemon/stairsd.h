@@ -5,9 +5,6 @@
 #ifndef STAIRS_STAIRSD_H
 #define STAIRS_STAIRSD_H
 
-/* The demo scenario's text, compiled in (scenarios/demo.cfg). */
-extern const char stairs_demo_scenario[];
-
 int	headless_main(int argc, char **argv);
 int	daemon_main(int argc, char **argv);
 

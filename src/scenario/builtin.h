@@ -19,6 +19,9 @@ const struct builtin_scenario *builtin_scenarios(size_t *n);
 /* The built-in scenario of that name, or NULL. */
 const struct builtin_scenario *builtin_find(const char *name);
 
+/* The demo scenario's text, compiled in (scenarios/demo.cfg). */
+extern const char stairs_demo_scenario[];
+
 /* The generated table (build/.../gen/builtin_scenarios.c). */
 extern const struct builtin_scenario builtin_table[];
 extern const size_t builtin_count;

@@ -26,6 +26,7 @@
 #include "ledger.h"
 #include "log.h"
 #include "proc.h"
+#include "quote.h"
 #include "scenario.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -52,13 +53,13 @@ static int
 command_task(struct daemon *d, const char *s, struct evbuffer *out,
     struct engine_task_info *ti)
 {
-	char	q[PROTO_QUOTE_SIZE];
+	char	q[QUOTE_SIZE];
 	int	id;
 
 	if ((id = session_task_find(daemon_session(d), s)) == 0 ||
 	    engine_task_info(daemon_engine(d), id, ti) != 0) {
 		evbuffer_add_printf(out, "err unknown task %s\n",
-		    protocol_quote(s, q, sizeof q));
+		    quote_word(s, q, sizeof q));
 		return (-1);
 	}
 	return (id);
@@ -69,7 +70,7 @@ void
 command_task_lines(struct daemon *d, struct evbuffer *out)
 {
 	struct engine_task_info	 ti;
-	struct proto_real	 real;
+	struct format_real	 real;
 	char			 buf[1024], ex[96];
 	int			 id, n, isreal;
 	size_t			 len;
@@ -80,7 +81,7 @@ command_task_lines(struct daemon *d, struct evbuffer *out)
 			continue;
 		isreal = ti.kind == ENGINE_REAL &&
 		    daemon_real(d, id, &real, ex, sizeof ex) == 0;
-		len = protocol_task_line(buf, sizeof buf, &ti,
+		len = format_task_line(buf, sizeof buf, &ti,
 		    isreal ? &real : NULL, ti.group >= 0 ?
 		    engine_group_name(daemon_engine(d), ti.group) : NULL);
 		command_line(out, buf, len);
@@ -97,7 +98,7 @@ command_cpu_lines(struct daemon *d, struct evbuffer *out)
 
 	for (c = 0; c < engine_params(daemon_engine(d))->cpus; c++) {
 		engine_cpu_info(daemon_engine(d), c, &ci);
-		command_line(out, buf, protocol_cpu_line(buf, sizeof buf, &ci));
+		command_line(out, buf, format_cpu_line(buf, sizeof buf, &ci));
 	}
 }
 
@@ -111,7 +112,7 @@ command_table_cmd(struct daemon *d, const struct proto_cmd *cmd,
 
 	if ((id = command_task(d, cmd->task, out, &ti)) < 0)
 		return (0);
-	ledger_write(session_ledger(daemon_session(d)), id, &ti,
+	format_table_lines(session_ledger(daemon_session(d)), id, &ti,
 	    engine_params(daemon_engine(d))->rr_interval,
 	    engine_now(daemon_engine(d)), out);	/* the tick shown */
 	evbuffer_add_printf(out, "ok\n");
@@ -247,7 +248,7 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
     enum engine_kind kind, struct evbuffer *out)
 {
 	struct change	 ch;
-	char		*cause = NULL, q[PROTO_QUOTE_SIZE];
+	char		*cause = NULL, q[QUOTE_SIZE];
 	int		 id;
 
 	if (engine_ntasks(daemon_engine(d)) >= daemon_config(d)->max_tasks)
@@ -255,7 +256,7 @@ command_task_add(struct daemon *d, const struct proto_cmd *cmd,
 		    "(max_tasks %d)", daemon_config(d)->max_tasks)), -1);
 	if (session_task_find(daemon_session(d), cmd->task) != 0)
 		return (command_err(out, xasprintf("task %s exists",
-		    protocol_quote(cmd->task, q, sizeof q))), -1);
+		    quote_word(cmd->task, q, sizeof q))), -1);
 	memset(&ch, 0, sizeof ch);
 	ch.kind = CHANGE_ADD;
 	ch.name = cmd->task;
@@ -304,10 +305,10 @@ command_add(struct daemon *d, const struct proto_cmd *cmd,
 static char *
 command_spawn_why(const char *prog, const char *cause)
 {
-	char	q[PROTO_QUOTE_SIZE];
+	char	q[QUOTE_SIZE];
 	size_t	n = strlen(prog);
 
-	protocol_quote(prog, q, sizeof q);
+	quote_word(prog, q, sizeof q);
 	if (strncmp(cause, prog, n) == 0 && strncmp(cause + n, ": ", 2) == 0)
 		return (xasprintf("%s: %s", q, cause + n + 2));
 	return (xasprintf("%s: %s", q, cause));
@@ -318,7 +319,7 @@ static int
 command_spawn(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	char	*cause = NULL, *why, q[PROTO_QUOTE_SIZE];
+	char	*cause = NULL, *why, q[QUOTE_SIZE];
 	int	 id;
 
 	if (daemon_procs(d) == NULL)
@@ -336,7 +337,7 @@ command_spawn(struct daemon *d, const struct proto_cmd *cmd,
 		return (0);
 	}
 	daemon_note(d, "%s spawned (%s, nice %d)", cmd->task,
-	    protocol_quote(cmd->argv[0], q, sizeof q), cmd->nice);
+	    quote_word(cmd->argv[0], q, sizeof q), cmd->nice);
 	evbuffer_add_printf(out, "ok %d\n", id);
 	return (0);
 }
@@ -489,13 +490,13 @@ command_scenarios(struct daemon *d, const struct proto_cmd *cmd,
 static int
 command_absolute(const char *path, struct evbuffer *out)
 {
-	char	q[PROTO_QUOTE_SIZE];
+	char	q[QUOTE_SIZE];
 
 	if (path[0] == '/')
 		return (0);
 	command_err(out, xasprintf("%s: not an absolute path (a relative "
 	    "one would be the daemon's directory's)",
-	    protocol_quote(path, q, sizeof q)));
+	    quote_word(path, q, sizeof q)));
 	return (-1);
 }
 
@@ -503,14 +504,14 @@ command_absolute(const char *path, struct evbuffer *out)
 static int
 command_load(struct daemon *d, const char *name, struct evbuffer *out)
 {
-	char		*cause = NULL, *copy, q[PROTO_QUOTE_SIZE];
+	char		*cause = NULL, *copy, q[QUOTE_SIZE];
 	const char	*p;
 
 	/* Errors name the file: only printable ones are echoed as they are. */
 	for (p = name; *p != '\0'; p++) {
 		if (*p <= 0x20 || *p >= 0x7f)
 			return (command_err(out, xasprintf("load: no scenario "
-			    "%s", protocol_quote(name, q, sizeof q))));
+			    "%s", quote_word(name, q, sizeof q))));
 	}
 	if (strchr(name, '/') != NULL && command_absolute(name, out) != 0)
 		return (0);
@@ -530,13 +531,13 @@ static int
 command_record(struct daemon *d, const struct proto_cmd *cmd,
     struct evbuffer *out)
 {
-	char	*cause = NULL, q[PROTO_QUOTE_SIZE];
+	char	*cause = NULL, q[QUOTE_SIZE];
 
 	if (command_absolute(cmd->path, out) != 0)
 		return (0);
 	if (daemon_record(d, cmd->path, &cause) != 0)
 		return (command_err(out, cause));
-	daemon_note(d, "recording to %s", protocol_quote(cmd->path, q,
+	daemon_note(d, "recording to %s", quote_word(cmd->path, q,
 	    sizeof q));
 	evbuffer_add_printf(out, "ok\n");
 	return (0);

@@ -11,7 +11,6 @@
 
 #include "engine.h"
 
-struct evbuffer;
 struct ledger;
 struct table;
 
@@ -25,9 +24,5 @@ uint64_t ledger_since(const struct ledger *);
 size_t	ledger_memory(const struct ledger *);
 /* Task id's table, NULL until it has run. */
 const struct table *ledger_table(const struct ledger *, int id);
-/* The counts are up to tick now (the present's, even when viewing back). */
-void	ledger_write(const struct ledger *, int id,
-	    const struct engine_task_info *, int rr, uint64_t now,
-	    struct evbuffer *);
 
 #endif

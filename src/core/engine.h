@@ -366,8 +366,11 @@ int	engine_task_info(const struct engine *, int id,
 	    struct engine_task_info *);			/* -1: no such id */
 uint64_t engine_changes(const struct engine *, const int **ids,
 	    size_t *n);				/* the tasks touched */
-/* Keep the log engine_changes reads (off as an engine starts). */
-void	engine_track_changes(struct engine *, int on);
+/*
+ * Keep the log engine_changes reads (off, NULL, as an engine starts),
+ * its epochs drawn from *epochs, a counter the tracker keeps.
+ */
+void	engine_track_changes(struct engine *, uint64_t *epochs);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /* The scenario events fired in the last tick, in order. */

@@ -31,7 +31,7 @@
 #include "engine.h"
 #include "log.h"
 #include "proc.h"
-#include "protocol.h"
+#include "quote.h"
 #include "xmalloc.h"
 
 /*
@@ -92,22 +92,6 @@ procs_lookup(const char *bindir, const char *prog, char **cause)
 	}
 	free(path);
 	return (0);
-}
-
-/* The directory holding the running program, NULL if unknown. */
-char *
-procs_self_dir(void)
-{
-	char	buf[PATH_MAX], *slash;
-	ssize_t	n;
-
-	if ((n = readlink("/proc/self/exe", buf, sizeof buf - 1)) <= 0)
-		return (NULL);
-	buf[n] = '\0';
-	if ((slash = strrchr(buf, '/')) == NULL)
-		return (NULL);
-	*slash = '\0';
-	return (xstrdup(buf[0] == '\0' ? "/" : buf));
 }
 
 /* Mark a task exited with a reason. */
@@ -175,7 +159,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	struct engine_task_info	 ti;
 	struct proc		*p;
 	char			*path, *log = NULL, reason[256], *why;
-	char			 q[PROTO_QUOTE_SIZE];
+	char			 q[QUOTE_SIZE];
 	int			 out, fds[2], status, err, saved;
 	pid_t			 pid, r;
 
@@ -209,7 +193,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		err = errno;
 		*cause = xasprintf("%s: %s", argv[0], strerror(err));
 		snprintf(reason, sizeof reason, "exec: %s: %s",
-		    protocol_quote(argv[0], q, sizeof q), strerror(err));
+		    quote_word(argv[0], q, sizeof q), strerror(err));
 		proc_spawn_exited(ps, p, reason, *cause);
 		return (-1);
 	}
@@ -320,7 +304,7 @@ proc_spawn_status(int status, char *buf, size_t len)
 static void
 proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 {
-	char	reason[300], error[256], q[PROTO_QUOTE_SIZE];
+	char	reason[300], error[256], q[QUOTE_SIZE];
 	int	err;
 
 	proc_sample_cputime(p);
@@ -338,7 +322,7 @@ proc_spawn_ended(struct procs *ps, struct proc *p, int status)
 		if (read(p->errfd, &err, sizeof err) == sizeof err) {
 			/* The program as the client gave it: quoted. */
 			snprintf(error, sizeof error, "%s: %s",
-			    protocol_quote(p->prog, q, sizeof q),
+			    quote_word(p->prog, q, sizeof q),
 			    strerror(err));
 			snprintf(reason, sizeof reason, "exec: %s", error);
 			log_warnx("task %s: %s", p->name, error);

@@ -10,7 +10,7 @@
  *   above the bin/ the running program is in (so an installation can be
  *   moved, and DESTDIR installs work);
  * - real tasks' programs (stairs-load): beside the running program
- *   (procs_self_dir, proc-spawn.c), which is PREFIX/bin when installed.
+ *   (path_self_dir, base/path.c), which is PREFIX/bin when installed.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,10 +19,9 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "path.h"
 #include "paths.h"
-#include "proc.h"
 #include "scenario.h"
-#include "stairsd.h"
 #include "xmalloc.h"
 
 #define PATHS_CONFIG	"stairs/stairsd.cfg"
@@ -33,7 +32,7 @@ paths_prefix(void)
 {
 	char	*dir, *slash;
 
-	if ((dir = procs_self_dir()) == NULL)
+	if ((dir = path_self_dir()) == NULL)
 		return (NULL);
 	slash = strrchr(dir, '/');
 	if (slash == NULL || strcmp(slash, "/bin") != 0) {
@@ -78,17 +77,6 @@ paths_config(const char *sysconfdir)
 		return (path);
 	free(path);
 	return (NULL);
-}
-
-/* A path made absolute against the current directory. */
-static char *
-paths_absolute(const char *path)
-{
-	char	cwd[PATH_MAX];
-
-	if (path[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
-		return (xstrdup(path));
-	return (xasprintf("%s/%s", cwd, path));
 }
 
 /* The installed file of a scenario's name, or NULL; malloc'd. */
@@ -141,7 +129,7 @@ paths_scenario_load(const char *arg, char **label, char **cause)
 	}
 	sc = scenario_load_file(file != NULL ? file : arg, cause);
 	if (sc != NULL && label != NULL)
-		*label = paths_absolute(file != NULL ? file : arg);
+		*label = path_absolute(file != NULL ? file : arg);
 	free(file);
 	return (sc);
 }

@@ -34,12 +34,4 @@ int		 table_columns(const struct table *, int base);
 uint64_t	 table_dropped(const struct table *);
 size_t		 table_memory(const struct table *);
 
-/*
- * One cell: ticks / rr rounded to one decimal ("1.5"), whole without
- * ".0" ("2"), "" if zero, never "0.0" (0.1 at least).  If width > 0 and
- * that is wider: ".7" below one, else rounded to whole ("13").
- */
-void		 table_cell(uint64_t ticks, int rr, int width, char *buf,
-		    size_t len);
-
 #endif

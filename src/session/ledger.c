@@ -14,7 +14,6 @@
 
 #include "ledger.h"
 #include "table.h"
-#include "wire.h"
 #include "xmalloc.h"
 
 struct ledger {
@@ -113,52 +112,4 @@ ledger_rows(const struct ledger *l, int id)
 	const struct table	*t = ledger_table(l, id);
 
 	return (t != NULL ? (int)table_nrows(t) : 0);
-}
-
-/*
- * The table's lines for a task: a header, then one row per descent kept,
- * oldest first, with the ticks run on each stair from Base down.  There
- * are as many columns as the task has stairs now, or more if it ran
- * lower before a renice.  The counts are up to tick now, which the
- * line says (now=): the tick shown (session_ledger gives the past's
- * counts while the past is shown).  descent= is the descent ti is in
- * then: right after a fall-off, one no row counts yet.
- */
-void
-ledger_write(const struct ledger *l, int id, const struct engine_task_info *ti,
-    int rr, uint64_t now, struct evbuffer *out)
-{
-	const struct table	*t = ledger_table(l, id);
-	const uint32_t		*ticks;
-	uint32_t		 d;
-	size_t			 i, n;
-	int			 j, cols;
-
-	cols = table_columns(t, ti->stair.prio);
-	n = t != NULL ? table_nrows(t) : 0;
-#define K(id)	wire_key(&wire_table, id)
-	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
-	    "%s=%llu %s=%llu %s=%lu", wire_table.word, K(WIRE_TABLE_TASK), id,
-	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
-	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
-	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
-	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
-	    K(WIRE_TABLE_NOW), (unsigned long long)now,
-	    K(WIRE_TABLE_DESCENT), (unsigned long)ti->stair.descent);
-	/* Counted again from a keyframe after tick 0 (session.c). */
-	if (l->since > 0)
-		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),
-		    (unsigned long long)l->since);
-#undef K
-	evbuffer_add(out, "\n", 1);
-	for (i = 0; i < n; i++) {
-		d = table_row(t, i, &ticks);
-		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,
-		    wire_key(&wire_row, WIRE_ROW_ITER), d,
-		    wire_key(&wire_row, WIRE_ROW_TICKS));
-		for (j = 0; j < cols; j++)
-			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
-			    ticks[j]);
-		evbuffer_add(out, "\n", 1);
-	}
 }

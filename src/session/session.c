@@ -70,6 +70,7 @@ struct session_speed {
 
 struct session {
 	struct engine		*e;
+	uint64_t		 epochs;	/* its engines' change logs */
 	char			*label;
 	char			*name;
 	char			*description;	/* the scenario's, or "" */
@@ -294,7 +295,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->exit_reason = set->exit_reason;
 	s->arg = set->arg;
 	s->e = engine_create(&set->params, set->policy);
-	engine_track_changes(s->e, set->track_changes);
+	engine_track_changes(s->e, set->track_changes ? &s->epochs : NULL);
 	if (scenario_apply(sc, s->e, spawn, set->spawn_arg, cause) != 0) {
 		session_free(s);
 		return (NULL);
@@ -1030,7 +1031,7 @@ session_compare(struct session *s, const struct engine_policy *pol,
 		s->shadow = engine_clone(s->e);
 		engine_set_policy(s->shadow, pol);
 		/* Read whole for its frames: its log would go unread. */
-		engine_track_changes(s->shadow, 0);
+		engine_track_changes(s->shadow, NULL);
 	}
 	return (0);
 }

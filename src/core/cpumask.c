@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cpumask.h"
-#include "protocol.h"
+#include "quote.h"
 #include "xmalloc.h"
 
 /* Empty the set. */
@@ -160,7 +160,7 @@ int
 cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 {
 	const char	*p = s;
-	char		 q[PROTO_QUOTE_SIZE];
+	char		 q[QUOTE_SIZE];
 	long		 lo, hi, c;
 
 	cpumask_zero(m);
@@ -177,7 +177,7 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 			/* The first CPU of the range that is outside. */
 			*cause = xasprintf("cpu %ld is outside 0..%d in %s",
 			    lo >= ncpus ? lo : (long)ncpus, ncpus - 1,
-			    protocol_quote(s, q, sizeof q));
+			    quote_word(s, q, sizeof q));
 			return (-1);
 		}
 		for (c = lo; c <= hi; c++)
@@ -191,7 +191,7 @@ cpumask_parse(const char *s, int ncpus, struct cpumask *m, char **cause)
 	return (0);
 bad:
 	*cause = xasprintf("bad cpu list %s (expected e.g. 0-2,5)",
-	    protocol_quote(s, q, sizeof q));
+	    quote_word(s, q, sizeof q));
 	return (-1);
 }
 

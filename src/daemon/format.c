@@ -1,0 +1,236 @@
+/*
+ * format.c -- the data lines made of engine snapshots: a task line and a
+ * cpu line, in the order and with the keys wire.c writes down.
+ */
+#include <event2/buffer.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cpumask.h"
+#include "format.h"
+#include "ledger.h"
+#include "table.h"
+#include "wire.h"
+
+/* The protocol's name for a task's state. */
+const char *
+format_state_name(const struct engine_task_info *ti)
+{
+	switch (ti->state) {
+	case ENGINE_RUNNABLE:
+		return (ti->running ? "running" : "runnable");
+	case ENGINE_EXITED:
+		return ("exited");
+	default:
+		return ("sleeping");
+	}
+}
+
+/* Why a task ended, as the engine knows it. */
+const char *
+format_exit_name(enum engine_exit why)
+{
+	switch (why) {
+	case ENGINE_EXIT_RUNTIME:
+		return ("runtime");
+	case ENGINE_EXIT_KILLED:
+		return ("killed");
+	default:
+		return ("-");
+	}
+}
+
+/* One task line: wire.c's order, values from ti and real. */
+size_t
+format_task_line(char *buf, size_t len, const struct engine_task_info *ti,
+    const struct format_real *real, const char *group)
+{
+	const struct wire_line	*line = &wire_task;
+	struct protocol_out	 o = { buf, 0, len };
+	char			 cpus[160], ex[96];
+	int			 i, started;
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	started = real != NULL && real->pid > 0;
+	for (i = 0; i < line->n; i++) {
+		/* Real tasks only: sim lines stay as they were. */
+		if (line->order[i] == WIRE_TASK_STOLEN &&
+		    ti->kind != ENGINE_REAL)
+			continue;
+		protocol_out_key(&o, line, i);
+		switch ((enum wire_task)line->order[i]) {
+		case WIRE_TASK_ID:
+			protocol_out_num(&o, ti->id);
+			break;
+		case WIRE_TASK_NAME:
+			protocol_out_str(&o, ti->name);
+			break;
+		case WIRE_TASK_KIND:
+			protocol_out_str(&o, ti->kind == ENGINE_REAL ? "real" :
+			    "sim");
+			break;
+		case WIRE_TASK_PID:
+			if (started)
+				protocol_out_num(&o, real->pid);
+			else
+				protocol_out_str(&o, "-");
+			break;
+		case WIRE_TASK_NICE:
+			protocol_out_num(&o, ti->stair.nice);
+			break;
+		case WIRE_TASK_CPU:
+			if (ti->cpu >= 0)
+				protocol_out_num(&o, ti->cpu);
+			else
+				protocol_out_str(&o, "-");
+			break;
+		case WIRE_TASK_RANK:
+			protocol_out_num(&o, ti->stair.rank);
+			break;
+		case WIRE_TASK_ITER:
+			protocol_out_num(&o, ti->stair.iter);
+			break;
+		case WIRE_TASK_LEFT:
+			protocol_out_num(&o, ti->stair.left);
+			break;
+		case WIRE_TASK_STATE:
+			protocol_out_str(&o, format_state_name(ti));
+			break;
+		case WIRE_TASK_RAN:
+			protocol_out_unum(&o, ti->ran);
+			break;
+		case WIRE_TASK_CPUTIME:
+			if (started)
+				protocol_out_unum(&o, real->cputime_ms);
+			else
+				protocol_out_str(&o, "-");
+			break;
+		case WIRE_TASK_STOLEN:
+			if (started)
+				protocol_out_unum(&o, real->stolen_ms);
+			else
+				protocol_out_str(&o, "-");
+			break;
+		case WIRE_TASK_CPUS:
+			protocol_out_str(&o, cpumask_format(&ti->allowed, cpus,
+			    sizeof cpus));
+			break;
+		case WIRE_TASK_GROUP:
+			protocol_out_str(&o, group != NULL ? group : "-");
+			break;
+		case WIRE_TASK_EXIT:
+			if (real != NULL && real->exit != NULL &&
+			    real->exit[0] != '\0' &&
+			    ti->exit != ENGINE_EXIT_RUNTIME)
+				protocol_word(real->exit, ex, sizeof ex);
+			else
+				protocol_word(format_exit_name(ti->exit), ex,
+				    sizeof ex);
+			protocol_out_str(&o, ex);
+			break;
+		case WIRE_TASK_SLICE:
+			protocol_out_num(&o, ti->slice);
+			break;
+		case WIRE_TASK_TOP:
+			protocol_out_num(&o, ti->top);
+			break;
+		case WIRE_TASK_BOTTOM:
+			protocol_out_num(&o, ti->bottom);
+			break;
+		case WIRE_TASK_MAX:
+			break;
+		}
+	}
+	return (o.len);
+}
+
+/* One cpu line: an idle CPU (task=0) has no rank, iter or left. */
+size_t
+format_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
+{
+	const struct wire_line	*line = &wire_cpu;
+	struct protocol_out	 o = { buf, 0, len };
+	int			 i;
+
+	if (len == 0)
+		return (0);
+	buf[0] = '\0';
+	for (i = 0; i < line->n; i++) {
+		protocol_out_key(&o, line, i);
+		switch ((enum wire_cpu)line->order[i]) {
+		case WIRE_CPU_ID:
+			protocol_out_num(&o, ci->cpu);
+			break;
+		case WIRE_CPU_TASK:
+			protocol_out_num(&o, ci->task);
+			break;
+		case WIRE_CPU_NR:
+			protocol_out_num(&o, ci->nr);
+			break;
+		case WIRE_CPU_RANK:
+		case WIRE_CPU_ITER:
+		case WIRE_CPU_LEFT:
+			if (ci->task == 0)
+				protocol_out_str(&o, "-");
+			else
+				protocol_out_num(&o, line->order[i] ==
+				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
+				    WIRE_CPU_ITER ? ci->iter : ci->left);
+			break;
+		case WIRE_CPU_MAX:
+			break;
+		}
+	}
+	return (o.len);
+}
+
+/*
+ * The table's lines for a task: a header, then one row per descent kept,
+ * oldest first, with the ticks run on each stair from Base down.  There
+ * are as many columns as the task has stairs now, or more if it ran
+ * lower before a renice.  The counts are up to tick now, which the
+ * line says (now=): the tick shown (session_ledger gives the past's
+ * counts while the past is shown).  descent= is the descent ti is in
+ * then: right after a fall-off, one no row counts yet.
+ */
+void
+format_table_lines(const struct ledger *l, int id, const struct engine_task_info *ti,
+    int rr, uint64_t now, struct evbuffer *out)
+{
+	const struct table	*t = ledger_table(l, id);
+	const uint32_t		*ticks;
+	uint32_t		 d;
+	size_t			 i, n;
+	int			 j, cols;
+
+	cols = table_columns(t, ti->stair.prio);
+	n = t != NULL ? table_nrows(t) : 0;
+#define K(id)	wire_key(&wire_table, id)
+	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
+	    "%s=%llu %s=%llu %s=%lu", wire_table.word, K(WIRE_TABLE_TASK), id,
+	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
+	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
+	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
+	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
+	    K(WIRE_TABLE_NOW), (unsigned long long)now,
+	    K(WIRE_TABLE_DESCENT), (unsigned long)ti->stair.descent);
+	/* Counted again from a keyframe after tick 0 (session.c). */
+	if (ledger_since(l) > 0)
+		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),
+		    (unsigned long long)ledger_since(l));
+#undef K
+	evbuffer_add(out, "\n", 1);
+	for (i = 0; i < n; i++) {
+		d = table_row(t, i, &ticks);
+		evbuffer_add_printf(out, "%s %s=%u %s=", wire_row.word,
+		    wire_key(&wire_row, WIRE_ROW_ITER), d,
+		    wire_key(&wire_row, WIRE_ROW_TICKS));
+		for (j = 0; j < cols; j++)
+			evbuffer_add_printf(out, "%s%u", j == 0 ? "" : ",",
+			    ticks[j]);
+		evbuffer_add(out, "\n", 1);
+	}
+}

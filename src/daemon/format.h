@@ -1,0 +1,40 @@
+/*
+ * format.h -- task and cpu lines from engine snapshots (format.c).
+ */
+#ifndef STAIRS_FORMAT_H
+#define STAIRS_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "protocol.h"
+
+struct evbuffer;
+struct ledger;
+
+/* The real-process part of a task line; NULL for scripted tasks. */
+struct format_real {
+	long		 pid;		/* 0: not started */
+	uint64_t	 cputime_ms;
+	uint64_t	 stolen_ms;	/* run while the engine had not picked it */
+	const char	*exit;		/* "status=0"...; NULL: engine's */
+};
+
+
+size_t	format_task_line(char *buf, size_t len,
+	    const struct engine_task_info *, const struct format_real *,
+	    const char *group);
+size_t	format_cpu_line(char *buf, size_t len,
+	    const struct engine_cpu_info *);
+const char *format_state_name(const struct engine_task_info *);
+const char *format_exit_name(enum engine_exit);
+/*
+ * The `table` reply's lines for task id (ti): a header, then a row per
+ * descent kept; the counts are up to tick now (the tick shown).
+ */
+void	format_table_lines(const struct ledger *, int id,
+	    const struct engine_task_info *, int rr, uint64_t now,
+	    struct evbuffer *);
+
+#endif
