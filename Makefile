@@ -48,6 +48,7 @@ CFLAGS		+= -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) \
 LDFLAGS		+= $(SANFLAGS)
 LDLIBS		+= $(PKG_LIBS) -lm
 
+.DEFAULT_GOAL := all
 LAYERS		= base core wire scenario session real daemon
 # Each layer's packages (their headers and libraries), besides those of
 # the layers below: the engine links with none.
@@ -56,7 +57,7 @@ PKGS_daemon	= libevent
 PKGS_ui		= ncursesw libevent
 layer_pkgs	= $(foreach l,$(1),$(PKGS_$(l)))
 
-MAINS		= src/daemon/stairsd.c src/load/load.c
+MAINS		= src/daemon/main.c src/load/load.c
 UI_MAIN		= ui/stairs.c
 UI_SRCS		:= $(filter-out $(UI_MAIN),$(wildcard ui/*.c))
 TEST_SRCS	:= $(wildcard tests/test_*.c)
@@ -119,7 +120,8 @@ $(UILIB): $(filter-out $(BUILD)/$(UI_MAIN:.c=.o),$(UI_OBJS))
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN)/stairsd: $(BUILD)/src/daemon/stairsd.o $(ALL_LIBS)
+$(BUILD)/src/daemon/main.o: LAYER_INC = $(foreach l,$(LAYERS),-Isrc/$(l))
+$(BIN)/stairsd: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

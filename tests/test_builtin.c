@@ -19,7 +19,6 @@
 
 #include "builtin.h"
 #include "scenario.h"
-#include "stairsd.h"
 
 /* A whole file's text (malloc'd), or NULL. */
 static char *

@@ -43,8 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stairsd.h"
 #include "daemon_harness.h"
+#include "headless.h"
 #include "skip_timing.h"
 
 #define PT_MAX		200000

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "command.h"
+#include "cmd.h"
 #include "format.h"
 #include "protocol.h"
 #include "quote.h"
@@ -124,52 +124,52 @@ test_wire(void **state)
 static int
 changes(const char *line)
 {
-	struct proto_cmd	 cmd;
+	struct cmd	 cmd;
 	char			*cause = NULL;
 	int			 rc;
 
-	if (protocol_parse(line, &cmd, &cause) != 0)
+	if (cmd_parse(line, &cmd, &cause) != 0)
 		fail_msg("%s: %s", line, cause);
-	rc = protocol_changes(&cmd);
-	protocol_cmd_free(&cmd);
+	rc = cmd.entry != NULL && (cmd.entry->flags & CMD_WRITE) != 0;
+	cmd_free(&cmd);
 	return (rc);
 }
 
 /*
- * command_table: every entry's usage starts with its name, names are
+ * cmd_table: every entry's usage starts with its name, names are
  * unique, it runs something, and a command that changes the engine is
  * one that changes the daemon (so read-only clients are refused it).
  */
 static void
 test_command_table(void **state)
 {
-	const struct proto_def	*a, *b;
-	size_t			 n;
+	const struct cmd_entry *const	*a, *const *b;
+	size_t				 n;
 
-	for (a = command_table; a->name != NULL; a++) {
-		n = strlen(a->name);
-		assert_int_equal(strncmp(a->usage, a->name, n), 0);
-		assert_true(a->usage[n] == '\0' || a->usage[n] == ' ');
-		assert_non_null(a->exec);
-		assert_non_null(a->help);
-		assert_ptr_equal(protocol_find(a->name), a);
-		if (a->flags & PROTO_ENGINE)
-			assert_true(a->flags & PROTO_CHANGES);
-		for (b = a + 1; b->name != NULL; b++) {
-			assert_string_not_equal(a->name, b->name);
-			assert_int_not_equal(a->type, b->type);
+	for (a = cmd_table; *a != NULL; a++) {
+		n = strlen((*a)->name);
+		assert_int_equal(strncmp((*a)->usage, (*a)->name, n), 0);
+		assert_true((*a)->usage[n] == '\0' || (*a)->usage[n] == ' ');
+		assert_non_null((*a)->exec);
+		assert_non_null((*a)->help);
+		assert_ptr_equal(cmd_find((*a)->name), *a);
+		if ((*a)->flags & CMD_ENGINE & ~CMD_WRITE)
+			assert_true((*a)->flags & CMD_WRITE);
+		for (b = a + 1; *b != NULL; b++) {
+			assert_string_not_equal((*a)->name, (*b)->name);
+			assert_ptr_not_equal(*a, *b);
 		}
 	}
-	assert_null(protocol_find("frob"));
+	assert_null(cmd_find("frob"));
 }
 
 /* Parse line; must succeed; the command is left in cmd. */
 static void
-ok(const char *line, struct proto_cmd *cmd)
+ok(const char *line, struct cmd *cmd)
 {
 	char	*cause = NULL;
 
-	if (protocol_parse(line, cmd, &cause) != 0) {
+	if (cmd_parse(line, cmd, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", line, cause);
 		free(cause);
 		fail();
@@ -180,12 +180,12 @@ ok(const char *line, struct proto_cmd *cmd)
 static void
 bad(const char *line, const char *want)
 {
-	struct proto_cmd	 cmd;
+	struct cmd	 cmd;
 	char			*cause = NULL;
 
-	if (protocol_parse(line, &cmd, &cause) == 0) {
+	if (cmd_parse(line, &cmd, &cause) == 0) {
 		fprintf(stderr, "%s: parsed\n", line);
-		protocol_cmd_free(&cmd);
+		cmd_free(&cmd);
 		fail();
 	}
 	if (strncmp(cause, want, strlen(want)) != 0) {
@@ -201,22 +201,22 @@ bad(const char *line, const char *want)
 static void
 test_simple(void **state)
 {
-	static const struct { const char *s; enum proto_type t; } v[] = {
-		{ "help", PROTO_HELP }, { "status", PROTO_STATUS },
-		{ "tasks", PROTO_TASKS }, { "cpus", PROTO_CPUS },
-		{ "pause", PROTO_PAUSE }, { "resume", PROTO_RESUME },
-		{ "unsubscribe", PROTO_UNSUBSCRIBE },
-		{ "shutdown", PROTO_SHUTDOWN }, { "quit", PROTO_QUIT },
-		{ "  status  ", PROTO_STATUS }, { "\tstatus", PROTO_STATUS },
-		{ "", PROTO_NONE }, { "   ", PROTO_NONE },
+	static const struct { const char *s; const struct cmd_entry *t; } v[] = {
+		{ "help", &cmd_help_entry }, { "status", &cmd_status_entry },
+		{ "tasks", &cmd_tasks_entry }, { "cpus", &cmd_cpus_entry },
+		{ "pause", &cmd_pause_entry }, { "resume", &cmd_resume_entry },
+		{ "unsubscribe", &cmd_unsubscribe_entry },
+		{ "shutdown", &cmd_shutdown_entry }, { "quit", &cmd_quit_entry },
+		{ "  status  ", &cmd_status_entry }, { "\tstatus", &cmd_status_entry },
+		{ "", NULL }, { "   ", NULL },
 	};
-	struct proto_cmd	cmd;
+	struct cmd	cmd;
 	size_t			i;
 
 	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
 		ok(v[i].s, &cmd);
-		assert_int_equal(cmd.type, v[i].t);
-		protocol_cmd_free(&cmd);
+		assert_ptr_equal(cmd.entry, v[i].t);
+		cmd_free(&cmd);
 	}
 	bad("status 1", "usage: status");
 	bad("frob", "unknown command \"frob\" (try help)");
@@ -228,33 +228,33 @@ test_simple(void **state)
 static void
 test_task_commands(void **state)
 {
-	struct proto_cmd	cmd;
+	struct cmd	cmd;
 
 	ok("sleep hog 100", &cmd);
-	assert_int_equal(cmd.type, PROTO_SLEEP);
+	assert_ptr_equal(cmd.entry, &cmd_sleep_entry);
 	assert_string_equal(cmd.task, "hog");
 	assert_int_equal(cmd.has_ms, 1);
 	assert_int_equal(cmd.ms, 100);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("sleep 3", &cmd);
 	assert_string_equal(cmd.task, "3");
 	assert_int_equal(cmd.has_ms, 0);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("nice hog -20", &cmd);
 	assert_int_equal(cmd.nice, -20);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("nice hog +19", &cmd);
 	assert_int_equal(cmd.nice, 19);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("affinity hog 0-2,5", &cmd);
 	assert_string_equal(cmd.cpus, "0-2,5");
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("kill hog", &cmd);
-	assert_int_equal(cmd.type, PROTO_KILL);
-	protocol_cmd_free(&cmd);
+	assert_ptr_equal(cmd.entry, &cmd_kill_entry);
+	cmd_free(&cmd);
 	ok("table hog", &cmd);
-	assert_int_equal(cmd.type, PROTO_TABLE);
-	protocol_cmd_free(&cmd);
+	assert_ptr_equal(cmd.entry, &cmd_table_entry);
+	cmd_free(&cmd);
 
 	bad("sleep hog -5", "bad ms \"-5\": expected a whole number of ms, "
 	    "1 to 100000000");
@@ -280,10 +280,10 @@ test_task_commands(void **state)
 static void
 test_add_spawn(void **state)
 {
-	struct proto_cmd	cmd;
+	struct cmd	cmd;
 
 	ok("add ed nice=-5 cpus=1 pattern=2,40,3,10 runtime=500", &cmd);
-	assert_int_equal(cmd.type, PROTO_ADD);
+	assert_ptr_equal(cmd.entry, &cmd_add_entry);
 	assert_string_equal(cmd.task, "ed");
 	assert_int_equal(cmd.nice, -5);
 	assert_string_equal(cmd.cpus, "1");
@@ -291,23 +291,23 @@ test_add_spawn(void **state)
 	assert_int_equal(cmd.pattern[0], 2);
 	assert_int_equal(cmd.pattern[3], 10);
 	assert_int_equal(cmd.runtime, 500);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("add hog", &cmd);
 	assert_null(cmd.pattern);
 	assert_int_equal(cmd.has_nice, 0);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("spawn burn nice=3 -- stairs-load --run 30 --sleep 10", &cmd);
-	assert_int_equal(cmd.type, PROTO_SPAWN);
+	assert_ptr_equal(cmd.entry, &cmd_spawn_entry);
 	assert_int_equal(cmd.nice, 3);
 	assert_int_equal(cmd.argc, 5);
 	assert_string_equal(cmd.argv[0], "stairs-load");
 	assert_string_equal(cmd.argv[4], "10");
 	assert_null(cmd.argv[5]);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("spawn x -- a -- b", &cmd);
 	assert_int_equal(cmd.argc, 3);
 	assert_string_equal(cmd.argv[1], "--");
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 
 	bad("add", "usage: add");
 	bad("add 42", "bad name \"42\"");
@@ -319,7 +319,7 @@ test_add_spawn(void **state)
 	bad("add ..", "bad name \"..\": is reserved");
 	bad("add 42", "bad name \"42\": is all digits");
 	ok("add ...", &cmd);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	bad("add abcdefghijabcdefghijabcdefghij12", "bad name");
 	bad("add x nice=20", "bad nice \"20\"");
 	bad("add x nice=1 nice=2", "bad option \"nice=2\"");
@@ -395,26 +395,26 @@ test_run_items(void **state)
 static void
 test_view(void **state)
 {
-	struct proto_cmd	cmd;
+	struct cmd	cmd;
 
 	ok("view task=3 timeline=1 zoom=20 back=-1", &cmd);
-	assert_int_equal(cmd.type, PROTO_VIEW);
+	assert_ptr_equal(cmd.entry, &cmd_view_entry);
 	assert_string_equal(cmd.path, "task=3 timeline=1 zoom=20 back=-1");
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe 10 delta runs view", &cmd);
 	assert_int_equal(cmd.fps, 10);
 	assert_true(cmd.delta && cmd.runs && cmd.view);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe view runs", &cmd);
 	assert_true(!cmd.delta && cmd.runs && cmd.view);
 	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe 10 delta runs kruns view", &cmd);
 	assert_true(cmd.delta && cmd.runs && cmd.kruns && cmd.view);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe kruns", &cmd);
 	assert_true(cmd.kruns && !cmd.runs && !cmd.delta && !cmd.view);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	bad("subscribe 10 runs runs", "usage: subscribe");
 	bad("subscribe 10 kruns kruns", "usage: subscribe");
 	bad("subscribe 10 delta runs kruns view x", "usage: subscribe");
@@ -424,8 +424,8 @@ test_view(void **state)
 	bad("subscribe runs 10", "usage: subscribe");
 	ok("view", &cmd);
 	assert_string_equal(cmd.path, "");
-	assert_true(protocol_changes(&cmd));
-	protocol_cmd_free(&cmd);
+	assert_true(cmd.entry->flags & CMD_WRITE);
+	cmd_free(&cmd);
 	bad("view task", "bad view pair \"task\"");
 	bad("view Task=1", "bad view pair \"Task=1\"");
 	bad("view task=x", "bad view pair \"task=x\"");
@@ -441,38 +441,38 @@ test_view(void **state)
 static void
 test_clock_commands(void **state)
 {
-	struct proto_cmd	cmd;
+	struct cmd	cmd;
 
 	ok("step", &cmd);
 	assert_int_equal(cmd.steps, 1);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("step 25", &cmd);
 	assert_int_equal(cmd.steps, 25);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("speed 0.01", &cmd);
 	assert_true(cmd.speed > 0.0099 && cmd.speed < 0.0101);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("speed 100", &cmd);
 	assert_true(cmd.speed == 100.0);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("speed .5", &cmd);
 	assert_true(cmd.speed == 0.5);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe", &cmd);
 	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe 120", &cmd);
 	assert_int_equal(cmd.fps, 120);
 	assert_int_equal(cmd.delta, 0);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe 10 delta", &cmd);
 	assert_int_equal(cmd.fps, 10);
 	assert_int_equal(cmd.delta, 1);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("subscribe delta", &cmd);
 	assert_int_equal(cmd.fps, PROTO_FPS_DEFAULT);
 	assert_int_equal(cmd.delta, 1);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 
 	bad("step 0", "bad steps \"0\"");
 	bad("step x", "bad steps");
@@ -491,12 +491,12 @@ test_clock_commands(void **state)
 
 	/* policy NAME (SPEC.md section 6). */
 	ok("policy cfs", &cmd);
-	assert_int_equal(cmd.type, PROTO_POLICY);
+	assert_ptr_equal(cmd.entry, &cmd_policy_entry);
 	assert_ptr_equal(cmd.policy, &engine_policy_cfs);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	ok("policy staircase", &cmd);
 	assert_ptr_equal(cmd.policy, &engine_policy_staircase);
-	protocol_cmd_free(&cmd);
+	cmd_free(&cmd);
 	bad("policy bfs", "unknown policy \"bfs\" (known: staircase, o1, "
 	    "cfs, rr)");
 	/* Found by fuzz_protocol: the name was echoed raw. */
@@ -698,7 +698,7 @@ test_fuzz(void **state)
 	static const char *words[] = { "sleep", "nice", "add", "spawn", "--",
 	    "nice=", "cpus=", "pattern=", "1", "-1", "2,40", "hog", " ", "step",
 	    "speed", "0.5", "runtime=", "subscribe", "x", "\t" };
-	struct proto_cmd	 cmd;
+	struct cmd	 cmd;
 	char			 line[256], *cause;
 	int			 i, j, n;
 
@@ -715,8 +715,8 @@ test_fuzz(void **state)
 			line[n] = '\0';
 		}
 		cause = NULL;
-		if (protocol_parse(line, &cmd, &cause) == 0)
-			protocol_cmd_free(&cmd);
+		if (cmd_parse(line, &cmd, &cause) == 0)
+			cmd_free(&cmd);
 		else {
 			assert_non_null(cause);
 			assert_null(strchr(cause, '\n'));

@@ -20,7 +20,6 @@
 #include "builtin.h"
 #include "engine.h"
 #include "scenario.h"
-#include "stairsd.h"
 
 static const char good[] =
 "# a complete scenario\n"					/* 1 */

@@ -1,5 +1,5 @@
 /*
- * cmd-parse.c -- a command line into a struct proto_cmd: the command's
+ * cmd-parse.c -- a command line into a struct cmd: the command's
  * entry (command_table) and its words, read by the entry's argument
  * reader.
  *
@@ -13,34 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command.h"
+#include "cmd.h"
 #include "protocol.h"
 #include "quote.h"
 #include "xmalloc.h"
 
-/* The command_table entry named name, or NULL. */
-const struct proto_def *
-protocol_find(const char *name)
-{
-	const struct proto_def	*def;
-
-	for (def = command_table; def->name != NULL; def++) {
-		if (strcmp(name, def->name) == 0)
-			return (def);
-	}
-	return (NULL);
-}
-
-/* Does the command change the daemon (refused to read-only clients)? */
-int
-protocol_changes(const struct proto_cmd *cmd)
-{
-	return (cmd->def != NULL && (cmd->def->flags & PROTO_CHANGES));
-}
-
 /* Parse the key=value options of add and spawn. */
 static int
-protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
+cmd_parse_options(struct cmd *cmd, char **w, int n,
     char **cause)
 {
 	char	 q[64];
@@ -57,20 +37,20 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 		} else if (strncmp(w[i], "cpus=", 5) == 0 &&
 		    cmd->cpus == NULL) {
 			cmd->cpus = xstrdup(w[i] + 5);
-		} else if (cmd->type == PROTO_ADD &&
+		} else if (cmd->entry == &cmd_add_entry &&
 		    strncmp(w[i], "pattern=", 8) == 0 && cmd->pattern == NULL) {
 			if (protocol_parse_pattern(w[i] + 8, &cmd->pattern,
 			    &cmd->npattern, cause) != 0)
 				return (-1);
-		} else if (cmd->type == PROTO_ADD &&
+		} else if (cmd->entry == &cmd_add_entry &&
 		    strncmp(w[i], "runtime=", 8) == 0 && cmd->runtime == 0) {
 			if (protocol_parse_ms("runtime", w[i] + 8,
 			    &cmd->runtime, cause) != 0)
 				return (-1);
 		} else {
 			*cause = xasprintf("bad option %s for %s (expected %s)",
-			    quote_word(w[i], q, sizeof q), cmd->def->name,
-			    cmd->type == PROTO_ADD ?
+			    quote_word(w[i], q, sizeof q), cmd->entry->name,
+			    cmd->entry == &cmd_add_entry ?
 			    "nice=, cpus=, pattern= or runtime=, once each" :
 			    "nice= or cpus=, once each, then --");
 			return (-1);
@@ -81,7 +61,7 @@ protocol_parse_options(struct proto_cmd *cmd, char **w, int n,
 
 /* <task>: table, kill. */
 int
-protocol_args_task(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_task(struct cmd *cmd, char **w, int n, char **cause)
 {
 	cmd->task = xstrdup(w[0]);
 	return (0);
@@ -89,7 +69,7 @@ protocol_args_task(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <task> [ms] */
 int
-protocol_args_sleep(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_sleep(struct cmd *cmd, char **w, int n, char **cause)
 {
 	cmd->task = xstrdup(w[0]);
 	if (n == 2) {
@@ -102,7 +82,7 @@ protocol_args_sleep(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <task> <-20..19> */
 int
-protocol_args_nice(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_nice(struct cmd *cmd, char **w, int n, char **cause)
 {
 	long	v;
 
@@ -116,7 +96,7 @@ protocol_args_nice(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <task> <cpulist> (parsed against the engine's CPUs when run) */
 int
-protocol_args_affinity(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_affinity(struct cmd *cmd, char **w, int n, char **cause)
 {
 	cmd->task = xstrdup(w[0]);
 	cmd->cpus = xstrdup(w[1]);
@@ -125,7 +105,7 @@ protocol_args_affinity(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* A new task's name: the engine's rules (reserved, digits, too long ...). */
 static int
-protocol_args_name(struct proto_cmd *cmd, const char *name, char **cause)
+cmd_parse_name(struct cmd *cmd, const char *name, char **cause)
 {
 	const char	*why;
 	char		 q[QUOTE_SIZE];
@@ -141,27 +121,27 @@ protocol_args_name(struct proto_cmd *cmd, const char *name, char **cause)
 
 /* <name> [nice=N] [cpus=LIST] [pattern=R,S,...] [runtime=MS] */
 int
-protocol_args_add(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_add(struct cmd *cmd, char **w, int n, char **cause)
 {
-	if (protocol_args_name(cmd, w[0], cause) != 0)
+	if (cmd_parse_name(cmd, w[0], cause) != 0)
 		return (-1);
-	return (protocol_parse_options(cmd, w + 1, n - 1, cause));
+	return (cmd_parse_options(cmd, w + 1, n - 1, cause));
 }
 
 /* <name> [nice=N] [cpus=LIST] -- <program> [args...] */
 int
-protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_spawn(struct cmd *cmd, char **w, int n, char **cause)
 {
 	int	i, dash;
 
-	if (protocol_args_name(cmd, w[0], cause) != 0)
+	if (cmd_parse_name(cmd, w[0], cause) != 0)
 		return (-1);
 	for (dash = 1; dash < n; dash++) {
 		if (strcmp(w[dash], "--") == 0)
 			break;
 	}
 	if (dash >= n - 1) {
-		*cause = xasprintf("usage: %s", cmd->def->usage);
+		*cause = xasprintf("usage: %s", cmd->entry->usage);
 		return (-1);
 	}
 	if (n - dash - 1 > PROTO_ARGV_MAX) {
@@ -169,7 +149,7 @@ protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
 		    PROTO_ARGV_MAX);
 		return (-1);
 	}
-	if (protocol_parse_options(cmd, w + 1, dash - 1, cause) != 0)
+	if (cmd_parse_options(cmd, w + 1, dash - 1, cause) != 0)
 		return (-1);
 	cmd->argc = n - dash - 1;
 	cmd->argv = xcalloc(cmd->argc + 1, sizeof *cmd->argv);
@@ -183,7 +163,7 @@ protocol_args_spawn(struct proto_cmd *cmd, char **w, int n, char **cause)
  * N ticks (default PROTO_STEP_EVENT).
  */
 int
-protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_step(struct cmd *cmd, char **w, int n, char **cause)
 {
 	long	v;
 
@@ -194,7 +174,7 @@ protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
 		w++;
 		n--;
 	} else if (n > 1) {
-		*cause = xasprintf("usage: %s", cmd->def->usage);
+		*cause = xasprintf("usage: %s", cmd->entry->usage);
 		return (-1);
 	}
 	if (n == 1) {
@@ -208,14 +188,14 @@ protocol_args_step(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <0.01..100> */
 int
-protocol_args_speed(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_speed(struct cmd *cmd, char **w, int n, char **cause)
 {
 	return (protocol_parse_speed(w[0], &cmd->speed, cause));
 }
 
 /* <path>: load, record. */
 int
-protocol_args_path(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_path(struct cmd *cmd, char **w, int n, char **cause)
 {
 	cmd->path = xstrdup(w[0]);
 	return (0);
@@ -223,7 +203,7 @@ protocol_args_path(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <tick>: seek. */
 int
-protocol_args_tick(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_tick(struct cmd *cmd, char **w, int n, char **cause)
 {
 	long	v;
 
@@ -235,7 +215,7 @@ protocol_args_tick(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <policy name> */
 int
-protocol_args_policy(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_policy(struct cmd *cmd, char **w, int n, char **cause)
 {
 	char	q[QUOTE_SIZE];
 
@@ -249,11 +229,11 @@ protocol_args_policy(struct proto_cmd *cmd, char **w, int n, char **cause)
 
 /* <policy name> or off: compare (cmd->policy NULL: off). */
 int
-protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_compare(struct cmd *cmd, char **w, int n, char **cause)
 {
 	if (strcmp(w[0], "off") == 0)
 		return (0);
-	return (protocol_args_policy(cmd, w, n, cause));
+	return (cmd_parse_policy(cmd, w, n, cause));
 }
 
 /*
@@ -263,7 +243,7 @@ protocol_args_compare(struct proto_cmd *cmd, char **w, int n, char **cause)
  * presenter's view): lines older clients do not know.
  */
 int
-protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_subscribe(struct cmd *cmd, char **w, int n, char **cause)
 {
 	char	q[QUOTE_SIZE];
 	long	v;
@@ -284,7 +264,7 @@ protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
 	}
 	if (n > 1) {
 		*cause = xasprintf("usage: %s (%s: not one of delta, runs, "
-		    "kruns, view once each, after the fps)", cmd->def->usage,
+		    "kruns, view once each, after the fps)", cmd->entry->usage,
 		    quote_word(w[n - 1], q, sizeof q));
 		return (-1);
 	}
@@ -303,7 +283,7 @@ protocol_args_subscribe(struct proto_cmd *cmd, char **w, int n, char **cause)
  * spaces for the followers.
  */
 int
-protocol_args_view(struct proto_cmd *cmd, char **w, int n, char **cause)
+cmd_parse_view(struct cmd *cmd, char **w, int n, char **cause)
 {
 	char		 q[QUOTE_SIZE], *eq, *end;
 	size_t		 len = 0, k;
@@ -331,78 +311,3 @@ protocol_args_view(struct proto_cmd *cmd, char **w, int n, char **cause)
 	return (0);
 }
 
-/*
- * Parse one line (without its \n) into cmd.  An empty line gives
- * PROTO_NONE.  On error cmd holds nothing and *cause says what was wrong,
- * ready to follow "err ".
- */
-int
-protocol_parse(const char *line, struct proto_cmd *cmd, char **cause)
-{
-	const struct proto_def	*def = NULL;
-	char			*copy, **w = NULL, q[64];
-	size_t			 i;
-	int			 n, rc = -1;
-
-	memset(cmd, 0, sizeof *cmd);
-	for (i = 0; line[i] != '\0'; i++) {
-		if ((unsigned char)line[i] < 0x20 && line[i] != '\t') {
-			*cause = xasprintf("control byte 0x%02x in line",
-			    (unsigned char)line[i]);
-			return (-1);
-		}
-	}
-	copy = xstrdup(line);
-	if ((n = protocol_split(copy, &w)) == 0) {
-		cmd->type = PROTO_NONE;
-		rc = 0;
-		goto out;
-	}
-	if ((def = protocol_find(w[0])) == NULL) {
-		*cause = xasprintf("unknown command %s (try help)",
-		    quote_word(w[0], q, sizeof q));
-		goto out;
-	}
-	if (n - 1 < def->min) {
-		*cause = xasprintf("usage: %s", def->usage);
-		goto out;
-	}
-	if (def->max >= 0 && n - 1 > def->max) {
-		if (def->max == 0)
-			*cause = xasprintf("usage: %s (no arguments)",
-			    def->usage);
-		else
-			*cause = xasprintf("usage: %s (at most %d words after "
-			    "%s)", def->usage, def->max, def->name);
-		goto out;
-	}
-	cmd->type = def->type;
-	cmd->def = def;
-	if (def->args != NULL &&
-	    (rc = def->args(cmd, w + 1, n - 1, cause)) != 0)
-		protocol_cmd_free(cmd);
-	else
-		rc = 0;
-out:
-	free(w);
-	free(copy);
-	return (rc);
-}
-
-/* Free what a parsed command holds. */
-void
-protocol_cmd_free(struct proto_cmd *cmd)
-{
-	int	i;
-
-	free(cmd->task);
-	free(cmd->path);
-	free(cmd->cpus);
-	free(cmd->pattern);
-	if (cmd->argv != NULL) {
-		for (i = 0; i < cmd->argc; i++)
-			free(cmd->argv[i]);
-		free(cmd->argv);
-	}
-	memset(cmd, 0, sizeof *cmd);
-}

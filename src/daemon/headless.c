@@ -21,7 +21,7 @@
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
-#include "stairsd.h"
+#include "headless.h"
 #include "table.h"
 #include "xmalloc.h"
 

@@ -1,14 +1,14 @@
 /*
  * fuzz_protocol.c -- libFuzzer harness for the daemon's side of the
- * protocol: each input line goes through the checks server-client.c makes
- * (a trailing \r, the 4 096-byte limit, NUL bytes), protocol_parse(), and
- * then command_run() against an in-process daemon holding a real engine
+ * protocol: each input line goes through the checks clients.c makes
+ * (a trailing \r, the 4 096-byte limit, NUL bytes), cmd_parse(), and
+ * then cmd_run() against an in-process live daemon holding a real engine
  * with the demo scenario's tasks, so the daemon-side parsing (task names
  * and ids, CPU lists, patterns) and the replies are exercised too.
  *
- * No process is ever spawned: the daemon has no process table
- * (procs == NULL), so `spawn` is refused as on a machine without real
- * processes.  `step N` is capped at FUZZ_STEP_MAX ticks to keep each input
+ * No process is ever spawned: the live daemon runs no real-process layer
+ * (live_begin's real is 0), so `spawn` is refused as on a machine without
+ * real processes.  `step N` is capped at FUZZ_STEP_MAX ticks to keep each input
  * fast; the command's parsing is unchanged.  Every reply line must be
  * printable ASCII and bounded (PROTOCOL.md); anything else aborts.
  */
@@ -22,9 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "cmd.h"
+#include "config.h"
+#include "live.h"
 #include "log.h"
-#include "stairsd.h"
+#include "pacer.h"
 #include "fuzz.h"
 
 #define FUZZ_STEP_MAX	200
@@ -76,36 +78,44 @@ fuzz_check_reply(struct evbuffer *out)
 	evbuffer_drain(out, len);
 }
 
-/* A fresh daemon: the demo's engine, paused at tick 0, no socket. */
-static struct daemon *
-fuzz_daemon(void)
+/*
+ * A fresh live daemon: the demo's engine, paused at tick 0, no socket,
+ * no real processes.
+ */
+static struct live *
+fuzz_live(void)
 {
-	struct daemon	*d;
+	struct config	 cfg;
+	struct live	*l;
 	char		*cause;
 
-	if ((d = daemon_create(fuzz_base, fuzz_tick_fd, "demo",
-	    &cause)) == NULL) {
+	config_defaults(&cfg);
+	l = live_create(&cfg, NULL);
+	if (live_load(l, "demo", &cause) != 0) {
 		fprintf(stderr, "fuzz_protocol: %s\n", cause);
 		abort();
 	}
-	return (d);
+	live_begin(l, fuzz_base, fuzz_tick_fd, 0);
+	pacer_pause(live_pacer(l));
+	return (l);
 }
 
 /* One line, as server_client_line() takes it; nonzero: stop reading. */
 static int
 fuzz_line(void *arg, char *line, size_t len)
 {
-	struct daemon		*d = arg;
+	struct live		*l = arg;
 	struct evbuffer		*out;
-	struct proto_cmd	 cmd;
+	struct cmd_ctx		 ctx;
+	struct cmd		 cmd;
 	char			*cause = NULL;
-	int			 flags;
+	enum cmd_retval		 r;
 
 	if (len > 0 && line[len - 1] == '\r')
 		line[--len] = '\0';
 	if (len > PROTO_LINE_MAX || strlen(line) != len)
 		return (0);	/* refused before parsing */
-	if (protocol_parse(line, &cmd, &cause) != 0) {
+	if (cmd_parse(line, &cmd, &cause) != 0) {
 		out = evbuffer_new();
 		evbuffer_add_printf(out, "err %s\n", cause);
 		free(cause);
@@ -113,29 +123,32 @@ fuzz_line(void *arg, char *line, size_t len)
 		evbuffer_free(out);
 		return (0);
 	}
-	if (cmd.type == PROTO_STEP && cmd.steps > FUZZ_STEP_MAX)
+	if (cmd.entry == &cmd_step_entry && cmd.steps > FUZZ_STEP_MAX)
 		cmd.steps = FUZZ_STEP_MAX;
 	/* A journal goes nowhere; (load reads files, spawns nothing here). */
-	if (cmd.type == PROTO_RECORD) {
+	if (cmd.entry == &cmd_record_entry) {
 		free(cmd.path);
 		cmd.path = strdup("/dev/null");
 	}
 	out = evbuffer_new();
-	flags = command_run(d, &cmd, out);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.live = l;
+	ctx.out = out;
+	r = cmd_run(&cmd, &ctx);
 	fuzz_check_reply(out);
 	evbuffer_free(out);
-	protocol_cmd_free(&cmd);
-	return ((flags & COMMAND_QUIT) || daemon_exiting(d));
+	cmd_free(&cmd);
+	return (r == CMD_QUIT || live_exiting(l));
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct daemon	*d;
+	struct live	*l;
 
-	d = fuzz_daemon();
-	fuzz_lines(data, size, fuzz_line, d);
-	daemon_free(d);
-	free(d);
+	l = fuzz_live();
+	fuzz_lines(data, size, fuzz_line, l);
+	live_end(l);
+	live_free(l);
 	return (0);
 }

@@ -1,0 +1,147 @@
+/*
+ * cmd-session.c -- the commands of the session as a whole: load, reset,
+ * record, policy, compare, and the presenter's view.
+ */
+#include <event2/buffer.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "change.h"
+#include "cmd.h"
+#include "engine.h"
+#include "live.h"
+#include "notes.h"
+#include "quote.h"
+#include "session.h"
+#include "xmalloc.h"
+
+/* load <name|path>, reset: a new session; err leaves the current one. */
+static enum cmd_retval
+cmd_session_load(struct cmd_ctx *ctx, const char *name)
+{
+	char		*cause = NULL, *copy, q[QUOTE_SIZE];
+	const char	*p;
+
+	/* Errors name the file: only printable ones are echoed as they are. */
+	for (p = name; *p != '\0'; p++) {
+		if (*p <= 0x20 || *p >= 0x7f)
+			return (cmd_error(ctx, xasprintf("load: no scenario %s",
+			    quote_word(name, q, sizeof q))));
+	}
+	if (strchr(name, '/') != NULL && cmd_absolute(ctx, name) != 0)
+		return (CMD_NORMAL);
+	copy = xstrdup(name);	/* the label goes with the old session */
+	if (live_switch(ctx->live, copy, &cause) != 0) {
+		free(copy);
+		return (cmd_error(ctx, cause));
+	}
+	free(copy);
+	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
+	    "loaded %s", session_name(live_session(ctx->live)));
+	return (cmd_ok(ctx));
+}
+
+/* load <name|path> */
+static enum cmd_retval
+cmd_load_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	return (cmd_session_load(ctx, cmd->path));
+}
+
+const struct cmd_entry cmd_load_entry = {
+	"load", 1, 1, CMD_WRITE, "load <name|path>",
+	"start a scenario afresh at tick 0", cmd_parse_path, cmd_load_exec
+};
+
+/* reset: load the current scenario again. */
+static enum cmd_retval
+cmd_reset_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	return (cmd_session_load(ctx, session_label(live_session(ctx->live))));
+}
+
+const struct cmd_entry cmd_reset_entry = {
+	"reset", 0, 0, CMD_WRITE, "reset", "load the current scenario again",
+	NULL, cmd_reset_exec
+};
+
+/* record <path> */
+static enum cmd_retval
+cmd_record_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	char	*cause = NULL, q[QUOTE_SIZE];
+
+	if (cmd_absolute(ctx, cmd->path) != 0)
+		return (CMD_NORMAL);
+	if (live_record(ctx->live, cmd->path, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
+	    "recording to %s", quote_word(cmd->path, q, sizeof q));
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_record_entry = {
+	"record", 1, 1, CMD_WRITE, "record <path>",
+	"write the journal so far, and keep on", cmd_parse_path,
+	cmd_record_exec
+};
+
+/* policy <name>: between ticks, the next tick runs under it. */
+static enum cmd_retval
+cmd_policy_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	struct change	 ch;
+	char		*cause = NULL, old[64];
+
+	snprintf(old, sizeof old, "%s",
+	    engine_get_policy(live_engine(ctx->live))->name);
+	memset(&ch, 0, sizeof ch);
+	ch.kind = CHANGE_POLICY;
+	ch.name = cmd->policy->name;
+	if (live_change(ctx->live, &ch, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
+	    "policy %s -> %s", old, cmd->policy->name);
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_policy_entry = {
+	"policy", 1, 1, CMD_ENGINE, "policy <staircase|o1|cfs|rr>",
+	"switch the policy", cmd_parse_policy, cmd_policy_exec
+};
+
+/*
+ * compare <name|off>: a shadow engine under another policy beside the
+ * enforced one (SPEC.md section 6), kept across load and reset.
+ */
+static enum cmd_retval
+cmd_compare_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	char	*cause = NULL;
+
+	if (live_compare(ctx->live, cmd->policy, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_compare_entry = {
+	"compare", 1, 1, CMD_ENGINE, "compare <staircase|o1|cfs|rr|off>",
+	"run a shadow policy beside the enforced one", cmd_parse_compare,
+	cmd_compare_exec
+};
+
+/* view [key=value ...]: the presenter's view, for followers. */
+static enum cmd_retval
+cmd_view_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	notes_set_view(live_notes(ctx->live), cmd->path != NULL ? cmd->path :
+	    "");
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_view_entry = {
+	"view", 0, PROTO_VIEW_MAX, CMD_WRITE, "view [key=value ...]",
+	"the presenter's view, for followers", cmd_parse_view, cmd_view_exec
+};

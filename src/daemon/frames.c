@@ -1,0 +1,571 @@
+/*
+ * frames.c -- the body of a frame (docs/PROTOCOL.md, "Frames"): the cpu
+ * and task lines of the engine shown, and the shadow's, built once per
+ * change however many subscribers there are, and shared by reference.
+ *
+ * Each task's line is kept as last formatted and formatted again only
+ * when what it shows changed (real tasks always: their CPU time moves
+ * on its own); only the tasks the engine's log of changes names since
+ * the last look are looked at (engine_changes), with the ones the CPUs
+ * run and the real ones, so a frame costs what changed, not a pass over
+ * 20 000 tasks.  A delta frame (subscribe ... delta) carries the lines
+ * changed since the client's last frame, from a log of which line
+ * changed at which generation (notes_gen).
+ */
+#include <event2/buffer.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpumask.h"
+#include "engine.h"
+#include "format.h"
+#include "frames.h"
+#include "live.h"
+#include "notes.h"
+#include "session.h"
+#include "wire.h"
+#include "xmalloc.h"
+
+/*
+ * A body at most this long is copied into a client's output; a longer
+ * one is added by reference, costing the output FRAMES_REF_COST beyond
+ * its unused capacity (libevent's chains around it).
+ */
+#define FRAMES_BODY_COPY	(8 * 1024)
+#define FRAMES_REF_COST		2048
+
+/* What a task line shows: when it is unchanged, so is the line. */
+struct frames_key {
+	enum engine_state	state;
+	enum engine_exit	exit;
+	int			running, cpu, group, nice, rank, iter, left;
+	int			slice, top, bottom;
+	uint64_t		ran;
+	struct cpumask		allowed;
+};
+
+/*
+ * A task's line as last formatted, and what it showed.  changed is the
+ * daemon's gen when the line last changed (or the task went): a delta
+ * frame against gen G carries the lines changed after G.
+ */
+struct frames_line {
+	struct frames_key	 key;
+	int			 valid;		/* the task exists */
+	uint64_t		 changed;
+	size_t			 len;
+	char			 text[512];
+};
+
+/* A line changed at a gen (the log a delta frame reads). */
+struct frames_chg {
+	uint64_t	gen;
+	int		id;
+};
+
+struct frames {
+	struct live		*live;
+	/* The cpu and task lines of a frame, built once per change. */
+	struct frames_body	*body;
+	uint64_t		 body_gen;
+	struct frames_line	*lines;		/* per task id, cached */
+	int			 nlines;
+	uint64_t		 lines_gen;	/* the gen they show */
+	/*
+	 * What the lines were last brought up to date with: the engine,
+	 * its engine_changes epoch and how far into its log; the real
+	 * tasks (their lines move on their own), looked at every time.
+	 */
+	const struct engine	*lines_engine;
+	uint64_t		 lines_epoch;
+	size_t			 lines_cursor;
+	int			*reals;
+	int			 nreals, alloc_reals;
+	/*
+	 * The lines changed, in the order of their gens: a delta frame
+	 * against gen G is the ids after G.  Started again when long;
+	 * a delta against a gen before chlog_floor looks at every line.
+	 */
+	struct frames_chg	*chlog;
+	size_t			 nchlog, alloc_chlog;
+	uint64_t		 chlog_floor;
+	int			*delta_ids;	/* a delta's, sorted */
+	size_t			 alloc_delta_ids;
+	struct frames_body	*delta;		/* the last delta body */
+	uint64_t		 delta_gen;	/* the gen it shows */
+	uint64_t		 delta_from;	/* the gen it is against */
+};
+
+/* The generation frames are built at. */
+static uint64_t
+frames_gen(const struct frames *f)
+{
+	return (notes_gen(live_notes(f->live)));
+}
+
+/* The frames of the live daemon l. */
+struct frames *
+frames_create(struct live *l)
+{
+	struct frames	*f;
+
+	f = xcalloc(1, sizeof *f);
+	f->live = l;
+	return (f);
+}
+
+/* Free what the frames keep (bodies still queued are their holders'). */
+void
+frames_free(struct frames *f)
+{
+	if (f == NULL)
+		return;
+	free(f->lines);
+	free(f->reals);
+	free(f->chlog);
+	free(f->delta_ids);
+	frames_body_unref(f->body);
+	frames_body_unref(f->delta);
+	free(f);
+}
+
+/*
+ * A new session (load, reset): the task lines kept for delta frames
+ * belong to the old one.  Forget them: the next look is at every line.
+ */
+void
+frames_reset(struct frames *f)
+{
+	free(f->lines);
+	f->lines = NULL;
+	f->nlines = 0;
+	f->lines_gen = 0;
+	f->lines_engine = NULL;
+	f->nreals = 0;
+	f->nchlog = 0;
+	f->chlog_floor = frames_gen(f);
+}
+
+/* Fill a task's key from its info (zeroed first: it is memcmp'd). */
+static void
+frames_key(struct frames_key *k, const struct engine_task_info *ti)
+{
+	memset(k, 0, sizeof *k);
+	k->state = ti->state;
+	k->exit = ti->exit;
+	k->running = ti->running;
+	k->cpu = ti->cpu;
+	k->group = ti->group;
+	k->nice = ti->stair.nice;
+	k->rank = ti->stair.rank;
+	k->iter = ti->stair.iter;
+	k->left = ti->stair.left;
+	k->slice = ti->slice;
+	k->top = ti->top;
+	k->bottom = ti->bottom;
+	k->ran = ti->ran;
+	k->allowed = ti->allowed;
+}
+
+/* Drop a reference to a frame body; the last one frees it. */
+void
+frames_body_unref(struct frames_body *b)
+{
+	if (b != NULL && --b->refs == 0)
+		free(b);
+}
+
+/* evbuffer's cleanup for a body added by reference. */
+static void
+frames_body_cleanup(const void *data, size_t len, void *arg)
+{
+	frames_body_unref(arg);
+}
+
+/*
+ * Queue a frame body on an output buffer: a small one copied, a large
+ * one by reference (no copy, shared by every subscriber).  Returns the
+ * memory it holds beyond the bytes counted in the buffer's length: for a
+ * reference, the body's unused capacity and the chains around it.
+ */
+size_t
+frames_body_add(struct evbuffer *out, struct frames_body *b)
+{
+	if (b->len <= FRAMES_BODY_COPY) {
+		evbuffer_add(out, b->data, b->len);
+		return (0);
+	}
+	b->refs++;
+	if (evbuffer_add_reference(out, b->data, b->len, frames_body_cleanup,
+	    b) != 0) {
+		b->refs--;
+		evbuffer_add(out, b->data, b->len);
+		return (0);
+	}
+	return (sizeof *b + b->size - b->len + FRAMES_REF_COST);
+}
+
+/*
+ * Start building a body in *bp.  One still queued somewhere is left to
+ * its holders and a new one allocated, sized from it (not a fixed size:
+ * the allocation is what the clients' output bound counts).
+ */
+static void
+frames_body_begin(struct frames_body **bp)
+{
+	size_t	size = 4096;
+
+	if (*bp != NULL && (*bp)->refs > 1) {
+		size = (*bp)->len + (*bp)->len / 8 + 1024;
+		frames_body_unref(*bp);
+		*bp = NULL;
+	}
+	if (*bp == NULL) {
+		*bp = xmalloc(sizeof **bp + size);
+		(*bp)->refs = 1;
+		(*bp)->size = size;
+	}
+	(*bp)->len = 0;
+}
+
+/* Append len bytes to the body being built (which nobody else holds). */
+static void
+frames_body_append(struct frames_body **bp, const char *p, size_t len)
+{
+	struct frames_body	*b = *bp;
+	size_t			 size = b->size;
+
+	if (b->len + len > size) {
+		while (b->len + len > size)
+			size *= 2;
+		b = xrealloc(b, sizeof *b + size);
+		b->size = size;
+		*bp = b;
+	}
+	memcpy(b->data + b->len, p, len);
+	b->len += len;
+}
+
+/* Append the cpu lines (every frame has them all: few and cheap). */
+static void
+frames_body_cpus(struct frames *f, struct frames_body **bp)
+{
+	struct engine_cpu_info	 ci;
+	char			 buf[256];
+	int			 c, n;
+
+	for (c = 0; c < engine_params(live_engine(f->live))->cpus; c++) {
+		engine_cpu_info(live_engine(f->live), c, &ci);
+		n = (int)format_cpu_line(buf, sizeof buf - 1, &ci);
+		buf[n++] = '\n';
+		frames_body_append(bp, buf, (size_t)n);
+	}
+}
+
+/* Note that task id's line changed at gen (a delta frame's ids). */
+static void
+frames_chlog_add(struct frames *f, uint64_t gen, int id)
+{
+	size_t	most = (size_t)f->nlines * 4 + 65536;
+
+	if (f->nchlog >= most) {
+		/* Long: deltas from before now look at every line. */
+		f->nchlog = 0;
+		f->chlog_floor = gen;
+	}
+	if (f->nchlog == f->alloc_chlog) {
+		f->alloc_chlog = f->alloc_chlog ? f->alloc_chlog * 2 :
+		    1024;
+		if (f->alloc_chlog > most)
+			f->alloc_chlog = most;
+		f->chlog = xreallocarray(f->chlog, f->alloc_chlog,
+		    sizeof *f->chlog);
+	}
+	f->chlog[f->nchlog].gen = gen;
+	f->chlog[f->nchlog].id = id;
+	f->nchlog++;
+}
+
+/*
+ * Bring task id's line up to date: formatted again only when what it
+ * shows changed (real tasks always: their CPU time moves on its own),
+ * and marked changed (at d->gen) only when its text did.  A task that
+ * no longer exists is marked changed and no longer valid: delta frames
+ * say it is gone.  1 if it is a real task.
+ */
+static int
+frames_line_update(struct frames *f, int id, int n)
+{
+	const struct engine	*e = live_engine(f->live);
+	struct engine_task_info	 ti;
+	struct frames_line	*l = &f->lines[id - 1];
+	struct frames_key	 key;
+	char			 buf[sizeof l->text];
+	size_t			 len;
+
+	if (id > n || engine_task_info(e, id, &ti) != 0) {
+		if (l->valid) {
+			l->valid = 0;
+			l->changed = frames_gen(f);
+			frames_chlog_add(f, frames_gen(f), id);
+		}
+		return (0);
+	}
+	frames_key(&key, &ti);
+	if (l->valid && ti.kind != ENGINE_REAL &&
+	    memcmp(&key, &l->key, sizeof key) == 0)
+		return (0);
+	len = live_task_line(f->live, e, &ti, 1, buf, sizeof buf - 1);
+	buf[len++] = '\n';
+	l->key = key;
+	if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)
+		return (ti.kind == ENGINE_REAL);
+	memcpy(l->text, buf, len);
+	l->len = len;
+	l->valid = 1;
+	l->changed = frames_gen(f);
+	frames_chlog_add(f, frames_gen(f), id);
+	return (ti.kind == ENGINE_REAL);
+}
+
+/* Remember a real task's id: its line is looked at every frame. */
+static void
+frames_real_add(struct frames *f, int id)
+{
+	if (f->nreals == f->alloc_reals) {
+		f->alloc_reals = f->alloc_reals ? f->alloc_reals * 2 :
+		    16;
+		f->reals = xreallocarray(f->reals, f->alloc_reals,
+		    sizeof *f->reals);
+	}
+	f->reals[f->nreals++] = id;
+}
+
+/*
+ * Append the shadow's lines (compare NAME, SPEC.md section 6): its cpu
+ * and task lines as the enforced engine's, each keyword prefixed with
+ * `s` (scpu, stask), all of them in every frame, full or delta (the
+ * shadow is a teaching aid: a few tasks).  None when there is no shadow.
+ */
+static void
+frames_body_shadow(struct frames *f, struct frames_body **bp)
+{
+	const struct engine	*sh = session_shadow(live_session(f->live));
+	struct engine_cpu_info	 ci;
+	struct engine_task_info	 ti;
+	char			 buf[sizeof f->lines[0].text + 1];
+	int			 c, id, n;
+
+	if (sh == NULL)
+		return;
+	for (c = 0; c < engine_params(sh)->cpus; c++) {
+		engine_cpu_info(sh, c, &ci);
+		buf[0] = 's';
+		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, &ci);
+		buf[n++] = '\n';
+		frames_body_append(bp, buf, (size_t)n);
+	}
+	for (id = 1; id <= engine_ntasks(sh); id++) {
+		if (engine_task_info(sh, id, &ti) != 0)
+			continue;
+		buf[0] = 's';
+		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, &ti,
+		    NULL, ti.group >= 0 ? engine_group_name(sh, ti.group) :
+		    NULL);
+		buf[n++] = '\n';
+		frames_body_append(bp, buf, (size_t)n);
+	}
+}
+
+/*
+ * Bring every task's line up to date with the daemon, once per change
+ * (d->gen), however many subscribers there are.  Only the tasks the
+ * engine's log of changes names since the last update are looked at
+ * (engine_changes), the ones the CPUs run and the real ones: a frame
+ * costs what changed, not a pass over 20 000 tasks.  Another engine (a
+ * load, a seek), a log started again or a policy that cannot say (cfs)
+ * looks at every task.
+ */
+static void
+frames_lines(struct frames *f)
+{
+	const struct engine	*e = live_engine(f->live);
+	const int		*ids;
+	size_t			 nlog, i;
+	uint64_t		 epoch;
+	struct engine_cpu_info	 ci;
+	int			 id, n, all, nreals, was, c;
+
+	/* Every task was added at a gen > 0: at gen 0 there are none. */
+	if (f->lines_gen == frames_gen(f))
+		return;
+	n = engine_ntasks(e);
+	epoch = engine_changes(e, &ids, &nlog);
+	all = epoch == 0 || e != f->lines_engine ||
+	    epoch != f->lines_epoch || nlog < f->lines_cursor ||
+	    n < f->nlines;
+	if (n > f->nlines) {
+		f->lines = xreallocarray(f->lines, n, sizeof *f->lines);
+		memset(f->lines + f->nlines, 0,
+		    (n - f->nlines) * sizeof *f->lines);
+		f->nlines = n;
+	}
+	if (all) {
+		f->nreals = 0;
+		for (id = 1; id <= f->nlines; id++) {
+			if (frames_line_update(f, id, n))
+				frames_real_add(f, id);
+		}
+	} else {
+		nreals = f->nreals;
+		for (i = 0; i < (size_t)nreals; i++)
+			frames_line_update(f, f->reals[i], n);
+		/* What the CPUs run: ticks change it without logging. */
+		for (c = 0; c < engine_params(e)->cpus; c++) {
+			engine_cpu_info(e, c, &ci);
+			if (ci.task > 0 && ci.task <= n)
+				frames_line_update(f, ci.task, n);
+		}
+		for (i = f->lines_cursor; i < nlog; i++) {
+			was = f->lines[ids[i] - 1].valid;
+			if (frames_line_update(f, ids[i], n) && !was)
+				frames_real_add(f, ids[i]);
+		}
+	}
+	f->lines_engine = e;
+	f->lines_epoch = epoch;
+	f->lines_cursor = nlog;
+	f->lines_gen = frames_gen(f);
+}
+
+/*
+ * The cpu and task lines of a full frame for the daemon's current state,
+ * built once per change however many subscribers there are, and queued
+ * to each by reference when large.
+ */
+struct frames_body *
+frames_full(struct frames *f)
+{
+	struct frames_line	*l;
+	int			 id;
+
+	frames_lines(f);
+	if (f->body != NULL && f->body_gen == frames_gen(f))
+		return (f->body);
+	frames_body_begin(&f->body);
+	frames_body_cpus(f, &f->body);
+	for (id = 1; id <= f->nlines; id++) {
+		l = &f->lines[id - 1];
+		if (l->valid)
+			frames_body_append(&f->body, l->text, l->len);
+	}
+	frames_body_shadow(f, &f->body);
+	f->body_gen = frames_gen(f);
+	return (f->body);
+}
+
+/* Order ids, for qsort. */
+static int
+frames_cmp_id(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * The ids of the lines changed after gen from, in id order, each once,
+ * from the log of changes (the newest entries: a binary search finds
+ * the first after from); -1 if the log does not go back that far.
+ */
+static int
+frames_changed_since(struct frames *f, uint64_t from, size_t *np)
+{
+	size_t	lo = 0, hi = f->nchlog, mid, i, n = 0;
+
+	if (from < f->chlog_floor)
+		return (-1);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (f->chlog[mid].gen <= from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (f->nchlog - lo > f->alloc_delta_ids) {
+		f->alloc_delta_ids = f->nchlog - lo;
+		f->delta_ids = xreallocarray(f->delta_ids,
+		    f->alloc_delta_ids, sizeof *f->delta_ids);
+	}
+	for (i = lo; i < f->nchlog; i++)
+		f->delta_ids[n++] = f->chlog[i].id;
+	if (n > 1)
+		qsort(f->delta_ids, n, sizeof *f->delta_ids,
+		    frames_cmp_id);
+	for (i = lo = 0; i < n; i++) {
+		if (lo > 0 && f->delta_ids[lo - 1] == f->delta_ids[i])
+			continue;
+		f->delta_ids[lo++] = f->delta_ids[i];
+	}
+	*np = lo;
+	return (0);
+}
+
+/* Append task id's line, or that it is gone, to a delta body. */
+static void
+frames_delta_line(struct frames *f, int id)
+{
+	struct frames_line	*l = &f->lines[id - 1];
+	char			 buf[64];
+	int			 n;
+
+	if (l->valid)
+		frames_body_append(&f->delta, l->text, l->len);
+	else {
+		n = snprintf(buf, sizeof buf, "%s %s=%d\n", wire_gone.word,
+		    wire_key(&wire_gone, WIRE_GONE_ID), id);
+		frames_body_append(&f->delta, buf, (size_t)n);
+	}
+}
+
+/*
+ * The body of a delta frame for a client whose last frame was at gen
+ * from: the cpu lines, then the task lines changed since, and "gone id=N"
+ * for tasks that went, in id order.  Subscribers that got the same last
+ * frame (the usual case: one rate) share it; it is built when asked
+ * for, so a frame that is dropped costs nothing but the gen check.  The
+ * changed lines come from the log of changes (what changed, not every
+ * line); a client further behind than the log gets a pass over the
+ * lines' gens.
+ */
+struct frames_body *
+frames_delta(struct frames *f, uint64_t from)
+{
+	size_t			 n, i;
+	int			 id;
+
+	frames_lines(f);
+	if (f->delta != NULL && f->delta_gen == frames_gen(f) &&
+	    f->delta_from == from)
+		return (f->delta);
+	frames_body_begin(&f->delta);
+	frames_body_cpus(f, &f->delta);
+	if (frames_changed_since(f, from, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			id = f->delta_ids[i];
+			if (f->lines[id - 1].changed > from)
+				frames_delta_line(f, id);
+		}
+	} else {
+		for (id = 1; id <= f->nlines; id++) {
+			if (f->lines[id - 1].changed > from)
+				frames_delta_line(f, id);
+		}
+	}
+	frames_body_shadow(f, &f->delta);
+	f->delta_gen = frames_gen(f);
+	f->delta_from = from;
+	return (f->delta);
+}

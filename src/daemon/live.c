@@ -1,0 +1,837 @@
+/*
+ * live.c -- the live daemon around its session.
+ *
+ * The session (src/session/) is the only writer of the engine; the live
+ * daemon keeps the one run now and what serves it: the configuration,
+ * the clock that paces its ticks (pacer.c), the real processes behind
+ * its real tasks (bridge.c), its output files (sinks.c), and the lines
+ * subscribers are told (notes.c).  A tick here is the session's tick
+ * between what the real processes did and making them do what it
+ * decided; a lesson's events that fired in it (a pause, a question, a
+ * speed) act on the clock.  `load` makes the new session first and
+ * only then ends the old one, so a scenario that fails leaves the
+ * present running.
+ */
+#include <sys/stat.h>
+
+#include <event2/event.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bridge.h"
+#include "builtin.h"
+#include "change.h"
+#include "config.h"
+#include "engine.h"
+#include "format.h"
+#include "live.h"
+#include "log.h"
+#include "notes.h"
+#include "pacer.h"
+#include "path.h"
+#include "paths.h"
+#include "proc.h"
+#include "protocol.h"
+#include "scenario.h"
+#include "session.h"
+#include "sinks.h"
+#include "table.h"
+#include "xmalloc.h"
+
+#define LIVE_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
+
+struct live {
+	struct config		 cfg;
+	char			*config_path;	/* NULL: defaults only */
+	struct session		*session;
+	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
+	const struct engine_policy *compare;
+	struct notes		*notes;
+	struct sinks		*sinks;
+	struct bridge		*bridge;
+	struct pacer		*pacer;
+	struct event_base	*base;
+	int			 real;		/* real processes are run */
+	int			 exiting;
+	char		       **scenario_dirs;	/* scenario_path, absolute */
+	size_t			 nscenario_dirs;
+	void			(*loaded)(void *);
+	void			*loaded_arg;
+};
+
+static void	live_tick(void *, int);
+static void	live_enforce(void *);
+
+/* Add dir (absolute, malloc'd) to the scenario path. */
+static void
+live_scenario_dir(struct live *l, char *dir)
+{
+	l->scenario_dirs = xreallocarray(l->scenario_dirs,
+	    l->nscenario_dirs + 1, sizeof *l->scenario_dirs);
+	l->scenario_dirs[l->nscenario_dirs++] = dir;
+}
+
+/*
+ * The scenario path: the configuration's scenario_path, split, each
+ * made absolute, then an installed stairsd's PREFIX/share/stairs/
+ * scenarios if there is one (paths.c).
+ */
+static void
+live_scenario_path(struct live *l)
+{
+	struct stat	 sb;
+	char		*copy, *p, *dir, *prefix;
+
+	if (l->cfg.scenario_path != NULL && *l->cfg.scenario_path != '\0') {
+		copy = p = xstrdup(l->cfg.scenario_path);
+		while ((dir = strsep(&p, ":")) != NULL)
+			if (*dir != '\0')
+				live_scenario_dir(l, path_absolute(dir));
+		free(copy);
+	}
+	if ((prefix = paths_prefix()) == NULL)
+		return;
+	dir = paths_scenario_dir(prefix);
+	free(prefix);
+	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
+		live_scenario_dir(l, dir);
+	else
+		free(dir);
+}
+
+/* A live daemon configured by cfg, with no session yet. */
+struct live *
+live_create(const struct config *cfg, const char *config_path)
+{
+	struct live		*l;
+	struct pacer_hooks	 hooks;
+
+	l = xcalloc(1, sizeof *l);
+	l->cfg = *cfg;
+	if (config_path != NULL)
+		l->config_path = path_absolute(config_path);
+	l->notes = notes_create();
+	l->sinks = sinks_create();
+	l->bridge = bridge_create(&l->cfg, l->notes, l->sinks);
+	memset(&hooks, 0, sizeof hooks);
+	hooks.tick = live_tick;
+	hooks.enforce = live_enforce;
+	hooks.arg = l;
+	l->pacer = pacer_create(&l->cfg, l->notes, l->sinks, l->bridge,
+	    &hooks);
+	live_scenario_path(l);
+	return (l);
+}
+
+/* Free everything (live_end first, for a clean end). */
+void
+live_free(struct live *l)
+{
+	size_t	i;
+
+	if (l == NULL)
+		return;
+	pacer_free(l->pacer);
+	bridge_free(l->bridge);
+	if (l->session != NULL)
+		session_end(l->session);
+	sinks_free(l->sinks);
+	session_free(l->session);
+	notes_free(l->notes);
+	for (i = 0; i < l->nscenario_dirs; i++)
+		free(l->scenario_dirs[i]);
+	free(l->scenario_dirs);
+	config_free(&l->cfg);
+	free(l->config_path);
+	free(l);
+}
+
+/* The session narrates something at tick (a fired event, an exit). */
+static void
+live_session_note(void *arg, uint64_t tick, const char *text)
+{
+	struct live	*l = arg;
+
+	notes_add(l->notes, tick, "%s", text);
+}
+
+/* Why a real task ended, as its process says; -1 if it does not. */
+static int
+live_exit_reason(void *arg, int id, char *buf, size_t len)
+{
+	struct live	*l = arg;
+
+	return (bridge_exit_reason(l->bridge, id, buf, len));
+}
+
+/*
+ * The file of a scenario named name in the scenario path (DIR/NAME.cfg,
+ * the first directory that has it), or NULL.
+ */
+char *
+live_scenario_file(const struct live *l, const char *name)
+{
+	char	*path;
+	size_t	 i;
+
+	if (strchr(name, '/') != NULL || *name == '.')
+		return (NULL);
+	for (i = 0; i < l->nscenario_dirs; i++) {
+		path = xasprintf("%s/%s.cfg", l->scenario_dirs[i], name);
+		if (access(path, R_OK) == 0)
+			return (path);
+		free(path);
+	}
+	return (NULL);
+}
+
+/* The scenario path's directories, absolute. */
+char *const *
+live_scenario_dirs(const struct live *l, size_t *n)
+{
+	*n = l->nscenario_dirs;
+	return (l->scenario_dirs);
+}
+
+/*
+ * Make a session of a scenario: a built-in one by name (NULL or "":
+ * the demo), else one of the scenario path, else a file.  Its real tasks
+ * are checked and left with the bridge, to spawn.  NULL with *cause
+ * ("FILE:LINE: message").
+ */
+static struct session *
+live_session_new(struct live *l, const char *name, char **cause)
+{
+	const struct builtin_scenario	*b;
+	struct session_setup		 set;
+	struct scenario			*sc;
+	struct engine_params		 p;
+	struct session			*s;
+	char				*text, *label, *found;
+
+	if (name == NULL || *name == '\0')
+		name = "demo";
+	found = NULL;
+	if ((b = builtin_find(name)) != NULL && strchr(name, '/') == NULL) {
+		text = xstrdup(b->text);
+		label = xstrdup(b->name);
+	} else {
+		if ((found = live_scenario_file(l, name)) != NULL)
+			name = found;
+		if ((text = session_read_file(name, cause)) == NULL) {
+			free(found);
+			return (NULL);
+		}
+		label = path_absolute(name);
+	}
+	if (b != NULL)
+		sc = session_parse(text, label, cause);
+	else
+		sc = scenario_load_file(name, cause);	/* @include */
+	if (sc == NULL) {
+		free(text);
+		free(label);
+		free(found);
+		return (NULL);
+	}
+	engine_params_default(&p);
+	p.cpus = l->cfg.cpus;
+	p.rr_interval = l->cfg.rr_interval;
+	p.sleep_min = l->cfg.sleep_min;
+	p.balance_interval = l->cfg.balance_interval;
+	scenario_params(sc, &p);
+	s = NULL;
+	if (engine_params_check(&p, cause) == 0) {
+		memset(&set, 0, sizeof set);
+		set.label = label;
+		set.text = text;
+		set.params = p;
+		set.policy = sc->policy != NULL ?
+		    engine_policy_find(sc->policy) : NULL;
+		set.max_tasks = l->cfg.max_tasks;
+		set.spawn = bridge_pending;
+		set.spawn_arg = l->bridge;
+		set.ledger_rows = LIVE_LEDGER_ROWS;
+		set.history = (uint64_t)l->cfg.history * 1000;
+		/*
+		 * The frames look only at what changed.  Kept with no
+		 * subscriber too: subscribers come and go, the keyframes
+		 * are clones taken all along, and the log is a small part
+		 * of a tick.
+		 */
+		set.track_changes = 1;
+		set.note = live_session_note;
+		set.exit_reason = live_exit_reason;
+		set.arg = l;
+		s = session_create(&set, sc, cause);
+		/* A comparison goes on: the new session's from its tick 0. */
+		if (s != NULL && l->compare != NULL)
+			(void)session_compare(s, l->compare, cause);
+	}
+	if (s == NULL)
+		bridge_pending_drop(l->bridge);
+	scenario_free(sc);
+	free(text);
+	free(label);
+	free(found);
+	return (s);
+}
+
+/*
+ * The first session (a built-in name, or a file; NULL or "": the demo).
+ * main and the protocol fuzzer (tests/fuzz/fuzz_protocol.c) set a
+ * daemon up through this.
+ */
+int
+live_load(struct live *l, const char *name, char **cause)
+{
+	if ((l->session = live_session_new(l, name, cause)) == NULL)
+		return (-1);
+	pacer_session(l->pacer, l->session);
+	return (0);
+}
+
+/* The bridge's hooks: a change it saw, a wake it acted on at once. */
+static int
+live_bridge_change(void *arg, const struct change *ch, char **cause)
+{
+	return (live_change(arg, ch, cause));
+}
+
+/*
+ * The bridge let a woken task run at once: into the Perfetto trace,
+ * where the engine's track shows it from then, not from the next tick
+ * (unless a sleeping clock is behind: the ticks due run next, the last
+ * one with the wake, and show it from its tick).
+ */
+static void
+live_bridge_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
+{
+	struct live	*l = arg;
+	struct procs	*procs = bridge_procs(l->bridge);
+
+	if (procs == NULL || pacer_behind(l->pacer))
+		return;
+	sinks_perfetto_wake(l->sinks, session_live_engine(l->session), cpu,
+	    task, rank, procs_engine_ns(procs, ns));
+}
+
+/* Start the real-process layer for the session, and watch its wakes. */
+static void
+live_procs_start(struct live *l)
+{
+	struct bridge_hooks	hooks;
+
+	memset(&hooks, 0, sizeof hooks);
+	hooks.change = live_bridge_change;
+	hooks.woke = live_bridge_woke;
+	hooks.arg = l;
+	bridge_start(l->bridge, l->session, &hooks);
+	pacer_watch(l->pacer, procs_event_fd(bridge_procs(l->bridge)));
+}
+
+/* End it: children killed and reaped, cgroups removed. */
+static void
+live_procs_stop(struct live *l)
+{
+	pacer_watch(l->pacer, -1);
+	bridge_stop(l->bridge);
+}
+
+/* Run on base: flushing the files, the real tasks, the clock. */
+void
+live_begin(struct live *l, struct event_base *base, int tick_fd, int real)
+{
+	l->base = base;
+	l->real = real;
+	sinks_start(l->sinks, base);
+	pacer_start(l->pacer, base, tick_fd);
+	if (real)
+		live_procs_start(l);
+	pacer_restart(l->pacer, session_speed(l->session) > 0 ?
+	    session_speed(l->session) : l->cfg.speed, 0);
+}
+
+/* The end: the journal's end line, the kernel's last runs, children. */
+void
+live_end(struct live *l)
+{
+	pacer_stop(l->pacer);
+	bridge_perfetto_end(l->bridge, l->session);
+	sinks_end(l->sinks, l->session);
+	live_procs_stop(l);
+}
+
+/* Call cb(arg) whenever a new session was made. */
+void
+live_on_load(struct live *l, void (*cb)(void *), void *arg)
+{
+	l->loaded = cb;
+	l->loaded_arg = arg;
+}
+
+/* The session run now. */
+struct session *
+live_session(const struct live *l)
+{
+	return (l->session);
+}
+
+/* The engine shown: the past being viewed, else the present. */
+const struct engine *
+live_engine(const struct live *l)
+{
+	return (session_engine(l->session));
+}
+
+/* The configuration. */
+const struct config *
+live_config(const struct live *l)
+{
+	return (&l->cfg);
+}
+
+/* What subscribers are told. */
+struct notes *
+live_notes(const struct live *l)
+{
+	return (l->notes);
+}
+
+/* The clock. */
+struct pacer *
+live_pacer(const struct live *l)
+{
+	return (l->pacer);
+}
+
+/* The real processes' bridge. */
+struct bridge *
+live_bridge(const struct live *l)
+{
+	return (l->bridge);
+}
+
+/* The output files. */
+struct sinks *
+live_sinks(const struct live *l)
+{
+	return (l->sinks);
+}
+
+/* The event loop (NULL before live_begin). */
+struct event_base *
+live_base(const struct live *l)
+{
+	return (l->base);
+}
+
+/* Has shutdown been asked for? */
+int
+live_exiting(const struct live *l)
+{
+	return (l->exiting);
+}
+
+/* Catch the engine up to the wall clock. */
+void
+live_catchup(struct live *l)
+{
+	pacer_catchup(l->pacer);
+}
+
+/*
+ * Make a change to the engine through the session (which journals it),
+ * from a command or the real-process layer.  0 (CHANGE_ADD: the new
+ * task's id), or -1 with *cause.
+ */
+int
+live_change(struct live *l, const struct change *ch, char **cause)
+{
+	int	r;
+
+	if ((r = session_change(l->session, ch, cause)) < 0)
+		return (-1);
+	notes_changed(l->notes);
+	pacer_changed(l->pacer);
+	return (r);
+}
+
+/* Stop the clock, and say so if it ran. */
+void
+live_pause(struct live *l)
+{
+	if (pacer_paused(l->pacer))
+		return;
+	pacer_pause(l->pacer);
+	notes_add(l->notes, session_now(l->session), "paused");
+}
+
+/*
+ * A lesson event fired in the tick just run (SPEC.md section 7).  A
+ * caption, a pause's text and an ask's question are narrated with their
+ * text (`caption: TEXT`, `question: TEXT`; the answer, `answer: TEXT`,
+ * at the resume that shows it), so a client can hold each on screen and
+ * keep them in its event log, though the next may follow in a few ms of
+ * ticks.  A pause or an ask stops the clock (the engine made its text
+ * the caption; an ask's answer waits for the next resume: live_resume),
+ * a speed event sets the speed, a mark (a chapter) and a policy switch
+ * are narrated.  The pacer stops running ticks when the clock pauses or
+ * changes speed.
+ */
+static void
+live_lesson(struct live *l, const struct engine_event *ev)
+{
+	uint64_t	tick = session_now(l->session) - 1;
+
+	switch (ev->action) {
+	case ENGINE_ACT_CAPTION:
+		/* Its text, so a client misses none (frames show the last). */
+		notes_add(l->notes, tick, "caption: %s", ev->text != NULL ?
+		    ev->text : "");
+		break;
+	case ENGINE_ACT_PAUSE:
+	case ENGINE_ACT_ASK:
+		if (ev->text != NULL && *ev->text != '\0')
+			notes_add(l->notes, tick, "%s: %s", ev->action ==
+			    ENGINE_ACT_ASK ? "question" : "caption", ev->text);
+		if (!pacer_paused(l->pacer)) {
+			pacer_pause(l->pacer);
+			notes_add(l->notes, tick, "paused by the scenario%s",
+			    ev->action == ENGINE_ACT_ASK ? ": a question" : "");
+		}
+		break;
+	case ENGINE_ACT_SPEED:
+		pacer_speed_to(l->pacer, ev->speed, tick, "");
+		break;
+	case ENGINE_ACT_MARK:
+		notes_add(l->notes, tick, "mark: %s", ev->text);
+		break;
+	case ENGINE_ACT_POLICY:
+		notes_add(l->notes, tick, "policy -> %s", ev->policy->name);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * One tick of the session, between what the real processes did (their
+ * blocks and wakes go in first) and making them do what the engine
+ * decided.  The session writes the trace rows, counts the table and
+ * narrates what fired.  Of several ticks run at once (late, or a
+ * sleeping clock's quiet ones), only the last, the present, observes
+ * and enforces (proc.h); those before it ran what it found running and
+ * are only stamped with their own time.
+ */
+static void
+live_tick(void *arg, int last)
+{
+	struct live			*l = arg;
+	const struct engine_event	*ev;
+	uint64_t			 tick = session_now(l->session);
+	size_t				 i, n;
+
+	if (last)
+		bridge_observe(l->bridge);
+	session_tick(l->session);
+	/*
+	 * The tick into the Perfetto trace before it is enforced: the
+	 * enforcing may act on a wake at once (procs_enforce reads the
+	 * records its signals made, and any wake since), which goes in
+	 * after the tick's switches (live_bridge_woke).
+	 */
+	sinks_perfetto_tick(l->sinks, session_live_engine(l->session), tick);
+	if (last)
+		bridge_enforce(l->bridge, l->session, tick);
+	else
+		bridge_stamp(l->bridge, pacer_due(l->pacer, tick));
+	ev = engine_fired(session_live_engine(l->session), &n);
+	for (i = 0; i < n; i++)
+		live_lesson(l, &ev[i]);
+	notes_changed(l->notes);
+}
+
+/* A run of ticks cut short: enforce its last. */
+static void
+live_enforce(void *arg)
+{
+	struct live	*l = arg;
+
+	bridge_enforce(l->bridge, l->session, session_now(l->session) - 1);
+}
+
+/*
+ * A seek to tick: the speed the lesson had there (its last speed event
+ * at or before it, else the scenario's, else the configured one), so a
+ * slow part replays slowly; resuming plays the speed events after it
+ * again.  Said when it changes.  A scenario with no speed of its own
+ * leaves the clock's as it is.
+ */
+static void
+live_seek_speed(struct live *l, uint64_t tick)
+{
+	char	why[64];
+	double	speed = session_speed_at(l->session, tick);
+
+	if (speed < 0)
+		return;			/* not a lesson: the user's speed */
+	if (speed == 0)
+		speed = l->cfg.speed;
+	if (speed == pacer_speed(l->pacer))
+		return;
+	snprintf(why, sizeof why, " (the lesson's at tick %llu)",
+	    (unsigned long long)tick);
+	pacer_speed_to(l->pacer, speed, session_now(l->session), why);
+}
+
+/*
+ * Viewing the past (a seek), the clock is to run again (resume, step):
+ * with scripted tasks only the past viewed becomes the present (a
+ * branch: the journal after it is dropped); with real tasks, which went
+ * on in the real world, back to the present.
+ */
+void
+live_leave_past(struct live *l)
+{
+	uint64_t	 now = session_now(l->session), t;
+	char		*cause = NULL;
+
+	if (!session_viewing(l->session))
+		return;
+	t = engine_now(live_engine(l));
+	if (session_has_real(l->session)) {
+		session_view_end(l->session);
+		notes_add(l->notes, now, "back to the present, tick %llu",
+		    (unsigned long long)now);
+		/* The lesson's speed of the present, not of the tick seen. */
+		live_seek_speed(l, now);
+	} else if (session_branch(l->session, &cause) != 0) {
+		log_warnx("branch: %s", cause);
+		free(cause);
+		session_view_end(l->session);
+	} else {
+		/* The present is another engine now. */
+		bridge_set_engine(l->bridge, session_live_engine(l->session));
+		notes_add(l->notes, session_now(l->session), "went on from "
+		    "tick %llu (was %llu)", (unsigned long long)t,
+		    (unsigned long long)now);
+	}
+	bridge_forget(l->bridge);
+	notes_changed(l->notes);
+}
+
+/*
+ * Restart the clock from the present tick (a branch made first).  After
+ * a scenario's ask, the answer becomes the caption.
+ */
+void
+live_resume(struct live *l)
+{
+	const char	*answer;
+
+	if (!pacer_paused(l->pacer))
+		return;
+	live_leave_past(l);
+	if ((answer = session_answer(l->session)) != NULL)
+		notes_add(l->notes, session_now(l->session) - 1, "answer: %s",
+		    answer);
+	pacer_resume(l->pacer);
+	notes_add(l->notes, session_now(l->session), "resumed");
+}
+
+/* `seek`: pause, and show the state at tick; the lesson's speed there. */
+int
+live_seek(struct live *l, uint64_t tick, char **cause)
+{
+	/* Refused, it changes nothing: not even the clock's running. */
+	if (session_seek_check(l->session, tick, cause) != 0)
+		return (-1);
+	pacer_step_cancel(l->pacer, "seek");
+	live_pause(l);
+	if (session_seek(l->session, tick, cause) != 0)
+		return (-1);
+	live_seek_speed(l, tick);
+	notes_changed(l->notes);
+	return (0);
+}
+
+/*
+ * compare NAME (NULL: off): a shadow engine under another policy beside
+ * the enforced one (SPEC.md section 6), kept across load and reset.
+ */
+int
+live_compare(struct live *l, const struct engine_policy *pol, char **cause)
+{
+	const struct engine_policy	*old = l->compare;
+
+	if (session_compare(l->session, pol, cause) != 0)
+		return (-1);
+	l->compare = pol;
+	notes_add(l->notes, session_now(l->session), "compare %s -> %s",
+	    old != NULL ? old->name : "off", pol != NULL ? pol->name : "off");
+	return (0);
+}
+
+/*
+ * `load`: end the current session (its journal's end line written, real
+ * children killed and reaped, cgroups removed) and start the scenario
+ * name at tick 0, paused or not as before.  The new one is made first:
+ * if it fails, *cause says why and the current one runs on.  The files
+ * start again for the new session.
+ */
+int
+live_switch(struct live *l, const char *name, char **cause)
+{
+	struct session	*s, *old = l->session;
+	char		*why = NULL, *found = NULL;
+	int		 paused = pacer_paused(l->pacer);
+
+	/* A bare name is a scenario's, never a file of our directory. */
+	if (strchr(name, '/') == NULL && builtin_find(name) == NULL &&
+	    (found = live_scenario_file(l, name)) == NULL) {
+		*cause = xasprintf("%s: no such scenario (`scenarios` lists "
+		    "them; a file needs its absolute path)", name);
+		return (-1);
+	}
+	free(found);
+	/* The old session's real tasks are not ours to check against. */
+	if ((s = live_session_new(l, name, cause)) == NULL)
+		return (-1);
+	pacer_step_cancel(l->pacer, "load");
+	bridge_perfetto_end(l->bridge, old);
+	sinks_end(l->sinks, old);
+	if (l->real)
+		live_procs_stop(l);
+	l->session = s;
+	session_free(old);
+	pacer_session(l->pacer, s);
+	if (sinks_begin(l->sinks, s, &why) != 0) {
+		log_warnx("perfetto: %s", why);
+		free(why);
+	}
+	if (l->real)
+		live_procs_start(l);
+	bridge_forget(l->bridge);
+	/* The new scenario's speed, else the configured one: a lesson's
+	   slow motion does not carry over into the next scenario. */
+	pacer_restart(l->pacer, session_speed(s) > 0 ? session_speed(s) :
+	    l->cfg.speed, paused);
+	if (l->loaded != NULL)
+		l->loaded(l->loaded_arg);
+	notes_changed(l->notes);
+	log_info("loaded %s (%s)", session_name(s), session_label(s));
+	return (0);
+}
+
+/* `record PATH`: the journal so far, then every change, into PATH. */
+int
+live_record(struct live *l, const char *path, char **cause)
+{
+	return (sinks_record(l->sinks, l->session, path, cause));
+}
+
+/* The status line's fields; clients: how many are connected. */
+void
+live_status(struct live *l, struct proto_status *st, int clients)
+{
+	const struct engine		*e = live_engine(l);
+	const struct engine_params	*p = engine_params(e);
+	struct procs			*procs = bridge_procs(l->bridge);
+
+	memset(st, 0, sizeof *st);
+	st->tick = engine_now(e);
+	st->now = session_now(l->session);
+	st->live = !session_viewing(l->session);
+	st->cpus = p->cpus;
+	st->tasks = engine_ntasks(e);
+	st->alive = engine_nlive(e);
+	st->paused = pacer_paused(l->pacer);
+	st->speed = pacer_speed(l->pacer);
+	st->rr = p->rr_interval;
+	st->cgroups = procs != NULL ? procs_cgroup_mode(procs) : "none";
+	st->observe = procs != NULL ? procs_observe_mode(procs) : "proc";
+	st->lag = pacer_lag(l->pacer);
+	st->clients = clients;
+	st->scenario = session_name(l->session);
+	st->description = session_description(l->session);
+	st->sleep = l->cfg.default_sleep;
+	st->policy = engine_get_policy(e)->name;
+	st->compare = l->compare != NULL ? l->compare->name : NULL;
+	st->shadow = session_shadow(l->session) != NULL;
+}
+
+/*
+ * Task ti's line as the live daemon shows it, into buf: a real task's
+ * pid, CPU time and how it ended too (real: ti is the present engine's,
+ * not a shadow's).  Returns its length.
+ */
+size_t
+live_task_line(struct live *l, const struct engine *e,
+    const struct engine_task_info *ti, int real, char *buf, size_t len)
+{
+	struct format_real	fr;
+	char			ex[96];
+
+	real = real && ti->kind == ENGINE_REAL &&
+	    bridge_real(l->bridge, ti->id, &fr, ex, sizeof ex) == 0;
+	return (format_task_line(buf, len, ti, real ? &fr : NULL,
+	    ti->group >= 0 ? engine_group_name(e, ti->group) : NULL));
+}
+
+/* Leave the event loop (the engine caught up); main cleans up. */
+void
+live_shutdown(struct live *l)
+{
+	l->exiting = 1;
+	pacer_stop(l->pacer);
+	if (l->base != NULL)
+		event_base_loopbreak(l->base);
+}
+
+/* Log one changed option on reload, and whether it applies now. */
+static void
+live_reload_diff(void *arg, const char *name, const char *old,
+    const char *new, int now)
+{
+	if (now)
+		log_info("reload: %s %s -> %s", name, old, new);
+	else
+		log_warnx("reload: %s %s -> %s needs a restart; keeping %s",
+		    name, old, new, old);
+}
+
+/* SIGHUP: read the config again and apply what can change live. */
+void
+live_reload(struct live *l)
+{
+	struct config	 nc;
+	char		*cause = NULL;
+	int		 n;
+
+	if (l->config_path == NULL) {
+		log_info("reload: no configuration file (started without -c)");
+		return;
+	}
+	config_defaults(&nc);
+	if (config_load(l->config_path, &nc, &cause) != 0) {
+		log_warnx("reload failed, keeping the running settings: %s",
+		    cause);
+		free(cause);
+		config_free(&nc);
+		return;
+	}
+	n = config_diff(&l->cfg, &nc, live_reload_diff, NULL);
+	if (n == 0)
+		log_info("reload: %s: nothing changed", l->config_path);
+	if (nc.speed != l->cfg.speed)
+		pacer_set_speed(l->pacer, nc.speed);
+	if (nc.log_level != l->cfg.log_level)
+		log_set_level(nc.log_level);
+	/* The rest are read where they are used. */
+	config_apply_live(&l->cfg, &nc);
+	config_free(&nc);
+}

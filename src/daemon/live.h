@@ -1,0 +1,88 @@
+/*
+ * live.h -- the live daemon around its session (live.c): the session run
+ * now and the parts that serve it -- the clock (pacer.c), the real
+ * processes (bridge.c), the output files (sinks.c) and what subscribers
+ * are told (notes.c).  Commands act through it; frames read it.
+ */
+#ifndef STAIRS_LIVE_H
+#define STAIRS_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct bridge;
+struct change;
+struct config;
+struct engine;
+struct engine_policy;
+struct engine_task_info;
+struct event_base;
+struct notes;
+struct pacer;
+struct proto_status;
+struct session;
+struct sinks;
+struct live;
+
+/*
+ * A live daemon configured by cfg (its strings are the live daemon's
+ * from now on; the caller keeps no copy) and read from config_path
+ * (NULL: defaults only), with no session yet.
+ */
+struct live	*live_create(const struct config *cfg,
+		    const char *config_path);
+void		 live_free(struct live *);
+/* The first session: a built-in name, a file, NULL: the demo. */
+int		 live_load(struct live *, const char *name, char **cause);
+/*
+ * Run on base (after detaching): the clock on tick_fd, the real tasks
+ * spawned if real (the protocol fuzzer runs none).
+ */
+void		 live_begin(struct live *, struct event_base *, int tick_fd,
+		    int real);
+/* The end: the session's files ended, real children killed. */
+void		 live_end(struct live *);
+/* A new session was made: cb(arg), for the frames kept of the old. */
+void		 live_on_load(struct live *, void (*)(void *), void *);
+
+struct session	*live_session(const struct live *);
+/* The engine shown: the past being viewed, else the present. */
+const struct engine *live_engine(const struct live *);
+const struct config *live_config(const struct live *);
+struct notes	*live_notes(const struct live *);
+struct pacer	*live_pacer(const struct live *);
+struct bridge	*live_bridge(const struct live *);
+struct sinks	*live_sinks(const struct live *);
+struct event_base *live_base(const struct live *);
+int		 live_exiting(const struct live *);
+/* The scenario path's directories, absolute. */
+char *const	*live_scenario_dirs(const struct live *, size_t *);
+/* The file of a scenario named name in the scenario path, or NULL. */
+char		*live_scenario_file(const struct live *, const char *name);
+
+/* Catch the engine up to the wall clock (before a look or change). */
+void		 live_catchup(struct live *);
+/* A change through the session, journalled; CHANGE_ADD: the new id. */
+int		 live_change(struct live *, const struct change *,
+		    char **cause);
+/* `load` and `reset`: a new session; err leaves the current one. */
+int		 live_switch(struct live *, const char *name, char **cause);
+int		 live_record(struct live *, const char *path, char **cause);
+int		 live_compare(struct live *, const struct engine_policy *,
+		    char **cause);
+int		 live_seek(struct live *, uint64_t tick, char **cause);
+void		 live_pause(struct live *);
+void		 live_resume(struct live *);
+/* The past viewed, the clock is to run: a branch, or the present. */
+void		 live_leave_past(struct live *);
+void		 live_status(struct live *, struct proto_status *,
+		    int clients);
+/* Task ti's line (of engine e), with a real task's part if real. */
+size_t		 live_task_line(struct live *, const struct engine *,
+		    const struct engine_task_info *, int real, char *,
+		    size_t);
+void		 live_shutdown(struct live *);
+/* SIGHUP: read the configuration again, apply what can change live. */
+void		 live_reload(struct live *);
+
+#endif
