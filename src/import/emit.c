@@ -1,5 +1,5 @@
 /*
- * emit.c -- write a history as a scenario (emit.h).
+ * emit.c -- write the tasks' lives as a scenario (emit.h).
  *
  * Each task chosen becomes
  *
@@ -70,7 +70,7 @@ emit_is_kthread(const char *comm, int pid)
  * '_', the comm cut so that it fits in ENGINE_NAME_MAX.
  */
 void
-emit_name(const struct history_task *t, char *buf, size_t len)
+emit_name(const struct tasklife_task *t, char *buf, size_t len)
 {
 	char	suffix[32], *p;
 	size_t	keep, n;
@@ -113,9 +113,9 @@ emit_realtime(int prio)
 static int
 emit_cmp_cpu(const void *a, const void *b)
 {
-	const struct history_task	*x = *(const struct history_task *
+	const struct tasklife_task	*x = *(const struct tasklife_task *
 					    const *)a;
-	const struct history_task	*y = *(const struct history_task *
+	const struct tasklife_task	*y = *(const struct tasklife_task *
 					    const *)b;
 
 	if (x->cpu != y->cpu)
@@ -127,9 +127,9 @@ emit_cmp_cpu(const void *a, const void *b)
 static int
 emit_cmp_order(const void *a, const void *b)
 {
-	const struct history_task	*x = *(const struct history_task *
+	const struct tasklife_task	*x = *(const struct tasklife_task *
 					    const *)a;
-	const struct history_task	*y = *(const struct history_task *
+	const struct tasklife_task	*y = *(const struct tasklife_task *
 					    const *)b;
 
 	return (x < y ? -1 : x > y);
@@ -146,7 +146,7 @@ emit_cmp_u64(const void *a, const void *b)
 
 /* Is pid (or comm) among those asked for? */
 static int
-emit_wanted(const struct emit_opts *o, const struct history_task *t)
+emit_wanted(const struct emit_opts *o, const struct tasklife_task *t)
 {
 	size_t	i;
 	int	ok;
@@ -193,7 +193,7 @@ emit_pct(const uint64_t *v, size_t n, int pct)
 
 /* The kernel's row for t (kernelrow.h). */
 static void
-emit_kernel_row(FILE *f, struct history_task *t, const char *name,
+emit_kernel_row(FILE *f, struct tasklife_task *t, const char *name,
     uint64_t span)
 {
 	fprintf(f, "%s task=%s nice=%d share=%.4f ran_us=%" PRIu64
@@ -216,7 +216,7 @@ emit_kernel_row(FILE *f, struct history_task *t, const char *name,
  * *n values.
  */
 static uint64_t *
-emit_us(const struct history_task *t, size_t *n, struct emit_result *r)
+emit_us(const struct tasklife_task *t, size_t *n, struct emit_result *r)
 {
 	struct bursts_ticks	 bt;
 	uint64_t		*us, cum[2] = { 0, 0 }, done[2] = { 0, 0 };
@@ -249,7 +249,7 @@ emit_us(const struct history_task *t, size_t *n, struct emit_result *r)
 
 /* One task entry. */
 static void
-emit_task(FILE *f, const struct history_task *t, const char *name,
+emit_task(FILE *f, const struct tasklife_task *t, const char *name,
     uint64_t begin, struct emit_result *r)
 {
 	uint64_t	*us;
@@ -275,10 +275,10 @@ emit_task(FILE *f, const struct history_task *t, const char *name,
  * 0, or -1 with *cause when no task is left to write.
  */
 int
-emit_scenario(FILE *f, const struct history *h, const struct emit_opts *o,
+emit_scenario(FILE *f, const struct tasklife *h, const struct emit_opts *o,
     struct emit_result *r, char **cause)
 {
-	struct history_task	**v, *t;
+	struct tasklife_task	**v, *t;
 	uint64_t		  span = h->end - h->begin;
 	size_t			  i, n = 0;
 	char			  name[ENGINE_NAME_MAX + 1];
@@ -320,7 +320,7 @@ emit_scenario(FILE *f, const struct history *h, const struct emit_opts *o,
 		    r->realtime, r->unselected);
 		return (-1);
 	}
-	cpus = o->cpus > 0 ? o->cpus : history_ncpus(h);
+	cpus = o->cpus > 0 ? o->cpus : tasklife_ncpus(h);
 	if (cpus > ENGINE_MAX_CPUS)
 		cpus = ENGINE_MAX_CPUS;
 	fprintf(f, "# A real machine's workload, imported by stairs-import "
@@ -329,14 +329,14 @@ emit_scenario(FILE *f, const struct history *h, const struct emit_opts *o,
 	    "as a row:\n#\n#   stairsd --headless --scenario FILE --ticks %"
 	    PRIu64 " --compare staircase,o1,cfs,kernel\n\n",
 	    o->source != NULL ? o->source : "a trace",
-	    ktrace_form_name(ktrace_form(&h->kt)), n, history_ncpus(h),
+	    ktrace_form_name(ktrace_form(&h->kt)), n, tasklife_ncpus(h),
 	    span / 1000000000, span % 1000000000 / 1000, r->span_ms);
 	fprintf(f, "name = \"imported\";\ndescription = \"%zu tasks of a "
 	    "real machine, replayed as they ran and slept (%s).\";\n"
 	    "cpus = %d;\n\n", n, ktrace_form_name(ktrace_form(&h->kt)),
 	    cpus);
 	fprintf(f, "%s span_us=%" PRIu64 " cpus=%d\n", KERNELROW_PREFIX,
-	    span / 1000 > 0 ? (span + 500) / 1000 : 1, history_ncpus(h));
+	    span / 1000 > 0 ? (span + 500) / 1000 : 1, tasklife_ncpus(h));
 	for (i = 0; i < n; i++) {
 		emit_name(v[i], name, sizeof name);
 		emit_kernel_row(f, v[i], name, span);

@@ -1,5 +1,5 @@
 /*
- * emit.h -- a history (history.h) as a scenario (SPEC.md sections 2
+ * emit.h -- the tasks' lives (tasklife.h) as a scenario (SPEC.md sections 2
  * and 11): the tasks chosen, each with its bursts, and the kernel's
  * rows (kernelrow.h) in comments.
  */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "history.h"
+#include "tasklife.h"
 
 struct emit_opts {
 	const int	*pids;		/* --pid: only these (npids > 0) */
@@ -38,8 +38,8 @@ struct emit_result {
 };
 
 int	emit_is_kthread(const char *comm, int pid);
-void	emit_name(const struct history_task *, char *buf, size_t len);
-int	emit_scenario(FILE *, const struct history *,
+void	emit_name(const struct tasklife_task *, char *buf, size_t len);
+int	emit_scenario(FILE *, const struct tasklife *,
 	    const struct emit_opts *, struct emit_result *, char **cause);
 
 #endif

@@ -21,7 +21,7 @@
 
 #include "capture.h"
 #include "emit.h"
-#include "history.h"
+#include "tasklife.h"
 #include "xmalloc.h"
 
 /* The command line. */
@@ -224,7 +224,7 @@ import_options(int argc, char **argv, struct import_opts *o)
  * printed as "LABEL:LINE: message".
  */
 static int
-import_read(FILE *f, const char *label, struct history *h)
+import_read(FILE *f, const char *label, struct tasklife *h)
 {
 	char	*line = NULL, *cause;
 	size_t	 size = 0;
@@ -246,7 +246,7 @@ import_read(FILE *f, const char *label, struct history *h)
 			free(line);
 			return (2);
 		}
-		if (history_line(h, line, lineno, &cause) != 0) {
+		if (tasklife_line(h, line, lineno, &cause) != 0) {
 			fprintf(stderr, "%s:%d: %s\n", label, h->errline != 0 ?
 			    h->errline : lineno, cause);
 			free(cause);
@@ -260,7 +260,7 @@ import_read(FILE *f, const char *label, struct history *h)
 		    strerror(errno));
 		return (1);
 	}
-	if (history_finish(h, &cause) != 0) {
+	if (tasklife_finish(h, &cause) != 0) {
 		fprintf(stderr, "%s:%d: %s\n", label, lineno, cause);
 		free(cause);
 		return (2);
@@ -270,7 +270,7 @@ import_read(FILE *f, const char *label, struct history *h)
 
 /* Say on stderr what was read and what was written. */
 static void
-import_summary(const struct history *h, const struct emit_result *r,
+import_summary(const struct tasklife *h, const struct emit_result *r,
     const char *label)
 {
 	uint64_t	span = h->end - h->begin;
@@ -279,7 +279,7 @@ import_summary(const struct history *h, const struct emit_result *r,
 	    " s, %" PRIu64 " events: %zu tasks written (left out: %zu kernel "
 	    "threads, %zu realtime, %zu never ran, %zu not asked for); "
 	    "%" PRIu64 " of %" PRIu64 " runs kept apart at 1 ms ticks\n",
-	    label, ktrace_form_name(ktrace_form(&h->kt)), history_ncpus(h),
+	    label, ktrace_form_name(ktrace_form(&h->kt)), tasklife_ncpus(h),
 	    span / 1000000000, span % 1000000000 / 1000000, h->events,
 	    r->written, r->kthreads, r->realtime, r->idle, r->unselected,
 	    r->runs_kept, r->runs);
@@ -300,7 +300,7 @@ import_summary(const struct history *h, const struct emit_result *r,
 
 /* Write the scenario to o->out or stdout; an exit status. */
 static int
-import_write(const struct import_opts *o, const struct history *h,
+import_write(const struct import_opts *o, const struct tasklife *h,
     const struct emit_opts *eo, const char *label)
 {
 	struct emit_result	 r;
@@ -354,8 +354,8 @@ int
 main(int argc, char **argv)
 {
 	struct import_opts	 o;
-	struct history_opts	 ho;
-	struct history		 h;
+	struct tasklife_opts	 ho;
+	struct tasklife		 h;
 	struct emit_opts	 eo;
 	struct capture		 cap;
 	FILE			*f;
@@ -370,7 +370,7 @@ main(int argc, char **argv)
 	memset(&ho, 0, sizeof ho);
 	ho.from = (uint64_t)(o.from * 1e9);
 	ho.to = (uint64_t)(o.to * 1e9);
-	history_init(&h, &ho);
+	tasklife_init(&h, &ho);
 
 	if (o.capture > 0) {
 		fprintf(stderr, "stairs-import: recording this machine for "
@@ -418,7 +418,7 @@ main(int argc, char **argv)
 	eo.notes = stderr;
 	status = import_write(&o, &h, &eo, label);
 out:
-	history_free(&h);
+	tasklife_free(&h);
 	capture_free(&cap);
 	free(o.pids);
 	free(o.comms);

@@ -1,11 +1,11 @@
 /*
- * history.h -- each task's life in a scheduler trace (SPEC.md section
+ * tasklife.h -- each task's life in a scheduler trace (SPEC.md section
  * 11): its CPU bursts and sleeps as it ran them, and what the kernel did
  * with it (CPU time, runs, wake-up latencies), built event by event
  * from ktrace.c's events.
  */
-#ifndef STAIRS_HISTORY_H
-#define STAIRS_HISTORY_H
+#ifndef STAIRS_TASKLIFE_H
+#define STAIRS_TASKLIFE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,7 @@
 #include "ktrace.h"
 
 /* One life of one pid: a pid used again is a new life. */
-struct history_task {
+struct tasklife_task {
 	char		 comm[KTRACE_COMM_MAX + 1];
 	int		 pid;
 	int		 life;		/* 1, then 2, ... for a reused pid */
@@ -35,18 +35,18 @@ struct history_task {
 	int		 exiting;	/* sched_process_exit seen */
 };
 
-struct history_opts {
+struct tasklife_opts {
 	uint64_t	 from, to;	/* ns after the first event; to 0: end */
 };
 
-struct history {
-	struct history_opts	 o;
+struct tasklife {
+	struct tasklife_opts	 o;
 	struct ktrace		 kt;
-	struct history_task	*tasks;
+	struct tasklife_task	*tasks;
 	size_t			 ntasks, tasks_size;
 	int			*slots;		/* open hash: pid -> index + 1 */
 	size_t			 nslots;
-	struct history_cpu	*cpus;
+	struct tasklife_cpu	*cpus;
 	int			 ncpus;		/* CPUs seen */
 	uint64_t		 t0;		/* the first event */
 	uint64_t		 begin, end;	/* the span, ns */
@@ -61,11 +61,11 @@ struct history {
 	uint64_t		 events;
 };
 
-void	history_init(struct history *, const struct history_opts *);
-int	history_line(struct history *, char *line, int lineno, char **cause);
-int	history_finish(struct history *, char **cause);
-void	history_free(struct history *);
+void	tasklife_init(struct tasklife *, const struct tasklife_opts *);
+int	tasklife_line(struct tasklife *, char *line, int lineno, char **cause);
+int	tasklife_finish(struct tasklife *, char **cause);
+void	tasklife_free(struct tasklife *);
 /* CPUs of the trace: its header's count, else those seen. */
-int	history_ncpus(const struct history *);
+int	tasklife_ncpus(const struct tasklife *);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * history.c -- each task's life from a scheduler trace (history.h).
+ * tasklife.c -- each task's life from a scheduler trace (tasklife.h).
  *
  * A task is, at each moment, running on a CPU, runnable but waiting
  * (preempted, or woken and not yet run), asleep, or dead.  Its workload
@@ -26,19 +26,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "history.h"
+#include "tasklife.h"
 #include "xmalloc.h"
 
 enum {
-	H_NEW,			/* forked, not yet woken */
-	H_RUNNING,
-	H_RUNNABLE,		/* preempted */
-	H_WOKEN,		/* woken, waiting for its first run */
-	H_SLEEPING,
-	H_DEAD
+	L_NEW,			/* forked, not yet woken */
+	L_RUNNING,
+	L_RUNNABLE,		/* preempted */
+	L_WOKEN,		/* woken, waiting for its first run */
+	L_SLEEPING,
+	L_DEAD
 };
 
-struct history_cpu {
+struct tasklife_cpu {
 	int		cur;	/* task index + 1; 0 idle; -1 unknown */
 	int		seen;
 	uint64_t	last;
@@ -47,18 +47,18 @@ struct history_cpu {
 	int		twice_cpu;
 };
 
-/* Start a history. */
+/* Start reading a trace's lives. */
 void
-history_init(struct history *h, const struct history_opts *o)
+tasklife_init(struct tasklife *h, const struct tasklife_opts *o)
 {
 	memset(h, 0, sizeof *h);
 	h->o = *o;
 	ktrace_init(&h->kt);
 }
 
-/* Free everything a history holds. */
+/* Free everything the lives hold. */
 void
-history_free(struct history *h)
+tasklife_free(struct tasklife *h)
 {
 	size_t	i;
 
@@ -74,7 +74,7 @@ history_free(struct history *h)
 
 /* The CPUs of the trace: its header's count, else those seen. */
 int
-history_ncpus(const struct history *h)
+tasklife_ncpus(const struct tasklife *h)
 {
 	if (h->kt.ncpus > h->ncpus)
 		return (h->kt.ncpus);
@@ -83,7 +83,7 @@ history_ncpus(const struct history *h)
 
 /* The hash slot of pid: where it is, or the free one it would take. */
 static size_t
-history_slot(const struct history *h, int pid)
+tasklife_slot(const struct tasklife *h, int pid)
 {
 	size_t	i, mask = h->nslots - 1;
 
@@ -94,20 +94,20 @@ history_slot(const struct history *h, int pid)
 }
 
 /* The current life of pid, or NULL. */
-static struct history_task *
-history_find(const struct history *h, int pid)
+static struct tasklife_task *
+tasklife_find(const struct tasklife *h, int pid)
 {
 	size_t	i;
 
 	if (h->nslots == 0)
 		return (NULL);
-	i = history_slot(h, pid);
+	i = tasklife_slot(h, pid);
 	return (h->slots[i] == 0 ? NULL : &h->tasks[h->slots[i] - 1]);
 }
 
 /* Double the hash, or make its first. */
 static void
-history_grow(struct history *h)
+tasklife_grow(struct tasklife *h)
 {
 	size_t	i, old = h->nslots;
 	int    *slots = h->slots;
@@ -116,7 +116,7 @@ history_grow(struct history *h)
 	h->slots = xcalloc(h->nslots, sizeof *h->slots);
 	for (i = 0; i < old; i++) {
 		if (slots[i] != 0)
-			h->slots[history_slot(h, h->tasks[slots[i] - 1].pid)] =
+			h->slots[tasklife_slot(h, h->tasks[slots[i] - 1].pid)] =
 			    slots[i];
 	}
 	free(slots);
@@ -124,7 +124,7 @@ history_grow(struct history *h)
 
 /* Append v to a growing array of uint64_t. */
 static void
-history_push(uint64_t **v, size_t *n, size_t *size, uint64_t x)
+tasklife_push(uint64_t **v, size_t *n, size_t *size, uint64_t x)
 {
 	if (*n == *size) {
 		*size = *size ? *size * 2 : 8;
@@ -135,32 +135,32 @@ history_push(uint64_t **v, size_t *n, size_t *size, uint64_t x)
 
 /* Close a run burst: its CPU time, if any, is the next run. */
 static void
-history_push_run(struct history_task *t)
+tasklife_push_run(struct tasklife_task *t)
 {
 	if (t->run == 0)
 		return;
 	if (t->nbursts % 2 == 1)
 		t->bursts[t->nbursts - 1] += t->run;
 	else
-		history_push(&t->bursts, &t->nbursts, &t->bursts_size, t->run);
+		tasklife_push(&t->bursts, &t->nbursts, &t->bursts_size, t->run);
 	t->run = 0;
 }
 
 /* A sleep of ns ended: after a run it is the next sleep. */
 static void
-history_push_sleep(struct history_task *t, uint64_t ns)
+tasklife_push_sleep(struct tasklife_task *t, uint64_t ns)
 {
 	if (t->nbursts == 0)
 		return;		/* before its first run: its start says it */
 	if (t->nbursts % 2 == 0)
 		t->bursts[t->nbursts - 1] += ns;
 	else
-		history_push(&t->bursts, &t->nbursts, &t->bursts_size, ns);
+		tasklife_push(&t->bursts, &t->nbursts, &t->bursts_size, ns);
 }
 
 /* The CPU c, grown into. */
-static struct history_cpu *
-history_cpu(struct history *h, int c)
+static struct tasklife_cpu *
+tasklife_cpu(struct tasklife *h, int c)
 {
 	int	i;
 
@@ -178,9 +178,9 @@ history_cpu(struct history *h, int c)
 
 /* Stop a running task's run at ts (its CPU forgets it). */
 static void
-history_stop(struct history *h, struct history_task *t, uint64_t ts)
+tasklife_stop(struct tasklife *h, struct tasklife_task *t, uint64_t ts)
 {
-	if (t->state != H_RUNNING)
+	if (t->state != L_RUNNING)
 		return;
 	if (ts > t->since) {
 		t->cpu += ts - t->since;
@@ -189,7 +189,7 @@ history_stop(struct history *h, struct history_task *t, uint64_t ts)
 	if (t->on_cpu >= 0 && t->on_cpu < h->ncpus &&
 	    h->cpus[t->on_cpu].cur == (int)(t - h->tasks) + 1)
 		h->cpus[t->on_cpu].cur = -1;
-	t->state = H_RUNNABLE;
+	t->state = L_RUNNABLE;
 	t->since = ts;
 }
 
@@ -197,18 +197,18 @@ history_stop(struct history *h, struct history_task *t, uint64_t ts)
  * A new life for pid from ts: its first, or a later one where the pid
  * was used again (the earlier life ends there).
  */
-static struct history_task *
-history_new(struct history *h, const struct ktrace_task *kt, uint64_t ts,
+static struct tasklife_task *
+tasklife_new(struct tasklife *h, const struct ktrace_task *kt, uint64_t ts,
     int state)
 {
-	struct history_task	*t, *old;
+	struct tasklife_task	*t, *old;
 	size_t			 i;
 	int			 life = 1;
 
-	if ((old = history_find(h, kt->pid)) != NULL) {
-		history_stop(h, old, ts);
-		history_push_run(old);
-		old->state = H_DEAD;
+	if ((old = tasklife_find(h, kt->pid)) != NULL) {
+		tasklife_stop(h, old, ts);
+		tasklife_push_run(old);
+		old->state = L_DEAD;
 		life = old->life + 1;
 		h->reused++;
 	}
@@ -218,7 +218,7 @@ history_new(struct history *h, const struct ktrace_task *kt, uint64_t ts,
 		    sizeof *h->tasks);
 	}
 	if ((h->ntasks + 1) * 2 > h->nslots)
-		history_grow(h);
+		tasklife_grow(h);
 	t = &h->tasks[h->ntasks++];
 	memset(t, 0, sizeof *t);
 	strcpy(t->comm, kt->comm);
@@ -229,14 +229,14 @@ history_new(struct history *h, const struct ktrace_task *kt, uint64_t ts,
 	t->state = state;
 	t->since = ts;
 	t->on_cpu = -1;
-	i = history_slot(h, kt->pid);
+	i = tasklife_slot(h, kt->pid);
 	h->slots[i] = (int)h->ntasks;
 	return (t);
 }
 
 /* Note what a line says of a task's name and priority. */
 static void
-history_seen(struct history_task *t, const struct ktrace_task *kt)
+tasklife_seen(struct tasklife_task *t, const struct ktrace_task *kt)
 {
 	if (kt->comm[0] != '\0')
 		strcpy(t->comm, kt->comm);
@@ -246,7 +246,7 @@ history_seen(struct history_task *t, const struct ktrace_task *kt)
 
 /* Something impossible: an error, or after lost events a repair. */
 static int
-history_odd(struct history *h, char **cause, char *why)
+tasklife_odd(struct tasklife *h, char **cause, char *why)
 {
 	if (h->lossy) {
 		h->repaired++;
@@ -259,18 +259,18 @@ history_odd(struct history *h, char **cause, char *why)
 
 /* sched_switch: prev leaves CPU c, next comes on. */
 static int
-history_switch(struct history *h, const struct ktrace_event *ev,
-    struct history_cpu *cpu, char **cause)
+tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
+    struct tasklife_cpu *cpu, char **cause)
 {
-	struct history_task	*t, *cur;
+	struct tasklife_task	*t, *cur;
 	int			 c = ev->cpu;
 
 	/* A task switched in elsewhere while it ran here: did it? */
 	if (cpu->twice != 0) {
 		t = &h->tasks[cpu->twice - 1];
-		if (t->pid == ev->a.pid && t->state != H_DEAD) {
+		if (t->pid == ev->a.pid && t->state != L_DEAD) {
 			h->errline = cpu->twice_line;
-			if (history_odd(h, cause, xasprintf("pid %d (%s) is "
+			if (tasklife_odd(h, cause, xasprintf("pid %d (%s) is "
 			    "switched in on CPU %d while it runs on CPU %d: no "
 			    "switch-out between", t->pid, t->comm,
 			    cpu->twice_cpu, c)) != 0)
@@ -283,7 +283,7 @@ history_switch(struct history *h, const struct ktrace_event *ev,
 	if (cpu->cur > 0 && h->tasks[cpu->cur - 1].pid != ev->a.pid) {
 		/* The switch from cur to prev is missing. */
 		cur = &h->tasks[cpu->cur - 1];
-		history_stop(h, cur, ev->ts);
+		tasklife_stop(h, cur, ev->ts);
 		cpu->cur = -1;
 		h->gaps++;
 	} else if (cpu->cur == 0 && ev->a.pid != 0) {
@@ -291,25 +291,25 @@ history_switch(struct history *h, const struct ktrace_event *ev,
 		h->gaps++;
 	}
 	if (ev->a.pid != 0) {
-		if ((t = history_find(h, ev->a.pid)) == NULL ||
-		    t->state == H_DEAD) {
+		if ((t = tasklife_find(h, ev->a.pid)) == NULL ||
+		    t->state == L_DEAD) {
 			/* Running since the trace began. */
-			t = history_new(h, &ev->a, h->begin, H_RUNNING);
+			t = tasklife_new(h, &ev->a, h->begin, L_RUNNING);
 			t->on_cpu = c;
-		} else if (t->state != H_RUNNING || t->on_cpu != c) {
-			if (t->state == H_RUNNING) {
+		} else if (t->state != L_RUNNING || t->on_cpu != c) {
+			if (t->state == L_RUNNING) {
 				/* Its switch-out there is missing. */
-				history_stop(h, t, ev->ts);
+				tasklife_stop(h, t, ev->ts);
 				h->gaps++;
 			}
 			/* Its switch-in was before the trace (or lost). */
 			t->waking = 0;
-			t->state = H_RUNNING;
+			t->state = L_RUNNING;
 			t->on_cpu = c;
 			if (t->since < h->begin)
 				t->since = h->begin;
 		}
-		history_seen(t, &ev->a);
+		tasklife_seen(t, &ev->a);
 		if (ev->ts > t->since) {
 			t->cpu += ev->ts - t->since;
 			t->run += ev->ts - t->since;
@@ -317,20 +317,20 @@ history_switch(struct history *h, const struct ktrace_event *ev,
 		t->since = ev->ts;
 		t->on_cpu = -1;
 		if (ev->preempted && !ev->dead)
-			t->state = H_RUNNABLE;
+			t->state = L_RUNNABLE;
 		else {
-			history_push_run(t);
-			t->state = ev->dead || t->exiting ? H_DEAD :
-			    H_SLEEPING;
+			tasklife_push_run(t);
+			t->state = ev->dead || t->exiting ? L_DEAD :
+			    L_SLEEPING;
 		}
 	}
 	cpu->cur = 0;
 	if (ev->b.pid == 0)
 		return (0);
-	if ((t = history_find(h, ev->b.pid)) == NULL || t->state == H_DEAD)
-		t = history_new(h, &ev->b, ev->ts, H_WOKEN);
+	if ((t = tasklife_find(h, ev->b.pid)) == NULL || t->state == L_DEAD)
+		t = tasklife_new(h, &ev->b, ev->ts, L_WOKEN);
 	switch (t->state) {
-	case H_RUNNING:
+	case L_RUNNING:
 		/*
 		 * Running on another CPU: if that CPU next switches it out,
 		 * it ran on both at once; else a switch there is missing
@@ -342,22 +342,22 @@ history_switch(struct history *h, const struct ktrace_event *ev,
 			h->cpus[t->on_cpu].twice_line = h->lineno;
 			h->cpus[t->on_cpu].twice_cpu = c;
 		}
-		history_stop(h, t, ev->ts);
+		tasklife_stop(h, t, ev->ts);
 		break;
-	case H_SLEEPING:
+	case L_SLEEPING:
 		/* Woken unseen: the sleep lasted to here. */
-		history_push_sleep(t, ev->ts - t->since);
+		tasklife_push_sleep(t, ev->ts - t->since);
 		break;
-	case H_NEW:
-	case H_WOKEN:
-		history_push(&t->lat, &t->nlat, &t->lat_size,
+	case L_NEW:
+	case L_WOKEN:
+		tasklife_push(&t->lat, &t->nlat, &t->lat_size,
 		    ev->ts - t->since);
 		break;
 	default:
 		break;
 	}
-	history_seen(t, &ev->b);
-	t->state = H_RUNNING;
+	tasklife_seen(t, &ev->b);
+	t->state = L_RUNNING;
 	t->on_cpu = c;
 	t->since = ev->ts;
 	t->runs++;
@@ -367,27 +367,27 @@ history_switch(struct history *h, const struct ktrace_event *ev,
 
 /* A wake: sched_waking, sched_wakeup or sched_wakeup_new. */
 static void
-history_wake(struct history *h, const struct ktrace_event *ev)
+tasklife_wake(struct tasklife *h, const struct ktrace_event *ev)
 {
-	struct history_task	*t;
+	struct tasklife_task	*t;
 
 	if (ev->a.pid == 0)
 		return;
-	t = history_find(h, ev->a.pid);
-	if (t == NULL || t->state == H_DEAD ||
-	    (ev->kind == KTRACE_WAKEUP_NEW && t->state != H_NEW)) {
-		history_new(h, &ev->a, ev->ts, H_WOKEN);
+	t = tasklife_find(h, ev->a.pid);
+	if (t == NULL || t->state == L_DEAD ||
+	    (ev->kind == KTRACE_WAKEUP_NEW && t->state != L_NEW)) {
+		tasklife_new(h, &ev->a, ev->ts, L_WOKEN);
 		return;
 	}
-	history_seen(t, &ev->a);
+	tasklife_seen(t, &ev->a);
 	switch (t->state) {
-	case H_SLEEPING:
-		history_push_sleep(t, ev->ts - t->since);
-		t->state = H_WOKEN;
+	case L_SLEEPING:
+		tasklife_push_sleep(t, ev->ts - t->since);
+		t->state = L_WOKEN;
 		t->since = ev->ts;
 		break;
-	case H_NEW:
-		t->state = H_WOKEN;
+	case L_NEW:
+		t->state = L_WOKEN;
 		t->start = t->since = ev->ts;
 		break;
 	default:
@@ -397,25 +397,25 @@ history_wake(struct history *h, const struct ktrace_event *ev)
 
 /* An event within the window. */
 static int
-history_event(struct history *h, const struct ktrace_event *ev,
-    struct history_cpu *cpu, char **cause)
+tasklife_event(struct tasklife *h, const struct ktrace_event *ev,
+    struct tasklife_cpu *cpu, char **cause)
 {
-	struct history_task	*t;
+	struct tasklife_task	*t;
 
 	switch (ev->kind) {
 	case KTRACE_SWITCH:
-		return (history_switch(h, ev, cpu, cause));
+		return (tasklife_switch(h, ev, cpu, cause));
 	case KTRACE_WAKEUP:
 	case KTRACE_WAKING:
 	case KTRACE_WAKEUP_NEW:
-		history_wake(h, ev);
+		tasklife_wake(h, ev);
 		break;
 	case KTRACE_FORK:
 		if (ev->b.pid != 0)
-			history_new(h, &ev->b, ev->ts, H_NEW);
+			tasklife_new(h, &ev->b, ev->ts, L_NEW);
 		break;
 	case KTRACE_EXIT:
-		if ((t = history_find(h, ev->a.pid)) != NULL)
+		if ((t = tasklife_find(h, ev->a.pid)) != NULL)
 			t->exiting = 1;
 		break;
 	}
@@ -424,10 +424,10 @@ history_event(struct history *h, const struct ktrace_event *ev,
 
 /* Read one line of the trace; 0, or -1 with *cause (no FILE:LINE). */
 int
-history_line(struct history *h, char *line, int lineno, char **cause)
+tasklife_line(struct tasklife *h, char *line, int lineno, char **cause)
 {
 	struct ktrace_event	 ev;
-	struct history_cpu	*cpu;
+	struct tasklife_cpu	*cpu;
 	int			 r, c;
 
 	if ((r = ktrace_line(&h->kt, line, lineno, &ev, cause)) == -1)
@@ -446,7 +446,7 @@ history_line(struct history *h, char *line, int lineno, char **cause)
 		}
 		return (0);
 	}
-	cpu = history_cpu(h, ev.cpu);
+	cpu = tasklife_cpu(h, ev.cpu);
 	if (cpu->seen && ev.ts < cpu->last) {
 		*cause = xasprintf("time goes back on CPU %d: %llu.%06llu "
 		    "after %llu.%06llu", ev.cpu,
@@ -473,7 +473,7 @@ history_line(struct history *h, char *line, int lineno, char **cause)
 	if (ev.ts > h->end)
 		h->end = ev.ts;
 	h->events++;
-	return (history_event(h, &ev, cpu, cause));
+	return (tasklife_event(h, &ev, cpu, cause));
 }
 
 /*
@@ -482,9 +482,9 @@ history_line(struct history *h, char *line, int lineno, char **cause)
  * held no event.
  */
 int
-history_finish(struct history *h, char **cause)
+tasklife_finish(struct tasklife *h, char **cause)
 {
-	struct history_task	*t;
+	struct tasklife_task	*t;
 	size_t			 i;
 
 	if (h->events == 0) {
@@ -500,10 +500,10 @@ history_finish(struct history *h, char **cause)
 	}
 	for (i = 0; i < h->ntasks; i++) {
 		t = &h->tasks[i];
-		if (t->state == H_RUNNING)
-			history_stop(h, t, h->end);
-		if (t->state == H_RUNNABLE)
-			history_push_run(t);
+		if (t->state == L_RUNNING)
+			tasklife_stop(h, t, h->end);
+		if (t->state == L_RUNNABLE)
+			tasklife_push_run(t);
 	}
 	return (0);
 }
