@@ -636,13 +636,21 @@ test_survived(void **state)
 	struct emit_result	 r;
 	char			*text;
 
-	/* CPU 0 switches out c, which it was not seen to run: a gap. */
+	/*
+	 * CPU 0 switches out c, which it was not seen to run: a gap.  c,
+	 * which the line shows running, gets the time since the switch
+	 * before; b, whose switch-out is missing, none of it.
+	 */
 	load(&h, SW(0, "1.000000", "a", 5, "S", "b", 6)
 	    SW(0, "1.000200", "c", 7, "S", "a", 5)
 	    SW(0, "1.000300", "a", 5, "S", "b", 6));
 	assert_int_equal(h.gaps, 1);
+	assert_non_null(t = task(&h, 7));
+	assert_int_equal(t->cpu, 200000);
 	assert_non_null(t = task(&h, 6));
-	assert_int_equal(t->cpu, 200000 + 0);
+	assert_int_equal(t->cpu, 0);
+	assert_non_null(t = task(&h, 5));
+	assert_int_equal(t->cpu, 100000);
 	tasklife_free(&h);
 
 	/* b on two CPUs at once, after lost events: repaired. */

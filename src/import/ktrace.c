@@ -22,8 +22,8 @@
  *
  * Names (comm) may hold spaces, so each field is found by the marker
  * that follows it.  Which form a trace is shows in its headers (tracefs:
- * "# tracer:", "#P:N"; trace-cmd: "cpus=N", "version = N", an instance's
- * "NAME:" before each line) and its lines; a trace that changes its mind
+ * "# tracer:", "#P:N"; trace-cmd: "cpus=N", "version = N") and its
+ * lines; a trace that changes its mind
  * is "a mix of formats".  Lost events are counted from the lines that
  * say so: "CPU:N [LOST M EVENTS]" (tracefs), "CPU:N [M EVENTS DROPPED]"
  * (trace-cmd), perf's "PERF_RECORD_LOST ... lost M" and "CPU N: M
@@ -474,8 +474,7 @@ ktrace_time(const char *p, char **end, uint64_t *ns)
  * its text.  0, or -1 if the line has no such spine.
  */
 static int
-ktrace_spine(char *line, int *cpu, uint64_t *ts, char **name, char **text,
-    char **head_end)
+ktrace_spine(char *line, int *cpu, uint64_t *ts, char **name, char **text)
 {
 	char		*p, *e, *colon;
 	long long	 v;
@@ -487,7 +486,6 @@ ktrace_spine(char *line, int *cpu, uint64_t *ts, char **name, char **text,
 		    (e[1] != ' ' && e[1] != '\t'))
 			continue;
 		*cpu = (int)v;
-		*head_end = p;
 		p = ktrace_skip(e + 1);
 		/* The flags ("d..2."), where they are printed. */
 		if (ktrace_time(p, &e, ts) != 0 || *e != ':') {
@@ -565,7 +563,7 @@ int
 ktrace_line(struct ktrace *kt, char *line, int lineno, struct ktrace_event *ev,
     char **cause)
 {
-	char	*p, *name, *text, *head_end, *e;
+	char	*p, *name, *text, *e;
 	size_t	 len;
 	int	 r, family;
 
@@ -584,8 +582,7 @@ ktrace_line(struct ktrace *kt, char *line, int lineno, struct ktrace_event *ev,
 	if (p != line && isxdigit((unsigned char)*p) &&
 	    strspn(p, "0123456789abcdefABCDEF") >= 4)
 		return (KTRACE_NONE);
-	if (ktrace_spine(line, &ev->cpu, &ev->ts, &name, &text,
-	    &head_end) != 0) {
+	if (ktrace_spine(line, &ev->cpu, &ev->ts, &name, &text) != 0) {
 		*cause = xasprintf("not a line of perf script, a tracefs "
 		    "trace or trace-cmd report");
 		return (-1);
@@ -598,14 +595,6 @@ ktrace_line(struct ktrace *kt, char *line, int lineno, struct ktrace_event *ev,
 	}
 	if (ktrace_family(kt, family, lineno, cause) != 0)
 		return (-1);
-	/* trace-cmd names a buffer instance first: "NAME: comm-pid". */
-	if (family == 2) {
-		*head_end = '\0';
-		p = ktrace_skip(line);
-		if ((e = strchr(p, ':')) != NULL && (e[1] == ' ' ||
-		    e[1] == '\t') && ktrace_header(kt, 2, lineno, cause) != 0)
-			return (-1);
-	}
 	if (strcmp(name, "sched_switch") == 0) {
 		ev->kind = KTRACE_SWITCH;
 		r = ktrace_switch(kt, text, lineno, ev, cause);

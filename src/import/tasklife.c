@@ -42,6 +42,8 @@ struct tasklife_cpu {
 	int		cur;	/* task index + 1; 0 idle; -1 unknown */
 	int		seen;
 	uint64_t	last;
+	int		switched;	/* a switch was seen here */
+	uint64_t	last_switch;	/* ... at this time */
 	int		twice;	/* task index + 1 switched in elsewhere */
 	int		twice_line;
 	int		twice_cpu;
@@ -263,6 +265,7 @@ tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
     struct tasklife_cpu *cpu, char **cause)
 {
 	struct tasklife_task	*t, *cur;
+	uint64_t		 base;
 	int			 c = ev->cpu;
 
 	/* A task switched in elsewhere while it ran here: did it? */
@@ -281,20 +284,27 @@ tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
 		cpu->twice = 0;
 	}
 	if (cpu->cur > 0 && h->tasks[cpu->cur - 1].pid != ev->a.pid) {
-		/* The switch from cur to prev is missing. */
+		/*
+		 * The switch from cur to prev is missing: when, the trace
+		 * does not say; prev, which the line shows running, is
+		 * given the time since the last switch here.
+		 */
 		cur = &h->tasks[cpu->cur - 1];
-		tasklife_stop(h, cur, ev->ts);
+		tasklife_stop(h, cur, cur->since);
 		cpu->cur = -1;
 		h->gaps++;
 	} else if (cpu->cur == 0 && ev->a.pid != 0) {
 		cpu->cur = -1;
 		h->gaps++;
 	}
+	/* Since when prev ran if its switch-in is not in the trace. */
+	base = cpu->switched ? cpu->last_switch : h->begin;
+	cpu->switched = 1;
+	cpu->last_switch = ev->ts;
 	if (ev->a.pid != 0) {
 		if ((t = tasklife_find(h, ev->a.pid)) == NULL ||
 		    t->state == L_DEAD) {
-			/* Running since the trace began. */
-			t = tasklife_new(h, &ev->a, h->begin, L_RUNNING);
+			t = tasklife_new(h, &ev->a, base, L_RUNNING);
 			t->on_cpu = c;
 		} else if (t->state != L_RUNNING || t->on_cpu != c) {
 			if (t->state == L_RUNNING) {
@@ -304,10 +314,10 @@ tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
 			}
 			/* Its switch-in was before the trace (or lost). */
 			t->waking = 0;
+			if (t->state == L_SLEEPING || t->since < base)
+				t->since = base;
 			t->state = L_RUNNING;
 			t->on_cpu = c;
-			if (t->since < h->begin)
-				t->since = h->begin;
 		}
 		tasklife_seen(t, &ev->a);
 		if (ev->ts > t->since) {
@@ -320,8 +330,7 @@ tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
 			t->state = L_RUNNABLE;
 		else {
 			tasklife_push_run(t);
-			t->state = ev->dead || t->exiting ? L_DEAD :
-			    L_SLEEPING;
+			t->state = ev->dead ? L_DEAD : L_SLEEPING;
 		}
 	}
 	cpu->cur = 0;
