@@ -690,6 +690,32 @@ test_survived(void **state)
 	tasklife_free(&h);
 }
 
+/*
+ * A wake on another CPU stamped before the task's sleep began (each
+ * CPU's clock only goes forward, not all of them together): a sleep of
+ * 0, never one that wraps (fuzz_import found it).
+ */
+static void
+test_wake_before_sleep(void **state)
+{
+	struct tasklife		 h;
+	struct tasklife_task	*t;
+
+	load(&h, SW(0, "5.000000", "a", 5, "S", "b", 6)
+	    SW(1, "5.000100", "c", 7, "S", "d", 8)
+	    SW(0, "5.001000", "b", 6, "S", "a", 5)
+	    "          <idle>-0       [001] dNs5.  5.000500: sched_wakeup: "
+	    "comm=b pid=6 prio=120 target_cpu=000\n"
+	    SW(0, "5.002000", "a", 5, "S", "b", 6)
+	    SW(0, "5.003000", "b", 6, "S", "a", 5));
+	assert_non_null(t = task(&h, 6));
+	assert_int_equal(t->nbursts, 3);
+	assert_int_equal(t->bursts[1], 0);
+	assert_int_equal(t->lat[1], 1500000);
+	assert_int_equal(t->cpu, 2000000);
+	tasklife_free(&h);
+}
+
 /* --from and --to: the window is the trace. */
 static void
 test_window(void **state)
@@ -889,6 +915,7 @@ main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_survived),
+		cmocka_unit_test(test_wake_before_sleep),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_bursts_subtick),
 		cmocka_unit_test(test_loader),

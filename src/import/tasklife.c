@@ -29,6 +29,9 @@
 #include "tasklife.h"
 #include "xmalloc.h"
 
+/* A trace's longest span: its bursts stay within a scenario's bounds. */
+#define TASKLIFE_MAX_SPAN	(UINT64_C(1000000) * 1000000000)	/* ns */
+
 enum {
 	L_NEW,			/* forked, not yet woken */
 	L_RUNNING,
@@ -48,6 +51,17 @@ struct tasklife_cpu {
 	int		twice_line;
 	int		twice_cpu;
 };
+
+/*
+ * The time from since to ts, or 0: each CPU's clock only goes forward,
+ * but an event of one CPU about a task of another (a wake) may carry a
+ * time before what that task last did.
+ */
+static uint64_t
+tasklife_after(uint64_t ts, uint64_t since)
+{
+	return (ts > since ? ts - since : 0);
+}
 
 /* Start reading a trace's lives. */
 void
@@ -355,12 +369,12 @@ tasklife_switch(struct tasklife *h, const struct ktrace_event *ev,
 		break;
 	case L_SLEEPING:
 		/* Woken unseen: the sleep lasted to here. */
-		tasklife_push_sleep(t, ev->ts - t->since);
+		tasklife_push_sleep(t, tasklife_after(ev->ts, t->since));
 		break;
 	case L_NEW:
 	case L_WOKEN:
 		tasklife_push(&t->lat, &t->nlat, &t->lat_size,
-		    ev->ts - t->since);
+		    tasklife_after(ev->ts, t->since));
 		break;
 	default:
 		break;
@@ -391,7 +405,7 @@ tasklife_wake(struct tasklife *h, const struct ktrace_event *ev)
 	tasklife_seen(t, &ev->a);
 	switch (t->state) {
 	case L_SLEEPING:
-		tasklife_push_sleep(t, ev->ts - t->since);
+		tasklife_push_sleep(t, tasklife_after(ev->ts, t->since));
 		t->state = L_WOKEN;
 		t->since = ev->ts;
 		break;
@@ -467,6 +481,11 @@ tasklife_line(struct tasklife *h, char *line, int lineno, char **cause)
 	}
 	cpu->seen = 1;
 	cpu->last = ev.ts;
+	if (h->started && ev.ts > h->t0 + TASKLIFE_MAX_SPAN) {
+		*cause = xasprintf("the trace spans more than %llu s",
+		    (unsigned long long)(TASKLIFE_MAX_SPAN / 1000000000));
+		return (-1);
+	}
 	if (!h->started) {
 		h->started = 1;
 		h->t0 = ev.ts;
