@@ -716,6 +716,34 @@ test_wake_before_sleep(void **state)
 	tasklife_free(&h);
 }
 
+/*
+ * A sleep past 2^31 us (36 min) needs libconfig's L, and an array of
+ * one type: every value of the list gets it (fuzz_import found it).
+ */
+static void
+test_wide_bursts(void **state)
+{
+	struct tasklife		 h;
+	struct emit_opts	 o;
+	struct emit_result	 r;
+	struct scenario		*sc;
+	char			*text, *cause = NULL;
+
+	load(&h, SW(0, "1.000000", "a", 5, "S", "b", 6)
+	    SW(0, "1.001000", "b", 6, "S", "a", 5)
+	    SW(0, "3000.000000", "a", 5, "S", "b", 6)
+	    SW(0, "3000.002000", "b", 6, "S", "a", 5));
+	memset(&o, 0, sizeof o);
+	text = emit_text(&h, &o, &r);
+	assert_non_null(strstr(text, "bursts = [ 1000L, 2998999000L, "
+	    "2000L ]"));
+	if ((sc = scenario_load_string(text, "t.cfg", &cause)) == NULL)
+		fail_msg("%s", cause);
+	scenario_free(sc);
+	free(text);
+	tasklife_free(&h);
+}
+
 /* --from and --to: the window is the trace. */
 static void
 test_window(void **state)
@@ -916,6 +944,7 @@ main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_survived),
 		cmocka_unit_test(test_wake_before_sleep),
+		cmocka_unit_test(test_wide_bursts),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_bursts_subtick),
 		cmocka_unit_test(test_loader),

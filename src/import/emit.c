@@ -254,17 +254,22 @@ emit_task(FILE *f, const struct tasklife_task *t, const char *name,
 {
 	uint64_t	*us;
 	size_t		 n, i;
+	int		 wide = 0;
 
 	us = emit_us(t, &n, r);
+	/* libconfig wants L past 32 bits, and an array of one type. */
+	for (i = 0; i < n; i++) {
+		if (us[i] > INT32_MAX)
+			wide = 1;
+	}
 	fprintf(f, "  { name = \"%s\"; nice = %d; start = %" PRIu64 ";\n"
 	    "    bursts = [", name, emit_nice(t->prio),
 	    (t->start - begin + 500000) / 1000000);
 	for (i = 0; i < n; i++) {
 		if (i % 10 == 0)
 			fputs(i == 0 ? " " : "\n      ", f);
-		/* libconfig wants L past 32 bits (conffile.c checks). */
-		fprintf(f, "%" PRIu64 "%s%s", us[i], us[i] > INT32_MAX ?
-		    "L" : "", i + 1 < n ? ", " : " ");
+		fprintf(f, "%" PRIu64 "%s%s", us[i], wide ? "L" : "",
+		    i + 1 < n ? ", " : " ");
 	}
 	fputs("]; }", f);
 	free(us);
