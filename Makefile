@@ -15,6 +15,7 @@
 # and wire/ only.  tests/test_*.c are cmocka units, tests/bench_*.c
 # benchmarks, tests/e2e_*.sh end-to-end scripts; they see everything.
 
+.DEFAULT_GOAL	:= all
 VERSION		= 0.1.0
 PREFIX		?= /usr/local
 DESTDIR		?=
@@ -48,8 +49,7 @@ CFLAGS		+= -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(SANFLAGS) \
 LDFLAGS		+= $(SANFLAGS)
 LDLIBS		+= $(PKG_LIBS) -lm
 
-.DEFAULT_GOAL := all
-LAYERS		= base core wire scenario session real daemon
+LAYERS		= base core wire scenario session real daemon import
 # Each layer's packages (their headers and libraries), besides those of
 # the layers below: the engine links with none.
 PKGS_scenario	= libconfig
@@ -57,7 +57,7 @@ PKGS_daemon	= libevent
 PKGS_ui		= ncursesw libevent
 layer_pkgs	= $(foreach l,$(1),$(PKGS_$(l)))
 
-MAINS		= src/daemon/main.c src/load/load.c
+MAINS		= src/daemon/main.c src/load/load.c src/import/import.c
 UI_MAIN		= ui/stairs.c
 UI_SRCS		:= $(filter-out $(UI_MAIN),$(wildcard ui/*.c))
 TEST_SRCS	:= $(wildcard tests/test_*.c)
@@ -72,6 +72,9 @@ scenario_BELOW	= base core wire
 session_BELOW	= base core wire scenario
 real_BELOW	= base core wire scenario session
 daemon_BELOW	= base core wire scenario session real
+# stairs-import uses base/ and scenario/ only (tests/layers.sh checks its
+# includes); scenario/'s headers bring core/'s and wire/'s along.
+import_BELOW	= base core wire scenario
 ui_BELOW	= base wire
 define layer
 $(1)_SRCS	:= $$(filter-out $$(MAINS),$$(wildcard src/$(1)/*.c))
@@ -91,10 +94,10 @@ LAYER_INC	= $(foreach l,$(LAYERS),-Isrc/$(l)) -Iui
 UI_OBJS		= $(UI_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/$(UI_MAIN:.c=.o)
 $(UI_OBJS): LAYER_INC = -Iui $(foreach l,$(ui_BELOW),-Isrc/$(l))
 # Linking: the highest layer first.  ALL_LIBS: the whole of src/.
-ALL_LIBS	= $(foreach l,daemon real session scenario wire core base,$($(l)_LIB))
+ALL_LIBS	= $(foreach l,import daemon real session scenario wire core base,$($(l)_LIB))
 UI_LIBS		= $(wire_LIB) $(base_LIB)
 UILIB		= $(BUILD)/libstairsui.a
-PROGS		= $(BIN)/stairsd $(BIN)/stairs-load \
+PROGS		= $(BIN)/stairsd $(BIN)/stairs-load $(BIN)/stairs-import \
 		  $(if $(wildcard $(UI_MAIN)),$(BIN)/stairs)
 TESTS		= $(TEST_SRCS:tests/%.c=$(BUILD)/t/%)
 BENCHES		= $(BENCH_SRCS:tests/%.c=$(BUILD)/t/%)
@@ -130,6 +133,13 @@ $(BUILD)/src/load/load.o: LAYER_INC =
 $(BIN)/stairs-load: $(BUILD)/src/load/load.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
+
+# stairs-import: its layer, on scenario/ and what that stands on.
+IMPORT_LIBS	= $(foreach l,import scenario wire core base,$($(l)_LIB))
+$(BUILD)/src/import/import.o: LAYER_INC = $(foreach l,$(import_BELOW) import,-Isrc/$(l))
+$(BIN)/stairs-import: $(BUILD)/src/import/import.o $(IMPORT_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,$(PKGS_scenario)) -lm
 
 # The client: ui/ with wire/ and base/, and nothing else of src/.
 $(BIN)/stairs: $(BUILD)/ui/stairs.o $(UILIB) $(UI_LIBS)
@@ -253,8 +263,9 @@ BINDIR		?= $(PREFIX)/bin
 DATADIR		?= $(PREFIX)/share/stairs
 MANDIR		?= $(PREFIX)/share/man
 COMPDIR		?= $(PREFIX)/share/bash-completion/completions
-INST_PROGS	= stairsd stairs stairs-load
-INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-scenario.5 \
+INST_PROGS	= stairsd stairs stairs-load stairs-import
+INST_MAN	= man/stairs.1 man/stairs-load.1 man/stairs-import.1 \
+		  man/stairs-scenario.5 \
 		  man/stairs-protocol.7 man/stairsd.8
 INST_SCEN	= $(wildcard scenarios/*.cfg) scenarios/README
 INST_CONF	= config/stairsd.cfg
@@ -371,7 +382,7 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(UILIB) $(ALL_LIBS)
 # Also what an interrupted make deb leaves in debian/ (debian/rules
 # clean removes the same with dh_clean).
 clean:
-	rm -rf build stairsd stairs stairs-load
+	rm -rf build stairsd stairs stairs-load stairs-import
 	rm -rf debian/.debhelper debian/stairs debian/tmp debian/files \
 		debian/*.substvars debian/debhelper-build-stamp
 

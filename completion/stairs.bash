@@ -1,6 +1,6 @@
-# stairs.bash -- bash completion for stairsd, stairs and stairs-load,
-# installed as PREFIX/share/bash-completion/completions/{stairsd,stairs,
-# stairs-load}.  Options come from the program's own --help (so they
+# stairs.bash -- bash completion for stairsd, stairs, stairs-load and
+# stairs-import, installed as PREFIX/share/bash-completion/completions/
+# {stairsd,stairs,stairs-load,stairs-import}.  Options come from the program's own --help (so they
 # never drift from it); scenario names from the built-in list the
 # installation ships, PREFIX/share/stairs/scenarios, beside scenario files.
 
@@ -74,6 +74,20 @@ _stairs_complete()
 		esac
 		COMPREPLY=($(compgen -W "$(_stairs_opts "$prog")" -- "$cur"))
 		;;
+	*stairs-import)
+		case $prev in
+		--capture|--pid|--comm|--top|--from|--to|--cpus) return ;;
+		-o|--output|--save)
+			COMPREPLY=($(compgen -f -- "$cur"))
+			return ;;
+		esac
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "$(_stairs_opts "$prog")" \
+			    -- "$cur"))
+		else
+			COMPREPLY=($(compgen -f -- "$cur"))
+		fi
+		;;
 	*stairs)
 		case $prev in
 		-S) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -86,4 +100,4 @@ _stairs_complete()
 		;;
 	esac
 }
-complete -F _stairs_complete stairsd stairs stairs-load
+complete -F _stairs_complete stairsd stairs stairs-load stairs-import

@@ -66,8 +66,9 @@ else
 	bad "make install: $(cat "$tmp/make.log")"
 	finish
 fi
-for f in bin/stairsd bin/stairs bin/stairs-load share/man/man1/stairs.1 \
-    share/man/man1/stairs-load.1 share/man/man5/stairs-scenario.5 \
+for f in bin/stairsd bin/stairs bin/stairs-load bin/stairs-import \
+    share/man/man1/stairs.1 share/man/man1/stairs-load.1 \
+    share/man/man1/stairs-import.1 share/man/man5/stairs-scenario.5 \
     share/man/man7/stairs-protocol.7 share/man/man8/stairsd.8 \
     share/stairs/scenarios/article.cfg share/stairs/scenarios/README \
     share/stairs/config/stairsd.cfg; do
@@ -105,7 +106,7 @@ rm -f "$inst/share/stairs/scenarios/mine.cfg"
 # from share/stairs/scenarios.
 comp=$inst/share/bash-completion/completions
 if command -v bash >/dev/null 2>&1; then
-	for p in stairsd stairs stairs-load; do
+	for p in stairsd stairs stairs-load stairs-import; do
 		[ -f "$comp/$p" ] || bad "no completion $comp/$p"
 	done
 	bash -c '. "$1/stairsd"
@@ -117,14 +118,16 @@ if command -v bash >/dev/null 2>&1; then
 	t "$2/stairsd" --perf
 	t "$2/stairs" -
 	t "$2/stairs" --theme p
-	t "$2/stairs-load" --ru' sh "$comp" "$inst/bin" >"$tmp/comp" 2>&1
+	t "$2/stairs-load" --ru
+	t "$2/stairs-import" --cap' sh "$comp" "$inst/bin" >"$tmp/comp" 2>&1
 	[ "$(cat "$tmp/comp")" = "two-cpus-balance
 --ticks
 --foreground
 --perfetto
 --follow --help --theme --version -S -V -h -r
 projector
---run" ] && ok "bash completion: scenario names, options" ||
+--run
+--capture" ] && ok "bash completion: scenario names, options" ||
 	    bad "bash completion: $(cat "$tmp/comp")"
 fi
 

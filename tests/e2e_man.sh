@@ -10,7 +10,8 @@
 e2e_begin e2e_man
 
 man=${STAIRS_MAN:-man}
-pages="stairs.1 stairsd.8 stairs-load.1 stairs-scenario.5 stairs-protocol.7"
+pages="stairs.1 stairsd.8 stairs-load.1 stairs-import.1 stairs-scenario.5
+stairs-protocol.7"
 nomandoc=0
 
 cleanup() {
@@ -85,6 +86,11 @@ same "stairs(1) options vs stairs --help" "$tmp/page" "$tmp/prog"
 page_items stairs-load.1 Fl OPTIONS >"$tmp/page"
 "$bin/stairs-load" --help | help_opts >"$tmp/prog"
 same "stairs-load(1) options vs stairs-load --help" "$tmp/page" "$tmp/prog"
+
+page_items stairs-import.1 Fl OPTIONS >"$tmp/page"
+"$bin/stairs-import" --help | help_opts >"$tmp/prog"
+same "stairs-import(1) options vs stairs-import --help" "$tmp/page" \
+    "$tmp/prog"
 
 # The live daemon's help, less its line pointing to --headless.
 page_items stairsd.8 Fl OPTIONS Live >"$tmp/page"

@@ -30,7 +30,7 @@ logs=$tbin/log
 # and for e2e_layers.sh, whose builds would load the CPUs they time.
 serial() {
 	case "$1" in
-	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh|e2e_layers.sh)
+	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh|e2e_layers.sh|e2e_import.sh)
 		return 0 ;;
 	esac
 	return 1

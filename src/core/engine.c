@@ -43,6 +43,7 @@ struct task {
 	uint32_t		*pattern;	/* run, sleep, ... */
 	size_t			 npattern;
 	size_t			 pidx;		/* index of the current run */
+	int			 once;		/* exit after the last run */
 	uint64_t		 wake;		/* when sleeping or waiting */
 	uint64_t		 sleep_start;	/* first tick not run */
 	int			 injected;
@@ -961,6 +962,7 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 		    spec->npattern * sizeof *t->pattern);
 		t->npattern = spec->npattern;
 		t->burst_left = t->pattern[0];
+		t->once = spec->once;
 	}
 	t->nice = spec->nice;
 	e->policy->task_init(&e->env, t->ts, spec->nice);
@@ -1301,6 +1303,14 @@ engine_run(struct engine *e, int c, struct task *t, uint64_t now)
 	}
 	if (t->npattern == 0 || --t->burst_left > 0)
 		return;
+	/* The last run of a pattern played once: the task's life ends. */
+	if (t->once && t->pidx + 2 >= t->npattern) {
+		engine_dequeue(e, t, ENGINE_DEQ_EXIT);
+		t->state = ENGINE_EXITED;
+		t->exit = ENGINE_EXIT_DONE;
+		e->nlive--;
+		return;
+	}
 	/* The run burst ended: sleep, and set up the next burst now. */
 	engine_sleep_until(e, t, now + 1, now + t->pattern[t->pidx + 1] + 1);
 	t->pidx = (t->pidx + 2) % t->npattern;

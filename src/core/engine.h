@@ -62,7 +62,8 @@ enum engine_state {
 enum engine_exit {
 	ENGINE_EXIT_NONE,
 	ENGINE_EXIT_RUNTIME,	/* reached its runtime */
-	ENGINE_EXIT_KILLED	/* engine_task_kill (kill command, event, death) */
+	ENGINE_EXIT_KILLED,	/* engine_task_kill (kill command, event, death) */
+	ENGINE_EXIT_DONE	/* played its pattern once (once) */
 };
 
 enum engine_kind {
@@ -78,6 +79,9 @@ struct engine_task_spec {
 	uint64_t		 start;		/* absolute tick */
 	const uint32_t		*pattern;	/* run, sleep, ... ; NULL: hog */
 	size_t			 npattern;	/* even */
+	int			 once;		/* play the pattern once, then
+						   exit at the end of its last
+						   run (its last sleep unused) */
 	uint64_t		 runtime;	/* 0: none */
 	const struct cpumask	*cpus;		/* NULL: every CPU */
 	int			 group;		/* -1: none */

@@ -135,10 +135,11 @@ headless_compare_check(const char *list)
 
 	copy = p = xstrdup(list);
 	while ((name = strsep(&p, ",")) != NULL) {
-		if (engine_policy_find(name) == NULL) {
+		if (engine_policy_find(name) == NULL &&
+		    strcmp(name, "kernel") != 0) {
 			fprintf(stderr, "stairsd: --compare: unknown policy "
-			    "\"%s\" (known: %s)\n", name,
-			    engine_policy_names());
+			    "\"%s\" (known: %s, and kernel for an imported "
+			    "trace)\n", name, engine_policy_names());
 			rc = -1;
 			break;
 		}
@@ -479,6 +480,63 @@ headless_session(const struct scenario *sc, const struct engine_params *p,
 	return (session_create(&set, sc, cause));
 }
 
+/* Does the comma-separated list name name? */
+static int
+headless_lists(const char *list, const char *name)
+{
+	char	*copy, *p, *word;
+	int	 found = 0;
+
+	copy = p = xstrdup(list);
+	while (!found && (word = strsep(&p, ",")) != NULL)
+		found = strcmp(word, name) == 0;
+	free(copy);
+	return (found);
+}
+
+/* Print a latency in ms as the kernel row keeps it, or "-". */
+static void
+headless_kernel_lat(const struct kernelrow *r, int i)
+{
+	if (r->has_lat)
+		printf(",%.3f", r->lat[i]);
+	else
+		fputs(",-", stdout);
+}
+
+/*
+ * The `kernel` block of --compare: what the kernel did with an imported
+ * trace, from the scenario's "# kernel:" rows (SPEC.md section 11), in
+ * task order; ran in ticks (ms), latencies in ms.
+ */
+static void
+headless_kernel(const struct scenario *sc)
+{
+	const struct kernelrow	*r, **row;
+	size_t			 i;
+	int			 t;
+
+	row = xcalloc(sc->ntasks + 1, sizeof *row);
+	for (i = 0; i < sc->kernel.nrows; i++) {
+		if ((t = scenario_find_task(sc, sc->kernel.rows[i].task)) != -1)
+			row[t] = &sc->kernel.rows[i];
+	}
+	puts("policy kernel");
+	puts("task,nice,share,ran,runs,lat_p50,lat_p95,lat_max");
+	for (i = 0; i < sc->ntasks; i++) {
+		if ((r = row[i]) == NULL)
+			continue;
+		printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, r->task, r->nice,
+		    r->share, (r->ran_us + 500) / 1000, r->runs);
+		headless_kernel_lat(r, 0);
+		headless_kernel_lat(r, 1);
+		headless_kernel_lat(r, 2);
+		putchar('\n');
+	}
+	putchar('\n');
+	free(row);
+}
+
 /*
  * --compare: run the scenario once per policy and print, for each, a
  * line "policy NAME", a CSV block of task,nice,share,ran,runs,lat_p50,
@@ -497,8 +555,17 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	uint64_t			 t;
 	int				 n, id, status = 0;
 
+	if (sc->kernel.span_us == 0 && headless_lists(o->compare, "kernel")) {
+		fprintf(stderr, "%s: --compare kernel: the scenario keeps no "
+		    "kernel rows (stairs-import writes them)\n", sc->path);
+		return (2);
+	}
 	list = cur = xstrdup(o->compare);
 	while (status == 0 && (name = strsep(&cur, ",")) != NULL) {
+		if (strcmp(name, "kernel") == 0) {
+			headless_kernel(sc);
+			continue;
+		}
 		pol = engine_policy_find(name);
 		if ((ses = headless_session(sc, p, pol, &cause)) == NULL) {
 			fprintf(stderr, "%s\n", cause);

@@ -21,6 +21,7 @@
 
 #include <libconfig.h>
 
+#include "bursts.h"
 #include "conffile.h"
 #include "engine.h"
 #include "protocol.h"
@@ -413,6 +414,53 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 	return (0);
 }
 
+/*
+ * Parse a task's bursts (SPEC.md section 11): run, sleep, run, ... in
+ * microseconds, played once; made ticks here (bursts.c).
+ */
+static int
+scenario_parse_bursts(struct scenario_ctx *ctx, struct scenario_task *t,
+    const config_setting_t *s)
+{
+	const config_setting_t	*e;
+	struct bursts_ticks	 bt;
+	uint64_t		*us;
+	long long		 v;
+	char			*cause;
+	int			 i, n;
+
+	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(s) != CONFIG_TYPE_LIST)
+		return (scenario_error_at(ctx, s,
+		    "bursts must be a list of run, sleep, run ... us like "
+		    "[ 2500, 40000, 1200 ], not %s", scenario_type_name(s)));
+	if ((n = config_setting_length(s)) == 0)
+		return (scenario_error_at(ctx, s, "bursts is empty"));
+	us = xcalloc(n, sizeof *us);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, i);
+		if (scenario_int(ctx, e, "bursts value", 0, BURSTS_MAX_US,
+		    &v) != 0) {
+			free(us);
+			return (-1);
+		}
+		us[i] = (uint64_t)v;
+	}
+	if (bursts_ticks(us, n, &bt, &cause) != 0) {
+		free(us);
+		scenario_error_at(ctx, s, "bursts: %s", cause);
+		free(cause);
+		return (-1);
+	}
+	free(us);
+	free(t->pattern);
+	t->pattern = bt.pattern;
+	t->npattern = bt.npattern;
+	t->lead = bt.lead;
+	t->once = 1;
+	return (0);
+}
+
 /* Parse a task's command: a non-empty list of strings. */
 static int
 scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
@@ -453,6 +501,7 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 {
 	struct scenario_task	*t;
 	const config_setting_t	*s, *pattern = NULL, *command = NULL;
+	const config_setting_t	*bursts = NULL;
 	const char		*str = NULL, *key;
 	long long		 v;
 	long			 first;
@@ -483,9 +532,21 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 				return (-1);
 			t->runtime = (uint64_t)v;
 		} else if (strcmp(key, "pattern") == 0) {
+			if (bursts != NULL)
+				return (scenario_error_at(ctx, s, "task has "
+				    "both bursts and pattern (bursts are "
+				    "played once; a pattern cycles)"));
 			if (scenario_parse_pattern(ctx, t, s) != 0)
 				return (-1);
 			pattern = s;
+		} else if (strcmp(key, "bursts") == 0) {
+			if (bursts != NULL || pattern != NULL)
+				return (scenario_error_at(ctx, s, "task has "
+				    "both pattern and bursts (bursts are "
+				    "played once; a pattern cycles)"));
+			if (scenario_parse_bursts(ctx, t, s) != 0)
+				return (-1);
+			bursts = s;
 		} else if (strcmp(key, "command") == 0) {
 			if (scenario_parse_command(ctx, t, s) != 0)
 				return (-1);
@@ -502,7 +563,8 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 			t->group = xstrdup(str);
 		} else
 			return (scenario_unknown(ctx, s, "task", "name, nice, "
-			    "start, pattern, runtime, cpus, group, command"));
+			    "start, pattern, bursts, runtime, cpus, group, "
+			    "command"));
 	}
 	if (t->name == NULL)
 		return (scenario_error(ctx, t->line,
@@ -511,6 +573,10 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error_at(ctx, command,
 		    "task \"%s\" has both pattern and command (a command "
 		    "task is a real process: it has no pattern)", t->name));
+	if (bursts != NULL && command != NULL)
+		return (scenario_error_at(ctx, command,
+		    "task \"%s\" has both bursts and command (a command "
+		    "task is a real process: it has no bursts)", t->name));
 	if ((first = scenario_index_add(&sc->task_index, t->name,
 	    sc->ntasks - 1)) != -1)
 		return (scenario_error(ctx, t->line,
@@ -907,9 +973,43 @@ scenario_default_name(const char *label)
 	return (xstrndup(base, len));
 }
 
+/*
+ * The "# kernel:" comments of text (kernelrow.c): each row names a task
+ * of the scenario, once.
+ */
+static int
+scenario_kernel(struct scenario *sc, const char *text, const char *label,
+    char **cause)
+{
+	struct kernelrow	*r;
+	size_t			 i, j;
+
+	if (kernelrow_parse(text, label, &sc->kernel, cause) != 0)
+		return (-1);
+	for (i = 0; i < sc->kernel.nrows; i++) {
+		r = &sc->kernel.rows[i];
+		if (scenario_find_task(sc, r->task) == -1) {
+			*cause = xasprintf("%s:%d: kernel row for unknown "
+			    "task \"%s\"", label, r->line, r->task);
+			return (-1);
+		}
+		for (j = 0; j < i; j++) {
+			if (strcmp(sc->kernel.rows[j].task, r->task) == 0) {
+				*cause = xasprintf("%s:%d: a second kernel "
+				    "row for task \"%s\" (the first at line "
+				    "%d)", label, r->line, r->task,
+				    sc->kernel.rows[j].line);
+				return (-1);
+			}
+		}
+	}
+	return (0);
+}
+
 /* Turn a read configuration into a scenario, or fill *cause. */
 static struct scenario *
-scenario_from_config(config_t *cf, const char *label, char **cause)
+scenario_from_config(config_t *cf, const char *text, const char *label,
+    char **cause)
 {
 	struct scenario_ctx	 ctx;
 	struct scenario		*sc;
@@ -921,6 +1021,11 @@ scenario_from_config(config_t *cf, const char *label, char **cause)
 	if (scenario_parse(&ctx, sc, config_root_setting(cf)) != 0) {
 		scenario_free(sc);
 		*cause = ctx.error;
+		return (NULL);
+	}
+	if (text != NULL && strstr(text, KERNELROW_PREFIX) != NULL &&
+	    scenario_kernel(sc, text, label, cause) != 0) {
+		scenario_free(sc);
 		return (NULL);
 	}
 	if (sc->name == NULL)
@@ -938,10 +1043,17 @@ scenario_load_file(const char *path, char **cause)
 {
 	struct scenario	*sc = NULL;
 	config_t	 cf;
+	char		*text;
+	size_t		 len;
 
 	config_init(&cf);
-	if (conffile_read(&cf, path, cause) == 0)
-		sc = scenario_from_config(&cf, path, cause);
+	if (conffile_read(&cf, path, cause) == 0) {
+		/* Its own text again, for the comments libconfig drops. */
+		if ((text = conffile_slurp(path, &len, cause)) != NULL) {
+			sc = scenario_from_config(&cf, text, path, cause);
+			free(text);
+		}
+	}
 	config_destroy(&cf);
 	return (sc);
 }
@@ -955,7 +1067,7 @@ scenario_load_string(const char *text, const char *label, char **cause)
 
 	config_init(&cf);
 	if (conffile_read_string(&cf, text, label, cause) == 0)
-		sc = scenario_from_config(&cf, label, cause);
+		sc = scenario_from_config(&cf, text, label, cause);
 	config_destroy(&cf);
 	return (sc);
 }
@@ -993,6 +1105,7 @@ scenario_free(struct scenario *sc)
 	free(sc->groups);
 	free(sc->tasks);
 	free(sc->events);
+	kernelrow_free(&sc->kernel);
 	free(sc->task_index.slots);
 	free(sc->group_index.slots);
 	free(sc->name);
@@ -1195,9 +1308,10 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 		spec.name = t->name;
 		spec.kind = t->argv != NULL ? ENGINE_REAL : ENGINE_SIM;
 		spec.nice = t->nice;
-		spec.start = t->start;
+		spec.start = t->start + t->lead;
 		spec.pattern = t->pattern;
 		spec.npattern = t->npattern;
+		spec.once = t->once;
 		spec.runtime = t->runtime;
 		spec.cpus = t->has_cpus ? &t->mask : NULL;
 		spec.group = -1;

@@ -17,6 +17,7 @@
 
 #include "cpumask.h"
 #include "engine.h"
+#include "kernelrow.h"
 
 struct scenario_group {
 	char			*name;
@@ -32,6 +33,9 @@ struct scenario_task {
 	uint64_t		 start;
 	uint32_t		*pattern;	/* NULL: a hog (or a command) */
 	size_t			 npattern;
+	int			 once;		/* from bursts: played once */
+	uint64_t		 lead;		/* bursts: ticks before its
+						   first run, after start */
 	uint64_t		 runtime;	/* 0: none */
 	int			 has_cpus;
 	char			*cpus;		/* NULL unless has_cpus */
@@ -99,6 +103,9 @@ struct scenario {
 	size_t			 ntasks;
 	struct scenario_event	*events;
 	size_t			 nevents;
+
+	/* What the kernel did, from an imported trace (kernelrow.h). */
+	struct kernelrows	 kernel;
 
 	struct scenario_index	 task_index;	/* names -> tasks[] */
 	struct scenario_index	 group_index;	/* names -> groups[] */

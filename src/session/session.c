@@ -759,6 +759,9 @@ session_exits(struct session *s, uint64_t tick)
 			    ti.name);
 		else if (ti.exit == ENGINE_EXIT_KILLED)
 			session_note(s, tick, "%s killed", ti.name);
+		else if (ti.exit == ENGINE_EXIT_DONE)
+			session_note(s, tick, "%s: its recorded life ends",
+			    ti.name);
 	}
 }
 

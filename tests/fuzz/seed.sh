@@ -9,7 +9,7 @@
 set -eu
 out=$1
 doc=docs/PROTOCOL.md
-for t in protocol scenario config model journal; do
+for t in protocol scenario config model journal import; do
 	rm -rf "$out/$t"
 	mkdir -p "$out/$t"
 done
@@ -48,3 +48,13 @@ awk '/^    stairs 2 /{on=1} !/^    /{on=0} \
 
 # The journal: the example of docs/JOURNAL.md.
 sed -n '/^```$/,/^```$/p' docs/JOURNAL.md | sed '1d;$d' > "$out/journal/doc"
+
+# stairs-import: the real traces of tests/import, the test's sample of
+# each form, and each cut short.
+rm -rf "$out/import"
+mkdir -p "$out/import"
+for f in tests/import/*.txt; do
+	b=$(basename "$f" .txt)
+	cp "$f" "$out/import/$b"
+	head -c 700 "$f" > "$out/import/$b-cut"
+done
