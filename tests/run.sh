@@ -27,7 +27,8 @@ limit_default=${STAIRS_TEST_TIMEOUT:-120}
 logs=$tbin/log
 
 # serial NAME: true for tests that use real processes or sample timing,
-# and for e2e_layers.sh, whose builds would load the CPUs they time.
+# and for e2e_layers.sh and e2e_import.sh, whose builds and recorded
+# workloads (hackbench) would load the CPUs the others time.
 serial() {
 	case "$1" in
 	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh|e2e_layers.sh|e2e_import.sh)

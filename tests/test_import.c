@@ -673,6 +673,15 @@ test_survived(void **state)
 	    "b", 6));
 	assert_int_equal(h.kt.lost, 7);
 	tasklife_free(&h);
+	/*
+	 * trace-cmd report of an instance's buffer: its name before every
+	 * line, the CPUs' notes too (the e2e test's recording lost some).
+	 */
+	load(&h, "cpus=2\nrec-7: CPU 1 is empty\nrec-7: CPU:0 [LOST 4 "
+	    "EVENTS]\nrec-7:  a-5  [000]  1.000000: sched_switch:  a:5 "
+	    "[120] S ==> b:6 [120]\n");
+	assert_int_equal(h.kt.lost, 4);
+	tasklife_free(&h);
 
 	/* b-6 exits; pid 6 is forked again: a second life, named .2. */
 	load(&h, SW(0, "1.000000", "a", 5, "S", "b", 6)

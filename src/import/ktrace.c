@@ -574,6 +574,15 @@ ktrace_line(struct ktrace *kt, char *line, int lineno, struct ktrace_event *ev,
 	p = ktrace_skip(line);
 	if (*p == '\0')
 		return (KTRACE_NONE);
+	/*
+	 * trace-cmd report of an instance's buffer (extract -B) puts the
+	 * instance's name and a colon before every line: before an event
+	 * the spine is found past it, before a CPU's note ("CPU 1 is
+	 * empty", "CPU:1 [LOST 5 EVENTS]") it is dropped here.
+	 */
+	e = p + strcspn(p, " \t");
+	if (e > p && e[-1] == ':' && strncmp(ktrace_skip(e), "CPU", 3) == 0)
+		p = ktrace_skip(e);
 	if ((r = ktrace_other(kt, p, lineno, cause)) != 0)
 		return (r == 1 ? KTRACE_NONE : -1);
 	if (ktrace_lost(kt, p, ev))
