@@ -20,6 +20,7 @@
 
 #include "cpumask.h"
 #include "engine.h"
+#include "staircase.h"
 
 /* An engine of a policy, with the defaults changed where > 0. */
 static inline struct engine *
@@ -166,13 +167,16 @@ et_check_row(struct engine *e, int cpu, int task, int rank, int iter,
 	struct engine_cpu_info	ci = et_row(e, cpu);
 
 	if (ci.task == task && (task == 0 || ((rank == -1 ||
-	    ci.rank == rank) && (iter == -1 || ci.iter == iter) &&
+	    ci.rank == rank) &&
+	    (iter == -1 || ci.field[STAIRCASE_ITER] == iter) &&
 	    (left == -1 || ci.left == left))))
 		return;
 	print_error("%s:%d: tick %llu cpu %d: want task %d rank %d iter %d "
-	    "left %d; got task %d rank %d iter %d left %d (descent %u nr %d)\n",
-	    file, line, (unsigned long long)engine_now(e) - 1, cpu, task, rank,
-	    iter, left, ci.task, ci.rank, ci.iter, ci.left, ci.descent, ci.nr);
+	    "left %d; got task %d rank %d iter %lld left %d (descent %lld nr "
+	    "%d)\n", file, line, (unsigned long long)engine_now(e) - 1, cpu,
+	    task, rank, iter, left, ci.task, ci.rank,
+	    (long long)ci.field[STAIRCASE_ITER], ci.left,
+	    (long long)ci.field[STAIRCASE_DESCENT], ci.nr);
 	_fail(file, line);
 }
 #define ROW(e, cpu, task, r, k, left) \
@@ -186,15 +190,15 @@ et_check_stair(struct engine *e, int id, int rank, int iter, int left,
 {
 	struct engine_task_info	ti = et_info(e, id);
 
-	if ((rank == -1 || ti.stair.rank == rank) &&
-	    (iter == -1 || ti.stair.iter == iter) &&
-	    (left == -1 || ti.stair.left == left))
+	if ((rank == -1 || ti.rank == rank) &&
+	    (iter == -1 || ti.field[STAIRCASE_ITER] == iter) &&
+	    (left == -1 || ti.left == left))
 		return;
 	print_error("%s:%d: now %llu task %d: want rank %d iter %d left %d; "
-	    "got rank %d iter %d left %d (nice %d prio %d descent %u)\n",
+	    "got rank %d iter %lld left %d (nice %d prio %d descent %lld)\n",
 	    file, line, (unsigned long long)engine_now(e), id, rank, iter,
-	    left, ti.stair.rank, ti.stair.iter, ti.stair.left, ti.stair.nice,
-	    ti.stair.prio, ti.stair.descent);
+	    left, ti.rank, (long long)ti.field[STAIRCASE_ITER], ti.left,
+	    ti.nice, ti.prio, (long long)ti.field[STAIRCASE_DESCENT]);
 	_fail(file, line);
 }
 #define STAIR(e, id, r, k, left) \

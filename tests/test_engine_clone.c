@@ -15,6 +15,7 @@
 
 #include "engine_test.h"
 #include "scenario.h"
+#include "staircase.h"
 
 #define CL_BEFORE	400	/* ticks before the clone */
 #define CL_AFTER	1200	/* ticks after it */
@@ -66,15 +67,15 @@ cl_compare(const struct engine *a, const struct engine *b)
 		engine_cpu_info(a, c, &ca);
 		engine_cpu_info(b, c, &cb);
 		if (ca.cpu != cb.cpu || ca.nr != cb.nr || ca.task != cb.task ||
-		    ca.rank != cb.rank || ca.iter != cb.iter ||
-		    ca.left != cb.left || ca.descent != cb.descent)
+		    ca.rank != cb.rank || ca.left != cb.left)
 			fail_msg("tick %llu cpu %d: nr %d/%d task %d/%d rank "
-			    "%d/%d iter %d/%d left %d/%d descent %u/%u",
-			    (unsigned long long)now, c, ca.nr, cb.nr, ca.task,
-			    cb.task, ca.rank, cb.rank, ca.iter, cb.iter,
-			    ca.left, cb.left, ca.descent, cb.descent);
+			    "%d/%d left %d/%d", (unsigned long long)now, c,
+			    ca.nr, cb.nr, ca.task, cb.task, ca.rank, cb.rank,
+			    ca.left, cb.left);
 		for (k = 0; k < ENGINE_MAX_COLS; k++)
 			assert_int_equal(ca.col[k], cb.col[k]);
+		for (k = 0; k < ENGINE_MAX_FIELDS; k++)
+			assert_int_equal(ca.field[k], cb.field[k]);
 	}
 	for (id = 1; id <= engine_ntasks(a); id++) {
 		assert_int_equal(engine_task_info(a, id, &ta), 0);
@@ -93,18 +94,16 @@ cl_compare(const struct engine *a, const struct engine *b)
 			    tb.rank, (unsigned long long)ta.ran,
 			    (unsigned long long)tb.ran);
 		assert_int_equal(ta.group, tb.group);
-		assert_int_equal(ta.stair.nice, tb.stair.nice);
-		assert_int_equal(ta.stair.prio, tb.stair.prio);
-		assert_int_equal(ta.stair.rank, tb.stair.rank);
-		assert_int_equal(ta.stair.iter, tb.stair.iter);
-		assert_int_equal(ta.stair.left, tb.stair.left);
-		assert_int_equal(ta.stair.descent, tb.stair.descent);
-		for (k = 0; k < ENGINE_MAX_COLS; k++) {
-			if (ta.col[k] != tb.col[k])
-				fail_msg("tick %llu task %d (%s) col %d: %lld "
-				    "/ %lld (%s)", (unsigned long long)now, id,
-				    ta.name, k, (long long)ta.col[k],
-				    (long long)tb.col[k],
+		assert_int_equal(ta.nice, tb.nice);
+		assert_int_equal(ta.prio, tb.prio);
+		assert_int_equal(ta.rank, tb.rank);
+		assert_int_equal(ta.left, tb.left);
+		for (k = 0; k < ENGINE_MAX_FIELDS; k++) {
+			if (ta.field[k] != tb.field[k])
+				fail_msg("tick %llu task %d (%s) field %d: "
+				    "%lld / %lld (%s)", (unsigned long long)now,
+				    id, ta.name, k, (long long)ta.field[k],
+				    (long long)tb.field[k],
 				    engine_get_policy(a)->name);
 		}
 		assert_int_equal(ta.injected, tb.injected);
@@ -587,8 +586,8 @@ test_switch_exited(void **state)
 	assert_int_equal(engine_task_info(e, 1, &ti), 0);
 	assert_int_equal(ti.state, ENGINE_EXITED);
 	assert_int_equal(ti.rank, 120);
-	assert_int_equal(ti.col[0], 0);
-	assert_int_equal(ti.stair.nice, 0);
+	assert_int_equal(ti.field[0], 0);
+	assert_int_equal(ti.nice, 0);
 	RUN_TO(e, 20);
 	cl_check(e);
 	engine_free(e);

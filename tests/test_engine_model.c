@@ -15,6 +15,7 @@
  * engine_event_add (for the tick about to run) instead of the calls.
  */
 #include "engine_test.h"
+#include "staircase.h"
 
 #define M_CPUS		8
 #define M_TASKS		64
@@ -443,14 +444,14 @@ m_compare(struct model *m, struct engine *e, uint64_t seed)
 		engine_cpu_info(e, c, &ci);
 		if (ci.task != m->c[c].row_task || ci.nr != m->c[c].nr ||
 		    (ci.task != 0 && (ci.rank != m->c[c].row_rank ||
-		    ci.iter != m->c[c].row_iter ||
+		    ci.field[STAIRCASE_ITER] != m->c[c].row_iter ||
 		    ci.left != m->c[c].row_left ||
-		    ci.descent != m->c[c].row_descent)))
+		    ci.field[STAIRCASE_DESCENT] != m->c[c].row_descent)))
 			fail_msg("seed %llu tick %llu cpu %d: engine task %d "
 			    "rank %d iter %d left %d descent %u nr %d; model "
 			    "task %d rank %d iter %d left %d descent %u nr %d",
 			    (unsigned long long)seed, (unsigned long long)tick,
-			    c, ci.task, ci.rank, ci.iter, ci.left, ci.descent,
+			    c, ci.task, ci.rank, ci.field[STAIRCASE_ITER], ci.left, ci.field[STAIRCASE_DESCENT],
 			    ci.nr, m->c[c].row_task, m->c[c].row_rank,
 			    m->c[c].row_iter, m->c[c].row_left,
 			    m->c[c].row_descent, m->c[c].nr);
@@ -461,8 +462,8 @@ m_compare(struct model *m, struct engine *e, uint64_t seed)
 		if (ti.state != st[t->state] || ti.ran != t->ran ||
 		    (t->state == M_RUN && ti.cpu != t->cpu) ||
 		    (t->state == M_SLEEP && ti.wake != t->wake) ||
-		    ti.stair.rank != t->rank || ti.stair.iter != t->iter ||
-		    ti.stair.left != t->left || ti.stair.nice != t->nice)
+		    ti.rank != t->rank || ti.field[STAIRCASE_ITER] != t->iter ||
+		    ti.left != t->left || ti.nice != t->nice)
 			fail_msg("seed %llu after tick %llu task %d: engine "
 			    "%s cpu %d ran %llu wake %llu r %d k %d left %d "
 			    "nice %d; model %s cpu %d ran %llu wake %llu r %d "
@@ -470,8 +471,8 @@ m_compare(struct model *m, struct engine *e, uint64_t seed)
 			    (unsigned long long)tick, id,
 			    engine_state_name(ti.state), ti.cpu,
 			    (unsigned long long)ti.ran,
-			    (unsigned long long)ti.wake, ti.stair.rank,
-			    ti.stair.iter, ti.stair.left, ti.stair.nice,
+			    (unsigned long long)ti.wake, ti.rank,
+			    ti.field[STAIRCASE_ITER], ti.left, ti.nice,
 			    engine_state_name(st[t->state]), t->cpu,
 			    (unsigned long long)t->ran,
 			    (unsigned long long)t->wake, t->rank, t->iter,

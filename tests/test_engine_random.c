@@ -7,6 +7,7 @@
  * staircase's own stair invariants under the staircase.
  */
 #include "engine_test.h"
+#include "staircase.h"
 #include "xmalloc.h"
 
 #define MIX_CPUS	8
@@ -223,9 +224,9 @@ mix_run(uint64_t seed)
 			engine_cpu_info(e, c, &ci);
 			hash_add(&h, engine_now(e));
 			hash_add(&h, (uint64_t)ci.cpu << 32 | (uint32_t)ci.nr);
-			hash_add(&h, (uint64_t)ci.task << 32 | ci.descent);
+			hash_add(&h, (uint64_t)ci.task << 32 | ci.field[STAIRCASE_DESCENT]);
 			hash_add(&h, (uint64_t)ci.rank << 40 |
-			    (uint64_t)ci.iter << 20 | (uint32_t)ci.left);
+			    (uint64_t)ci.field[STAIRCASE_ITER] << 20 | (uint32_t)ci.left);
 		}
 		engine_caption(e, &seq);
 		hash_add(&h, seq);
@@ -234,7 +235,7 @@ mix_run(uint64_t seed)
 		ti = et_info(e, id);
 		hash_add(&h, ti.state | (uint64_t)ti.cpu << 8);
 		hash_add(&h, ti.ran);
-		hash_add(&h, (uint64_t)ti.stair.rank << 32 | ti.stair.left);
+		hash_add(&h, (uint64_t)ti.rank << 32 | ti.left);
 	}
 	engine_free(e);
 	return (h);
@@ -255,19 +256,20 @@ test_determinism(void **state)
 
 /* Check one task's staircase state against SPEC.md section 1. */
 static void
-check_stair(uint64_t t, int id, const struct engine_stair *st)
+check_stair(uint64_t t, int id, const struct engine_task_info *ti)
 {
-	int	L = 140 - st->prio;
+	int	L = 140 - ti->prio;
+	int	k = (int)ti->field[STAIRCASE_ITER];
 
-	if (st->prio != 120 + st->nice || st->rank < st->prio ||
-	    st->rank > ENGINE_BOTTOM || st->iter < 1 || st->iter > L ||
-	    st->prio + st->iter - 1 > st->rank || st->left < 1 ||
-	    st->left > et_allot(st->prio, st->rank, st->iter, 10) ||
-	    st->descent < 1)
+	if (ti->prio != 120 + ti->nice || ti->rank < ti->prio ||
+	    ti->rank > ENGINE_BOTTOM || k < 1 || k > L ||
+	    ti->prio + k - 1 > ti->rank || ti->left < 1 ||
+	    ti->left > et_allot(ti->prio, ti->rank, k, 10) ||
+	    ti->field[STAIRCASE_DESCENT] < 1)
 		fail_msg("tick %llu task %d: nice %d prio %d rank %d iter %d "
-		    "left %d descent %u breaks the stairs",
-		    (unsigned long long)t, id, st->nice, st->prio, st->rank,
-		    st->iter, st->left, st->descent);
+		    "left %d descent %lld breaks the stairs",
+		    (unsigned long long)t, id, ti->nice, ti->prio, ti->rank,
+		    k, ti->left, (long long)ti->field[STAIRCASE_DESCENT]);
 }
 
 /*
@@ -281,7 +283,7 @@ run_invariants(uint64_t seed, int ntasks, int hogs10)
 	struct engine_cpu_info	 ci[MIX_CPUS];
 	struct engine_task_info	 ti;
 	uint64_t		 s = seed ^ 0x5eed, t;
-	int			 groups[2], c, id, nrun, sumnr, nlive;
+	int			 groups[2], c, id, nrun, sumnr, nlive, k;
 	char			*cause = NULL;
 
 	e = mix_create(seed, ntasks, hogs10, groups);
@@ -311,17 +313,17 @@ run_invariants(uint64_t seed, int ntasks, int hogs10)
 				    "off the protocol's scale",
 				    (unsigned long long)t, c, ci[c].rank,
 				    ci[c].left);
+			k = (int)ci[c].field[STAIRCASE_ITER];
 			if (mix_policy == &engine_policy_staircase &&
-			    (ci[c].rank < ti.stair.prio ||
-			    ci[c].rank > ENGINE_BOTTOM || ci[c].iter < 1 ||
-			    ti.stair.prio + ci[c].iter - 1 > ci[c].rank ||
+			    (ci[c].rank < ti.prio ||
+			    ci[c].rank > ENGINE_BOTTOM || k < 1 ||
+			    ti.prio + k - 1 > ci[c].rank ||
 			    ci[c].left < 1 || ci[c].left > et_allot(
-			    ti.stair.prio, ci[c].rank, ci[c].iter, 10)))
+			    ti.prio, ci[c].rank, k, 10)))
 				fail_msg("tick %llu cpu %d: row task %d rank %d "
 				    "iter %d left %d (prio %d)",
 				    (unsigned long long)t, c, ci[c].task,
-				    ci[c].rank, ci[c].iter, ci[c].left,
-				    ti.stair.prio);
+				    ci[c].rank, k, ci[c].left, ti.prio);
 			if (!cpumask_test(&ti.allowed, c))
 				fail_msg("tick %llu: task %d ran on cpu %d, "
 				    "not allowed", (unsigned long long)t,
@@ -342,15 +344,13 @@ run_invariants(uint64_t seed, int ntasks, int hogs10)
 				continue;
 			nlive++;
 			if (mix_policy == &engine_policy_staircase)
-				check_stair(t, id, &ti.stair);
+				check_stair(t, id, &ti);
 			/* What the protocol sends (the client refuses less). */
-			if (ti.rank != ti.stair.rank || ti.rank < 100 ||
-			    ti.rank > ENGINE_BOTTOM || ti.stair.left < 0 ||
-			    ti.stair.iter < 1 || ti.stair.iter > 40)
-				fail_msg("tick %llu task %d: rank %d/%d iter %d "
-				    "left %d", (unsigned long long)t, id,
-				    ti.rank, ti.stair.rank, ti.stair.iter,
-				    ti.stair.left);
+			if (ti.rank < 100 || ti.rank > ENGINE_BOTTOM ||
+			    ti.left < 0 || ti.prio != NICE_TO_PRIO(ti.nice))
+				fail_msg("tick %llu task %d: rank %d left %d "
+				    "prio %d", (unsigned long long)t, id,
+				    ti.rank, ti.left, ti.prio);
 			if (ti.running && (ti.cpu < 0 || ti.cpu >= MIX_CPUS ||
 			    ci[ti.cpu].task != id))
 				fail_msg("tick %llu: task %d says running on "
@@ -427,7 +427,7 @@ test_policy_switch(void **state)
 			after = et_info(e, id);
 			assert_int_equal(before.state, after.state);
 			assert_int_equal(before.ran, after.ran);
-			assert_int_equal(before.stair.nice, after.stair.nice);
+			assert_int_equal(before.nice, after.nice);
 			if (engine_check(e, &cause) != 0)
 				fail_msg("after switch to %s: %s",
 				    engine_get_policy(e)->name, cause);
@@ -483,7 +483,8 @@ struct shown {
 
 /* Fill what a snapshot shows. */
 static void
-shown_of(struct shown *sh, const struct engine_task_info *ti)
+shown_of(struct shown *sh, const struct engine_task_info *ti,
+    const struct engine_policy *pol)
 {
 	memset(sh, 0, sizeof *sh);
 	sh->state = ti->state;
@@ -492,10 +493,12 @@ shown_of(struct shown *sh, const struct engine_task_info *ti)
 	sh->running = ti->running;
 	sh->group = ti->group;
 	sh->injected = ti->injected;
-	sh->nice = ti->stair.nice;
-	sh->rank = ti->stair.rank;
-	sh->iter = ti->stair.iter;
-	sh->left = ti->stair.left;
+	sh->nice = ti->nice;
+	sh->rank = ti->rank;
+	/* (The staircase's; another's fields are not what a line shows.) */
+	sh->iter = pol == &engine_policy_staircase ?
+	    ti->field[STAIRCASE_ITER] : 1;
+	sh->left = ti->left;
 	sh->ran = ti->ran;
 	sh->wake = ti->wake;
 	sh->allowed = ti->allowed;
@@ -534,7 +537,7 @@ test_changes(void **state)
 		last = engine_changes(e, &ids, &cursor);
 		for (id = 1; id <= nt; id++) {
 			ti = et_info(e, id);
-			shown_of(&prev[id], &ti);
+			shown_of(&prev[id], &ti, pols[p]);
 		}
 		checked = 0;
 		while (engine_now(e) < 3000) {
@@ -556,7 +559,7 @@ test_changes(void **state)
 			}
 			for (id = 1; id <= nt; id++) {
 				ti = et_info(e, id);
-				shown_of(&now, &ti);
+				shown_of(&now, &ti, pols[p]);
 				if (epoch == last && epoch != 0 &&
 				    memcmp(&now, &prev[id], sizeof now) != 0) {
 					if (!touched[id])
@@ -616,9 +619,8 @@ test_changes_tracked(void **state)
 			assert_int_equal(ci.nr, cj.nr);
 			assert_int_equal(ci.task, cj.task);
 			assert_int_equal(ci.rank, cj.rank);
-			assert_int_equal(ci.iter, cj.iter);
 			assert_int_equal(ci.left, cj.left);
-			assert_int_equal(ci.descent, cj.descent);
+			assert_memory_equal(ci.field, cj.field, sizeof ci.field);
 			assert_memory_equal(ci.col, cj.col, sizeof ci.col);
 		}
 		assert_int_equal(engine_changes(e, &ids, &n), 0);

@@ -8,6 +8,7 @@
  * describe: RUN_TO(e, t) then ROW(e, cpu, task, rank, iter, left).
  */
 #include "engine_test.h"
+#include "staircase.h"
 
 #define MAXDESC	64
 
@@ -32,11 +33,11 @@ table_run(struct engine *e, int id, uint64_t n, struct table *tb)
 			engine_cpu_info(e, c, &ci);
 			if (ci.task != id)
 				continue;
-			assert_in_range(ci.descent, 1, MAXDESC - 1);
+			assert_in_range(ci.field[STAIRCASE_DESCENT], 1, MAXDESC - 1);
 			assert_in_range(ci.rank, 0, ENGINE_BOTTOM);
-			tb->ticks[ci.descent][ci.rank]++;
-			if (ci.descent > tb->maxdesc)
-				tb->maxdesc = ci.descent;
+			tb->ticks[ci.field[STAIRCASE_DESCENT]][ci.rank]++;
+			if (ci.field[STAIRCASE_DESCENT] > tb->maxdesc)
+				tb->maxdesc = ci.field[STAIRCASE_DESCENT];
 		}
 	}
 }
@@ -121,7 +122,7 @@ test_table_nice10(void **state)
 	struct engine	*e = et_engine(1, 10, 0, 0);
 	int		 id;
 
-	assert_int_equal(engine_stairs(10), 10);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(10)), 10);
 	id = et_hog(e, "hog", 10, 0, NULL);
 	table_run(e, id, 400, tb);
 	assert_int_equal(tb->ticks[2][131], 20);
@@ -144,7 +145,7 @@ test_table_nice_minus5(void **state)
 	struct engine	*e = et_engine(1, 10, 0, 0);
 	int		 id;
 
-	assert_int_equal(engine_stairs(-5), 25);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(-5)), 25);
 	id = et_hog(e, "hog", -5, 0, NULL);
 	table_run(e, id, 750, tb);
 	assert_int_equal(tb->ticks[1][115], 10);
@@ -159,10 +160,10 @@ test_table_nice_minus5(void **state)
 static void
 test_stairs(void **state)
 {
-	assert_int_equal(engine_stairs(0), 20);
-	assert_int_equal(engine_stairs(-20), 40);
-	assert_int_equal(engine_stairs(19), 1);
-	assert_int_equal(engine_stairs(1), 19);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(0)), 20);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(-20)), 40);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(19)), 1);
+	assert_int_equal((ENGINE_NRANKS - NICE_TO_PRIO(1)), 19);
 }
 
 /*
@@ -180,12 +181,12 @@ test_step_and_falloff(void **state)
 
 	id = et_hog(e, "hog", 0, 0, NULL);
 	ti = et_info(e, id);
-	assert_int_equal(ti.stair.nice, 0);
-	assert_int_equal(ti.stair.prio, 120);
+	assert_int_equal(ti.nice, 0);
+	assert_int_equal(ti.prio, 120);
 	STAIR(e, id, 120, 1, 10);
 	RUN_TO(e, 0);
 	ROW(e, 0, id, 120, 1, 10);
-	assert_int_equal(et_row(e, 0).descent, 1);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 1);
 	assert_int_equal(et_row(e, 0).nr, 1);
 	STAIR(e, id, 120, 1, 9);
 	RUN_TO(e, 9);
@@ -195,10 +196,10 @@ test_step_and_falloff(void **state)
 	ROW(e, 0, id, 121, 1, 10);
 	RUN_TO(e, 199);
 	ROW(e, 0, id, 139, 1, 1);
-	assert_int_equal(et_row(e, 0).descent, 1);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 1);
 	RUN_TO(e, 200);
 	ROW(e, 0, id, 121, 2, 20);
-	assert_int_equal(et_row(e, 0).descent, 2);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 2);
 	RUN_TO(e, 219);
 	ROW(e, 0, id, 121, 2, 1);
 	RUN_TO(e, 220);
@@ -227,7 +228,7 @@ test_bottom_nice19(void **state)
 	for (t = 0; t < 50; t++) {
 		RUN_TO(e, t);
 		ROW(e, 0, id, 139, 1, 10 - (int)(t % 10));
-		assert_int_equal(et_row(e, 0).descent, t / 10 + 1);
+		assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], t / 10 + 1);
 	}
 	engine_free(e);
 }
@@ -250,18 +251,18 @@ test_bottom_nice0(void **state)
 	ROW(e, 0, id, 138, 19, 1);
 	RUN_TO(e, 3799);
 	ROW(e, 0, id, 139, 19, 1);
-	assert_int_equal(et_row(e, 0).descent, 19);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 19);
 	RUN_TO(e, 3800);
 	ROW(e, 0, id, 139, 20, 200);
-	assert_int_equal(et_row(e, 0).descent, 20);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 20);
 	RUN_TO(e, 3999);
 	ROW(e, 0, id, 139, 20, 1);
 	RUN_TO(e, 4000);
 	ROW(e, 0, id, 139, 20, 200);
-	assert_int_equal(et_row(e, 0).descent, 21);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 21);
 	RUN_TO(e, 4200);
 	ROW(e, 0, id, 139, 20, 200);
-	assert_int_equal(et_row(e, 0).descent, 22);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 22);
 	engine_free(e);
 }
 
@@ -297,7 +298,7 @@ test_climb_same_descent(void **state)
 	assert_int_equal(et_info(e, id).state, ENGINE_SLEEPING);
 	RUN_TO(e, 30);
 	ROW(e, 0, id, 121, 1, 10);
-	assert_int_equal(et_row(e, 0).descent, 1);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 1);
 	RUN_TO(e, 39);
 	ROW(e, 0, id, 121, 1, 1);
 	RUN_TO(e, 40);
@@ -348,14 +349,14 @@ test_climb_change_descent(void **state)
 	id = et_hog(e, "hog", 0, 0, NULL);
 	RUN_TO(e, 400);
 	ROW(e, 0, id, 122, 3, 30);
-	assert_int_equal(et_row(e, 0).descent, 3);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 3);
 	RUN_TO(e, 404);
 	assert_int_equal(engine_task_sleep(e, id, 10, &cause), 0);
 	RUN_TO(e, 414);
 	IDLE(e, 0);
 	RUN_TO(e, 415);
 	ROW(e, 0, id, 121, 2, 20);
-	assert_int_equal(et_row(e, 0).descent, 3);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 3);
 	RUN_TO(e, 434);
 	ROW(e, 0, id, 121, 2, 1);
 	RUN_TO(e, 435);
@@ -364,7 +365,7 @@ test_climb_change_descent(void **state)
 	ROW(e, 0, id, 139, 2, 1);
 	RUN_TO(e, 615);
 	ROW(e, 0, id, 122, 3, 30);
-	assert_int_equal(et_row(e, 0).descent, 4);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 4);
 	engine_free(e);
 }
 
@@ -448,8 +449,8 @@ test_nice_change(void **state)
 		STAIR(e, id, 122, 3, 25);
 		assert_int_equal(engine_task_nice(e, id, nices[i], &cause), 0);
 		ti = et_info(e, id);
-		assert_int_equal(ti.stair.nice, nices[i]);
-		assert_int_equal(ti.stair.prio, want[i][0]);
+		assert_int_equal(ti.nice, nices[i]);
+		assert_int_equal(ti.prio, want[i][0]);
 		STAIR(e, id, want[i][1], want[i][2], want[i][3]);
 		RUN_TO(e, 405);
 		ROW(e, 0, id, want[i][1], want[i][2], want[i][3]);
@@ -482,10 +483,10 @@ test_nice_clamp_k(void **state)
 	ROW(e, 0, id, 139, 10, 7);
 	RUN_TO(e, 2959);
 	ROW(e, 0, id, 139, 10, 1);
-	assert_int_equal(et_row(e, 0).descent, 15);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 15);
 	RUN_TO(e, 2960);
 	ROW(e, 0, id, 139, 10, 100);
-	assert_int_equal(et_row(e, 0).descent, 16);
+	assert_int_equal(et_row(e, 0).field[STAIRCASE_DESCENT], 16);
 	engine_free(e);
 }
 
@@ -928,7 +929,9 @@ test_wake_query(void **state)
 	assert_int_equal(rank, 120);
 	b = et_info(e, id);
 	assert_int_equal(a.state, b.state);
-	assert_memory_equal(&a.stair, &b.stair, sizeof a.stair);
+	assert_int_equal(a.rank, b.rank);
+	assert_int_equal(a.left, b.left);
+	assert_memory_equal(a.field, b.field, sizeof a.field);
 	assert_int_equal(engine_task_wake(e, id, &cause), 0);
 	RUN_TO(e, 30);
 	ROW(e, 0, id, 120, 1, 10);
@@ -1142,15 +1145,15 @@ test_events_order(void **state)
 		engine_event_add(e, &ev);
 	}
 	RUN_TO(e, 9);
-	assert_int_equal(et_info(e, id).stair.nice, 0);
+	assert_int_equal(et_info(e, id).nice, 0);
 	RUN_TO(e, 10);
-	assert_int_equal(et_info(e, id).stair.nice, 10);
+	assert_int_equal(et_info(e, id).nice, 10);
 	RUN_TO(e, 14);
-	assert_int_equal(et_info(e, id).stair.nice, 10);
+	assert_int_equal(et_info(e, id).nice, 10);
 	RUN_TO(e, 15);
-	assert_int_equal(et_info(e, id).stair.nice, 7);
+	assert_int_equal(et_info(e, id).nice, 7);
 	RUN_TO(e, 20);
-	assert_int_equal(et_info(e, id).stair.nice, 3);
+	assert_int_equal(et_info(e, id).nice, 3);
 	engine_free(e);
 }
 
@@ -1489,7 +1492,7 @@ test_fired(void **state)
 	assert_int_equal(f[0].action, ENGINE_ACT_CAPTION);
 	assert_int_equal(f[1].action, ENGINE_ACT_NICE);
 	assert_int_equal(f[1].task, a);
-	assert_int_equal(et_info(e, a).stair.nice, 3);
+	assert_int_equal(et_info(e, a).nice, 3);
 	RUN_TO(e, 11);
 	engine_fired(e, &n);
 	assert_int_equal(n, 0);
@@ -1521,7 +1524,7 @@ test_unknown_ids(void **state)
 	assert_int_equal(engine_task_nice(e, 1, 20, &cause), -1);
 	assert_non_null(cause);
 	free(cause);
-	assert_int_equal(et_info(e, 1).stair.nice, 0);
+	assert_int_equal(et_info(e, 1).nice, 0);
 	engine_free(e);
 }
 

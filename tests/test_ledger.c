@@ -17,6 +17,7 @@
 
 #include "format.h"
 #include "ledger.h"
+#include "staircase.h"
 
 /*
  * The ledger's lines for task id, in descent d now, as one string (caller
@@ -25,17 +26,22 @@
 static char *
 lines(struct ledger *l, int id, int prio, uint32_t d)
 {
+	struct engine_params	 p;
+	struct engine		*e;
 	struct engine_task_info	 ti;
 	struct evbuffer		*b = evbuffer_new();
 	size_t			 n;
 	char			*s;
 
+	engine_params_default(&p);	/* rr_interval 10 */
+	e = engine_create(&p, &engine_policy_staircase);
 	memset(&ti, 0, sizeof ti);
 	ti.id = id;
 	ti.name = "t";
-	ti.stair.prio = prio;
-	ti.stair.descent = d;
-	format_table_lines(l, id, &ti, 10, 0, b);
+	ti.prio = prio;
+	ti.field[STAIRCASE_DESCENT] = d;
+	format_table_lines(l, e, &ti, 0, b);
+	engine_free(e);
 	n = evbuffer_get_length(b);
 	s = calloc(1, n + 1);
 	evbuffer_remove(b, s, n);

@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "scenario.h"
+#include "staircase.h"
 
 /* Load text that must fail; check "bad.cfg:LINE: " and each word. */
 static void
@@ -385,9 +386,9 @@ rows(struct engine *e, char *buf, size_t size)
 
 	for (c = 0; c < engine_params(e)->cpus; c++) {
 		engine_cpu_info(e, c, &ci);
-		len += snprintf(buf + len, size - len, "%llu,%d,%d,%d,%d,%d",
+		len += snprintf(buf + len, size - len, "%llu,%d,%d,%d,%d",
 		    (unsigned long long)(engine_now(e) - 1), c, ci.task,
-		    ci.rank, ci.iter, ci.left);
+		    ci.rank, ci.left);
 		for (j = 0; j < ENGINE_MAX_COLS; j++)
 			len += snprintf(buf + len, size - len, ",%lld",
 			    (long long)ci.col[j]);

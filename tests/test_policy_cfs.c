@@ -66,7 +66,7 @@ test_weights_vruntime(void **state)
 	RUN_TO(e, 4);
 	CFS_ROW(e, b, (15069904 + 4 * D5 - 20000000) / 1000, 4930, 930);
 	/* vruntime after 5 ticks: 15069904 + 5 D5 = 30353484 ns. */
-	assert_int_equal(et_info(e, b).col[0],
+	assert_int_equal(et_info(e, b).field[0],
 	    (15069904 + 5 * D5 - 20000000) / 1000);
 	for (t = 5; t <= 20; t++) {
 		RUN_TO(e, (uint64_t)t);

@@ -7,6 +7,7 @@
  * top..bottom and left within 0..slice.
  */
 #include "engine_test.h"
+#include "staircase.h"
 
 /* The staircase: the allotment at the rank, static rank to 139. */
 static void
@@ -30,8 +31,8 @@ test_staircase(void **unused)
 	for (i = 0; i < 3000; i++) {
 		engine_tick(e);
 		ti = et_info(e, 1);
-		assert_int_equal(ti.slice, et_allot(120, ti.stair.rank,
-		    ti.stair.iter, 10));
+		assert_int_equal(ti.slice, et_allot(120, ti.rank,
+		    ti.field[STAIRCASE_ITER], 10));
 	}
 	engine_free(e);
 }
@@ -132,13 +133,13 @@ test_bounds(void **unused)
 				ti = et_info(e, id);
 				if (ti.top > ti.rank || ti.rank > ti.bottom ||
 				    ti.top < 100 || ti.bottom > 139 ||
-				    ti.stair.left < 0 || ti.slice < 0 ||
+				    ti.left < 0 || ti.slice < 0 ||
 				    (ti.state == ENGINE_RUNNABLE &&
-				    ti.stair.left > ti.slice))
+				    ti.left > ti.slice))
 					fail_msg("%s tick %d %s: rank %d top %d "
 					    "bottom %d left %d slice %d",
 					    pols[p]->name, i, ti.name, ti.rank,
-					    ti.top, ti.bottom, ti.stair.left,
+					    ti.top, ti.bottom, ti.left,
 					    ti.slice);
 			}
 		}

@@ -7,7 +7,7 @@
  * a non-interactive expiry into the expired array, the granularity
  * requeue, EXPIRED_STARVING, and the first-second CPU splits of O1 §7.
  *
- * o1's columns (engine_task_info col[] and the trace row): 0 array
+ * o1's columns (the trace row's col[]; a snapshot's left and field[]): 0 array
  * (1: expired), 1 slice left, 2 bonus, 3 sleep_avg in ms.
  */
 #include "engine_test.h"
@@ -105,10 +105,10 @@ test_bonus(void **state)
 	/* End of the first second (O1 §7 B): H has 68 ms left. */
 	RUN_TO(e, 999);
 	assert_int_equal(et_info(e, h).rank, 125);
-	assert_int_equal(et_info(e, h).col[1], 68);
+	assert_int_equal(et_info(e, h).left, 68);
 	assert_int_equal(et_info(e, s).rank, 115);
-	assert_int_equal(et_info(e, s).col[3], 1018);
-	assert_int_equal(et_info(e, s).col[1], 54);
+	assert_int_equal(et_info(e, s).field[2], 1018);
+	assert_int_equal(et_info(e, s).left, 54);
 	assert_int_equal(et_info(e, s).ran, 48);
 	assert_int_equal(et_info(e, h).ran, 952);
 	engine_free(e);
@@ -161,15 +161,15 @@ test_expiry_arrays(void **state)
 				s_expiries[ns] = t;
 			ns++;
 			if (ti.state == ENGINE_RUNNABLE)
-				assert_int_equal(ti.col[0], 0);
-			assert_int_equal(ti.col[1], 102);
+				assert_int_equal(ti.field[0], 0);
+			assert_int_equal(ti.left, 102);
 			assert_true(ti.rank <= 118);	/* interactive */
 		} else if (ci.task == h && ti.state == ENGINE_RUNNABLE) {
 			/*
 			 * H is expired (S sleeps most of the time, so the
 			 * arrays swap only at the next pick).
 			 */
-			assert_int_equal(ti.col[0], 1);
+			assert_int_equal(ti.field[0], 1);
 			seen_h++;
 		}
 	}
@@ -249,9 +249,9 @@ test_expired_starving(void **state)
 		while (et_row(e, 0).task != i || et_row(e, 0).col[1] != 1)
 			engine_tick(e);
 		assert_true(et_info(e, i).rank <= 118);	/* interactive */
-		assert_int_equal(et_info(e, i).col[0], with);
+		assert_int_equal(et_info(e, i).field[0], with);
 		if (with)
-			assert_int_equal(et_info(e, m).col[0], 1);
+			assert_int_equal(et_info(e, m).field[0], 1);
 		engine_free(e);
 	}
 }

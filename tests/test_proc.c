@@ -228,13 +228,13 @@ climb_sample(struct harness *h, int i, void *arg)
 	if (ti.state == ENGINE_SLEEPING && !ti.injected) {
 		if (!s->was_sleeping) {
 			s->sleeps++;
-			s->rank_before = ti.stair.rank;
+			s->rank_before = ti.rank;
 		}
 		if (harness_state(s->pid) == 'T')
 			s->stopped_while_blocked++;
 		s->was_sleeping = 1;
 	} else if (ti.state == ENGINE_RUNNABLE && s->was_sleeping) {
-		if (ti.stair.rank == s->rank_before - 1)
+		if (ti.rank == s->rank_before - 1)
 			s->climbs++;
 		s->was_sleeping = 0;
 	}

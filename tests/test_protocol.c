@@ -18,6 +18,7 @@
 #include "protocol.h"
 #include "quote.h"
 #include "runs.h"
+#include "staircase.h"
 #include "wire.h"
 
 /*
@@ -55,10 +56,28 @@ wire_match(const char *buf, const struct wire_line *line)
 		assert_true(line->field[line->order[i]].flags & WIRE_OPTIONAL);
 }
 
+/* A staircase engine of 2 CPUs with one group, "batch" (group 0). */
+static struct engine *
+proto_engine(void)
+{
+	struct engine_params	 p;
+	struct engine		*e;
+	struct cpumask		 m;
+	char			*cause = NULL;
+
+	engine_params_default(&p);
+	p.cpus = 2;
+	e = engine_create(&p, &engine_policy_staircase);
+	cpumask_fill(&m, 2);
+	assert_int_equal(engine_group_add(e, "batch", &m, &cause), 0);
+	return (e);
+}
+
 /* The lines the daemon formats have wire.c's fields, in its order. */
 static void
 test_wire(void **state)
 {
+	struct engine		*e = proto_engine();
 	struct proto_status	 st;
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
@@ -82,23 +101,25 @@ test_wire(void **state)
 	ti.id = 1;
 	ti.name = "hog";
 	ti.kind = ENGINE_SIM;
+	ti.group = -1;
 	cpumask_fill(&ti.allowed, 2);
-	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	wire_match(buf, &wire_task);
 	assert_null(strstr(buf, "stolen="));
 	ti.kind = ENGINE_REAL;
 	memset(&real, 0, sizeof real);
 	real.pid = 7;
-	format_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, &real);
 	wire_match(buf, &wire_task);
 	assert_non_null(strstr(buf, " stolen=0 "));
 
 	memset(&ci, 0, sizeof ci);
-	format_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, e, &ci);
 	wire_match(buf, &wire_cpu);
 	ci.task = 1;
-	format_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, e, &ci);
 	wire_match(buf, &wire_cpu);
+	engine_free(e);
 
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
 	    "Three tasks");
@@ -538,6 +559,7 @@ test_quote(void **state)
 static void
 test_format(void **state)
 {
+	struct engine		*e = proto_engine();
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct proto_status	 st;
@@ -626,10 +648,10 @@ test_format(void **state)
 	ti.state = ENGINE_RUNNABLE;
 	ti.cpu = 0;
 	ti.group = -1;
-	ti.stair.nice = 0;
-	ti.stair.rank = 123;
-	ti.stair.iter = 2;
-	ti.stair.left = 10;
+	ti.nice = 0;
+	ti.rank = 123;
+	ti.field[STAIRCASE_ITER] = 2;
+	ti.left = 10;
 	ti.ran = 2020;
 	ti.slice = 20;
 	ti.top = 120;
@@ -639,7 +661,7 @@ test_format(void **state)
 	real.cputime_ms = 2010;
 	real.stolen_ms = 7;
 	real.exit = NULL;
-	format_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, &real);
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
 	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=- slice=20 top=120 "
@@ -647,23 +669,24 @@ test_format(void **state)
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
-	format_task_line(buf, sizeof buf, &ti, NULL, "batch");
+	ti.group = 0;
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
 	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
 	    "cputime=- cpus=0-1 group=batch exit=- slice=20 top=120 "
 	    "bottom=139");
 	ti.state = ENGINE_EXITED;
 	ti.exit = ENGINE_EXIT_KILLED;
-	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	assert_non_null(strstr(buf, "state=exited"));
 	assert_non_null(strstr(buf, "exit=killed"));
 	ti.exit = ENGINE_EXIT_NONE;
 	ti.kind = ENGINE_REAL;
 	real.exit = "exec: nope: No such file";
-	format_task_line(buf, sizeof buf, &ti, &real, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, &real);
 	assert_non_null(strstr(buf, "exit=exec:_nope:_No_such_file"));
 	ti.state = ENGINE_WAITING;
-	format_task_line(buf, sizeof buf, &ti, NULL, NULL);
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	assert_non_null(strstr(buf, "state=sleeping"));
 
 	memset(&ci, 0, sizeof ci);
@@ -671,14 +694,14 @@ test_format(void **state)
 	ci.nr = 2;
 	ci.task = 3;
 	ci.rank = 123;
-	ci.iter = 2;
+	ci.field[STAIRCASE_ITER] = 2;
 	ci.left = 10;
-	format_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, e, &ci);
 	assert_string_equal(buf, "cpu id=1 task=3 nr=2 rank=123 iter=2 "
 	    "left=10");
 	ci.task = 0;
 	ci.nr = 0;
-	format_cpu_line(buf, sizeof buf, &ci);
+	format_cpu_line(buf, sizeof buf, e, &ci);
 	assert_string_equal(buf, "cpu id=1 task=0 nr=0 rank=- iter=- left=-");
 
 	protocol_text_line(buf, sizeof buf, "event", 9, "hog\nsleeps");
@@ -689,6 +712,7 @@ test_format(void **state)
 	n = protocol_text_line(buf, 20, "caption", 1, "a long caption text");
 	assert_int_equal(n, 19);
 	assert_int_equal(strlen(buf), 19);
+	engine_free(e);
 }
 
 /* Random bytes never crash the parser, and causes are always set. */

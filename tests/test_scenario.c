@@ -884,13 +884,13 @@ test_apply(void **state)
 	assert_int_equal(ti.kind, ENGINE_REAL);
 	assert_int_equal(ti.group, 0);
 	assert_int_equal(engine_task_info(e, 1, &ti), 0);
-	assert_int_equal(ti.stair.nice, -5);
+	assert_int_equal(ti.nice, -5);
 
 	/* The events fire on the right tasks at the right ticks. */
 	for (t = 0; t <= 700; t++)
 		engine_tick(e);
 	assert_int_equal(engine_task_info(e, 1, &ti), 0);
-	assert_int_equal(ti.stair.nice, 5);
+	assert_int_equal(ti.nice, 5);
 	for (; t <= 900; t++)
 		engine_tick(e);
 	assert_string_equal(engine_caption(e, NULL), "Climbing");

@@ -146,13 +146,12 @@ engine_state(const struct engine *e)
 	    engine_caption(e, NULL) != NULL ? engine_caption(e, NULL) : "-");
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		assert_int_equal(engine_task_info(e, id, &ti), 0);
-		len += format_task_line(out + len, size - len, &ti, NULL,
-		    NULL);
+		len += format_task_line(out + len, size - len, e, &ti, NULL);
 		out[len++] = '\n';
 	}
 	for (c = 0; c < engine_params(e)->cpus; c++) {
 		engine_cpu_info(e, c, &ci);
-		len += format_cpu_line(out + len, size - len, &ci);
+		len += format_cpu_line(out + len, size - len, e, &ci);
 		out[len++] = '\n';
 	}
 	out[len] = '\0';

@@ -584,7 +584,7 @@ history_ranks(struct draw *d, int y, int h)
 	}
 	rk = xcalloc(cells, sizeof *rk);
 	rk0 = xcalloc(cells, sizeof *rk0);
-	hi = 120 + t->nice;
+	hi = t->top;	/* the best rank it may take now: on the axis */
 	for (x = 0; x < cells; x++) {
 		t0 = first + (long)x * zoom;
 		rk[x] = history_rank(m, t->id, t0, t0 + zoom, &ran, &rk0[x]);
@@ -595,8 +595,8 @@ history_ranks(struct draw *d, int y, int h)
 	}
 	if (lo > hi)
 		lo = hi;
-	if (lo > 120 + t->nice)
-		lo = 120 + t->nice;
+	if (lo > t->top)
+		lo = t->top;
 	if (hi - lo < 1)
 		hi = lo + 1;
 	/* The axis: the top and bottom ranks shown. */

@@ -423,16 +423,14 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	int64_t			 v;
 
 	(void)id;
-	row->rank = 120 + t->nice;
-	row->iter = 1;
+	row->rank = NICE_TO_PRIO(t->nice);
 	/* The protocol's left: ms of the slice left, never below 0. */
 	row->left = (int)(((int64_t)slice -
 	    (int64_t)t->slice_ran * (int64_t)CFS_NS) / 1000000);
 	if (row->left < 0)
 		row->left = 0;
-	row->descent = 1;
-	row->col[0] = (t->vruntime - q->min_vruntime) / 1000;
-	row->col[1] = (int64_t)slice / 1000;
+	row->col[0] = row->field[0] = (t->vruntime - q->min_vruntime) / 1000;
+	row->col[1] = row->field[1] = (int64_t)slice / 1000;
 	row->col[2] = ((int64_t)slice -
 	    (int64_t)t->slice_ran * (int64_t)CFS_NS) / 1000;
 
@@ -595,8 +593,9 @@ cfs_check_task(const struct engine_env *env, const void *ts, int nice,
 }
 
 /*
- * A task's snapshot: rank 120 + nice; vruntime against its CPU's
- * min_vruntime, its slice there and what is left of it, in us.
+ * A task's snapshot: its static rank; vruntime against its CPU's
+ * min_vruntime and its slice there, in us; what is left of the slice,
+ * in ticks.
  */
 static void
 cfs_info(const struct engine_env *env, const void *ts,
@@ -604,25 +603,24 @@ cfs_info(const struct engine_env *env, const void *ts,
 {
 	const struct cfs_task	*t = ts;
 	const struct cfs_rq	*q;
-	int64_t			 slice = 0;
+	int64_t			 slice = 0, left_us = 0;
 
-	ti->rank = 120 + t->nice;
-	ti->col[0] = ti->col[1] = ti->col[2] = 0;
+	ti->rank = NICE_TO_PRIO(t->nice);
+	ti->field[0] = ti->field[1] = 0;
 	if (t->cpu >= 0) {
 		q = engine_rq(env, t->cpu);
-		ti->col[0] = (t->vruntime - q->min_vruntime) / 1000;
+		ti->field[0] = (t->vruntime - q->min_vruntime) / 1000;
 		if (ti->state == ENGINE_RUNNABLE) {
 			slice = (int64_t)cfs_slice(q, t->nice);
-			ti->col[1] = slice / 1000;
-			ti->col[2] = (slice - (int64_t)t->slice_ran *
+			ti->field[1] = slice / 1000;
+			left_us = (slice - (int64_t)t->slice_ran *
 			    (int64_t)CFS_NS) / 1000;
 		}
 	}
-	engine_stair_flat(ti, t->nice,
-	    ti->col[2] > 0 ? (int)(ti->col[2] / 1000) : 0);
-	/* In whole ticks, as left is; the rank is fixed. */
+	/* In whole ticks; the rank is fixed. */
+	ti->left = left_us > 0 ? (int)(left_us / 1000) : 0;
 	ti->slice = (int)(slice / 1000000);
-	ti->top = ti->bottom = 120 + t->nice;
+	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
 }
 
 /* The trace's columns: vruntime_us,slice_us,left_us. */
@@ -640,6 +638,8 @@ const struct engine_policy engine_policy_cfs = {
 	.name = "cfs",
 	.columns = "vruntime_us,slice_us,left_us",
 	.ncols = 3,
+	.fields = "vruntime_us,slice_us",
+	.nfields = 2,
 	.info_rq = 1,
 	.rq_size = sizeof (struct cfs_rq),
 	.rq_init = cfs_rq_init,

@@ -12,6 +12,7 @@
  * global: the same calls give the same trace.
  */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,8 @@ struct engine {
 
 	char				*caption;
 	uint64_t			 caption_seq;
+
+	struct engine_notes		 notes;		/* of the last tick */
 
 	/*
 	 * The log of changes (engine_changes): the id of every task whose
@@ -322,6 +325,7 @@ engine_free(struct engine *e)
 	free(e->events);
 	free(e->fired);
 	free(e->caption);
+	free(e->notes.v);
 	free(e->log);
 	free(e->cpus);
 	free(e);
@@ -896,7 +900,7 @@ engine_task_add(struct engine *e, const struct engine_task_spec *spec,
 		*cause = xasprintf("duplicate task name \"%s\"", spec->name);
 		return (-1);
 	}
-	if (spec->nice < -20 || spec->nice > 19) {
+	if (spec->nice < ENGINE_NICE_MIN || spec->nice > ENGINE_NICE_MAX) {
 		*cause = xasprintf("nice %d is outside -20..19", spec->nice);
 		return (-1);
 	}
@@ -1043,7 +1047,7 @@ engine_task_nice(struct engine *e, int id, int nice, char **cause)
 	if ((t = engine_get_live(e, id, cause)) == NULL)
 		return (-1);
 	engine_touch(e, id);
-	if (nice < -20 || nice > 19) {
+	if (nice < ENGINE_NICE_MIN || nice > ENGINE_NICE_MAX) {
 		*cause = xasprintf("nice %d is outside -20..19", nice);
 		return (-1);
 	}
@@ -1339,8 +1343,7 @@ engine_run_cpus(struct engine *e, const int *picks, uint64_t now,
 			engine_touch(e, cpu->last.task);
 		if (picks[c] == 0) {
 			cpu->last.task = 0;
-			cpu->last.rank = cpu->last.iter = cpu->last.left = 0;
-			cpu->last.descent = 0;
+			cpu->last.rank = cpu->last.left = 0;
 			memset(cpu->last.col, 0, sizeof cpu->last.col);
 		} else
 			engine_run(e, c, &e->tasks[picks[c] - 1], now);
@@ -1357,6 +1360,7 @@ engine_tick(struct engine *e)
 
 	e->nfired = 0;
 	e->env.now = now;
+	e->notes.n = 0;
 	while (e->next_event < e->nevents &&
 	    e->events[e->next_event].at <= now)
 		engine_event_apply(e, &e->events[e->next_event++]);
@@ -1552,6 +1556,8 @@ engine_task_info(const struct engine *e, int id, struct engine_task_info *ti)
 	ti->running = t->state == ENGINE_RUNNABLE && t->last_cpu == t->cpu &&
 	    e->cpus[t->cpu].last.task == t->id;
 	ti->group = t->group;
+	ti->nice = t->nice;
+	ti->prio = NICE_TO_PRIO(t->nice);
 	e->policy->info(&e->env, t->ts, ti);
 	ti->ran = t->ran;
 	ti->wake = t->state == ENGINE_SLEEPING || t->state == ENGINE_WAITING ?
@@ -1742,18 +1748,60 @@ engine_state_name(enum engine_state s)
 }
 
 /*
- * The stair of a task under a class without stairs: nice and its static
- * priority, the class's rank, the slice left, one descent of one stair.
+ * Keep the notes policies give of each tick (on), or not (off: a tick
+ * costs nothing more).  The live daemon narrates; headless runs do not.
  */
 void
-engine_stair_flat(struct engine_task_info *ti, int nice, int left)
+engine_narrate(struct engine *e, int on)
 {
-	ti->stair.nice = nice;
-	ti->stair.prio = 120 + nice;
-	ti->stair.rank = ti->rank;
-	ti->stair.iter = 1;
-	ti->stair.left = left;
-	ti->stair.descent = 1;
+	e->env.notes = on ? &e->notes : NULL;
+	e->notes.n = 0;
+}
+
+/* The notes of the last tick, in the order they were given. */
+const struct engine_note *
+engine_notes(const struct engine *e, size_t *n)
+{
+	*n = e->env.notes != NULL ? e->notes.n : 0;
+	return (e->notes.v);
+}
+
+/* A policy's note on task id in this tick, if narrating. */
+void
+engine_note(const struct engine_env *env, int id, const char *fmt, ...)
+{
+	struct engine_notes	*ns = env->notes;
+	va_list			 ap;
+
+	if (ns == NULL)
+		return;
+	if (ns->n == ns->size) {
+		ns->size = ns->size != 0 ? ns->size * 2 : 8;
+		ns->v = xreallocarray(ns->v, ns->size, sizeof *ns->v);
+	}
+	ns->v[ns->n].task = id;
+	va_start(ap, fmt);
+	vsnprintf(ns->v[ns->n].text, sizeof ns->v[ns->n].text, fmt, ap);
+	va_end(ap);
+	ns->n++;
+}
+
+/* The index of a policy's field named name, or -1. */
+int
+engine_policy_field(const struct engine_policy *pol, const char *name)
+{
+	const char	*p = pol->fields;
+	size_t		 len = strlen(name);
+	int		 i;
+
+	for (i = 0; i < pol->nfields && p != NULL; i++) {
+		if (strncmp(p, name, len) == 0 &&
+		    (p[len] == ',' || p[len] == '\0'))
+			return (i);
+		if ((p = strchr(p, ',')) != NULL)
+			p++;
+	}
+	return (-1);
 }
 
 /* Write v in decimal at p; returns the end. */
@@ -1902,6 +1950,9 @@ engine_clone(const struct engine *e)
 		c->fired[j].answer = c->events[k - 1].answer;
 	}
 	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
+	/* A clone (a keyframe, the past viewed) says nothing. */
+	memset(&c->notes, 0, sizeof c->notes);
+	c->env.notes = NULL;
 	/*
 	 * A clone's log starts empty, at a new epoch: all may differ.  It
 	 * is tracked if the original's is (keyframes, seeks, branches).

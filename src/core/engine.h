@@ -21,11 +21,16 @@
 
 #define ENGINE_NRANKS		140
 #define ENGINE_BOTTOM		139
+#define ENGINE_NICE_MIN		(-20)
+#define ENGINE_NICE_MAX		19
+/* A nice level's static priority: the kernel's NICE_TO_PRIO, 100..139. */
+#define NICE_TO_PRIO(nice)	(120 + (nice))
 #define ENGINE_MAX_CPUS		CPUMASK_MAX
 #define ENGINE_NAME_MAX		31	/* name length, without the NUL */
 #define ENGINE_NEVER		UINT64_MAX
 #define ENGINE_PRIV_SIZE	32	/* policy-private bytes per task */
 #define ENGINE_MAX_COLS		4	/* a policy's trace columns */
+#define ENGINE_MAX_FIELDS	6	/* a policy's fields of a task */
 
 struct engine;
 
@@ -35,21 +40,6 @@ struct engine_params {
 	int		rr_interval;		/* ticks, default 10 */
 	int		sleep_min;		/* ticks, default 1 */
 	int		balance_interval;	/* ticks, default 100 */
-};
-
-/*
- * The staircase's view of a task, kept in engine_task_info for the
- * staircase's readers (the article's table, the ledger).  Under another
- * policy nice, prio and rank are filled, left is the slice left, and
- * iter and descent are 1 (engine_stair_flat).
- */
-struct engine_stair {
-	int		nice;		/* -20..19 */
-	int		prio;		/* static priority, 120 + nice */
-	int		rank;		/* r: prio..139 */
-	int		iter;		/* k: 1..L */
-	int		left;		/* ticks left at this rank */
-	uint32_t	descent;	/* 1 + number of fall-offs (table row) */
 };
 
 enum engine_state {
@@ -97,17 +87,21 @@ struct engine_task_info {
 						   runnable on that CPU */
 	int			 cpu;		/* queued or last CPU; -1 none */
 	int			 group;
-	struct engine_stair	 stair;
-	int			 rank;		/* the policy's rank, 100..139 */
+	int			 nice;		/* -20..19 */
+	int			 prio;		/* static: NICE_TO_PRIO(nice) */
 	/*
 	 * What a client draws without knowing the policy's rules: the
-	 * ticks of the turn that stair.left counts down from, and the
-	 * ranks the task can take now (its static rank and the bottom for
-	 * the staircase, static -5..+5 for o1, 120 + nice for cfs and rr).
+	 * policy's rank, the ticks left of the task's turn and the turn's
+	 * length, and the ranks it can take now (its static rank and the
+	 * bottom for the staircase, static -5..+5 for o1, its static rank
+	 * for cfs and rr).
 	 */
+	int			 rank;		/* 100..139 */
+	int			 left;
 	int			 slice;
 	int			 top, bottom;
-	int64_t			 col[ENGINE_MAX_COLS];	/* policy's columns */
+	/* The policy's own quantities, named by its `fields`. */
+	int64_t			 field[ENGINE_MAX_FIELDS];
 	uint64_t		 ran;		/* ticks of CPU */
 	uint64_t		 wake;		/* next wake tick if sleeping */
 	int			 injected;	/* current sleep was injected */
@@ -121,9 +115,9 @@ struct engine_cpu_info {
 	int		cpu;
 	int		nr;		/* runnable tasks, running included */
 	int		task;		/* id that ran last tick, 0: idle */
-	int		rank, iter, left; /* as during the tick */
-	uint32_t	descent;
+	int		rank, left;	/* as during the tick */
 	int64_t		col[ENGINE_MAX_COLS];	/* the policy's columns */
+	int64_t		field[ENGINE_MAX_FIELDS]; /* and its fields, then */
 };
 
 /*
@@ -181,6 +175,22 @@ enum engine_deq {
 	ENGINE_DEQ_MIGRATE	/* moves to another CPU */
 };
 
+/*
+ * What a policy tells of a task in the tick just run, in its own terms
+ * (the staircase: a fall-off to a new descent, a climb on waking): kept
+ * while the engine narrates (engine_narrate), for whoever drives it to
+ * say with the task's name before it.
+ */
+#define ENGINE_NOTE_MAX		160
+struct engine_note {
+	int	 task;
+	char	 text[ENGINE_NOTE_MAX];
+};
+struct engine_notes {
+	struct engine_note	*v;
+	size_t			 n, size;
+};
+
 /* What the core lends a class. */
 struct engine_env {
 	uint64_t		 now;		/* the tick being run */
@@ -193,13 +203,25 @@ struct engine_env {
 	char			*rqs;		/* rq of a CPU: engine_rq() */
 	size_t			 rq_stride;
 	const struct engine	*e;
+	struct engine_notes	*notes;		/* NULL: not narrating */
 };
+
+/* For classes: a note on task id, if the engine narrates (printf). */
+void	engine_note(const struct engine_env *, int id, const char *, ...)
+	    __attribute__((format(printf, 3, 4)));
 
 /* A task's class state by id; the class state opens struct task. */
 static inline void *
 engine_ts(const struct engine_env *env, int id)
 {
 	return (env->tasks + (size_t)(id - 1) * env->stride);
+}
+
+/* The id of a task's class state (the inverse of engine_ts()). */
+static inline int
+engine_ts_id(const struct engine_env *env, const void *ts)
+{
+	return ((int)(((const char *)ts - env->tasks) / env->stride) + 1);
 }
 
 /* A CPU's runqueue (for classes that look across CPUs). */
@@ -213,6 +235,9 @@ struct engine_policy {
 	const char	*name;
 	const char	*columns;	/* trace header after rank */
 	int		 ncols;
+	/* Its quantities of a task (engine_task_info's field[]), by name. */
+	const char	*fields;
+	int		 nfields;
 	/* info reads the runqueue too: engine_changes cannot say. */
 	int		 info_rq;
 	size_t		 rq_size;
@@ -239,9 +264,8 @@ struct engine_policy {
 	 */
 	int	(*pick)(const struct engine_env *, void *rq);
 	/*
-	 * The picked task runs this tick: fill row's rank and columns (and
-	 * the staircase's iter, left, descent) as during the tick, then
-	 * charge the tick.
+	 * The picked task runs this tick: fill row's rank, left, columns
+	 * and fields as during the tick, then charge the tick.
 	 */
 	void	(*tick)(const struct engine_env *, void *rq, int id, void *ts,
 		    struct engine_cpu_info *row);
@@ -264,7 +288,7 @@ struct engine_policy {
 	/* Audit one live task's state. */
 	int	(*check_task)(const struct engine_env *, const void *ts,
 		    int nice, char **cause);
-	/* Fill rank, col[] and stair of a task's snapshot. */
+	/* Fill rank, left, slice, top, bottom and field[] of a snapshot. */
 	void	(*info)(const struct engine_env *, const void *ts,
 		    struct engine_task_info *);
 	/* Write a trace row's columns (comma-separated, no newline) at p. */
@@ -305,8 +329,8 @@ const char *engine_policy_names(void);
 int	engine_task_allowed(const struct engine *, int id, int cpu);
 int	engine_check_queued(const struct engine *, int id, int cpu,
 	    char **cause);
-/* For a class without stairs: the flat stair struct engine_stair says. */
-void	engine_stair_flat(struct engine_task_info *, int nice, int left);
+/* The index of a policy's field named name, or -1. */
+int	engine_policy_field(const struct engine_policy *, const char *name);
 /* Write v in decimal at p; return the end (for format ops). */
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
@@ -377,6 +401,12 @@ uint64_t engine_changes(const struct engine *, const int **ids,
 void	engine_track_changes(struct engine *, uint64_t *epochs);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
+/*
+ * Keep the notes policies give (off as an engine starts, and in a
+ * clone); those of the last tick, in order.
+ */
+void	engine_narrate(struct engine *, int on);
+const struct engine_note *engine_notes(const struct engine *, size_t *n);
 /* The scenario events fired in the last tick, in order. */
 const struct engine_event *engine_fired(const struct engine *, size_t *n);
 /*
@@ -401,7 +431,5 @@ const char *engine_answer(struct engine *);
 int	engine_check(const struct engine *, char **cause);
 
 const char *engine_state_name(enum engine_state);
-/* Number of stairs for a nice value: 40 - (nice + 20) ... 1. */
-int	engine_stairs(int nice);
 
 #endif

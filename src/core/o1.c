@@ -72,7 +72,7 @@ static int
 o1_timeslice(int nice)
 {
 	return (O1_MIN_TIMESLICE + (O1_MAX_TIMESLICE - O1_MIN_TIMESLICE) *
-	    (O1_MAX_PRIO - 1 - (120 + nice)) / 39);
+	    (O1_MAX_PRIO - 1 - NICE_TO_PRIO(nice)) / 39);
 }
 
 /* CURRENT_BONUS: floor(floor(sleep_avg / 1 ms) * 10 / 1020). */
@@ -86,7 +86,7 @@ o1_bonus(const struct o1_task *t)
 static int
 o1_effective_prio(const struct o1_task *t)
 {
-	int	prio = 120 + t->nice - (o1_bonus(t) - O1_MAX_BONUS / 2);
+	int	prio = NICE_TO_PRIO(t->nice) - (o1_bonus(t) - O1_MAX_BONUS / 2);
 
 	if (prio < 100)
 		prio = 100;
@@ -106,7 +106,7 @@ o1_delta(const struct o1_task *t)
 static int
 o1_interactive(const struct o1_task *t)
 {
-	return (t->prio <= 120 + t->nice - o1_delta(t));
+	return (t->prio <= NICE_TO_PRIO(t->nice) - o1_delta(t));
 }
 
 /* INTERACTIVE_SLEEP in ns: 1020 * (5 + DELTA + 1) / 10 - 1 ms. */
@@ -377,13 +377,11 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	int		 expired = t->arr != q->active, starving;
 
 	row->rank = t->prio;
-	row->iter = 1;
 	row->left = t->time_slice;
-	row->descent = 1;
-	row->col[0] = expired;
+	row->col[0] = row->field[0] = expired;
 	row->col[1] = t->time_slice;
-	row->col[2] = o1_bonus(t);
-	row->col[3] = t->sleep_avg / O1_NS;
+	row->col[2] = row->field[1] = o1_bonus(t);
+	row->col[3] = row->field[2] = t->sleep_avg / O1_NS;
 
 	q->run++;
 	if (expired) {
@@ -400,11 +398,11 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		starving = (q->expired_timestamp != 0 &&
 		    jiffies - q->expired_timestamp >=
 		    (uint64_t)O1_STARVATION_LIMIT * (uint64_t)q->nr + 1) ||
-		    120 + t->nice > q->best_expired_prio;
+		    NICE_TO_PRIO(t->nice) > q->best_expired_prio;
 		if (!o1_interactive(t) || starving) {
 			o1_add(env, q, id, t, 1 - q->active);
-			if (120 + t->nice < q->best_expired_prio)
-				q->best_expired_prio = 120 + t->nice;
+			if (NICE_TO_PRIO(t->nice) < q->best_expired_prio)
+				q->best_expired_prio = NICE_TO_PRIO(t->nice);
 		} else
 			o1_add(env, q, id, t, q->active);
 		return;
@@ -485,7 +483,7 @@ o1_renice(const struct engine_env *env, void *rq, int id, void *ts, int nice)
 		return;
 	if (q != NULL)
 		o1_del(env, q, id, t);
-	delta = 120 + nice - t->prio;
+	delta = NICE_TO_PRIO(nice) - t->prio;
 	t->nice = (int8_t)nice;
 	t->prio = (uint8_t)(t->prio + delta);
 	if (q != NULL) {
@@ -605,19 +603,18 @@ o1_info(const struct engine_env *env, const void *ts,
 	const struct o1_rq	*q;
 
 	ti->rank = t->prio;
-	ti->col[0] = 0;
+	ti->left = t->time_slice;
+	ti->field[0] = 0;
 	if (ti->state == ENGINE_RUNNABLE && ti->cpu >= 0) {
 		q = engine_rq(env, ti->cpu);
-		ti->col[0] = t->arr != q->active;
+		ti->field[0] = t->arr != q->active;
 	}
-	ti->col[1] = t->time_slice;
-	ti->col[2] = o1_bonus(t);
-	ti->col[3] = t->sleep_avg / O1_NS;
-	engine_stair_flat(ti, t->nice, t->time_slice);
+	ti->field[1] = o1_bonus(t);
+	ti->field[2] = t->sleep_avg / O1_NS;
 	/* The bonus moves prio 5 either way of the static prio (O1 §2). */
 	ti->slice = o1_timeslice(t->nice);
-	ti->top = 120 + t->nice - 5 < 100 ? 100 : 120 + t->nice - 5;
-	ti->bottom = 120 + t->nice + 5 > 139 ? 139 : 120 + t->nice + 5;
+	ti->top = NICE_TO_PRIO(t->nice) - 5 < 100 ? 100 : NICE_TO_PRIO(t->nice) - 5;
+	ti->bottom = NICE_TO_PRIO(t->nice) + 5 > 139 ? 139 : NICE_TO_PRIO(t->nice) + 5;
 }
 
 /* The trace's columns: array (A active, E expired),left,bonus,sleep_avg. */
@@ -637,6 +634,8 @@ const struct engine_policy engine_policy_o1 = {
 	.name = "o1",
 	.columns = "array,left,bonus,sleep_avg",
 	.ncols = 4,
+	.fields = "array,bonus,sleep_avg",
+	.nfields = 3,
 	.rq_size = sizeof (struct o1_rq),
 	.rq_init = o1_rq_init,
 	.rq_free = NULL,

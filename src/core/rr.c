@@ -53,10 +53,8 @@ rr_tick(const struct engine_env *env, void *rq, int id, void *ts,
 {
 	struct rr_task	*t = ts;
 
-	row->rank = 120 + t->nice;
-	row->iter = 1;
+	row->rank = NICE_TO_PRIO(t->nice);
 	row->left = t->left;
-	row->descent = 1;
 	row->col[0] = t->left;
 	if (--t->left > 0)
 		return;
@@ -153,11 +151,10 @@ rr_info(const struct engine_env *env, const void *ts,
 {
 	const struct rr_task	*t = ts;
 
-	ti->rank = 120 + t->nice;
-	ti->col[0] = t->left;
-	engine_stair_flat(ti, t->nice, t->left);
+	ti->rank = NICE_TO_PRIO(t->nice);
+	ti->left = t->left;
 	ti->slice = env->rr_interval;
-	ti->top = ti->bottom = 120 + t->nice;
+	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
 }
 
 /* The trace's column: left. */

@@ -17,38 +17,49 @@
 #include <stdlib.h>
 
 #include "engine.h"
+#include "staircase.h"
 #include "xmalloc.h"
 
-_Static_assert(sizeof (struct engine_stair) <= ENGINE_PRIV_SIZE,
+/* A task's place on its stairs (SPEC.md 1): the staircase's own state. */
+struct stair {
+	int		nice;		/* -20..19 */
+	int		prio;		/* static priority */
+	int		rank;		/* r: prio..139 */
+	int		iter;		/* k: 1..L */
+	int		left;		/* ticks left at this rank */
+	uint32_t	descent;	/* 1 + number of fall-offs (table row) */
+};
+
+_Static_assert(sizeof (struct stair) <= ENGINE_PRIV_SIZE,
     "the staircase's task state must fit the engine's");
 
-/* The number of stairs of a nice level: 140 - (120 + nice). */
-int
-engine_stairs(int nice)
+/* The number of stairs of a nice level: L = 140 - static. */
+static int
+staircase_stairs(int nice)
 {
-	return (ENGINE_NRANKS - (120 + nice));
+	return (ENGINE_NRANKS - NICE_TO_PRIO(nice));
 }
 
 /* The top stair of descent k. */
 static int
-staircase_top(const struct engine_stair *st, int k)
+staircase_top(const struct stair *st, int k)
 {
 	return (st->prio + k - 1);
 }
 
 /* Ticks allotted at rank r in descent k: k*rr on the top stair, else rr. */
 static int
-staircase_allot(const struct engine_stair *st, int r, int k, int rr)
+staircase_allot(const struct stair *st, int r, int k, int rr)
 {
 	return (r == staircase_top(st, k) ? k * rr : rr);
 }
 
 /* A new task starts on its static stair, first descent, one interval. */
 static void
-staircase_stair_init(struct engine_stair *st, int nice, int rr)
+staircase_stair_init(struct stair *st, int nice, int rr)
 {
 	st->nice = nice;
-	st->prio = 120 + nice;
+	st->prio = NICE_TO_PRIO(nice);
 	st->rank = st->prio;
 	st->iter = 1;
 	st->left = rr;
@@ -61,9 +72,9 @@ staircase_stair_init(struct engine_stair *st, int nice, int rr)
  * goes to the tail of its (new) rank, so this returns 1.
  */
 static inline int
-staircase_charge(struct engine_stair *st, int rr)
+staircase_charge(struct stair *st, int rr)
 {
-	int	L = engine_stairs(st->nice);
+	int	L = staircase_stairs(st->nice);
 
 	if (--st->left > 0)
 		return (0);
@@ -85,7 +96,7 @@ staircase_charge(struct engine_stair *st, int rr)
  * if that climbs above the top of this one, and a fresh allotment.
  */
 static void
-staircase_climb(struct engine_stair *st, int rr)
+staircase_climb(struct stair *st, int rr)
 {
 	if (st->rank > st->prio) {
 		st->rank--;
@@ -100,9 +111,9 @@ staircase_climb(struct engine_stair *st, int rr)
  * to the new stairs, and keeps it within a descent that fits them.
  */
 static void
-staircase_stair_renice(struct engine_stair *st, int nice, int rr)
+staircase_stair_renice(struct stair *st, int nice, int rr)
 {
-	int	prio = 120 + nice, L = engine_stairs(nice), r, k, a;
+	int	prio = NICE_TO_PRIO(nice), L = staircase_stairs(nice), r, k, a;
 
 	r = st->rank + (prio - st->prio);
 	if (r < prio)
@@ -144,26 +155,30 @@ staircase_task_init(const struct engine_env *env, void *ts, int nice)
 
 /*
  * Run one tick: the row keeps the stair as it was during the tick; an
- * expiry requeues at the tail of the (new) rank.
+ * expiry requeues at the tail of the (new) rank.  A fall-off (a new
+ * descent: the article's table's next row) is told.
  */
 static void
 staircase_tick(const struct engine_env *env, void *rq, int id, void *ts,
     struct engine_cpu_info *row)
 {
-	struct engine_stair	*st = ts;
-	int			 r = st->rank, next;
+	struct stair	*st = ts;
+	int		 r = st->rank, next;
 
 	row->rank = r;
-	row->iter = st->iter;
 	row->left = st->left;
-	row->descent = st->descent;
-	row->col[0] = st->iter;
+	row->col[0] = row->field[STAIRCASE_ITER] = st->iter;
 	row->col[1] = st->left;
+	row->field[STAIRCASE_DESCENT] = st->descent;
 	if (staircase_charge(st, env->rr_interval)) {
 		prio_array_del(rq, &env->links, id, r);
 		prio_array_add_tail(rq, &env->links, id, st->rank);
 		if ((next = prio_array_first(rq)) != 0)
 			__builtin_prefetch(engine_ts(env, next));
+		if (r == ENGINE_BOTTOM)
+			engine_note(env, id, "fell off the bottom: descent %u "
+			    "(k=%d) starts at %d with %d ms", st->descent,
+			    st->iter, st->rank, st->left);
 	}
 }
 
@@ -171,8 +186,15 @@ staircase_tick(const struct engine_env *env, void *rq, int id, void *ts,
 static void
 staircase_wake(const struct engine_env *env, void *ts, uint64_t slept)
 {
-	if (slept >= (uint64_t)env->sleep_min)
-		staircase_climb(ts, env->rr_interval);
+	struct stair	*st = ts;
+	int		 r = st->rank;
+
+	if (slept < (uint64_t)env->sleep_min)
+		return;
+	staircase_climb(st, env->rr_interval);
+	if (st->rank < r)
+		engine_note(env, engine_ts_id(env, ts), "woke and climbed "
+		    "%d -> %d", r, st->rank);
 }
 
 /* Nice changed: a queued task goes to the tail of its new rank. */
@@ -180,7 +202,7 @@ static void
 staircase_renice(const struct engine_env *env, void *rq, int id, void *ts,
     int nice)
 {
-	struct engine_stair	*st = ts;
+	struct stair	*st = ts;
 
 	if (rq != NULL)
 		prio_array_del(rq, &env->links, id, st->rank);
@@ -223,7 +245,7 @@ static int
 staircase_visit(void *arg, int id, int r, char **cause)
 {
 	struct staircase_visit	*v = arg;
-	struct engine_stair	*st = engine_ts(v->env, id);
+	struct stair	*st = engine_ts(v->env, id);
 
 	if (engine_check_queued(v->env->e, id, v->cpu, cause) != 0)
 		return (-1);
@@ -253,11 +275,11 @@ static int
 staircase_check_task(const struct engine_env *env, const void *ts, int nice,
     char **cause)
 {
-	const struct engine_stair	*st = ts;
-	int				 L = engine_stairs(st->nice), top;
+	const struct stair	*st = ts;
+	int				 L = staircase_stairs(st->nice), top;
 
 	top = st->prio + st->iter - 1;
-	if (st->nice != nice || st->prio != 120 + st->nice ||
+	if (st->nice != nice || st->prio != NICE_TO_PRIO(st->nice) ||
 	    st->rank < st->prio ||
 	    st->rank > ENGINE_BOTTOM || st->iter < 1 || st->iter > L ||
 	    st->rank < top || st->left < 1 ||
@@ -269,29 +291,29 @@ staircase_check_task(const struct engine_env *env, const void *ts, int nice,
 	return (0);
 }
 
-/* A task's snapshot: its stair; columns iter and left. */
+/* A task's snapshot: its stair; fields iter and descent. */
 static void
 staircase_info(const struct engine_env *env, const void *ts,
     struct engine_task_info *ti)
 {
-	const struct engine_stair	*st = ts;
+	const struct stair	*st = ts;
 
-	ti->stair = *st;
 	ti->rank = st->rank;
+	ti->left = st->left;
 	ti->slice = staircase_allot(st, st->rank, st->iter, env->rr_interval);
 	ti->top = st->prio;
 	ti->bottom = ENGINE_BOTTOM;
-	ti->col[0] = st->iter;
-	ti->col[1] = st->left;
+	ti->field[STAIRCASE_ITER] = st->iter;
+	ti->field[STAIRCASE_DESCENT] = st->descent;
 }
 
 /* The trace's columns: iter,left. */
 static char *
 staircase_format(const struct engine_cpu_info *row, char *p)
 {
-	p = engine_utoa(p, (uint64_t)row->iter);
+	p = engine_utoa(p, (uint64_t)row->col[0]);
 	*p++ = ',';
-	return (engine_utoa(p, (uint64_t)row->left));
+	return (engine_utoa(p, (uint64_t)row->col[1]));
 }
 
 /* The head keeps its CPU for what is left of its allotment. */
@@ -302,13 +324,15 @@ staircase_quiet(const struct engine_env *env, const void *rq, int id,
 	(void)env;
 	(void)rq;
 	(void)id;
-	return (((const struct engine_stair *)ts)->left);
+	return (((const struct stair *)ts)->left);
 }
 
 const struct engine_policy engine_policy_staircase = {
 	.name = "staircase",
 	.columns = "iter,left",
 	.ncols = 2,
+	.fields = "iter,descent",
+	.nfields = 2,
 	.rq_size = sizeof (struct prio_array),
 	.rq_init = staircase_rq_init,
 	.rq_free = NULL,
@@ -319,7 +343,7 @@ const struct engine_policy engine_policy_staircase = {
 	/* Every arrival, wake or move to the tail of its rank: inline. */
 	.enqueue = NULL,
 	.dequeue = NULL,
-	.rank_offset = offsetof(struct engine_stair, rank),
+	.rank_offset = offsetof(struct stair, rank),
 	.pick = NULL,		/* the head of the best rank: inline */
 	.tick = staircase_tick,
 	.wake = staircase_wake,

@@ -87,7 +87,7 @@ cmd_cpus_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 
 	for (c = 0; c < n; c++) {
 		engine_cpu_info(e, c, &ci);
-		cmd_line(ctx, buf, format_cpu_line(buf, sizeof buf, &ci));
+		cmd_line(ctx, buf, format_cpu_line(buf, sizeof buf, e, &ci));
 	}
 	evbuffer_add_printf(ctx->out, "ok %d\n", n);
 	return (CMD_NORMAL);
@@ -105,8 +105,8 @@ cmd_table_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	struct session		*s = live_session(ctx->live);
 	const struct engine	*e = session_engine(s);
 
-	format_table_lines(session_ledger(s), ctx->task, &ctx->ti,
-	    engine_params(e)->rr_interval, engine_now(e),	/* shown */
+	/* The counts up to the tick shown. */
+	format_table_lines(session_ledger(s), e, &ctx->ti, engine_now(e),
 	    ctx->out);
 	return (cmd_ok(ctx));
 }

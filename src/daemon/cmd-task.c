@@ -81,7 +81,7 @@ cmd_nice_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
 	if (cmd_task_change(ctx, CHANGE_NICE, cmd->nice) != 0)
 		return (CMD_NORMAL);
-	cmd_task_note(ctx, "%s nice %d -> %d", ctx->ti.name, ctx->ti.stair.nice,
+	cmd_task_note(ctx, "%s nice %d -> %d", ctx->ti.name, ctx->ti.nice,
 	    cmd->nice);
 	return (cmd_ok(ctx));
 }

@@ -41,20 +41,27 @@ format_exit_name(enum engine_exit why)
 	}
 }
 
-/* One task line: wire.c's order, values from ti and real. */
+/*
+ * One task line: wire.c's order, values from ti (a task of e) and real.
+ * iter= is the policy's field of that name (the staircase's k), else 1.
+ */
 size_t
-format_task_line(char *buf, size_t len, const struct engine_task_info *ti,
-    const struct format_real *real, const char *group)
+format_task_line(char *buf, size_t len, const struct engine *e,
+    const struct engine_task_info *ti, const struct format_real *real)
 {
 	const struct wire_line	*line = &wire_task;
 	struct protocol_out	 o = { buf, 0, len };
+	const char		*group = NULL;
 	char			 cpus[160], ex[96];
-	int			 i, started;
+	int			 i, started, iter;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
 	started = real != NULL && real->pid > 0;
+	iter = engine_policy_field(engine_get_policy(e), "iter");
+	if (ti->group >= 0)
+		group = engine_group_name(e, ti->group);
 	for (i = 0; i < line->n; i++) {
 		/* Real tasks only: sim lines stay as they were. */
 		if (line->order[i] == WIRE_TASK_STOLEN &&
@@ -79,7 +86,7 @@ format_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 				protocol_out_str(&o, "-");
 			break;
 		case WIRE_TASK_NICE:
-			protocol_out_num(&o, ti->stair.nice);
+			protocol_out_num(&o, ti->nice);
 			break;
 		case WIRE_TASK_CPU:
 			if (ti->cpu >= 0)
@@ -88,13 +95,13 @@ format_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 				protocol_out_str(&o, "-");
 			break;
 		case WIRE_TASK_RANK:
-			protocol_out_num(&o, ti->stair.rank);
+			protocol_out_num(&o, ti->rank);
 			break;
 		case WIRE_TASK_ITER:
-			protocol_out_num(&o, ti->stair.iter);
+			protocol_out_num(&o, iter >= 0 ? ti->field[iter] : 1);
 			break;
 		case WIRE_TASK_LEFT:
-			protocol_out_num(&o, ti->stair.left);
+			protocol_out_num(&o, ti->left);
 			break;
 		case WIRE_TASK_STATE:
 			protocol_out_str(&o, format_state_name(ti));
@@ -147,17 +154,22 @@ format_task_line(char *buf, size_t len, const struct engine_task_info *ti,
 	return (o.len);
 }
 
-/* One cpu line: an idle CPU (task=0) has no rank, iter or left. */
+/*
+ * One cpu line of engine e: an idle CPU (task=0) has no rank, iter or
+ * left; iter is the policy's field of that name, else 1.
+ */
 size_t
-format_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
+format_cpu_line(char *buf, size_t len, const struct engine *e,
+    const struct engine_cpu_info *ci)
 {
 	const struct wire_line	*line = &wire_cpu;
 	struct protocol_out	 o = { buf, 0, len };
-	int			 i;
+	int			 i, iter;
 
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
+	iter = engine_policy_field(engine_get_policy(e), "iter");
 	for (i = 0; i < line->n; i++) {
 		protocol_out_key(&o, line, i);
 		switch ((enum wire_cpu)line->order[i]) {
@@ -178,7 +190,8 @@ format_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
 			else
 				protocol_out_num(&o, line->order[i] ==
 				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
-				    WIRE_CPU_ITER ? ci->iter : ci->left);
+				    WIRE_CPU_LEFT ? ci->left : iter >= 0 ?
+				    ci->field[iter] : 1);
 			break;
 		case WIRE_CPU_MAX:
 			break;
@@ -197,26 +210,28 @@ format_cpu_line(char *buf, size_t len, const struct engine_cpu_info *ci)
  * then: right after a fall-off, one no row counts yet.
  */
 void
-format_table_lines(const struct ledger *l, int id, const struct engine_task_info *ti,
-    int rr, uint64_t now, struct evbuffer *out)
+format_table_lines(const struct ledger *l, const struct engine *e,
+    const struct engine_task_info *ti, uint64_t now, struct evbuffer *out)
 {
-	const struct table	*t = ledger_table(l, id);
+	const struct table	*t = ledger_table(l, ti->id);
 	const uint32_t		*ticks;
 	uint32_t		 d;
 	size_t			 i, n;
-	int			 j, cols;
+	int			 j, cols, id = ti->id, rr, k;
 
-	cols = table_columns(t, ti->stair.prio);
+	rr = engine_params(e)->rr_interval;
+	k = engine_policy_field(engine_get_policy(e), "descent");
+	cols = table_columns(t, ti->prio);
 	n = t != NULL ? table_nrows(t) : 0;
 #define K(id)	wire_key(&wire_table, id)
 	evbuffer_add_printf(out, "%s %s=%d %s=%s %s=%d %s=%d %s=%d %s=%zu "
 	    "%s=%llu %s=%llu %s=%lu", wire_table.word, K(WIRE_TABLE_TASK), id,
-	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->stair.prio,
+	    K(WIRE_TABLE_NAME), ti->name, K(WIRE_TABLE_BASE), ti->prio,
 	    K(WIRE_TABLE_STAIRS), cols, K(WIRE_TABLE_RR), rr,
 	    K(WIRE_TABLE_ROWS), n, K(WIRE_TABLE_DROPPED),
 	    t != NULL ? (unsigned long long)table_dropped(t) : 0ULL,
 	    K(WIRE_TABLE_NOW), (unsigned long long)now,
-	    K(WIRE_TABLE_DESCENT), (unsigned long)ti->stair.descent);
+	    K(WIRE_TABLE_DESCENT), k >= 0 ? (unsigned long)ti->field[k] : 1UL);
 	/* Counted again from a keyframe after tick 0 (session.c). */
 	if (ledger_since(l) > 0)
 		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),

@@ -21,20 +21,18 @@ struct format_real {
 	const char	*exit;		/* "status=0"...; NULL: engine's */
 };
 
-
-size_t	format_task_line(char *buf, size_t len,
-	    const struct engine_task_info *, const struct format_real *,
-	    const char *group);
-size_t	format_cpu_line(char *buf, size_t len,
+/* A task line of engine e; real: its process's part, NULL for none. */
+size_t	format_task_line(char *buf, size_t len, const struct engine *,
+	    const struct engine_task_info *, const struct format_real *);
+size_t	format_cpu_line(char *buf, size_t len, const struct engine *,
 	    const struct engine_cpu_info *);
 const char *format_state_name(const struct engine_task_info *);
 const char *format_exit_name(enum engine_exit);
 /*
- * The `table` reply's lines for task id (ti): a header, then a row per
- * descent kept; the counts are up to tick now (the tick shown).
+ * The `table` reply's lines for task ti of engine e: a header, then a
+ * row per descent kept; the counts are up to tick now (the tick shown).
  */
-void	format_table_lines(const struct ledger *, int id,
-	    const struct engine_task_info *, int rr, uint64_t now,
-	    struct evbuffer *);
+void	format_table_lines(const struct ledger *, const struct engine *,
+	    const struct engine_task_info *, uint64_t now, struct evbuffer *);
 
 #endif

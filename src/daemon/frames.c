@@ -40,7 +40,8 @@
 struct frames_key {
 	enum engine_state	state;
 	enum engine_exit	exit;
-	int			running, cpu, group, nice, rank, iter, left;
+	int			running, cpu, group, nice, rank, left;
+	int64_t			field[ENGINE_MAX_FIELDS];
 	int			slice, top, bottom;
 	uint64_t		ran;
 	struct cpumask		allowed;
@@ -158,10 +159,10 @@ frames_key(struct frames_key *k, const struct engine_task_info *ti)
 	k->running = ti->running;
 	k->cpu = ti->cpu;
 	k->group = ti->group;
-	k->nice = ti->stair.nice;
-	k->rank = ti->stair.rank;
-	k->iter = ti->stair.iter;
-	k->left = ti->stair.left;
+	k->nice = ti->nice;
+	k->rank = ti->rank;
+	memcpy(k->field, ti->field, sizeof k->field);
+	k->left = ti->left;
 	k->slice = ti->slice;
 	k->top = ti->top;
 	k->bottom = ti->bottom;
@@ -258,7 +259,8 @@ frames_body_cpus(struct frames *f, struct frames_body **bp)
 
 	for (c = 0; c < engine_params(live_engine(f->live))->cpus; c++) {
 		engine_cpu_info(live_engine(f->live), c, &ci);
-		n = (int)format_cpu_line(buf, sizeof buf - 1, &ci);
+		n = (int)format_cpu_line(buf, sizeof buf - 1,
+		    live_engine(f->live), &ci);
 		buf[n++] = '\n';
 		frames_body_append(bp, buf, (size_t)n);
 	}
@@ -363,7 +365,8 @@ frames_body_shadow(struct frames *f, struct frames_body **bp)
 	for (c = 0; c < engine_params(sh)->cpus; c++) {
 		engine_cpu_info(sh, c, &ci);
 		buf[0] = 's';
-		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, &ci);
+		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, sh,
+		    &ci);
 		buf[n++] = '\n';
 		frames_body_append(bp, buf, (size_t)n);
 	}
@@ -371,9 +374,8 @@ frames_body_shadow(struct frames *f, struct frames_body **bp)
 		if (engine_task_info(sh, id, &ti) != 0)
 			continue;
 		buf[0] = 's';
-		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, &ti,
-		    NULL, ti.group >= 0 ? engine_group_name(sh, ti.group) :
-		    NULL);
+		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, sh,
+		    &ti, NULL);
 		buf[n++] = '\n';
 		frames_body_append(bp, buf, (size_t)n);
 	}

@@ -307,17 +307,18 @@ headless_table(struct headless_run *run, int ncpus)
 {
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
-	int			 c;
+	int			 c, d;
 
 	if (engine_task_info(run->e, run->table_id, &ti) != 0)
 		return;
-	if (ti.stair.prio != run->table_base) {
+	if (ti.prio != run->table_base) {
 		headless_print_table(run);
 		putchar('\n');
 		table_free(run->table);
 		run->table = table_create(TABLE_ROWS);
-		run->table_base = ti.stair.prio;
+		run->table_base = ti.prio;
 	}
+	d = engine_policy_field(engine_get_policy(run->e), "descent");
 	/*
 	 * Count from what the CPUs ran, as the trace does: a task whose
 	 * burst ended with this tick is asleep now, but it ran.
@@ -325,8 +326,8 @@ headless_table(struct headless_run *run, int ncpus)
 	for (c = 0; c < ncpus; c++) {
 		engine_cpu_info(run->e, c, &ci);
 		if (ci.task == run->table_id) {
-			table_add(run->table, ci.descent,
-			    ci.rank - ti.stair.prio);
+			table_add(run->table, d >= 0 ? (uint32_t)ci.field[d] :
+			    1, ci.rank - ti.prio);
 			break;
 		}
 	}
@@ -587,7 +588,7 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 				qsort(st[id].lat, st[id].nlat,
 				    sizeof *st[id].lat, headless_cmp_u64);
 			printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, ti.name,
-			    ti.stair.nice, o->ticks == 0 ? 0.0 :
+			    ti.nice, o->ticks == 0 ? 0.0 :
 			    100.0 * (double)st[id].ran / (double)o->ticks,
 			    st[id].ran, st[id].runs);
 			headless_pct(st[id].lat, st[id].nlat, 50);
@@ -746,7 +747,7 @@ headless_main(int argc, char **argv)
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
 		run.table = table_create(TABLE_ROWS);
-		run.table_base = ti.stair.prio;
+		run.table_base = ti.prio;
 	}
 
 	if (o.trace != NULL) {

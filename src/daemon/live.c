@@ -778,8 +778,7 @@ live_task_line(struct live *l, const struct engine *e,
 
 	real = real && ti->kind == ENGINE_REAL &&
 	    bridge_real(l->bridge, ti->id, &fr, ex, sizeof ex) == 0;
-	return (format_task_line(buf, len, ti, real ? &fr : NULL,
-	    ti->group >= 0 ? engine_group_name(e, ti->group) : NULL));
+	return (format_task_line(buf, len, e, ti, real ? &fr : NULL));
 }
 
 /* Leave the event loop (the engine caught up); main cleans up. */

@@ -301,7 +301,7 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t ns)
 		if (engine_task_info(e, woken[i], &ti) != 0 ||
 		    ti.state == ENGINE_EXITED)
 			continue;
-		perfetto_waking(pf, ns, woken[i], ti.name, ti.stair.rank,
+		perfetto_waking(pf, ns, woken[i], ti.name, ti.rank,
 		    ti.cpu);
 	}
 }

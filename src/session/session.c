@@ -46,12 +46,8 @@ struct session_seen {
 	int		nice;
 	int		exited;
 	struct cpumask	affinity;
-	/* Where and how it last ran (for the narration of moments). */
-	int		ran;		/* 1: cpu, rank, descent below */
+	int		ran;		/* 1: it ran, last on cpu */
 	int		cpu;
-	int		rank;		/* after that tick */
-	uint32_t	descent;
-	int		ran_nice;	/* its nice then (a renice is no climb) */
 };
 
 /* A copy of the engine at a tick (before that tick's changes). */
@@ -196,7 +192,7 @@ session_seen_update(struct session *s, int id)
 		s->nseen = n;
 	}
 	if (engine_task_info(s->e, id, &ti) == 0) {
-		s->seen[id - 1].nice = ti.stair.nice;
+		s->seen[id - 1].nice = ti.nice;
 		s->seen[id - 1].affinity = ti.affinity;
 		s->seen[id - 1].exited = ti.state == ENGINE_EXITED;
 	}
@@ -295,6 +291,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->exit_reason = set->exit_reason;
 	s->arg = set->arg;
 	s->e = engine_create(&set->params, set->policy);
+	engine_narrate(s->e, s->note != NULL);
 	engine_track_changes(s->e, set->track_changes ? &s->epochs : NULL);
 	if (scenario_apply(sc, s->e, spawn, set->spawn_arg, cause) != 0) {
 		session_free(s);
@@ -619,75 +616,62 @@ session_trace_rows(struct session *s, uint64_t tick)
 	}
 }
 
-/* Count the tick each CPU's task of e ran into the table counts l. */
+/*
+ * Count the tick each CPU's task of e ran into the table counts l: its
+ * rank's stair below its static one, in its descent (a policy without
+ * descents has one).
+ */
 static void
 session_count(struct ledger *l, struct engine *e, int cpus)
 {
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
-	int			 c;
+	int			 c, d;
 
+	d = engine_policy_field(engine_get_policy(e), "descent");
 	for (c = 0; c < cpus; c++) {
 		engine_cpu_info(e, c, &ci);
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
 			continue;
 		/* A nice change fired this tick applied before it ran. */
-		ledger_add(l, ci.task, ci.descent, ci.rank - ti.stair.prio);
+		ledger_add(l, ci.task, d >= 0 ? (uint32_t)ci.field[d] : 1,
+		    ci.rank - ti.prio);
 	}
 }
 
 /*
- * Keep what each CPU ran in the tick just run, and narrate the engine's
- * own moments seen in it: a staircase task falling off the bottom (a
- * new descent), a task that climbed since it last ran (its wakes), a
- * task that ran on another CPU than last time (a migration).
+ * Keep what each CPU ran in the tick just run, and narrate its moments:
+ * a task that ran on another CPU than last time (a migration), and what
+ * the policy told of its tasks (engine_notes: the staircase's fall-offs
+ * and climbs).
  */
 static void
 session_runs_tick(struct session *s, uint64_t tick)
 {
-	struct engine_cpu_info	 ci;
-	struct engine_task_info	 ti;
-	struct session_seen	*seen;
-	int			 c, stair, after;
+	const struct engine_note	*note;
+	struct engine_cpu_info		 ci;
+	struct engine_task_info		 ti;
+	struct session_seen		*seen;
+	size_t				 i, n;
+	int				 c;
 
-	stair = engine_get_policy(s->e) == &engine_policy_staircase;
 	for (c = 0; c < s->params.cpus; c++) {
 		engine_cpu_info(s->e, c, &ci);
 		runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
 		if (s->note == NULL || ci.task == 0 || ci.task > s->nseen)
 			continue;
 		seen = &s->seen[ci.task - 1];
-		after = ci.left == 1 && ci.rank < ENGINE_BOTTOM ?
-		    ci.rank + 1 : ci.rank;
 		if (seen->ran && seen->cpu != c &&
 		    engine_task_info(s->e, ci.task, &ti) == 0)
 			session_note(s, tick, "%s moved from cpu %d to cpu %d",
 			    ti.name, seen->cpu, c);
-		if (stair && seen->ran && ci.descent == seen->descent &&
-		    ci.rank < seen->rank && seen->nice == seen->ran_nice &&
-		    engine_task_info(s->e, ci.task, &ti) == 0)
-			session_note(s, tick, "%s woke and climbed %d -> %d",
-			    ti.name, seen->rank, ci.rank);
 		seen->ran = 1;
 		seen->cpu = c;
-		seen->rank = after;
-		seen->descent = ci.descent;
-		seen->ran_nice = seen->nice;
-		if (stair && ci.rank == ENGINE_BOTTOM && ci.left == 1 &&
-		    engine_task_info(s->e, ci.task, &ti) == 0 &&
-		    ti.stair.descent > ci.descent) {
-			/*
-			 * The descent counts every fall-off (the article's
-			 * table's row); k is what the rank and slice follow
-			 * (at most L, lowered by a sleep's climb): both.
-			 */
-			session_note(s, tick, "%s fell off the bottom: descent "
-			    "%u (k=%d) starts at %d with %d ms", ti.name,
-			    ti.stair.descent, ti.stair.iter, ti.stair.rank,
-			    ti.stair.left);
-			seen->rank = ti.stair.rank;
-			seen->descent = ti.stair.descent;
-		}
+	}
+	note = engine_notes(s->e, &n);
+	for (i = 0; i < n; i++) {
+		if (engine_task_info(s->e, note[i].task, &ti) == 0)
+			session_note(s, tick, "%s %s", ti.name, note[i].text);
 	}
 }
 
@@ -1280,6 +1264,7 @@ session_branch(struct session *s, char **cause)
 	engine_free(s->e);
 	s->e = s->view;
 	s->view = NULL;
+	engine_narrate(s->e, s->note != NULL);
 	/* Ids added after tick may come back with other names. */
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);

@@ -24,6 +24,7 @@
 #include "format.h"
 #include "ledger.h"
 #include "scenario.h"
+#include "staircase.h"
 #include "table.h"
 #include "fuzz.h"
 
@@ -80,7 +81,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	base = 0;
 	if (engine_task_info(e, 1, &ti) == 0) {
 		table = table_create(FUZZ_ROWS);
-		base = ti.stair.prio;
+		base = ti.prio;
 	}
 	for (t = 0; t < FUZZ_TICKS; t++) {
 		engine_tick(e);
@@ -91,12 +92,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (ci.task == 0 ||
 			    engine_task_info(e, ci.task, &ti) != 0)
 				continue;
-			ledger_add(ledger, ci.task, ci.descent,
-			    ci.rank - ti.stair.prio);
+			ledger_add(ledger, ci.task, ci.field[STAIRCASE_DESCENT],
+			    ci.rank - ti.prio);
 			if (ci.task == 1 && table != NULL &&
-			    ti.stair.prio == base)
-				table_add(table, ci.descent,
-				    ci.rank - ti.stair.prio);
+			    ti.prio == base)
+				table_add(table, ci.field[STAIRCASE_DESCENT],
+				    ci.rank - ti.prio);
 		}
 	}
 	out = evbuffer_new();
