@@ -134,9 +134,9 @@ shown(const struct scenario_event *ev, const char **answer)
 {
 	*answer = ev->answer;
 	switch (ev->action) {
-	case ENGINE_ACT_CAPTION:
-	case ENGINE_ACT_PAUSE:
-	case ENGINE_ACT_ASK:
+	case SCENARIO_CAPTION:
+	case SCENARIO_PAUSE:
+	case SCENARIO_ASK:
 		return (ev->text);
 	default:
 		return (NULL);
@@ -173,23 +173,23 @@ test_lessons(void **state)
 		marks = asks = captions = 0;
 		for (j = 0; j < sc->nevents; j++) {
 			ev = &sc->events[j];
-			if (ev->action == ENGINE_ACT_MARK) {
+			if (ev->action == SCENARIO_MARK) {
 				marks++;
 				if (strlen(ev->text) > 40)
 					fail_msg("%s:%d: a mark longer than 40",
 					    sc->name, ev->line);
 			}
-			if (ev->action == ENGINE_ACT_CAPTION)
+			if (ev->action == SCENARIO_CAPTION)
 				captions++;
-			if (ev->action == ENGINE_ACT_ASK)
+			if (ev->action == SCENARIO_ASK)
 				asks++;
-			if (unattended && (ev->action == ENGINE_ACT_PAUSE ||
-			    ev->action == ENGINE_ACT_ASK ||
-			    ev->action == ENGINE_ACT_SPEED))
+			if (unattended && (ev->action == SCENARIO_PAUSE ||
+			    ev->action == SCENARIO_ASK ||
+			    ev->action == SCENARIO_SPEED))
 				fail_msg("%s:%d: stops or changes the clock",
 				    sc->name, ev->line);
 			/* The policy is --compare's to choose. */
-			if (ev->action == ENGINE_ACT_POLICY)
+			if (ev->action == SCENARIO_POLICY)
 				fail_msg("%s:%d: a policy event", sc->name,
 				    ev->line);
 			if ((text = shown(ev, &answer)) != NULL &&

@@ -53,8 +53,7 @@ cl_compare(const struct engine *a, const struct engine *b)
 	struct engine_task_info	 ta, tb;
 	const struct engine_event *fa, *fb;
 	const int		*wa, *wb;
-	const char		*capa, *capb;
-	uint64_t		 seqa, seqb, now = engine_now(a);
+	uint64_t		 now = engine_now(a);
 	size_t			 na, nb, i;
 	int			 c, id, k;
 
@@ -119,23 +118,12 @@ cl_compare(const struct engine *a, const struct engine *b)
 		assert_int_equal(fa[i].action, fb[i].action);
 		assert_int_equal(fa[i].task, fb[i].task);
 		assert_int_equal(fa[i].value, fb[i].value);
-		assert_int_equal(fa[i].text == NULL, fb[i].text == NULL);
-		if (fa[i].text != NULL) {
-			assert_string_equal(fa[i].text, fb[i].text);
-			assert_true(fa[i].text != fb[i].text);
-		}
 	}
 	wa = engine_woken(a, &na);
 	wb = engine_woken(b, &nb);
 	assert_int_equal(na, nb);
 	for (i = 0; i < na; i++)
 		assert_int_equal(wa[i], wb[i]);
-	capa = engine_caption(a, &seqa);
-	capb = engine_caption(b, &seqb);
-	assert_int_equal(seqa, seqb);
-	assert_int_equal(capa == NULL, capb == NULL);
-	if (capa != NULL)
-		assert_string_equal(capa, capb);
 }
 
 /*
@@ -223,9 +211,9 @@ cl_poke(struct engine **e, int n, uint64_t *s)
 			memset(&ev, 0, sizeof ev);
 			ev.at = engine_now(e[i]) + (uint64_t)(v < 0 ? 0 : v);
 			if (v % 2 == 0) {
-				ev.action = ENGINE_ACT_CAPTION;
-				snprintf(name, sizeof name, "live %d", v);
-				ev.text = name;
+				ev.action = ENGINE_ACT_NICE;
+				ev.task = id > engine_ntasks(e[i]) ? 1 : id;
+				ev.value = v % 20;
 			} else {
 				ev.action = ENGINE_ACT_SLEEP;
 				ev.task = id > engine_ntasks(e[i]) ? 1 : id;
@@ -485,9 +473,8 @@ cl_make_mix(void *arg)
 		ev.task = rnd_range(&s, 1, 150);
 		switch (rnd_range(&s, 0, 4)) {
 		case 0:
-			ev.action = ENGINE_ACT_CAPTION;
-			ev.task = 0;
-			ev.text = i % 2 ? "caption one" : "caption two";
+			ev.action = ENGINE_ACT_AFFINITY;
+			ev.cpus = i % 2 ? et_mask("0") : et_mask("0-1");
 			break;
 		case 1:
 			ev.action = ENGINE_ACT_NICE;

@@ -118,9 +118,8 @@ mix_create(uint64_t seed, int ntasks, int hogs10, int *groups)
 			ev.action = ENGINE_ACT_KILL;
 			break;
 		case 1:
-			ev.action = ENGINE_ACT_CAPTION;
-			ev.text = "caption";
-			ev.task = 0;
+			ev.action = ENGINE_ACT_NICE;
+			ev.value = rnd_range(&s, -5, 5);
 			break;
 		case 2:
 		case 3:
@@ -213,7 +212,6 @@ mix_run(uint64_t seed)
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
 	uint64_t		 h = 14695981039346656037ULL, s = seed ^ 0x5eed;
-	uint64_t		 seq;
 	int			 groups[2], c, id;
 
 	e = mix_create(seed, MIX_TASKS, 4, groups);
@@ -228,8 +226,6 @@ mix_run(uint64_t seed)
 			hash_add(&h, (uint64_t)ci.rank << 40 |
 			    (uint64_t)ci.field[STAIRCASE_ITER] << 20 | (uint32_t)ci.left);
 		}
-		engine_caption(e, &seq);
-		hash_add(&h, seq);
 	}
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		ti = et_info(e, id);

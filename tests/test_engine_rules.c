@@ -1223,50 +1223,6 @@ test_events_sleep_kill(void **state)
 	engine_free(e);
 }
 
-/* Captions: the last one fired, and a counter that moves when one fires. */
-static void
-test_captions(void **state)
-{
-	struct engine		*e = et_engine(1, 10, 0, 0);
-	struct engine_event	 ev;
-	char			 buf[32];
-	const char		*text;
-	uint64_t		 s0, s1, s2, s3;
-
-	memset(&ev, 0, sizeof ev);
-	ev.action = ENGINE_ACT_CAPTION;
-	ev.at = 5;
-	snprintf(buf, sizeof buf, "first");
-	ev.text = buf;
-	engine_event_add(e, &ev);
-	snprintf(buf, sizeof buf, "clobbered");	/* the text was copied */
-	ev.at = 7;
-	ev.text = "a";
-	engine_event_add(e, &ev);
-	ev.text = "b";
-	engine_event_add(e, &ev);
-	RUN_TO(e, 4);
-	text = engine_caption(e, &s0);
-	assert_true(text == NULL || *text == '\0');
-	RUN_TO(e, 5);
-	text = engine_caption(e, &s1);
-	assert_non_null(text);
-	assert_string_equal(text, "first");
-	assert_true(s1 != s0);
-	RUN_TO(e, 6);
-	engine_caption(e, &s2);
-	assert_true(s2 == s1);
-	RUN_TO(e, 7);
-	text = engine_caption(e, &s2);
-	assert_string_equal(text, "b");
-	assert_true(s2 != s1);
-	RUN_TO(e, 8);
-	text = engine_caption(e, &s3);
-	assert_string_equal(text, "b");
-	assert_true(s3 == s2);
-	engine_free(e);
-}
-
 /* The defaults of SPEC.md section 1, and bad parameters refused. */
 static void
 test_params(void **state)
@@ -1454,7 +1410,7 @@ test_woken(void **state)
 /*
  * engine_fired lists the events that took effect in the last tick, in
  * order; a failing one (kill of an exited task) is skipped.  Tick 10:
- * caption "x", nice 3, kill of the already-killed task B.
+ * sleep 5 of A, nice 3, kill of the already-killed task B.
  */
 static void
 test_fired(void **state)
@@ -1470,13 +1426,12 @@ test_fired(void **state)
 	b = et_hog(e, "b", 0, 0, NULL);
 	memset(&ev, 0, sizeof ev);
 	ev.at = 10;
-	ev.action = ENGINE_ACT_CAPTION;
-	ev.text = "x";
+	ev.action = ENGINE_ACT_SLEEP;
+	ev.task = a;
+	ev.value = 5;
 	engine_event_add(e, &ev);
 	ev.action = ENGINE_ACT_NICE;
-	ev.task = a;
 	ev.value = 3;
-	ev.text = NULL;
 	engine_event_add(e, &ev);
 	ev.action = ENGINE_ACT_KILL;
 	ev.task = b;
@@ -1489,7 +1444,7 @@ test_fired(void **state)
 	RUN_TO(e, 10);
 	f = engine_fired(e, &n);
 	assert_int_equal(n, 2);
-	assert_int_equal(f[0].action, ENGINE_ACT_CAPTION);
+	assert_int_equal(f[0].action, ENGINE_ACT_SLEEP);
 	assert_int_equal(f[1].action, ENGINE_ACT_NICE);
 	assert_int_equal(f[1].task, a);
 	assert_int_equal(et_info(e, a).nice, 3);
@@ -1594,7 +1549,6 @@ main(void)
 		cmocka_unit_test(test_events_order),
 		cmocka_unit_test(test_events_before_arrivals),
 		cmocka_unit_test(test_events_sleep_kill),
-		cmocka_unit_test(test_captions),
 		cmocka_unit_test(test_sleep_min_pattern),
 		cmocka_unit_test(test_nice_while_asleep),
 		cmocka_unit_test(test_runtime_burst_and_kill_sleeper),

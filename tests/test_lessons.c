@@ -2,10 +2,11 @@
  * test_lessons.c -- the lesson additions to scenarios (SPEC.md section
  * 7): the top-level speed and the pause, speed, mark, ask and policy
  * events.  Loading: every wrong key, type and range is "FILE:LINE:
- * message".  The engine: it fires each at its tick (engine_fired), makes
- * a pause's text and an ask's question the caption and the answer on
- * engine_answer, and switches the policy itself at a policy event's
- * tick, inside the tick, exactly as engine_set_policy between ticks.
+ * message".  The lesson (session/lesson.c): it fires each at its tick,
+ * makes a pause's text and an ask's question the caption and the answer
+ * on lesson_answer; the engine switches the policy itself at a policy
+ * event's tick, inside the tick, exactly as engine_set_policy between
+ * ticks, and a lesson changes nothing it decides.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <cmocka.h>
 
 #include "engine.h"
+#include "lesson.h"
 #include "scenario.h"
 #include "staircase.h"
 
@@ -91,21 +93,21 @@ test_load(void **state)
 	assert_true(sc->speed == 2.5);
 	assert_int_equal(sc->nevents, 9);
 	ev = sc->events;
-	assert_int_equal(ev[0].action, ENGINE_ACT_MARK);
+	assert_int_equal(ev[0].action, SCENARIO_MARK);
 	assert_string_equal(ev[0].text, "Chapter two");
-	assert_int_equal(ev[2].action, ENGINE_ACT_PAUSE);
+	assert_int_equal(ev[2].action, SCENARIO_PAUSE);
 	assert_null(ev[2].text);
 	assert_null(ev[2].task);
-	assert_int_equal(ev[3].action, ENGINE_ACT_PAUSE);
+	assert_int_equal(ev[3].action, SCENARIO_PAUSE);
 	assert_string_equal(ev[3].text, "Look at ed");
-	assert_int_equal(ev[4].action, ENGINE_ACT_SPEED);
+	assert_int_equal(ev[4].action, SCENARIO_SPEED);
 	assert_true(ev[4].speed == 0.5);
 	assert_true(ev[5].speed == 100);
-	assert_int_equal(ev[6].action, ENGINE_ACT_ASK);
+	assert_int_equal(ev[6].action, SCENARIO_ASK);
 	assert_string_equal(ev[6].text, "Who runs next?");
 	assert_string_equal(ev[6].answer, "ed: it just woke");
 	assert_int_equal(ev[6].line, 12);
-	assert_int_equal(ev[7].action, ENGINE_ACT_POLICY);
+	assert_int_equal(ev[7].action, SCENARIO_POLICY);
 	assert_ptr_equal(ev[7].policy, &engine_policy_cfs);
 
 	/* Marks in time order, file order within a tick. */
@@ -270,110 +272,154 @@ run_to(struct engine *e, uint64_t to)
 	}
 }
 
-/* The one event fired in the last tick, of that action. */
-static const struct engine_event *
-fired_one(struct engine *e, enum engine_action action)
+/* The one lesson event of tick, of that action. */
+static const struct lesson_event *
+fired_one(struct lesson *l, uint64_t tick, enum scenario_action action)
 {
-	const struct engine_event	*f;
+	const struct lesson_event	*f;
 	size_t				 n;
 
-	f = engine_fired(e, &n);
+	f = lesson_fire(l, tick, &n);
 	if (n != 1)
 		fail_msg("tick %llu: %zu events fired, want 1",
-		    (unsigned long long)(engine_now(e) - 1), n);
+		    (unsigned long long)tick, n);
 	assert_int_equal(f->action, action);
 	return (f);
 }
 
+/* Fire the lesson's events of ticks from..to-1, none expected. */
+static void
+fire_none(struct lesson *l, uint64_t from, uint64_t to)
+{
+	size_t	n;
+
+	for (; from < to; from++) {
+		lesson_fire(l, from, &n);
+		if (n != 0)
+			fail_msg("tick %llu: %zu events fired, want none",
+			    (unsigned long long)from, n);
+	}
+}
+
 /*
- * The engine fires every lesson event at its tick, in engine_fired; a
- * pause's text and an ask's question become the caption, the answer
- * comes once with engine_answer; mark and speed leave the caption.
+ * The lesson fires every event at its tick; a pause's text and an ask's
+ * question become the caption, the answer comes once with lesson_answer;
+ * mark and speed leave the caption.  The policy event is the engine's.
  */
 static void
 test_fire(void **state)
 {
+	struct scenario			*sc = load_ok(lesson);
+	struct lesson			*l = lesson_create(sc);
 	struct engine			*e;
-	const struct engine_event	*f;
-	uint64_t			 seq, seq2;
+	const struct lesson_event	*f;
+	const struct engine_event	*ef;
+	uint64_t			 at;
 	size_t				 n;
 
-	e = engine_from(lesson, NULL);
-	assert_null(engine_answer(e));		/* nothing asked yet */
-	run_to(e, 10);
-	engine_fired(e, &n);
-	assert_int_equal(n, 0);
-	run_to(e, 11);
-	f = fired_one(e, ENGINE_ACT_MARK);
+	assert_null(lesson_answer(l, 0));	/* nothing asked yet */
+	fire_none(l, 0, 10);
+	f = fired_one(l, 10, SCENARIO_MARK);
 	assert_int_equal(f->at, 10);
 	assert_string_equal(f->text, "Chapter one");
-	assert_null(engine_caption(e, &seq));	/* a mark is no caption */
-	assert_int_equal(seq, 0);
+	assert_null(lesson_caption(l, &at));	/* a mark is no caption */
 
-	run_to(e, 13);
-	f = fired_one(e, ENGINE_ACT_PAUSE);
+	fire_none(l, 11, 12);
+	f = fired_one(l, 12, SCENARIO_PAUSE);
 	assert_null(f->text);
-	assert_null(engine_caption(e, &seq));	/* no text: none */
-	run_to(e, 15);
-	f = fired_one(e, ENGINE_ACT_PAUSE);
-	assert_string_equal(engine_caption(e, &seq), "Look at ed");
-	assert_int_equal(seq, 1);
+	assert_null(lesson_caption(l, NULL));	/* no text: none */
+	fire_none(l, 13, 14);
+	fired_one(l, 14, SCENARIO_PAUSE);
+	assert_string_equal(lesson_caption(l, &at), "Look at ed");
+	assert_int_equal(at, 14);
 
-	run_to(e, 17);
-	f = fired_one(e, ENGINE_ACT_SPEED);
+	fire_none(l, 15, 16);
+	f = fired_one(l, 16, SCENARIO_SPEED);
 	assert_true(f->speed == 0.5);
-	run_to(e, 18);
-	f = fired_one(e, ENGINE_ACT_SPEED);
+	f = fired_one(l, 17, SCENARIO_SPEED);
 	assert_true(f->speed == 100);
-	engine_caption(e, &seq2);
-	assert_int_equal(seq2, seq);
+	assert_string_equal(lesson_caption(l, &at), "Look at ed");
+	assert_int_equal(at, 14);
+	assert_true(lesson_speed_at(l, 16) == 0.5);
+	assert_true(lesson_speed_at(l, 15) == 2.5);	/* the scenario's */
 
-	run_to(e, 21);
-	f = fired_one(e, ENGINE_ACT_ASK);
+	fire_none(l, 18, 20);
+	f = fired_one(l, 20, SCENARIO_ASK);
 	assert_string_equal(f->text, "Who runs next?");
 	assert_string_equal(f->answer, "ed: it just woke");
-	assert_string_equal(engine_caption(e, &seq), "Who runs next?");
-	assert_int_equal(seq, 2);
+	assert_string_equal(lesson_caption(l, &at), "Who runs next?");
+	assert_int_equal(at, 20);
 	/* The answer, once. */
-	assert_string_equal(engine_answer(e), "ed: it just woke");
-	assert_string_equal(engine_caption(e, &seq), "ed: it just woke");
-	assert_int_equal(seq, 3);
-	assert_null(engine_answer(e));
-	assert_string_equal(engine_caption(e, &seq), "ed: it just woke");
-	assert_int_equal(seq, 3);
+	assert_string_equal(lesson_answer(l, 21), "ed: it just woke");
+	assert_string_equal(lesson_caption(l, &at), "ed: it just woke");
+	assert_int_equal(at, 21);
+	assert_null(lesson_answer(l, 22));
+	assert_string_equal(lesson_caption(l, NULL), "ed: it just woke");
+	/* The past's caption: the question, as it stood then. */
+	assert_string_equal(lesson_caption_at(l, 20), "Who runs next?");
+	assert_string_equal(lesson_caption_at(l, 19), "Look at ed");
+	assert_null(lesson_caption_at(l, 13));
 
-	run_to(e, 26);
-	f = fired_one(e, ENGINE_ACT_POLICY);
-	assert_ptr_equal(f->policy, &engine_policy_cfs);
-	assert_ptr_equal(engine_get_policy(e), &engine_policy_cfs);
-	run_to(e, 31);
-	engine_fired(e, &n);
+	fire_none(l, 21, 30);
+	lesson_fire(l, 30, &n);
 	assert_int_equal(n, 2);			/* the two marks at 30 */
+	assert_int_equal(lesson_quiet(l, 31, 100), 100);
+	lesson_free(l);
+
+	/* The policy event is the engine's own, at its tick. */
+	e = engine_from(lesson, NULL);
+	run_to(e, 25);
+	engine_fired(e, &n);
+	assert_int_equal(n, 0);
+	run_to(e, 26);
+	ef = engine_fired(e, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(ef->action, ENGINE_ACT_POLICY);
+	assert_ptr_equal(ef->policy, &engine_policy_cfs);
+	assert_ptr_equal(engine_get_policy(e), &engine_policy_cfs);
 	run_to(e, 2000);
 	engine_free(e);
+	scenario_free(sc);
 }
 
-/* An ask's answer waits past later ticks and captions, until asked. */
+/*
+ * An ask's answer waits past later ticks and captions, until asked; a
+ * rewind (a branch back) fires the events after it again.
+ */
 static void
 test_answer_waits(void **state)
 {
-	struct engine	*e;
+	struct scenario	*sc;
+	struct lesson	*l;
+	size_t		 n;
 
-	e = engine_from("tasks = ( { name = \"a\"; } );\nevents = (\n"
+	sc = load_ok("tasks = ( { name = \"a\"; } );\nevents = (\n"
 	    " { at = 5; action = \"ask\"; text = \"q1\"; answer = \"a1\"; },\n"
 	    " { at = 6; action = \"caption\"; text = \"c\"; },\n"
 	    " { at = 8; action = \"ask\"; text = \"q2\"; answer = \"a2\"; }\n"
-	    ");\n", NULL);
-	run_to(e, 7);
-	assert_string_equal(engine_caption(e, NULL), "c");
-	assert_string_equal(engine_answer(e), "a1");
-	run_to(e, 9);
-	assert_string_equal(engine_caption(e, NULL), "q2");
+	    ");\n");
+	l = lesson_create(sc);
+	assert_int_equal(lesson_quiet(l, 0, 100), 5);
+	fire_none(l, 0, 5);
+	fired_one(l, 5, SCENARIO_ASK);
+	fired_one(l, 6, SCENARIO_CAPTION);
+	assert_string_equal(lesson_caption(l, NULL), "c");
+	assert_string_equal(lesson_answer(l, 7), "a1");
+	fire_none(l, 7, 8);
+	fired_one(l, 8, SCENARIO_ASK);
+	assert_string_equal(lesson_caption(l, NULL), "q2");
 	/* Not answered: a later question's answer replaces it. */
-	run_to(e, 100);
-	assert_string_equal(engine_answer(e), "a2");
-	assert_null(engine_answer(e));
-	engine_free(e);
+	fire_none(l, 9, 100);
+	assert_string_equal(lesson_answer(l, 100), "a2");
+	assert_null(lesson_answer(l, 100));
+	/* Back to 6: the caption of 5, the events from 6 on again. */
+	lesson_rewind(l, 6);
+	assert_string_equal(lesson_caption(l, NULL), "q1");
+	lesson_fire(l, 6, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(lesson_caption(l, NULL), "c");
+	lesson_free(l);
+	scenario_free(sc);
 }
 
 /* Every CPU's row of the last tick, as text, appended to buf. */
@@ -523,9 +569,6 @@ test_trace_unchanged(void **state)
 	for (t = 0; t < 2000; t++) {
 		engine_tick(a);
 		engine_tick(b);
-		/* An answer shown between ticks changes only the caption. */
-		if (t == 100)
-			assert_string_equal(engine_answer(b), "a");
 		rows(a, ta, size);
 		rows(b, tb, size);
 	}

@@ -141,9 +141,8 @@ engine_state(const struct engine *e)
 
 	out = malloc(size);
 	assert_non_null(out);
-	len += snprintf(out, size, "now %llu policy %s caption %s\n",
-	    (unsigned long long)engine_now(e), engine_get_policy(e)->name,
-	    engine_caption(e, NULL) != NULL ? engine_caption(e, NULL) : "-");
+	len += snprintf(out, size, "now %llu policy %s\n",
+	    (unsigned long long)engine_now(e), engine_get_policy(e)->name);
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		assert_int_equal(engine_task_info(e, id, &ti), 0);
 		len += format_task_line(out + len, size - len, e, &ti, NULL);

@@ -115,9 +115,6 @@ struct engine {
 	struct engine_event		*fired;
 	size_t				 nfired, fired_size;
 
-	char				*caption;
-	uint64_t			 caption_seq;
-
 	struct engine_notes		 notes;		/* of the last tick */
 
 	/*
@@ -133,9 +130,6 @@ struct engine {
 	size_t				 nlog, log_size;
 	uint64_t			 epoch;
 	uint64_t			*epochs;	/* the tracker's counter */
-	size_t				 asked;		/* 1 + index in events[]
-							   of an ask not yet
-							   answered; 0: none */
 };
 
 /*
@@ -318,13 +312,8 @@ engine_free(struct engine *e)
 	for (j = 0; j < WHEEL_SIZE; j++)
 		free(e->wheel[j].v);
 	free(e->due);
-	for (j = 0; j < e->nevents; j++) {
-		free((char *)e->events[j].text);
-		free((char *)e->events[j].answer);
-	}
 	free(e->events);
 	free(e->fired);
-	free(e->caption);
 	free(e->notes.v);
 	free(e->log);
 	free(e->cpus);
@@ -1202,24 +1191,10 @@ engine_event_add(struct engine *e, const struct engine_event *ev)
 		e->events[i] = e->events[i - 1];
 		i--;
 	}
-	/* (An ask waiting for its answer fired: it is before i, unmoved.) */
 	e->events[i] = *ev;
 	if (e->events[i].at < e->now)
 		e->events[i].at = e->now;
-	if (ev->text != NULL)
-		e->events[i].text = xstrdup(ev->text);
-	if (ev->answer != NULL)
-		e->events[i].answer = xstrdup(ev->answer);
 	e->nevents++;
-}
-
-/* Make text the caption; the counter moves. */
-static void
-engine_set_caption(struct engine *e, const char *text)
-{
-	free(e->caption);
-	e->caption = xstrdup(text != NULL ? text : "");
-	e->caption_seq++;
 }
 
 /* Step 1: apply one scenario event; a failing one is skipped. */
@@ -1242,20 +1217,6 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 		break;
 	case ENGINE_ACT_KILL:
 		rc = engine_task_kill(e, ev->task, &cause);
-		break;
-	case ENGINE_ACT_CAPTION:
-		engine_set_caption(e, ev->text);
-		break;
-	case ENGINE_ACT_PAUSE:
-		if (ev->text != NULL)
-			engine_set_caption(e, ev->text);
-		break;
-	case ENGINE_ACT_ASK:
-		engine_set_caption(e, ev->text);
-		e->asked = (size_t)(ev - e->events) + 1;
-		break;
-	case ENGINE_ACT_SPEED:
-	case ENGINE_ACT_MARK:
 		break;
 	case ENGINE_ACT_POLICY:
 		/*
@@ -1633,32 +1594,6 @@ engine_woken(const struct engine *e, size_t *n)
 	return (e->due);
 }
 
-/* The current caption (NULL if none yet) and its sequence number. */
-const char *
-engine_caption(const struct engine *e, uint64_t *seq)
-{
-	if (seq != NULL)
-		*seq = e->caption_seq;
-	return (e->caption);
-}
-
-/*
- * The answer to the last ask fired becomes the caption, once; returns
- * it, or NULL if no ask waits for its answer.
- */
-const char *
-engine_answer(struct engine *e)
-{
-	const struct engine_event	*ev;
-
-	if (e->asked == 0)
-		return (NULL);
-	ev = &e->events[e->asked - 1];
-	e->asked = 0;
-	engine_set_caption(e, ev->answer);
-	return (e->caption);
-}
-
 /* Is task id rightly queued on cpu (runnable, there, allowed)? */
 int
 engine_check_queued(const struct engine *e, int id, int cpu, char **cause)
@@ -1886,7 +1821,7 @@ struct engine *
 engine_clone(const struct engine *e)
 {
 	struct engine	*c;
-	size_t		 j, k;
+	size_t		 j;
 	int		 i;
 
 	c = xmalloc(sizeof *c);
@@ -1922,34 +1857,8 @@ engine_clone(const struct engine *e)
 
 	c->events = engine_dup(e->events, e->nevents, sizeof *e->events);
 	c->events_size = e->nevents;
-	for (j = 0; j < e->nevents; j++) {
-		if (e->events[j].text != NULL)
-			c->events[j].text = xstrdup(e->events[j].text);
-		if (e->events[j].answer != NULL)	/* an ask's */
-			c->events[j].answer = xstrdup(e->events[j].answer);
-	}
-	/*
-	 * A fired event is a copy of one of the events run so far, its text
-	 * that event's: point it at the copy's (searching back from the
-	 * last run, where it is).
-	 */
 	c->fired = engine_dup(e->fired, e->nfired, sizeof *e->fired);
 	c->fired_size = e->nfired;
-	for (j = 0; j < e->nfired; j++) {
-		if (e->fired[j].text == NULL)
-			continue;
-		for (k = e->next_event; k > 0; k--) {
-			if (e->events[k - 1].text == e->fired[j].text)
-				break;
-		}
-		if (k == 0) {
-			fatalx("engine_clone: a fired event that is not "
-			    "an event");
-		}
-		c->fired[j].text = c->events[k - 1].text;
-		c->fired[j].answer = c->events[k - 1].answer;
-	}
-	c->caption = e->caption != NULL ? xstrdup(e->caption) : NULL;
 	/* A clone (a keyframe, the past viewed) says nothing. */
 	memset(&c->notes, 0, sizeof c->notes);
 	c->env.notes = NULL;
@@ -2004,14 +1913,8 @@ engine_memory(const struct engine *e)
 		n += e->wheel[j].size * sizeof *e->wheel[j].v;
 	n += e->due_size * sizeof *e->due;
 	n += e->events_size * sizeof *e->events;
-	for (j = 0; j < e->nevents; j++) {
-		if (e->events[j].text != NULL)
-			n += strlen(e->events[j].text) + 1;
-	}
 	n += e->fired_size * sizeof *e->fired;
 	n += e->log_size * sizeof *e->log;
-	if (e->caption != NULL)
-		n += strlen(e->caption) + 1;
 	n += (size_t)e->p.cpus * (sizeof *e->cpus + e->rq_stride);
 	for (i = 0; i < e->p.cpus; i++) {
 		if (e->policy->rq_memory != NULL)

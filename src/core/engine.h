@@ -121,23 +121,15 @@ struct engine_cpu_info {
 };
 
 /*
- * Actions a scenario schedules for a tick (SPEC.md sections 2 and 7).
- * The lesson actions (pause, speed, mark, ask) change nothing the engine
- * schedules: it fires them, as captions, for whoever drives it (the live
- * daemon pauses, sets its speed, ...; a headless run ignores them).  A
- * pause's text and an ask's question become the caption.  A policy event
- * is the engine's own: it switches the policy at its tick.
+ * What a scenario schedules for a tick that the engine does itself
+ * (SPEC.md section 2): change a task, or switch the policy at its tick.
+ * A lesson's events (captions, pauses, questions) are the session's.
  */
 enum engine_action {
 	ENGINE_ACT_SLEEP,
 	ENGINE_ACT_NICE,
 	ENGINE_ACT_AFFINITY,
-	ENGINE_ACT_CAPTION,
 	ENGINE_ACT_KILL,
-	ENGINE_ACT_PAUSE,	/* text (or NULL): the caption while paused */
-	ENGINE_ACT_SPEED,	/* speed: ticks per ms from now on */
-	ENGINE_ACT_MARK,	/* text: a chapter's name */
-	ENGINE_ACT_ASK,		/* text: a question; answer: its answer */
 	ENGINE_ACT_POLICY	/* policy: engine_set_policy at this tick */
 };
 
@@ -147,10 +139,6 @@ struct engine_event {
 	int			task;		/* id; only for task actions */
 	long			value;		/* ms for sleep, nice for nice */
 	struct cpumask		cpus;		/* for affinity */
-	const char		*text;		/* caption, pause, mark, ask;
-						   copied */
-	const char		*answer;	/* ask; copied */
-	double			 speed;		/* speed */
 	const struct engine_policy *policy;	/* policy */
 };
 
@@ -414,14 +402,6 @@ const struct engine_event *engine_fired(const struct engine *, size_t *n);
  * in id order, each once: what traces show as wakes.
  */
 const int *engine_woken(const struct engine *, size_t *n);
-/* The last caption fired, and a counter that moves when one fires. */
-const char *engine_caption(const struct engine *, uint64_t *seq);
-/*
- * The answer to the last `ask` fired, if not shown yet, becomes the
- * caption (the live daemon's resume after an ask); returns it, or NULL
- * when none waits.  Only the caption changes.
- */
-const char *engine_answer(struct engine *);
 
 /*
  * Audit the runqueues (links, bitmap, nr, every queued task on the list

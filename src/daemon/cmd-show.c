@@ -13,6 +13,7 @@
 #include "config.h"
 #include "engine.h"
 #include "format.h"
+#include "lesson.h"
 #include "live.h"
 #include "log.h"
 #include "notes.h"
@@ -120,7 +121,7 @@ const struct cmd_entry cmd_table_entry = {
 static enum cmd_retval
 cmd_marks_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	const struct session_mark	*m;
+	const struct lesson_mark	*m;
 	char				 buf[PROTO_TEXT_MAX + 64];
 	size_t				 i, n;
 

@@ -27,6 +27,7 @@
 #include "config.h"
 #include "engine.h"
 #include "format.h"
+#include "lesson.h"
 #include "live.h"
 #include "log.h"
 #include "notes.h"
@@ -483,35 +484,32 @@ live_pause(struct live *l)
  * changes speed.
  */
 static void
-live_lesson(struct live *l, const struct engine_event *ev)
+live_lesson(struct live *l, const struct lesson_event *ev)
 {
 	uint64_t	tick = session_now(l->session) - 1;
 
 	switch (ev->action) {
-	case ENGINE_ACT_CAPTION:
+	case SCENARIO_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
 		notes_add(l->notes, tick, "caption: %s", ev->text != NULL ?
 		    ev->text : "");
 		break;
-	case ENGINE_ACT_PAUSE:
-	case ENGINE_ACT_ASK:
+	case SCENARIO_PAUSE:
+	case SCENARIO_ASK:
 		if (ev->text != NULL && *ev->text != '\0')
 			notes_add(l->notes, tick, "%s: %s", ev->action ==
-			    ENGINE_ACT_ASK ? "question" : "caption", ev->text);
+			    SCENARIO_ASK ? "question" : "caption", ev->text);
 		if (!pacer_paused(l->pacer)) {
 			pacer_pause(l->pacer);
 			notes_add(l->notes, tick, "paused by the scenario%s",
-			    ev->action == ENGINE_ACT_ASK ? ": a question" : "");
+			    ev->action == SCENARIO_ASK ? ": a question" : "");
 		}
 		break;
-	case ENGINE_ACT_SPEED:
+	case SCENARIO_SPEED:
 		pacer_speed_to(l->pacer, ev->speed, tick, "");
 		break;
-	case ENGINE_ACT_MARK:
+	case SCENARIO_MARK:
 		notes_add(l->notes, tick, "mark: %s", ev->text);
-		break;
-	case ENGINE_ACT_POLICY:
-		notes_add(l->notes, tick, "policy -> %s", ev->policy->name);
 		break;
 	default:
 		break;
@@ -531,7 +529,8 @@ static void
 live_tick(void *arg, int last)
 {
 	struct live			*l = arg;
-	const struct engine_event	*ev;
+	const struct lesson_event	*ev;
+	const struct engine_event	*fired;
 	uint64_t			 tick = session_now(l->session);
 	size_t				 i, n;
 
@@ -549,7 +548,14 @@ live_tick(void *arg, int last)
 		bridge_enforce(l->bridge, l->session, tick);
 	else
 		bridge_stamp(l->bridge, pacer_due(l->pacer, tick));
-	ev = engine_fired(session_live_engine(l->session), &n);
+	/* The engine's policy events, then the lesson's, narrated. */
+	fired = engine_fired(session_live_engine(l->session), &n);
+	for (i = 0; i < n; i++) {
+		if (fired[i].action == ENGINE_ACT_POLICY)
+			notes_add(l->notes, tick, "policy -> %s",
+			    fired[i].policy->name);
+	}
+	ev = session_lessons(l->session, &n);
 	for (i = 0; i < n; i++)
 		live_lesson(l, &ev[i]);
 	notes_changed(l->notes);

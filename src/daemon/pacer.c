@@ -300,7 +300,7 @@ pacer_arm(struct pacer *p, uint64_t now)
 	if (p->sleeping) {
 		/* Once, at the first tick that may change. */
 		if (procs_quiet(procs) == 1)
-			p->quiet = engine_quiet(session_live_engine(p->session),
+			p->quiet = session_quiet(p->session,
 			    PACER_QUIET_TICKS);
 		at = clock_next_ns(&p->clock, session_now(p->session) +
 		    p->quiet + 1);

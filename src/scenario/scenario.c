@@ -52,24 +52,32 @@ static const char *scenario_event_keys[SK_N] = {
 #define SK(k)	(1u << SK_##k)
 
 /* One table row per action: its name and the keys it takes. */
-struct scenario_action {
+struct scenario_verb {
 	const char		*name;
-	enum engine_action	 action;
+	enum scenario_action	 action;
 	unsigned		 keys;	/* SK() bits besides at, action */
 };
 
-static const struct scenario_action scenario_actions[] = {
-	{ "sleep",	ENGINE_ACT_SLEEP,	SK(TASK) | SK(MS) },
-	{ "nice",	ENGINE_ACT_NICE,	SK(TASK) | SK(VALUE) },
-	{ "affinity",	ENGINE_ACT_AFFINITY,	SK(TASK) | SK(CPUS) },
-	{ "caption",	ENGINE_ACT_CAPTION,	SK(TEXT) },
-	{ "kill",	ENGINE_ACT_KILL,	SK(TASK) },
+static const struct scenario_verb scenario_actions[] = {
+	{ "sleep",	SCENARIO_SLEEP,		SK(TASK) | SK(MS) },
+	{ "nice",	SCENARIO_NICE,		SK(TASK) | SK(VALUE) },
+	{ "affinity",	SCENARIO_AFFINITY,	SK(TASK) | SK(CPUS) },
+	{ "caption",	SCENARIO_CAPTION,	SK(TEXT) },
+	{ "kill",	SCENARIO_KILL,		SK(TASK) },
 	/* Lessons (SPEC.md section 7). */
-	{ "pause",	ENGINE_ACT_PAUSE,	SK(TEXT) },
-	{ "speed",	ENGINE_ACT_SPEED,	SK(VALUE) },
-	{ "mark",	ENGINE_ACT_MARK,	SK(TEXT) },
-	{ "ask",	ENGINE_ACT_ASK,		SK(TEXT) | SK(ANSWER) },
-	{ "policy",	ENGINE_ACT_POLICY,	SK(VALUE) },
+	{ "pause",	SCENARIO_PAUSE,		SK(TEXT) },
+	{ "speed",	SCENARIO_SPEED,		SK(VALUE) },
+	{ "mark",	SCENARIO_MARK,		SK(TEXT) },
+	{ "ask",	SCENARIO_ASK,		SK(TEXT) | SK(ANSWER) },
+	{ "policy",	SCENARIO_POLICY,	SK(VALUE) },
+};
+/* The engine's action of each of the engine's own. */
+static const enum engine_action scenario_engine_action[] = {
+	[SCENARIO_SLEEP] = ENGINE_ACT_SLEEP,
+	[SCENARIO_NICE] = ENGINE_ACT_NICE,
+	[SCENARIO_AFFINITY] = ENGINE_ACT_AFFINITY,
+	[SCENARIO_KILL] = ENGINE_ACT_KILL,
+	[SCENARIO_POLICY] = ENGINE_ACT_POLICY
 };
 #define SCENARIO_NACTIONS \
 	(sizeof scenario_actions / sizeof scenario_actions[0])
@@ -664,7 +672,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
     const config_setting_t *g)
 {
 	struct scenario_event		*ev;
-	const struct scenario_action	*act = NULL;
+	const struct scenario_verb	*act = NULL;
 	const config_setting_t		*s, *seen[SK_N];
 	const char			*str = NULL, *key;
 	long long			 v;
@@ -733,7 +741,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		ev->task = xstrdup(str);
 	}
 	switch (act->action) {
-	case ENGINE_ACT_SLEEP:
+	case SCENARIO_SLEEP:
 		if (seen[SK_MS] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "sleep event has no ms (how long it sleeps)"));
@@ -742,7 +750,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		ev->value = (long)v;
 		break;
-	case ENGINE_ACT_NICE:
+	case SCENARIO_NICE:
 		if (seen[SK_VALUE] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "nice event has no value (the new nice)"));
@@ -751,7 +759,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		ev->value = (long)v;
 		break;
-	case ENGINE_ACT_AFFINITY:
+	case SCENARIO_AFFINITY:
 		if (seen[SK_CPUS] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "affinity event has no cpus"));
@@ -760,7 +768,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		ev->cpus_line = scenario_line(seen[SK_CPUS]);
 		break;
-	case ENGINE_ACT_CAPTION:
+	case SCENARIO_CAPTION:
 		if (seen[SK_TEXT] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "caption event has no text"));
@@ -768,15 +776,15 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		ev->text = xstrdup(str);
 		break;
-	case ENGINE_ACT_KILL:
+	case SCENARIO_KILL:
 		break;
-	case ENGINE_ACT_PAUSE:
+	case SCENARIO_PAUSE:
 		/* The text is optional: the caption while paused. */
 		if (seen[SK_TEXT] != NULL && scenario_text(ctx, seen[SK_TEXT],
 		    "pause text", &ev->text) != 0)
 			return (-1);
 		break;
-	case ENGINE_ACT_SPEED:
+	case SCENARIO_SPEED:
 		if (seen[SK_VALUE] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "speed event has no value (ticks per ms, %g..%g)",
@@ -785,7 +793,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		    PROTO_SPEED_MIN, PROTO_SPEED_MAX, &ev->speed) != 0)
 			return (-1);
 		break;
-	case ENGINE_ACT_MARK:
+	case SCENARIO_MARK:
 		if (seen[SK_TEXT] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "mark event has no text (the chapter's name)"));
@@ -793,7 +801,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		    &ev->text) != 0)
 			return (-1);
 		break;
-	case ENGINE_ACT_ASK:
+	case SCENARIO_ASK:
 		if (seen[SK_TEXT] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "ask event has no text (the question)"));
@@ -806,7 +814,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		    "ask answer", &ev->answer) != 0)
 			return (-1);
 		break;
-	case ENGINE_ACT_POLICY:
+	case SCENARIO_POLICY:
 		if (seen[SK_VALUE] == NULL)
 			return (scenario_error(ctx, ev->line,
 			    "policy event has no value (a policy: %s)",
@@ -1197,7 +1205,7 @@ scenario_check(const struct scenario *sc, int ncpus, char **cause)
 	}
 	for (i = 0; i < sc->nevents; i++) {
 		ev = &sc->events[i];
-		if (ev->action == ENGINE_ACT_AFFINITY &&
+		if (ev->action == SCENARIO_AFFINITY &&
 		    scenario_check_mask(&ctx, &ev->mask, ev->cpus,
 		    ev->cpus_line, ncpus, "affinity cpus") != 0)
 			goto fail;
@@ -1243,7 +1251,7 @@ scenario_marks(const struct scenario *sc, size_t *n)
 
 	order = xcalloc(sc->nevents + 1, sizeof *order);
 	for (i = 0; i < sc->nevents; i++) {
-		if (sc->events[i].action == ENGINE_ACT_MARK)
+		if (sc->events[i].action == SCENARIO_MARK)
 			order[k++] = &sc->events[i];
 	}
 	qsort(order, k, sizeof *order, scenario_event_cmp);
@@ -1349,17 +1357,16 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 	qsort(order, sc->nevents, sizeof *order, scenario_event_cmp);
 	for (i = 0; i < sc->nevents; i++) {
 		ev = order[i];
+		if (SCENARIO_LESSON(ev->action))
+			continue;		/* the session's */
 		memset(&eev, 0, sizeof eev);
 		eev.at = ev->at;
-		eev.action = ev->action;
+		eev.action = scenario_engine_action[ev->action];
 		eev.task = 0;
 		if (ev->task != NULL)
 			eev.task = ids[scenario_find_task(sc, ev->task)];
 		eev.value = ev->value;
 		eev.cpus = ev->mask;
-		eev.text = ev->text;
-		eev.answer = ev->answer;
-		eev.speed = ev->speed;
 		eev.policy = ev->policy;
 		engine_event_add(e, &eev);
 	}

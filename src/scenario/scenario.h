@@ -46,9 +46,28 @@ struct scenario_task {
 	int			 line;
 };
 
+/*
+ * What an event does: the engine's own (it changes a task, or switches
+ * the policy) or a lesson's, which change nothing the engine schedules
+ * (the session fires them: session/lesson.c).
+ */
+enum scenario_action {
+	SCENARIO_SLEEP,
+	SCENARIO_NICE,
+	SCENARIO_AFFINITY,
+	SCENARIO_KILL,
+	SCENARIO_POLICY,
+	SCENARIO_CAPTION,	/* text */
+	SCENARIO_PAUSE,		/* text (or NULL): the caption while paused */
+	SCENARIO_SPEED,		/* speed: ticks per ms from now on */
+	SCENARIO_MARK,		/* text: a chapter's name */
+	SCENARIO_ASK		/* text: a question; answer: its answer */
+};
+#define SCENARIO_LESSON(a)	((a) >= SCENARIO_CAPTION)
+
 struct scenario_event {
 	uint64_t		 at;
-	enum engine_action	 action;
+	enum scenario_action	 action;
 	char			*task;		/* NULL but for task actions */
 	long			 value;		/* sleep ms, or nice */
 	char			*cpus;		/* affinity only */

@@ -21,6 +21,7 @@
 #include "conffile.h"
 #include "journal.h"
 #include "ledger.h"
+#include "lesson.h"
 #include "log.h"
 #include "runs.h"
 #include "session.h"
@@ -58,12 +59,6 @@ struct session_key {
 	size_t			 bytes;		/* engine_memory */
 };
 
-/* A scenario's speed event: from tick at on, speed ticks per ms. */
-struct session_speed {
-	uint64_t	at;
-	double		speed;
-};
-
 struct session {
 	struct engine		*e;
 	uint64_t		 epochs;	/* its engines' change logs */
@@ -89,8 +84,11 @@ struct session {
 	void		*arg;
 	struct session_seen	*seen;		/* seen[id - 1] */
 	int			 nseen;
-	uint64_t		 caption_seq;	/* the engine's, seen */
-	uint64_t		 caption_tick;	/* when it fired */
+
+	/* The lesson, and its events fired in the last tick. */
+	struct lesson		*lesson;
+	const struct lesson_event *fired;
+	size_t			 nfired;
 
 	/* The trace writer (the caller's file). */
 	FILE			*trace;
@@ -113,10 +111,6 @@ struct session {
 	size_t			 keybytes;	/* their engines' */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
-	struct session_mark	*marks;
-	size_t			 nmarks;
-	struct session_speed	*speeds;	/* the speed events */
-	size_t			 nspeeds;
 	int			 ever_real;	/* a real task: no branch */
 
 	/* A replay's changes to make. */
@@ -198,42 +192,6 @@ session_seen_update(struct session *s, int id)
 	}
 }
 
-/* Keep a copy of the scenario's marks. */
-static void
-session_marks_copy(struct session *s, const struct scenario *sc)
-{
-	struct scenario_mark	*m;
-	size_t			 i, n;
-
-	if ((m = scenario_marks(sc, &n)) == NULL || n == 0) {
-		free(m);
-		return;
-	}
-	s->marks = xcalloc(n, sizeof *s->marks);
-	for (i = 0; i < n; i++) {
-		s->marks[i].at = m[i].at;
-		s->marks[i].text = xstrdup(m[i].text != NULL ? m[i].text : "");
-	}
-	s->nmarks = n;
-	free(m);
-}
-
-/* Keep the scenario's speed events (a seek restores their speed). */
-static void
-session_speeds_copy(struct session *s, const struct scenario *sc)
-{
-	size_t	i;
-
-	for (i = 0; i < sc->nevents; i++) {
-		if (sc->events[i].action != ENGINE_ACT_SPEED)
-			continue;
-		s->speeds = xreallocarray(s->speeds, s->nspeeds + 1,
-		    sizeof *s->speeds);
-		s->speeds[s->nspeeds].at = sc->events[i].at;
-		s->speeds[s->nspeeds++].speed = sc->events[i].speed;
-	}
-}
-
 /*
  * A keyframe of the present at its tick (between ticks, before any
  * change at that tick), and the keyframes older than the history
@@ -312,8 +270,7 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->ever_real = scenario_ncommands(sc) > 0;
 	s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
 	    RUNS_KEEP_TICKS);
-	session_marks_copy(s, sc);
-	session_speeds_copy(s, sc);
+	s->lesson = lesson_create(sc);
 	s->history = set->history;
 	if (s->history > 0)
 		session_key_add(s);
@@ -341,10 +298,7 @@ session_free(struct session *s)
 	free(s->keys);
 	engine_free(s->view);
 	engine_free(s->shadow);
-	for (i = 0; i < s->nmarks; i++)
-		free(s->marks[i].text);
-	free(s->marks);
-	free(s->speeds);
+	lesson_free(s->lesson);
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
 	free(s->names);
@@ -396,11 +350,10 @@ session_has_real(const struct session *s)
 }
 
 /* The scenario's marks, in time order. */
-const struct session_mark *
+const struct lesson_mark *
 session_marks(const struct session *s, size_t *n)
 {
-	*n = s->nmarks;
-	return (s->marks);
+	return (lesson_marks(s->lesson, n));
 }
 
 /* The scenario's name. */
@@ -471,30 +424,13 @@ session_speed(const struct session *s)
 }
 
 /*
- * The speed the lesson had at tick: that of its last speed event at or
- * before it (in file order among those at one tick, as they fire), else
- * the scenario's own; 0 if it has neither (the configured speed); -1 if
- * the scenario says nothing of speed (not a lesson: the clock's stays).
+ * The speed the lesson had at tick (lesson_speed_at): its last speed
+ * event's, the scenario's, 0 for the configured one, or -1 for none.
  */
 double
 session_speed_at(const struct session *s, uint64_t tick)
 {
-	double		speed = s->speed;
-	uint64_t	best = 0;
-	size_t		i;
-	int		found = 0;
-
-	if (s->speed <= 0 && s->nspeeds == 0)
-		return (-1);
-	for (i = 0; i < s->nspeeds; i++) {
-		if (s->speeds[i].at <= tick && (!found ||
-		    s->speeds[i].at >= best)) {
-			best = s->speeds[i].at;
-			speed = s->speeds[i].speed;
-			found = 1;
-		}
-	}
-	return (speed);
+	return (lesson_speed_at(s->lesson, tick));
 }
 
 /*
@@ -504,29 +440,45 @@ session_speed_at(const struct session *s, uint64_t tick)
 const char *
 session_answer(struct session *s)
 {
-	const char	*a;
-	uint64_t	 now = engine_now(s->e);
+	uint64_t	now = engine_now(s->e);
 
-	if ((a = engine_answer(s->e)) != NULL) {
-		engine_caption(s->e, &s->caption_seq);
-		s->caption_tick = now > 0 ? now - 1 : 0;
-	}
-	return (a);
+	return (lesson_answer(s->lesson, now > 0 ? now - 1 : 0));
 }
 
 /* The caption shown, and the tick it fired at. */
 const char *
 session_caption(const struct session *s, uint64_t *tick)
 {
+	uint64_t	t;
+
 	/* The past's own caption; when it fired is not kept there. */
 	if (s->view != NULL) {
+		t = engine_now(s->view);
 		if (tick != NULL)
-			*tick = engine_now(s->view);
-		return (engine_caption(s->view, NULL));
+			*tick = t;
+		return (t > 0 ? lesson_caption_at(s->lesson, t - 1) : NULL);
 	}
-	if (tick != NULL)
-		*tick = s->caption_tick;
-	return (engine_caption(s->e, NULL));
+	return (lesson_caption(s->lesson, tick));
+}
+
+/* The lesson's events fired in the last tick, in order. */
+const struct lesson_event *
+session_lessons(const struct session *s, size_t *n)
+{
+	*n = s->nfired;
+	return (s->fired);
+}
+
+/*
+ * Ticks from now that surely run what the last one did, with no lesson
+ * event among them (a pause or a speed must come on time): at most most.
+ */
+uint64_t
+session_quiet(const struct session *s, uint64_t most)
+{
+	uint64_t	q = engine_quiet(s->e, most);
+
+	return (lesson_quiet(s->lesson, engine_now(s->e), q));
 }
 
 /* Refresh the id -> name cache (tasks are only ever added). */
@@ -687,8 +639,7 @@ session_fired(struct session *s, uint64_t tick)
 
 	ev = engine_fired(s->e, &n);
 	for (i = 0; i < n; i++, ev++) {
-		if (ev->action == ENGINE_ACT_CAPTION ||
-		    engine_task_info(s->e, ev->task, &ti) != 0)
+		if (engine_task_info(s->e, ev->task, &ti) != 0)
 			continue;
 		seen = ev->task <= s->nseen ? &s->seen[ev->task - 1] : NULL;
 		switch (ev->action) {
@@ -800,13 +751,14 @@ session_shadow_tick(struct session *s)
 void
 session_tick(struct session *s)
 {
-	uint64_t	tick, seq;
+	uint64_t	tick;
 	int		nlive;
 
 	if (s->feed != NULL)
 		session_feed_due(s);
 	tick = engine_now(s->e);
 	nlive = engine_nlive(s->e);
+	s->fired = lesson_fire(s->lesson, tick, &s->nfired);
 	engine_tick(s->e);
 	session_runs_tick(s, tick);
 	if (s->shadow != NULL)
@@ -819,11 +771,6 @@ session_tick(struct session *s)
 		session_fired(s, tick);
 		if (engine_nlive(s->e) < nlive)
 			session_exits(s, tick);
-	}
-	engine_caption(s->e, &seq);
-	if (seq != s->caption_seq) {
-		s->caption_seq = seq;
-		s->caption_tick = tick;
 	}
 	if (s->history > 0 && engine_now(s->e) % SESSION_KEY_TICKS == 0)
 		session_key_add(s);
@@ -1274,7 +1221,8 @@ session_branch(struct session *s, char **cause)
 	for (id = 1; id <= s->nseen; id++)
 		s->seen[id - 1].ran = 0;
 	runs_truncate(s->runs, tick);
-	engine_caption(s->e, &s->caption_seq);
+	lesson_rewind(s->lesson, tick);
+	s->nfired = 0;
 	/* The shadow starts again from the tick gone back to. */
 	if (s->shadow_policy != NULL)
 		(void)session_compare(s, s->shadow_policy, cause);

@@ -22,6 +22,8 @@
 #include "scenario.h"
 
 struct ledger;
+struct lesson_event;
+struct lesson_mark;
 struct runs;
 struct session;
 
@@ -69,11 +71,6 @@ struct session *session_create(const struct session_setup *,
 	    const struct scenario *, char **cause);
 void	session_free(struct session *);
 
-/* A scenario's mark: a chapter. */
-struct session_mark {
-	uint64_t	 at;
-	char		*text;
-};
 
 /* The engine shown (the past being viewed, else the present). */
 const struct engine *session_engine(const struct session *);
@@ -81,7 +78,7 @@ const struct engine *session_live_engine(const struct session *);
 uint64_t session_now(const struct session *);	/* the present tick */
 int	session_viewing(const struct session *);
 int	session_has_real(const struct session *);
-const struct session_mark *session_marks(const struct session *, size_t *);
+const struct lesson_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_text(const struct session *);
@@ -99,6 +96,11 @@ double	session_speed(const struct session *);
 double	session_speed_at(const struct session *, uint64_t tick);
 /* After an ask, its answer becomes the caption; NULL if none waits. */
 const char *session_answer(struct session *);
+/* The lesson's events fired in the last tick (lesson.h), in order. */
+const struct lesson_event *session_lessons(const struct session *,
+	    size_t *n);
+/* Ticks from now with no change and no lesson event; at most most. */
+uint64_t session_quiet(const struct session *, uint64_t most);
 /* The caption shown (NULL: none) and the tick it fired at. */
 const char *session_caption(const struct session *, uint64_t *tick);
 

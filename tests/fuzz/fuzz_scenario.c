@@ -23,6 +23,7 @@
 #include "engine.h"
 #include "format.h"
 #include "ledger.h"
+#include "lesson.h"
 #include "scenario.h"
 #include "staircase.h"
 #include "table.h"
@@ -40,6 +41,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct engine_cpu_info	 ci;
 	struct engine		*e;
 	struct ledger		*ledger;
+	struct lesson		*lesson;
 	struct table		*table;
 	struct evbuffer		*out;
 	uint64_t		 seq;
@@ -83,10 +85,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		table = table_create(FUZZ_ROWS);
 		base = ti.prio;
 	}
+	lesson = lesson_create(sc);
 	for (t = 0; t < FUZZ_TICKS; t++) {
+		lesson_fire(lesson, engine_now(e), &n);
+		if (t % 97 == 0)
+			lesson_answer(lesson, engine_now(e));
+		lesson_caption(lesson, &seq);
 		engine_tick(e);
 		engine_fired(e, &n);
-		engine_caption(e, &seq);
 		for (c = 0; c < p.cpus; c++) {
 			engine_cpu_info(e, c, &ci);
 			if (ci.task == 0 ||
@@ -103,8 +109,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = evbuffer_new();
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		if (engine_task_info(e, id, &ti) == 0)
-			format_table_lines(ledger, id, &ti, p.rr_interval,
-			    engine_now(e), out);
+			format_table_lines(ledger, e, &ti, engine_now(e),
+			    out);
 	}
 	evbuffer_free(out);
 	if (table != NULL) {
@@ -112,6 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		table_free(table);
 	}
 	ledger_free(ledger);
+	lesson_free(lesson);
 	engine_free(e);
 	scenario_free(sc);
 	return (0);
