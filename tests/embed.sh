@@ -1,8 +1,8 @@
 #!/bin/sh
 # embed.sh DIR -- print a C file holding every DIR/*.cfg as text, for
-# src/scenario/builtin.c: builtin_table[] in DIR/README's order (its numbered
+# src/scenario/catalog.c: catalog_table[] in DIR/README's order (its numbered
 # lines, "1. demo ..."), then any file the README does not list, by name.
-# The demo's text is also stairs_demo_scenario (builtin.h).  A scenario
+# The demo's text is also stairs_demo_scenario (catalog.h).  A scenario
 # that uses @include cannot be compiled in (its includes would be read
 # from wherever the daemon runs): refused, as is a README that names a
 # scenario with no file.
@@ -22,7 +22,7 @@ for f in "$dir"/*.cfg; do
 	case " $(echo $order) " in *" $n "*) ;; *) rest="$rest $n";; esac
 done
 printf '/* Generated from %s/NAME.cfg by tests/embed.sh; do not edit. */\n' "$dir"
-printf '#include <stddef.h>\n\n#include "builtin.h"\n\n'
+printf '#include <stddef.h>\n\n#include "catalog.h"\n\n'
 i=0
 for n in $order $rest; do
 	f=$dir/$n.cfg
@@ -35,7 +35,7 @@ for n in $order $rest; do
 		printf 'extern const char %s[];\n' "$sym"
 		printf 'const char %s[] =\n' "$sym"
 	else
-		sym=builtin_text_$i
+		sym=catalog_text_$i
 		printf 'static const char %s[] =\n' "$sym"
 	fi
 	# Escape \ and ", and ? (no trigraphs); one string per line.
@@ -45,11 +45,11 @@ for n in $order $rest; do
 	eval "sym_$i=$sym"
 	i=$((i + 1))
 done
-printf 'const struct builtin_scenario builtin_table[] = {\n'
+printf 'const struct catalog_builtin catalog_table[] = {\n'
 j=0
 for n in $order $rest; do
 	eval "sym=\$sym_$j"
 	printf '\t{ "%s", %s },\n' "$n" "$sym"
 	j=$((j + 1))
 done
-printf '};\nconst size_t builtin_count = %d;\n' "$i"
+printf '};\nconst size_t catalog_count = %d;\n' "$i"

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "builtin.h"
+#include "catalog.h"
 #include "scenario.h"
 
 /* A whole file's text (malloc'd), or NULL. */
@@ -45,14 +45,14 @@ slurp(const char *path)
 static void
 test_every_file(void **state)
 {
-	const struct builtin_scenario	*b, *all;
+	const struct catalog_builtin	*b, *all;
 	struct scenario			*sc;
 	glob_t				 g;
 	char				 name[256], *text, *cause = NULL;
 	const char			*base;
 	size_t				 i, n, len;
 
-	all = builtin_scenarios(&n);
+	all = catalog_builtins(&n);
 	assert_int_equal(glob("scenarios/*.cfg", 0, NULL, &g), 0);
 	assert_int_equal(g.gl_pathc, n);
 	assert_true(n >= 13);
@@ -60,7 +60,7 @@ test_every_file(void **state)
 		base = g.gl_pathv[i] + strlen("scenarios/");
 		len = strlen(base) - strlen(".cfg");
 		snprintf(name, sizeof name, "%.*s", (int)len, base);
-		if ((b = builtin_find(name)) == NULL)
+		if ((b = catalog_builtin(name)) == NULL)
 			fail_msg("%s is not built in", g.gl_pathv[i]);
 		assert_true(b >= all && b < all + n);
 		text = slurp(g.gl_pathv[i]);
@@ -83,14 +83,14 @@ test_every_file(void **state)
 static void
 test_order(void **state)
 {
-	const struct builtin_scenario	*all;
+	const struct catalog_builtin	*all;
 	FILE				*f;
 	char				 line[1024], word[256];
 	const char			*p;
 	size_t				 n, k = 0;
 	int				 num;
 
-	all = builtin_scenarios(&n);
+	all = catalog_builtins(&n);
 	assert_non_null(f = fopen("scenarios/README", "r"));
 	while (fgets(line, sizeof line, f) != NULL) {
 		if (sscanf(line, " %d. %255s", &num, word) != 2)
@@ -115,17 +115,17 @@ test_order(void **state)
 static void
 test_find(void **state)
 {
-	const struct builtin_scenario	*b;
+	const struct catalog_builtin	*b;
 	size_t				 n;
 
-	assert_non_null(b = builtin_find("demo"));
+	assert_non_null(b = catalog_builtin("demo"));
 	assert_ptr_equal(b->text, stairs_demo_scenario);
-	assert_ptr_equal(builtin_scenarios(&n), b);	/* the first lesson */
-	assert_non_null(builtin_find("article"));
-	assert_null(builtin_find("demo.cfg"));
-	assert_null(builtin_find("dem"));
-	assert_null(builtin_find(""));
-	assert_null(builtin_find(NULL));
+	assert_ptr_equal(catalog_builtins(&n), b);	/* the first lesson */
+	assert_non_null(catalog_builtin("article"));
+	assert_ptr_equal(catalog_builtin("demo.cfg"), b);	/* a file's name */
+	assert_null(catalog_builtin("dem"));
+	assert_null(catalog_builtin(""));
+	assert_null(catalog_builtin(NULL));
 }
 
 /* The text of an event that shows on the caption line, or NULL. */
@@ -154,7 +154,7 @@ shown(const struct scenario_event *ev, const char **answer)
 static void
 test_lessons(void **state)
 {
-	const struct builtin_scenario	*all;
+	const struct catalog_builtin	*all;
 	const struct scenario_event	*ev;
 	struct scenario			*sc;
 	const char			*text, *answer;
@@ -162,7 +162,7 @@ test_lessons(void **state)
 	size_t				 i, j, n, marks, asks, captions;
 	int				 unattended;
 
-	all = builtin_scenarios(&n);
+	all = catalog_builtins(&n);
 	for (i = 0; i < n; i++) {
 		sc = scenario_load_string(all[i].text, all[i].name, &cause);
 		assert_non_null(sc);

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "builtin.h"
+#include "catalog.h"
 #include "engine.h"
 #include "scenario.h"
 

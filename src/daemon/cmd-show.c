@@ -4,11 +4,10 @@
  */
 #include <event2/buffer.h>
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
+#include "catalog.h"
 #include "cmd.h"
 #include "config.h"
 #include "engine.h"
@@ -140,11 +139,12 @@ const struct cmd_entry cmd_marks_entry = {
 
 /* A `scenario` line for sc, named name, from file. */
 static void
-cmd_scenario_line(struct cmd_ctx *ctx, const char *name, const char *file,
+cmd_scenario_line(void *arg, const char *name, const char *file,
     const struct scenario *sc)
 {
-	char	buf[PROTO_TEXT_MAX + 256];
-	size_t	len;
+	struct cmd_ctx	*ctx = arg;
+	char		 buf[PROTO_TEXT_MAX + 256];
+	size_t		 len;
 
 	len = protocol_scenario_line(buf, sizeof buf, name, file,
 	    sc->has_cpus ? sc->cpus : live_config(ctx->live)->cpus,
@@ -153,88 +153,21 @@ cmd_scenario_line(struct cmd_ctx *ctx, const char *name, const char *file,
 	cmd_line(ctx, buf, len);
 }
 
-/* Does a directory entry name a scenario file (NAME.cfg)? */
-static int
-cmd_scenario_cfg(const struct dirent *de)
-{
-	size_t	n = strlen(de->d_name);
-
-	return (n > 4 && de->d_name[0] != '.' &&
-	    strcmp(de->d_name + n - 4, ".cfg") == 0);
-}
-
-/*
- * The scenario path's scenarios, directory by directory, by name; one a
- * built-in or an earlier directory has already is not listed (load
- * finds that one).  Returns how many lines.
- */
-static size_t
-cmd_scenarios_path(struct cmd_ctx *ctx)
-{
-	struct dirent	**de;
-	struct scenario	 *sc;
-	char *const	 *dirs;
-	char		 *path, *name, *cause, *first;
-	size_t		  i, ndirs, lines = 0;
-	int		  n, k;
-
-	dirs = live_scenario_dirs(ctx->live, &ndirs);
-	for (i = 0; i < ndirs; i++) {
-		if ((n = scandir(dirs[i], &de, cmd_scenario_cfg,
-		    alphasort)) < 0)
-			continue;
-		for (k = 0; k < n; k++) {
-			name = xstrndup(de[k]->d_name,
-			    strlen(de[k]->d_name) - 4);
-			path = xasprintf("%s/%s", dirs[i], de[k]->d_name);
-			first = live_scenario_file(ctx->live, name);
-			if (builtin_find(name) == NULL && first != NULL &&
-			    strcmp(first, path) == 0) {
-				if ((sc = scenario_load_file(path,
-				    &cause)) != NULL) {
-					cmd_scenario_line(ctx, name, path, sc);
-					scenario_free(sc);
-					lines++;
-				} else {
-					log_warnx("scenarios: %s", cause);
-					free(cause);
-				}
-			}
-			free(first);
-			free(path);
-			free(name);
-			free(de[k]);
-		}
-		free(de);
-	}
-	return (lines);
-}
-
 /*
  * scenarios: a line per built-in scenario, in teaching order, with its
  * CPUs, tasks, whether it runs real processes, and its description;
- * then those of the configuration's scenario_path.
+ * then those of the configuration's scenario_path (catalog_list).
  */
 static enum cmd_retval
 cmd_scenarios_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	const struct builtin_scenario	*b;
-	struct scenario			*sc;
-	char				*cause;
-	size_t				 i, n, lines = 0;
+	size_t	lines, skipped;
 
-	b = builtin_scenarios(&n);
-	for (i = 0; i < n; i++) {
-		if ((sc = session_parse(b[i].text, b[i].name,
-		    &cause)) == NULL) {
-			free(cause);	/* tests/test_builtin.c: cannot be */
-			continue;
-		}
-		cmd_scenario_line(ctx, b[i].name, "builtin", sc);
-		scenario_free(sc);
-		lines++;
-	}
-	lines += cmd_scenarios_path(ctx);
+	lines = catalog_list(live_catalog(ctx->live), cmd_scenario_line, ctx,
+	    &skipped);
+	if (skipped > 0)
+		log_warnx("scenarios: %zu of the scenario path's files do not "
+		    "load", skipped);
 	evbuffer_add_printf(ctx->out, "ok %zu\n", lines);
 	return (CMD_NORMAL);
 }

@@ -19,7 +19,6 @@
 
 #include "conffile.h"
 #include "config.h"
-#include "paths.h"
 #include "xmalloc.h"
 
 static void	config_error_at(char **, const char *, const config_setting_t *,
@@ -445,10 +444,35 @@ config_diff(const struct config *a, const struct config *b,
 /*
  * The file read when no -c is given: $XDG_CONFIG_HOME/stairs/stairsd.cfg
  * (or ~/.config/stairs/stairsd.cfg) if it exists, else
- * /etc/stairs/stairsd.cfg if it exists, else NULL (defaults); paths.c.
+ * SYSCONFDIR/stairs/stairsd.cfg if it exists, else NULL (defaults).
  */
+char *
+config_find(const char *sysconfdir)
+{
+	const char	*xdg = getenv("XDG_CONFIG_HOME"), *home;
+	char		*path;
+
+	if (xdg != NULL && *xdg == '/')
+		path = xasprintf("%s/%s", xdg, CONFIG_FILE_NAME);
+	else if ((home = getenv("HOME")) != NULL && *home == '/')
+		path = xasprintf("%s/.config/%s", home, CONFIG_FILE_NAME);
+	else
+		path = NULL;
+	if (path != NULL && access(path, F_OK) == 0)
+		return (path);
+	free(path);
+	if (sysconfdir == NULL)
+		return (NULL);
+	path = xasprintf("%s/%s", sysconfdir, CONFIG_FILE_NAME);
+	if (access(path, F_OK) == 0)
+		return (path);
+	free(path);
+	return (NULL);
+}
+
+/* The file read when no -c is given, in the system's directory. */
 char *
 config_default_path(void)
 {
-	return (paths_config(STAIRS_SYSCONFDIR));
+	return (config_find(STAIRS_SYSCONFDIR));
 }

@@ -11,6 +11,11 @@
 
 #define CONFIG_FILE_NAME	"stairs/stairsd.cfg"
 
+/* The system's configuration directory (the Makefile may set it). */
+#ifndef STAIRS_SYSCONFDIR
+#define STAIRS_SYSCONFDIR	"/etc"
+#endif
+
 struct config {
 	int		 cpus;
 	int		 rr_interval;
@@ -48,6 +53,7 @@ void	config_apply_live(struct config *dst, const struct config *src);
 int	config_diff(const struct config *, const struct config *,
 	    config_diff_cb, void *arg);
 char   *config_default_path(void);
+char   *config_find(const char *sysconfdir);
 int	config_option_count(void);
 const char *config_option_name(int);
 

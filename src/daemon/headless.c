@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "engine.h"
 #include "journal.h"
-#include "paths.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
@@ -351,11 +351,16 @@ static int
 headless_setup(const struct headless_opts *o, struct scenario **scp,
     struct engine_params *p)
 {
+	struct catalog	*cat;
 	struct scenario	*sc;
 	size_t		 i;
 	char		*cause;
 
-	if ((sc = paths_scenario_load(o->scenario, NULL, &cause)) == NULL) {
+	/* No configuration: the built-ins, an installed tree's, files. */
+	cat = catalog_create(NULL);
+	sc = catalog_load(cat, o->scenario, 1, NULL, NULL, &cause);
+	catalog_free(cat);
+	if (sc == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		return (2);
@@ -638,7 +643,8 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	}
 	*jp = j;
 	/* Errors in the scenario name the journal: it is where the text is. */
-	if ((sc = session_parse(j->header.text, o->replay, &cause)) == NULL) {
+	if ((sc = scenario_load_string(j->header.text, o->replay,
+	    &cause)) == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		return (2);

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "bridge.h"
-#include "builtin.h"
+#include "catalog.h"
 #include "change.h"
 #include "config.h"
 #include "engine.h"
@@ -33,7 +33,6 @@
 #include "notes.h"
 #include "pacer.h"
 #include "path.h"
-#include "paths.h"
 #include "proc.h"
 #include "protocol.h"
 #include "scenario.h"
@@ -57,51 +56,13 @@ struct live {
 	struct event_base	*base;
 	int			 real;		/* real processes are run */
 	int			 exiting;
-	char		       **scenario_dirs;	/* scenario_path, absolute */
-	size_t			 nscenario_dirs;
+	struct catalog		*catalog;	/* scenarios by name */
 	void			(*loaded)(void *);
 	void			*loaded_arg;
 };
 
 static void	live_tick(void *, int);
 static void	live_enforce(void *);
-
-/* Add dir (absolute, malloc'd) to the scenario path. */
-static void
-live_scenario_dir(struct live *l, char *dir)
-{
-	l->scenario_dirs = xreallocarray(l->scenario_dirs,
-	    l->nscenario_dirs + 1, sizeof *l->scenario_dirs);
-	l->scenario_dirs[l->nscenario_dirs++] = dir;
-}
-
-/*
- * The scenario path: the configuration's scenario_path, split, each
- * made absolute, then an installed stairsd's PREFIX/share/stairs/
- * scenarios if there is one (paths.c).
- */
-static void
-live_scenario_path(struct live *l)
-{
-	struct stat	 sb;
-	char		*copy, *p, *dir, *prefix;
-
-	if (l->cfg.scenario_path != NULL && *l->cfg.scenario_path != '\0') {
-		copy = p = xstrdup(l->cfg.scenario_path);
-		while ((dir = strsep(&p, ":")) != NULL)
-			if (*dir != '\0')
-				live_scenario_dir(l, path_absolute(dir));
-		free(copy);
-	}
-	if ((prefix = paths_prefix()) == NULL)
-		return;
-	dir = paths_scenario_dir(prefix);
-	free(prefix);
-	if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
-		live_scenario_dir(l, dir);
-	else
-		free(dir);
-}
 
 /* A live daemon configured by cfg, with no session yet. */
 struct live *
@@ -123,7 +84,7 @@ live_create(const struct config *cfg, const char *config_path)
 	hooks.arg = l;
 	l->pacer = pacer_create(&l->cfg, l->notes, l->sinks, l->bridge,
 	    &hooks);
-	live_scenario_path(l);
+	l->catalog = catalog_create(l->cfg.scenario_path);
 	return (l);
 }
 
@@ -131,8 +92,6 @@ live_create(const struct config *cfg, const char *config_path)
 void
 live_free(struct live *l)
 {
-	size_t	i;
-
 	if (l == NULL)
 		return;
 	pacer_free(l->pacer);
@@ -142,9 +101,7 @@ live_free(struct live *l)
 	sinks_free(l->sinks);
 	session_free(l->session);
 	notes_free(l->notes);
-	for (i = 0; i < l->nscenario_dirs; i++)
-		free(l->scenario_dirs[i]);
-	free(l->scenario_dirs);
+	catalog_free(l->catalog);
 	config_free(&l->cfg);
 	free(l->config_path);
 	free(l);
@@ -168,76 +125,31 @@ live_exit_reason(void *arg, int id, char *buf, size_t len)
 	return (bridge_exit_reason(l->bridge, id, buf, len));
 }
 
-/*
- * The file of a scenario named name in the scenario path (DIR/NAME.cfg,
- * the first directory that has it), or NULL.
- */
-char *
-live_scenario_file(const struct live *l, const char *name)
+/* The scenarios this daemon knows by name. */
+const struct catalog *
+live_catalog(const struct live *l)
 {
-	char	*path;
-	size_t	 i;
-
-	if (strchr(name, '/') != NULL || *name == '.')
-		return (NULL);
-	for (i = 0; i < l->nscenario_dirs; i++) {
-		path = xasprintf("%s/%s.cfg", l->scenario_dirs[i], name);
-		if (access(path, R_OK) == 0)
-			return (path);
-		free(path);
-	}
-	return (NULL);
-}
-
-/* The scenario path's directories, absolute. */
-char *const *
-live_scenario_dirs(const struct live *l, size_t *n)
-{
-	*n = l->nscenario_dirs;
-	return (l->scenario_dirs);
+	return (l->catalog);
 }
 
 /*
- * Make a session of a scenario: a built-in one by name (NULL or "":
- * the demo), else one of the scenario path, else a file.  Its real tasks
- * are checked and left with the bridge, to spawn.  NULL with *cause
- * ("FILE:LINE: message").
+ * Make a session of a scenario, found in the catalog (here: the command
+ * line's name, which may be a file of the current directory; else a
+ * client's).  Its real tasks are checked and left with the bridge, to
+ * spawn.  NULL with *cause ("FILE:LINE: message").
  */
 static struct session *
-live_session_new(struct live *l, const char *name, char **cause)
+live_session_new(struct live *l, const char *name, int here, char **cause)
 {
-	const struct builtin_scenario	*b;
 	struct session_setup		 set;
 	struct scenario			*sc;
 	struct engine_params		 p;
 	struct session			*s;
-	char				*text, *label, *found;
+	char				*text, *label;
 
-	if (name == NULL || *name == '\0')
-		name = "demo";
-	found = NULL;
-	if ((b = builtin_find(name)) != NULL && strchr(name, '/') == NULL) {
-		text = xstrdup(b->text);
-		label = xstrdup(b->name);
-	} else {
-		if ((found = live_scenario_file(l, name)) != NULL)
-			name = found;
-		if ((text = session_read_file(name, cause)) == NULL) {
-			free(found);
-			return (NULL);
-		}
-		label = path_absolute(name);
-	}
-	if (b != NULL)
-		sc = session_parse(text, label, cause);
-	else
-		sc = scenario_load_file(name, cause);	/* @include */
-	if (sc == NULL) {
-		free(text);
-		free(label);
-		free(found);
+	if ((sc = catalog_load(l->catalog, name, here, &label, &text,
+	    cause)) == NULL)
 		return (NULL);
-	}
 	engine_params_default(&p);
 	p.cpus = l->cfg.cpus;
 	p.rr_interval = l->cfg.rr_interval;
@@ -277,7 +189,6 @@ live_session_new(struct live *l, const char *name, char **cause)
 	scenario_free(sc);
 	free(text);
 	free(label);
-	free(found);
 	return (s);
 }
 
@@ -289,7 +200,7 @@ live_session_new(struct live *l, const char *name, char **cause)
 int
 live_load(struct live *l, const char *name, char **cause)
 {
-	if ((l->session = live_session_new(l, name, cause)) == NULL)
+	if ((l->session = live_session_new(l, name, 1, cause)) == NULL)
 		return (-1);
 	pacer_session(l->pacer, l->session);
 	return (0);
@@ -693,19 +604,11 @@ int
 live_switch(struct live *l, const char *name, char **cause)
 {
 	struct session	*s, *old = l->session;
-	char		*why = NULL, *found = NULL;
+	char		*why = NULL;
 	int		 paused = pacer_paused(l->pacer);
 
 	/* A bare name is a scenario's, never a file of our directory. */
-	if (strchr(name, '/') == NULL && builtin_find(name) == NULL &&
-	    (found = live_scenario_file(l, name)) == NULL) {
-		*cause = xasprintf("%s: no such scenario (`scenarios` lists "
-		    "them; a file needs its absolute path)", name);
-		return (-1);
-	}
-	free(found);
-	/* The old session's real tasks are not ours to check against. */
-	if ((s = live_session_new(l, name, cause)) == NULL)
+	if ((s = live_session_new(l, name, 0, cause)) == NULL)
 		return (-1);
 	pacer_step_cancel(l->pacer, "load");
 	bridge_perfetto_end(l->bridge, old);

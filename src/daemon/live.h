@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct bridge;
+struct catalog;
 struct change;
 struct config;
 struct engine;
@@ -55,10 +56,8 @@ struct bridge	*live_bridge(const struct live *);
 struct sinks	*live_sinks(const struct live *);
 struct event_base *live_base(const struct live *);
 int		 live_exiting(const struct live *);
-/* The scenario path's directories, absolute. */
-char *const	*live_scenario_dirs(const struct live *, size_t *);
-/* The file of a scenario named name in the scenario path, or NULL. */
-char		*live_scenario_file(const struct live *, const char *name);
+/* The scenarios this daemon knows by name. */
+const struct catalog *live_catalog(const struct live *);
 
 /* Catch the engine up to the wall clock (before a look or change). */
 void		 live_catchup(struct live *);

@@ -129,22 +129,6 @@ struct session {
 
 static struct ledger *session_recount(struct session *, uint64_t);
 
-/* Read a whole scenario file into a string; NULL with *cause. */
-char *
-session_read_file(const char *path, char **cause)
-{
-	size_t	len;
-
-	return (conffile_slurp(path, &len, cause));
-}
-
-/* Parse a scenario's text; label names it in messages. */
-struct scenario *
-session_parse(const char *text, const char *label, char **cause)
-{
-	return (scenario_load_string(text, label, cause));
-}
-
 /* A real task of a replayed scenario: no process, the journal moves it. */
 static int
 session_no_spawn(void *arg, struct engine *e, int id,

@@ -57,15 +57,6 @@ struct session_setup {
 	void				*arg;	/* for note and exit_reason */
 };
 
-/* Read a scenario file whole; NULL with *cause ("PATH: why"). */
-char	*session_read_file(const char *path, char **cause);
-/*
- * Parse a scenario text; label names it in "LABEL:LINE: message".  The
- * caller works out the engine params from it (scenario_params) and
- * checks them before session_create.
- */
-struct scenario *session_parse(const char *text, const char *label,
-	    char **cause);
 /* Start a session of sc (its text in setup); NULL with *cause. */
 struct session *session_create(const struct session_setup *,
 	    const struct scenario *, char **cause);
