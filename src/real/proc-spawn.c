@@ -29,6 +29,7 @@
 #include "cgroup.h"
 #include "change.h"
 #include "engine.h"
+#include "file.h"
 #include "log.h"
 #include "proc.h"
 #include "quote.h"
@@ -197,14 +198,13 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		proc_spawn_exited(ps, p, reason, *cause);
 		return (-1);
 	}
+	/* 0600, through no link, never a FIFO (file.c). */
 	if (ps->outdir != NULL) {
 		log = xasprintf("%s/%s.log", ps->outdir, ti.name);
-		out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	} else
-		out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		out = file_open(log, FILE_TRUNCATE, cause);
+	} else if ((out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		*cause = xasprintf("/dev/null: %s", strerror(errno));
 	if (out == -1) {
-		*cause = xasprintf("%s: %s", log != NULL ? log : "/dev/null",
-		    strerror(errno));
 		proc_spawn_exited(ps, p, "error", *cause);
 		free(log);
 		free(path);
