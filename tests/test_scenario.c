@@ -486,6 +486,52 @@ test_not_regular(void **state)
 	rm_dir(dir);
 }
 
+/*
+ * Lines around an @include: an error in an included file names that
+ * file and its line (also after one with no last newline, or indented),
+ * one in the including file after the include its own line, libconfig's
+ * syntax errors too; an include that ends inside a string is refused
+ * (spliced, it would swallow what follows).
+ */
+static void
+test_include_lines(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX", sub[64];
+	char	 path[256], want[512];
+
+	make_dir(dir);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put_file(sub, "three.cfg", "cpus = 1;\n\n"
+	    "tasks = ( { name = \"a\"; } );", path, sizeof path);
+	put_file(dir, "main3.cfg", "name = \"x\";\n@include \"sub/three.cfg\"\n"
+	    "bogus = 1;\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s:3: unknown top-level key \"bogus\"",
+	    path);
+	file_error(path, want);
+	put_file(sub, "four.cfg", "cpus = 1;\n\ntasks = ( { name = \"a\"; "
+	    "nise = 1; } );", path, sizeof path);
+	put_file(dir, "main4.cfg", "name = \"x\";\n"
+	    "  @include \"sub/four.cfg\"\ndescription = \"y\";\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/four.cfg:3: unknown task key", sub);
+	file_error(path, want);
+	put_file(sub, "syntax.cfg", "cpus = 1;\ncpus = ;\n", path,
+	    sizeof path);
+	put_file(dir, "main5.cfg", "name = \"x\";\n\n"
+	    "@include \"sub/syntax.cfg\"\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s/syntax.cfg:2: ", sub);
+	file_error(path, want);
+	put_file(sub, "open.cfg", "cpus = 1;\ndescription = \"x\n", path,
+	    sizeof path);
+	put_file(dir, "main6.cfg", "@include \"sub/open.cfg\"\n\";\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/open.cfg:3: ends inside a string",
+	    sub);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
 /* A line of /proc/self/status in kB ("VmHWM:"), or -1. */
 static long
 status_kb(const char *key)
@@ -1028,6 +1074,7 @@ main(void)
 		cmocka_unit_test(test_apply_cpus),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_include_lines),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_wide_numbers),
 		cmocka_unit_test(test_reserved_names),
