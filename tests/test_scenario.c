@@ -532,6 +532,73 @@ test_include_lines(void **state)
 	rm_dir(dir);
 }
 
+/* Load path, which must succeed with one task named want. */
+static void
+load_one_task(const char *path, const char *want)
+{
+	struct scenario	*sc;
+	char		*cause = NULL;
+
+	alarm(10);
+	sc = scenario_load_file(path, &cause);
+	alarm(0);
+	if (sc == NULL)
+		fail_msg("%s: %s", path, cause);
+	assert_int_equal(sc->ntasks, 1);
+	assert_string_equal(sc->tasks[0].name, want);
+	scenario_free(sc);
+}
+
+/*
+ * An @include resolves against the directory of the file that holds it
+ * (SPEC.md section 12), whatever the current directory, nested ones
+ * too, and an error two includes down names its file; decoys of the
+ * same names beside the top file must not be read.
+ */
+static void
+test_include_dir(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX", sub[64];
+	char	 path[256], want[512], cwd[4096], *base;
+
+	make_dir(dir);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_non_null(getcwd(cwd, sizeof cwd));
+
+	put_file(sub, "more.cfg", "tasks = ( { name = \"inner\"; } );\n",
+	    path, sizeof path);
+	put_file(sub, "tasks.cfg", "\n@include \"more.cfg\"\n", path,
+	    sizeof path);
+	put_file(dir, "more.cfg", "tasks = ( { name = \"decoy\"; } );\n",
+	    path, sizeof path);
+	put_file(dir, "main.cfg", "name = \"nested\";\ncpus = 1;\n"
+	    "@include \"sub/tasks.cfg\"\n"
+	    "events = ( { at = 5; action = \"caption\"; text = \"x\"; } );\n",
+	    path, sizeof path);
+	/* From / with the absolute path, from its parent with a relative. */
+	assert_int_equal(chdir("/"), 0);
+	load_one_task(path, "inner");
+	assert_int_equal(chdir("/tmp"), 0);
+	base = strrchr(dir, '/') + 1;
+	snprintf(path, sizeof path, "%s/main.cfg", base);
+	load_one_task(path, "inner");
+	assert_int_equal(chdir(cwd), 0);
+
+	/* A bad key two includes down names its own file. */
+	put_file(sub, "bad.cfg", "tasks = (\n { name = \"a\"; nise = 3; }\n"
+	    ");\n", path, sizeof path);
+	put_file(dir, "bad.cfg", "tasks = ( { name = \"decoy\"; } );\n",
+	    path, sizeof path);
+	put_file(sub, "inc-bad.cfg", "@include \"bad.cfg\"\n", path,
+	    sizeof path);
+	put_file(dir, "main2.cfg", "name = \"x\";\n"
+	    "@include \"sub/inc-bad.cfg\"\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s/bad.cfg:2: unknown task key", sub);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
 /* A line of /proc/self/status in kB ("VmHWM:"), or -1. */
 static long
 status_kb(const char *key)
@@ -1075,6 +1142,7 @@ main(void)
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_not_regular),
 		cmocka_unit_test(test_include_lines),
+		cmocka_unit_test(test_include_dir),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_wide_numbers),
 		cmocka_unit_test(test_reserved_names),

@@ -6,8 +6,8 @@
  * 1.7), so libconfig is never let open a file: the file's text is read
  * here and scanned the way libconfig's scanner reads it (comments,
  * strings, "@include" at the start of a line, integers).  Every @include
- * is resolved as libconfig resolves it (against the top file's
- * directory, the current one for a text), read and scanned in turn,
+ * is resolved against the directory of the file that holds it (the
+ * current directory for a text with no file), read and scanned in turn,
  * and its text spliced in where the @include stood, so libconfig parses
  * one text.  A file that is not a regular file is refused without being
  * waited on, and an integer libconfig would silently wrap (a plain one
@@ -57,8 +57,7 @@ struct conffile_names {
 
 /* What one read carries: files so far, error, the spliced text. */
 struct conffile_ctx {
-	const char		*top;		/* the top text's label */
-	int			 topfile;	/* ... which is its path */
+	int			 topfile;	/* the top text is a file */
 	int			 nfiles;
 	size_t			 total;	/* bytes of every file read */
 	char			*error;
@@ -431,10 +430,11 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 	size_t		 keylen = 0;
 	int		 line = 1, bol = 1, hex, rc = -1;
 
-	/* Includes resolve against the top file's directory. */
-	if (ctx->topfile && (slash = strrchr(ctx->top, '/')) != NULL)
-		dir = xstrndup(ctx->top, slash == ctx->top ? 1 :
-		    (size_t)(slash - ctx->top));
+	/* Includes resolve against this file's directory. */
+	if ((slash = strrchr(label, '/')) != NULL && (depth > 0 ||
+	    ctx->topfile))
+		dir = xstrndup(label, slash == label ? 1 :
+		    (size_t)(slash - label));
 	if (depth > 0)
 		conffile_seg(ctx, file, 1);
 	while (p < end) {
@@ -643,7 +643,6 @@ conffile_parse(config_t *cf, const char *text, size_t len,
 	int			rc = -1;
 
 	memset(&ctx, 0, sizeof ctx);
-	ctx.top = label;
 	ctx.topfile = topfile;
 	ctx.nfiles = 1;
 	ctx.total = len;
@@ -675,8 +674,8 @@ out:
 }
 
 /*
- * Read the file at path into cf (from config_init): @include paths are
- * relative to path's directory.  Settings from
+ * Read the file at path into cf (from config_init): an @include is
+ * relative to the directory of the file that holds it.  Settings from
  * path itself have no config_setting_source_file(); those from an
  * include have theirs, the path it was read from.  0, or -1 with *cause
  * ("FILE:LINE: message" or "FILE: message").
@@ -697,7 +696,7 @@ conffile_read(config_t *cf, const char *path, char **cause)
 
 /*
  * Read text into cf as conffile_read does; label names it in messages,
- * @include paths are relative to the current directory.
+ * its own @include paths are relative to the current directory.
  */
 int
 conffile_read_string(config_t *cf, const char *text, const char *label,
