@@ -385,19 +385,59 @@ proc_sample_cputime(struct proc *p)
 
 /*
  * stolen: the CPU time a task had while the engine had not picked it.
- * Its CPU clocks are read when it stops being picked (before the stop
- * signal, or when it is seen blocked) and when it is picked again
- * (before the continue); what grew in between was stolen.  Two reads per
- * switch, none per tick.
+ * Its CPU clocks are read when it stops being picked (when it is seen
+ * blocked, or when it is stopped) and when it is picked again (before
+ * the continue); what grew in between was stolen.
+ *
+ * A running process's CPU clock read from another process lags: the
+ * kernel brings a running thread's time up to date for reads of its own
+ * thread group only, else at its scheduler tick or switch, so the
+ * reading misses up to a tick of what it ran (more while its virtual CPU
+ * is held off by the host).  Read before the stop signal, that missing
+ * run of the picked task came out as stolen at the next pick.  So a
+ * stopping task's reading is taken again once its stop has landed
+ * (proc_sample_settle): stopped, its time is up to date.  What it ran
+ * between the signal and the stop (a stop's own delay, microseconds) is
+ * not counted either.  Three reads and a waitid per switch, none per
+ * tick.
  */
 void
-proc_sample_unpick(struct proc *p)
+proc_sample_unpick(struct proc *p, int stopping)
 {
 	if (!p->picked)
 		return;
 	proc_sample_cputime(p);
 	p->unpicked_ns = p->cpu_ns;
 	p->picked = 0;
+	p->settle = stopping;
+}
+
+/*
+ * If a stopped task's stop has landed (the leader's group stop is
+ * complete: waitid sees it, leaving it to be seen again), read its
+ * clocks again: the reading it stopped being picked at.  A continue
+ * from outside since then clears the settle (proc_spawn_continued), so
+ * what it ran then stays stolen.  The leader's stop says nothing of the
+ * task's other processes, which are read as they are.
+ */
+void
+proc_sample_settle(struct proc *p)
+{
+	siginfo_t	si;
+
+	if (!p->settle)
+		return;
+	if (!p->live || p->picked || !p->stopped) {
+		p->settle = 0;
+		return;
+	}
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)p->pid, &si, WSTOPPED | WNOHANG |
+	    WNOWAIT) != 0 || si.si_pid != p->pid || si.si_code != CLD_STOPPED)
+		return;
+	proc_sample_cputime(p);
+	p->unpicked_ns = p->cpu_ns;
+	p->settle = 0;
 }
 
 /* The engine picked it: what it ran since it was not picked was stolen. */
@@ -406,6 +446,8 @@ proc_sample_pick(struct proc *p)
 {
 	if (p->picked)
 		return;
+	proc_sample_settle(p);
+	p->settle = 0;
 	proc_sample_cputime(p);
 	if (p->cpu_ns > p->unpicked_ns)
 		p->stolen_ns += p->cpu_ns - p->unpicked_ns;
@@ -594,6 +636,7 @@ procs_observe(struct procs *ps)
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
+		proc_sample_settle(p);	/* the last stop, once it landed */
 		/* Stopped, unless woken and stopped until it is picked. */
 		if (p->stopped && !(p->watch && p->ev_woken))
 			continue;
@@ -626,7 +669,7 @@ procs_observe(struct procs *ps)
 				p->blocked_pcount = proc_sample_pcount(p);
 			p->watch = 1;
 			p->ev_woken = 0;
-			proc_sample_unpick(p);
+			proc_sample_unpick(p, 0);
 			if (proc_change(ps, CHANGE_BLOCK, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {

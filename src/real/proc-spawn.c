@@ -415,6 +415,7 @@ proc_spawn_continued(struct procs *ps, struct proc *p)
 	if (!p->live || p->killed || !p->stopped ||
 	    proc_spawn_stopping(p->pid) != 0)
 		return;
+	p->settle = 0;		/* what it ran since is stolen */
 	proc_enforce_signal(p, SIGSTOP);
 	p->stop_ns = proc_now();
 	tick = engine_now(ps->e);

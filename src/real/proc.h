@@ -279,6 +279,8 @@ struct proc {
 	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	int			 picked;	/* by the engine, since enforce */
+	int			 settle;	/* unpicked_ns read before the
+						   stop landed: read again */
 	uint64_t		 unpicked_ns;	/* cpu_ns when it stopped being */
 	uint64_t		 stolen_ns;	/* cpu_ns grown while not picked */
 	uint64_t		 cpu_ns;
@@ -362,7 +364,8 @@ void		 proc_sample_add(struct procs *, struct proc *, pid_t);
 void		 proc_sample_clear(struct procs *, struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
-void		 proc_sample_unpick(struct proc *);
+void		 proc_sample_unpick(struct proc *, int stopping);
+void		 proc_sample_settle(struct proc *);
 void		 proc_sample_pick(struct proc *);
 
 /* proc-event.c */
