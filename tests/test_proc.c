@@ -547,6 +547,59 @@ test_output_file(void **state)
 	assert_int_equal(system(buf), 0);
 }
 
+/*
+ * A child spawned while our loop is kept off the children's CPUs (here
+ * this process on CPU 0 alone, as the daemon's loop is while real tasks
+ * live; engine CPU 0 is physical CPU 1) must not inherit the loop's
+ * affinity: before its exec it takes the physical CPUs of the engine
+ * CPUs it may run on.  Checked while it is stopped before the exec.
+ */
+static void
+test_spawn_affinity(void **state)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	cpu_set_t		 old, set, got;
+	const int		 map[2] = { 1, 0 };
+	char			*argv[] = { "stairs-load", "--run", "1000000",
+				    "--sleep", "0", NULL };
+	int			 a, b;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    sched_getaffinity(0, sizeof old, &old) != 0 ||
+	    !CPU_ISSET(0, &old) || !CPU_ISSET(1, &old)) {
+		fprintf(stderr, "skip: needs CPUs 0 and 1\n");
+		skip();
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof set, &set), 0);
+	log_init("test", 1, LOG_LEVEL_WARN);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = 2;
+	harness_init_conf(&h, 2, &conf);
+	a = harness_spawn_cpus(&h, "a", "0", -1, argv);	/* engine CPU 0 */
+	b = harness_spawn_cpus(&h, "b", NULL, -1, argv);	/* either */
+	assert_int_equal(sched_setaffinity(0, sizeof old, &old), 0);
+
+	assert_int_equal(sched_getaffinity(harness_pid(&h, a), sizeof got,
+	    &got), 0);
+	print_message("a: %d CPUs, CPU 0 %d, CPU 1 %d\n", CPU_COUNT(&got),
+	    CPU_ISSET(0, &got) != 0, CPU_ISSET(1, &got) != 0);
+	assert_int_equal(CPU_COUNT(&got), 1);
+	assert_true(CPU_ISSET(1, &got));
+	assert_int_equal(sched_getaffinity(harness_pid(&h, b), sizeof got,
+	    &got), 0);
+	print_message("b: %d CPUs, CPU 0 %d, CPU 1 %d\n", CPU_COUNT(&got),
+	    CPU_ISSET(0, &got) != 0, CPU_ISSET(1, &got) != 0);
+	assert_int_equal(CPU_COUNT(&got), 2);
+	assert_true(CPU_ISSET(0, &got) && CPU_ISSET(1, &got));
+	/* Still stopped before its exec: the engine has not picked it. */
+	assert_true(harness_stopped(harness_pid(&h, a)));
+	harness_done(&h);
+}
+
 /* A child killed from outside exits with signal=KILL; the rest carry on. */
 static void
 test_killed_outside(void **state)
@@ -801,6 +854,7 @@ main(void)
 		cmocka_unit_test(test_only_changes),
 		cmocka_unit_test(test_exec_failure),
 		cmocka_unit_test(test_output_file),
+		cmocka_unit_test(test_spawn_affinity),
 		cmocka_unit_test(test_killed_outside),
 		cmocka_unit_test(test_kill),
 		cmocka_unit_test(test_free_leaves_nothing),
