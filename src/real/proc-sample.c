@@ -108,9 +108,31 @@ proc_sample_kind(char state)
 	}
 }
 
-/* Read a member's state letter; 0 if it is gone. */
+/* The number of threads in a /proc/PID/stat text (its 20th field). */
+static int
+proc_sample_parse_threads(const char *buf)
+{
+	const char	*p;
+	long		 n;
+	int		 field;
+
+	if ((p = strrchr(buf, ')')) == NULL)
+		return (1);
+	/* The space before each field, the state (3rd) to num_threads. */
+	for (field = 3; field <= 20; field++) {
+		if ((p = strchr(p + 1, ' ')) == NULL)
+			return (1);
+	}
+	n = strtol(p + 1, NULL, 10);
+	return (n >= 1 && n <= INT_MAX ? (int)n : 1);
+}
+
+/*
+ * Read a member's main thread's state letter (0 if it is gone), and its
+ * number of threads into m->threads.
+ */
 static char
-proc_sample_state(struct proc_member *m)
+proc_sample_main_state(struct proc_member *m)
 {
 	char	buf[512], state;
 	ssize_t	n;
@@ -121,6 +143,63 @@ proc_sample_state(struct proc_member *m)
 	buf[n] = '\0';
 	if (proc_sample_parse(buf, &state, NULL) != 0)
 		return (0);
+	m->threads = proc_sample_parse_threads(buf);
+	return (state);
+}
+
+/* A member's threads, read again (one pread; 1 if it is gone). */
+int
+proc_sample_threads(struct proc_member *m)
+{
+	proc_sample_main_state(m);
+	return (m->threads);
+}
+
+/*
+ * The state of a process of several threads whose main thread sleeps:
+ * that of the first other thread that does not (runnable or stopped),
+ * else the main thread's.  A read per thread, and only then.
+ */
+static char
+proc_sample_threads_state(pid_t pid, char main)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[96], buf[512], state;
+
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		return (main);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%.16s/stat",
+		    (long)pid, de->d_name);
+		if (cgroup_read(path, buf, sizeof buf) != 0 ||
+		    proc_sample_parse(buf, &state, NULL) != 0)
+			continue;
+		if (proc_sample_kind(state) == PROC_SAMPLE_RUNS) {
+			main = state;
+			break;
+		}
+	}
+	closedir(d);
+	return (main);
+}
+
+/*
+ * Read a member's state letter; 0 if it is gone.  /proc/PID/stat gives
+ * the main thread's: a process of several is asleep only if all its
+ * threads are, so when the main one is, the others are read too.
+ */
+static char
+proc_sample_state(struct proc_member *m)
+{
+	char	state;
+
+	state = proc_sample_main_state(m);
+	if (m->threads > 1 && proc_sample_kind(state) == PROC_SAMPLE_ASLEEP)
+		state = proc_sample_threads_state(m->pid, state);
 	return (state);
 }
 
@@ -185,6 +264,8 @@ proc_sample_add(struct procs *ps, struct proc *p, pid_t pid)
 		return;
 	}
 	proc_sample_member_pcount(m);
+	m->threads = 1;
+	proc_sample_main_state(m);
 	p->nm++;
 	ps->members_changed = 1;
 }
@@ -454,8 +535,8 @@ proc_sample_pick(struct proc *p)
 	p->picked = 1;
 }
 
-/* Are all of a task's processes blocked (S or D)? */
-static int
+/* Are all of a task's processes, every thread of them, blocked (S or D)? */
+int
 proc_sample_blocked(struct proc *p)
 {
 	int	i, blocked = 0;

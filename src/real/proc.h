@@ -244,6 +244,7 @@ struct proc_member {
 	clockid_t	 clock;		/* its process CPU clock */
 	uint64_t	 cpu_ns;	/* last CPU time read */
 	uint64_t	 pcount;	/* times scheduled in, last read */
+	int		 threads;	/* its threads, at the last read */
 	/* From the kernel's events: 0 unknown, 'r' running or runnable,
 	   else the state it was switched out in (S, D, T, ...). */
 	char		 kstate;
@@ -360,6 +361,8 @@ void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
 int		 proc_sample_parse(const char *, char *, pid_t *);
+int		 proc_sample_threads(struct proc_member *);
+int		 proc_sample_blocked(struct proc *);
 void		 proc_sample_add(struct procs *, struct proc *, pid_t);
 void		 proc_sample_clear(struct procs *, struct proc *);
 long		 proc_sample_lastpid(struct procs *);
