@@ -11,6 +11,11 @@
  * machine is shared: under load the wall clock mostly measures the
  * others).  The issue's goal: 100 000 tasks load in under 1 s.
  *
+ * A second table loads a scenario whose description is one line of 1,
+ * 2 and 4 MB, written inline and in a file the scenario @includes: the
+ * two should take about the same time, growing with the size (issue
+ * 27: an include took 8 s for 4 MB when libconfig read it itself).
+ *
  * Usage: bench_scenario
  */
 #include <stdio.h>
@@ -24,8 +29,10 @@
 
 #define NSIZES	3
 #define ROUNDS	3
+#define NLONG	3
 
 static const int	sizes[NSIZES] = { 1000, 10000, 100000 };
+static const int	longmb[NLONG] = { 1, 2, 4 };
 
 /* Monotonic time in seconds. */
 static double
@@ -98,6 +105,63 @@ bench_write(const char *path, int n, int dup)
 	}
 }
 
+/*
+ * Write a scenario into dir whose description is one line of mb MB:
+ * inline in main.cfg, or in desc.cfg, which main.cfg @includes.
+ * Returns main.cfg's path (static).
+ */
+static const char *
+bench_write_long(const char *dir, int mb, int include)
+{
+	static char	 path[256];
+	char		 desc[256];
+	FILE		*f, *d;
+	size_t		 i, n = (size_t)mb << 20;
+
+	snprintf(path, sizeof path, "%s/main.cfg", dir);
+	snprintf(desc, sizeof desc, "%s/desc.cfg", dir);
+	if ((f = fopen(path, "w")) == NULL ||
+	    (d = fopen(desc, "w")) == NULL) {
+		perror(dir);
+		exit(1);
+	}
+	fprintf(f, "name = \"long\";\ncpus = 1;\n");
+	if (include)
+		fprintf(f, "@include \"desc.cfg\"\n");
+	fputs("description = \"", include ? d : f);
+	for (i = 0; i < n; i++)
+		putc('a' + (int)(i % 26), include ? d : f);
+	fputs("\";\n", include ? d : f);
+	fprintf(f, "tasks = ( { name = \"hog\"; } );\n");
+	if (fclose(f) != 0 || fclose(d) != 0) {
+		perror(dir);
+		exit(1);
+	}
+	return (path);
+}
+
+/* Load path once; its time. */
+static struct bench_time
+bench_load(const char *path)
+{
+	struct scenario		*sc;
+	struct bench_time	 t;
+	char			*cause = NULL;
+	double			 w, c;
+
+	w = bench_now();
+	c = bench_cpu();
+	sc = scenario_load_file(path, &cause);
+	t.wall = bench_now() - w;
+	t.cpu = bench_cpu() - c;
+	if (sc == NULL) {
+		fprintf(stderr, "bench_scenario: %s\n", cause);
+		exit(1);
+	}
+	scenario_free(sc);
+	return (t);
+}
+
 /* Load and apply path once; the times in *load and *apply. */
 static int
 bench_once(const char *path, struct bench_time *load, struct bench_time *apply)
@@ -137,8 +201,11 @@ int
 main(void)
 {
 	struct bench_time	 load[NSIZES], apply[NSIZES], dup[NSIZES];
+	struct bench_time	 inl[NLONG], inc[NLONG];
 	struct bench_time	 l, a, none = { 1e9, 1e9 };
 	char			 path[] = "/tmp/bench_scenario.XXXXXX";
+	char			 dir[] = "/tmp/bench_scenario.XXXXXX";
+	char			 cmd[64];
 	double			 t0, loadavg[1] = { -1 };
 	int			 i, r, fd;
 
@@ -171,6 +238,22 @@ main(void)
 		}
 	}
 	unlink(path);
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return (1);
+	}
+	for (i = 0; i < NLONG; i++) {
+		inl[i] = inc[i] = none;
+		for (r = 0; r < ROUNDS; r++) {
+			l = bench_load(bench_write_long(dir, longmb[i], 0));
+			bench_min(&inl[i], &l);
+			l = bench_load(bench_write_long(dir, longmb[i], 1));
+			bench_min(&inc[i], &l);
+		}
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "bench_scenario: %s failed\n", cmd);
 	getloadavg(loadavg, 1);
 
 	printf("Scenario files: ms to load (scenario_load_file), to set an "
@@ -189,6 +272,17 @@ main(void)
 	    load[NSIZES - 1].cpu < 1.0 ? "met in CPU time, not in wall time "
 	    "(a loaded machine)" : "MISSED", load[NSIZES - 1].wall * 1e3,
 	    load[NSIZES - 1].cpu * 1e3);
+
+	printf("\nA description of one line, inline and in an @include'd "
+	    "file: ms to load;\nwall clock / CPU time, best of %d\n\n",
+	    ROUNDS);
+	printf("| MB | inline | @include | @include / inline (CPU) |\n");
+	printf("|---:|---:|---:|---:|\n");
+	for (i = 0; i < NLONG; i++)
+		printf("| %d | %.0f / %.0f | %.0f / %.0f | %.1f |\n",
+		    longmb[i], inl[i].wall * 1e3, inl[i].cpu * 1e3,
+		    inc[i].wall * 1e3, inc[i].cpu * 1e3, inl[i].cpu > 0 ?
+		    inc[i].cpu / inl[i].cpu : 0.0);
 	printf("(%.1f s in all)\n", bench_now() - t0);
 	return (0);
 }

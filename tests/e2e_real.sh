@@ -172,10 +172,10 @@ else
 	wait_for 5 "hog $1's cputime" cputime "$1" &&
 	    ok "tasks line has a measured cputime" || fail "no cputime: $line"
 	# stolen: the hogs take turns, each stopped while another runs,
-	# so next to nothing runs unpicked: a stop's own delay (µs), and, when
-	# the loop reads a hog's clock from another CPU than the hog's, up to
-	# a scheduler tick the clock lags (docs/REAL.md, stolen's limits; the
-	# ASan run once read 96 ms): timing, checked in the plain build.
+	# so next to nothing runs unpicked (a stop's reading is taken once
+	# it has landed, so the clock's lag read from another CPU is not
+	# counted: docs/REAL.md, stolen's limits): timing, checked in the
+	# plain build.
 	hl=$(ask tasks | grep 'name=hog[0-9] kind=real ')
 	st=$(echo "$hl" | sed -n 's/.* stolen=\([0-9]*\) .*/\1/p' | tr '\n' ' ')
 	n=0; big=0

@@ -11,7 +11,8 @@
 #   ended at that tick, and its replay gives the trace up to there;
 # - `--replay J --policy o1` runs (the O(1) answer) with o1's columns;
 # - truncated, reordered and garbled journals exit 2 with FILE:LINE and
-#   write no trace.
+#   write no trace; so do numbers past their bounds, at once: an end
+#   tick of 2^63 - 1 (ticks are at most 2^40) and tasks=2147483647.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_replay
 daemon=""
@@ -159,6 +160,27 @@ for b in trunc nonl reorder garble badfield; do
 		ok "$b journal refused: $(head -1 "$tmp/err")"
 	else
 		fail "$b journal: exit $st: $(head -2 "$tmp/err")"
+	fi
+done
+
+# Numbers past their bounds: refused at their line, exit 2.  The
+# replays run under a time and a file size limit: the end tick's ran
+# for ever, writing gigabytes of trace.
+sed 's/^end [0-9]*$/end 9223372036854775807/' "$tmp/j" >"$tmp/hugeend"
+sed '2s/ tasks=[0-9]* / tasks=2147483647 /' "$tmp/j" >"$tmp/hugetasks"
+endline=$(wc -l <"$tmp/j")
+for b in "hugeend:$endline: bad end tick" \
+    "hugetasks:2: scenario: bad tasks=\"2147483647\""; do
+	n=${b%%:*}
+	rm -f "$tmp/b.csv"
+	(ulimit -f 20480; exec timeout 20 "$sd" --headless --replay \
+	    "$tmp/$n" --trace "$tmp/b.csv") >/dev/null 2>"$tmp/err"
+	st=$?
+	if [ "$st" -eq 2 ] && grep -q "^$tmp/$b" "$tmp/err" &&
+	    [ ! -e "$tmp/b.csv" ]; then
+		ok "$n journal refused: $(head -1 "$tmp/err")"
+	else
+		fail "$n journal: exit $st: $(head -2 "$tmp/err")"
 	fi
 done
 e2e_end

@@ -293,7 +293,7 @@ test_garbled(void **state)
 		{ "stairs-journal 1\nscenario name=x tasks=1 lines=0\n",
 		    "j:2: scenario: bad lines=\"0\" (expected 1..2147483647)" },
 		{ "stairs-journal 1\nscenario name=x tasks=-1 lines=1\n",
-		    "j:2: scenario: bad tasks=\"-1\" (expected 0..2147483647)" },
+		    "j:2: scenario: bad tasks=\"-1\" (expected 0..16777216)" },
 		{ "stairs-journal 1\nscenario name=\"x tasks=1 lines=1\n",
 		    "j:2: field \"name\" has no closing quote" },
 		{ "stairs-journal 1\nscenario name=\"x\"y tasks=1 lines=1\n",
@@ -338,14 +338,18 @@ test_garbled(void **state)
 		    "unknown policy \"bfs\" (known: staircase, o1, cfs, rr)" },
 		{ HEAD "\nend 0\n", "j:6: an empty line" },
 		{ HEAD "end 0\nend 0\n", "j:7: an entry after the end line" },
-		{ HEAD "end\n", "j:6: bad end tick \"\"" },
-		{ HEAD "end -1\n", "j:6: bad end tick \"-1\"" },
+		{ HEAD "end\n", "j:6: bad end tick \"\" (expected "
+		    "0..1099511627776)" },
+		{ HEAD "end -1\n", "j:6: bad end tick \"-1\" (expected "
+		    "0..1099511627776)" },
 		{ HEAD "end 99999999999999999999\n", "j:6: bad end tick "
-		    "\"99999999999999999999\"" },
+		    "\"99999999999999999999\" (expected 0..1099511627776)" },
 		{ HEAD "finish 5\n", "j:6: unknown entry \"finish\"" },
 		{ HEAD "5\n", "j:6: a change with no kind" },
-		{ HEAD "05 kill task=1\n", "j:6: bad tick \"05\"" },
-		{ HEAD "5x kill task=1\n", "j:6: bad tick \"5x\"" },
+		{ HEAD "05 kill task=1\n", "j:6: bad tick \"05\" (expected "
+		    "0..1099511627776)" },
+		{ HEAD "5x kill task=1\n", "j:6: bad tick \"5x\" (expected "
+		    "0..1099511627776)" },
 		{ HEAD "5 snooze task=1\n", "j:6: unknown change \"snooze\"" },
 		{ HEAD "5 kill\n", "j:6: kill: missing task=" },
 		{ HEAD "5 kill task=1 ms=3\n", "j:6: kill: unknown field "
@@ -398,6 +402,72 @@ test_garbled(void **state)
 
 	for (i = 0; i < sizeof t / sizeof t[0]; i++)
 		refused(t[i].text, t[i].want);
+}
+
+/* Parse s, which must be accepted; the journal (caller frees). */
+static struct journal *
+accepted(const char *s)
+{
+	struct journal	*j;
+	char		*cause = NULL;
+
+	if ((j = journal_parse(s, strlen(s), "j", &cause)) == NULL)
+		fail_msg("refused: %s\nfor:\n%s", cause, s);
+	return (j);
+}
+
+/*
+ * Every number is bounded where it is read (SPEC.md section 12): ticks
+ * at most 2^40 (an end of 2^63 - 1 ran a replay for ever), the scenario's
+ * tasks so that tasks plus adds cannot overflow (tasks=2147483647 and
+ * one add overflowed an int), the engine's parameters as the engine
+ * bounds them (and no wider than an int).
+ */
+static void
+test_bounds(void **state)
+{
+	struct journal	*j;
+
+	refused(HEAD "5 kill task=1\nend 9223372036854775807\n",
+	    "j:7: bad end tick \"9223372036854775807\" (expected "
+	    "0..1099511627776)");
+	refused(HEAD "end 1099511627777\n", "j:6: bad end tick "
+	    "\"1099511627777\" (expected 0..1099511627776)");
+	refused(HEAD "1099511627777 kill task=1\nend 1099511627777\n",
+	    "j:6: bad tick \"1099511627777\" (expected 0..1099511627776)");
+	refused(HEAD "9223372036854775807 kill task=1\n",
+	    "j:6: bad tick \"9223372036854775807\" (expected "
+	    "0..1099511627776)");
+	j = accepted(HEAD "1099511627776 kill task=1\nend 1099511627776\n");
+	assert_int_equal(j->end, (uint64_t)1 << 40);
+	assert_int_equal(j->changes[0].at, (uint64_t)1 << 40);
+	journal_free(j);
+
+	refused("stairs-journal 1\nscenario name=x tasks=2147483647 "
+	    "lines=1\ntext \"a\"\nparams cpus=1 rr_interval=10 sleep_min=1 "
+	    "balance_interval=100\npolicy name=staircase\n"
+	    "5 add name=n nice=0 pattern=- runtime=0 cpus=- real=0\n"
+	    "6 kill task=2\nend 10\n", "j:2: scenario: bad "
+	    "tasks=\"2147483647\" (expected 0..16777216)");
+	j = accepted("stairs-journal 1\nscenario name=x tasks=16777216 "
+	    "lines=1\ntext \"a\"\nparams cpus=1 rr_interval=10 sleep_min=1 "
+	    "balance_interval=100\npolicy name=staircase\n"
+	    "5 add name=n nice=0 pattern=- runtime=0 cpus=- real=0\n"
+	    "6 kill task=16777217\nend 10\n");
+	assert_int_equal(j->header.ntasks, 16777216);
+	assert_int_equal(j->changes[1].task, 16777217);
+	journal_free(j);
+	refused(HEAD "5 kill task=16777217\nend 10\n", "j:6: kill: task "
+	    "16777217 cannot exist (the scenario has 3 tasks and 0 were "
+	    "added)");
+	refused(HEAD "5 kill task=2147483648\nend 10\n", "j:6: kill: bad "
+	    "task=\"2147483648\" (expected 1..2147483647)");
+
+	/* The engine's parameters: bounded by engine_params_check. */
+	refused("stairs-journal 1\nscenario name=x tasks=1 lines=1\n"
+	    "text \"a\"\nparams cpus=1 rr_interval=2147483647 sleep_min=1 "
+	    "balance_interval=100\n", "j:4: params: rr_interval 2147483647 "
+	    "is outside 1..1000");
 }
 
 /* journal_read: a file by path, with the path in messages. */
@@ -498,6 +568,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_reordered),
 		cmocka_unit_test(test_garbled),
+		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_doc_example),
 	};

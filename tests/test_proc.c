@@ -457,6 +457,149 @@ test_exec_failure(void **state)
 	harness_done(&h);
 }
 
+/*
+ * Spawn task name's command with output to its file in the harness's
+ * outdir: 0, or -1 with the cause.
+ */
+static int
+output_spawn(struct harness *h, const char *name, char **cause)
+{
+	struct engine_task_spec	 spec;
+	char			*argv[] = { "sh", "-c", "echo hello", NULL };
+	int			 id;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = name;
+	spec.kind = ENGINE_REAL;
+	spec.start = engine_now(h->e);
+	spec.group = -1;
+	assert_true((id = engine_task_add(h->e, &spec, cause)) >= 0);
+	if (procs_spawn(h->ps, id, argv, cause) != 0)
+		return (-1);
+	harness_run_until_exited(h, id);
+	return (0);
+}
+
+/*
+ * A child's output file (src/base/file.c): made 0600 with umask 0,
+ * never written through a symbolic link, never a FIFO (an open that
+ * blocks on one is killed by the alarm, a failure rather than a hang).
+ */
+static void
+test_output_file(void **state)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	struct stat		 st;
+	char			 dir[] = "/tmp/test_proc.XXXXXX", path[128];
+	char			 victim[128], buf[64], *cause = NULL;
+	mode_t			 old;
+	FILE			*f;
+	size_t			 n;
+
+	assert_non_null(mkdtemp(dir));
+	memset(&conf, 0, sizeof conf);
+	conf.outdir = dir;
+	log_init("test", 1, LOG_LEVEL_WARN);
+	harness_init_conf(&h, 1, &conf);
+
+	old = umask(0);
+	assert_int_equal(output_spawn(&h, "out", &cause), 0);
+	umask(old);
+	snprintf(path, sizeof path, "%s/out.log", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_non_null(f = fopen(path, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "hello\n");
+
+	/* Another user's link to our file: refused, the file untouched. */
+	snprintf(victim, sizeof victim, "%s/victim", dir);
+	assert_non_null(f = fopen(victim, "w"));
+	fputs("secret\n", f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/evil.log", dir);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(output_spawn(&h, "evil", &cause), -1);
+	print_message("cause: %s\n", cause);
+	assert_non_null(strstr(cause, "a symbolic link (refused)"));
+	free(cause);
+	cause = NULL;
+	assert_non_null(f = fopen(victim, "r"));
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_string_equal(buf, "secret\n");
+
+	/* A FIFO with no reader: refused at once. */
+	snprintf(path, sizeof path, "%s/fifo.log", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(output_spawn(&h, "fifo", &cause), -1);
+	alarm(0);
+	print_message("cause: %s\n", cause);
+	assert_non_null(strstr(cause, "a FIFO, not a regular file"));
+	free(cause);
+	harness_done(&h);
+	snprintf(buf, sizeof buf, "rm -rf %s", dir);
+	assert_int_equal(system(buf), 0);
+}
+
+/*
+ * A child spawned while our loop is kept off the children's CPUs (here
+ * this process on CPU 0 alone, as the daemon's loop is while real tasks
+ * live; engine CPU 0 is physical CPU 1) must not inherit the loop's
+ * affinity: before its exec it takes the physical CPUs of the engine
+ * CPUs it may run on.  Checked while it is stopped before the exec.
+ */
+static void
+test_spawn_affinity(void **state)
+{
+	struct harness		 h;
+	struct procs_config	 conf;
+	cpu_set_t		 old, set, got;
+	const int		 map[2] = { 1, 0 };
+	char			*argv[] = { "stairs-load", "--run", "1000000",
+				    "--sleep", "0", NULL };
+	int			 a, b;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 ||
+	    sched_getaffinity(0, sizeof old, &old) != 0 ||
+	    !CPU_ISSET(0, &old) || !CPU_ISSET(1, &old)) {
+		fprintf(stderr, "skip: needs CPUs 0 and 1\n");
+		skip();
+	}
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	assert_int_equal(sched_setaffinity(0, sizeof set, &set), 0);
+	log_init("test", 1, LOG_LEVEL_WARN);
+	memset(&conf, 0, sizeof conf);
+	conf.map = map;
+	conf.nmap = 2;
+	harness_init_conf(&h, 2, &conf);
+	a = harness_spawn_cpus(&h, "a", "0", -1, argv);	/* engine CPU 0 */
+	b = harness_spawn_cpus(&h, "b", NULL, -1, argv);	/* either */
+	assert_int_equal(sched_setaffinity(0, sizeof old, &old), 0);
+
+	assert_int_equal(sched_getaffinity(harness_pid(&h, a), sizeof got,
+	    &got), 0);
+	print_message("a: %d CPUs, CPU 0 %d, CPU 1 %d\n", CPU_COUNT(&got),
+	    CPU_ISSET(0, &got) != 0, CPU_ISSET(1, &got) != 0);
+	assert_int_equal(CPU_COUNT(&got), 1);
+	assert_true(CPU_ISSET(1, &got));
+	assert_int_equal(sched_getaffinity(harness_pid(&h, b), sizeof got,
+	    &got), 0);
+	print_message("b: %d CPUs, CPU 0 %d, CPU 1 %d\n", CPU_COUNT(&got),
+	    CPU_ISSET(0, &got) != 0, CPU_ISSET(1, &got) != 0);
+	assert_int_equal(CPU_COUNT(&got), 2);
+	assert_true(CPU_ISSET(0, &got) && CPU_ISSET(1, &got));
+	/* Still stopped before its exec: the engine has not picked it. */
+	assert_true(harness_stopped(harness_pid(&h, a)));
+	harness_done(&h);
+}
+
 /* A child killed from outside exits with signal=KILL; the rest carry on. */
 static void
 test_killed_outside(void **state)
@@ -710,6 +853,8 @@ main(void)
 		cmocka_unit_test(test_pipeline),
 		cmocka_unit_test(test_only_changes),
 		cmocka_unit_test(test_exec_failure),
+		cmocka_unit_test(test_output_file),
+		cmocka_unit_test(test_spawn_affinity),
 		cmocka_unit_test(test_killed_outside),
 		cmocka_unit_test(test_kill),
 		cmocka_unit_test(test_free_leaves_nothing),

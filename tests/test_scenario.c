@@ -485,6 +485,119 @@ test_not_regular(void **state)
 	rm_dir(dir);
 }
 
+/*
+ * Lines around an @include: an error in an included file names that
+ * file and its line (also after one with no last newline, or indented),
+ * one in the including file after the include its own line, libconfig's
+ * syntax errors too; an include that ends inside a string is refused
+ * (spliced, it would swallow what follows).
+ */
+static void
+test_include_lines(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX", sub[64];
+	char	 path[256], want[512];
+
+	make_dir(dir);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put_file(sub, "three.cfg", "cpus = 1;\n\n"
+	    "tasks = ( { name = \"a\"; } );", path, sizeof path);
+	put_file(dir, "main3.cfg", "name = \"x\";\n@include \"sub/three.cfg\"\n"
+	    "bogus = 1;\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s:3: unknown top-level key \"bogus\"",
+	    path);
+	file_error(path, want);
+	put_file(sub, "four.cfg", "cpus = 1;\n\ntasks = ( { name = \"a\"; "
+	    "nise = 1; } );", path, sizeof path);
+	put_file(dir, "main4.cfg", "name = \"x\";\n"
+	    "  @include \"sub/four.cfg\"\ndescription = \"y\";\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/four.cfg:3: unknown task key", sub);
+	file_error(path, want);
+	put_file(sub, "syntax.cfg", "cpus = 1;\ncpus = ;\n", path,
+	    sizeof path);
+	put_file(dir, "main5.cfg", "name = \"x\";\n\n"
+	    "@include \"sub/syntax.cfg\"\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s/syntax.cfg:2: ", sub);
+	file_error(path, want);
+	put_file(sub, "open.cfg", "cpus = 1;\ndescription = \"x\n", path,
+	    sizeof path);
+	put_file(dir, "main6.cfg", "@include \"sub/open.cfg\"\n\";\n", path,
+	    sizeof path);
+	snprintf(want, sizeof want, "%s/open.cfg:3: ends inside a string",
+	    sub);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
+/* Load path, which must succeed with one task named want. */
+static void
+load_one_task(const char *path, const char *want)
+{
+	struct scenario	*sc;
+	char		*cause = NULL;
+
+	alarm(10);
+	sc = scenario_load_file(path, &cause);
+	alarm(0);
+	if (sc == NULL)
+		fail_msg("%s: %s", path, cause);
+	assert_int_equal(sc->ntasks, 1);
+	assert_string_equal(sc->tasks[0].name, want);
+	scenario_free(sc);
+}
+
+/*
+ * An @include resolves against the directory of the file that holds it
+ * (SPEC.md section 12), whatever the current directory, nested ones
+ * too, and an error two includes down names its file; decoys of the
+ * same names beside the top file must not be read.
+ */
+static void
+test_include_dir(void **state)
+{
+	char	 dir[] = "/tmp/test_scenario.XXXXXX", sub[64];
+	char	 path[256], want[512], cwd[4096], *base;
+
+	make_dir(dir);
+	snprintf(sub, sizeof sub, "%s/sub", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_non_null(getcwd(cwd, sizeof cwd));
+
+	put_file(sub, "more.cfg", "tasks = ( { name = \"inner\"; } );\n",
+	    path, sizeof path);
+	put_file(sub, "tasks.cfg", "\n@include \"more.cfg\"\n", path,
+	    sizeof path);
+	put_file(dir, "more.cfg", "tasks = ( { name = \"decoy\"; } );\n",
+	    path, sizeof path);
+	put_file(dir, "main.cfg", "name = \"nested\";\ncpus = 1;\n"
+	    "@include \"sub/tasks.cfg\"\n"
+	    "events = ( { at = 5; action = \"caption\"; text = \"x\"; } );\n",
+	    path, sizeof path);
+	/* From / with the absolute path, from its parent with a relative. */
+	assert_int_equal(chdir("/"), 0);
+	load_one_task(path, "inner");
+	assert_int_equal(chdir("/tmp"), 0);
+	base = strrchr(dir, '/') + 1;
+	snprintf(path, sizeof path, "%s/main.cfg", base);
+	load_one_task(path, "inner");
+	assert_int_equal(chdir(cwd), 0);
+
+	/* A bad key two includes down names its own file. */
+	put_file(sub, "bad.cfg", "tasks = (\n { name = \"a\"; nise = 3; }\n"
+	    ");\n", path, sizeof path);
+	put_file(dir, "bad.cfg", "tasks = ( { name = \"decoy\"; } );\n",
+	    path, sizeof path);
+	put_file(sub, "inc-bad.cfg", "@include \"bad.cfg\"\n", path,
+	    sizeof path);
+	put_file(dir, "main2.cfg", "name = \"x\";\n"
+	    "@include \"sub/inc-bad.cfg\"\n", path, sizeof path);
+	snprintf(want, sizeof want, "%s/bad.cfg:2: unknown task key", sub);
+	file_error(path, want);
+	rm_dir(dir);
+}
+
 /* A line of /proc/self/status in kB ("VmHWM:"), or -1. */
 static long
 status_kb(const char *key)
@@ -1026,6 +1139,8 @@ main(void)
 		cmocka_unit_test(test_apply_cpus),
 		cmocka_unit_test(test_demo),
 		cmocka_unit_test(test_not_regular),
+		cmocka_unit_test(test_include_lines),
+		cmocka_unit_test(test_include_dir),
 		cmocka_unit_test(test_file_limits),
 		cmocka_unit_test(test_wide_numbers),
 		cmocka_unit_test(test_reserved_names),

@@ -88,7 +88,7 @@ proc_enforce_stop(struct proc *p)
 {
 	if (p->stopped)
 		return;
-	proc_sample_unpick(p);
+	proc_sample_unpick(p, 1);
 	proc_enforce_signal(p, SIGSTOP);
 	p->stopped = 1;
 	p->stop_ns = proc_now();

@@ -168,10 +168,17 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 	st = proc_krun_letter(prev_state, &pre);
 	if (prev > 0 && (p = proc_krun_find(ps, prev, &m)) != NULL) {
 		proc_krun_state(m, ts, st == 'R' ? 'r' : st);
-		/* Blocked: the next observe may tell the engine. */
-		if (st == 'S' || st == 'D') {
+		/*
+		 * Blocked: the next observe may tell the engine.  The record
+		 * names the main thread; of a process of several, it is no
+		 * news while another thread runs (/proc says): a sleeping
+		 * clock sleeps on.
+		 */
+		if ((st == 'S' || st == 'D') &&
+		    (proc_sample_threads(m) == 1 || proc_sample_blocked(p))) {
 			ps->ev_news = 1;
-			if (p->picked && proc_krun_blocked(ps, p) == 1)
+			if (p->picked && (m->threads > 1 ||
+			    proc_krun_blocked(ps, p) == 1))
 				ps->ev_early = 2;
 		}
 	}
@@ -219,7 +226,8 @@ proc_krun_lost(struct procs *ps)
  * Has a task blocked, as the kernel's switches say: 1 if all its
  * processes were last switched out asleep (S or D; the dead ones aside),
  * 0 if one runs, is runnable or stopped, -1 if it cannot say (no switch
- * events, or a member it has heard nothing of yet): the caller reads
+ * events, a member it has heard nothing of yet, or one of several
+ * threads, whose main thread alone the records name): the caller reads
  * /proc then.
  */
 int
@@ -235,6 +243,8 @@ proc_krun_blocked(struct procs *ps, struct proc *p)
 			return (-1);
 		case 'S':
 		case 'D':
+			if (p->m[i].threads > 1)
+				return (-1);
 			blocked = 1;
 			break;
 		case 'X':

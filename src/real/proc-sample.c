@@ -108,9 +108,31 @@ proc_sample_kind(char state)
 	}
 }
 
-/* Read a member's state letter; 0 if it is gone. */
+/* The number of threads in a /proc/PID/stat text (its 20th field). */
+static int
+proc_sample_parse_threads(const char *buf)
+{
+	const char	*p;
+	long		 n;
+	int		 field;
+
+	if ((p = strrchr(buf, ')')) == NULL)
+		return (1);
+	/* The space before each field, the state (3rd) to num_threads. */
+	for (field = 3; field <= 20; field++) {
+		if ((p = strchr(p + 1, ' ')) == NULL)
+			return (1);
+	}
+	n = strtol(p + 1, NULL, 10);
+	return (n >= 1 && n <= INT_MAX ? (int)n : 1);
+}
+
+/*
+ * Read a member's main thread's state letter (0 if it is gone), and its
+ * number of threads into m->threads.
+ */
 static char
-proc_sample_state(struct proc_member *m)
+proc_sample_main_state(struct proc_member *m)
 {
 	char	buf[512], state;
 	ssize_t	n;
@@ -121,6 +143,63 @@ proc_sample_state(struct proc_member *m)
 	buf[n] = '\0';
 	if (proc_sample_parse(buf, &state, NULL) != 0)
 		return (0);
+	m->threads = proc_sample_parse_threads(buf);
+	return (state);
+}
+
+/* A member's threads, read again (one pread; 1 if it is gone). */
+int
+proc_sample_threads(struct proc_member *m)
+{
+	proc_sample_main_state(m);
+	return (m->threads);
+}
+
+/*
+ * The state of a process of several threads whose main thread sleeps:
+ * that of the first other thread that does not (runnable or stopped),
+ * else the main thread's.  A read per thread, and only then.
+ */
+static char
+proc_sample_threads_state(pid_t pid, char main)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[96], buf[512], state;
+
+	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	if ((d = opendir(path)) == NULL)
+		return (main);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%.16s/stat",
+		    (long)pid, de->d_name);
+		if (cgroup_read(path, buf, sizeof buf) != 0 ||
+		    proc_sample_parse(buf, &state, NULL) != 0)
+			continue;
+		if (proc_sample_kind(state) == PROC_SAMPLE_RUNS) {
+			main = state;
+			break;
+		}
+	}
+	closedir(d);
+	return (main);
+}
+
+/*
+ * Read a member's state letter; 0 if it is gone.  /proc/PID/stat gives
+ * the main thread's: a process of several is asleep only if all its
+ * threads are, so when the main one is, the others are read too.
+ */
+static char
+proc_sample_state(struct proc_member *m)
+{
+	char	state;
+
+	state = proc_sample_main_state(m);
+	if (m->threads > 1 && proc_sample_kind(state) == PROC_SAMPLE_ASLEEP)
+		state = proc_sample_threads_state(m->pid, state);
 	return (state);
 }
 
@@ -185,6 +264,8 @@ proc_sample_add(struct procs *ps, struct proc *p, pid_t pid)
 		return;
 	}
 	proc_sample_member_pcount(m);
+	m->threads = 1;
+	proc_sample_main_state(m);
 	p->nm++;
 	ps->members_changed = 1;
 }
@@ -385,19 +466,59 @@ proc_sample_cputime(struct proc *p)
 
 /*
  * stolen: the CPU time a task had while the engine had not picked it.
- * Its CPU clocks are read when it stops being picked (before the stop
- * signal, or when it is seen blocked) and when it is picked again
- * (before the continue); what grew in between was stolen.  Two reads per
- * switch, none per tick.
+ * Its CPU clocks are read when it stops being picked (when it is seen
+ * blocked, or when it is stopped) and when it is picked again (before
+ * the continue); what grew in between was stolen.
+ *
+ * A running process's CPU clock read from another process lags: the
+ * kernel brings a running thread's time up to date for reads of its own
+ * thread group only, else at its scheduler tick or switch, so the
+ * reading misses up to a tick of what it ran (more while its virtual CPU
+ * is held off by the host).  Read before the stop signal, that missing
+ * run of the picked task came out as stolen at the next pick.  So a
+ * stopping task's reading is taken again once its stop has landed
+ * (proc_sample_settle): stopped, its time is up to date.  What it ran
+ * between the signal and the stop (a stop's own delay, microseconds) is
+ * not counted either.  Three reads and a waitid per switch, none per
+ * tick.
  */
 void
-proc_sample_unpick(struct proc *p)
+proc_sample_unpick(struct proc *p, int stopping)
 {
 	if (!p->picked)
 		return;
 	proc_sample_cputime(p);
 	p->unpicked_ns = p->cpu_ns;
 	p->picked = 0;
+	p->settle = stopping;
+}
+
+/*
+ * If a stopped task's stop has landed (the leader's group stop is
+ * complete: waitid sees it, leaving it to be seen again), read its
+ * clocks again: the reading it stopped being picked at.  A continue
+ * from outside since then clears the settle (proc_spawn_continued), so
+ * what it ran then stays stolen.  The leader's stop says nothing of the
+ * task's other processes, which are read as they are.
+ */
+void
+proc_sample_settle(struct proc *p)
+{
+	siginfo_t	si;
+
+	if (!p->settle)
+		return;
+	if (!p->live || p->picked || !p->stopped) {
+		p->settle = 0;
+		return;
+	}
+	memset(&si, 0, sizeof si);
+	if (waitid(P_PID, (id_t)p->pid, &si, WSTOPPED | WNOHANG |
+	    WNOWAIT) != 0 || si.si_pid != p->pid || si.si_code != CLD_STOPPED)
+		return;
+	proc_sample_cputime(p);
+	p->unpicked_ns = p->cpu_ns;
+	p->settle = 0;
 }
 
 /* The engine picked it: what it ran since it was not picked was stolen. */
@@ -406,14 +527,16 @@ proc_sample_pick(struct proc *p)
 {
 	if (p->picked)
 		return;
+	proc_sample_settle(p);
+	p->settle = 0;
 	proc_sample_cputime(p);
 	if (p->cpu_ns > p->unpicked_ns)
 		p->stolen_ns += p->cpu_ns - p->unpicked_ns;
 	p->picked = 1;
 }
 
-/* Are all of a task's processes blocked (S or D)? */
-static int
+/* Are all of a task's processes, every thread of them, blocked (S or D)? */
+int
 proc_sample_blocked(struct proc *p)
 {
 	int	i, blocked = 0;
@@ -594,6 +717,7 @@ procs_observe(struct procs *ps)
 	for (i = 1; i < ps->nt; i++) {
 		if ((p = ps->t[i]) == NULL || !p->live)
 			continue;
+		proc_sample_settle(p);	/* the last stop, once it landed */
 		/* Stopped, unless woken and stopped until it is picked. */
 		if (p->stopped && !(p->watch && p->ev_woken))
 			continue;
@@ -626,7 +750,7 @@ procs_observe(struct procs *ps)
 				p->blocked_pcount = proc_sample_pcount(p);
 			p->watch = 1;
 			p->ev_woken = 0;
-			proc_sample_unpick(p);
+			proc_sample_unpick(p, 0);
 			if (proc_change(ps, CHANGE_BLOCK, p->id, &cause) != 0)
 				goto warn;
 		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {

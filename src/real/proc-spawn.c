@@ -28,7 +28,9 @@
 
 #include "cgroup.h"
 #include "change.h"
+#include "cpumask.h"
 #include "engine.h"
+#include "file.h"
 #include "log.h"
 #include "proc.h"
 #include "quote.h"
@@ -113,18 +115,52 @@ proc_spawn_exited(struct procs *ps, struct proc *p, const char *reason,
 	}
 }
 
-/* The child side of a spawn: never returns. */
+/*
+ * The physical CPUs a task may run on: those of the engine CPUs it is
+ * allowed (its affinity and its group's), else every CPU.
+ */
+static void
+proc_spawn_cpus(struct procs *ps, const struct engine_task_info *ti,
+    cpu_set_t *set)
+{
+	int	c;
+
+	CPU_ZERO(set);
+	for (c = 0; c < ps->ncpus; c++) {
+		if (cpumask_test(&ti->allowed, c) && ps->map[c] >= 0 &&
+		    ps->map[c] < CPU_SETSIZE)
+			CPU_SET(ps->map[c], set);
+	}
+	if (CPU_COUNT(set) == 0) {
+		for (c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, set);
+	}
+}
+
+/*
+ * The child side of a spawn: never returns.  cpus: where it may run
+ * until it is pinned (not the daemon's own CPUs, which it would inherit:
+ * the loop keeps off the children's).
+ */
 static void __attribute__((noreturn))
-proc_spawn_child(struct procs *ps, const char *path, char *const argv[], int out,
-    int errfd)
+proc_spawn_child(struct procs *ps, const char *path, char *const argv[],
+    int out, int errfd, const cpu_set_t *cpus)
 {
 	struct sched_param	sp;
 	sigset_t		set;
-	int			sig, null, err;
+	cpu_set_t		all;
+	int			sig, null, err, c;
 
 	setpgid(0, 0);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != ps->self)
 		_exit(126);
+	/* Outside the daemon's cpuset, say: every CPU it allows. */
+	if (sched_setaffinity(0, sizeof *cpus, cpus) != 0) {
+		CPU_ZERO(&all);
+		for (c = 0; c < CPU_SETSIZE; c++)
+			CPU_SET(c, &all);
+		sched_setaffinity(0, sizeof all, &all);
+	}
 	if (ps->nofile_set)
 		setrlimit(RLIMIT_NOFILE, &ps->nofile);
 	/* A real-time or reniced daemon must not hand that down. */
@@ -158,6 +194,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 {
 	struct engine_task_info	 ti;
 	struct proc		*p;
+	cpu_set_t		 cpus;
 	char			*path, *log = NULL, reason[256], *why;
 	char			 q[QUOTE_SIZE];
 	int			 out, fds[2], status, err, saved;
@@ -197,20 +234,20 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		proc_spawn_exited(ps, p, reason, *cause);
 		return (-1);
 	}
+	/* 0600, through no link, never a FIFO (file.c). */
 	if (ps->outdir != NULL) {
 		log = xasprintf("%s/%s.log", ps->outdir, ti.name);
-		out = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	} else
-		out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		out = file_open(log, FILE_TRUNCATE, cause);
+	} else if ((out = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		*cause = xasprintf("/dev/null: %s", strerror(errno));
 	if (out == -1) {
-		*cause = xasprintf("%s: %s", log != NULL ? log : "/dev/null",
-		    strerror(errno));
 		proc_spawn_exited(ps, p, "error", *cause);
 		free(log);
 		free(path);
 		return (-1);
 	}
 	free(log);
+	proc_spawn_cpus(ps, &ti, &cpus);
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		*cause = xasprintf("pipe: %s", strerror(errno));
 		proc_spawn_exited(ps, p, "error", *cause);
@@ -230,7 +267,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		return (-1);
 	case 0:
 		close(fds[0]);
-		proc_spawn_child(ps, path, argv, out, fds[1]);
+		proc_spawn_child(ps, path, argv, out, fds[1], &cpus);
 	}
 	free(path);
 	close(out);
@@ -415,6 +452,7 @@ proc_spawn_continued(struct procs *ps, struct proc *p)
 	if (!p->live || p->killed || !p->stopped ||
 	    proc_spawn_stopping(p->pid) != 0)
 		return;
+	p->settle = 0;		/* what it ran since is stolen */
 	proc_enforce_signal(p, SIGSTOP);
 	p->stop_ns = proc_now();
 	tick = engine_now(ps->e);

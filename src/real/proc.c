@@ -346,13 +346,17 @@ procs_info(struct procs *ps, int id, struct procs_info *info)
 	memset(info, 0, sizeof *info);
 	if ((p = proc_get(ps, id)) == NULL)
 		return (-1);
-	if (p->live)
+	if (p->live) {
+		proc_sample_settle(p);
 		proc_sample_cputime(p);
+	}
 	info->pid = p->pid;
 	info->cputime_ns = p->cpu_ns;
 	info->cputime_ms = p->cpu_ns / 1000000ULL;
 	info->stolen_ns = p->stolen_ns;
-	if (p->live && !p->picked && p->cpu_ns > p->unpicked_ns)
+	/* Unpicked: what it ran since, once the stop's reading holds. */
+	if (p->live && !p->picked && !p->settle &&
+	    p->cpu_ns > p->unpicked_ns)
 		info->stolen_ns += p->cpu_ns - p->unpicked_ns;
 	info->stolen_ms = info->stolen_ns / 1000000ULL;
 	info->exited = !p->live;

@@ -244,6 +244,7 @@ struct proc_member {
 	clockid_t	 clock;		/* its process CPU clock */
 	uint64_t	 cpu_ns;	/* last CPU time read */
 	uint64_t	 pcount;	/* times scheduled in, last read */
+	int		 threads;	/* its threads, at the last read */
 	/* From the kernel's events: 0 unknown, 'r' running or runnable,
 	   else the state it was switched out in (S, D, T, ...). */
 	char		 kstate;
@@ -279,6 +280,8 @@ struct proc {
 	int			 ev_woken;	/* a wake event since it blocked */
 	uint64_t		 dead_ns;	/* CPU time of members gone */
 	int			 picked;	/* by the engine, since enforce */
+	int			 settle;	/* unpicked_ns read before the
+						   stop landed: read again */
 	uint64_t		 unpicked_ns;	/* cpu_ns when it stopped being */
 	uint64_t		 stolen_ns;	/* cpu_ns grown while not picked */
 	uint64_t		 cpu_ns;
@@ -358,11 +361,14 @@ void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 
 /* proc-sample.c */
 int		 proc_sample_parse(const char *, char *, pid_t *);
+int		 proc_sample_threads(struct proc_member *);
+int		 proc_sample_blocked(struct proc *);
 void		 proc_sample_add(struct procs *, struct proc *, pid_t);
 void		 proc_sample_clear(struct procs *, struct proc *);
 long		 proc_sample_lastpid(struct procs *);
 void		 proc_sample_cputime(struct proc *);
-void		 proc_sample_unpick(struct proc *);
+void		 proc_sample_unpick(struct proc *, int stopping);
+void		 proc_sample_settle(struct proc *);
 void		 proc_sample_pick(struct proc *);
 
 /* proc-event.c */

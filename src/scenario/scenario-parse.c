@@ -1026,8 +1026,8 @@ scenario_from_config(config_t *cf, const char *text, const char *label,
 
 /*
  * Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error.
- * The file and its @includes must be regular files (conffile.c); the
- * includes are relative to the scenario's directory.
+ * The file and its @includes must be regular files (conffile.c); an
+ * @include is relative to the directory of the file that holds it.
  */
 struct scenario *
 scenario_load_file(const char *path, char **cause)

@@ -465,8 +465,7 @@ journal_number(struct journal_ctx *ctx, const char *what, const char *key,
 static int
 journal_task(struct journal_ctx *ctx, const char *what, int *id)
 {
-	long long	v;
-	int		max = ctx->j->header.ntasks + ctx->nadds;
+	long long	v, max = (long long)ctx->j->header.ntasks + ctx->nadds;
 
 	if (journal_number(ctx, what, "task", 1, INT_MAX, &v) != 0)
 		return (-1);
@@ -629,8 +628,9 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 	if ((kind = journal_word(line)) == NULL)
 		return (journal_error(ctx, "a change with no kind"));
 	if (journal_decimal(line, 0, (long long)JOURNAL_TICK_MAX, &at) != 0)
-		return (journal_error(ctx, "bad tick %s",
-		    journal_show(line, q, sizeof q)));
+		return (journal_error(ctx, "bad tick %s (expected 0..%llu)",
+		    journal_show(line, q, sizeof q),
+		    (unsigned long long)JOURNAL_TICK_MAX));
 	sp = journal_word(kind);
 	memset(&tmp, 0, sizeof tmp);
 	for (k = 0; k < JOURNAL_NKINDS; k++) {
@@ -700,8 +700,8 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 		    (s = journal_get(ctx, "scenario", "name")) == NULL)
 			return (-1);
 		h->scenario = xstrdup(s);
-		if (journal_number(ctx, "scenario", "tasks", 0, INT_MAX,
-		    &v) != 0)
+		if (journal_number(ctx, "scenario", "tasks", 0,
+		    JOURNAL_TASKS_MAX, &v) != 0)
 			return (-1);
 		h->ntasks = (int)v;
 		if (journal_number(ctx, "scenario", "lines", 1, INT_MAX,
@@ -880,9 +880,10 @@ journal_parse(const char *text, size_t len, const char *label, char **cause)
 		if (strcmp(line, "end") == 0) {
 			if (rest == NULL || journal_decimal(rest, 0,
 			    (long long)JOURNAL_TICK_MAX, &v) != 0) {
-				journal_error(&ctx, "bad end tick %s",
-				    journal_show(rest != NULL ? rest : "", q,
-				    sizeof q));
+				journal_error(&ctx, "bad end tick %s (expected "
+				    "0..%llu)", journal_show(rest != NULL ?
+				    rest : "", q, sizeof q),
+				    (unsigned long long)JOURNAL_TICK_MAX);
 				goto fail;
 			}
 			if ((uint64_t)v < ctx.prev) {

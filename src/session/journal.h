@@ -19,7 +19,14 @@
 #define JOURNAL_VERSION		1
 #define JOURNAL_MAX_PATTERN	1024		/* numbers in an add pattern */
 #define JOURNAL_MS_MAX		100000000L	/* sleep, runtime, pattern */
-#define JOURNAL_TICK_MAX	((uint64_t)INT64_MAX)
+/* Ticks are at most 2^40 (SPEC.md section 12): 35 years of ms. */
+#define JOURNAL_TICK_MAX	((uint64_t)1 << 40)
+/*
+ * The scenario's tasks: more than a scenario text of 64 MiB can define
+ * (a task takes at least 11 bytes), and with every add a journal can
+ * hold, still far from overflowing an int.
+ */
+#define JOURNAL_TASKS_MAX	(1 << 24)
 
 /* What a session starts from. */
 struct journal_header {
