@@ -77,6 +77,11 @@ runnable() {
 	awk '{ printf "%d\n", ($1 + $2) / 1000000 }' "/proc/$1/schedstat"
 }
 
+# oncpu PID: the ms the kernel has run PID on a CPU (not its waits).
+oncpu() {
+	awk '{ printf "%d\n", $1 / 1000000 }' "/proc/$1/schedstat"
+}
+
 # measure NAME SECS: over SECS seconds, the ticks and the daemon's
 # context switches a second (ticks, cs), task NAME's tasks lines before
 # and after (l0, l1) and its runnable ms between (run).
@@ -107,11 +112,12 @@ follows() {
 
 # hogs_sum: the three hogs' ran and runnable ms, summed (sets ran, run).
 hogs_sum() {
-	ran=0 run=0
+	ran=0 run=0 on=0
 	for h in hog1 hog2 hog3; do
 		l=$(task $h)
 		ran=$((ran + $(field ran "$l")))
 		run=$((run + $(runnable "$(field pid "$l")")))
+		on=$((on + $(oncpu "$(field pid "$l")")))
 	done
 }
 
@@ -196,7 +202,7 @@ case "${STAIRS_SKIP_TIMING:-0}" in
 esac
 # Pauses and resumes: after each, the picked hog runs again at once.
 hogs_sum
-ran0=$ran run0=$run
+ran0=$ran run0=$run on0=$on
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	ask pause >/dev/null
 	sleep 0.05
@@ -204,17 +210,20 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 	sleep 0.1
 done
 hogs_sum
-ran=$((ran - ran0)) run=$((run - run0))
-echo "real-hogs, 10 pauses and resumes: the hogs ran $ran ms, runnable $run ms"
+ran=$((ran - ran0)) run=$((run - run0)) on=$((on - on0))
+echo "real-hogs, 10 pauses and resumes: the hogs ran $ran ms, runnable $run ms, on a CPU $on ms"
 case "${STAIRS_SKIP_TIMING:-0}" in
 ""|0)
 	# Each resume costs a tick or more either way (ticking every tick
 	# too: 6.5-7 % here); the picked hog left stopped to the end of its
-	# allotment cost 12-20 %.
-	d=$((ran - run)); [ $d -lt 0 ] && d=$((-d))
-	[ "$ran" -gt 600 ] && [ $((d * 100)) -le $((ran * 12)) ] &&
-	    ok "through pauses and resumes the hogs were runnable as long as the engine ran them ($run ms for $ran)" ||
-	    fail "after resumes: runnable $run ms for ran $ran" ;;
+	# allotment cost 12-20 %: runnable less than ran.  A hog left
+	# running through the pauses would be on a CPU a third longer than
+	# the engine ran it; its waits for a busy machine's CPU are not
+	# counted there, so a loaded machine does not fail this.
+	[ "$ran" -gt 600 ] && [ $((run * 100)) -ge $((ran * 88)) ] &&
+	    [ $((on * 100)) -le $((ran * 112)) ] &&
+	    ok "through pauses and resumes the hogs were runnable as long as the engine ran them ($run ms for $ran, $on on a CPU)" ||
+	    fail "after resumes: runnable $run ms, on a CPU $on, for ran $ran" ;;
 *)	echo "skipped: the hogs' runnable time through resumes (timing; checked in the plain build)" ;;
 esac
 # o1 and cfs say how long what runs keeps its CPU too: the loop sleeps
