@@ -46,7 +46,7 @@ plant() {
 	cp "$tmp/saved" "$tree/$1"
 }
 
-plant src/core/engine.c \
+plant src/core/engine-tick.c \
 'uint64_t session_now(const void *);
 uint64_t engine_planted(const void *);
 uint64_t engine_planted(const void *s) { return (session_now(s)); }' \

@@ -1,7 +1,7 @@
 /*
  * test_engine_model.c -- a differential test: a naive reference model of
  * SPEC.md section 1 (arrays scanned every time, no cleverness), written
- * apart from src/engine.c, run in lockstep with the engine over seeded
+ * apart from src/core/engine*.c, run in lockstep with the engine over seeded
  * random workloads with live changes between ticks.  Every trace row and
  * every task's state must agree at every tick.
  *

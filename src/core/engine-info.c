@@ -10,44 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-int.h"
+#include "engine-state.h"
 #include "log.h"
 #include "xmalloc.h"
-
-/*
- * Start the log of changes again: anything may have changed.  Its new
- * epoch comes from the counter the tracker keeps for all its engines
- * (engine_track_changes): a reader that kept an epoch never sees it
- * again in another of them (a clone, one allocated where a freed one
- * was) or after a log started again.
- */
-void
-engine_changes_reset(struct engine *e)
-{
-	e->nlog = 0;
-	e->epoch = e->epochs != NULL ? ++*e->epochs : 0;
-}
-
-/*
- * The log of changes is full: grow it to at least 64 Ki entries and 4
- * per task, or, that big already, start it again.  Out of line, so the
- * queue operations that log stay small.
- */
-void __attribute__((noinline))
-engine_log_full(struct engine *e)
-{
-	size_t	want;
-
-	want = (size_t)e->ntasks * 4;
-	if (want < 65536)
-		want = 65536;
-	if (e->log_size >= want) {
-		engine_changes_reset(e);
-	} else {
-		e->log = xreallocarray(e->log, want, sizeof *e->log);
-		e->log_size = want;
-	}
-}
 
 /*
  * Keep the log of changes (epochs: the tracker's counter of epochs, for

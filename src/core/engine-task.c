@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-int.h"
+#include "engine-state.h"
 #include "log.h"
 #include "xmalloc.h"
 
@@ -232,26 +232,6 @@ engine_group_set_cpus(struct engine *e, int group, const struct cpumask *cpus,
 		engine_migrate_if_needed(e, t);
 	}
 	return (0);
-}
-
-/*
- * Grow the task array.  struct task asks for 64-byte alignment (its hot
- * fields fill one cache line), which realloc does not give: allocate
- * aligned and copy.
- */
-struct task *
-engine_tasks_resize(struct task *old, int n, int size)
-{
-	struct task	*t;
-
-	if (posix_memalign((void **)&t, _Alignof(struct task),
-	    (size_t)size * sizeof *t) != 0) {
-		fatalx("out of memory for %d tasks", size);
-	}
-	if (n > 0)
-		memcpy(t, old, (size_t)n * sizeof *t);
-	free(old);
-	return (t);
 }
 
 /* Add a task; it becomes runnable at spec->start (or now, if earlier). */

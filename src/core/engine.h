@@ -357,14 +357,14 @@ int	engine_task_kill(struct engine *, int id, char **cause);
 /* Real tasks: seen blocked (sleeps until woken), seen runnable again. */
 int	engine_task_block(struct engine *, int id, char **cause);
 int	engine_task_wake(struct engine *, int id, char **cause);
-/* Would a blocked real task woken now preempt?  Pure; see engine.c. */
+/* Would a blocked real task woken now preempt?  Pure; see engine-task.c. */
 int	engine_wake_query(const struct engine *, int id, int *cpu,
 	    int *rank);
 void	engine_event_add(struct engine *, const struct engine_event *);
 
 /* Run the next tick (engine_now()) and advance the clock by one. */
 void	engine_tick(struct engine *);
-/* Ticks from now that surely run what the last one did; see engine.c. */
+/* Ticks from now that surely run what the last one did; see engine-tick.c. */
 uint64_t engine_quiet(const struct engine *, uint64_t most);
 
 /* Reading back. */

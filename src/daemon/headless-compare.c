@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "headless.h"
+#include "headless-compare.h"
 #include "scenario.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -155,14 +155,42 @@ headless_kernel(const struct scenario *sc)
 }
 
 /*
+ * Check a --compare list: one or more known policy names separated by
+ * commas.  0, or -1 with the complaint printed.
+ */
+int
+headless_compare_check(const char *list)
+{
+	char	*copy, *p, *name;
+	int	 rc = 0, n = 0;
+
+	copy = p = xstrdup(list);
+	while ((name = strsep(&p, ",")) != NULL) {
+		if (engine_policy_find(name) == NULL &&
+		    strcmp(name, "kernel") != 0) {
+			fprintf(stderr, "stairsd: --compare: unknown policy "
+			    "\"%s\" (known: %s, and kernel for an imported "
+			    "trace)\n", name, engine_policy_names());
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	free(copy);
+	return (rc);
+}
+
+/*
  * --compare: run the scenario once per policy and print, for each, a
  * line "policy NAME", a CSV block of task,nice,share,ran,runs,lat_p50,
  * lat_p95,lat_max in task id order, and an empty line (SPEC.md 6).
  */
 int
-headless_compare(const struct headless_opts *o, const struct scenario *sc,
-    const struct engine_params *p)
+headless_compare(const char *names, uint64_t ticks, const struct scenario *sc,
+    const struct session_setup *base)
 {
+	const struct engine_params	*p = &base->params;
+	struct session_setup		 set = *base;
 	const struct engine_policy	*pol;
 	struct engine_task_info		 ti;
 	struct headless_stat		*st;
@@ -172,19 +200,19 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 	uint64_t			 t;
 	int				 n, id, status = 0;
 
-	if (sc->kernel.span_us == 0 && headless_lists(o->compare, "kernel")) {
+	if (sc->kernel.span_us == 0 && headless_lists(names, "kernel")) {
 		fprintf(stderr, "%s: --compare kernel: the scenario keeps no "
 		    "kernel rows (stairs-import writes them)\n", sc->path);
 		return (2);
 	}
-	list = cur = xstrdup(o->compare);
+	list = cur = xstrdup(names);
 	while (status == 0 && (name = strsep(&cur, ",")) != NULL) {
 		if (strcmp(name, "kernel") == 0) {
 			headless_kernel(sc);
 			continue;
 		}
-		pol = engine_policy_find(name);
-		if ((ses = headless_session(sc, p, pol, &cause)) == NULL) {
+		set.policy = pol = engine_policy_find(name);
+		if ((ses = session_create(&set, sc, &cause)) == NULL) {
 			fprintf(stderr, "%s\n", cause);
 			free(cause);
 			status = 2;
@@ -193,7 +221,7 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 		e = session_engine(ses);
 		n = engine_ntasks(e);
 		st = xcalloc((size_t)n + 1, sizeof *st);
-		for (t = 0; t < o->ticks; t++)
+		for (t = 0; t < ticks; t++)
 			headless_count(ses, st, n, t, p->cpus);
 		printf("policy %s\n", pol->name);
 		puts("task,nice,share,ran,runs,lat_p50,lat_p95,lat_max");
@@ -204,8 +232,8 @@ headless_compare(const struct headless_opts *o, const struct scenario *sc,
 				qsort(st[id].lat, st[id].nlat,
 				    sizeof *st[id].lat, headless_cmp_u64);
 			printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, ti.name,
-			    ti.nice, o->ticks == 0 ? 0.0 :
-			    100.0 * (double)st[id].ran / (double)o->ticks,
+			    ti.nice, ticks == 0 ? 0.0 :
+			    100.0 * (double)st[id].ran / (double)ticks,
 			    st[id].ran, st[id].runs);
 			headless_pct(st[id].lat, st[id].nlat, 50);
 			headless_pct(st[id].lat, st[id].nlat, 95);

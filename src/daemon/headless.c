@@ -22,6 +22,7 @@
 #include "scenario.h"
 #include "session.h"
 #include "headless.h"
+#include "headless-compare.h"
 #include "table.h"
 #include "xmalloc.h"
 
@@ -30,7 +31,20 @@
 /* The trace's stdio buffer: static, as stdout may keep it until exit. */
 static char headless_buf[HEADLESS_BUFSIZE];
 
-
+/* What the command line asked for. */
+struct headless_opts {
+	const char	*scenario;
+	uint64_t	 ticks;
+	int		 has_ticks;
+	const char	*trace;
+	const char	*table;
+	const char	*perfetto;	/* --perfetto PATH */
+	int		 cpus;		/* 0: from the scenario */
+	int		 rr;		/* 0: from the scenario */
+	const char	*policy;	/* NULL: the scenario's */
+	const char	*compare;	/* NULL: no comparison */
+	const char	*replay;	/* --replay JOURNAL */
+};
 
 /* The run's state: the session (engine, trace writer), the table. */
 struct headless_run {
@@ -97,32 +111,6 @@ headless_number(const char *s, long long min, long long max, long long *out)
 		return (-1);
 	*out = v;
 	return (0);
-}
-
-/*
- * Check a --compare list: one or more known policy names separated by
- * commas.  0, or -1 with the complaint printed.
- */
-static int
-headless_compare_check(const char *list)
-{
-	char	*copy, *p, *name;
-	int	 rc = 0, n = 0;
-
-	copy = p = xstrdup(list);
-	while ((name = strsep(&p, ",")) != NULL) {
-		if (engine_policy_find(name) == NULL &&
-		    strcmp(name, "kernel") != 0) {
-			fprintf(stderr, "stairsd: --compare: unknown policy "
-			    "\"%s\" (known: %s, and kernel for an imported "
-			    "trace)\n", name, engine_policy_names());
-			rc = -1;
-			break;
-		}
-		n++;
-	}
-	free(copy);
-	return (rc);
 }
 
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
@@ -377,19 +365,16 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 	return (0);
 }
 
-/* A session of sc under pol, with no real processes; NULL with *cause. */
-struct session *
-headless_session(const struct scenario *sc, const struct engine_params *p,
-    const struct engine_policy *pol, char **cause)
+/* The setup of a session of sc with no real processes, under pol. */
+static void
+headless_setup_plain(struct session_setup *set, const struct scenario *sc,
+    const struct engine_params *p, const struct engine_policy *pol)
 {
-	struct session_setup	set;
-
-	memset(&set, 0, sizeof set);
-	set.label = sc->path;
-	set.text = "";
-	set.params = *p;
-	set.policy = pol;
-	return (session_create(&set, sc, cause));
+	memset(set, 0, sizeof *set);
+	set->label = sc->path;
+	set->text = "";
+	set->params = *p;
+	set->policy = pol;
 }
 
 /* Does the journal go back anywhere (a seek, then resume)? */
@@ -492,7 +477,8 @@ headless_main(int argc, char **argv)
 	    o.table == NULL && o.perfetto == NULL)
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
-		status = headless_compare(&o, sc, &p);
+		headless_setup_plain(&set, sc, &p, run.policy);
+		status = headless_compare(o.compare, o.ticks, sc, &set);
 		goto out;
 	}
 	if (o.table != NULL && run.policy != &engine_policy_staircase) {
@@ -513,8 +499,10 @@ headless_main(int argc, char **argv)
 		/* A branch goes back: keyframes to go back to. */
 		set.history = headless_branches(j) ? UINT64_MAX : 0;
 		run.s = session_create(&set, sc, &cause);
-	} else
-		run.s = headless_session(sc, &p, run.policy, &cause);
+	} else {
+		headless_setup_plain(&set, sc, &p, run.policy);
+		run.s = session_create(&set, sc, &cause);
+	}
 	if (run.s == NULL) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);

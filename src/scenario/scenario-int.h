@@ -1,5 +1,6 @@
 /*
- * scenario-int.h -- what scenario.c and scenario-parse.c share alone.
+ * scenario-int.h -- what scenario.c gives scenario-parse.c alone (the
+ * parser calls down into scenario.c, never the other way).
  */
 #ifndef STAIRS_SCENARIO_INT_H
 #define STAIRS_SCENARIO_INT_H
@@ -17,5 +18,10 @@ int	scenario_error(struct scenario_ctx *, int line, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 /* A group's index in sc by name, or -1. */
 int	scenario_find_group(const struct scenario *, const char *name);
+
+/* A names' index for n names; add one: -1, or the index it had. */
+void	scenario_index_init(struct scenario_index *, size_t n);
+long	scenario_index_add(struct scenario_index *, const char *name,
+	    size_t index);
 
 #endif

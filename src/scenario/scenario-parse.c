@@ -75,18 +75,6 @@ static int	scenario_error_at(struct scenario_ctx *,
 		    const config_setting_t *, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 
-/* Record the first error as "LABEL:LINE: message"; returns -1. */
-int
-scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	va_start(ap, fmt);
-	conffile_verror(&ctx->error, ctx->label, NULL, line, fmt, ap);
-	va_end(ap);
-	return (-1);
-}
-
 /*
  * Record the first error at setting s: "FILE:LINE: message" with the
  * file it was written in (an @include'd file names itself); returns -1.
@@ -177,7 +165,7 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
 	return (0);
 }
 
-/* Check a task or group name by the engine's one rule (engine.c). */
+/* Check a task or group name by the engine's one rule (engine-task.c). */
 static int
 scenario_name(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
@@ -262,63 +250,6 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 			    scenario_type_name(e)));
 	}
 	return (0);
-}
-
-/* Size an index for n names: a power of two at least twice n. */
-static void
-scenario_index_init(struct scenario_index *ix, size_t n)
-{
-	size_t	size = 16;
-
-	while (size < n * 2)
-		size *= 2;
-	ix->slots = xcalloc(size, sizeof *ix->slots);
-	ix->size = size;
-}
-
-/* The slot holding name, or the free slot where it would go. */
-static struct scenario_slot *
-scenario_index_slot(const struct scenario_index *ix, const char *name)
-{
-	const unsigned char	*p;
-	uint32_t		 h = 2166136261u;	/* FNV-1a */
-	size_t			 i;
-
-	for (p = (const unsigned char *)name; *p != '\0'; p++)
-		h = (h ^ *p) * 16777619u;
-	i = h & (ix->size - 1);
-	while (ix->slots[i].name != NULL &&
-	    strcmp(ix->slots[i].name, name) != 0)
-		i = (i + 1) & (ix->size - 1);
-	return (&ix->slots[i]);
-}
-
-/*
- * Add name (owned by the caller, kept alive) at index; if the name is
- * already there, return the index it has, else -1.
- */
-static long
-scenario_index_add(struct scenario_index *ix, const char *name, size_t index)
-{
-	struct scenario_slot	*slot = scenario_index_slot(ix, name);
-
-	if (slot->name != NULL)
-		return ((long)slot->index);
-	slot->name = name;
-	slot->index = index;
-	return (-1);
-}
-
-/* The index of name, or -1. */
-static int
-scenario_index_find(const struct scenario_index *ix, const char *name)
-{
-	const struct scenario_slot	*slot;
-
-	if (ix->size == 0)
-		return (-1);
-	slot = scenario_index_slot(ix, name);
-	return (slot->name != NULL ? (int)slot->index : -1);
 }
 
 /* Parse one group entry. */
@@ -574,20 +505,6 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		    "duplicate task name \"%s\" (first at line %d)",
 		    t->name, sc->tasks[first].line));
 	return (0);
-}
-
-/* Find a task by name in the scenario; its index, or -1 if none. */
-int
-scenario_find_task(const struct scenario *sc, const char *name)
-{
-	return (scenario_index_find(&sc->task_index, name));
-}
-
-/* Find a group by name in the scenario; -1 if none. */
-int
-scenario_find_group(const struct scenario *sc, const char *name)
-{
-	return (scenario_index_find(&sc->group_index, name));
 }
 
 /* Read a number (an integer or a float) within min..max. */

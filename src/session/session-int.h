@@ -1,10 +1,12 @@
 /*
- * session-int.h -- a session's insides, shared by its files alone:
- * session.c (making one, its tick, its changes), session-out.c (what a
- * tick writes out and narrates), session-journal.c (the journal, its
- * record and a replay's feed), session-rewind.c (keyframes, seek and
- * branch) and session-shadow.c (the shadow engine of compare).
- * Nothing outside src/session/session*.c includes it.
+ * session-int.h -- a session's insides, shared by its files alone,
+ * each calling only those before it: session-apply.c (a change made to
+ * an engine), session-out.c (what a tick writes out and narrates),
+ * session-shadow.c (the shadow engine of compare), session-journal.c
+ * (the journal and its record), session-rewind.c (keyframes, seek,
+ * branch and the past's counts) and session.c (making one, its tick,
+ * its changes, a replay's feed).  Nothing outside src/session/session*.c
+ * includes it.
  */
 #ifndef STAIRS_SESSION_INT_H
 #define STAIRS_SESSION_INT_H
@@ -120,7 +122,7 @@ struct session {
 	const struct engine_policy	*shadow_policy;
 };
 
-/* session.c */
+/* session-apply.c */
 int		 session_apply(struct session *, struct engine *,
 		    const struct change *, char **cause);
 
@@ -135,13 +137,13 @@ void		 session_fired(struct session *, uint64_t tick);
 void		 session_exits(struct session *, uint64_t tick);
 
 /* session-journal.c */
-void		 session_feed_due(struct session *);
 void		 session_journal_add(struct session *, const struct change *);
 void		 session_record_change(struct session *,
 		    const struct change *);
 
 /* session-rewind.c */
 void		 session_key_add(struct session *);
+struct ledger	*session_ledger(struct session *);
 struct ledger	*session_recount(struct session *, uint64_t tick);
 
 /* session-shadow.c */

@@ -1,10 +1,8 @@
 /*
  * session-journal.c -- a session's journal: every change made from
  * outside the scenario, with the tick it took effect, kept in memory and
- * appended to the record file if one is set (docs/JOURNAL.md); and a
- * replay's feed, whose changes are made before the ticks they were made
- * at live, in the same order, so the engine, and so the trace, comes
- * out the same.
+ * appended to the record file if one is set (docs/JOURNAL.md).  A
+ * replay's feed, which makes the journal's changes again, is session.c's.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -20,65 +18,6 @@
 #include "runs.h"
 #include "session-int.h"
 #include "xmalloc.h"
-
-/* Make the fed changes due at this tick. */
-void
-session_feed_due(struct session *s)
-{
-	const struct change	*ch;
-	uint64_t		 now = engine_now(s->e);
-	char			*cause;
-
-	while (s->nextfeed < s->nfeed && s->feed[s->nextfeed].at <= now) {
-		ch = &s->feed[s->nextfeed++];
-		if (ch->kind == CHANGE_POLICY && s->keep_policy)
-			continue;
-		cause = NULL;
-		if (ch->kind == CHANGE_BRANCH) {
-			/* Back to its tick, as the live session went. */
-			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
-			    session_branch(s, &cause) == 0)
-				now = engine_now(s->e);
-			else {
-				fprintf(stderr, "stairsd: replay: tick %llu: "
-				    "%s\n", (unsigned long long)now, cause);
-				free(cause);
-			}
-			continue;
-		}
-		if (session_change(s, ch, &cause) < 0) {
-			/* Made live, so it is made again; say if not. */
-			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
-			    (unsigned long long)now, cause);
-			free(cause);
-		}
-	}
-}
-
-/* Make the changes fed from a journal as their ticks come. */
-void
-session_feed(struct session *s, const struct change *ch, size_t n,
-    int keep_policy)
-{
-	size_t	i;
-
-	s->feed = ch;
-	s->nfeed = n;
-	s->nextfeed = 0;
-	s->feed_branch = 0;
-	for (i = 0; i < n; i++) {
-		if (ch[i].kind == CHANGE_BRANCH)
-			s->feed_branch = i + 1;
-	}
-	s->keep_policy = keep_policy;
-}
-
-/* Is a branch still ahead in the fed changes? */
-int
-session_feed_branch_ahead(const struct session *s)
-{
-	return (s->nextfeed < s->feed_branch);
-}
 
 /* Keep a copy of ch (what it points to too) in the journal. */
 void

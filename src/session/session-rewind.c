@@ -113,6 +113,25 @@ session_recount(struct session *s, uint64_t tick)
 	return (l);
 }
 
+
+/*
+ * The table counts of the state shown, NULL if not kept: the present's,
+ * or while the past is shown its own, counted again once per tick shown.
+ */
+struct ledger *
+session_ledger(struct session *s)
+{
+	if (s->view == NULL || s->ledger == NULL)
+		return (s->ledger);
+	if (s->view_ledger == NULL ||
+	    s->view_ledger_tick != engine_now(s->view)) {
+		ledger_free(s->view_ledger);
+		s->view_ledger = session_recount(s, engine_now(s->view));
+		s->view_ledger_tick = engine_now(s->view);
+	}
+	return (s->view_ledger);
+}
+
 /*
  * Can tick be seen (the present, or a tick the history keeps)?  0, or
  * -1 with *cause: a seek refused this way changes nothing.

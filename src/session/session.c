@@ -5,8 +5,10 @@
  * lesson's events fired and its outputs written (session-out.c); every
  * change from outside the scenario goes through session_change, which
  * applies it at engine_now() and keeps it in the journal
- * (session-journal.c, docs/JOURNAL.md).  The past (session-rewind.c)
- * and a shadow under another policy (session-shadow.c) are its too.
+ * (session-journal.c, docs/JOURNAL.md), and a replay's feed makes a
+ * journal's changes again here.  The past (session-rewind.c) and a
+ * shadow under another policy (session-shadow.c) are its too; every
+ * change reaches an engine through session-apply.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -188,24 +190,6 @@ session_text(const struct session *s)
 	return (s->text);
 }
 
-/*
- * The table counts of the state shown, NULL if not kept: the present's,
- * or while the past is shown its own, counted again once per tick shown.
- */
-struct ledger *
-session_ledger(struct session *s)
-{
-	if (s->view == NULL || s->ledger == NULL)
-		return (s->ledger);
-	if (s->view_ledger == NULL ||
-	    s->view_ledger_tick != engine_now(s->view)) {
-		ledger_free(s->view_ledger);
-		s->view_ledger = session_recount(s, engine_now(s->view));
-		s->view_ledger_tick = engine_now(s->view);
-	}
-	return (s->view_ledger);
-}
-
 /* What each CPU of the present ran, over the last few seconds. */
 const struct runs *
 session_runs(const struct session *s)
@@ -285,6 +269,66 @@ session_quiet(const struct session *s, uint64_t most)
 	return (lesson_quiet(s->lesson, engine_now(s->e), q));
 }
 
+
+/* Make the fed changes due at this tick. */
+static void
+session_feed_due(struct session *s)
+{
+	const struct change	*ch;
+	uint64_t		 now = engine_now(s->e);
+	char			*cause;
+
+	while (s->nextfeed < s->nfeed && s->feed[s->nextfeed].at <= now) {
+		ch = &s->feed[s->nextfeed++];
+		if (ch->kind == CHANGE_POLICY && s->keep_policy)
+			continue;
+		cause = NULL;
+		if (ch->kind == CHANGE_BRANCH) {
+			/* Back to its tick, as the live session went. */
+			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
+			    session_branch(s, &cause) == 0)
+				now = engine_now(s->e);
+			else {
+				fprintf(stderr, "stairsd: replay: tick %llu: "
+				    "%s\n", (unsigned long long)now, cause);
+				free(cause);
+			}
+			continue;
+		}
+		if (session_change(s, ch, &cause) < 0) {
+			/* Made live, so it is made again; say if not. */
+			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
+			    (unsigned long long)now, cause);
+			free(cause);
+		}
+	}
+}
+
+/* Make the changes fed from a journal as their ticks come. */
+void
+session_feed(struct session *s, const struct change *ch, size_t n,
+    int keep_policy)
+{
+	size_t	i;
+
+	s->feed = ch;
+	s->nfeed = n;
+	s->nextfeed = 0;
+	s->feed_branch = 0;
+	for (i = 0; i < n; i++) {
+		if (ch[i].kind == CHANGE_BRANCH)
+			s->feed_branch = i + 1;
+	}
+	s->keep_policy = keep_policy;
+}
+
+/* Is a branch still ahead in the fed changes? */
+int
+session_feed_branch_ahead(const struct session *s)
+{
+	return (s->nextfeed < s->feed_branch);
+}
+
 /* Run one tick and what follows from it. */
 void
 session_tick(struct session *s)
@@ -312,62 +356,6 @@ session_tick(struct session *s)
 	}
 	if (s->history > 0 && engine_now(s->e) % SESSION_KEY_TICKS == 0)
 		session_key_add(s);
-}
-
-/* Apply a change to engine e; 0 (ADD: the id) or -1 with *cause. */
-int
-session_apply(struct session *s, struct engine *e, const struct change *ch,
-    char **cause)
-{
-	struct engine_task_spec		 spec;
-	const struct engine_policy	*pol;
-
-	switch (ch->kind) {
-	case CHANGE_SLEEP:
-		return (engine_task_sleep(e, ch->task, (uint64_t)ch->value,
-		    cause));
-	case CHANGE_NICE:
-		return (engine_task_nice(e, ch->task, (int)ch->value,
-		    cause));
-	case CHANGE_AFFINITY:
-		return (engine_task_affinity(e, ch->task, &ch->cpus,
-		    cause));
-	case CHANGE_KILL:
-	case CHANGE_EXIT:
-		return (engine_task_kill(e, ch->task, cause));
-	case CHANGE_BLOCK:
-		return (engine_task_block(e, ch->task, cause));
-	case CHANGE_WAKE:
-		return (engine_task_wake(e, ch->task, cause));
-	case CHANGE_ADD:
-		memset(&spec, 0, sizeof spec);
-		spec.name = ch->name;
-		spec.kind = ch->real ? ENGINE_REAL : ENGINE_SIM;
-		spec.nice = ch->nice;
-		spec.start = engine_now(e);
-		if (!ch->real) {
-			spec.pattern = ch->pattern;
-			spec.npattern = ch->npattern;
-			spec.runtime = ch->runtime;
-		}
-		spec.cpus = ch->has_cpus ? &ch->cpus : NULL;
-		spec.group = -1;
-		return (engine_task_add(e, &spec, cause));
-	case CHANGE_POLICY:
-		if (ch->name == NULL ||
-		    (pol = engine_policy_find(ch->name)) == NULL) {
-			*cause = xasprintf("unknown policy \"%s\"",
-			    ch->name != NULL ? ch->name : "");
-			return (-1);
-		}
-		engine_set_policy(e, pol);
-		return (0);
-	case CHANGE_BRANCH:
-		*cause = xstrdup("branch: not supported yet");
-		return (-1);
-	}
-	*cause = xstrdup("unknown change");
-	return (-1);
 }
 
 /* The one path for a change from outside the scenario. */

@@ -1,9 +1,10 @@
 /*
- * engine.c -- the multi-CPU engine core's tick (SPEC.md section 1):
- * creating an engine, switching its policy, the runqueues, placement,
- * idle pull and periodic balance, sleeping and waking, scenario events
- * and the tick order itself.  Tasks and their live changes are in
- * engine-task.c, what can be read back in engine-info.c.
+ * engine-tick.c -- the multi-CPU engine core's tick (SPEC.md section
+ * 1): creating an engine, switching its policy, the runqueues, idle
+ * pull and periodic balance, sleeping and waking, scenario events and
+ * the tick order itself.  Tasks and their live changes are in
+ * engine-task.c, what can be read back in engine-info.c, lookups and
+ * placement in engine-state.c.
  *
  * The order of each CPU's runqueue belongs to the policy, a scheduling
  * class (struct engine_policy): the core tells it what arrives, wakes,
@@ -18,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-int.h"
+#include "engine-state.h"
 #include "log.h"
 #include "xmalloc.h"
 
@@ -144,32 +145,6 @@ engine_free(struct engine *e)
 	free(e);
 }
 
-/* The task with this id, or NULL. */
-struct task *
-engine_get(const struct engine *e, int id)
-{
-	if (id < 1 || id > e->ntasks)
-		return (NULL);
-	return (&e->tasks[id - 1]);
-}
-
-/* A live task by id, or NULL with *cause set. */
-struct task *
-engine_get_live(struct engine *e, int id, char **cause)
-{
-	struct task	*t;
-
-	if ((t = engine_get(e, id)) == NULL) {
-		*cause = xasprintf("no task with id %d", id);
-		return (NULL);
-	}
-	if (t->state == ENGINE_EXITED) {
-		*cause = xasprintf("task %s has exited", t->name);
-		return (NULL);
-	}
-	return (t);
-}
-
 /*
  * Switch the policy (SPEC.md section 6): every task keeps its nice,
  * affinity, group, pattern position, sleep and CPU time and starts its
@@ -200,33 +175,6 @@ engine_set_policy(struct engine *e, const struct engine_policy *pol)
 		if (t->state == ENGINE_RUNNABLE)
 			engine_enqueue(e, t, t->cpu, ENGINE_ENQ_NEW);
 	}
-}
-
-/*
- * Choose a CPU for an arriving or waking task: its last CPU if allowed
- * and idle; else the lowest idle allowed CPU; else its last CPU if
- * allowed; else the allowed CPU with the fewest runnable tasks.
- */
-int
-engine_place(const struct engine *e, const struct task *t)
-{
-	struct cpumask	idle;
-	int		c, best = -1, lc = t->last_cpu;
-
-	if (lc >= 0 && cpumask_test(&t->allowed, lc) && e->cpus[lc].nr == 0)
-		return (lc);
-	cpumask_and(&idle, &t->allowed, &e->idle);
-	if ((c = cpumask_first(&idle)) >= 0)
-		return (c);
-	if (lc >= 0 && cpumask_test(&t->allowed, lc))
-		return (lc);
-	CPUMASK_FOREACH(c, &t->allowed) {
-		if (c >= e->p.cpus)
-			break;
-		if (best < 0 || e->cpus[c].nr < e->cpus[best].nr)
-			best = c;
-	}
-	return (best);
 }
 
 /* The CPU with the most runnable tasks, lowest index on ties. */
@@ -293,14 +241,6 @@ engine_balance(struct engine *e, uint64_t now)
 		if (e->cpus[b].nr >= e->cpus[c].nr + 2)
 			engine_pull(e, b, c);
 	}
-}
-
-/* A full bucket of the timing wheel: twice the room. */
-void __attribute__((noinline))
-engine_bucket_grow(struct bucket *b)
-{
-	b->size = b->size ? b->size * 2 : 8;
-	b->v = xreallocarray(b->v, b->size, sizeof *b->v);
 }
 
 /*

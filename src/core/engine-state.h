@@ -1,13 +1,14 @@
 /*
- * engine-int.h -- the engine's insides, shared by its files alone:
- * engine.c (the tick: queues, placement, balance, sleeps and wakes,
- * events), engine-task.c (tasks, names, groups, live changes) and
- * engine-info.c (snapshots, the log of changes, notes, audits, clones).
- * Nothing outside src/core/engine*.c includes it: the rest of the
- * program sees engine.h.
+ * engine-state.h -- the engine's insides, shared by its files alone:
+ * engine-state.c (lookups, placement, the slow paths of the queues),
+ * engine-info.c (snapshots, the log of changes, notes, audits, clones),
+ * engine-task.c (tasks, names, groups, live changes) and engine-tick.c
+ * (the engine's life and its tick), each file calling only those
+ * before it.  Nothing outside src/core/engine*.c includes it: the rest
+ * of the program sees engine.h.
  */
-#ifndef STAIRS_ENGINE_INT_H
-#define STAIRS_ENGINE_INT_H
+#ifndef STAIRS_ENGINE_STATE_H
+#define STAIRS_ENGINE_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -126,16 +127,12 @@ struct engine {
 	uint64_t			*epochs;	/* the tracker's counter */
 };
 
-/* engine.c */
+/* engine-state.c */
 struct task	*engine_get(const struct engine *, int id);
 struct task	*engine_get_live(struct engine *, int id, char **cause);
 int		 engine_place(const struct engine *, const struct task *);
-void		 engine_bucket_grow(struct bucket *);
-
-/* engine-task.c */
 struct task	*engine_tasks_resize(struct task *, int n, int size);
-
-/* engine-info.c */
+void		 engine_bucket_grow(struct bucket *);
 void		 engine_changes_reset(struct engine *);
 void		 engine_log_full(struct engine *);
 
