@@ -1,6 +1,6 @@
 /*
  * cmd-parse.c -- a command line into a struct cmd: the command's
- * entry (command_table) and its words, read by the entry's argument
+ * entry (cmd_table) and its words, read by the entry's argument
  * reader.
  *
  * Parsing is strict on purpose: a person types these by hand, and a typo
