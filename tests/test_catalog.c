@@ -103,14 +103,13 @@ static char *
 load_name(struct catalog *c, const char *name, int here, char **label)
 {
 	struct scenario	*sc;
-	char		*cause = NULL, *text = NULL, *n;
+	char		*cause = NULL, *n;
 
-	if ((sc = catalog_load(c, name, here, label, &text, &cause)) == NULL)
+	if ((sc = catalog_load(c, name, here, label, &cause)) == NULL)
 		fail_msg("%s: %s", name, cause);
-	assert_non_null(text);
+	assert_non_null(sc->text);
 	n = strdup(sc->name);
 	scenario_free(sc);
-	free(text);
 	return (n);
 }
 
@@ -165,7 +164,7 @@ test_scenario(void **state)
 	c2 = catalog_create(NULL);
 	assert_non_null(getcwd(cwd, sizeof cwd));
 	assert_int_equal(chdir(tmpdir), 0);
-	assert_null(catalog_load(c2, "mine.cfg", 0, NULL, NULL, &cause));
+	assert_null(catalog_load(c2, "mine.cfg", 0, NULL, &cause));
 	assert_non_null(strstr(cause, "no such scenario"));
 	free(cause);
 	cause = NULL;
@@ -176,7 +175,7 @@ test_scenario(void **state)
 	assert_int_equal(chdir(cwd), 0);
 	catalog_free(c2);
 
-	assert_null(catalog_load(c, "no-such-lesson", 0, NULL, NULL, &cause));
+	assert_null(catalog_load(c, "no-such-lesson", 0, NULL, &cause));
 	assert_non_null(strstr(cause, "no-such-lesson"));
 	free(cause);
 	catalog_free(c);

@@ -584,6 +584,34 @@ test_include_dir(void **state)
 	load_one_task(path, "inner");
 	assert_int_equal(chdir(cwd), 0);
 
+	/*
+	 * The text it keeps has every include spliced in: loaded as a
+	 * string from elsewhere, after the included file changed, it is
+	 * the same scenario (what a journal replays).
+	 */
+	{
+		struct scenario	*sc, *again;
+		char		*cause = NULL;
+
+		snprintf(path, sizeof path, "%s/main.cfg", dir);
+		assert_non_null(sc = scenario_load_file(path, &cause));
+		assert_non_null(sc->text);
+		assert_null(strstr(sc->text, "@include"));
+		assert_non_null(strstr(sc->text, "\"inner\""));
+		put_file(sub, "more.cfg", "tasks = ( { name = \"changed\"; } );\n",
+		    want, sizeof want);
+		assert_int_equal(chdir("/"), 0);
+		again = scenario_load_string(sc->text, "journal", &cause);
+		assert_int_equal(chdir(cwd), 0);
+		assert_non_null(again);
+		assert_int_equal(again->ntasks, 1);
+		assert_string_equal(again->tasks[0].name, "inner");
+		assert_int_equal(again->nevents, 1);
+		assert_string_equal(again->text, sc->text);
+		scenario_free(again);
+		scenario_free(sc);
+	}
+
 	/* A bad key two includes down names its own file. */
 	put_file(sub, "bad.cfg", "tasks = (\n { name = \"a\"; nise = 3; }\n"
 	    ");\n", path, sizeof path);

@@ -348,7 +348,7 @@ config_load(const char *path, struct config *c, char **cause)
 
 	config_init(&cf);
 	/* Only regular files, no wrapped integers: see conffile.c. */
-	if (conffile_read(&cf, path, cause) != 0)
+	if (conffile_read(&cf, path, NULL, cause) != 0)
 		goto out;
 	root = config_root_setting(&cf);
 	n = config_setting_length(root);

@@ -322,7 +322,7 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 
 	/* No configuration: the built-ins, an installed tree's, files. */
 	cat = catalog_create(NULL);
-	sc = catalog_load(cat, o->scenario, 1, NULL, NULL, &cause);
+	sc = catalog_load(cat, o->scenario, 1, NULL, &cause);
 	catalog_free(cat);
 	if (sc == NULL) {
 		fprintf(stderr, "%s\n", cause);

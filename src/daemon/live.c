@@ -145,9 +145,9 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 	struct scenario			*sc;
 	struct engine_params		 p;
 	struct session			*s;
-	char				*text, *label;
+	char				*label;
 
-	if ((sc = catalog_load(l->catalog, name, here, &label, &text,
+	if ((sc = catalog_load(l->catalog, name, here, &label,
 	    cause)) == NULL)
 		return (NULL);
 	engine_params_default(&p);
@@ -160,7 +160,7 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 	if (engine_params_check(&p, cause) == 0) {
 		memset(&set, 0, sizeof set);
 		set.label = label;
-		set.text = text;
+		set.text = sc->text;
 		set.params = p;
 		set.policy = sc->policy != NULL ?
 		    engine_policy_find(sc->policy) : NULL;
@@ -187,7 +187,6 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 	if (s == NULL)
 		bridge_pending_drop(l->bridge);
 	scenario_free(sc);
-	free(text);
 	free(label);
 	return (s);
 }

@@ -170,12 +170,11 @@ catalog_known(const struct catalog *c, const char *name)
 /* Load name as catalog.h says; NULL with *cause. */
 struct scenario *
 catalog_load(const struct catalog *c, const char *name, int here,
-    char **label, char **text, char **cause)
+    char **label, char **cause)
 {
 	const struct catalog_builtin	*b = NULL;
 	struct scenario			*sc;
 	char				*file = NULL;
-	size_t				 len;
 
 	if (name == NULL || *name == '\0')
 		name = "demo";
@@ -194,23 +193,11 @@ catalog_load(const struct catalog *c, const char *name, int here,
 			return (NULL);
 		if (label != NULL)
 			*label = xstrdup(b->name);
-		if (text != NULL)
-			*text = xstrdup(b->text);
 		return (sc);
 	}
 	if (file == NULL)
 		file = xstrdup(name);
-	/* The text as read, for the journal; the scenario with includes. */
-	if (text != NULL && (*text = conffile_slurp(file, &len,
-	    cause)) == NULL) {
-		free(file);
-		return (NULL);
-	}
 	if ((sc = scenario_load_file(file, cause)) == NULL) {
-		if (text != NULL) {
-			free(*text);
-			*text = NULL;
-		}
 		free(file);
 		return (NULL);
 	}

@@ -35,7 +35,8 @@ void		 catalog_free(struct catalog *);
 
 /*
  * A scenario found, loaded (a file through its @includes), with its
- * label (the built-in's name or the file's absolute path) and its text.
+ * label (the built-in's name or the file's absolute path); its text,
+ * includes spliced in, is the scenario's (sc->text).
  * The order, the same for every caller:
  *   - NULL, "" : the demo;
  *   - a name with a '/': that file;
@@ -46,7 +47,7 @@ void		 catalog_free(struct catalog *);
  * NULL with *cause ("FILE:LINE: message", or that there is none).
  */
 struct scenario	*catalog_load(const struct catalog *, const char *name,
-		    int here, char **label, char **text, char **cause);
+		    int here, char **label, char **cause);
 /* Just whether a bare name is one (no file of the current directory). */
 int		 catalog_known(const struct catalog *, const char *name);
 

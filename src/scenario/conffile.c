@@ -633,11 +633,13 @@ conffile_config_error(const struct conffile_ctx *ctx, const config_t *cf,
 
 /*
  * Scan text and its includes, splice them, then let libconfig parse the
- * one text into cf; topfile: label is the path text was read from.
+ * one text into cf; topfile: label is the path text was read from.  With
+ * spliced, *spliced is the one text parsed (every @include replaced by
+ * its file's text), the caller's to free.
  */
 static int
 conffile_parse(config_t *cf, const char *text, size_t len,
-    const char *label, int topfile, char **cause)
+    const char *label, int topfile, char **spliced, char **cause)
 {
 	struct conffile_ctx	ctx;
 	int			rc = -1;
@@ -664,6 +666,10 @@ conffile_parse(config_t *cf, const char *text, size_t len,
 		config_setting_set_hook(config_root_setting(cf), ctx.names);
 		ctx.names = NULL;
 	}
+	if (spliced != NULL) {
+		*spliced = ctx.out != NULL ? ctx.out : xstrndup(text, len);
+		ctx.out = NULL;
+	}
 	rc = 0;
 out:
 	if (ctx.names != NULL)
@@ -677,20 +683,21 @@ out:
  * Read the file at path into cf (from config_init): an @include is
  * relative to the directory of the file that holds it.  Settings from
  * path itself have no config_setting_source_file(); those from an
- * include have theirs, the path it was read from.  0, or -1 with *cause
- * ("FILE:LINE: message" or "FILE: message").
+ * include have theirs, the path it was read from.  With text, *text is
+ * what was parsed, includes spliced in (conffile_parse).  0, or -1 with
+ * *cause ("FILE:LINE: message" or "FILE: message").
  */
 int
-conffile_read(config_t *cf, const char *path, char **cause)
+conffile_read(config_t *cf, const char *path, char **text, char **cause)
 {
-	char	*text;
+	char	*top;
 	size_t	 len;
 	int	 rc;
 
-	if ((text = conffile_slurp(path, &len, cause)) == NULL)
+	if ((top = conffile_slurp(path, &len, cause)) == NULL)
 		return (-1);
-	rc = conffile_parse(cf, text, len, path, 1, cause);
-	free(text);
+	rc = conffile_parse(cf, top, len, path, 1, text, cause);
+	free(top);
 	return (rc);
 }
 
@@ -700,7 +707,8 @@ conffile_read(config_t *cf, const char *path, char **cause)
  */
 int
 conffile_read_string(config_t *cf, const char *text, const char *label,
-    char **cause)
+    char **spliced, char **cause)
 {
-	return (conffile_parse(cf, text, strlen(text), label, 0, cause));
+	return (conffile_parse(cf, text, strlen(text), label, 0, spliced,
+	    cause));
 }

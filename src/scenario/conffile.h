@@ -24,9 +24,11 @@
 
 int	conffile_open(const char *path, char **cause);
 char   *conffile_slurp(const char *path, size_t *len, char **cause);
-int	conffile_read(config_t *, const char *path, char **cause);
-int	conffile_read_string(config_t *, const char *text, const char *label,
+/* With text (or spliced): the text parsed, every @include spliced in. */
+int	conffile_read(config_t *, const char *path, char **text,
 	    char **cause);
+int	conffile_read_string(config_t *, const char *text, const char *label,
+	    char **spliced, char **cause);
 char   *conffile_name(const char *top, const char *file);
 int	conffile_verror(char **error, const char *top, const char *file,
 	    int line, const char *fmt, va_list);

@@ -914,9 +914,12 @@ scenario_kernel(struct scenario *sc, const char *text, const char *label,
 	return (0);
 }
 
-/* Turn a read configuration into a scenario, or fill *cause. */
+/*
+ * Turn a read configuration into a scenario, or fill *cause; text is
+ * what was parsed (includes spliced in), the scenario's from now on.
+ */
 static struct scenario *
-scenario_from_config(config_t *cf, const char *text, const char *label,
+scenario_from_config(config_t *cf, char *text, const char *label,
     char **cause)
 {
 	struct scenario_ctx	 ctx;
@@ -926,6 +929,7 @@ scenario_from_config(config_t *cf, const char *text, const char *label,
 	ctx.error = NULL;
 	sc = xcalloc(1, sizeof *sc);
 	sc->path = xstrdup(label);
+	sc->text = text;
 	if (scenario_parse(&ctx, sc, config_root_setting(cf)) != 0) {
 		scenario_free(sc);
 		*cause = ctx.error;
@@ -952,16 +956,11 @@ scenario_load_file(const char *path, char **cause)
 	struct scenario	*sc = NULL;
 	config_t	 cf;
 	char		*text;
-	size_t		 len;
 
 	config_init(&cf);
-	if (conffile_read(&cf, path, cause) == 0) {
-		/* Its own text again, for the comments libconfig drops. */
-		if ((text = conffile_slurp(path, &len, cause)) != NULL) {
-			sc = scenario_from_config(&cf, text, path, cause);
-			free(text);
-		}
-	}
+	/* The text parsed, for the comments libconfig drops, and kept. */
+	if (conffile_read(&cf, path, &text, cause) == 0)
+		sc = scenario_from_config(&cf, text, path, cause);
 	config_destroy(&cf);
 	return (sc);
 }
@@ -972,10 +971,11 @@ scenario_load_string(const char *text, const char *label, char **cause)
 {
 	struct scenario	*sc = NULL;
 	config_t	 cf;
+	char		*spliced;
 
 	config_init(&cf);
-	if (conffile_read_string(&cf, text, label, cause) == 0)
-		sc = scenario_from_config(&cf, text, label, cause);
+	if (conffile_read_string(&cf, text, label, &spliced, cause) == 0)
+		sc = scenario_from_config(&cf, spliced, label, cause);
 	config_destroy(&cf);
 	return (sc);
 }

@@ -151,6 +151,7 @@ scenario_free(struct scenario *sc)
 	free(sc->description);
 	free(sc->policy);
 	free(sc->path);
+	free(sc->text);
 	free(sc);
 }
 

@@ -101,6 +101,11 @@ struct scenario {
 	char			*name;
 	char			*description;	/* NULL if none */
 	char			*path;		/* the label used in messages */
+	/*
+	 * The text it was read from, every @include spliced in: a journal
+	 * keeps it, so a replay needs no other file.
+	 */
+	char			*text;
 
 	/* Engine overrides: used only when has_* is set. */
 	int			 has_cpus;
