@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol.h"
 #include "runs.h"
 #include "stairs.h"
 #include "wire.h"
@@ -48,17 +49,6 @@
 #define KV(k)	wire_key(&wire_view, WIRE_VIEW_##k)
 #define KR(k)	wire_key(&wire_row, WIRE_ROW_##k)
 #define KS(k)	wire_key(&wire_scenario, WIRE_SCEN_##k)
-
-#define MODEL_MAX_FIELDS	32
-
-/* A line split into its keyword and key=value fields. */
-struct fields {
-	char		*word;
-	int		 n;
-	char		*key[MODEL_MAX_FIELDS];
-	char		*val[MODEL_MAX_FIELDS];
-	char		*text;		/* text=..., to the end of the line */
-};
 
 static const char *model_state_names[] = {
 	"sleeping", "runnable", "running", "exited"
@@ -120,45 +110,6 @@ model_bad(struct model *m, const char *line, const char *why)
 	return (MODEL_BAD);
 }
 
-/* Split a line in place; the text= field runs to the end. */
-static void
-model_split(char *s, struct fields *f)
-{
-	char	*p, *eq;
-
-	memset(f, 0, sizeof *f);
-	while (*s == ' ')
-		s++;
-	f->word = s;
-	while (*s != '\0' && *s != ' ')
-		s++;
-	if (*s != '\0')
-		*s++ = '\0';
-	while (*s != '\0') {
-		while (*s == ' ')
-			s++;
-		if (*s == '\0')
-			break;
-		if (strncmp(s, "text=", 5) == 0) {
-			f->text = s + 5;
-			break;
-		}
-		p = s;
-		while (*s != '\0' && *s != ' ')
-			s++;
-		if (*s != '\0')
-			*s++ = '\0';
-		if (f->n == MODEL_MAX_FIELDS)
-			continue;
-		if ((eq = strchr(p, '=')) != NULL) {
-			*eq = '\0';
-			f->val[f->n] = eq + 1;
-		} else
-			f->val[f->n] = NULL;
-		f->key[f->n++] = p;
-	}
-}
-
 /*
  * A line of a kind this client does not know, written as the protocol
  * writes lines (a lowercase keyword, then key=value fields, the last of
@@ -167,7 +118,7 @@ model_split(char *s, struct fields *f)
  * in nunknown.  Anything else is malformed.
  */
 static int
-model_unknown(struct model *m, const struct fields *f)
+model_unknown(struct model *m, const struct proto_fields *f)
 {
 	const char	*p;
 	int		 i;
@@ -181,24 +132,11 @@ model_unknown(struct model *m, const struct fields *f)
 	}
 	for (i = 0; i < f->n; i++) {
 		/* The last may be bare after a key=value: runs. */
-		if (f->val[i] == NULL && (i == 0 || i + 1 < f->n))
+		if (f->f[i].value == NULL && (i == 0 || i + 1 < f->n))
 			return (0);
 	}
 	m->nunknown++;
 	return (1);
-}
-
-/* The value of a field, or NULL. */
-static const char *
-model_get(const struct fields *f, const char *key)
-{
-	int	i;
-
-	for (i = 0; i < f->n; i++) {
-		if (f->val[i] != NULL && strcmp(f->key[i], key) == 0)
-			return (f->val[i]);
-	}
-	return (NULL);
 }
 
 /* Parse a whole decimal number; "-" gives dash (if allowed). */
@@ -226,13 +164,13 @@ model_num(const char *s, long *out, long dash)
 
 /* Read an int field into *out; missing keeps *out unless required. */
 static int
-model_int(const struct fields *f, const char *key, int *out, int required,
+model_int(struct proto_fields *f, const char *key, int *out, int required,
     int dash)
 {
 	const char	*s;
 	long		 v;
 
-	if ((s = model_get(f, key)) == NULL)
+	if ((s = protocol_get(f, key)) == NULL)
 		return (required ? -1 : 0);
 	if (model_num(s, &v, dash ? -1 : LONG_MIN) != 0 || v < INT_MIN ||
 	    v > INT_MAX)
@@ -243,18 +181,18 @@ model_int(const struct fields *f, const char *key, int *out, int required,
 
 /* Read a long field like model_int. */
 static int
-model_long(const struct fields *f, const char *key, long *out, int required)
+model_long(struct proto_fields *f, const char *key, long *out, int required)
 {
 	const char	*s;
 
-	if ((s = model_get(f, key)) == NULL)
+	if ((s = protocol_get(f, key)) == NULL)
 		return (required ? -1 : 0);
 	return (model_num(s, out, -1));
 }
 
 /* Read the header fields shared by `frame` and `status`. */
 static int
-model_header(const struct fields *f, long *tick, int *paused, double *speed,
+model_header(struct proto_fields *f, long *tick, int *paused, double *speed,
     int *rr, int *sleep_ms)
 {
 	const char	*s;
@@ -265,7 +203,7 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
 		return (-1);
 	if (model_int(f, KH(PAUSED), paused, 0, 0) != 0)
 		return (-1);
-	if ((s = model_get(f, KH(SPEED))) != NULL) {
+	if ((s = protocol_get(f, KH(SPEED))) != NULL) {
 		d = strtod(s, &end);
 		if (*end != '\0' || !(d > 0))
 			return (-1);
@@ -289,7 +227,7 @@ model_header(const struct fields *f, long *tick, int *paused, double *speed,
  * is read as that, and the tick shown is the present.
  */
 static int
-model_session(const struct fields *f, int *live, long *now, int *alive,
+model_session(struct proto_fields *f, int *live, long *now, int *alive,
     char *scenario, size_t len)
 {
 	const char	*s;
@@ -300,12 +238,12 @@ model_session(const struct fields *f, int *live, long *now, int *alive,
 	    model_int(f, KH(ALIVE), &a, 0, 0) != 0 ||
 	    model_long(f, KH(NOW), &n, 0) != 0 || n < -1)
 		return (-1);
-	if (model_get(f, KH(ALIVE)) == NULL) {
-		a = model_get(f, KH(LIVE)) != NULL ? l : -1;
+	if (protocol_get(f, KH(ALIVE)) == NULL) {
+		a = protocol_get(f, KH(LIVE)) != NULL ? l : -1;
 		l = 1;
 	} else if ((l != 0 && l != 1) || a < 0)
 		return (-1);
-	if ((s = model_get(f, KH(SCENARIO))) != NULL) {
+	if ((s = protocol_get(f, KH(SCENARIO))) != NULL) {
 		if (*s == '\0' || strlen(s) >= len)
 			return (-1);
 		snprintf(scenario, len, "%s", s);
@@ -318,7 +256,7 @@ model_session(const struct fields *f, int *live, long *now, int *alive,
 
 /* Parse a `cpu` line. */
 static int
-model_parse_cpu(const struct fields *f, struct mcpu *c)
+model_parse_cpu(struct proto_fields *f, struct mcpu *c)
 {
 	memset(c, 0, sizeof *c);
 	c->rank = c->iter = c->left = -1;
@@ -354,7 +292,7 @@ model_copy(char *dst, size_t len, const char *s)
  * are skipped, so a newer daemon may add some.
  */
 static int
-model_parse_task(const struct fields *f, struct mtask *t)
+model_parse_task(const struct proto_fields *f, struct mtask *t)
 {
 	const char	*s;
 	long		 v = 0;
@@ -370,8 +308,8 @@ model_parse_task(const struct fields *f, struct mtask *t)
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
 
 	for (i = 0; i < f->n; i++) {
-		if ((s = f->val[i]) == NULL ||
-		    (key = wire_find(&wire_task, f->key[i], &hint)) < 0)
+		if ((s = f->f[i].value) == NULL ||
+		    (key = wire_find(&wire_task, f->f[i].key, &hint)) < 0)
 			continue;	/* a newer daemon's */
 		switch (wire_task.field[key].type) {
 		case WIRE_INT:
@@ -875,7 +813,7 @@ model_commit_shadow(struct model *m)
 
 /* Handle a line inside a frame. */
 static enum model_got
-model_frame_line(struct model *m, struct fields *f, const char *line)
+model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 {
 	struct mtask	 t;
 	struct mcpu	 c;
@@ -947,12 +885,12 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 			return (model_bad(m, line, "bad view line"));
 		m->view_pairs[0] = '\0';
 		for (id = 0, len = 0; id < f->n; id++) {
-			if (f->val[id] == NULL || strcmp(f->key[id], KV(SEQ)) == 0 ||
+			if (f->f[id].value == NULL || strcmp(f->f[id].key, KV(SEQ)) == 0 ||
 			    len >= sizeof m->view_pairs)
 				continue;
 			len += snprintf(m->view_pairs + len,
-			    sizeof m->view_pairs - len, "%s=%s ", f->key[id],
-			    f->val[id]);
+			    sizeof m->view_pairs - len, "%s=%s ", f->f[id].key,
+			    f->f[id].value);
 		}
 		m->view_seq = tick;
 		return (MODEL_NOTHING);
@@ -960,12 +898,12 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
 	if (strcmp(f->word, wire_runs.word) == 0 ||
 	    strcmp(f->word, wire_kruns.word) == 0) {
 		kernel = strcmp(f->word, wire_kruns.word) == 0;
-		if (f->n < 2 || f->n > 3 || f->val[0] == NULL ||
-		    f->val[1] == NULL || strcmp(f->key[0], KU(CPU)) != 0 ||
-		    strcmp(f->key[1], KU(FROM)) != 0 ||
-		    (f->n == 3 && f->val[2] != NULL) ||
-		    history_runs_line(m, kernel, f->val[0], f->val[1],
-		    f->n == 3 ? f->key[2] : "", m->nncpu_stage) != MODEL_NOTHING)
+		if (f->n < 2 || f->n > 3 || f->f[0].value == NULL ||
+		    f->f[1].value == NULL || strcmp(f->f[0].key, KU(CPU)) != 0 ||
+		    strcmp(f->f[1].key, KU(FROM)) != 0 ||
+		    (f->n == 3 && f->f[2].value != NULL) ||
+		    history_runs_line(m, kernel, f->f[0].value, f->f[1].value,
+		    f->n == 3 ? f->f[2].key : "", m->nncpu_stage) != MODEL_NOTHING)
 			return (model_bad(m, line, kernel ? "bad kruns line" :
 			    "bad runs line"));
 		return (MODEL_NOTHING);
@@ -986,14 +924,14 @@ model_frame_line(struct model *m, struct fields *f, const char *line)
  * and no shadow); a shadow model is made ready for its lines.
  */
 static void
-model_frame_policies(struct model *m, const struct fields *f)
+model_frame_policies(struct model *m, struct proto_fields *f)
 {
 	const char	*s;
 
-	s = model_get(f, "policy");
+	s = protocol_get(f, "policy");
 	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
 	    s != NULL && *s != '\0' ? s : "staircase");
-	s = model_get(f, "shadow");
+	s = protocol_get(f, "shadow");
 	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
 	    s != NULL ? s : "");
 	if (m->stage_shadow[0] == '\0')
@@ -1008,7 +946,7 @@ model_frame_policies(struct model *m, const struct fields *f)
 
 /* Start a frame block. */
 static enum model_got
-model_frame_start(struct model *m, struct fields *f, const char *line)
+model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 {
 	m->stage_paused = m->paused;
 	m->stage_speed = m->speed;
@@ -1066,7 +1004,7 @@ model_frame_start(struct model *m, struct fields *f, const char *line)
 
 /* Read a `table` header line into the table stage. */
 static int
-model_table_head(struct model *m, struct fields *f)
+model_table_head(struct model *m, struct proto_fields *f)
 {
 	struct mtable	*t = &m->table_stage;
 	const char	*s;
@@ -1085,7 +1023,7 @@ model_table_head(struct model *m, struct fields *f)
 		model_table_clear(t);
 		return (-1);
 	}
-	if ((s = model_get(f, KT(NAME))) != NULL)
+	if ((s = protocol_get(f, KT(NAME))) != NULL)
 		snprintf(t->name, sizeof t->name, "%s", s);
 	t->valid = 1;
 	return (0);
@@ -1093,7 +1031,7 @@ model_table_head(struct model *m, struct fields *f)
 
 /* Read a `row` line into the table stage. */
 static int
-model_table_row(struct model *m, struct fields *f)
+model_table_row(struct model *m, struct proto_fields *f)
 {
 	struct mtable	*t = &m->table_stage;
 	const char	*s;
@@ -1102,7 +1040,7 @@ model_table_row(struct model *m, struct fields *f)
 	int		 iter, i;
 
 	if (!t->valid || model_int(f, KR(ITER), &iter, 1, 0) != 0 ||
-	    (s = model_get(f, KR(TICKS))) == NULL)
+	    (s = protocol_get(f, KR(TICKS))) == NULL)
 		return (-1);
 	t->iters = xreallocarray(t->iters, t->nrows + 1, sizeof *t->iters);
 	t->ticks = xreallocarray(t->ticks, (size_t)(t->nrows + 1) * t->stairs,
@@ -1164,7 +1102,7 @@ model_text(char *dst, size_t len, const char *s)
 
 /* Read a `scenario` line of the `scenarios` reply into the stage. */
 static int
-model_scenario_line(struct model *m, struct fields *f)
+model_scenario_line(struct model *m, struct proto_fields *f)
 {
 	struct mscenario	*sc;
 	const char		*s;
@@ -1173,10 +1111,10 @@ model_scenario_line(struct model *m, struct fields *f)
 	    &m->alloc_scen_stage, sizeof *m->scen_stage);
 	sc = &m->scen_stage[m->nscen_stage];
 	memset(sc, 0, sizeof *sc);
-	if ((s = model_get(f, KS(NAME))) == NULL || *s == '\0' ||
+	if ((s = protocol_get(f, KS(NAME))) == NULL || *s == '\0' ||
 	    model_copy(sc->name, sizeof sc->name, s) != 0)
 		return (-1);
-	if ((s = model_get(f, KS(FILE))) != NULL)
+	if ((s = protocol_get(f, KS(FILE))) != NULL)
 		snprintf(sc->file, sizeof sc->file, "%s", s);
 	if (model_int(f, KS(CPUS), &sc->cpus, 0, 0) != 0 ||
 	    model_int(f, KS(TASKS), &sc->tasks, 0, 0) != 0 ||
@@ -1191,7 +1129,7 @@ model_scenario_line(struct model *m, struct fields *f)
 
 /* Read a `mark` line of the `marks` reply into the stage. */
 static int
-model_mark_line(struct model *m, struct fields *f)
+model_mark_line(struct model *m, struct proto_fields *f)
 {
 	struct mmark	*mk;
 
@@ -1266,7 +1204,7 @@ model_cat(char *dst, const char *src, size_t len)
 
 /* Handle a final line: pop the command it answers. */
 static enum model_got
-model_final(struct model *m, struct fields *f, int ok)
+model_final(struct model *m, struct proto_fields *f, int ok)
 {
 	enum model_pend	 kind = PEND_ACTION;
 	int		 i;
@@ -1287,10 +1225,10 @@ model_final(struct model *m, struct fields *f, int ok)
 	for (i = 0; i < f->n; i++) {
 		if (i > 0)
 			model_cat(m->reply_text, " ", sizeof m->reply_text);
-		model_cat(m->reply_text, f->key[i], sizeof m->reply_text);
-		if (f->val[i] != NULL) {
+		model_cat(m->reply_text, f->f[i].key, sizeof m->reply_text);
+		if (f->f[i].value != NULL) {
 			model_cat(m->reply_text, "=", sizeof m->reply_text);
-			model_cat(m->reply_text, f->val[i],
+			model_cat(m->reply_text, f->f[i].value,
 			    sizeof m->reply_text);
 		}
 	}
@@ -1316,7 +1254,7 @@ model_final(struct model *m, struct fields *f, int ok)
 enum model_got
 model_feed(struct model *m, const char *line)
 {
-	struct fields	 f;
+	struct proto_fields	 f;
 	char		 buf[4200];
 	size_t		 len;
 	long		 v, now;
@@ -1328,18 +1266,18 @@ model_feed(struct model *m, const char *line)
 		return (model_bad(m, line, "line too long"));
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	model_split(buf, &f);
+	protocol_line(buf, PROTO_TEXT, &f);
 
 	if (m->in_frame)
 		return (model_frame_line(m, &f, line));
 
 	if (!m->greeted) {
 		if (strcmp(f.word, "stairs") != 0 || f.n < 2 ||
-		    model_num(f.key[0], &v, LONG_MIN) != 0)
+		    model_num(f.f[0].key, &v, LONG_MIN) != 0)
 			return (model_bad(m, line, "not a stairs daemon"));
 		m->greeted = 1;
 		m->proto = (int)v;
-		snprintf(m->version, sizeof m->version, "%s", f.key[1]);
+		snprintf(m->version, sizeof m->version, "%s", f.f[1].key);
 		return (MODEL_GREETING);
 	}
 	if (strcmp(f.word, wire_frame.word) == 0)
