@@ -1,6 +1,6 @@
 /*
  * stairs.h -- the client's internal header: the model of the daemon's
- * state (model.c), the cell grid (grid.c), the screen's layout (draw.c)
+ * state (model*.c), the cell grid (grid.c), the screen's layout (draw.c)
  * and its panes (bar.c, panel.c, tasktab.c, article.c, help.c), the key
  * table (keys.c) and the terminal (crt.c).  One block of prototypes per file,
  * as tmux does.
@@ -293,20 +293,57 @@ struct model {
 	long		 view_seq;
 };
 
+struct proto_fields;
+
 /* model.c */
 struct model	*model_create(void);
 void		 model_free(struct model *);
+void		 model_table_clear(struct mtable *);
+enum model_got	 model_bad(struct model *, const char *line, const char *why);
+void		*model_grow(void *, int n, int *alloc, size_t);
 enum model_got	 model_feed(struct model *, const char *line);
 int		 model_sent(struct model *, enum model_pend, const char *what);
 int		 model_pending(const struct model *, enum model_pend);
 const struct mtask *model_task(const struct model *, int id);
 int		 model_task_index(const struct model *, int id);
-int		 model_pct(const struct model *, const struct mtask *);
 const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
 const char	*model_description(const struct model *);
+
+/* model-parse.c */
+int		 model_parse_unknown(struct model *,
+		     const struct proto_fields *);
+int		 model_parse_num(const char *, long *, long dash);
+int		 model_parse_int(struct proto_fields *, const char *key, int *,
+		     int required, int dash);
+int		 model_parse_long(struct proto_fields *, const char *key,
+		     long *, int required);
+int		 model_parse_header(struct proto_fields *, long *tick,
+		     int *paused, double *speed, int *rr, int *sleep_ms);
+int		 model_parse_session(struct proto_fields *, int *live,
+		     long *now, int *alive, char *scenario, size_t);
+int		 model_parse_cpu(struct proto_fields *, struct mcpu *);
+int		 model_parse_copy(char *, size_t, const char *);
+int		 model_parse_task(const struct proto_fields *, struct mtask *);
+void		 model_parse_text(char *, size_t, const char *);
+
+/* model-pct.c */
+void		 model_pct_sample(struct model *, long tick);
+void		 model_pct_carry(struct model *, struct mtask *,
+		     const struct mtask *old, long tick);
+int		 model_pct(const struct model *, const struct mtask *);
+
+/* model-frame.c */
+enum model_got	 model_frame_start(struct model *, struct proto_fields *,
+		     const char *line);
+enum model_got	 model_frame_line(struct model *, struct proto_fields *,
+		     const char *line);
+
+/* model-reply.c */
+enum model_got	 model_reply_line(struct model *, struct proto_fields *,
+		     const char *line);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
