@@ -359,6 +359,8 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 		return (MODEL_NOTHING);
 	}
 	if (strcmp(f->word, wire_event.word) == 0) {
+		/* Without its tick= (not a daemon's): the frame's. */
+		tick = m->stage_tick;
 		if (f->text == NULL ||
 		    model_parse_long(f, KX(TICK), &tick, 0) != 0)
 			return (model_bad(m, line, "bad event line"));
