@@ -77,9 +77,9 @@ cpulist_draw(struct draw *d, int y, int avail)
 	if (v->cpu_top < 0)
 		v->cpu_top = 0;
 	colw = g->w / cols;
-	idw = panel_digits(ncpu - 1);
+	idw = grid_digits(ncpu - 1);
 	for (i = nrw = 0; i < ncpu; i++) {
-		k = panel_digits(m->cpus[i].nr);
+		k = grid_digits(m->cpus[i].nr);
 		if (k > nrw)
 			nrw = k;
 	}

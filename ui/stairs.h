@@ -602,6 +602,7 @@ int		 grid_text(struct grid *, int x, int y, int xmax, const char *,
 int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
 		     const char *, ...) __attribute__((format(printf, 6, 7)));
 int		 grid_width(const char *);
+int		 grid_digits(int);
 int		 grid_decode(const char *, wchar_t *, int max);
 char		*grid_dump(const struct grid *, int with_colours);
 
@@ -629,12 +630,37 @@ void		 bar_keys(struct draw *, int y);
 
 /* panel.c */
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
-int		 panel_digits(int);
-int		 panel_big(const struct draw *, int avail);
+#define PANEL_TINY	14	/* the narrowest panel */
 int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
+int		 panel_cols_default(const struct draw *, int avail);
+int		 panel_layout(struct draw *, int y, int avail, int cols);
+
+/* panel-ranks.c */
+/* A rank row a panel shows, and what is on it. */
+struct prow {
+	int		 rank;
+	int		 gap;		/* a skip mark line, not a rank */
+	int		 skipped_after;	/* ranks skipped below this one */
+};
+int		 panel_ranks(struct draw *, int c0, int c1, int lines,
+		     struct prow *, int *firstp);
+
+/* panel-line.c */
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
+int		 panel_line_label(const struct draw *, const struct mtask *,
+		     int budget, char *, size_t, int *cut);
+
+/* panel-big.c */
+#define PANEL_BIG_TALL	3	/* big type: rows a rank at most */
+int		 panel_big(const struct draw *, int avail);
+void		 panel_big_banner(struct draw *, int cpu, int x0, int y0,
+		     int x1, int y1);
+
+/* panel-choose.c */
+int		 panel_choose(struct draw *, int y, int avail);
+int		 panel_choose_keep(struct draw *, int y, int avail, int *lines);
 
 /* compare.c */
 int		 compare_min_lines(const struct draw *);
