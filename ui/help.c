@@ -21,6 +21,13 @@
 #define HELP_WIDTH	72	/* the text's width, at most */
 #define HELP_LINES	160	/* lines the help can have */
 
+/* How a stair's tasks are drawn. */
+static const char *const help_legend[] = {
+	"[hog ███░░]  runs now; the bar is `left` of its slice",
+	"name  queued on its stair   (name) sleeping   +3 more",
+	NULL
+};
+
 /*
  * What the screen shows, for a newcomer.  The staircase's rules are
  * docs/SPEC.md section 1's; the other policies' ranks are their own.
@@ -115,6 +122,9 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 		    "rr, nr and %CPU mean.");
 	for (i = 0; keys[i] != NULL; i++)
 		help_add(lines, &n, keys[i]);
+	help_add(lines, &n, NULL);
+	for (i = 0; help_legend[i] != NULL; i++)
+		help_add(lines, &n, help_legend[i]);
 	help_add(lines, &n, NULL);
 	for (i = 0; help_concepts[i] != NULL; i++)
 		help_add(lines, &n, help_concepts[i]);

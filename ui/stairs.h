@@ -1,9 +1,9 @@
 /*
  * stairs.h -- the client's internal header: the model of the daemon's
  * state (model*.c), the cell grid (grid.c), the screen's layout (draw.c)
- * and its panes (bar.c, panel.c, tasktab.c, article.c, help.c), the key
- * table (keys.c) and the terminal (crt.c).  One block of prototypes per file,
- * as tmux does.
+ * and its panes (bar.c, panel*.c, tasktab.c, article.c, help.c), the key
+ * table (keys.c) and its actions (keys-*.c), and the terminal (crt.c).
+ * One block of prototypes per file, as tmux does.
  */
 #ifndef STAIRS_UI_H
 #define STAIRS_UI_H
@@ -481,7 +481,7 @@ struct view {
 	int		 help_top;	/* the help's first line shown */
 	int		 help_rows;	/* lines of it shown (draw sets it) */
 	int		 readonly;
-	int		 prompt;	/* a prompt is open (keys.c kind) */
+	int		 prompt;	/* a prompt is open (enum keys_prompt) */
 	int		 prompt_task;	/* the task it is about */
 	char		 prompt_label[64];
 	char		 prompt_buf[128];
@@ -708,7 +708,7 @@ int		 follow_apply(struct view *, const char *pairs);
 /* picker.c */
 void		 picker_draw(struct draw *);
 
-/* keys.c */
+/* keys.c: the key table; the keys' actions are keys-*.c's */
 #define KEYS_HANDLED	0x1
 #define KEYS_REDRAW	0x2
 #define KEYS_QUIT	0x4	/* detach, leave the daemon running */
@@ -731,14 +731,97 @@ struct keys_env {
 	void		*arg;
 };
 
+/* How the bottom line tells a key (keys_bar): its forms, widest first. */
+enum keys_form {
+	KEYS_BAR,		/* the bottom line: "s sleep" */
+	KEYS_BRIEF,		/* its narrowest: "s/S sleep" */
+	KEYS_PAST,		/* in the past: "←/→ a tick" */
+	KEYS_PAST_BRIEF,	/* its narrowest: "←/→ tick" */
+	KEYS_PAST_REAL,		/* in the past, with real tasks */
+	KEYS_FORMS
+};
+
+/* The prompt line open (view.prompt). */
+enum keys_prompt {
+	PROMPT_NONE,
+	PROMPT_SLEEP,
+	PROMPT_AFFINITY,
+	PROMPT_NEW,
+	PROMPT_FIND,
+	PROMPT_SPEED,
+	PROMPT_COMPARE,		/* a policy to compare with */
+	PROMPT_KILL,		/* y/N: kill prompt_task */
+	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
+};
+
 int		 keys_handle(struct keys_env *, int key);
+const char	*keys_bar(int key, enum keys_form);
+const char *const *keys_help(void);
+char		*keys_man(void);
+
+/* keys-send.c */
+int		 keys_send(struct keys_env *, enum model_pend, const char *what,
+		     const char *cmd);
+void		 keys_reply(struct model *, struct view *);
+int		 keys_frame(struct model *, struct view *);
+
+/* keys-select.c */
+const struct mtask *keys_select_task(struct keys_env *);
+int		 keys_select_move(struct keys_env *, int n);
+int		 keys_select_up(struct keys_env *, int);
+int		 keys_select_down(struct keys_env *, int);
+int		 keys_select_page(struct keys_env *, int);
+int		 keys_select_ends(struct keys_env *, int);
+int		 keys_select_find(struct keys_env *, int);
+void		 keys_select_first(struct model *, struct view *);
+int		 keys_select_id(struct keys_env *, int id);
+
+/* keys-task.c */
+int		 keys_task_sleep(struct keys_env *, int);
+int		 keys_task_sleep_ask(struct keys_env *, int);
+int		 keys_task_nice(struct keys_env *, int);
+int		 keys_task_affinity(struct keys_env *, int);
+int		 keys_task_kill(struct keys_env *, int);
+int		 keys_task_new(struct keys_env *, int);
+
+/* keys-view.c */
+int		 keys_view_scroll(struct keys_env *, int);
+void		 keys_view_events_by(struct view *, int n);
+int		 keys_view_cpus(struct keys_env *, int);
+int		 keys_view_compare(struct keys_env *, int);
+int		 keys_view_article(struct keys_env *, int);
+int		 keys_view_history(struct keys_env *, int);
+int		 keys_view_theme(struct keys_env *, int);
+int		 keys_view_big(struct keys_env *, int);
+int		 keys_view_zoom(struct keys_env *, int);
+int		 keys_view_events(struct keys_env *, int);
+int		 keys_view_help(struct keys_env *, int);
+
+/* keys-clock.c */
+int		 keys_clock_pause(struct keys_env *, int);
+int		 keys_clock_seek(struct keys_env *, int);
+int		 keys_clock_mark(struct keys_env *, int);
+int		 keys_clock_step(struct keys_env *, int);
+int		 keys_clock_speed_set(struct keys_env *, double);
+int		 keys_clock_speed_ask(struct keys_env *, int);
+int		 keys_clock_speed(struct keys_env *, int);
+
+/* keys-session.c */
+int		 keys_session_picker(struct keys_env *, int);
+void		 keys_scenarios(struct model *, struct view *);
+int		 keys_session_picker_key(struct keys_env *, int);
+int		 keys_session_reset(struct keys_env *, int);
+int		 keys_session_quit(struct keys_env *, int);
+int		 keys_session_shutdown(struct keys_env *, int);
+
+/* keys-prompt.c */
+int		 keys_prompt_open(struct keys_env *, int kind, const char *label,
+		     const char *init);
+int		 keys_prompt_key(struct keys_env *, int);
+
+/* keys-mouse.c */
 int		 keys_click(struct keys_env *, int x, int y);
 int		 keys_wheel(struct keys_env *, int x, int y, int dir);
-void		 keys_reply(struct model *, struct view *);
-const char *const *keys_help(void);
-void		 keys_select_first(struct model *, struct view *);
-int		 keys_frame(struct model *, struct view *);
-void		 keys_scenarios(struct model *, struct view *);
 
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */
