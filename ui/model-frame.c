@@ -300,16 +300,150 @@ model_commit_shadow(struct model *m)
 	memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
 }
 
+/* A frame's `task` line, staged. */
+static int
+model_frame_task(struct model *m, struct proto_fields *f)
+{
+	struct mtask	t;
+
+	if (model_parse_task(f, &t) != 0)
+		return (-1);
+	m->task_stage = model_grow(m->task_stage, m->ntask_stage,
+	    &m->alloc_task_stage, sizeof t);
+	m->task_stage[m->ntask_stage++] = t;
+	return (0);
+}
+
+/* A frame's `cpu` line, staged. */
+static int
+model_frame_cpu(struct model *m, struct proto_fields *f)
+{
+	struct mcpu	c;
+
+	if (model_parse_cpu(f, &c) != 0)
+		return (-1);
+	m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
+	    &m->alloc_cpu_stage, sizeof c);
+	m->ncpu_stage[m->nncpu_stage++] = c;
+	return (0);
+}
+
+/* A delta frame's `gone` line: a task that is no more. */
+static int
+model_frame_gone(struct model *m, struct proto_fields *f)
+{
+	int	id;
+
+	if (model_parse_int(f, KG(ID), &id, 1, 0) != 0 || id <= 0)
+		return (-1);
+	m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
+	    &m->alloc_gone_stage, sizeof *m->gone_stage);
+	m->gone_stage[m->ngone_stage++] = id;
+	return (0);
+}
+
+/* The frame's caption (none: the line is empty). */
+static int
+model_frame_caption(struct model *m, struct proto_fields *f)
+{
+	snprintf(m->stage_caption, sizeof m->stage_caption, "%s",
+	    f->text != NULL ? f->text : "");
+	return (0);
+}
+
+/* An event: the newest few, and the log (history.c). */
+static int
+model_frame_event(struct model *m, struct proto_fields *f)
+{
+	long	tick;
+
+	/* Without its tick= (not a daemon's): the frame's. */
+	tick = m->stage_tick;
+	if (f->text == NULL || model_parse_long(f, KX(TICK), &tick, 0) != 0)
+		return (-1);
+	/* A caption's text is the caption line's, not an event's. */
+	if (caption_event(f->text, NULL) == 0) {
+		snprintf(m->events[m->nevents % MODEL_EVENTS],
+		    sizeof m->events[0], "%s", f->text);
+		m->nevents++;
+	}
+	history_event(m, tick, f->text);
+	return (0);
+}
+
+/* The presenter's view: its key=value pairs, kept as they came. */
+static int
+model_frame_view(struct model *m, struct proto_fields *f)
+{
+	long	seq;
+	size_t	len;
+	int	i;
+
+	if (model_parse_long(f, KV(SEQ), &seq, 1) != 0 || seq <= 0)
+		return (-1);
+	m->view_pairs[0] = '\0';
+	for (i = 0, len = 0; i < f->n; i++) {
+		if (f->f[i].value == NULL ||
+		    strcmp(f->f[i].key, KV(SEQ)) == 0 ||
+		    len >= sizeof m->view_pairs)
+			continue;
+		len += snprintf(m->view_pairs + len, sizeof m->view_pairs - len,
+		    "%s=%s ", f->f[i].key, f->f[i].value);
+	}
+	m->view_seq = seq;
+	return (0);
+}
+
+/*
+ * A runs line (what a CPU ran) or, kernel, a kruns line (what the
+ * kernel ran there): "cpu=N from=N" and the runs, a bare word.
+ */
+static int
+model_frame_runs_of(struct model *m, struct proto_fields *f, int kernel)
+{
+	struct proto_field	*fl = f->f;
+
+	if (f->n < 2 || f->n > 3 || fl[0].value == NULL ||
+	    fl[1].value == NULL || strcmp(fl[0].key, KU(CPU)) != 0 ||
+	    strcmp(fl[1].key, KU(FROM)) != 0 ||
+	    (f->n == 3 && fl[2].value != NULL))
+		return (-1);
+	if (history_runs_line(m, kernel, fl[0].value, fl[1].value,
+	    f->n == 3 ? fl[2].key : "", m->nncpu_stage) != MODEL_NOTHING)
+		return (-1);
+	return (0);
+}
+
+/* A runs line. */
+static int
+model_frame_runs(struct model *m, struct proto_fields *f)
+{
+	return (model_frame_runs_of(m, f, 0));
+}
+
+/* A kruns line. */
+static int
+model_frame_kruns(struct model *m, struct proto_fields *f)
+{
+	return (model_frame_runs_of(m, f, 1));
+}
+
 /* Handle a line inside a frame. */
 enum model_got
 model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 {
-	struct proto_field	*fl;
-	struct mtask		 t;
-	struct mcpu		 c;
-	long			 tick;
-	size_t			 len;
-	int			 id, kernel;
+	/* The data lines of a frame, the most common first. */
+	static const struct model_kind	 kinds[] = {
+		{ &wire_task, model_frame_task, "bad task line" },
+		{ &wire_cpu, model_frame_cpu, "bad cpu line" },
+		{ &wire_gone, model_frame_gone, "bad gone line" },
+		{ &wire_caption, model_frame_caption, NULL },
+		{ &wire_event, model_frame_event, "bad event line" },
+		{ &wire_view, model_frame_view, "bad view line" },
+		{ &wire_runs, model_frame_runs, "bad runs line" },
+		{ &wire_kruns, model_frame_kruns, "bad kruns line" },
+	};
+	int				 got;
 
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
@@ -329,81 +463,9 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 		}
 		return (MODEL_NOTHING);
 	}
-	if (strcmp(f->word, wire_cpu.word) == 0) {
-		if (model_parse_cpu(f, &c) != 0)
-			return (model_bad(m, line, "bad cpu line"));
-		m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
-		    &m->alloc_cpu_stage, sizeof c);
-		m->ncpu_stage[m->nncpu_stage++] = c;
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_task.word) == 0) {
-		if (model_parse_task(f, &t) != 0)
-			return (model_bad(m, line, "bad task line"));
-		m->task_stage = model_grow(m->task_stage, m->ntask_stage,
-		    &m->alloc_task_stage, sizeof t);
-		m->task_stage[m->ntask_stage++] = t;
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_gone.word) == 0) {
-		if (model_parse_int(f, KG(ID), &id, 1, 0) != 0 || id <= 0)
-			return (model_bad(m, line, "bad gone line"));
-		m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
-		    &m->alloc_gone_stage, sizeof *m->gone_stage);
-		m->gone_stage[m->ngone_stage++] = id;
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_caption.word) == 0) {
-		snprintf(m->stage_caption, sizeof m->stage_caption, "%s",
-		    f->text != NULL ? f->text : "");
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_event.word) == 0) {
-		/* Without its tick= (not a daemon's): the frame's. */
-		tick = m->stage_tick;
-		if (f->text == NULL ||
-		    model_parse_long(f, KX(TICK), &tick, 0) != 0)
-			return (model_bad(m, line, "bad event line"));
-		/* A caption's text is the caption line's, not an event's. */
-		if (caption_event(f->text, NULL) == 0) {
-			snprintf(m->events[m->nevents % MODEL_EVENTS],
-			    sizeof m->events[0], "%s", f->text);
-			m->nevents++;
-		}
-		history_event(m, tick, f->text);
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_view.word) == 0) {
-		if (model_parse_long(f, KV(SEQ), &tick, 1) != 0 || tick <= 0)
-			return (model_bad(m, line, "bad view line"));
-		m->view_pairs[0] = '\0';
-		for (id = 0, len = 0; id < f->n; id++) {
-			if (f->f[id].value == NULL ||
-			    strcmp(f->f[id].key, KV(SEQ)) == 0 ||
-			    len >= sizeof m->view_pairs)
-				continue;
-			len += snprintf(m->view_pairs + len,
-			    sizeof m->view_pairs - len, "%s=%s ", f->f[id].key,
-			    f->f[id].value);
-		}
-		m->view_seq = tick;
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_runs.word) == 0 ||
-	    strcmp(f->word, wire_kruns.word) == 0) {
-		kernel = strcmp(f->word, wire_kruns.word) == 0;
-		fl = f->f;
-		if (f->n < 2 || f->n > 3 || fl[0].value == NULL ||
-		    fl[1].value == NULL || strcmp(fl[0].key, KU(CPU)) != 0 ||
-		    strcmp(fl[1].key, KU(FROM)) != 0 ||
-		    (f->n == 3 && fl[2].value != NULL) ||
-		    history_runs_line(m, kernel, fl[0].value, fl[1].value,
-		    f->n == 3 ? fl[2].key : "", m->nncpu_stage) !=
-		    MODEL_NOTHING)
-			return (model_bad(m, line, kernel ? "bad kruns line" :
-			    "bad runs line"));
-		return (MODEL_NOTHING);
-	}
+	if ((got = model_read(m, kinds, sizeof kinds / sizeof kinds[0], f,
+	    line)) != -1)
+		return ((enum model_got)got);
 	if (strcmp(f->word, wire_frame.word) == 0) {
 		/* A frame without its end: drop it, start again. */
 		m->in_frame = 0;

@@ -68,7 +68,7 @@ model_reply_table(struct model *m, struct proto_fields *f)
 	return (0);
 }
 
-/* Read a `row` line into the table stage. */
+/* Read a `row` line into the table stage; a bad one drops the table. */
 static int
 model_reply_row(struct model *m, struct proto_fields *f)
 {
@@ -80,7 +80,7 @@ model_reply_row(struct model *m, struct proto_fields *f)
 
 	if (!t->valid || model_parse_int(f, KR(ITER), &iter, 1, 0) != 0 ||
 	    (s = protocol_get(f, KR(TICKS))) == NULL)
-		return (-1);
+		goto bad;
 	t->iters = xreallocarray(t->iters, t->nrows + 1, sizeof *t->iters);
 	t->ticks = xreallocarray(t->ticks, (size_t)(t->nrows + 1) * t->stairs,
 	    sizeof *t->ticks);
@@ -89,18 +89,21 @@ model_reply_row(struct model *m, struct proto_fields *f)
 		errno = 0;
 		row[i] = strtol(s, &end, 10);
 		if (end == s || errno != 0 || row[i] < 0)
-			return (-1);
+			goto bad;
 		s = end;
 		if (i < t->stairs - 1) {
 			if (*s != ',')
-				return (-1);
+				goto bad;
 			s++;
 		}
 	}
 	if (*s != '\0')
-		return (-1);
+		goto bad;
 	t->iters[t->nrows++] = iter;
 	return (0);
+bad:
+	model_table_clear(t);
+	return (-1);
 }
 
 /* Read a `scenario` line of the `scenarios` reply into the stage. */
@@ -262,41 +265,26 @@ model_reply_final(struct model *m, struct proto_fields *f, int ok)
 enum model_got
 model_reply_line(struct model *m, struct proto_fields *f, const char *line)
 {
+	/* The data lines: those the client reads, those it does not. */
+	static const struct model_kind	 kinds[] = {
+		{ &wire_status, model_reply_status, "bad status line" },
+		{ &wire_scenario, model_reply_scenario, "bad scenario line" },
+		{ &wire_mark, model_reply_mark, "bad mark line" },
+		{ &wire_table, model_reply_table, "bad table line" },
+		{ &wire_row, model_reply_row, "bad row line" },
+		{ &wire_task, NULL, NULL },	/* tasks, cpus: for others */
+		{ &wire_cpu, NULL, NULL },
+	};
+	int				 got;
+
 	if (strcmp(f->word, "ok") == 0)
 		return (model_reply_final(m, f, 1));
 	if (strcmp(f->word, "err") == 0)
 		return (model_reply_final(m, f, 0));
-	if (strcmp(f->word, wire_status.word) == 0) {
-		if (model_reply_status(m, f) != 0)
-			return (model_bad(m, line, "bad status line"));
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_scenario.word) == 0) {
-		if (model_reply_scenario(m, f) != 0)
-			return (model_bad(m, line, "bad scenario line"));
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_mark.word) == 0) {
-		if (model_reply_mark(m, f) != 0)
-			return (model_bad(m, line, "bad mark line"));
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_table.word) == 0) {
-		if (model_reply_table(m, f) != 0)
-			return (model_bad(m, line, "bad table line"));
-		return (MODEL_NOTHING);
-	}
-	if (strcmp(f->word, wire_row.word) == 0) {
-		if (model_reply_row(m, f) != 0) {
-			model_table_clear(&m->table_stage);
-			return (model_bad(m, line, "bad row line"));
-		}
-		return (MODEL_NOTHING);
-	}
-	/* Data lines of replies the client does not read (help, tasks). */
-	if (strcmp(f->word, "help") == 0 ||
-	    strcmp(f->word, wire_task.word) == 0 ||
-	    strcmp(f->word, wire_cpu.word) == 0)
+	if ((got = model_read(m, kinds, sizeof kinds / sizeof kinds[0], f,
+	    line)) != -1)
+		return ((enum model_got)got);
+	if (strcmp(f->word, "help") == 0)
 		return (MODEL_NOTHING);
 	if (model_parse_unknown(m, f))
 		return (MODEL_NOTHING);

@@ -95,6 +95,27 @@ model_grow(void *p, int n, int *alloc, size_t size)
 	return (xreallocarray(p, *alloc, size));
 }
 
+/*
+ * Read a line of one of the kinds given (by its keyword) with that
+ * kind's reader: MODEL_NOTHING, or MODEL_BAD (counted, remembered) if
+ * the reader found it malformed.  -1 if it is of none of them.
+ */
+int
+model_read(struct model *m, const struct model_kind *kinds, size_t n,
+    struct proto_fields *f, const char *line)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(f->word, kinds[i].line->word) != 0)
+			continue;
+		if (kinds[i].read != NULL && kinds[i].read(m, f) != 0)
+			return (model_bad(m, line, kinds[i].bad));
+		return (MODEL_NOTHING);
+	}
+	return (-1);
+}
+
 /* Feed one line (without its newline) to the model. */
 enum model_got
 model_feed(struct model *m, const char *line)

@@ -294,6 +294,14 @@ struct model {
 };
 
 struct proto_fields;
+struct wire_line;
+
+/* A kind of data line the model reads (model_read). */
+struct model_kind {
+	const struct wire_line	*line;		/* its keyword, fields */
+	int			(*read)(struct model *, struct proto_fields *);
+	const char		*bad;		/* when read says -1 */
+};
 
 /* model.c */
 struct model	*model_create(void);
@@ -301,6 +309,8 @@ void		 model_free(struct model *);
 void		 model_table_clear(struct mtable *);
 enum model_got	 model_bad(struct model *, const char *line, const char *why);
 void		*model_grow(void *, int n, int *alloc, size_t);
+int		 model_read(struct model *, const struct model_kind *, size_t,
+		     struct proto_fields *, const char *line);
 enum model_got	 model_feed(struct model *, const char *line);
 int		 model_sent(struct model *, enum model_pend, const char *what);
 int		 model_pending(const struct model *, enum model_pend);
