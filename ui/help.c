@@ -203,32 +203,11 @@ help_key(struct view *v, int key)
 {
 	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
 
-	switch (key) {
-	case KEY_UP:
-	case 'k':
-		v->help_top--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		v->help_top++;
-		break;
-	case KEY_PPAGE:
-		v->help_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		v->help_top += page;
-		break;
-	case KEY_HOME:
-		v->help_top = 0;
-		break;
-	case KEY_END:
-		v->help_top = HELP_LINES;
-		break;
-	default:
+	if (key == ' ')
+		key = KEY_NPAGE;	/* a page on, as in less */
+	if (!keys_select_list(key, &v->help_top, page, HELP_LINES)) {
 		v->show_help = 0;
 		v->help_top = 0;
-		break;
 	}
 	if (v->help_top < 0)
 		v->help_top = 0;

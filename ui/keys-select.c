@@ -19,20 +19,48 @@ keys_select_task(struct keys_env *e)
 	return (t);
 }
 
-/* Move the selection by n rows (clamped). */
+/*
+ * A key that moves in a list (the tasks, the picker's scenarios, the
+ * help's lines): Up and Down (k, j) a row, PgUp and PgDn a page, Home
+ * and End to 0 and last.  Moves *pos (unclamped) and returns 1; 0 for
+ * any other key.
+ */
 int
-keys_select_move(struct keys_env *e, int n)
+keys_select_list(int key, int *pos, int page, int last)
+{
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		(*pos)--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		(*pos)++;
+		break;
+	case KEY_PPAGE:
+		*pos -= page;
+		break;
+	case KEY_NPAGE:
+		*pos += page;
+		break;
+	case KEY_HOME:
+		*pos = 0;
+		break;
+	case KEY_END:
+		*pos = last;
+		break;
+	default:
+		return (0);
+	}
+	return (1);
+}
+
+/* Select the task at row i of the table (clamped). */
+static int
+keys_select_row(struct keys_env *e, int i)
 {
 	struct model	*m = e->model;
-	int		 i;
 
-	if (m->ntasks == 0)
-		return (KEYS_HANDLED);
-	i = model_task_index(m, e->view->selected);
-	if (i < 0)
-		i = 0;
-	else
-		i += n;
 	if (i >= m->ntasks)
 		i = m->ntasks - 1;
 	if (i < 0)
@@ -43,37 +71,38 @@ keys_select_move(struct keys_env *e, int n)
 	return (KEYS_HANDLED | KEYS_REDRAW | KEYS_TABLE);
 }
 
-/* Up / k: the task above. */
+/* Move the selection by n rows (the wheel); with none, the first. */
 int
-keys_select_up(struct keys_env *e, int key)
+keys_select_move(struct keys_env *e, int n)
 {
-	return (keys_select_move(e, -1));
+	int	i;
+
+	if (e->model->ntasks == 0)
+		return (KEYS_HANDLED);
+	i = model_task_index(e->model, e->view->selected);
+	return (keys_select_row(e, i < 0 ? 0 : i + n));
 }
 
-/* Down / j: the task below. */
+/*
+ * Up, Down (k, j), PgUp, PgDn, Home, End (g, G): the task above, below,
+ * a page on, the first or last; with none selected, the first.
+ */
 int
-keys_select_down(struct keys_env *e, int key)
+keys_select_key(struct keys_env *e, int key)
 {
-	return (keys_select_move(e, 1));
-}
+	struct model	*m = e->model;
+	int		 i, page;
 
-/* PgUp / PgDn: a page of tasks. */
-int
-keys_select_page(struct keys_env *e, int key)
-{
-	int	n = e->view->task_rows > 1 ? e->view->task_rows - 1 : 1;
-
-	return (keys_select_move(e, key == KEY_PPAGE ? -n : n));
-}
-
-/* Home / End, g / G: the first or last task. */
-int
-keys_select_ends(struct keys_env *e, int key)
-{
-	int	first = key == KEY_HOME || key == 'g';
-
-	return (keys_select_move(e, first ? -e->model->ntasks :
-	    e->model->ntasks));
+	if (m->ntasks == 0)
+		return (KEYS_HANDLED);
+	page = e->view->task_rows > 1 ? e->view->task_rows - 1 : 1;
+	if (key == 'g' || key == 'G')
+		key = key == 'g' ? KEY_HOME : KEY_END;
+	if ((i = model_task_index(m, e->view->selected)) < 0)
+		i = 0;
+	else
+		keys_select_list(key, &i, page, m->ntasks - 1);
+	return (keys_select_row(e, i));
 }
 
 /* /: ask for a task to find. */

@@ -100,31 +100,15 @@ keys_session_picker_key(struct keys_env *e, int key)
 			snprintf(cmd, sizeof cmd, "load %s", sc->name);
 		snprintf(what, sizeof what, "load %s", sc->name);
 		return (keys_send(e, PEND_ACTION, what, cmd));
-	case KEY_UP:
-	case 'k':
-		v->picker_sel--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		v->picker_sel++;
-		break;
-	case KEY_PPAGE:
-		v->picker_sel -= page;
-		break;
-	case KEY_NPAGE:
-		v->picker_sel += page;
-		break;
-	case KEY_HOME:
 	case 'g':
-		v->picker_sel = 0;
+		key = KEY_HOME;
 		break;
-	case KEY_END:
 	case 'G':
-		v->picker_sel = n - 1;
+		key = KEY_END;
 		break;
-	default:
-		return (KEYS_HANDLED);
 	}
+	if (!keys_select_list(key, &v->picker_sel, page, n - 1))
+		return (KEYS_HANDLED);
 	if (v->picker_sel >= n)
 		v->picker_sel = n - 1;
 	if (v->picker_sel < 0)

@@ -2,7 +2,9 @@
  * keys-task.c -- the keys that act on the selected task: sleep it (s,
  * or S for how long), nice it (+ and -, counting from the nice last
  * sent), its CPUs (a), kill it (x, after asking), and a new task (n).
- * Each sends its command, or opens the prompt that will.
+ * Each sends its command, or opens the prompt that will.  Their rows
+ * of the key table say KEYS_TASK: keys_handle finds the selected task
+ * for them (e->task), or says there is none.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,11 +17,9 @@
 int
 keys_task_sleep(struct keys_env *e, int key)
 {
-	const struct mtask	*t;
+	const struct mtask	*t = e->task;
 	char			 cmd[64], what[96];
 
-	if ((t = keys_select_task(e)) == NULL)
-		return (KEYS_HANDLED | KEYS_REDRAW);
 	snprintf(cmd, sizeof cmd, "sleep %d %d", t->id, e->model->sleep_ms);
 	snprintf(what, sizeof what, "%s sleeps %d ms", t->name,
 	    e->model->sleep_ms);
@@ -30,11 +30,9 @@ keys_task_sleep(struct keys_env *e, int key)
 int
 keys_task_sleep_ask(struct keys_env *e, int key)
 {
-	const struct mtask	*t;
+	const struct mtask	*t = e->task;
 	char			 label[64], init[16];
 
-	if ((t = keys_select_task(e)) == NULL)
-		return (KEYS_HANDLED | KEYS_REDRAW);
 	snprintf(label, sizeof label, "sleep %s for how many ms", t->name);
 	snprintf(init, sizeof init, "%d", e->model->sleep_ms);
 	return (keys_prompt_open(e, PROMPT_SLEEP, label, init));
@@ -44,12 +42,10 @@ keys_task_sleep_ask(struct keys_env *e, int key)
 int
 keys_task_nice(struct keys_env *e, int key)
 {
-	const struct mtask	*t;
+	const struct mtask	*t = e->task;
 	char			 cmd[64], what[96];
 	int			 n;
 
-	if ((t = keys_select_task(e)) == NULL)
-		return (KEYS_HANDLED | KEYS_REDRAW);
 	n = t->nice;
 	if (e->view->nice_task == t->id)
 		n = e->view->nice_value;
@@ -70,11 +66,9 @@ keys_task_nice(struct keys_env *e, int key)
 int
 keys_task_affinity(struct keys_env *e, int key)
 {
-	const struct mtask	*t;
+	const struct mtask	*t = e->task;
 	char			 label[64];
 
-	if ((t = keys_select_task(e)) == NULL)
-		return (KEYS_HANDLED | KEYS_REDRAW);
 	snprintf(label, sizeof label, "CPUs for %s (like 0-2,5)", t->name);
 	return (keys_prompt_open(e, PROMPT_AFFINITY, label,
 	    strcmp(t->cpus, "-") == 0 ? "" : t->cpus));
@@ -84,11 +78,9 @@ keys_task_affinity(struct keys_env *e, int key)
 int
 keys_task_kill(struct keys_env *e, int key)
 {
-	const struct mtask	*t;
+	const struct mtask	*t = e->task;
 	char			 label[64];
 
-	if ((t = keys_select_task(e)) == NULL)
-		return (KEYS_HANDLED | KEYS_REDRAW);
 	snprintf(label, sizeof label, "kill %.31s (id %d)? y/N", t->name,
 	    t->id);
 	return (keys_prompt_open(e, PROMPT_KILL, label, ""));

@@ -24,6 +24,7 @@
 #define KEYS_ALIASES	4	/* keys a row binds at most */
 #define KEYS_CHANGES	0x1	/* changes the daemon: read-only refuses */
 #define KEYS_REWIND	0x2	/* the help lists it under "Rewind" */
+#define KEYS_TASK	0x4	/* acts on the selected task (e->task) */
 
 #define KEYS_HELP_LINES	48	/* lines of keys the help has at most */
 #define KEYS_HELP_WIDTH	72	/* the help's width */
@@ -51,28 +52,28 @@ struct keys_entry {
  */
 static const struct keys_entry keys_table[] = {
 	{ .keys = { KEY_UP, 'k' },
-	  .fn = keys_select_up,
+	  .fn = keys_select_key,
 	  .help_keys = "Up/Down j/k", .help = "select a task (or click)",
 	  .bar[KEYS_BAR] = "arrows/j/k select",
 	  .bar[KEYS_BRIEF] = "j/k select",
 	  .man =
 	    "Select the task above (a mouse click on a row selects it too)." },
 	{ .keys = { KEY_DOWN, 'j' },
-	  .fn = keys_select_down,
+	  .fn = keys_select_key,
 	  .man =
 	    "Select the task below." },
 	{ .keys = { KEY_PPAGE, KEY_NPAGE },
-	  .fn = keys_select_page,
+	  .fn = keys_select_key,
 	  .help_keys = "PgUp/PgDn", .help = "page the tasks",
 	  .man =
 	    "Page through the tasks." },
 	{ .keys = { KEY_HOME, 'g' },
-	  .fn = keys_select_ends,
+	  .fn = keys_select_key,
 	  .help_keys = "g/G Home/End", .help = "the first / last task",
 	  .man =
 	    "The first task." },
 	{ .keys = { KEY_END, 'G' },
-	  .fn = keys_select_ends,
+	  .fn = keys_select_key,
 	  .man =
 	    "The last task." },
 	{ .keys = { '/' },
@@ -95,7 +96,8 @@ static const struct keys_entry keys_table[] = {
 	    "Show the CPUs as fits the screen, as panels, or as a list, in\n"
 	    "turn." },
 	{ .keys = { 's' },
-	  .fn = keys_task_sleep, .flags = KEYS_CHANGES,
+	  .fn = keys_task_sleep,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "s", .help = "sleep (default ms)",
 	  .bar[KEYS_BAR] = "s sleep",
 	  .bar[KEYS_BRIEF] = "s/S sleep",
@@ -103,23 +105,27 @@ static const struct keys_entry keys_table[] = {
 	    "The selected task sleeps for the daemon's default time (1000\n"
 	    "ms unless configured)." },
 	{ .keys = { 'S' },
-	  .fn = keys_task_sleep_ask, .flags = KEYS_CHANGES,
+	  .fn = keys_task_sleep_ask,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "S", .help = "sleep: how long?",
 	  .bar[KEYS_BAR] = "S sleep..",
 	  .man =
 	    "Prompt for how long the selected task sleeps, in ms." },
 	{ .keys = { '+', '=', KEY_F(8) },
-	  .fn = keys_task_nice, .flags = KEYS_CHANGES,
+	  .fn = keys_task_nice,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "+ - F8 F7", .help = "nice up / down",
 	  .bar[KEYS_BAR] = "+/- nice",
 	  .man =
 	    "Nice the selected task one up." },
 	{ .keys = { '-', KEY_F(7) },
-	  .fn = keys_task_nice, .flags = KEYS_CHANGES,
+	  .fn = keys_task_nice,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .man =
 	    "Nice the selected task one down." },
 	{ .keys = { 'a' },
-	  .fn = keys_task_affinity, .flags = KEYS_CHANGES,
+	  .fn = keys_task_affinity,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "a", .help = "CPUs the task may use",
 	  .bar[KEYS_BAR] = "a affinity",
 	  .bar[KEYS_BRIEF] = "a cpus",
@@ -127,7 +133,8 @@ static const struct keys_entry keys_table[] = {
 	    "Prompt for the CPUs the selected task may use, e.g.\\&\n"
 	    ".Li 0-2,5 ." },
 	{ .keys = { 'x', KEY_F(9) },
-	  .fn = keys_task_kill, .flags = KEYS_CHANGES,
+	  .fn = keys_task_kill,
+	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "x F9", .help = "kill the task (asks)",
 	  .bar[KEYS_BAR] = "x kill",
 	  .man =
@@ -430,6 +437,10 @@ keys_handle(struct keys_env *e, int key)
 			    "(it would change the daemon)", name);
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
+		e->task = NULL;
+		if ((k->flags & KEYS_TASK) &&
+		    (e->task = keys_select_task(e)) == NULL)
+			return (KEYS_HANDLED | KEYS_REDRAW);
 		return (k->fn(e, key));
 	}
 	/* A key that does nothing says so, rather than nothing. */

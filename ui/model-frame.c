@@ -308,9 +308,8 @@ model_frame_task(struct model *m, struct proto_fields *f)
 
 	if (model_parse_task(f, &t) != 0)
 		return (-1);
-	m->task_stage = model_grow(m->task_stage, m->ntask_stage,
-	    &m->alloc_task_stage, sizeof t);
-	m->task_stage[m->ntask_stage++] = t;
+	m->task_stage = model_append(m->task_stage, &m->ntask_stage,
+	    &m->alloc_task_stage, &t, sizeof t);
 	return (0);
 }
 
@@ -322,9 +321,8 @@ model_frame_cpu(struct model *m, struct proto_fields *f)
 
 	if (model_parse_cpu(f, &c) != 0)
 		return (-1);
-	m->ncpu_stage = model_grow(m->ncpu_stage, m->nncpu_stage,
-	    &m->alloc_cpu_stage, sizeof c);
-	m->ncpu_stage[m->nncpu_stage++] = c;
+	m->ncpu_stage = model_append(m->ncpu_stage, &m->nncpu_stage,
+	    &m->alloc_cpu_stage, &c, sizeof c);
 	return (0);
 }
 
@@ -336,9 +334,8 @@ model_frame_gone(struct model *m, struct proto_fields *f)
 
 	if (model_parse_int(f, KG(ID), &id, 1, 0) != 0 || id <= 0)
 		return (-1);
-	m->gone_stage = model_grow(m->gone_stage, m->ngone_stage,
-	    &m->alloc_gone_stage, sizeof *m->gone_stage);
-	m->gone_stage[m->ngone_stage++] = id;
+	m->gone_stage = model_append(m->gone_stage, &m->ngone_stage,
+	    &m->alloc_gone_stage, &id, sizeof id);
 	return (0);
 }
 

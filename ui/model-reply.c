@@ -110,26 +110,24 @@ bad:
 static int
 model_reply_scenario(struct model *m, struct proto_fields *f)
 {
-	struct mscenario	*sc;
+	struct mscenario	 sc;
 	const char		*s;
 
-	m->scen_stage = model_grow(m->scen_stage, m->nscen_stage,
-	    &m->alloc_scen_stage, sizeof *m->scen_stage);
-	sc = &m->scen_stage[m->nscen_stage];
-	memset(sc, 0, sizeof *sc);
+	memset(&sc, 0, sizeof sc);
 	if ((s = protocol_get(f, KS(NAME))) == NULL || *s == '\0' ||
-	    model_parse_copy(sc->name, sizeof sc->name, s) != 0)
+	    model_parse_copy(sc.name, sizeof sc.name, s) != 0)
 		return (-1);
 	if ((s = protocol_get(f, KS(FILE))) != NULL)
-		snprintf(sc->file, sizeof sc->file, "%s", s);
-	if (model_parse_int(f, KS(CPUS), &sc->cpus, 0, 0) != 0 ||
-	    model_parse_int(f, KS(TASKS), &sc->tasks, 0, 0) != 0 ||
-	    model_parse_int(f, KS(REAL), &sc->real, 0, 0) != 0 ||
-	    sc->cpus < 0 || sc->tasks < 0)
+		snprintf(sc.file, sizeof sc.file, "%s", s);
+	if (model_parse_int(f, KS(CPUS), &sc.cpus, 0, 0) != 0 ||
+	    model_parse_int(f, KS(TASKS), &sc.tasks, 0, 0) != 0 ||
+	    model_parse_int(f, KS(REAL), &sc.real, 0, 0) != 0 ||
+	    sc.cpus < 0 || sc.tasks < 0)
 		return (-1);
 	if (f->text != NULL)
-		model_parse_text(sc->text, sizeof sc->text, f->text);
-	m->nscen_stage++;
+		model_parse_text(sc.text, sizeof sc.text, f->text);
+	m->scen_stage = model_append(m->scen_stage, &m->nscen_stage,
+	    &m->alloc_scen_stage, &sc, sizeof sc);
 	return (0);
 }
 
@@ -137,17 +135,15 @@ model_reply_scenario(struct model *m, struct proto_fields *f)
 static int
 model_reply_mark(struct model *m, struct proto_fields *f)
 {
-	struct mmark	*mk;
+	struct mmark	mk;
 
-	m->mark_stage = model_grow(m->mark_stage, m->nmark_stage,
-	    &m->alloc_mark_stage, sizeof *m->mark_stage);
-	mk = &m->mark_stage[m->nmark_stage];
-	memset(mk, 0, sizeof *mk);
-	if (model_parse_long(f, KX(TICK), &mk->tick, 1) != 0 || mk->tick < 0)
+	memset(&mk, 0, sizeof mk);
+	if (model_parse_long(f, KX(TICK), &mk.tick, 1) != 0 || mk.tick < 0)
 		return (-1);
 	if (f->text != NULL)
-		model_parse_text(mk->text, sizeof mk->text, f->text);
-	m->nmark_stage++;
+		model_parse_text(mk.text, sizeof mk.text, f->text);
+	m->mark_stage = model_append(m->mark_stage, &m->nmark_stage,
+	    &m->alloc_mark_stage, &mk, sizeof mk);
 	return (0);
 }
 

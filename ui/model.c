@@ -85,14 +85,20 @@ model_bad(struct model *m, const char *line, const char *why)
 	return (MODEL_BAD);
 }
 
-/* Grow an array to hold at least n + 1 elements. */
+/*
+ * Append elem (size bytes) to the array p of *n elements, *alloc of
+ * them allocated, growing it; returns the array.
+ */
 void *
-model_grow(void *p, int n, int *alloc, size_t size)
+model_append(void *p, int *n, int *alloc, const void *elem, size_t size)
 {
-	if (n < *alloc)
-		return (p);
-	*alloc = *alloc == 0 ? 16 : *alloc * 2;
-	return (xreallocarray(p, *alloc, size));
+	if (*n >= *alloc) {
+		*alloc = *alloc == 0 ? 16 : *alloc * 2;
+		p = xreallocarray(p, *alloc, size);
+	}
+	memcpy((char *)p + (size_t)*n * size, elem, size);
+	(*n)++;
+	return (p);
 }
 
 /*

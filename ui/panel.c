@@ -260,6 +260,21 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 }
 
 /*
+ * The CPUs' rows (panel rows, or the list's lines): rows in all, shown
+ * on the screen; the first shown is kept where the last row shows.
+ */
+void
+panel_scroll(struct view *v, int rows, int shown)
+{
+	v->cpu_rows = rows;
+	v->cpu_rows_shown = shown;
+	if (v->cpu_top > rows - shown)
+		v->cpu_top = rows - shown;
+	if (v->cpu_top < 0)
+		v->cpu_top = 0;
+}
+
+/*
  * The panel rows and columns the old way, for many CPUs: as many a row
  * as fit at a comfortable width, narrower when the rows do not fit,
  * balanced.
@@ -352,12 +367,7 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 	if (pg.span < 0)
 		pg.span = 0;
 
-	v->cpu_rows = prow;
-	v->cpu_rows_shown = shown;
-	if (v->cpu_top > prow - shown)
-		v->cpu_top = prow - shown;
-	if (v->cpu_top < 0)
-		v->cpu_top = 0;
+	panel_scroll(v, prow, shown);
 	for (r = 0; r < shown; r++) {
 		c0 = (v->cpu_top + r) * cols;
 		c1 = c0 + cols < ncpu ? c0 + cols : ncpu;

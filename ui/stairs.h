@@ -308,7 +308,8 @@ struct model	*model_create(void);
 void		 model_free(struct model *);
 void		 model_table_clear(struct mtable *);
 enum model_got	 model_bad(struct model *, const char *line, const char *why);
-void		*model_grow(void *, int n, int *alloc, size_t);
+void		*model_append(void *, int *n, int *alloc, const void *,
+		     size_t);
 int		 model_read(struct model *, const struct model_kind *, size_t,
 		     struct proto_fields *, const char *line);
 enum model_got	 model_feed(struct model *, const char *line);
@@ -643,6 +644,7 @@ void		 bar_keys(struct draw *, int y);
 #define PANEL_TINY	14	/* the narrowest panel */
 int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
+void		 panel_scroll(struct view *, int rows, int shown);
 int		 panel_cols_default(const struct draw *, int avail);
 int		 panel_layout(struct draw *, int y, int avail, int cols);
 
@@ -736,6 +738,7 @@ struct keys_env {
 	struct model	*model;
 	struct view	*view;
 	const struct grid *grid;	/* the screen drawn: what a click hits */
+	const struct mtask *task;	/* the selected one, for KEYS_TASK */
 	/* Send one command line (no newline); -1 if it could not be sent. */
 	int		(*send)(void *, enum model_pend, const char *);
 	void		*arg;
@@ -777,11 +780,9 @@ int		 keys_frame(struct model *, struct view *);
 
 /* keys-select.c */
 const struct mtask *keys_select_task(struct keys_env *);
+int		 keys_select_list(int key, int *pos, int page, int last);
 int		 keys_select_move(struct keys_env *, int n);
-int		 keys_select_up(struct keys_env *, int);
-int		 keys_select_down(struct keys_env *, int);
-int		 keys_select_page(struct keys_env *, int);
-int		 keys_select_ends(struct keys_env *, int);
+int		 keys_select_key(struct keys_env *, int);
 int		 keys_select_find(struct keys_env *, int);
 void		 keys_select_first(struct model *, struct view *);
 int		 keys_select_id(struct keys_env *, int id);
@@ -825,8 +826,8 @@ int		 keys_session_quit(struct keys_env *, int);
 int		 keys_session_shutdown(struct keys_env *, int);
 
 /* keys-prompt.c */
-int		 keys_prompt_open(struct keys_env *, int kind, const char *label,
-		     const char *init);
+int		 keys_prompt_open(struct keys_env *, int kind,
+		     const char *label, const char *init);
 int		 keys_prompt_key(struct keys_env *, int);
 
 /* keys-mouse.c */
