@@ -2,7 +2,8 @@
  * stairs.h -- the client's internal header: the model of the daemon's
  * state (model*.c), the cell grid (grid.c), the screen's layout (draw.c)
  * and its panes (bar.c, panel*.c, tasktab.c, article.c, help.c), the key
- * table (keys.c) and its actions (keys-*.c), and the terminal (crt.c).
+ * table (keys.c) and its actions (keys-*.c), reaching the daemon
+ * (attach.c) and the terminal (crt.c).
  * One block of prototypes per file, as tmux does.
  */
 #ifndef STAIRS_UI_H
@@ -833,6 +834,10 @@ int		 keys_prompt_key(struct keys_env *, int);
 /* keys-mouse.c */
 int		 keys_click(struct keys_env *, int x, int y);
 int		 keys_wheel(struct keys_env *, int x, int y, int dir);
+
+/* attach.c */
+int		 attach_connect(const char *path, char **cause);
+int		 attach_start(const char *path, char **cause);
 
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */
