@@ -202,6 +202,29 @@ test_unlisted_caught(void **state)
 	assert_true(man_keys_bound(KEY_F(1)));
 }
 
+/*
+ * No key is on two rows of the key table (so on two .It lines of the
+ * page, which is made from it): keys_handle takes the first row that
+ * binds a key, and a second would never run.
+ */
+static void
+test_keys_once(void **state)
+{
+	int	 keys[MAN_KEYS_MAX], n, i, j;
+	char	**names;
+
+	n = man_keys_read(keys, &names);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (keys[i] == keys[j])
+				fail_msg("key %s is on two rows", names[i]);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Read a whole file into a string, or fail. */
 static char *
 man_keys_slurp(const char *path)
@@ -281,6 +304,7 @@ main(void)
 		cmocka_unit_test(test_keys_match),
 		cmocka_unit_test(test_unlisted_caught),
 		cmocka_unit_test(test_keys_from_table),
+		cmocka_unit_test(test_keys_once),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
