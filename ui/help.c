@@ -1,8 +1,9 @@
 /*
  * help.c -- the help, in a box over the middle of the screen: the
- * scenario running (its name and description), the keys (keys.c's
- * text), and what the screen shows (rank, stairs, LEFT, k, descents, rr,
- * nr, why %CPU is engine time).  It scrolls when it is taller than the
+ * scenario running (its name and description), the keys (laid out by
+ * keys_help from the key table), how a stair's tasks are drawn, and what
+ * the screen shows (rank, stairs, LEFT, k, descents, rr, nr, why %CPU is
+ * engine time).  It scrolls when it is taller than the
  * screen: the keys that scroll it are help_key's, any other closes it.
  * Pure: into a grid.
  */

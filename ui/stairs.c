@@ -98,7 +98,7 @@ stairs_usage(FILE *f)
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
 
-/* Send one command line to the daemon (keys.c calls this). */
+/* Send one command line to the daemon (keys_send calls this). */
 static int
 stairs_send(void *arg, enum model_pend kind, const char *cmd)
 {
