@@ -4,8 +4,9 @@
  * the client (keys_handle, from a fresh screen), and every key of the
  * keyboard that does something is on the page.  So a key added to
  * ui/keys.c without its line in man/stairs.1 fails here, and so does a
- * key the page keeps after it is gone.  The page is $STAIRS_MAN/stairs.1
- * (default man/).
+ * key the page keeps after it is gone.  And the page's list of keys is
+ * the one made from the key table (keys_man), so a key's words there
+ * are the table's.  The page is $STAIRS_MAN/stairs.1 (default man/).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -201,6 +202,100 @@ test_unlisted_caught(void **state)
 	assert_true(man_keys_bound(KEY_F(1)));
 }
 
+/*
+ * No key is on two rows of the key table (so on two .It lines of the
+ * page, which is made from it): keys_handle takes the first row that
+ * binds a key, and a second would never run.
+ */
+static void
+test_keys_once(void **state)
+{
+	int	 keys[MAN_KEYS_MAX], n, i, j;
+	char	**names;
+
+	n = man_keys_read(keys, &names);
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			if (keys[i] == keys[j])
+				fail_msg("key %s is on two rows", names[i]);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Read a whole file into a string, or fail. */
+static char *
+man_keys_slurp(const char *path)
+{
+	FILE	*f;
+	char	*s;
+	long	 n;
+
+	if ((f = fopen(path, "r")) == NULL)
+		fail_msg("%s: cannot open", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, n + 1);
+	if (s == NULL || fread(s, 1, n, f) != (size_t)n)
+		fail_msg("%s: cannot read", path);
+	fclose(f);
+	return (s);
+}
+
+/*
+ * The page's list of keys, between its "keys: begin" and "keys: end"
+ * marks, is the one keys_man() makes from ui/keys.c's table: the page
+ * says what the table binds, in the table's words.  With
+ * STAIRS_MAN_UPDATE=1 the page is written instead (as
+ * STAIRS_GOLDEN_UPDATE=1 writes test_draw's goldens).
+ */
+static void
+test_keys_from_table(void **state)
+{
+	static const char	 begin[] = ".\\\" keys: begin\n";
+	static const char	 end[] = ".\\\" keys: end\n";
+	const char		*dir = getenv("STAIRS_MAN");
+	char			 path[1024], *page, *list, *a, *b, *p, *q;
+	char			*list_line;
+	FILE			*f;
+	int			 line;
+
+	snprintf(path, sizeof path, "%s/stairs.1", dir != NULL ? dir : "man");
+	page = man_keys_slurp(path);
+	assert_non_null(list = keys_man());
+	if ((a = strstr(page, begin)) == NULL ||
+	    (b = strstr(a, end)) == NULL)
+		fail_msg("%s: no \"keys: begin\" and \"keys: end\" marks",
+		    path);
+	a += strlen(begin);
+	list_line = list;
+	if (getenv("STAIRS_MAN_UPDATE") != NULL) {
+		if ((f = fopen(path, "w")) == NULL)
+			fail_msg("%s: cannot write", path);
+		fprintf(f, "%.*s%s%s", (int)(a - page), page, list, b);
+		fclose(f);
+	} else if ((size_t)(b - a) != strlen(list) ||
+	    strncmp(a, list, b - a) != 0) {
+		for (p = a, q = list, line = 1; p < b && *p == *q; p++, q++) {
+			if (*p == '\n') {
+				line++;
+				a = p + 1;
+				list_line = q + 1;
+			}
+		}
+		fail_msg("%s: the keys differ from ui/keys.c's table at line %d "
+		    "of the list: \"%.*s\", the table's \"%.*s\" "
+		    "(STAIRS_MAN_UPDATE=1 writes the table's)", path, line,
+		    (int)strcspn(a, "\n"), a, (int)strcspn(list_line, "\n"),
+		    list_line);
+	}
+	free(list);
+	free(page);
+}
+
 /* Run the tests. */
 int
 main(void)
@@ -208,6 +303,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keys_match),
 		cmocka_unit_test(test_unlisted_caught),
+		cmocka_unit_test(test_keys_from_table),
+		cmocka_unit_test(test_keys_once),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

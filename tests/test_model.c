@@ -612,6 +612,27 @@ test_load_history(void **state)
 }
 
 /*
+ * An event line without its tick= (no daemon sends one) is logged at its
+ * frame's tick.  It was logged at an uninitialized tick: whatever the
+ * stack held, different from one build to the next.
+ */
+static void
+test_event_no_tick(void **state)
+{
+	struct model	*m = greeted();
+
+	model_feed(m, "frame tick=700 cpus=1 tasks=0 paused=0 speed=1 "
+	    "rr=10");
+	assert_int_equal(model_feed(m, "event text=hog sleeps"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->nlog, 1);
+	assert_int_equal(m->log[0].tick, 700);
+	assert_string_equal(m->log[0].text, "hog sleeps");
+	model_free(m);
+}
+
+/*
  * The `scenarios` and `marks` replies: kept whole when ok (text= free
  * text, quoted or not; marks sorted by tick), dropped on err, a list
  * left as it was.
@@ -1832,6 +1853,7 @@ main(void)
 		cmocka_unit_test(test_greeting_bad),
 		cmocka_unit_test(test_frame),
 		cmocka_unit_test(test_caption_events),
+		cmocka_unit_test(test_event_no_tick),
 		cmocka_unit_test(test_frame_malformed),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_line_too_long),

@@ -529,6 +529,126 @@ test_clock_commands(void **state)
 	bad("subscribe 10 delta delta", "usage: subscribe");
 }
 
+/*
+ * The one tokenizer (protocol_next, protocol_fields, protocol_line),
+ * loose as the client reads data lines and the daemon commands, and
+ * strict as the journal is read: every fault named.
+ */
+static void
+test_tokenizer(void **state)
+{
+	static const struct {
+		const char	*in;
+		const char	*pre, *at, *post;
+	} bad[] = {
+		{ " a=1", "bad spacing (fields are separated by one space)",
+		    NULL, "" },
+		{ "a=1  b=2", "bad spacing (fields are separated by one "
+		    "space)", NULL, "" },
+		{ "a=1 ", "bad spacing (fields are separated by one space)",
+		    NULL, "" },
+		{ "a", "bad field ", "a", " (expected key=value)" },
+		{ "=1", "bad field ", "=1", " (expected key=value)" },
+		{ "a=1 a=2", "duplicate field ", "a", "" },
+		{ "a=", "field ", "a", " is empty" },
+		{ "a=\"x", "field ", "a", " has no closing quote" },
+		{ "a=\"x\"y", "field ", "a", ": text after the closing quote" },
+		{ "a=\"\\q\"", "field ", "a", " has an unknown escape" },
+		{ "a=\"\\x0\"", "field ", "a", " has a bad \\x escape (two "
+		    "lowercase hex digits)" },
+		{ "a=\"\\x00\"", "field ", "a", " has a NUL byte" },
+		{ "a=\"\t\"", "field ", "a", " has a control character "
+		    "(escape it)" },
+	};
+	struct proto_fields	 f;
+	const char		*why;
+	char			 buf[256], *p, *w;
+	size_t			 i;
+
+	/* Loose words: blanks skipped, tabs only when asked. */
+	snprintf(buf, sizeof buf, "  frame\ttick=1  x ");
+	p = buf;
+	assert_string_equal(protocol_next(&p, 0), "frame\ttick=1");
+	assert_string_equal(protocol_next(&p, 0), "x");
+	assert_null(protocol_next(&p, 0));
+	snprintf(buf, sizeof buf, "a\tb");
+	p = buf;
+	assert_string_equal(protocol_next(&p, PROTO_TABS), "a");
+	assert_string_equal(protocol_next(&p, PROTO_TABS), "b");
+	/* Strict words: one space each; "a " is "a", then "", then NULL. */
+	snprintf(buf, sizeof buf, "5 kill ");
+	p = buf;
+	assert_string_equal(protocol_next(&p, PROTO_STRICT), "5");
+	assert_string_equal(protocol_next(&p, PROTO_STRICT), "kill");
+	assert_string_equal(p, "");
+	assert_string_equal(protocol_next(&p, PROTO_STRICT), "");
+	assert_null(p);
+	assert_null(protocol_next(&p, PROTO_STRICT));
+
+	/* A data line: keyword, key=value and bare fields, text=. */
+	snprintf(buf, sizeof buf, " event  tick=5 bare x=  text=a  b=c ");
+	protocol_line(buf, PROTO_TEXT, &f);
+	assert_string_equal(f.word, "event");
+	assert_int_equal(f.n, 3);
+	assert_string_equal(f.f[0].key, "tick");
+	assert_string_equal(f.f[0].value, "5");
+	assert_string_equal(f.f[1].key, "bare");
+	assert_null(f.f[1].value);
+	assert_string_equal(f.f[2].value, "");
+	assert_string_equal(f.text, "a  b=c ");
+	assert_null(protocol_get(&f, "bare"));
+	assert_string_equal(protocol_get(&f, "tick"), "5");
+	assert_string_equal(protocol_unused(&f), "bare");
+	snprintf(buf, sizeof buf, "   ");
+	protocol_line(buf, 0, &f);
+	assert_string_equal(f.word, "");
+	assert_int_equal(f.n, 0);
+	/* Without PROTO_TEXT, text= is a field like any other. */
+	snprintf(buf, sizeof buf, "w text=a b");
+	protocol_line(buf, 0, &f);
+	assert_int_equal(f.n, 2);
+	assert_null(f.text);
+	/* Past PROTO_FIELDS_MAX fields are dropped, text= still read. */
+	for (i = 0, p = buf; i < PROTO_FIELDS_MAX + 3; i++)
+		p += sprintf(p, "k%zu=1 ", i);
+	sprintf(p, "text=end");
+	protocol_fields(buf, PROTO_TEXT, &f);
+	assert_int_equal(f.n, PROTO_FIELDS_MAX);
+	assert_int_equal(f.dropped, 3);
+	assert_string_equal(f.text, "end");
+
+	/* Strict: values bare or quoted, every field read or named. */
+	snprintf(buf, sizeof buf, "name=\"a b\\\"\\x41\\t\" n=3");
+	assert_int_equal(protocol_fields(buf, PROTO_STRICT, &f), 0);
+	assert_int_equal(f.n, 2);
+	assert_string_equal(protocol_get(&f, "name"), "a b\"A\t");
+	assert_string_equal(protocol_unused(&f), "n");
+	assert_string_equal(protocol_get(&f, "n"), "3");
+	assert_null(protocol_unused(&f));
+	assert_int_equal(protocol_fields(NULL, PROTO_STRICT, &f), 0);
+	assert_int_equal(f.n, 0);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(buf, sizeof buf, "%s", bad[i].in);
+		if (protocol_fields(buf, PROTO_STRICT, &f) != -1)
+			fail_msg("%s: not refused", bad[i].in);
+		assert_string_equal(f.pre, bad[i].pre);
+		if (bad[i].at == NULL)
+			assert_null(f.at);
+		else
+			assert_string_equal(f.at, bad[i].at);
+		assert_string_equal(f.post, bad[i].post);
+	}
+	snprintf(buf, sizeof buf, "x");
+	p = buf;
+	assert_null(protocol_unquote(&p, &why));
+	assert_string_equal(why, " is not quoted");
+	snprintf(buf, sizeof buf, "\"a\\n\\r\" rest");
+	p = buf;
+	assert_non_null(w = protocol_unquote(&p, &why));
+	assert_string_equal(w, "a\n\r");
+	assert_string_equal(p, " rest");
+}
+
 /* Quoting user words in errors: printable, bounded. */
 static void
 test_quote(void **state)
@@ -761,6 +881,7 @@ main(void)
 		cmocka_unit_test(test_clock_commands),
 		cmocka_unit_test(test_view),
 		cmocka_unit_test(test_quote),
+		cmocka_unit_test(test_tokenizer),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_run_items),
 		cmocka_unit_test(test_fuzz),

@@ -22,6 +22,7 @@
 
 #define BAR_HINT_MAX	256	/* characters of a hint line */
 #define BAR_WORD_KEYS	8	/* keys one word of it names */
+#define BAR_ITEMS	24	/* keys a hint line names */
 
 /*
  * The key one part of a hint's key word names ("s", "space", "←"): the
@@ -181,6 +182,79 @@ bar_hint(struct grid *g, int x, int y, int xmax, const char *text,
 	return (end);
 }
 
+/* One key's words on a hint line: the key, and which of its forms. */
+struct bar_item {
+	int		 key;
+	enum keys_form	 form;
+};
+
+#define B(k)	{ (k), KEYS_BAR }
+#define N(k)	{ (k), KEYS_BRIEF }
+#define P(k)	{ (k), KEYS_PAST }
+#define PN(k)	{ (k), KEYS_PAST_BRIEF }
+
+/*
+ * A hint line: what it starts with, then each key's words (keys.c's
+ * table says them, keys_bar) apart by sep.
+ */
+struct bar_line {
+	int		 readonly;
+	const char	*lead;
+	const char	*sep;
+	struct bar_item	 items[BAR_ITEMS];	/* key 0 ends */
+};
+
+/* The bottom line's, widest first: the longest that fits is drawn. */
+static const struct bar_line bar_lines[] = {
+	{ 0, "", "  ", { B('s'), B('S'), B('+'), B('a'), B('x'), B('n'),
+	    B(' '), B('.'), B('i'), B('E'), B('<'), B('*'), B(KEY_LEFT),
+	    B('l'), B('R'), B('/'), B('t'), B('?'), B('q'), B('Q') } },
+	{ 0, "", "  ", { B('s'), B('S'), B('+'), B('a'), B('x'), B('n'),
+	    B(' '), B('.'), B('i'), B('E'), B('<'), B(KEY_LEFT), B('l'),
+	    B('t'), B('?'), B('q'), B('Q') } },
+	{ 0, "", "  ", { B('s'), B('S'), B('+'), B('a'), B('x'), B('n'),
+	    B(' '), B('.'), B('<'), B('t'), B('?'), B('q'), B('Q') } },
+	{ 0, "", "  ", { B('s'), B('S'), B('+'), B('a'), B('x'), B('n'),
+	    B(' '), B('.'), B('<'), B('t'), B('?'), N('q') } },
+	{ 1, "read-only:  ", "  ", { B(KEY_UP), B('t'), B('['), B('?'),
+	    B('q') } },
+	{ 0, "", " ", { N('s'), N('+'), N('a'), N('x'), N('n'), N(' '),
+	    N('.'), N('<'), N('?'), N('q') } },
+	{ 1, "read-only: ", "  ", { N(KEY_UP), B('t'), B('?'), B('q') } },
+};
+
+/* The past's (after a seek), after what space does there. */
+static const struct bar_line bar_past_lines[] = {
+	{ 0, "  ", "  ", { P(KEY_LEFT), P('{'), P('b'), P('('), P('?') } },
+	{ 0, "  ", "  ", { PN(KEY_LEFT), PN('{'), PN('b'), PN('(') } },
+	{ 0, "  ", "  ", { PN(KEY_LEFT), PN('b') } },
+};
+static const struct bar_line bar_past_readonly =
+	{ 1, "  ", "  ", { N(KEY_UP), B('?'), B('q') } };
+
+/* The status line's, on its right. */
+static const struct bar_line bar_status_line =
+	{ 0, "", "  ", { B('?'), B('q') } };
+
+/* Make a hint line into buf from the key table's words. */
+static const char *
+bar_make(const struct bar_line *l, char *buf, size_t len)
+{
+	const struct bar_item	*it;
+	const char		*w, *sep = "";
+	int			 o;
+
+	o = snprintf(buf, len, "%s", l->lead);
+	for (it = l->items; it < l->items + BAR_ITEMS && it->key != 0; it++) {
+		if ((w = keys_bar(it->key, it->form)) == NULL)
+			continue;
+		if (o >= 0 && (size_t)o < len)
+			o += snprintf(buf + o, len - o, "%s%s", sep, w);
+		sep = l->sep;
+	}
+	return (buf);
+}
+
 /* One piece of the status line, and whether it goes when short. */
 struct bar_piece {
 	char		 text[MODEL_WORD_MAX + 32];
@@ -282,8 +356,9 @@ bar_status(struct draw *d)
 		    p[i].col == COL_DEFAULT ? COL_STATUS : p[i].col);
 	}
 	x += 2;
-	n = snprintf(right, sizeof right, "? help  q detach ");
-	rx = g->w - n;
+	bar_make(&bar_status_line, right, sizeof right - 1);
+	strcat(right, " ");
+	rx = g->w - grid_width(right);
 	if (rx > x + 1)
 		bar_hint(d->g, rx, 0, g->w, right, COL_STATUS);
 }
@@ -434,14 +509,10 @@ bar_caption(struct draw *d, int y, int lines)
 static void
 bar_past(struct draw *d, int y)
 {
-	static const char *const hints[] = {
-		"  ←/→ a tick  { } rr  b/f a second  ( ) mark  ? help",
-		"  ←/→ tick  {} rr  b/f 1s  () mark",
-		"  ←/→ tick  b/f 1s"
-	};
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
 	const char		*resume;
+	char			 buf[BAR_HINT_MAX];
 	size_t			 i;
 	int			 x;
 
@@ -449,17 +520,19 @@ bar_past(struct draw *d, int y)
 	x = grid_textf(g, 1, y, g->w, COL_PAUSED,
 	    "viewing the past — tick %ld of %ld", m->tick, m->now);
 	if (d->v->readonly) {
-		bar_hint(g, x, y, g->w, "  j/k select  ? help  q detach",
-		    COL_KEYS);
+		bar_hint(g, x, y, g->w, bar_make(&bar_past_readonly, buf,
+		    sizeof buf), COL_KEYS);
 		return;
 	}
-	resume = model_has_real(m) ? "  space: back to the present" :
-	    "  space resumes here";
-	if (x + grid_width(resume) < g->w)
-		x = bar_hint(g, x, y, g->w, resume, COL_KEYS);
-	for (i = 0; i < nitems(hints); i++) {
-		if (x + grid_width(hints[i]) < g->w) {
-			bar_hint(g, x, y, g->w, hints[i], COL_KEYS);
+	resume = keys_bar(' ', model_has_real(m) ? KEYS_PAST_REAL :
+	    KEYS_PAST);
+	snprintf(buf, sizeof buf, "  %s", resume != NULL ? resume : "");
+	if (x + grid_width(buf) < g->w)
+		x = bar_hint(g, x, y, g->w, buf, COL_KEYS);
+	for (i = 0; i < nitems(bar_past_lines); i++) {
+		bar_make(&bar_past_lines[i], buf, sizeof buf);
+		if (x + grid_width(buf) < g->w) {
+			bar_hint(g, x, y, g->w, buf, COL_KEYS);
 			break;
 		}
 	}
@@ -469,30 +542,9 @@ bar_past(struct draw *d, int y)
 void
 bar_keys(struct draw *d, int y)
 {
-	static const struct {
-		int		 readonly;
-		const char	*text;
-	} hints[] = {
-		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-		    "space pause  . step  i rr  E event  </> speed  * speed..  "
-		    "←/→ rewind  l load  R reset  / find  t table  ? help  "
-		    "q detach  Q quit" },
-		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-		    "space pause  . step  i rr  E event  </> speed  "
-		    "←/→ rewind  l load  t table  ? help  q detach  Q quit" },
-		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-		    "space pause  . step  </> speed  t table  ? help  "
-		    "q detach  Q quit" },
-		{ 0, "s sleep  S sleep..  +/- nice  a affinity  x kill  n new  "
-		    "space pause  . step  </> speed  t table  ? help  q/Q" },
-		{ 1, "read-only:  arrows/j/k select  t table  [ ] CPUs  "
-		    "? help  q detach" },
-		{ 0, "s/S sleep +/- nice a cpus x kill n new spc pause . step "
-		    "<> speed ? help q/Q" },
-		{ 1, "read-only: j/k select  t table  ? help  q detach" },
-	};
 	struct view	*v = d->v;
 	struct grid	*g = d->g;
+	char		 buf[BAR_HINT_MAX];
 	const char	*text;
 	size_t		 i;
 	int		 x;
@@ -512,10 +564,10 @@ bar_keys(struct draw *d, int y)
 	}
 	/* The longest hint line that fits (else the shortest, cut). */
 	text = NULL;
-	for (i = 0; i < nitems(hints); i++) {
-		if (hints[i].readonly != v->readonly)
+	for (i = 0; i < nitems(bar_lines); i++) {
+		if (bar_lines[i].readonly != v->readonly)
 			continue;
-		text = hints[i].text;
+		text = bar_make(&bar_lines[i], buf, sizeof buf);
 		if (grid_width(text) + 1 <= g->w)
 			break;
 	}

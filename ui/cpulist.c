@@ -70,16 +70,11 @@ cpulist_draw(struct draw *d, int y, int avail)
 		cols = maxcols;
 	per = (ncpu + cols - 1) / cols;
 	shown = per < lines ? per : lines;
-	v->cpu_rows = per;
-	v->cpu_rows_shown = shown;
-	if (v->cpu_top > per - shown)
-		v->cpu_top = per - shown;
-	if (v->cpu_top < 0)
-		v->cpu_top = 0;
+	panel_scroll(v, per, shown);
 	colw = g->w / cols;
-	idw = panel_digits(ncpu - 1);
+	idw = grid_digits(ncpu - 1);
 	for (i = nrw = 0; i < ncpu; i++) {
-		k = panel_digits(m->cpus[i].nr);
+		k = grid_digits(m->cpus[i].nr);
 		if (k > nrw)
 			nrw = k;
 	}

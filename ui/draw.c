@@ -24,7 +24,7 @@
 
 /*
  * Set the message on the caption line (the last key's outcome).  It is a
- * note (message_note), unless keys.c says it is a command's progress.
+ * note (message_note), unless keys_send says it is a command's progress.
  */
 void
 draw_message(struct view *v, int error, const char *fmt, ...)

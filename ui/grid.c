@@ -276,6 +276,19 @@ grid_width(const char *s)
 	return (n);
 }
 
+/* The columns n takes written in decimal (n >= 0). */
+int
+grid_digits(int n)
+{
+	int	k = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		k++;
+	}
+	return (k);
+}
+
 /* Encode one character as UTF-8. */
 static size_t
 grid_utf8_put(char *out, wchar_t wc)

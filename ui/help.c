@@ -1,8 +1,9 @@
 /*
  * help.c -- the help, in a box over the middle of the screen: the
- * scenario running (its name and description), the keys (keys.c's
- * text), and what the screen shows (rank, stairs, LEFT, k, descents, rr,
- * nr, why %CPU is engine time).  It scrolls when it is taller than the
+ * scenario running (its name and description), the keys (laid out by
+ * keys_help from the key table), how a stair's tasks are drawn, and what
+ * the screen shows (rank, stairs, LEFT, k, descents, rr, nr, why %CPU is
+ * engine time).  It scrolls when it is taller than the
  * screen: the keys that scroll it are help_key's, any other closes it.
  * Pure: into a grid.
  */
@@ -20,6 +21,13 @@
 
 #define HELP_WIDTH	72	/* the text's width, at most */
 #define HELP_LINES	160	/* lines the help can have */
+
+/* How a stair's tasks are drawn. */
+static const char *const help_legend[] = {
+	"[hog ███░░]  runs now; the bar is `left` of its slice",
+	"name  queued on its stair   (name) sleeping   +3 more",
+	NULL
+};
 
 /*
  * What the screen shows, for a newcomer.  The staircase's rules are
@@ -116,6 +124,9 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 	for (i = 0; keys[i] != NULL; i++)
 		help_add(lines, &n, keys[i]);
 	help_add(lines, &n, NULL);
+	for (i = 0; help_legend[i] != NULL; i++)
+		help_add(lines, &n, help_legend[i]);
+	help_add(lines, &n, NULL);
 	for (i = 0; help_concepts[i] != NULL; i++)
 		help_add(lines, &n, help_concepts[i]);
 	return (n);
@@ -193,32 +204,11 @@ help_key(struct view *v, int key)
 {
 	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
 
-	switch (key) {
-	case KEY_UP:
-	case 'k':
-		v->help_top--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		v->help_top++;
-		break;
-	case KEY_PPAGE:
-		v->help_top -= page;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		v->help_top += page;
-		break;
-	case KEY_HOME:
-		v->help_top = 0;
-		break;
-	case KEY_END:
-		v->help_top = HELP_LINES;
-		break;
-	default:
+	if (key == ' ')
+		key = KEY_NPAGE;	/* a page on, as in less */
+	if (!keys_select_list(key, &v->help_top, page, HELP_LINES)) {
 		v->show_help = 0;
 		v->help_top = 0;
-		break;
 	}
 	if (v->help_top < 0)
 		v->help_top = 0;

@@ -1,9 +1,10 @@
 /*
  * stairs.h -- the client's internal header: the model of the daemon's
- * state (model.c), the cell grid (grid.c), the screen's layout (draw.c)
- * and its panes (bar.c, panel.c, tasktab.c, article.c, help.c), the key
- * table (keys.c) and the terminal (crt.c).  One block of prototypes per file,
- * as tmux does.
+ * state (model*.c), the cell grid (grid.c), the screen's layout (draw.c)
+ * and its panes (bar.c, panel*.c, tasktab.c, article.c, help.c), the key
+ * table (keys.c) and its actions (keys-*.c), reaching the daemon
+ * (attach.c) and the terminal (crt.c).
+ * One block of prototypes per file, as tmux does.
  */
 #ifndef STAIRS_UI_H
 #define STAIRS_UI_H
@@ -293,20 +294,68 @@ struct model {
 	long		 view_seq;
 };
 
+struct proto_fields;
+struct wire_line;
+
+/* A kind of data line the model reads (model_read). */
+struct model_kind {
+	const struct wire_line	*line;		/* its keyword, fields */
+	int			(*read)(struct model *, struct proto_fields *);
+	const char		*bad;		/* when read says -1 */
+};
+
 /* model.c */
 struct model	*model_create(void);
 void		 model_free(struct model *);
+void		 model_table_clear(struct mtable *);
+enum model_got	 model_bad(struct model *, const char *line, const char *why);
+void		*model_append(void *, int *n, int *alloc, const void *,
+		     size_t);
+int		 model_read(struct model *, const struct model_kind *, size_t,
+		     struct proto_fields *, const char *line);
 enum model_got	 model_feed(struct model *, const char *line);
 int		 model_sent(struct model *, enum model_pend, const char *what);
 int		 model_pending(const struct model *, enum model_pend);
 const struct mtask *model_task(const struct model *, int id);
 int		 model_task_index(const struct model *, int id);
-int		 model_pct(const struct model *, const struct mtask *);
 const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
 const char	*model_description(const struct model *);
+
+/* model-parse.c */
+int		 model_parse_unknown(struct model *,
+		     const struct proto_fields *);
+int		 model_parse_num(const char *, long *, long dash);
+int		 model_parse_int(struct proto_fields *, const char *key, int *,
+		     int required, int dash);
+int		 model_parse_long(struct proto_fields *, const char *key,
+		     long *, int required);
+int		 model_parse_header(struct proto_fields *, long *tick,
+		     int *paused, double *speed, int *rr, int *sleep_ms);
+int		 model_parse_session(struct proto_fields *, int *live,
+		     long *now, int *alive, char *scenario, size_t);
+int		 model_parse_cpu(struct proto_fields *, struct mcpu *);
+int		 model_parse_copy(char *, size_t, const char *);
+int		 model_parse_task(const struct proto_fields *, struct mtask *);
+void		 model_parse_text(char *, size_t, const char *);
+
+/* model-pct.c */
+void		 model_pct_sample(struct model *, long tick);
+void		 model_pct_carry(struct model *, struct mtask *,
+		     const struct mtask *old, long tick);
+int		 model_pct(const struct model *, const struct mtask *);
+
+/* model-frame.c */
+enum model_got	 model_frame_start(struct model *, struct proto_fields *,
+		     const char *line);
+enum model_got	 model_frame_line(struct model *, struct proto_fields *,
+		     const char *line);
+
+/* model-reply.c */
+enum model_got	 model_reply_line(struct model *, struct proto_fields *,
+		     const char *line);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
@@ -444,7 +493,7 @@ struct view {
 	int		 help_top;	/* the help's first line shown */
 	int		 help_rows;	/* lines of it shown (draw sets it) */
 	int		 readonly;
-	int		 prompt;	/* a prompt is open (keys.c kind) */
+	int		 prompt;	/* a prompt is open (enum keys_prompt) */
 	int		 prompt_task;	/* the task it is about */
 	char		 prompt_label[64];
 	char		 prompt_buf[128];
@@ -565,6 +614,7 @@ int		 grid_text(struct grid *, int x, int y, int xmax, const char *,
 int		 grid_textf(struct grid *, int x, int y, int xmax, enum col,
 		     const char *, ...) __attribute__((format(printf, 6, 7)));
 int		 grid_width(const char *);
+int		 grid_digits(int);
 int		 grid_decode(const char *, wchar_t *, int max);
 char		*grid_dump(const struct grid *, int with_colours);
 
@@ -592,12 +642,38 @@ void		 bar_keys(struct draw *, int y);
 
 /* panel.c */
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
-int		 panel_digits(int);
-int		 panel_big(const struct draw *, int avail);
+#define PANEL_TINY	14	/* the narrowest panel */
 int		 panel_draw(struct draw *, int y, int avail);
 void		 panel_index_cpu(struct draw *, int cpu);
+void		 panel_scroll(struct view *, int rows, int shown);
+int		 panel_cols_default(const struct draw *, int avail);
+int		 panel_layout(struct draw *, int y, int avail, int cols);
+
+/* panel-ranks.c */
+/* A rank row a panel shows, and what is on it. */
+struct prow {
+	int		 rank;
+	int		 gap;		/* a skip mark line, not a rank */
+	int		 skipped_after;	/* ranks skipped below this one */
+};
+int		 panel_ranks(struct draw *, int c0, int c1, int lines,
+		     struct prow *, int *firstp);
+
+/* panel-line.c */
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
 		     int more, int x, int y, int xmax, int tagrank);
+int		 panel_line_label(const struct draw *, const struct mtask *,
+		     int budget, char *, size_t, int *cut);
+
+/* panel-big.c */
+#define PANEL_BIG_TALL	3	/* big type: rows a rank at most */
+int		 panel_big(const struct draw *, int avail);
+void		 panel_big_banner(struct draw *, int cpu, int x0, int y0,
+		     int x1, int y1);
+
+/* panel-choose.c */
+int		 panel_choose(struct draw *, int y, int avail);
+int		 panel_choose_keep(struct draw *, int y, int avail, int *lines);
 
 /* compare.c */
 int		 compare_min_lines(const struct draw *);
@@ -645,7 +721,7 @@ int		 follow_apply(struct view *, const char *pairs);
 /* picker.c */
 void		 picker_draw(struct draw *);
 
-/* keys.c */
+/* keys.c: the key table; the keys' actions are keys-*.c's */
 #define KEYS_HANDLED	0x1
 #define KEYS_REDRAW	0x2
 #define KEYS_QUIT	0x4	/* detach, leave the daemon running */
@@ -663,19 +739,105 @@ struct keys_env {
 	struct model	*model;
 	struct view	*view;
 	const struct grid *grid;	/* the screen drawn: what a click hits */
+	const struct mtask *task;	/* the selected one, for KEYS_TASK */
 	/* Send one command line (no newline); -1 if it could not be sent. */
 	int		(*send)(void *, enum model_pend, const char *);
 	void		*arg;
 };
 
+/* How the bottom line tells a key (keys_bar): its forms, widest first. */
+enum keys_form {
+	KEYS_BAR,		/* the bottom line: "s sleep" */
+	KEYS_BRIEF,		/* its narrowest: "s/S sleep" */
+	KEYS_PAST,		/* in the past: "←/→ a tick" */
+	KEYS_PAST_BRIEF,	/* its narrowest: "←/→ tick" */
+	KEYS_PAST_REAL,		/* in the past, with real tasks */
+	KEYS_FORMS
+};
+
+/* The prompt line open (view.prompt). */
+enum keys_prompt {
+	PROMPT_NONE,
+	PROMPT_SLEEP,
+	PROMPT_AFFINITY,
+	PROMPT_NEW,
+	PROMPT_FIND,
+	PROMPT_SPEED,
+	PROMPT_COMPARE,		/* a policy to compare with */
+	PROMPT_KILL,		/* y/N: kill prompt_task */
+	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
+};
+
 int		 keys_handle(struct keys_env *, int key);
+const char	*keys_bar(int key, enum keys_form);
+const char *const *keys_help(void);
+char		*keys_man(void);
+
+/* keys-send.c */
+int		 keys_send(struct keys_env *, enum model_pend, const char *what,
+		     const char *cmd);
+void		 keys_reply(struct model *, struct view *);
+int		 keys_frame(struct model *, struct view *);
+
+/* keys-select.c */
+const struct mtask *keys_select_task(struct keys_env *);
+int		 keys_select_list(int key, int *pos, int page, int last);
+int		 keys_select_move(struct keys_env *, int n);
+int		 keys_select_key(struct keys_env *, int);
+int		 keys_select_find(struct keys_env *, int);
+void		 keys_select_first(struct model *, struct view *);
+int		 keys_select_id(struct keys_env *, int id);
+
+/* keys-task.c */
+int		 keys_task_sleep(struct keys_env *, int);
+int		 keys_task_sleep_ask(struct keys_env *, int);
+int		 keys_task_nice(struct keys_env *, int);
+int		 keys_task_affinity(struct keys_env *, int);
+int		 keys_task_kill(struct keys_env *, int);
+int		 keys_task_new(struct keys_env *, int);
+
+/* keys-view.c */
+int		 keys_view_scroll(struct keys_env *, int);
+void		 keys_view_events_by(struct view *, int n);
+int		 keys_view_cpus(struct keys_env *, int);
+int		 keys_view_compare(struct keys_env *, int);
+int		 keys_view_article(struct keys_env *, int);
+int		 keys_view_history(struct keys_env *, int);
+int		 keys_view_theme(struct keys_env *, int);
+int		 keys_view_big(struct keys_env *, int);
+int		 keys_view_zoom(struct keys_env *, int);
+int		 keys_view_events(struct keys_env *, int);
+int		 keys_view_help(struct keys_env *, int);
+
+/* keys-clock.c */
+int		 keys_clock_pause(struct keys_env *, int);
+int		 keys_clock_seek(struct keys_env *, int);
+int		 keys_clock_mark(struct keys_env *, int);
+int		 keys_clock_step(struct keys_env *, int);
+int		 keys_clock_speed_set(struct keys_env *, double);
+int		 keys_clock_speed_ask(struct keys_env *, int);
+int		 keys_clock_speed(struct keys_env *, int);
+
+/* keys-session.c */
+int		 keys_session_picker(struct keys_env *, int);
+void		 keys_scenarios(struct model *, struct view *);
+int		 keys_session_picker_key(struct keys_env *, int);
+int		 keys_session_reset(struct keys_env *, int);
+int		 keys_session_quit(struct keys_env *, int);
+int		 keys_session_shutdown(struct keys_env *, int);
+
+/* keys-prompt.c */
+int		 keys_prompt_open(struct keys_env *, int kind,
+		     const char *label, const char *init);
+int		 keys_prompt_key(struct keys_env *, int);
+
+/* keys-mouse.c */
 int		 keys_click(struct keys_env *, int x, int y);
 int		 keys_wheel(struct keys_env *, int x, int y, int dir);
-void		 keys_reply(struct model *, struct view *);
-const char *const *keys_help(void);
-void		 keys_select_first(struct model *, struct view *);
-int		 keys_frame(struct model *, struct view *);
-void		 keys_scenarios(struct model *, struct view *);
+
+/* attach.c */
+int		 attach_connect(const char *path, char **cause);
+int		 attach_start(const char *path, char **cause);
 
 /* crt.c */
 #define CRT_NONE	(-1)	/* no key waiting */

@@ -152,8 +152,8 @@ tasktab_draw(struct draw *d, int y, int h)
 		width[c] = tasktab_cols[c].width;
 		/* Ids past 9999 (the tasks are by id: the last is largest). */
 		if (c == TC_ID && m->ntasks > 0 &&
-		    panel_digits(m->tasks[m->ntasks - 1].id) > width[c])
-			width[c] = panel_digits(m->tasks[m->ntasks - 1].id);
+		    grid_digits(m->tasks[m->ntasks - 1].id) > width[c])
+			width[c] = grid_digits(m->tasks[m->ntasks - 1].id);
 		on[c] = 1;
 		total += width[c] + 1;
 	}

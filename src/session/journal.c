@@ -31,18 +31,12 @@
 #include "conffile.h"
 #include "cpumask.h"
 #include "journal.h"
+#include "protocol.h"
 #include "xmalloc.h"
 
 #define JOURNAL_MAGIC		"stairs-journal"
 #define JOURNAL_MAX_FIELDS	8
 #define JOURNAL_QUOTE_MAX	40	/* characters of input in a message */
-
-/* One key=value of a line; value is unquoted in place. */
-struct journal_field {
-	const char	*key;
-	const char	*value;
-	int		 used;
-};
 
 /* The reader's state over one journal. */
 struct journal_ctx {
@@ -50,8 +44,7 @@ struct journal_ctx {
 	int			 line;
 	char			**cause;
 	struct journal		*j;
-	struct journal_field	 f[JOURNAL_MAX_FIELDS];
-	int			 nf;
+	struct proto_fields	 f;		/* the line's, cut strictly */
 	size_t			 alloc;		/* of j->changes */
 	int			 nadds;
 	uint64_t		 prev;		/* tick of the last change */
@@ -74,7 +67,6 @@ static const char *journal_kinds[] = {
 
 static int	journal_error(struct journal_ctx *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
-static char	*journal_word(char *);
 
 /* The name a change kind has in the journal. */
 const char *
@@ -239,178 +231,47 @@ journal_show(const char *s, char *q, size_t qlen)
 	return (q);
 }
 
-/* A lowercase hex digit's value, or -1 (a NUL included). */
-static int
-journal_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
-}
-
 /*
- * Unquote the quoted string at *sp in place: its text ends at the
- * returned pointer's NUL, *sp moves past the closing quote.  NULL with
- * *why when it is not a well-formed quoted string.
- */
-static char *
-journal_unquote(char **sp, const char **why)
-{
-	char	*s = *sp, *out, *start;
-	int	 hi, lo;
-
-	if (*s != '"') {
-		*why = "is not quoted";
-		return (NULL);
-	}
-	start = out = ++s;
-	for (;;) {
-		if (*s == '\0') {
-			*why = "has no closing quote";
-			return (NULL);
-		}
-		if (*s == '"')
-			break;
-		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			*why = "has a control character (escape it)";
-			return (NULL);
-		}
-		if (*s != '\\') {
-			*out++ = *s++;
-			continue;
-		}
-		switch (s[1]) {
-		case '\\':
-		case '"':
-			*out++ = s[1];
-			s += 2;
-			break;
-		case 't':
-			*out++ = '\t';
-			s += 2;
-			break;
-		case 'r':
-			*out++ = '\r';
-			s += 2;
-			break;
-		case 'n':
-			*out++ = '\n';
-			s += 2;
-			break;
-		case 'x':
-			if ((hi = journal_hex(s[2])) == -1 ||
-			    (lo = journal_hex(s[3])) == -1) {
-				*why = "has a bad \\x escape (two lowercase "
-				    "hex digits)";
-				return (NULL);
-			}
-			if (hi == 0 && lo == 0) {
-				*why = "has a NUL byte";
-				return (NULL);
-			}
-			*out++ = (char)(hi * 16 + lo);
-			s += 4;
-			break;
-		default:
-			*why = "has an unknown escape";
-			return (NULL);
-		}
-	}
-	*sp = s + 1;
-	*out = '\0';
-	return (start);
-}
-
-/*
- * Cut s, the rest of a line after its first words and one space (NULL:
- * nothing followed them), into key=value fields separated by one space;
- * a value is bare (up to the next space) or quoted.
+ * Cut s, the rest of a line after its first words (NULL: nothing
+ * followed them), into key=value fields separated by one space; a value
+ * is bare (up to the next space) or quoted.  The wire's tokenizer
+ * (protocol_fields) in its strict form; a fault is refused here.
  */
 static int
 journal_fields(struct journal_ctx *ctx, char *s)
 {
-	struct journal_field	*fd;
-	const char		*why;
-	char			*eq, q[64];
-	int			 i;
+	char	q[64];
 
-	ctx->nf = 0;
-	if (s == NULL)
-		return (0);
-	for (;;) {
-		if (*s == ' ' || *s == '\0')
-			return (journal_error(ctx, "bad spacing (fields are "
-			    "separated by one space)"));
-		if ((eq = strchr(s, '=')) == NULL || eq == s ||
-		    memchr(s, ' ', eq - s) != NULL) {
-			*strchrnul(s, ' ') = '\0';
-			return (journal_error(ctx, "bad field %s (expected "
-			    "key=value)", journal_show(s, q, sizeof q)));
-		}
-		*eq = '\0';
-		for (i = 0; i < ctx->nf; i++) {
-			if (strcmp(ctx->f[i].key, s) == 0)
-				return (journal_error(ctx, "duplicate field "
-				    "%s", journal_show(s, q, sizeof q)));
-		}
-		if (ctx->nf == JOURNAL_MAX_FIELDS)
-			return (journal_error(ctx, "too many fields"));
-		fd = &ctx->f[ctx->nf++];
-		fd->key = s;
-		fd->used = 0;
-		s = eq + 1;
-		if (*s == '"') {
-			if ((fd->value = journal_unquote(&s, &why)) == NULL)
-				return (journal_error(ctx, "field %s %s",
-				    journal_show(fd->key, q, sizeof q), why));
-			if (*s != '\0' && *s != ' ')
-				return (journal_error(ctx, "field %s: text "
-				    "after the closing quote",
-				    journal_show(fd->key, q, sizeof q)));
-		} else {
-			fd->value = s;
-			s = strchrnul(s, ' ');
-			if (s == fd->value)
-				return (journal_error(ctx, "field %s is "
-				    "empty", journal_show(fd->key, q,
-				    sizeof q)));
-		}
-		if (*s == '\0')
-			return (0);
-		*s++ = '\0';
-	}
+	if (protocol_fields(s, PROTO_STRICT, &ctx->f) != 0)
+		return (journal_error(ctx, "%s%s%s", ctx->f.pre,
+		    ctx->f.at != NULL ? journal_show(ctx->f.at, q, sizeof q) :
+		    "", ctx->f.post));
+	if (ctx->f.n > JOURNAL_MAX_FIELDS)
+		return (journal_error(ctx, "too many fields"));
+	return (0);
 }
 
 /* The value of field key, marked used; NULL with an error if missing. */
 static const char *
 journal_get(struct journal_ctx *ctx, const char *what, const char *key)
 {
-	int	i;
+	const char	*v;
 
-	for (i = 0; i < ctx->nf; i++) {
-		if (strcmp(ctx->f[i].key, key) == 0) {
-			ctx->f[i].used = 1;
-			return (ctx->f[i].value);
-		}
-	}
-	journal_error(ctx, "%s: missing %s=", what, key);
-	return (NULL);
+	if ((v = protocol_get(&ctx->f, key)) == NULL)
+		journal_error(ctx, "%s: missing %s=", what, key);
+	return (v);
 }
 
 /* Every field must have been used: refuse the first unknown one. */
 static int
 journal_unused(struct journal_ctx *ctx, const char *what)
 {
-	char	q[64];
-	int	i;
+	const char	*key;
+	char		 q[64];
 
-	for (i = 0; i < ctx->nf; i++) {
-		if (!ctx->f[i].used)
-			return (journal_error(ctx, "%s: unknown field %s",
-			    what, journal_show(ctx->f[i].key, q, sizeof q)));
-	}
+	if ((key = protocol_unused(&ctx->f)) != NULL)
+		return (journal_error(ctx, "%s: unknown field %s", what,
+		    journal_show(key, q, sizeof q)));
 	return (0);
 }
 
@@ -621,17 +482,17 @@ static int
 journal_change_line(struct journal_ctx *ctx, char *line)
 {
 	struct change	*c, tmp;
-	char		*sp, *kind, q[64];
+	char		*sp = line, *tick, *kind, q[64];
 	long long	 at;
 	size_t		 k;
 
-	if ((kind = journal_word(line)) == NULL)
+	tick = protocol_next(&sp, PROTO_STRICT);
+	if ((kind = protocol_next(&sp, PROTO_STRICT)) == NULL)
 		return (journal_error(ctx, "a change with no kind"));
-	if (journal_decimal(line, 0, (long long)JOURNAL_TICK_MAX, &at) != 0)
+	if (journal_decimal(tick, 0, (long long)JOURNAL_TICK_MAX, &at) != 0)
 		return (journal_error(ctx, "bad tick %s (expected 0..%llu)",
-		    journal_show(line, q, sizeof q),
+		    journal_show(tick, q, sizeof q),
 		    (unsigned long long)JOURNAL_TICK_MAX));
-	sp = journal_word(kind);
 	memset(&tmp, 0, sizeof tmp);
 	for (k = 0; k < JOURNAL_NKINDS; k++) {
 		if (strcmp(kind, journal_kinds[k]) == 0)
@@ -672,12 +533,8 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 static char *
 journal_word(char *line)
 {
-	char	*sp = strchrnul(line, ' ');
-
-	if (*sp == '\0')
-		return (NULL);
-	*sp = '\0';
-	return (sp + 1);
+	protocol_next(&line, PROTO_STRICT);
+	return (line);
 }
 
 /* The header lines after the magic: scenario, text, params, policy. */
@@ -716,8 +573,8 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 			return (journal_error(ctx, "expected a text line of "
 			    "the scenario (%zu more)", *ntext));
 		rest = line + 5;
-		if ((s = journal_unquote(&rest, &why)) == NULL)
-			return (journal_error(ctx, "text %s", why));
+		if ((s = protocol_unquote(&rest, &why)) == NULL)
+			return (journal_error(ctx, "text%s", why));
 		if (*rest != '\0')
 			return (journal_error(ctx, "text after the closing "
 			    "quote"));

@@ -159,27 +159,307 @@ fail:
 	return (-1);
 }
 
+/* --- The tokenizer: commands, data lines and the journal. ---------- */
+
+_Static_assert(PROTO_FIELDS_MAX <= 32, "proto_fields.used has a bit a field");
+
+/* Is c a blank between words (a tab too with PROTO_TABS)? */
+static int
+protocol_blank(int c, int flags)
+{
+	return (c == ' ' || (c == '\t' && (flags & PROTO_TABS)));
+}
+
+/*
+ * Cut the next word off *sp in place (NUL-ended) and move *sp past the
+ * blank after it.  Loose (the default): blanks before it are skipped,
+ * and NULL comes at the end of the line.  PROTO_STRICT (the journal):
+ * the word starts at *sp, ends at the next space, and *sp becomes NULL
+ * when the line ends there instead, so "a " gives "a" then "" then
+ * NULL: a caller finds a missing or a doubled space by that.
+ */
+char *
+protocol_next(char **sp, int flags)
+{
+	char	*s = *sp, *w;
+
+	if (s == NULL)
+		return (NULL);
+	if (flags & PROTO_STRICT) {
+		w = s;
+		s = strchrnul(s, ' ');
+		if (*s == '\0')
+			*sp = NULL;
+		else {
+			*s = '\0';
+			*sp = s + 1;
+		}
+		return (w);
+	}
+	while (protocol_blank(*s, flags))
+		s++;
+	if (*s == '\0') {
+		*sp = s;
+		return (NULL);
+	}
+	w = s;
+	while (*s != '\0' && !protocol_blank(*s, flags))
+		s++;
+	if (*s != '\0')
+		*s++ = '\0';
+	*sp = s;
+	return (w);
+}
+
 /* Split a line into words at spaces and tabs; returns the count. */
 int
 protocol_split(char *line, char ***words)
 {
-	char	**v = NULL, *p = line;
+	char	**v = NULL, *p = line, *w;
 	int	  n = 0;
 
-	for (;;) {
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0')
-			break;
+	while ((w = protocol_next(&p, PROTO_TABS)) != NULL) {
 		v = xreallocarray(v, n + 1, sizeof *v);
-		v[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
+		v[n++] = w;
 	}
 	*words = v;
 	return (n);
+}
+
+/* A lowercase hex digit's value, or -1 (a NUL included). */
+static int
+protocol_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (c - 'a' + 10);
+	return (-1);
+}
+
+/*
+ * Unquote the quoted string at *sp in place (docs/JOURNAL.md,
+ * "Quoting": \\ \" \t \r \n and \xHH, two lowercase hex digits, not
+ * 00): its text ends at the returned pointer's NUL, *sp moves past the
+ * closing quote.  NULL with *why when it is not a well-formed quoted
+ * string; why is a phrase to follow the name of what was quoted (it
+ * starts with a space).
+ */
+char *
+protocol_unquote(char **sp, const char **why)
+{
+	char	*s = *sp, *out, *start;
+	int	 hi, lo;
+
+	if (*s != '"') {
+		*why = " is not quoted";
+		return (NULL);
+	}
+	start = out = ++s;
+	for (;;) {
+		if (*s == '\0') {
+			*why = " has no closing quote";
+			return (NULL);
+		}
+		if (*s == '"')
+			break;
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			*why = " has a control character (escape it)";
+			return (NULL);
+		}
+		if (*s != '\\') {
+			*out++ = *s++;
+			continue;
+		}
+		switch (s[1]) {
+		case '\\':
+		case '"':
+			*out++ = s[1];
+			s += 2;
+			break;
+		case 't':
+			*out++ = '\t';
+			s += 2;
+			break;
+		case 'r':
+			*out++ = '\r';
+			s += 2;
+			break;
+		case 'n':
+			*out++ = '\n';
+			s += 2;
+			break;
+		case 'x':
+			if ((hi = protocol_hex(s[2])) == -1 ||
+			    (lo = protocol_hex(s[3])) == -1) {
+				*why = " has a bad \\x escape (two lowercase "
+				    "hex digits)";
+				return (NULL);
+			}
+			if (hi == 0 && lo == 0) {
+				*why = " has a NUL byte";
+				return (NULL);
+			}
+			*out++ = (char)(hi * 16 + lo);
+			s += 4;
+			break;
+		default:
+			*why = " has an unknown escape";
+			return (NULL);
+		}
+	}
+	*sp = s + 1;
+	*out = '\0';
+	return (start);
+}
+
+/* A strict line's fault: pre, the word at (quoted by the caller), post. */
+static int
+protocol_refuse(struct proto_fields *f, const char *pre, const char *at,
+    const char *post)
+{
+	f->pre = pre;
+	f->at = at;
+	f->post = post;
+	return (-1);
+}
+
+/* Add field key=value (value NULL: a bare word) to f. */
+static void
+protocol_field_add(struct proto_fields *f, char *key, char *value)
+{
+	f->f[f->n].key = key;
+	f->f[f->n].value = value;
+	f->n++;
+}
+
+/*
+ * Cut s, the rest of a line after its leading words (protocol_next),
+ * into fields in place.  Loose (the protocol's data lines): fields are
+ * apart by any number of spaces, each key=value or a bare word (value
+ * NULL); past PROTO_FIELDS_MAX they are dropped (f->dropped counts
+ * them); with PROTO_TEXT a field text= takes the rest of the line
+ * (f->text).  PROTO_STRICT (the journal): fields are apart by one space
+ * with none before or after, each key=value with a key, once, its
+ * value bare (not empty) or quoted (protocol_unquote); -1 at the first
+ * fault, which f->pre, f->at and f->post say.  s NULL: no fields.
+ */
+int
+protocol_fields(char *s, int flags, struct proto_fields *f)
+{
+	const char	*why;
+	char		*w, *eq, *v;
+	int		 i;
+
+	f->n = f->dropped = 0;
+	f->used = 0;
+	f->text = NULL;
+	f->pre = f->at = f->post = NULL;
+	if (!(flags & PROTO_STRICT)) {
+		while (s != NULL) {
+			while (protocol_blank(*s, flags))
+				s++;
+			if ((flags & PROTO_TEXT) && strncmp(s, "text=", 5) == 0) {
+				f->text = s + 5;
+				break;
+			}
+			if ((w = protocol_next(&s, flags)) == NULL)
+				break;
+			if (f->n == PROTO_FIELDS_MAX) {
+				f->dropped++;
+				continue;
+			}
+			if ((eq = strchr(w, '=')) != NULL)
+				*eq++ = '\0';
+			protocol_field_add(f, w, eq);
+		}
+		return (0);
+	}
+	while (s != NULL) {
+		if (*s == ' ' || *s == '\0')
+			return (protocol_refuse(f, "bad spacing (fields are "
+			    "separated by one space)", NULL, ""));
+		if ((eq = strchr(s, '=')) == NULL || eq == s ||
+		    memchr(s, ' ', eq - s) != NULL) {
+			*strchrnul(s, ' ') = '\0';
+			return (protocol_refuse(f, "bad field ", s,
+			    " (expected key=value)"));
+		}
+		*eq = '\0';
+		for (i = 0; i < f->n; i++) {
+			if (strcmp(f->f[i].key, s) == 0)
+				return (protocol_refuse(f, "duplicate field ",
+				    s, ""));
+		}
+		if (f->n == PROTO_FIELDS_MAX)
+			return (protocol_refuse(f, "too many fields", NULL, ""));
+		w = s;
+		s = eq + 1;
+		if (*s == '"') {
+			if ((v = protocol_unquote(&s, &why)) == NULL)
+				return (protocol_refuse(f, "field ", w, why));
+			if (*s != '\0' && *s != ' ')
+				return (protocol_refuse(f, "field ", w,
+				    ": text after the closing quote"));
+		} else {
+			v = s;
+			s = strchrnul(s, ' ');
+			if (s == v)
+				return (protocol_refuse(f, "field ", w,
+				    " is empty"));
+		}
+		protocol_field_add(f, w, v);
+		if (*s == '\0')
+			break;
+		*s++ = '\0';
+	}
+	return (0);
+}
+
+/*
+ * Cut a data line in place: its keyword (f->word, "" for a blank line),
+ * then its fields (protocol_fields, loose, with flags).
+ */
+void
+protocol_line(char *line, int flags, struct proto_fields *f)
+{
+	char	*word;
+
+	if ((word = protocol_next(&line, flags & ~PROTO_STRICT)) == NULL)
+		word = line;
+	protocol_fields(line, flags & ~PROTO_STRICT, f);
+	f->word = word;
+}
+
+/*
+ * The value of field key (the first with a value), marked used; NULL
+ * if the line has none.
+ */
+const char *
+protocol_get(struct proto_fields *f, const char *key)
+{
+	int	i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->f[i].value != NULL && strcmp(f->f[i].key, key) == 0) {
+			f->used |= 1U << i;
+			return (f->f[i].value);
+		}
+	}
+	return (NULL);
+}
+
+/* The first field protocol_get has not read, or NULL. */
+const char *
+protocol_unused(const struct proto_fields *f)
+{
+	int	i;
+
+	for (i = 0; i < f->n; i++) {
+		if (!(f->used & 1U << i))
+			return (f->f[i].key);
+	}
+	return (NULL);
 }
 
 /* --- Formatting. ----------------------------------------------------- */

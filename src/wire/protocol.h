@@ -53,8 +53,45 @@ struct proto_status {
 	const char	*description;	/* status: text=; NULL: none */
 };
 
+/*
+ * The one tokenizer, for the daemon's commands, the client's data lines
+ * and the journal (src/session/journal.c): a line is cut in place into
+ * leading words (protocol_next), then key=value fields
+ * (protocol_fields).  Loose by default, as a daemon or a person writes
+ * lines; PROTO_STRICT as the journal must be: one space apart, every
+ * field key=value once, values bare or quoted, a fault named.
+ */
+#define PROTO_FIELDS_MAX	32	/* fields a line keeps */
+#define PROTO_STRICT		0x1	/* the journal's grammar */
+#define PROTO_TEXT		0x2	/* text= runs to the end of the line */
+#define PROTO_TABS		0x4	/* tabs are blanks too (commands) */
+
+/* One field of a line: key=value, or a bare word (value NULL). */
+struct proto_field {
+	char		*key;
+	char		*value;
+};
+
+/* A line's fields, as protocol_fields cut them. */
+struct proto_fields {
+	char			*word;		/* protocol_line: the keyword */
+	int			 n;
+	int			 dropped;	/* loose: past the most kept */
+	struct proto_field	 f[PROTO_FIELDS_MAX];
+	unsigned int		 used;		/* bit i: f[i] was got */
+	char			*text;		/* PROTO_TEXT: after text= */
+	/* PROTO_STRICT's fault: pre, then the word at quoted, then post. */
+	const char		*pre, *at, *post;
+};
+
+char	*protocol_next(char **sp, int flags);
 /* Split line (changed in place) into words at blanks; the count. */
 int	protocol_split(char *line, char ***words);
+int	protocol_fields(char *s, int flags, struct proto_fields *);
+void	protocol_line(char *line, int flags, struct proto_fields *);
+const char *protocol_get(struct proto_fields *, const char *key);
+const char *protocol_unused(const struct proto_fields *);
+char	*protocol_unquote(char **sp, const char **why);
 int	protocol_parse_ms(const char *what, const char *s, uint64_t *,
 	    char **cause);
 int	protocol_parse_int(const char *what, const char *s, long min,

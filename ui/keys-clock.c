@@ -1,0 +1,233 @@
+/*
+ * keys-clock.c -- the keys of the daemon's clock: pause and resume (from
+ * the past, a new branch), step a tick, an rr interval or to the next
+ * event, the speed (halved, doubled or typed, held to the daemon's
+ * limits), and rewind: back or forward by a tick, an rr interval or a
+ * second, or to the scenario's marks, counting from the last seek sent.
+ */
+#include <stdio.h>
+
+#include <curses.h>
+
+#include "protocol.h"
+#include "stairs.h"
+
+/*
+ * space: pause or resume.  Resuming from the past goes on from the tick
+ * shown (a new branch), or with real tasks back to the present.
+ */
+int
+keys_clock_pause(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	struct view	*v = e->view;
+	char		 what[96];
+	int		 paused = m->paused;
+
+	if (v->pause_sent != -1)
+		paused = v->pause_sent;
+	v->pause_sent = !paused;
+	v->pause_frames = m->frames;
+	if (!paused)
+		return (keys_send(e, PEND_ACTION, "pause", "pause"));
+	if (m->live)
+		snprintf(what, sizeof what, "resume");
+	else if (model_has_real(m))
+		snprintf(what, sizeof what, "resume: back to the present");
+	else
+		snprintf(what, sizeof what, "resume from tick %ld", m->tick);
+	return (keys_send(e, PEND_ACTION, what, "resume"));
+}
+
+/* The tick the rewind keys count from: the last seek sent, else shown. */
+static long
+keys_clock_base(struct keys_env *e)
+{
+	if (e->view->seeking)
+		return (e->view->seek_tick);
+	return (e->model->tick);
+}
+
+/* Send `seek tick`, saying what; the daemon pauses there. */
+static int
+keys_clock_seek_to(struct keys_env *e, long tick, const char *what)
+{
+	struct view	*v = e->view;
+	char		 cmd[64];
+
+	snprintf(cmd, sizeof cmd, "seek %ld", tick);
+	v->seeking = 1;
+	v->seek_tick = tick;
+	v->seek_frames = e->model->frames;
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/*
+ * Left/Right, { }, b/f: back or forward by a tick, an rr interval or a
+ * second (KEYS_SECOND ticks), never past tick 0 or the present.
+ */
+int
+keys_clock_seek(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	long		 base = keys_clock_base(e), to, by;
+	char		 what[96];
+	const char	*unit;
+
+	switch (key) {
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		by = 1;
+		unit = "a tick";
+		break;
+	case '{':
+	case '}':
+	case KEY_SLEFT:
+	case KEY_SRIGHT:
+		by = m->rr;
+		unit = "an rr interval";
+		break;
+	default:
+		by = KEYS_SECOND;
+		unit = "a second";
+		break;
+	}
+	if (key == KEY_LEFT || key == '{' || key == KEY_SLEFT || key == 'b')
+		by = -by;
+	to = base + by;
+	if (to > m->now)
+		to = m->now;
+	if (to < 0)
+		to = 0;
+	if (to == base) {
+		if (by > 0 && !m->paused)
+			draw_message(e->view, 0, "the present, running: "
+			    "nothing ahead yet (space pauses)");
+		else if (by > 0)
+			draw_message(e->view, 0, "tick %ld is the present: "
+			    ". steps, space resumes", base);
+		else
+			draw_message(e->view, 0, "tick %ld: the start", base);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "%s %s: tick %ld", by < 0 ? "back" :
+	    "forward", unit, to);
+	return (keys_clock_seek_to(e, to, what));
+}
+
+/* ( ): to the previous or next mark of the scenario. */
+int
+keys_clock_mark(struct keys_env *e, int key)
+{
+	struct model		*m = e->model;
+	const struct mmark	*mk = NULL;
+	long			 base = keys_clock_base(e);
+	char			 what[MODEL_TEXT_MAX + 64];
+	int			 i;
+
+	if (m->nmarks == 0) {
+		draw_message(e->view, 0, "no marks in this scenario");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	for (i = 0; i < m->nmarks; i++) {
+		if (key == '(' && m->marks[i].tick < base)
+			mk = &m->marks[i];
+		if (key == ')' && m->marks[i].tick > base) {
+			mk = &m->marks[i];
+			break;
+		}
+	}
+	if (mk == NULL) {
+		draw_message(e->view, 0, "no mark %s tick %ld",
+		    key == '(' ? "before" : "after", base);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (mk->tick > m->now) {
+		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
+		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
+	return (keys_clock_seek_to(e, mk->tick, what));
+}
+
+/* .: one tick; i: one rr interval; E: to the next event or caption. */
+int
+keys_clock_step(struct keys_env *e, int key)
+{
+	char	cmd[64], what[64];
+	int	rr = e->model->rr > 0 ? e->model->rr : 1;
+
+	if (key == 'E')
+		return (keys_send(e, PEND_STEP_EVENT, "step to the next event",
+		    "step event"));
+	if (key == 'i') {
+		snprintf(cmd, sizeof cmd, "step %d", rr);
+		snprintf(what, sizeof what, "step an rr interval (%d tick%s)",
+		    rr, rr == 1 ? "" : "s");
+		return (keys_send(e, PEND_ACTION, what, cmd));
+	}
+	return (keys_send(e, PEND_ACTION, "step 1 tick", "step 1"));
+}
+
+/*
+ * Ask for speed s, held to the daemon's limits (saying so): a speed
+ * out of them is the nearest limit, not an error.
+ */
+int
+keys_clock_speed_set(struct keys_env *e, double s)
+{
+	struct view	*v = e->view;
+	char		 cmd[64], what[96];
+	const char	*limit = "";
+
+	if (s < PROTO_SPEED_MIN) {
+		s = PROTO_SPEED_MIN;
+		limit = " (the slowest)";
+	}
+	if (s > PROTO_SPEED_MAX) {
+		s = PROTO_SPEED_MAX;
+		limit = " (the fastest)";
+	}
+	v->speed_sent = s;
+	v->speed_frames = e->model->frames;
+	snprintf(cmd, sizeof cmd, "speed %g", s);
+	snprintf(what, sizeof what, "speed %gx%s", s, limit);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/* *: ask for a speed. */
+int
+keys_clock_speed_ask(struct keys_env *e, int key)
+{
+	char	label[64], init[32];
+	double	s = e->model->speed;
+
+	if (e->view->speed_sent > 0)
+		s = e->view->speed_sent;
+	snprintf(label, sizeof label, "speed (%g to %g ticks a ms)",
+	    PROTO_SPEED_MIN, PROTO_SPEED_MAX);
+	snprintf(init, sizeof init, "%g", s);
+	return (keys_prompt_open(e, PROMPT_SPEED, label, init));
+}
+
+/* < / >: halve or double the speed. */
+int
+keys_clock_speed(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+	double		 s = e->model->speed;
+
+	if (v->speed_sent > 0)
+		s = v->speed_sent;
+	/* The daemon's limits: stop there, instead of an error. */
+	if (key == '<' && s <= PROTO_SPEED_MIN) {
+		draw_message(v, 0, "speed %gx is the slowest", s);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (key == '>' && s >= PROTO_SPEED_MAX) {
+		draw_message(v, 0, "speed %gx is the fastest", s);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	return (keys_clock_speed_set(e, s * (key == '<' ? 0.5 : 2)));
+}

@@ -1,0 +1,145 @@
+/*
+ * keys-session.c -- the keys of the session: the scenario picker (l:
+ * the daemon's list, then a load), a reset to tick 0 (R), detaching
+ * (q) and stopping the daemon for every client (Q, after asking).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "stairs.h"
+
+/* The row of the current scenario in the picker's list, else 0. */
+static int
+keys_session_current(const struct model *m)
+{
+	int	i;
+
+	for (i = 0; i < m->nscenarios; i++) {
+		if (strcmp(m->scenarios[i].name, m->scenario) == 0)
+			return (i);
+	}
+	return (0);
+}
+
+/* l: open the scenario picker, asking the daemon for the list. */
+int
+keys_session_picker(struct keys_env *e, int key)
+{
+	struct view	*v = e->view;
+
+	v->picker = 1;
+	v->picker_top = 0;
+	v->picker_sel = -1;
+	if (e->model->scenarios_valid && e->model->nscenarios > 0)
+		v->picker_sel = keys_session_current(e->model);
+	if (e->send(e->arg, PEND_SCENARIOS, "scenarios") != 0 ||
+	    model_sent(e->model, PEND_SCENARIOS, "scenarios") != 0) {
+		v->picker = 0;
+		draw_message(v, 1, "scenarios: not sent");
+	}
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/*
+ * The `scenarios` reply came: the open picker shows it (on the current
+ * scenario if nothing was selected yet), or closes saying why not.
+ */
+void
+keys_scenarios(struct model *m, struct view *v)
+{
+	if (!v->picker)
+		return;
+	if (!m->reply_ok) {
+		v->picker = 0;
+		draw_message(v, 1, "refused: scenarios: %s", m->reply_text);
+		return;
+	}
+	if (m->nscenarios == 0) {
+		v->picker = 0;
+		draw_message(v, 1, "the daemon knows no scenarios");
+		return;
+	}
+	if (v->picker_sel < 0)
+		v->picker_sel = keys_session_current(m);
+	if (v->picker_sel >= m->nscenarios)
+		v->picker_sel = m->nscenarios - 1;
+}
+
+/* A key while the picker is open: move, load, or close. */
+int
+keys_session_picker_key(struct keys_env *e, int key)
+{
+	struct model		*m = e->model;
+	struct view		*v = e->view;
+	const struct mscenario	*sc;
+	char			 cmd[320], what[96];
+	int			 n = m->nscenarios, page;
+
+	page = v->picker_rows > 1 ? v->picker_rows - 1 : 1;
+	switch (key) {
+	case 27:	/* Escape */
+	case 7:		/* ^G */
+	case 'q':
+	case 'l':
+		v->picker = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (v->picker_sel < 0 || v->picker_sel >= n)
+			return (KEYS_HANDLED);
+		v->picker = 0;
+		sc = &m->scenarios[v->picker_sel];
+		/* A file of the scenario path by its path: names may repeat. */
+		if (strcmp(sc->file, "builtin") != 0 && sc->file[0] != '\0' &&
+		    strchr(sc->file, ' ') == NULL)
+			snprintf(cmd, sizeof cmd, "load %s", sc->file);
+		else
+			snprintf(cmd, sizeof cmd, "load %s", sc->name);
+		snprintf(what, sizeof what, "load %s", sc->name);
+		return (keys_send(e, PEND_ACTION, what, cmd));
+	case 'g':
+		key = KEY_HOME;
+		break;
+	case 'G':
+		key = KEY_END;
+		break;
+	}
+	if (!keys_select_list(key, &v->picker_sel, page, n - 1))
+		return (KEYS_HANDLED);
+	if (v->picker_sel >= n)
+		v->picker_sel = n - 1;
+	if (v->picker_sel < 0)
+		v->picker_sel = n > 0 ? 0 : -1;
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/* R: the scenario again from tick 0, for every client. */
+int
+keys_session_reset(struct keys_env *e, int key)
+{
+	char	what[96];
+
+	if (e->model->scenario[0] != '\0')
+		snprintf(what, sizeof what, "reset %s", e->model->scenario);
+	else
+		snprintf(what, sizeof what, "reset");
+	return (keys_send(e, PEND_ACTION, what, "reset"));
+}
+
+/* q: detach, leaving the daemon running. */
+int
+keys_session_quit(struct keys_env *e, int key)
+{
+	return (KEYS_HANDLED | KEYS_QUIT);
+}
+
+/* Q: ask, then shut the daemon down (for every client) and quit. */
+int
+keys_session_shutdown(struct keys_env *e, int key)
+{
+	return (keys_prompt_open(e, PROMPT_SHUTDOWN,
+	    "stop the daemon for every client? y/N", ""));
+}
