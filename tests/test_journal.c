@@ -335,7 +335,8 @@ test_garbled(void **state)
 		{ "stairs-journal 1\nscenario name=x tasks=1 lines=1\n"
 		    "text \"a\"\nparams cpus=1 rr_interval=1 sleep_min=1 "
 		    "balance_interval=1\npolicy name=bfs\n", "j:5: policy: "
-		    "unknown policy \"bfs\" (known: staircase, o1, cfs, rr)" },
+		    "unknown policy \"bfs\" (known: staircase, o1, cfs, eevdf, "
+		    "rr)" },
 		{ HEAD "\nend 0\n", "j:6: an empty line" },
 		{ HEAD "end 0\nend 0\n", "j:7: an entry after the end line" },
 		{ HEAD "end\n", "j:6: bad end tick \"\"" },
@@ -391,7 +392,7 @@ test_garbled(void **state)
 		{ HEAD "5 add name=n nice=0 pattern=- runtime=0 real=0\n",
 		    "j:6: add: missing cpus=" },
 		{ HEAD "5 policy name=bfs\n", "j:6: policy: unknown policy "
-		    "\"bfs\" (known: staircase, o1, cfs, rr)" },
+		    "\"bfs\" (known: staircase, o1, cfs, eevdf, rr)" },
 		{ HEAD "5 branch\n", "j:6: branch: missing tick=" },
 	};
 	size_t	i;
