@@ -295,7 +295,7 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 1 \
 	cmp -s "$tmp/out" "$tmp/want" && ok "--policy cfs trace" ||
 	    fail "cfs trace: $(cat "$tmp/out")"
 fi
-# eevdf: A's 3 ms request, then B, owed 1.5 ms.
+# eevdf: A's 3 ms request, then B, owed 1.5 ms; a base_slice of 2: 2 ms.
 if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 4 \
     --policy eevdf --trace -; then
 	printf '%s\n' 'tick,cpu,task,rank,vruntime_us,lag_us,deadline_us,eligible' \
@@ -305,6 +305,20 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 4 \
 	cmp -s "$tmp/out" "$tmp/want" && ok "--policy eevdf trace" ||
 	    fail "eevdf trace: $(cat "$tmp/out")"
 fi
+sed 's/^name = "two";/name = "two"; base_slice = 2;/' "$tmp/two.cfg" \
+    >"$tmp/slice.cfg"
+if expect_status 0 "$sd" --headless --scenario "$tmp/slice.cfg" --ticks 3 \
+    --policy eevdf --trace -; then
+	[ "$(sed -n 4p "$tmp/out")" = "2,0,B,120,-1000,1000,1000,1" ] &&
+	    ok "scenario base_slice key" ||
+	    fail "base_slice: $(cat "$tmp/out")"
+fi
+sed 's/^name = "two";/name = "two"; base_slice = 101;/' "$tmp/two.cfg" \
+    >"$tmp/slice.cfg"
+expect_status 2 "$sd" --headless --scenario "$tmp/slice.cfg" --ticks 1 &&
+	{ grep -q 'base_slice 101 is outside 1..100' "$tmp/err" &&
+	    ok "base_slice out of range" ||
+	    fail "base_slice 101: '$(cat "$tmp/err")'"; }
 # The scenario's policy key, and --policy over it.
 sed 's/^name = "two";/name = "two"; policy = "rr";/' "$tmp/two.cfg" \
     >"$tmp/rr.cfg"

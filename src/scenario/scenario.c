@@ -783,6 +783,11 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		sc->has_balance = 1;
 		sc->balance_interval = (int)v;
+	} else if (strcmp(key, "base_slice") == 0) {
+		if (scenario_int(ctx, s, "base_slice", 1, 100, &v) != 0)
+			return (-1);
+		sc->has_base_slice = 1;
+		sc->base_slice = (int)v;
 	} else if (strcmp(key, "speed") == 0) {
 		if (scenario_number(ctx, s, "speed", PROTO_SPEED_MIN,
 		    PROTO_SPEED_MAX, &sc->speed) != 0)
@@ -845,8 +850,8 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 				return (-1);
 			return (scenario_unknown(ctx, s, "top-level",
 			    "name, description, policy, speed, cpus, "
-			    "rr_interval, sleep_min, balance_interval, groups, "
-			    "tasks, events"));
+			    "rr_interval, sleep_min, balance_interval, "
+			    "base_slice, groups, tasks, events"));
 		}
 	}
 
@@ -1014,6 +1019,8 @@ scenario_params(const struct scenario *sc, struct engine_params *p)
 		p->sleep_min = sc->sleep_min;
 	if (sc->has_balance)
 		p->balance_interval = sc->balance_interval;
+	if (sc->has_base_slice)
+		p->base_slice = sc->base_slice;
 }
 
 /* Number of command (real process) tasks. */
