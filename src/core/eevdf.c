@@ -28,9 +28,13 @@
  * smallest vruntime, as the kernel's tree is from 6.8.  The pick is one
  * descent: the first task in that order whose vruntime is eligible,
  * found by the subtrees' smallest vruntimes (eligibility only falls as
- * vruntime grows), O(log n) with no pass over the tasks.  Its nodes live
- * in a pool of the runqueue, found by index; the heap priorities come
- * from a hash of the queued order, so the same calls give the same tree.
+ * vruntime grows), O(log n) with no pass over the tasks; a removal
+ * starts from the node (parent links), and only the least vruntimes it
+ * may change are computed again.  Its nodes live in a pool of the
+ * runqueue, found by index, what a descent reads apart from the rest;
+ * the heap priorities come from a hash of the queued order, so the same
+ * calls give the same tree.  The calc_delta_fair values a tick needs are
+ * computed once per runqueue, by nice.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -77,31 +81,42 @@ struct eevdf_task {
 	int64_t		vruntime;	/* ns, virtual */
 	int64_t		deadline;	/* ns, virtual */
 	int64_t		vlag;
-	int32_t		node;		/* in its CPU's tree, -1: not there */
+	int32_t		node;		/* in its CPU's tree, 0: not there */
 	int16_t		cpu;		/* rq it was last queued on, -1: none */
 	int8_t		nice;
-	int8_t		unused;
+	uint8_t		left;		/* ticks to the deadline (eevdf_ticks) */
 };
 
-/* A node of the tree: a waiting task's keys, its subtree's least vruntime. */
+/*
+ * A node of the tree, what a descent reads (40 bytes): a waiting task's
+ * keys, its subtree's least vruntime, its children and parent.  Node 0
+ * is no node: its least vruntime is the largest there is, so a missing
+ * child is never eligible and never lowers a least vruntime.
+ */
 struct eevdf_node {
 	int64_t		deadline;
 	int64_t		vruntime;
 	int64_t		min_vruntime;	/* of the subtree */
+	int32_t		child[2];	/* left, right; 0: none */
+	int32_t		parent;		/* 0: the root */
+};
+
+/* The rest of a node, read on a tie, a rotation, a pick or a steal. */
+struct eevdf_cold {
 	uint64_t	seq;		/* queued order: the last tie-break */
 	uint64_t	stamp;		/* its place in cfs_tasks, for steal */
 	uint32_t	prio;		/* the treap's heap order */
-	int32_t		left, right;	/* nodes, -1: none */
 	int32_t		id;		/* the task, 0: a free node */
 };
 
 /* A CPU's runqueue (struct cfs_rq's EEVDF part). */
 struct eevdf_rq {
-	struct eevdf_node *node;	/* the pool */
-	int		 nnode;		/* slots used or freed */
+	struct eevdf_node *node;	/* the pool, node 0 unused */
+	struct eevdf_cold *cold;
+	int		 nnode;		/* slots used or freed, node 0 too */
 	int		 node_size;	/* slots allocated */
-	int		 free;		/* free slots, chained by left; -1 */
-	int		 root;		/* -1: empty */
+	int		 free;		/* free slots, chained by child[0]; 0 */
+	int		 root;		/* 0: empty */
 	int		 ntree;		/* tasks in the tree */
 	int		 nr;		/* nr_running: the running one too */
 	int		 curr;		/* running task, 0: none */
@@ -112,6 +127,11 @@ struct eevdf_rq {
 	int64_t		 min_vruntime;
 	int64_t		 avg_vruntime;	/* \Sum (v - min_vruntime) * w, tree */
 	int64_t		 avg_load;	/* \Sum w, tree */
+	/* By nice + 20, from base_slice: calc_delta_fair of ... */
+	int64_t		 vtick[40];	/* a tick */
+	int64_t		 vslice[40];	/* the request */
+	int64_t		 vlimit[40];	/* update_entity_lag's clamp */
+	uint8_t		 req[40];	/* ticks a request lasts */
 };
 
 _Static_assert(sizeof (struct eevdf_task) <= ENGINE_PRIV_SIZE,
@@ -251,11 +271,9 @@ static void
 eevdf_update_lag(const struct engine_env *env, const struct eevdf_rq *q,
     struct eevdf_task *t)
 {
-	int64_t	vlag, limit, slice = eevdf_slice(env);
+	int64_t	vlag, limit = q->vlimit[t->nice + 20];
 
 	vlag = eevdf_V(env, q) - t->vruntime;
-	limit = eevdf_delta_fair(2 * slice > EEVDF_NS ? 2 * slice : EEVDF_NS,
-	    t->nice);
 	if (vlag > limit)
 		vlag = limit;
 	if (vlag < -limit)
@@ -277,7 +295,7 @@ eevdf_update_min_vruntime(const struct engine_env *env, struct eevdf_rq *q)
 		c = engine_ts(env, q->curr);
 		v = c->vruntime;
 	}
-	if (q->root >= 0) {
+	if (q->root != 0) {
 		m = q->node[q->root].min_vruntime;
 		v = q->curr == 0 || m < v ? m : v;
 	}
@@ -299,15 +317,17 @@ eevdf_prio(uint64_t seq)
 	return ((uint32_t)(seq ^ (seq >> 31)));
 }
 
-/* Does a come before b: earlier deadline, less vruntime, queued first? */
-static int
-eevdf_before(const struct eevdf_node *a, const struct eevdf_node *b)
+/* Does node a come before b: earlier deadline, less vruntime, queued first? */
+static inline __attribute__((always_inline)) int
+eevdf_before(const struct eevdf_rq *q, int a, int b)
 {
-	if (a->deadline != b->deadline)
-		return (a->deadline < b->deadline);
-	if (a->vruntime != b->vruntime)
-		return (a->vruntime < b->vruntime);
-	return (a->seq < b->seq);
+	const struct eevdf_node	*A = &q->node[a], *B = &q->node[b];
+
+	if (A->deadline != B->deadline)
+		return (A->deadline < B->deadline);
+	if (A->vruntime != B->vruntime)
+		return (A->vruntime < B->vruntime);
+	return (q->cold[a].seq < q->cold[b].seq);
 }
 
 /* A node's subtree least vruntime, from its children's. */
@@ -315,85 +335,110 @@ static void
 eevdf_pull(struct eevdf_rq *q, int n)
 {
 	struct eevdf_node	*N = &q->node[n];
-	int64_t			 m = N->vruntime;
+	int64_t			 m = N->vruntime, l, r;
 
-	if (N->left >= 0 && q->node[N->left].min_vruntime < m)
-		m = q->node[N->left].min_vruntime;
-	if (N->right >= 0 && q->node[N->right].min_vruntime < m)
-		m = q->node[N->right].min_vruntime;
-	N->min_vruntime = m;
+	l = q->node[N->child[0]].min_vruntime;
+	r = q->node[N->child[1]].min_vruntime;
+	m = l < m ? l : m;
+	N->min_vruntime = r < m ? r : m;
 }
 
-/* Node n into the subtree at t; returns the subtree's new root. */
-static int
-eevdf_insert(struct eevdf_rq *q, int t, int n)
+/* Put n where child c of node p was (p 0: the root); n's parent is p. */
+static void
+eevdf_replace(struct eevdf_rq *q, int p, int c, int n)
 {
-	struct eevdf_node	*T;
-	int			 c;
-
-	if (t < 0)
-		return (n);
-	T = &q->node[t];
-	if (eevdf_before(&q->node[n], T)) {
-		T->left = eevdf_insert(q, T->left, n);
-		c = T->left;
-		if (q->node[c].prio > T->prio) {
-			T->left = q->node[c].right;
-			q->node[c].right = t;
-			eevdf_pull(q, t);
-			eevdf_pull(q, c);
-			return (c);
-		}
-	} else {
-		T->right = eevdf_insert(q, T->right, n);
-		c = T->right;
-		if (q->node[c].prio > T->prio) {
-			T->right = q->node[c].left;
-			q->node[c].left = t;
-			eevdf_pull(q, t);
-			eevdf_pull(q, c);
-			return (c);
-		}
-	}
-	eevdf_pull(q, t);
-	return (t);
-}
-
-/* Join subtrees a and b, every node of a before every node of b. */
-static int
-eevdf_merge(struct eevdf_rq *q, int a, int b)
-{
-	if (a < 0)
-		return (b);
-	if (b < 0)
-		return (a);
-	if (q->node[a].prio >= q->node[b].prio) {
-		q->node[a].right = eevdf_merge(q, q->node[a].right, b);
-		eevdf_pull(q, a);
-		return (a);
-	}
-	q->node[b].left = eevdf_merge(q, a, q->node[b].left);
-	eevdf_pull(q, b);
-	return (b);
-}
-
-/* Node n out of the subtree at t; returns the subtree's new root. */
-static int
-eevdf_erase(struct eevdf_rq *q, int t, int n)
-{
-	struct eevdf_node	*T;
-
-	if (t < 0)
-		fatalx("eevdf: node %d is not in the tree", n);
-	T = &q->node[t];
-	if (t == n)
-		return (eevdf_merge(q, T->left, T->right));
-	if (eevdf_before(&q->node[n], T))
-		T->left = eevdf_erase(q, T->left, n);
+	if (p == 0)
+		q->root = n;
 	else
-		T->right = eevdf_erase(q, T->right, n);
-	eevdf_pull(q, t);
-	return (t);
+		q->node[p].child[q->node[p].child[1] == c] = n;
+	q->node[n].parent = p;
+}
+
+/*
+ * Rotate child c of node p up into p's place; p becomes c's child on
+ * the other side and takes c's subtree on that side.  The least
+ * vruntimes are the caller's.
+ */
+static void
+eevdf_rotate_up(struct eevdf_rq *q, int p, int c)
+{
+	struct eevdf_node	*P = &q->node[p], *C = &q->node[c];
+	int			 sd = P->child[1] == c, m = C->child[!sd];
+
+	eevdf_replace(q, P->parent, p, c);
+	P->child[sd] = m;
+	q->node[m].parent = p;
+	C->child[!sd] = p;
+	P->parent = c;
+}
+
+/*
+ * Node n into the tree: down to a leaf in order, lowering the least
+ * vruntimes on the way (a new node comes after its equals: its queued
+ * order is the latest, so the seq tie-break is never read), then up by
+ * rotations while its priority beats its parent's; only the two nodes a
+ * rotation moves are computed again.
+ */
+static void
+eevdf_insert(struct eevdf_rq *q, int n)
+{
+	struct eevdf_node	*N = &q->node[n], *T;
+	int			 t = q->root, p = 0, sd = 0;
+
+	/* Written without branches on the keys: they are not predictable. */
+	while (t != 0) {
+		T = &q->node[t];
+		__builtin_prefetch(&q->node[T->child[0]]);
+		__builtin_prefetch(&q->node[T->child[1]]);
+		T->min_vruntime = N->vruntime < T->min_vruntime ?
+		    N->vruntime : T->min_vruntime;
+		sd = (N->deadline > T->deadline) | ((N->deadline ==
+		    T->deadline) & (N->vruntime >= T->vruntime));
+		p = t;
+		t = T->child[sd];
+	}
+	N->parent = p;
+	if (p == 0)
+		q->root = n;
+	else
+		q->node[p].child[sd] = n;
+	while ((p = N->parent) != 0 && q->cold[n].prio > q->cold[p].prio) {
+		eevdf_rotate_up(q, p, n);
+		eevdf_pull(q, p);
+		eevdf_pull(q, n);
+	}
+	/* Node 0's parent is written by rotations of a leaf: keep it 0. */
+	q->node[0].parent = 0;
+}
+
+/*
+ * Node n out of the tree, from where it is: rotated down (the child of
+ * higher priority up in its place) until it has at most one child,
+ * which takes its place.  The least vruntimes are computed again from
+ * there up: every node the rotations moved, and above them the
+ * ancestors whose least vruntime was n's.
+ */
+static void
+eevdf_erase(struct eevdf_rq *q, int n)
+{
+	struct eevdf_node	*N = &q->node[n];
+	int			 c, p, r = 0;
+
+	while (N->child[0] != 0 && N->child[1] != 0) {
+		c = N->child[q->cold[N->child[0]].prio <=
+		    q->cold[N->child[1]].prio];
+		eevdf_rotate_up(q, n, c);
+		r++;
+	}
+	c = N->child[0] != 0 ? N->child[0] : N->child[1];
+	p = N->parent;
+	eevdf_replace(q, p, n, c);
+	q->node[0].parent = 0;
+	for (; p != 0; p = q->node[p].parent, r--) {
+		if (r <= 0 && q->node[p].min_vruntime != N->vruntime)
+			break;
+		eevdf_pull(q, p);
+	}
 }
 
 /*
@@ -406,32 +451,44 @@ eevdf_tree_add(const struct engine_env *env, struct eevdf_rq *q, int id,
     struct eevdf_task *t, const uint64_t *stamp)
 {
 	struct eevdf_node	*N;
+	struct eevdf_cold	*C;
 	int			 n;
 
-	if (q->free >= 0) {
+	if (q->free != 0) {
 		n = q->free;
-		q->free = q->node[n].left;
+		q->free = q->node[n].child[0];
 	} else {
 		if (q->nnode == q->node_size) {
 			q->node_size = q->node_size ? q->node_size * 2 : 16;
 			q->node = xreallocarray(q->node, q->node_size,
 			    sizeof *q->node);
+			q->cold = xreallocarray(q->cold, q->node_size,
+			    sizeof *q->cold);
+		}
+		if (q->nnode == 0) {
+			/* Node 0: no node. */
+			memset(&q->node[0], 0, sizeof q->node[0]);
+			memset(&q->cold[0], 0, sizeof q->cold[0]);
+			q->node[0].vruntime = q->node[0].min_vruntime =
+			    INT64_MAX;
+			q->nnode = 1;
 		}
 		n = q->nnode++;
 	}
 	N = &q->node[n];
+	C = &q->cold[n];
 	N->deadline = t->deadline;
 	N->vruntime = N->min_vruntime = t->vruntime;
-	N->seq = q->seq++;
-	N->stamp = stamp != NULL ? *stamp : N->seq;
-	N->prio = eevdf_prio(N->seq);
-	N->left = N->right = -1;
-	N->id = id;
+	N->child[0] = N->child[1] = N->parent = 0;
+	C->seq = q->seq++;
+	C->stamp = stamp != NULL ? *stamp : C->seq;
+	C->prio = eevdf_prio(C->seq);
+	C->id = id;
 	t->node = n;
 	q->avg_vruntime += (t->vruntime - q->min_vruntime) *
 	    eevdf_weight(t->nice);
 	q->avg_load += eevdf_weight(t->nice);
-	q->root = eevdf_insert(q, q->root, n);
+	eevdf_insert(q, n);
 	q->ntree++;
 }
 
@@ -441,41 +498,41 @@ eevdf_tree_del(struct eevdf_rq *q, struct eevdf_task *t)
 {
 	int	n = t->node;
 
-	q->root = eevdf_erase(q, q->root, n);
+	eevdf_erase(q, n);
 	q->avg_vruntime -= (t->vruntime - q->min_vruntime) *
 	    eevdf_weight(t->nice);
 	q->avg_load -= eevdf_weight(t->nice);
-	q->node[n].id = 0;
-	q->node[n].left = q->free;
+	q->cold[n].id = 0;
+	q->node[n].child[0] = q->free;
 	q->free = n;
-	t->node = -1;
+	t->node = 0;
 	q->ntree--;
 }
 
 /*
  * The tree's pick: the first node in (deadline, vruntime, queued) order
- * whose vruntime is eligible under the sums given, or -1.  A left
- * subtree holding an eligible task holds the answer; else this node if
- * it is eligible; else the right subtree.
+ * whose vruntime is eligible, that is no greater than V (avg_vruntime
+ * rounded down: for a whole number k and load > 0, avg >= k * load
+ * exactly when k <= floor(avg / load), so this is entity_eligible's
+ * test; eevdf_check holds the two equal), or 0.  A left subtree
+ * holding an eligible task holds the answer; else this node if it is
+ * eligible; else the right subtree.
  */
 static int
-eevdf_tree_pick(const struct eevdf_rq *q, int64_t avg, int64_t load)
+eevdf_tree_pick(const struct eevdf_rq *q, int64_t V)
 {
-	int	n = q->root, l;
+	const struct eevdf_node	*N;
+	int			 n = q->root, left;
 
-	while (n >= 0) {
-		l = q->node[n].left;
-		if (l >= 0 && eevdf_eligible(avg, load, q->min_vruntime,
-		    q->node[l].min_vruntime)) {
-			n = l;
-			continue;
-		}
-		if (eevdf_eligible(avg, load, q->min_vruntime,
-		    q->node[n].vruntime))
+	while (n != 0) {
+		N = &q->node[n];
+		__builtin_prefetch(&q->node[N->child[1]]);
+		left = q->node[N->child[0]].min_vruntime <= V;
+		if (!left && N->vruntime <= V)
 			return (n);
-		n = q->node[n].right;
+		n = N->child[!left];
 	}
-	return (-1);
+	return (0);
 }
 
 /* --- Placing and preempting. ----------------------------------------- */
@@ -494,9 +551,9 @@ eevdf_place(const struct engine_env *env, const struct eevdf_rq *q,
     struct eevdf_task *t)
 {
 	const struct eevdf_task	*c;
-	int64_t			 V = eevdf_V(env, q), lag = 0, load;
+	int64_t			 V = eevdf_V(env, q), lag = 0, load, m;
 
-	if (q->nr > 0) {
+	if (q->nr > 0 && t->vlag != 0) {
 		load = q->avg_load;
 		if (q->curr != 0) {
 			c = engine_ts(env, q->curr);
@@ -504,11 +561,17 @@ eevdf_place(const struct engine_env *env, const struct eevdf_rq *q,
 		}
 		if (load == 0)
 			fatalx("eevdf: %d queued, no load", q->nr);
-		lag = (int64_t)((__int128)t->vlag *
-		    (load + eevdf_weight(t->nice)) / load);
+		/* div_s64: toward zero; in 128 bits only if it must. */
+		if (__builtin_mul_overflow(t->vlag, load +
+		    eevdf_weight(t->nice), &m))
+			lag = (int64_t)((__int128)t->vlag *
+			    (load + eevdf_weight(t->nice)) / load);
+		else
+			lag = m / load;
 	}
 	t->vruntime = V - lag;
-	t->deadline = t->vruntime + eevdf_delta_fair(eevdf_slice(env), t->nice);
+	t->deadline = t->vruntime + q->vslice[t->nice + 20];
+	t->left = q->req[t->nice + 20];
 }
 
 /*
@@ -522,28 +585,28 @@ static void
 eevdf_preempt_check(const struct engine_env *env, struct eevdf_rq *q,
     int id)
 {
-	const struct eevdf_task	*c;
-	struct eevdf_node	 cn;
+	const struct eevdf_task	*c, *t;
+	const struct eevdf_node	*W;
 	int64_t			 avg, load;
 	int			 n, ce;
 
 	if (q->curr == 0 || q->need_resched)
 		return;
 	c = engine_ts(env, q->curr);
+	t = engine_ts(env, id);
 	eevdf_sums(env, q, &avg, &load);
 	ce = eevdf_eligible(avg, load, q->min_vruntime, c->vruntime);
-	if (ce && c->vlag == c->deadline)
+	/* RUN_TO_PARITY; or the woken task is not eligible. */
+	if ((ce && c->vlag == c->deadline) ||
+	    !eevdf_eligible(avg, load, q->min_vruntime, t->vruntime))
 		return;
-	if ((n = eevdf_tree_pick(q, avg, load)) < 0)
+	/* The running task's keys against the woken one's (queued last). */
+	W = &q->node[t->node];
+	if (ce && (c->deadline < W->deadline || (c->deadline == W->deadline &&
+	    c->vruntime <= W->vruntime)))
 		return;
-	if (ce) {
-		cn.deadline = c->deadline;
-		cn.vruntime = c->vruntime;
-		cn.seq = q->curr_seq;
-		if (eevdf_before(&cn, &q->node[n]))
-			return;
-	}
-	if (q->node[n].id == id)
+	n = eevdf_tree_pick(q, q->min_vruntime + eevdf_Vrel(avg, load));
+	if (n != 0 && q->cold[n].id == id)
 		q->need_resched = 1;
 }
 
@@ -554,11 +617,20 @@ static void
 eevdf_rq_init(const struct engine_env *env, void *rq)
 {
 	struct eevdf_rq	*q = rq;
+	int64_t		 slice = eevdf_slice(env);
+	int		 nice;
 
-	(void)env;
 	memset(q, 0, sizeof *q);
 	q->node = NULL;
-	q->free = q->root = -1;
+	q->cold = NULL;
+	for (nice = -20; nice < 20; nice++) {
+		q->vtick[nice + 20] = eevdf_delta_fair(EEVDF_NS, nice);
+		q->vslice[nice + 20] = eevdf_delta_fair(slice, nice);
+		q->vlimit[nice + 20] = eevdf_delta_fair(2 * slice > EEVDF_NS ?
+		    2 * slice : EEVDF_NS, nice);
+		q->req[nice + 20] = (uint8_t)eevdf_ticks(
+		    q->vslice[nice + 20], nice);
+	}
 }
 
 /* Free the pool. */
@@ -566,6 +638,7 @@ static void
 eevdf_rq_free(void *rq)
 {
 	free(((struct eevdf_rq *)rq)->node);
+	free(((struct eevdf_rq *)rq)->cold);
 }
 
 /* Snapshots: dst holds src's bytes; give it its own pool. */
@@ -577,10 +650,13 @@ eevdf_rq_clone(const struct engine_env *env, void *dst, const void *src)
 
 	(void)env;
 	d->node = NULL;
+	d->cold = NULL;
 	d->node_size = q->nnode;
 	if (q->nnode > 0) {
 		d->node = xreallocarray(NULL, q->nnode, sizeof *d->node);
 		memcpy(d->node, q->node, (size_t)q->nnode * sizeof *d->node);
+		d->cold = xreallocarray(NULL, q->nnode, sizeof *d->cold);
+		memcpy(d->cold, q->cold, (size_t)q->nnode * sizeof *d->cold);
 	}
 }
 
@@ -589,7 +665,7 @@ static size_t
 eevdf_rq_memory(const void *rq)
 {
 	return ((size_t)((const struct eevdf_rq *)rq)->node_size *
-	    sizeof (struct eevdf_node));
+	    (sizeof (struct eevdf_node) + sizeof (struct eevdf_cold)));
 }
 
 /* A new task (__sched_fork: no lag); placed when it is first queued. */
@@ -600,7 +676,6 @@ eevdf_task_init(const struct engine_env *env, void *ts, int nice)
 
 	(void)env;
 	memset(t, 0, sizeof *t);
-	t->node = -1;
 	t->cpu = -1;
 	t->nice = (int8_t)nice;
 }
@@ -663,7 +738,6 @@ eevdf_pick(const struct engine_env *env, void *rq)
 {
 	struct eevdf_rq		*q = rq;
 	struct eevdf_task	*t;
-	int64_t			 avg, load;
 	int			 n, id;
 
 	if (q->curr != 0 && !q->need_resched)
@@ -673,14 +747,13 @@ eevdf_pick(const struct engine_env *env, void *rq)
 		    &q->curr_stamp);
 	q->curr = 0;
 	q->need_resched = 0;
-	if (q->root < 0)
+	if (q->root == 0)
 		return (0);
-	eevdf_sums(env, q, &avg, &load);
-	if ((n = eevdf_tree_pick(q, avg, load)) < 0)
+	if ((n = eevdf_tree_pick(q, eevdf_V(env, q))) == 0)
 		fatalx("eevdf: no eligible task among %d", q->ntree);
-	id = q->node[n].id;
+	id = q->cold[n].id;
 	t = engine_ts(env, id);
-	q->curr_seq = q->node[n].seq;
+	q->curr_seq = q->cold[n].seq;
 	eevdf_tree_del(q, t);
 	q->curr = id;
 	q->curr_stamp = q->seq++;
@@ -700,7 +773,7 @@ eevdf_cols(const struct engine_env *env, const struct eevdf_rq *q,
 	col[0] = (t->vruntime - V) / 1000;
 	col[1] = eevdf_lag(V, t) / 1000;
 	col[2] = (t->deadline - V) / 1000;
-	col[3] = eevdf_eligible(avg, load, q->min_vruntime, t->vruntime);
+	col[3] = t->vruntime <= V;	/* entity_eligible (eevdf_tree_pick) */
 }
 
 /*
@@ -722,13 +795,14 @@ eevdf_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	row->rank = 120 + t->nice;
 	row->iter = 1;
 	row->descent = 1;
-	row->left = eevdf_ticks(t->deadline - t->vruntime, t->nice);
+	row->left = t->left;
 	eevdf_cols(env, q, t, row->col);
 
-	t->vruntime += eevdf_delta_fair(EEVDF_NS, t->nice);
+	t->vruntime += q->vtick[t->nice + 20];
+	t->left--;
 	if (t->vruntime >= t->deadline) {
-		t->deadline = t->vruntime +
-		    eevdf_delta_fair(eevdf_slice(env), t->nice);
+		t->deadline = t->vruntime + q->vslice[t->nice + 20];
+		t->left = q->req[t->nice + 20];
 		if (q->nr > 1)
 			q->need_resched = 1;
 	}
@@ -747,15 +821,13 @@ eevdf_quiet(const struct engine_env *env, const void *rq, int id,
 {
 	const struct eevdf_rq	*q = rq;
 	const struct eevdf_task	*t = ts;
-	int			 n;
 
 	(void)env;
 	if (q->curr != id || q->need_resched)
 		return (0);
 	if (q->nr <= 1)
 		return (INT_MAX);
-	n = eevdf_ticks(t->deadline - t->vruntime, t->nice);
-	return (n > 0 ? n : 1);
+	return (t->left > 0 ? t->left : 1);
 }
 
 /* Woken: placed when queued, on the CPU chosen then. */
@@ -806,8 +878,8 @@ eevdf_renice(const struct engine_env *env, void *rq, int id, void *ts,
 	q->nr++;
 	eevdf_tree_add(env, q, id, t, NULL);
 	if (running) {
-		q->curr_seq = q->node[t->node].seq;
-		q->curr_stamp = q->node[t->node].stamp;
+		q->curr_seq = q->cold[t->node].seq;
+		q->curr_stamp = q->cold[t->node].stamp;
 		eevdf_tree_del(q, t);
 		q->curr = id;
 		t->vlag = t->deadline;
@@ -833,21 +905,23 @@ eevdf_steal(const struct engine_env *env, void *rq, int dst)
 	const struct eevdf_rq	*q = rq;
 	int			 i, best = -1;
 
-	for (i = 0; i < q->nnode; i++) {
-		if (q->node[i].id == 0 ||
-		    (best >= 0 && q->node[i].stamp >= q->node[best].stamp))
+	for (i = 1; i < q->nnode; i++) {
+		if (q->cold[i].id == 0 ||
+		    (best >= 0 && q->cold[i].stamp >= q->cold[best].stamp))
 			continue;
-		if (engine_task_allowed(env->e, q->node[i].id, dst))
+		if (engine_task_allowed(env->e, q->cold[i].id, dst))
 			best = i;
 	}
-	return (best >= 0 ? q->node[best].id : 0);
+	return (best >= 0 ? q->cold[best].id : 0);
 }
 
 /* What eevdf_check_tree gathers while it walks the tree in order. */
 struct eevdf_audit {
-	int		 prev;		/* the node before, -1 */
+	int		 prev;		/* the node before, 0 */
 	int		 count;
 	int64_t		 avg, load;
+	int64_t		 kavg, kload;	/* the kept sums, curr in */
+	int64_t		 V;
 };
 
 /*
@@ -862,38 +936,52 @@ eevdf_check_tree(const struct engine_env *env, const struct eevdf_rq *q,
 	const struct eevdf_node	*N;
 	const struct eevdf_task	*t;
 	int64_t			 m;
+	int			 id, l, r;
 
-	if (n < 0)
+	if (n == 0)
 		return (0);
-	if (n >= q->nnode || ++a->count > q->ntree) {
+	if (n < 0 || n >= q->nnode || ++a->count > q->ntree) {
 		*cause = xasprintf("tree: node %d out of the pool or a cycle",
 		    n);
 		return (-1);
 	}
 	N = &q->node[n];
-	if (eevdf_check_tree(env, q, N->left, cpu, a, cause) != 0)
+	l = N->child[0];
+	r = N->child[1];
+	id = q->cold[n].id;
+	if (eevdf_check_tree(env, q, l, cpu, a, cause) != 0)
 		return (-1);
-	if (engine_check_queued(env->e, N->id, cpu, cause) != 0)
+	if (engine_check_queued(env->e, id, cpu, cause) != 0)
 		return (-1);
-	t = engine_ts(env, N->id);
+	t = engine_ts(env, id);
 	m = N->vruntime;
-	if (N->left >= 0 && q->node[N->left].min_vruntime < m)
-		m = q->node[N->left].min_vruntime;
-	if (N->right >= 0 && q->node[N->right].min_vruntime < m)
-		m = q->node[N->right].min_vruntime;
+	if (q->node[l].min_vruntime < m)
+		m = q->node[l].min_vruntime;
+	if (q->node[r].min_vruntime < m)
+		m = q->node[r].min_vruntime;
 	if (t->node != n || t->cpu != cpu || t->vruntime != N->vruntime ||
 	    t->deadline != N->deadline || N->min_vruntime != m ||
-	    (a->prev >= 0 && !eevdf_before(&q->node[a->prev], N)) ||
-	    (N->left >= 0 && q->node[N->left].prio > N->prio) ||
-	    (N->right >= 0 && q->node[N->right].prio > N->prio)) {
-		*cause = xasprintf("tree: task %d misplaced at node %d",
-		    N->id, n);
+	    t->left != eevdf_ticks(t->deadline - t->vruntime, t->nice) ||
+	    (l != 0 && q->node[l].parent != n) ||
+	    (r != 0 && q->node[r].parent != n) ||
+	    (n == q->root && N->parent != 0) ||
+	    (a->prev != 0 && !eevdf_before(q, a->prev, n)) ||
+	    (l != 0 && q->cold[l].prio > q->cold[n].prio) ||
+	    (r != 0 && q->cold[r].prio > q->cold[n].prio)) {
+		*cause = xasprintf("tree: task %d misplaced at node %d", id,
+		    n);
+		return (-1);
+	}
+	if ((N->vruntime <= a->V) != eevdf_eligible(a->kavg, a->kload,
+	    q->min_vruntime, N->vruntime)) {
+		*cause = xasprintf("task %d: v <= V and entity_eligible "
+		    "differ", id);
 		return (-1);
 	}
 	a->prev = n;
 	a->avg += (N->vruntime - q->min_vruntime) * eevdf_weight(t->nice);
 	a->load += eevdf_weight(t->nice);
-	return (eevdf_check_tree(env, q, N->right, cpu, a, cause));
+	return (eevdf_check_tree(env, q, r, cpu, a, cause));
 }
 
 /*
@@ -914,15 +1002,20 @@ eevdf_check(const struct engine_env *env, const void *rq, int cpu,
 	int			 n, nfree = 0;
 
 	memset(&a, 0, sizeof a);
-	a.prev = -1;
+	eevdf_sums(env, q, &a.kavg, &a.kload);
+	a.V = q->min_vruntime + eevdf_Vrel(a.kavg, a.kload);
 	if (eevdf_check_tree(env, q, q->root, cpu, &a, cause) != 0)
 		return (-1);
-	for (n = q->free; n >= 0 && nfree <= q->nnode; n = q->node[n].left) {
-		if (q->node[n].id != 0)
+	for (n = q->free; n > 0 && n < q->nnode && nfree <= q->nnode;
+	    n = q->node[n].child[0]) {
+		if (q->cold[n].id != 0)
 			break;
 		nfree++;
 	}
-	if (a.count != q->ntree || n >= 0 || nfree + q->ntree != q->nnode) {
+	if (a.count != q->ntree || n != 0 ||
+	    (q->nnode > 0 && nfree + q->ntree + 1 != q->nnode) ||
+	    (q->nnode > 0 && (q->node[0].min_vruntime != INT64_MAX ||
+	    q->node[0].child[0] != 0 || q->node[0].child[1] != 0))) {
 		*cause = xasprintf("tree: %d nodes found, %d kept, %d free of "
 		    "%d", a.count, q->ntree, nfree, q->nnode);
 		return (-1);
@@ -938,7 +1031,8 @@ eevdf_check(const struct engine_env *env, const void *rq, int cpu,
 		t = engine_ts(env, q->curr);
 		if (engine_check_queued(env->e, q->curr, cpu, cause) != 0)
 			return (-1);
-		if (t->node != -1 || t->cpu != cpu) {
+		if (t->node != 0 || t->cpu != cpu ||
+		    t->left != eevdf_ticks(t->deadline - t->vruntime, t->nice)) {
 			*cause = xasprintf("current task %d in the tree",
 			    q->curr);
 			return (-1);
@@ -970,15 +1064,15 @@ eevdf_check_task(const struct engine_env *env, const void *ts, int nice,
 	const struct eevdf_rq	*q;
 
 	if (t->nice != nice || t->cpu < -1 || t->cpu >= env->ncpus ||
-	    (t->node >= 0 && t->cpu < 0)) {
+	    t->node < 0 || (t->node > 0 && t->cpu < 0)) {
 		*cause = xasprintf("bad eevdf state nice=%d cpu=%d node=%d",
 		    t->nice, t->cpu, t->node);
 		return (-1);
 	}
-	if (t->node < 0)
+	if (t->node == 0)
 		return (0);
 	q = engine_rq(env, t->cpu);
-	if (t->node >= q->nnode || q->node[t->node].id == 0 ||
+	if (t->node >= q->nnode || q->cold[t->node].id == 0 ||
 	    q->node[t->node].vruntime != t->vruntime ||
 	    q->node[t->node].deadline != t->deadline) {
 		*cause = xasprintf("eevdf node %d on cpu %d is not the task's",
@@ -1005,7 +1099,7 @@ eevdf_info(const struct engine_env *env, const void *ts,
 	memset(ti->col, 0, sizeof ti->col);
 	if (ti->state == ENGINE_RUNNABLE && t->cpu >= 0) {
 		eevdf_cols(env, engine_rq(env, t->cpu), t, ti->col);
-		left = eevdf_ticks(t->deadline - t->vruntime, t->nice);
+		left = t->left;
 		slice = eevdf_ticks(eevdf_delta_fair(eevdf_slice(env),
 		    t->nice), t->nice);
 	} else {
