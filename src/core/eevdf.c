@@ -127,11 +127,11 @@ struct eevdf_rq {
 	int64_t		 min_vruntime;
 	int64_t		 avg_vruntime;	/* \Sum (v - min_vruntime) * w, tree */
 	int64_t		 avg_load;	/* \Sum w, tree */
-	/* By nice + 20, from base_slice: calc_delta_fair of ... */
-	int64_t		 vtick[40];	/* a tick */
-	int64_t		 vslice[40];	/* the request */
-	int64_t		 vlimit[40];	/* update_entity_lag's clamp */
-	uint8_t		 req[40];	/* ticks a request lasts */
+	/* By nice + 20, set from base_slice: calc_delta_fair of a tick, */
+	int64_t		 vtick[40];
+	int64_t		 vslice[40];	/* of the request, */
+	int64_t		 vlimit[40];	/* of update_entity_lag's clamp; */
+	uint8_t		 req[40];	/* the ticks a request lasts */
 };
 
 _Static_assert(sizeof (struct eevdf_task) <= ENGINE_PRIV_SIZE,
