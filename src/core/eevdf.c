@@ -9,7 +9,7 @@
  * time V is the weight-average of the vruntimes queued there, the
  * running task's included (avg_vruntime), kept as the kernel keeps it:
  * sums of (vruntime - min_vruntime) x weight and of the weights, updated
- * as a task joins or leaves the tree and as min_vruntime moves.  A
+ * as a task joins or leaves the queue and as min_vruntime moves.  A
  * task's lag, what it is owed, is (V - vruntime) x weight / 1024; it is
  * eligible when that is >= 0 (entity_eligible, compared without the
  * division), and its request of base_slice ms ends at the virtual
@@ -23,18 +23,18 @@
  * is placed back with it (place_entity, scaled by (load + w) / load).
  *
  * The tree: the kernel's rbtree ordered by vruntime and augmented with
- * the subtree's earliest deadline (6.6) becomes here a treap ordered by
- * (deadline, vruntime, queued order) and augmented with the subtree's
- * smallest vruntime, as the kernel's tree is from 6.8.  The pick is one
- * descent: the first task in that order whose vruntime is eligible,
- * found by the subtrees' smallest vruntimes (eligibility only falls as
- * vruntime grows), O(log n) with no pass over the tasks; a removal
- * starts from the node (parent links), and only the least vruntimes it
- * may change are computed again.  Its nodes live in a pool of the
- * runqueue, found by index, what a descent reads apart from the rest;
- * the heap priorities come from a hash of the queued order, so the same
- * calls give the same tree.  The calc_delta_fair values a tick needs are
- * computed once per runqueue, by nice.
+ * the subtree's earliest deadline becomes here three heaps per CPU, in
+ * arrays: the eligible tasks by (deadline, vruntime, queued order), the
+ * others by vruntime, and all of them by vruntime (its top is the
+ * leftmost task, for min_vruntime).  A pick first moves into the first
+ * heap the tasks V has reached, least vruntime first, and out of its
+ * top those V has left behind; then its top is the pick.  Every step is
+ * O(log n) and a task moves about once each way per request: no pass
+ * over the tasks, and, unlike a tree, no pointers to chase.  Each
+ * task's place in the heaps is kept in the core's link arrays, so a
+ * task leaves from where it is.  V itself is kept from tick to tick as
+ * a quotient and remainder, with no division, and the calc_delta_fair
+ * values a tick needs are computed once per runqueue, by nice.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -81,52 +81,60 @@ struct eevdf_task {
 	int64_t		vruntime;	/* ns, virtual */
 	int64_t		deadline;	/* ns, virtual */
 	int64_t		vlag;
-	int32_t		node;		/* in its CPU's tree, 0: not there */
 	int16_t		cpu;		/* rq it was last queued on, -1: none */
 	int8_t		nice;
 	uint8_t		left;		/* ticks to the deadline (eevdf_ticks) */
 };
 
 /*
- * A node of the tree, what a descent reads (40 bytes): a waiting task's
- * keys, its subtree's least vruntime, its children and parent.  Node 0
- * is no node: its least vruntime is the largest there is, so a missing
- * child is never eligible and never lowers a least vruntime.
+ * A waiting task in its CPU's heap of eligible or of ineligible tasks
+ * (32 bytes): its keys, its queued order (the last tie-break) and who
+ * it is.
  */
 struct eevdf_node {
 	int64_t		deadline;
 	int64_t		vruntime;
-	int64_t		min_vruntime;	/* of the subtree */
-	int32_t		child[2];	/* left, right; 0: none */
-	int32_t		parent;		/* 0: the root */
+	uint64_t	seq;		/* queued order */
+	int32_t		id;
 };
 
-/* The rest of a node, read on a tie, a rotation, a pick or a steal. */
-struct eevdf_cold {
-	uint64_t	seq;		/* queued order: the last tie-break */
+/* A waiting task in its CPU's heap of every waiting task (24 bytes). */
+struct eevdf_vnode {
+	int64_t		vruntime;
 	uint64_t	stamp;		/* its place in cfs_tasks, for steal */
-	uint32_t	prio;		/* the treap's heap order */
-	int32_t		id;		/* the task, 0: a free node */
+	int32_t		id;
 };
 
-/* A CPU's runqueue (struct cfs_rq's EEVDF part). */
+/*
+ * A CPU's runqueue (struct cfs_rq's EEVDF part).  The waiting tasks are
+ * in two heaps: `elig` by (deadline, vruntime, queued order), holding
+ * every eligible one, and `inel` by vruntime, holding the rest; and all
+ * of them in a third, `all`, by vruntime, for min_vruntime.  A task's
+ * places: links.next[id] i + 1 in elig, -(i + 1) in inel; links.prev[id]
+ * i + 1 in all; 0 when it waits in none.
+ */
 struct eevdf_rq {
-	struct eevdf_node *node;	/* the pool, node 0 unused */
-	struct eevdf_cold *cold;
-	int		 nnode;		/* slots used or freed, node 0 too */
-	int		 node_size;	/* slots allocated */
-	int		 free;		/* free slots, chained by child[0]; 0 */
-	int		 root;		/* 0: empty */
-	int		 ntree;		/* tasks in the tree */
+	struct eevdf_node  *elig;
+	struct eevdf_node  *inel;
+	struct eevdf_vnode *all;
+	int		 nelig, ninel, nall;	/* nall: the tasks waiting */
+	int		 selig, sinel, sall;	/* slots allocated */
 	int		 nr;		/* nr_running: the running one too */
 	int		 curr;		/* running task, 0: none */
 	int		 need_resched;
 	uint64_t	 seq;		/* next queued order */
-	uint64_t	 curr_seq;	/* the running task's, when picked */
-	uint64_t	 curr_stamp;
+	uint64_t	 curr_stamp;	/* the running task's place in cfs_tasks */
 	int64_t		 min_vruntime;
-	int64_t		 avg_vruntime;	/* \Sum (v - min_vruntime) * w, tree */
-	int64_t		 avg_load;	/* \Sum w, tree */
+	int64_t		 avg_vruntime;	/* \Sum (v - min_vruntime) * w, waiting */
+	int64_t		 avg_load;	/* \Sum w, waiting */
+	/*
+	 * V - min_vruntime while a task runs, kept from tick to tick with
+	 * no division: the sums with the running task in are vq * vload +
+	 * vr, 0 <= vr < vload, and a tick adds dq * vload + dr; computed
+	 * again (vvalid 0) once the tasks queued or the running one change.
+	 */
+	int		 vvalid;
+	int64_t		 vq, vr, vload, dq, dr;
 	/* By nice + 20, set from base_slice: calc_delta_fair of a tick, */
 	int64_t		 vtick[40];
 	int64_t		 vslice[40];	/* of the request, */
@@ -199,8 +207,9 @@ eevdf_cpu_of(const struct engine_env *env, const void *rq)
 /* --- V, lag and eligibility. ----------------------------------------- */
 
 /*
- * The sums avg_vruntime() and entity_eligible() use: the tree's, plus
- * the running task's (the kernel's `if (curr && curr->on_rq)`).
+ * The sums avg_vruntime() and entity_eligible() use: the waiting
+ * tasks', plus the running task's (the kernel's `if (curr &&
+ * curr->on_rq)`).
  */
 static void
 eevdf_sums(const struct engine_env *env, const struct eevdf_rq *q,
@@ -283,7 +292,8 @@ eevdf_update_lag(const struct engine_env *env, const struct eevdf_rq *q,
 
 /*
  * update_min_vruntime(): the least of the running task's vruntime and
- * the tree's, never backwards; the sums follow (avg_vruntime_update).
+ * the waiting tasks', never backwards; the sums follow
+ * (avg_vruntime_update), and V as the ticks keep it.
  */
 static void
 eevdf_update_min_vruntime(const struct engine_env *env, struct eevdf_rq *q)
@@ -295,244 +305,256 @@ eevdf_update_min_vruntime(const struct engine_env *env, struct eevdf_rq *q)
 		c = engine_ts(env, q->curr);
 		v = c->vruntime;
 	}
-	if (q->root != 0) {
-		m = q->node[q->root].min_vruntime;
+	if (q->nall > 0) {
+		m = q->all[0].vruntime;
 		v = q->curr == 0 || m < v ? m : v;
 	}
 	if (v > q->min_vruntime) {
 		q->avg_vruntime -= q->avg_load * (v - q->min_vruntime);
+		q->vq -= v - q->min_vruntime;	/* vload fell as much */
 		q->min_vruntime = v;
 	}
 }
 
-/* --- The tree (a treap in the pool). ---------------------------------- */
+/* --- The heaps (the rbtree's work). ----------------------------------- */
 
-/* The heap priority of the node queued seq-th: a fixed hash of it. */
-static uint32_t
-eevdf_prio(uint64_t seq)
-{
-	seq += 0x9e3779b97f4a7c15ULL;
-	seq = (seq ^ (seq >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	seq = (seq ^ (seq >> 27)) * 0x94d049bb133111ebULL;
-	return ((uint32_t)(seq ^ (seq >> 31)));
-}
-
-/* Does node a come before b: earlier deadline, less vruntime, queued first? */
+/*
+ * Does a come before b in elig (byd: earlier deadline, less vruntime,
+ * queued first) or in inel (less vruntime)?
+ */
 static inline __attribute__((always_inline)) int
-eevdf_before(const struct eevdf_rq *q, int a, int b)
+eevdf_before(const struct eevdf_node *a, const struct eevdf_node *b,
+    int byd)
 {
-	const struct eevdf_node	*A = &q->node[a], *B = &q->node[b];
-
-	if (A->deadline != B->deadline)
-		return (A->deadline < B->deadline);
-	if (A->vruntime != B->vruntime)
-		return (A->vruntime < B->vruntime);
-	return (q->cold[a].seq < q->cold[b].seq);
-}
-
-/* A node's subtree least vruntime, from its children's. */
-static void
-eevdf_pull(struct eevdf_rq *q, int n)
-{
-	struct eevdf_node	*N = &q->node[n];
-	int64_t			 m = N->vruntime, l, r;
-
-	l = q->node[N->child[0]].min_vruntime;
-	r = q->node[N->child[1]].min_vruntime;
-	m = l < m ? l : m;
-	N->min_vruntime = r < m ? r : m;
-}
-
-/* Put n where child c of node p was (p 0: the root); n's parent is p. */
-static void
-eevdf_replace(struct eevdf_rq *q, int p, int c, int n)
-{
-	if (p == 0)
-		q->root = n;
-	else
-		q->node[p].child[q->node[p].child[1] == c] = n;
-	q->node[n].parent = p;
+	if (!byd)
+		return (a->vruntime < b->vruntime);
+	if (a->deadline != b->deadline)
+		return (a->deadline < b->deadline);
+	if (a->vruntime != b->vruntime)
+		return (a->vruntime < b->vruntime);
+	return (a->seq < b->seq);
 }
 
 /*
- * Rotate child c of node p up into p's place; p becomes c's child on
- * the other side and takes c's subtree on that side.  The least
- * vruntimes are the caller's.
+ * The heaps are 4-ary: half the levels of a binary heap, and a node's
+ * children share a cache line or two, what counts with many tasks.
  */
-static void
-eevdf_rotate_up(struct eevdf_rq *q, int p, int c)
-{
-	struct eevdf_node	*P = &q->node[p], *C = &q->node[c];
-	int			 sd = P->child[1] == c, m = C->child[!sd];
+#define EEVDF_ARITY	4
 
-	eevdf_replace(q, P->parent, p, c);
-	P->child[sd] = m;
-	q->node[m].parent = p;
-	C->child[!sd] = p;
-	P->parent = c;
+/* The first of node i's children among nh, or -1: the one that comes first. */
+static inline __attribute__((always_inline)) int
+eevdf_heap_child(const struct eevdf_node *h, int nh, int i, int byd)
+{
+	int	c = EEVDF_ARITY * i + 1, e, k;
+
+	if (c >= nh)
+		return (-1);
+	e = c + EEVDF_ARITY < nh ? c + EEVDF_ARITY : nh;
+	for (k = c + 1; k < e; k++)
+		if (eevdf_before(&h[k], &h[c], byd))
+			c = k;
+	return (c);
 }
 
 /*
- * Node n into the tree: down to a leaf in order, lowering the least
- * vruntimes on the way (a new node comes after its equals: its queued
- * order is the latest, so the seq tie-break is never read), then up by
- * rotations while its priority beats its parent's; only the two nodes a
- * rotation moves are computed again.
+ * Move node n, at index i of elig (byd) or inel, up or down until the
+ * heap holds, noting each node's place as it moves.
  */
-static void
-eevdf_insert(struct eevdf_rq *q, int n)
+static inline __attribute__((always_inline)) void
+eevdf_heap_fix(const struct engine_env *env, struct eevdf_node *h, int nh,
+    int i, struct eevdf_node n, int byd)
 {
-	struct eevdf_node	*N = &q->node[n], *T;
-	int			 t = q->root, p = 0, sd = 0;
+	int	p, c, *pos = env->links.next;
 
-	/* Written without branches on the keys: they are not predictable. */
-	while (t != 0) {
-		T = &q->node[t];
-		__builtin_prefetch(&q->node[T->child[0]]);
-		__builtin_prefetch(&q->node[T->child[1]]);
-		T->min_vruntime = N->vruntime < T->min_vruntime ?
-		    N->vruntime : T->min_vruntime;
-		sd = (N->deadline > T->deadline) | ((N->deadline ==
-		    T->deadline) & (N->vruntime >= T->vruntime));
-		p = t;
-		t = T->child[sd];
-	}
-	N->parent = p;
-	if (p == 0)
-		q->root = n;
-	else
-		q->node[p].child[sd] = n;
-	while ((p = N->parent) != 0 && q->cold[n].prio > q->cold[p].prio) {
-		eevdf_rotate_up(q, p, n);
-		eevdf_pull(q, p);
-		eevdf_pull(q, n);
-	}
-	/* Node 0's parent is written by rotations of a leaf: keep it 0. */
-	q->node[0].parent = 0;
-}
-
-/*
- * Node n out of the tree, from where it is: rotated down (the child of
- * higher priority up in its place) until it has at most one child,
- * which takes its place.  The least vruntimes are computed again from
- * there up: every node the rotations moved, and above them the
- * ancestors whose least vruntime was n's.
- */
-static void
-eevdf_erase(struct eevdf_rq *q, int n)
-{
-	struct eevdf_node	*N = &q->node[n];
-	int			 c, p, r = 0;
-
-	while (N->child[0] != 0 && N->child[1] != 0) {
-		c = N->child[q->cold[N->child[0]].prio <=
-		    q->cold[N->child[1]].prio];
-		eevdf_rotate_up(q, n, c);
-		r++;
-	}
-	c = N->child[0] != 0 ? N->child[0] : N->child[1];
-	p = N->parent;
-	eevdf_replace(q, p, n, c);
-	q->node[0].parent = 0;
-	for (; p != 0; p = q->node[p].parent, r--) {
-		if (r <= 0 && q->node[p].min_vruntime != N->vruntime)
+	while (i > 0) {
+		p = (i - 1) / EEVDF_ARITY;
+		if (!eevdf_before(&n, &h[p], byd))
 			break;
-		eevdf_pull(q, p);
+		h[i] = h[p];
+		pos[h[i].id] = byd ? i + 1 : -(i + 1);
+		i = p;
 	}
+	while ((c = eevdf_heap_child(h, nh, i, byd)) >= 0 &&
+	    eevdf_before(&h[c], &n, byd)) {
+		h[i] = h[c];
+		pos[h[i].id] = byd ? i + 1 : -(i + 1);
+		i = c;
+	}
+	h[i] = n;
+	pos[n.id] = byd ? i + 1 : -(i + 1);
 }
 
 /*
- * __enqueue_entity(): a task into the tree and into the sums
- * (avg_vruntime_add), queued last; at cfs_tasks' head unless *stamp
- * says where it was (the running task put back keeps its place).
+ * Fill the hole at index i of elig (byd) or inel of nh nodes with node
+ * n, the one that was last: the hole goes down to a leaf, the first
+ * child up into it at each level (no comparison with n, a late one that
+ * seldom comes back up far), then n goes up from there.
+ */
+static inline __attribute__((always_inline)) void
+eevdf_heap_fill(const struct engine_env *env, struct eevdf_node *h, int nh,
+    int i, struct eevdf_node n, int byd)
+{
+	int	c, *pos = env->links.next;
+
+	while ((c = eevdf_heap_child(h, nh, i, byd)) >= 0) {
+		h[i] = h[c];
+		pos[h[i].id] = byd ? i + 1 : -(i + 1);
+		i = c;
+	}
+	eevdf_heap_fix(env, h, nh, i, n, byd);
+}
+
+/* Node n into elig (byd) or inel, growing it if it must. */
+static void
+eevdf_heap_push(const struct engine_env *env, struct eevdf_rq *q,
+    const struct eevdf_node *n, int byd)
+{
+	struct eevdf_node	**h = byd ? &q->elig : &q->inel;
+	int			 *nh = byd ? &q->nelig : &q->ninel;
+	int			 *sh = byd ? &q->selig : &q->sinel;
+
+	if (*nh == *sh) {
+		*sh = *sh ? *sh * 2 : 16;
+		*h = xreallocarray(*h, *sh, sizeof **h);
+	}
+	(*nh)++;
+	if (byd)
+		eevdf_heap_fix(env, q->elig, q->nelig, q->nelig - 1, *n, 1);
+	else
+		eevdf_heap_fix(env, q->inel, q->ninel, q->ninel - 1, *n, 0);
+}
+
+/* The node at index i out of elig (byd) or inel; returns it. */
+static struct eevdf_node
+eevdf_heap_take(const struct engine_env *env, struct eevdf_rq *q, int i,
+    int byd)
+{
+	struct eevdf_node	n;
+
+	if (byd) {
+		n = q->elig[i];
+		if (i != --q->nelig)
+			eevdf_heap_fill(env, q->elig, q->nelig, i,
+			    q->elig[q->nelig], 1);
+	} else {
+		n = q->inel[i];
+		if (i != --q->ninel)
+			eevdf_heap_fill(env, q->inel, q->ninel, i,
+			    q->inel[q->ninel], 0);
+	}
+	env->links.next[n.id] = 0;
+	return (n);
+}
+
+/* Move vnode n, at index i of all, up or down until the heap holds. */
+static void
+eevdf_all_fix(const struct engine_env *env, struct eevdf_rq *q, int i,
+    struct eevdf_vnode n)
+{
+	struct eevdf_vnode	*h = q->all;
+	int			 p, c, e, k, nh = q->nall;
+	int			*pos = env->links.prev;
+
+	while (i > 0) {
+		p = (i - 1) / EEVDF_ARITY;
+		if (n.vruntime >= h[p].vruntime)
+			break;
+		h[i] = h[p];
+		pos[h[i].id] = i + 1;
+		i = p;
+	}
+	while ((c = EEVDF_ARITY * i + 1) < nh) {
+		e = c + EEVDF_ARITY < nh ? c + EEVDF_ARITY : nh;
+		for (k = c + 1; k < e; k++)
+			if (h[k].vruntime < h[c].vruntime)
+				c = k;
+		if (h[c].vruntime >= n.vruntime)
+			break;
+		h[i] = h[c];
+		pos[h[i].id] = i + 1;
+		i = c;
+	}
+	h[i] = n;
+	pos[n.id] = i + 1;
+}
+
+/*
+ * __enqueue_entity(): a task into the heaps and into the sums
+ * (avg_vruntime_add), queued last; into elig if elig says it is
+ * eligible (eevdf_settle moves it if not); at cfs_tasks' head unless
+ * *stamp says where it was (the running task put back keeps its place).
  */
 static void
 eevdf_tree_add(const struct engine_env *env, struct eevdf_rq *q, int id,
-    struct eevdf_task *t, const uint64_t *stamp)
+    const struct eevdf_task *t, const uint64_t *stamp, int elig)
 {
-	struct eevdf_node	*N;
-	struct eevdf_cold	*C;
-	int			 n;
+	struct eevdf_node	n;
+	struct eevdf_vnode	v;
 
-	if (q->free != 0) {
-		n = q->free;
-		q->free = q->node[n].child[0];
-	} else {
-		if (q->nnode == q->node_size) {
-			q->node_size = q->node_size ? q->node_size * 2 : 16;
-			q->node = xreallocarray(q->node, q->node_size,
-			    sizeof *q->node);
-			q->cold = xreallocarray(q->cold, q->node_size,
-			    sizeof *q->cold);
-		}
-		if (q->nnode == 0) {
-			/* Node 0: no node. */
-			memset(&q->node[0], 0, sizeof q->node[0]);
-			memset(&q->cold[0], 0, sizeof q->cold[0]);
-			q->node[0].vruntime = q->node[0].min_vruntime =
-			    INT64_MAX;
-			q->nnode = 1;
-		}
-		n = q->nnode++;
+	n.deadline = t->deadline;
+	n.vruntime = t->vruntime;
+	n.seq = q->seq++;
+	n.id = id;
+	eevdf_heap_push(env, q, &n, elig);
+	if (q->nall == q->sall) {
+		q->sall = q->sall ? q->sall * 2 : 16;
+		q->all = xreallocarray(q->all, q->sall, sizeof *q->all);
 	}
-	N = &q->node[n];
-	C = &q->cold[n];
-	N->deadline = t->deadline;
-	N->vruntime = N->min_vruntime = t->vruntime;
-	N->child[0] = N->child[1] = N->parent = 0;
-	C->seq = q->seq++;
-	C->stamp = stamp != NULL ? *stamp : C->seq;
-	C->prio = eevdf_prio(C->seq);
-	C->id = id;
-	t->node = n;
+	v.vruntime = t->vruntime;
+	v.stamp = stamp != NULL ? *stamp : n.seq;
+	v.id = id;
+	q->nall++;
+	eevdf_all_fix(env, q, q->nall - 1, v);
 	q->avg_vruntime += (t->vruntime - q->min_vruntime) *
 	    eevdf_weight(t->nice);
 	q->avg_load += eevdf_weight(t->nice);
-	eevdf_insert(q, n);
-	q->ntree++;
+	q->vvalid = 0;
 }
 
-/* __dequeue_entity(): out of the tree and the sums (avg_vruntime_sub). */
+/* __dequeue_entity(): out of the heaps and the sums (avg_vruntime_sub). */
 static void
-eevdf_tree_del(struct eevdf_rq *q, struct eevdf_task *t)
+eevdf_tree_del(const struct engine_env *env, struct eevdf_rq *q, int id,
+    const struct eevdf_task *t)
 {
-	int	n = t->node;
+	int	p = env->links.next[id], i = env->links.prev[id] - 1;
 
-	eevdf_erase(q, n);
+	(void)eevdf_heap_take(env, q, p > 0 ? p - 1 : -p - 1, p > 0);
+	env->links.prev[id] = 0;
+	if (i != --q->nall)
+		eevdf_all_fix(env, q, i, q->all[q->nall]);
 	q->avg_vruntime -= (t->vruntime - q->min_vruntime) *
 	    eevdf_weight(t->nice);
 	q->avg_load -= eevdf_weight(t->nice);
-	q->cold[n].id = 0;
-	q->node[n].child[0] = q->free;
-	q->free = n;
-	t->node = 0;
-	q->ntree--;
+	q->vvalid = 0;
 }
 
 /*
- * The tree's pick: the first node in (deadline, vruntime, queued) order
- * whose vruntime is eligible, that is no greater than V (avg_vruntime
- * rounded down: for a whole number k and load > 0, avg >= k * load
- * exactly when k <= floor(avg / load), so this is entity_eligible's
- * test; eevdf_check holds the two equal), or 0.  A left subtree
- * holding an eligible task holds the answer; else this node if it is
- * eligible; else the right subtree.
+ * pick_eevdf()'s search, for V: the waiting task first in (deadline,
+ * vruntime, queued) order among those whose vruntime is eligible, that
+ * is no greater than V (avg_vruntime rounded down: for a whole number k
+ * and load > 0, avg >= k * load exactly when k <= floor(avg / load), so
+ * this is entity_eligible's test; eevdf_check holds the two equal), or
+ * 0.  First the ineligible tasks V has reached move to elig, least
+ * vruntime first, until inel holds only tasks above V, so that elig
+ * holds every eligible task; then those at elig's top that V has left
+ * behind (it falls when a task joins below it or leaves above it) move
+ * to inel, until the top is eligible.  Each move is O(log n), and a
+ * task moves once each way per request or so; no pass over the tasks.
  */
 static int
-eevdf_tree_pick(const struct eevdf_rq *q, int64_t V)
+eevdf_settle(const struct engine_env *env, struct eevdf_rq *q, int64_t V)
 {
-	const struct eevdf_node	*N;
-	int			 n = q->root, left;
+	struct eevdf_node	n;
 
-	while (n != 0) {
-		N = &q->node[n];
-		__builtin_prefetch(&q->node[N->child[1]]);
-		left = q->node[N->child[0]].min_vruntime <= V;
-		if (!left && N->vruntime <= V)
-			return (n);
-		n = N->child[!left];
+	while (q->ninel > 0 && q->inel[0].vruntime <= V) {
+		n = eevdf_heap_take(env, q, 0, 0);
+		eevdf_heap_push(env, q, &n, 1);
 	}
-	return (0);
+	while (q->nelig > 0 && q->elig[0].vruntime > V) {
+		n = eevdf_heap_take(env, q, 0, 1);
+		eevdf_heap_push(env, q, &n, 0);
+	}
+	return (q->nelig > 0 ? q->elig[0].id : 0);
 }
 
 /* --- Placing and preempting. ----------------------------------------- */
@@ -544,9 +566,10 @@ eevdf_tree_pick(const struct eevdf_rq *q, int64_t V)
  * V; vruntime = V - lag, deadline = vruntime + the request's virtual
  * length.  PLACE_DEADLINE_INITIAL's half request does not reach a new
  * task in 6.6 (wake_up_new_task's enqueue places it again without
- * ENQUEUE_INITIAL), so a new task has the whole request too.
+ * ENQUEUE_INITIAL), so a new task has the whole request too.  Returns
+ * V before the task joins: it is eligible if its vruntime is no greater.
  */
-static void
+static int64_t
 eevdf_place(const struct engine_env *env, const struct eevdf_rq *q,
     struct eevdf_task *t)
 {
@@ -572,6 +595,7 @@ eevdf_place(const struct engine_env *env, const struct eevdf_rq *q,
 	t->vruntime = V - lag;
 	t->deadline = t->vruntime + q->vslice[t->nice + 20];
 	t->left = q->req[t->nice + 20];
+	return (V);
 }
 
 /*
@@ -586,9 +610,8 @@ eevdf_preempt_check(const struct engine_env *env, struct eevdf_rq *q,
     int id)
 {
 	const struct eevdf_task	*c, *t;
-	const struct eevdf_node	*W;
 	int64_t			 avg, load;
-	int			 n, ce;
+	int			 ce;
 
 	if (q->curr == 0 || q->need_resched)
 		return;
@@ -601,12 +624,11 @@ eevdf_preempt_check(const struct engine_env *env, struct eevdf_rq *q,
 	    !eevdf_eligible(avg, load, q->min_vruntime, t->vruntime))
 		return;
 	/* The running task's keys against the woken one's (queued last). */
-	W = &q->node[t->node];
-	if (ce && (c->deadline < W->deadline || (c->deadline == W->deadline &&
-	    c->vruntime <= W->vruntime)))
+	if (ce && (c->deadline < t->deadline || (c->deadline == t->deadline &&
+	    c->vruntime <= t->vruntime)))
 		return;
-	n = eevdf_tree_pick(q, q->min_vruntime + eevdf_Vrel(avg, load));
-	if (n != 0 && q->cold[n].id == id)
+	if (eevdf_settle(env, q, q->min_vruntime + eevdf_Vrel(avg, load)) ==
+	    id)
 		q->need_resched = 1;
 }
 
@@ -621,8 +643,8 @@ eevdf_rq_init(const struct engine_env *env, void *rq)
 	int		 nice;
 
 	memset(q, 0, sizeof *q);
-	q->node = NULL;
-	q->cold = NULL;
+	q->elig = q->inel = NULL;
+	q->all = NULL;
 	for (nice = -20; nice < 20; nice++) {
 		q->vtick[nice + 20] = eevdf_delta_fair(EEVDF_NS, nice);
 		q->vslice[nice + 20] = eevdf_delta_fair(slice, nice);
@@ -633,15 +655,31 @@ eevdf_rq_init(const struct engine_env *env, void *rq)
 	}
 }
 
-/* Free the pool. */
+/* Free the heaps. */
 static void
 eevdf_rq_free(void *rq)
 {
-	free(((struct eevdf_rq *)rq)->node);
-	free(((struct eevdf_rq *)rq)->cold);
+	struct eevdf_rq	*q = rq;
+
+	free(q->elig);
+	free(q->inel);
+	free(q->all);
 }
 
-/* Snapshots: dst holds src's bytes; give it its own pool. */
+/* A copy of n elements of size bytes at p, or NULL for none. */
+static void *
+eevdf_dup(const void *p, int n, size_t size)
+{
+	void	*d;
+
+	if (n == 0)
+		return (NULL);
+	d = xreallocarray(NULL, (size_t)n, size);
+	memcpy(d, p, (size_t)n * size);
+	return (d);
+}
+
+/* Snapshots: dst holds src's bytes; give it its own heaps. */
 static void
 eevdf_rq_clone(const struct engine_env *env, void *dst, const void *src)
 {
@@ -649,23 +687,19 @@ eevdf_rq_clone(const struct engine_env *env, void *dst, const void *src)
 	const struct eevdf_rq	*q = src;
 
 	(void)env;
-	d->node = NULL;
-	d->cold = NULL;
-	d->node_size = q->nnode;
-	if (q->nnode > 0) {
-		d->node = xreallocarray(NULL, q->nnode, sizeof *d->node);
-		memcpy(d->node, q->node, (size_t)q->nnode * sizeof *d->node);
-		d->cold = xreallocarray(NULL, q->nnode, sizeof *d->cold);
-		memcpy(d->cold, q->cold, (size_t)q->nnode * sizeof *d->cold);
-	}
+	d->elig = eevdf_dup(q->elig, d->selig = q->nelig, sizeof *q->elig);
+	d->inel = eevdf_dup(q->inel, d->sinel = q->ninel, sizeof *q->inel);
+	d->all = eevdf_dup(q->all, d->sall = q->nall, sizeof *q->all);
 }
 
-/* The pool's bytes. */
+/* The heaps' bytes. */
 static size_t
 eevdf_rq_memory(const void *rq)
 {
-	return ((size_t)((const struct eevdf_rq *)rq)->node_size *
-	    (sizeof (struct eevdf_node) + sizeof (struct eevdf_cold)));
+	const struct eevdf_rq	*q = rq;
+
+	return ((size_t)(q->selig + q->sinel) * sizeof (struct eevdf_node) +
+	    (size_t)q->sall * sizeof (struct eevdf_vnode));
 }
 
 /* A new task (__sched_fork: no lag); placed when it is first queued. */
@@ -682,7 +716,7 @@ eevdf_task_init(const struct engine_env *env, void *ts, int nice)
 
 /*
  * enqueue_entity(): placed with the lag it kept (a new task has none),
- * counted, into the tree; then, arrived (wake_up_new_task), woken
+ * counted, into the heaps; then, arrived (wake_up_new_task), woken
  * (ttwu) or pulled (attach_task), it may preempt.  A task from another
  * CPU brings its lag, not its vruntime: 6.6 has no min_vruntime
  * renormalising any more.
@@ -693,19 +727,20 @@ eevdf_enqueue(const struct engine_env *env, void *rq, int id, void *ts,
 {
 	struct eevdf_rq		*q = rq;
 	struct eevdf_task	*t = ts;
+	int64_t			 V;
 
 	t->cpu = (int16_t)eevdf_cpu_of(env, rq);
 	if (why == ENGINE_ENQ_NEW)
 		t->vlag = 0;
-	eevdf_place(env, q, t);
+	V = eevdf_place(env, q, t);
 	q->nr++;
-	eevdf_tree_add(env, q, id, t, NULL);
+	eevdf_tree_add(env, q, id, t, NULL, t->vruntime <= V);
 	eevdf_preempt_check(env, q, id);
 }
 
 /*
  * dequeue_entity(): the lag is kept (update_entity_lag, V with the task
- * still in it), then out of the tree or no longer running, and
+ * still in it), then out of the heaps or no longer running, and
  * min_vruntime may move on.
  */
 static void
@@ -720,16 +755,17 @@ eevdf_dequeue(const struct engine_env *env, void *rq, int id, void *ts,
 	if (q->curr == id) {
 		q->curr = 0;
 		q->need_resched = 0;
+		q->vvalid = 0;
 	} else
-		eevdf_tree_del(q, t);
+		eevdf_tree_del(env, q, id, t);
 	q->nr--;
 	eevdf_update_min_vruntime(env, q);
 }
 
 /*
  * schedule(): when the running task left or must give way, it goes back
- * into the tree (put_prev_entity) and the pick is the eligible task with
- * the earliest deadline (pick_eevdf); the task picked leaves the tree,
+ * into the heaps (put_prev_entity) and the pick is the eligible task with
+ * the earliest deadline (pick_eevdf); the task picked leaves the heaps,
  * goes to cfs_tasks' head and has its deadline stashed in vlag
  * (set_next_entity).
  */
@@ -738,42 +774,56 @@ eevdf_pick(const struct engine_env *env, void *rq)
 {
 	struct eevdf_rq		*q = rq;
 	struct eevdf_task	*t;
-	int			 n, id;
+	int64_t			 V;
+	int			 id;
 
 	if (q->curr != 0 && !q->need_resched)
 		return (q->curr);
-	if (q->curr != 0)
-		eevdf_tree_add(env, q, q->curr, engine_ts(env, q->curr),
-		    &q->curr_stamp);
+	/* V is the same with the running task in the heaps or not. */
+	V = eevdf_V(env, q);
+	if (q->curr != 0) {
+		t = engine_ts(env, q->curr);
+		eevdf_tree_add(env, q, q->curr, t, &q->curr_stamp,
+		    t->vruntime <= V);
+	}
 	q->curr = 0;
 	q->need_resched = 0;
-	if (q->root == 0)
+	if (q->nall == 0)
 		return (0);
-	if ((n = eevdf_tree_pick(q, eevdf_V(env, q))) == 0)
-		fatalx("eevdf: no eligible task among %d", q->ntree);
-	id = q->cold[n].id;
+	if ((id = eevdf_settle(env, q, V)) == 0)
+		fatalx("eevdf: no eligible task among %d", q->nall);
 	t = engine_ts(env, id);
-	q->curr_seq = q->cold[n].seq;
-	eevdf_tree_del(q, t);
+	eevdf_tree_del(env, q, id, t);
 	q->curr = id;
 	q->curr_stamp = q->seq++;
 	t->vlag = t->deadline;
 	return (id);
 }
 
-/* Fill a trace row's or snapshot's columns for a queued task. */
+/* Fill a trace row's or snapshot's columns for a queued task, at V. */
 static void
-eevdf_cols(const struct engine_env *env, const struct eevdf_rq *q,
-    const struct eevdf_task *t, int64_t *col)
+eevdf_cols(int64_t V, const struct eevdf_task *t, int64_t *col)
 {
-	int64_t	avg, load, V;
-
-	eevdf_sums(env, q, &avg, &load);
-	V = q->min_vruntime + eevdf_Vrel(avg, load);
 	col[0] = (t->vruntime - V) / 1000;
 	col[1] = eevdf_lag(V, t) / 1000;
 	col[2] = (t->deadline - V) / 1000;
-	col[3] = t->vruntime <= V;	/* entity_eligible (eevdf_tree_pick) */
+	col[3] = t->vruntime <= V;	/* entity_eligible (eevdf_settle) */
+}
+
+/* Compute V - min_vruntime and its step by a tick of running task t. */
+static void
+eevdf_vcache(const struct engine_env *env, struct eevdf_rq *q,
+    const struct eevdf_task *t)
+{
+	int64_t	avg, load, d = q->vtick[t->nice + 20] * eevdf_weight(t->nice);
+
+	eevdf_sums(env, q, &avg, &load);
+	q->vq = eevdf_Vrel(avg, load);
+	q->vr = avg - q->vq * load;
+	q->vload = load;
+	q->dq = d / load;
+	q->dr = d % load;
+	q->vvalid = 1;
 }
 
 /*
@@ -796,9 +846,16 @@ eevdf_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	row->iter = 1;
 	row->descent = 1;
 	row->left = t->left;
-	eevdf_cols(env, q, t, row->col);
+	if (!q->vvalid)
+		eevdf_vcache(env, q, t);
+	eevdf_cols(q->min_vruntime + q->vq, t, row->col);
 
 	t->vruntime += q->vtick[t->nice + 20];
+	q->vq += q->dq;
+	if ((q->vr += q->dr) >= q->vload) {
+		q->vr -= q->vload;
+		q->vq++;
+	}
 	t->left--;
 	if (t->vruntime >= t->deadline) {
 		t->deadline = t->vruntime + q->vslice[t->nice + 20];
@@ -855,7 +912,7 @@ eevdf_renice(const struct engine_env *env, void *rq, int id, void *ts,
 {
 	struct eevdf_rq		*q = rq;
 	struct eevdf_task	*t = ts;
-	int64_t			 wold = eevdf_weight(t->nice);
+	int64_t			 wold = eevdf_weight(t->nice), V;
 	int			 delta = nice - t->nice, running;
 
 	if (delta == 0)
@@ -870,20 +927,20 @@ eevdf_renice(const struct engine_env *env, void *rq, int id, void *ts,
 	if (running)
 		q->curr = 0;
 	else
-		eevdf_tree_del(q, t);
+		eevdf_tree_del(env, q, id, t);
 	q->nr--;
 	t->vlag = t->vlag * wold / eevdf_weight(nice);
 	t->nice = (int8_t)nice;
-	eevdf_place(env, q, t);
+	V = eevdf_place(env, q, t);
 	q->nr++;
-	eevdf_tree_add(env, q, id, t, NULL);
 	if (running) {
-		q->curr_seq = q->cold[t->node].seq;
-		q->curr_stamp = q->cold[t->node].stamp;
-		eevdf_tree_del(q, t);
+		/* Queued (at cfs_tasks' head) and set running again. */
+		q->curr_stamp = q->seq++;
 		q->curr = id;
+		q->vvalid = 0;
 		t->vlag = t->deadline;
-	}
+	} else
+		eevdf_tree_add(env, q, id, t, NULL, t->vruntime <= V);
 	if (q->nr == 1)
 		return;
 	if (running) {
@@ -905,88 +962,79 @@ eevdf_steal(const struct engine_env *env, void *rq, int dst)
 	const struct eevdf_rq	*q = rq;
 	int			 i, best = -1;
 
-	for (i = 1; i < q->nnode; i++) {
-		if (q->cold[i].id == 0 ||
-		    (best >= 0 && q->cold[i].stamp >= q->cold[best].stamp))
+	for (i = 0; i < q->nall; i++) {
+		if (best >= 0 && q->all[i].stamp >= q->all[best].stamp)
 			continue;
-		if (engine_task_allowed(env->e, q->cold[i].id, dst))
+		if (engine_task_allowed(env->e, q->all[i].id, dst))
 			best = i;
 	}
-	return (best >= 0 ? q->cold[best].id : 0);
+	return (best >= 0 ? q->all[best].id : 0);
 }
 
-/* What eevdf_check_tree gathers while it walks the tree in order. */
-struct eevdf_audit {
-	int		 prev;		/* the node before, 0 */
-	int		 count;
-	int64_t		 avg, load;
-	int64_t		 kavg, kload;	/* the kept sums, curr in */
-	int64_t		 V;
-};
+/* The id of the task whose class state is ts. */
+static int
+eevdf_id_of(const struct engine_env *env, const void *ts)
+{
+	return ((int)(((const char *)ts - env->tasks) / env->stride) + 1);
+}
 
 /*
- * Audit the subtree at n: in order, heap-ordered, its least vruntime
- * right, each node's task queued here and pointing back at it, and the
- * sums.
+ * Audit a heap, elig (byd) or inel: each node after its parent, and
+ * where it is noted in links.next.
  */
 static int
-eevdf_check_tree(const struct engine_env *env, const struct eevdf_rq *q,
-    int n, int cpu, struct eevdf_audit *a, char **cause)
+eevdf_check_heap(const struct engine_env *env, const struct eevdf_node *h,
+    int nh, int byd, char **cause)
 {
-	const struct eevdf_node	*N;
-	const struct eevdf_task	*t;
-	int64_t			 m;
-	int			 id, l, r;
+	int	i, id;
 
-	if (n == 0)
-		return (0);
-	if (n < 0 || n >= q->nnode || ++a->count > q->ntree) {
-		*cause = xasprintf("tree: node %d out of the pool or a cycle",
-		    n);
-		return (-1);
+	for (i = 0; i < nh; i++) {
+		id = h[i].id;
+		if (id < 1 || id > engine_ntasks(env->e) ||
+		    env->links.next[id] != (byd ? i + 1 : -(i + 1)) ||
+		    (i > 0 && eevdf_before(&h[i], &h[(i - 1) / EEVDF_ARITY], byd))) {
+			*cause = xasprintf("%s heap: task %d misplaced at %d",
+			    byd ? "eligible" : "ineligible", id, i);
+			return (-1);
+		}
 	}
-	N = &q->node[n];
-	l = N->child[0];
-	r = N->child[1];
-	id = q->cold[n].id;
-	if (eevdf_check_tree(env, q, l, cpu, a, cause) != 0)
-		return (-1);
-	if (engine_check_queued(env->e, id, cpu, cause) != 0)
-		return (-1);
-	t = engine_ts(env, id);
-	m = N->vruntime;
-	if (q->node[l].min_vruntime < m)
-		m = q->node[l].min_vruntime;
-	if (q->node[r].min_vruntime < m)
-		m = q->node[r].min_vruntime;
-	if (t->node != n || t->cpu != cpu || t->vruntime != N->vruntime ||
-	    t->deadline != N->deadline || N->min_vruntime != m ||
-	    t->left != eevdf_ticks(t->deadline - t->vruntime, t->nice) ||
-	    (l != 0 && q->node[l].parent != n) ||
-	    (r != 0 && q->node[r].parent != n) ||
-	    (n == q->root && N->parent != 0) ||
-	    (a->prev != 0 && !eevdf_before(q, a->prev, n)) ||
-	    (l != 0 && q->cold[l].prio > q->cold[n].prio) ||
-	    (r != 0 && q->cold[r].prio > q->cold[n].prio)) {
-		*cause = xasprintf("tree: task %d misplaced at node %d", id,
-		    n);
-		return (-1);
-	}
-	if ((N->vruntime <= a->V) != eevdf_eligible(a->kavg, a->kload,
-	    q->min_vruntime, N->vruntime)) {
-		*cause = xasprintf("task %d: v <= V and entity_eligible "
-		    "differ", id);
-		return (-1);
-	}
-	a->prev = n;
-	a->avg += (N->vruntime - q->min_vruntime) * eevdf_weight(t->nice);
-	a->load += eevdf_weight(t->nice);
-	return (eevdf_check_tree(env, q, r, cpu, a, cause));
+	return (0);
 }
 
 /*
- * Audit a runqueue: the tree, the free nodes, the counts, the sums kept
- * against the tree's, the running task out of the tree, and the lags
+ * Audit V as the ticks keep it, if kept: against avg / load, the sums
+ * with the running task in, and its step against the running task's.
+ */
+static int
+eevdf_check_vcache(const struct engine_env *env, const struct eevdf_rq *q,
+    int64_t avg, int64_t load, char **cause)
+{
+	const struct eevdf_task	*c;
+
+	if (!q->vvalid)
+		return (0);
+	if (q->curr == 0) {
+		*cause = xasprintf("V kept with no task running");
+		return (-1);
+	}
+	c = engine_ts(env, q->curr);
+	if (q->vload != load || q->vq != eevdf_Vrel(avg, load) ||
+	    q->vr != avg - q->vq * load || q->dr < 0 || q->dr >= load ||
+	    q->dq * load + q->dr != q->vtick[c->nice + 20] *
+	    eevdf_weight(c->nice)) {
+		*cause = xasprintf("V kept %lld + %lld / %lld, the sums' "
+		    "%lld / %lld", (long long)q->vq, (long long)q->vr,
+		    (long long)q->vload, (long long)avg, (long long)load);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Audit a runqueue: the heaps in order, every waiting task in `all` and
+ * in one of elig and inel with its keys (the counts make that one to
+ * one), queued here, with v <= V and entity_eligible the same; the sums
+ * kept against the tasks'; the running task in no heap; and the lags
  * summing to zero: with W the weights queued and V rounded down,
  * \Sum w_i (V - v_i) lies in (-W, 0].  Returns the number queued.
  */
@@ -996,53 +1044,77 @@ eevdf_check(const struct engine_env *env, const void *rq, int cpu,
 {
 	const struct eevdf_rq	*q = rq;
 	const struct eevdf_task	*t;
-	struct eevdf_audit	 a;
-	int64_t			 avg, load;
+	const struct eevdf_node	*n;
+	int64_t			 avg, load, a = 0, l = 0, V;
 	__int128		 sum;
-	int			 n, nfree = 0;
+	int			 i, id, p;
 
-	memset(&a, 0, sizeof a);
-	eevdf_sums(env, q, &a.kavg, &a.kload);
-	a.V = q->min_vruntime + eevdf_Vrel(a.kavg, a.kload);
-	if (eevdf_check_tree(env, q, q->root, cpu, &a, cause) != 0)
+	if (eevdf_check_heap(env, q->elig, q->nelig, 1, cause) != 0 ||
+	    eevdf_check_heap(env, q->inel, q->ninel, 0, cause) != 0)
 		return (-1);
-	for (n = q->free; n > 0 && n < q->nnode && nfree <= q->nnode;
-	    n = q->node[n].child[0]) {
-		if (q->cold[n].id != 0)
-			break;
-		nfree++;
-	}
-	if (a.count != q->ntree || n != 0 ||
-	    (q->nnode > 0 && nfree + q->ntree + 1 != q->nnode) ||
-	    (q->nnode > 0 && (q->node[0].min_vruntime != INT64_MAX ||
-	    q->node[0].child[0] != 0 || q->node[0].child[1] != 0))) {
-		*cause = xasprintf("tree: %d nodes found, %d kept, %d free of "
-		    "%d", a.count, q->ntree, nfree, q->nnode);
+	if (q->nelig + q->ninel != q->nall || q->nelig > q->selig ||
+	    q->ninel > q->sinel || q->nall > q->sall) {
+		*cause = xasprintf("heaps: %d + %d waiting but %d", q->nelig,
+		    q->ninel, q->nall);
 		return (-1);
 	}
-	if (a.avg != q->avg_vruntime || a.load != q->avg_load) {
-		*cause = xasprintf("avg_vruntime %lld load %lld, the tree's "
+	eevdf_sums(env, q, &avg, &load);
+	V = q->min_vruntime + eevdf_Vrel(avg, load);
+	for (i = 0; i < q->nall; i++) {
+		id = q->all[i].id;
+		if (id < 1 || id > engine_ntasks(env->e) ||
+		    env->links.prev[id] != i + 1 || (i > 0 &&
+		    q->all[i].vruntime < q->all[(i - 1) / EEVDF_ARITY].vruntime)) {
+			*cause = xasprintf("heap: task %d misplaced at %d", id,
+			    i);
+			return (-1);
+		}
+		if (engine_check_queued(env->e, id, cpu, cause) != 0)
+			return (-1);
+		t = engine_ts(env, id);
+		p = env->links.next[id];
+		n = p > 0 && p <= q->nelig ? &q->elig[p - 1] :
+		    p < 0 && -p <= q->ninel ? &q->inel[-p - 1] : NULL;
+		if (n == NULL || n->id != id || t->cpu != cpu ||
+		    t->vruntime != n->vruntime || t->deadline != n->deadline ||
+		    t->vruntime != q->all[i].vruntime ||
+		    t->left != eevdf_ticks(t->deadline - t->vruntime, t->nice)) {
+			*cause = xasprintf("task %d: keys or place wrong", id);
+			return (-1);
+		}
+		if ((t->vruntime <= V) != eevdf_eligible(avg, load,
+		    q->min_vruntime, t->vruntime)) {
+			*cause = xasprintf("task %d: v <= V and "
+			    "entity_eligible differ", id);
+			return (-1);
+		}
+		a += (t->vruntime - q->min_vruntime) * eevdf_weight(t->nice);
+		l += eevdf_weight(t->nice);
+	}
+	if (a != q->avg_vruntime || l != q->avg_load) {
+		*cause = xasprintf("avg_vruntime %lld load %lld, the tasks' "
 		    "%lld %lld", (long long)q->avg_vruntime,
-		    (long long)q->avg_load, (long long)a.avg,
-		    (long long)a.load);
+		    (long long)q->avg_load, (long long)a, (long long)l);
 		return (-1);
 	}
 	if (q->curr != 0) {
 		t = engine_ts(env, q->curr);
 		if (engine_check_queued(env->e, q->curr, cpu, cause) != 0)
 			return (-1);
-		if (t->node != 0 || t->cpu != cpu ||
+		if (env->links.next[q->curr] != 0 ||
+		    env->links.prev[q->curr] != 0 || t->cpu != cpu ||
 		    t->left != eevdf_ticks(t->deadline - t->vruntime, t->nice)) {
-			*cause = xasprintf("current task %d in the tree",
+			*cause = xasprintf("current task %d in a heap",
 			    q->curr);
 			return (-1);
 		}
 	}
-	if (q->nr != q->ntree + (q->curr != 0)) {
-		*cause = xasprintf("nr %d but %d waiting", q->nr, q->ntree);
+	if (q->nr != q->nall + (q->curr != 0)) {
+		*cause = xasprintf("nr %d but %d waiting", q->nr, q->nall);
 		return (-1);
 	}
-	eevdf_sums(env, q, &avg, &load);
+	if (eevdf_check_vcache(env, q, avg, load, cause) != 0)
+		return (-1);
 	sum = (__int128)eevdf_Vrel(avg, load) * load - avg;
 	if (sum > 0 || (load > 0 && sum <= -load)) {
 		*cause = xasprintf("lags sum to %lld / 1024 ns, weights %lld",
@@ -1053,8 +1125,8 @@ eevdf_check(const struct engine_env *env, const void *rq, int cpu,
 }
 
 /*
- * A task's nice matches; its CPU is one of the engine's; a task that
- * says it is in a tree has a node there with its keys.
+ * A task's nice matches; its CPU is one of the engine's; a task noted
+ * in a heap is there, on its CPU's runqueue, with its keys.
  */
 static int
 eevdf_check_task(const struct engine_env *env, const void *ts, int nice,
@@ -1062,21 +1134,22 @@ eevdf_check_task(const struct engine_env *env, const void *ts, int nice,
 {
 	const struct eevdf_task	*t = ts;
 	const struct eevdf_rq	*q;
+	int			 id = eevdf_id_of(env, ts), i;
 
+	i = env->links.prev[id] - 1;
 	if (t->nice != nice || t->cpu < -1 || t->cpu >= env->ncpus ||
-	    t->node < 0 || (t->node > 0 && t->cpu < 0)) {
-		*cause = xasprintf("bad eevdf state nice=%d cpu=%d node=%d",
-		    t->nice, t->cpu, t->node);
+	    i < -1 || (i >= 0 && t->cpu < 0)) {
+		*cause = xasprintf("bad eevdf state nice=%d cpu=%d heap=%d",
+		    t->nice, t->cpu, i);
 		return (-1);
 	}
-	if (t->node == 0)
+	if (i < 0)
 		return (0);
 	q = engine_rq(env, t->cpu);
-	if (t->node >= q->nnode || q->cold[t->node].id == 0 ||
-	    q->node[t->node].vruntime != t->vruntime ||
-	    q->node[t->node].deadline != t->deadline) {
-		*cause = xasprintf("eevdf node %d on cpu %d is not the task's",
-		    t->node, t->cpu);
+	if (i >= q->nall || q->all[i].id != id ||
+	    q->all[i].vruntime != t->vruntime) {
+		*cause = xasprintf("eevdf heap place %d on cpu %d is not the "
+		    "task's", i, t->cpu);
 		return (-1);
 	}
 	return (0);
@@ -1098,7 +1171,7 @@ eevdf_info(const struct engine_env *env, const void *ts,
 	ti->rank = 120 + t->nice;
 	memset(ti->col, 0, sizeof ti->col);
 	if (ti->state == ENGINE_RUNNABLE && t->cpu >= 0) {
-		eevdf_cols(env, engine_rq(env, t->cpu), t, ti->col);
+		eevdf_cols(eevdf_V(env, engine_rq(env, t->cpu)), t, ti->col);
 		left = t->left;
 		slice = eevdf_ticks(eevdf_delta_fair(eevdf_slice(env),
 		    t->nice), t->nice);
