@@ -50,7 +50,8 @@ _stairs_complete()
 			    $(compgen -d -- "$cur"))
 			return ;;
 		--policy)
-			COMPREPLY=($(compgen -W "staircase o1 cfs rr" -- "$cur"))
+			COMPREPLY=($(compgen -W "staircase o1 cfs eevdf rr" \
+			    -- "$cur"))
 			return ;;
 		--compare|--ticks|--table|--cpus|--rr-interval)
 			return ;;

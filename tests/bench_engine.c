@@ -31,7 +31,8 @@
  *   -l          keep the engine's log of changes, as the live daemon does
  *               (engine_track_changes; headless runs do not)
  *   -q          shorter windows and fewer runs, for a smoke run
- *   -p POLICY   only this policy: staircase (default), o1, cfs or rr
+ *   -p POLICY   only this policy: staircase (default), o1, cfs, eevdf
+ *               or rr
  *   -o OLD      the old build of this program (default:
  *               $STAIRS_OLD_BIN/bench_engine if there is one)
  *   -w MS       with CPUS TASKS: windows of MS ms (default 100)
@@ -72,7 +73,7 @@ static const struct engine_policy *policies[] = {
 #else
 static const struct engine_policy *policies[] = {
 	&engine_policy_staircase, &engine_policy_o1, &engine_policy_cfs,
-	&engine_policy_rr
+	&engine_policy_eevdf, &engine_policy_rr
 };
 #endif
 #define NPOLICIES	((int)(sizeof policies / sizeof policies[0]))

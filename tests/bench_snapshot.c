@@ -38,6 +38,7 @@ static const struct engine_policy *const policies[] = {
 	&engine_policy_staircase,
 	&engine_policy_o1,
 	&engine_policy_cfs,
+	&engine_policy_eevdf,
 	&engine_policy_rr
 };
 

@@ -213,7 +213,7 @@ for spec in unknown-key:6 cpu-outside:5 syntax:4 unknown-task:7 \
 done
 "$sd" --headless --scenario tests/scenarios-bad/unknown-policy.cfg \
     --ticks 1 >/dev/null 2>"$tmp/err"
-grep -q 'unknown policy "bfs" (known: staircase, o1, cfs, rr)' "$tmp/err" ||
+grep -q 'unknown policy "bfs" (known: staircase, o1, cfs, eevdf, rr)' "$tmp/err" ||
     fail "unknown policy: unclear message '$(cat "$tmp/err")'"
 "$sd" --headless --scenario tests/scenarios-bad/command.cfg --ticks 1 \
     >/dev/null 2>"$tmp/err"
@@ -270,14 +270,14 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 100 \
 	cmp -s "$tmp/out" "$tmp/want" && ok "a run with no output asked: summary" ||
 	    fail "no output asked: $(diff "$tmp/want" "$tmp/out" | head -5)"
 fi
-# --compare of all four policies on o1-vs-staircase.cfg: a block each,
+# --compare of all five policies on o1-vs-staircase.cfg: a block each,
 # each with the editor's row.
 if expect_status 0 "$sd" --headless --scenario scenarios/o1-vs-staircase.cfg \
-    --ticks 2000 --compare staircase,o1,cfs,rr; then
-	[ "$(grep -c '^policy ' "$tmp/out")" -eq 4 ] &&
-	    [ "$(grep -c '^editor,0,' "$tmp/out")" -eq 4 ] &&
-	    ok "--compare of four policies" ||
-	    fail "--compare four: $(head -3 "$tmp/out")"
+    --ticks 2000 --compare staircase,o1,cfs,eevdf,rr; then
+	[ "$(grep -c '^policy ' "$tmp/out")" -eq 5 ] &&
+	    [ "$(grep -c '^editor,0,' "$tmp/out")" -eq 5 ] &&
+	    ok "--compare of five policies" ||
+	    fail "--compare five: $(head -3 "$tmp/out")"
 fi
 # The trace header names the policy's columns; idle rows dash each.
 if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 1 \
@@ -295,6 +295,30 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 1 \
 	cmp -s "$tmp/out" "$tmp/want" && ok "--policy cfs trace" ||
 	    fail "cfs trace: $(cat "$tmp/out")"
 fi
+# eevdf: A's 3 ms request, then B, owed 1.5 ms; a base_slice of 2: 2 ms.
+if expect_status 0 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 4 \
+    --policy eevdf --trace -; then
+	printf '%s\n' 'tick,cpu,task,rank,vruntime_us,lag_us,deadline_us,eligible' \
+	    '0,0,A,120,0,0,3000,1' '1,0,A,120,500,-500,2500,0' \
+	    '2,0,A,120,1000,-1000,2000,0' '3,0,B,120,-1500,1500,1500,1' \
+	    >"$tmp/want"
+	cmp -s "$tmp/out" "$tmp/want" && ok "--policy eevdf trace" ||
+	    fail "eevdf trace: $(cat "$tmp/out")"
+fi
+sed 's/^name = "two";/name = "two"; base_slice = 2;/' "$tmp/two.cfg" \
+    >"$tmp/slice.cfg"
+if expect_status 0 "$sd" --headless --scenario "$tmp/slice.cfg" --ticks 3 \
+    --policy eevdf --trace -; then
+	[ "$(sed -n 4p "$tmp/out")" = "2,0,B,120,-1000,1000,1000,1" ] &&
+	    ok "scenario base_slice key" ||
+	    fail "base_slice: $(cat "$tmp/out")"
+fi
+sed 's/^name = "two";/name = "two"; base_slice = 101;/' "$tmp/two.cfg" \
+    >"$tmp/slice.cfg"
+expect_status 2 "$sd" --headless --scenario "$tmp/slice.cfg" --ticks 1 &&
+	{ grep -q 'base_slice 101 is outside 1..100' "$tmp/err" &&
+	    ok "base_slice out of range" ||
+	    fail "base_slice 101: '$(cat "$tmp/err")'"; }
 # The scenario's policy key, and --policy over it.
 sed 's/^name = "two";/name = "two"; policy = "rr";/' "$tmp/two.cfg" \
     >"$tmp/rr.cfg"
@@ -311,7 +335,7 @@ if expect_status 0 "$sd" --headless --scenario "$tmp/rr.cfg" --ticks 1 \
 fi
 expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
     --policy bfs &&
-	{ grep -q 'unknown policy (known: staircase, o1, cfs, rr)' \
+	{ grep -q 'unknown policy (known: staircase, o1, cfs, eevdf, rr)' \
 	    "$tmp/err" && ok "--policy unknown" ||
 	    fail "--policy bfs: '$(cat "$tmp/err")'"; }
 expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \

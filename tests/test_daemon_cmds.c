@@ -678,7 +678,7 @@ test_policy(void **state)
 	expect_data(c, "tasks", "ok 2", data, sizeof data);
 	assert_non_null(strstr(data, "name=hog kind=sim pid=- nice=5 "));
 	tc_expect(c, "policy bfs", "err unknown policy \"bfs\" (known: "
-	    "staircase, o1, cfs, rr)");
+	    "staircase, o1, cfs, eevdf, rr)");
 	tc_expect(c, "subscribe", "ok");
 	tc_expect(c, "unsubscribe", "ok");
 	tc_expect(c, "quit", "ok");

@@ -8,11 +8,13 @@
  * section 1: iter x rr on the top stair of a descent, else rr), O(1)'s
  * BASE_TIMESLICE (10 + 190 x (139 - (120 + nice)) / 39 ms: 102 and 78),
  * CFS's sched_slice on one CPU (20 ms x weight / (1024 + 335): 15 and 4
- * ms, in whole ticks), rr's rr_interval (10 whatever the nice); left no
- * more than the slice; top= and bottom= the ranks it can take (the
- * staircase: 120 + nice..139; O(1): static prio -5..+5; cfs and rr:
- * 120 + nice only), the rank between them.  test_policy_info checks the
- * info ops on the engine; this, that the daemon sends what they say.
+ * ms, in whole ticks), EEVDF's request in ticks (3 ms: 3 ticks at nice
+ * 0, 4 at nice 5, docs/POLICIES.md), rr's rr_interval (10 whatever the
+ * nice); left no more than the slice; top= and bottom= the ranks it can
+ * take (the staircase: 120 + nice..139; O(1): static prio -5..+5; cfs,
+ * eevdf and rr: 120 + nice only), the rank between them.
+ * test_policy_info checks the info ops on the engine; this, that the
+ * daemon sends what they say.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,6 +112,7 @@ test_slice(void **state)
 	slice_check(c, "staircase", -1, -1, 10, 0);
 	slice_check(c, "o1", 102, 78, 10, 5);
 	slice_check(c, "cfs", 15, 4, 10, -1);
+	slice_check(c, "eevdf", 3, 4, 10, -1);
 	slice_check(c, "rr", 10, 10, 10, -1);
 	/*
 	 * Back to the staircase, a fresh start, and on down its stairs:

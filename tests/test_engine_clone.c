@@ -24,6 +24,7 @@ static const struct engine_policy *const cl_policies[] = {
 	&engine_policy_staircase,
 	&engine_policy_o1,
 	&engine_policy_cfs,
+	&engine_policy_eevdf,
 	&engine_policy_rr
 };
 #define CL_NPOLICIES (sizeof cl_policies / sizeof cl_policies[0])

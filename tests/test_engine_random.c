@@ -385,7 +385,7 @@ static void
 test_policies(void **state)
 {
 	const struct engine_policy	*pols[] = { &engine_policy_o1,
-	    &engine_policy_cfs, &engine_policy_rr };
+	    &engine_policy_cfs, &engine_policy_eevdf, &engine_policy_rr };
 	size_t				 i;
 
 	for (i = 0; i < sizeof pols / sizeof *pols; i++) {
@@ -399,14 +399,15 @@ test_policies(void **state)
 
 /*
  * Switching policies live (engine_set_policy) every 250 ticks through
- * all four: the audit holds after every tick, every live task keeps its
+ * all five: the audit holds after every tick, every live task keeps its
  * nice, CPU time and state across a switch, and starts afresh.
  */
 static void
 test_policy_switch(void **state)
 {
 	const struct engine_policy	*pols[] = { &engine_policy_o1,
-	    &engine_policy_cfs, &engine_policy_rr, &engine_policy_staircase };
+	    &engine_policy_cfs, &engine_policy_eevdf, &engine_policy_rr,
+	    &engine_policy_staircase };
 	struct engine			*e;
 	struct engine_task_info		 before, after;
 	uint64_t			 s = 99;
@@ -419,7 +420,8 @@ test_policy_switch(void **state)
 		if (engine_now(e) % 250 == 0) {
 			id = rnd_range(&s, 1, engine_ntasks(e));
 			before = et_info(e, id);
-			engine_set_policy(e, pols[k++ % 4]);
+			engine_set_policy(e, pols[k++ %
+			    (sizeof pols / sizeof *pols)]);
 			after = et_info(e, id);
 			assert_int_equal(before.state, after.state);
 			assert_int_equal(before.ran, after.ran);
@@ -504,14 +506,15 @@ shown_of(struct shown *sh, const struct engine_task_info *ti,
  * engine_changes: under the mix (live changes between ticks included),
  * every task whose snapshot changed since the last look is in the log
  * after it or ran the last tick, while the epoch stays; a log that
- * starts again, or a policy whose snapshots read the runqueue (cfs: 0),
- * says so.
+ * starts again, or a policy whose snapshots read the runqueue (cfs,
+ * eevdf: 0), says so.
  */
 static void
 test_changes(void **state)
 {
 	const struct engine_policy	*pols[] = { &engine_policy_staircase,
-	    &engine_policy_o1, &engine_policy_rr, &engine_policy_cfs };
+	    &engine_policy_o1, &engine_policy_rr, &engine_policy_cfs,
+	    &engine_policy_eevdf };
 	struct engine			*e;
 	struct engine_task_info		 ti;
 	struct engine_cpu_info		 ci;
@@ -540,7 +543,7 @@ test_changes(void **state)
 			mix_poke(e, &s, groups);
 			engine_tick(e);
 			epoch = engine_changes(e, &ids, &n);
-			if (pols[p] == &engine_policy_cfs)
+			if (pols[p]->info_rq)
 				assert_true(epoch == 0);
 			memset(touched, 0, nt + 1);
 			if (epoch == last && epoch != 0) {
@@ -571,7 +574,7 @@ test_changes(void **state)
 			last = epoch;
 			cursor = n;
 		}
-		if (pols[p] != &engine_policy_cfs)
+		if (!pols[p]->info_rq)
 			assert_true(checked > 1000);
 		free(prev);
 		free(touched);

@@ -222,6 +222,42 @@ test_roundtrip_texts(void **state)
 	free(text);
 }
 
+/*
+ * eevdf's base_slice: written only when it is not the default (3), so
+ * journals of the default read as before; read back when there, the
+ * default when not.
+ */
+static void
+test_base_slice(void **state)
+{
+	struct journal_header	 h;
+	struct journal		*j;
+	char			*text, *cause = NULL;
+	size_t			 len;
+
+	header(&h, "s", "");
+	h.params.base_slice = 30;
+	h.policy = "eevdf";
+	text = write_journal(&h, NULL, 0, 5, &len);
+	assert_non_null(strstr(text, "\nparams cpus=4 rr_interval=7 "
+	    "sleep_min=2 balance_interval=50 base_slice=30\npolicy "
+	    "name=eevdf\n"));
+	if ((j = journal_parse(text, len, "j", &cause)) == NULL)
+		fail_msg("%s\n%s", cause, text);
+	assert_int_equal(j->header.params.base_slice, 30);
+	journal_free(j);
+	free(text);
+
+	header(&h, "s", "");
+	text = write_journal(&h, NULL, 0, 5, &len);
+	assert_null(strstr(text, "base_slice"));
+	if ((j = journal_parse(text, len, "j", &cause)) == NULL)
+		fail_msg("%s\n%s", cause, text);
+	assert_int_equal(j->header.params.base_slice, 3);
+	journal_free(j);
+	free(text);
+}
+
 /* Parse s (must fail) and check the exact message. */
 static void
 refused(const char *s, const char *want)
@@ -334,8 +370,17 @@ test_garbled(void **state)
 		    "j:4: params: missing balance_interval=" },
 		{ "stairs-journal 1\nscenario name=x tasks=1 lines=1\n"
 		    "text \"a\"\nparams cpus=1 rr_interval=1 sleep_min=1 "
+		    "balance_interval=1 base_slice=x\n", "j:4: params: bad "
+		    "base_slice=\"x\" (expected 1..2147483647)" },
+		{ "stairs-journal 1\nscenario name=x tasks=1 lines=1\n"
+		    "text \"a\"\nparams cpus=1 rr_interval=1 sleep_min=1 "
+		    "balance_interval=1 base_slice=101\n", "j:4: params: "
+		    "base_slice 101 is outside 1..100" },
+		{ "stairs-journal 1\nscenario name=x tasks=1 lines=1\n"
+		    "text \"a\"\nparams cpus=1 rr_interval=1 sleep_min=1 "
 		    "balance_interval=1\npolicy name=bfs\n", "j:5: policy: "
-		    "unknown policy \"bfs\" (known: staircase, o1, cfs, rr)" },
+		    "unknown policy \"bfs\" (known: staircase, o1, cfs, eevdf, "
+		    "rr)" },
 		{ HEAD "\nend 0\n", "j:6: an empty line" },
 		{ HEAD "end 0\nend 0\n", "j:7: an entry after the end line" },
 		{ HEAD "end\n", "j:6: bad end tick \"\" (expected "
@@ -395,7 +440,7 @@ test_garbled(void **state)
 		{ HEAD "5 add name=n nice=0 pattern=- runtime=0 real=0\n",
 		    "j:6: add: missing cpus=" },
 		{ HEAD "5 policy name=bfs\n", "j:6: policy: unknown policy "
-		    "\"bfs\" (known: staircase, o1, cfs, rr)" },
+		    "\"bfs\" (known: staircase, o1, cfs, eevdf, rr)" },
 		{ HEAD "5 branch\n", "j:6: branch: missing tick=" },
 	};
 	size_t	i;
@@ -565,6 +610,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_changes),
 		cmocka_unit_test(test_roundtrip_texts),
+		cmocka_unit_test(test_base_slice),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_reordered),
 		cmocka_unit_test(test_garbled),

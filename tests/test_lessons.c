@@ -226,11 +226,13 @@ test_errors(void **state)
 
 	/* policy: a known policy's name, refused at load otherwise. */
 	expect_error("events = (\n { at = 1; action = \"policy\"; }\n);\n", 2,
-	    "policy event has no value (a policy: staircase, o1, cfs, rr)",
+	    "policy event has no value (a policy: staircase, o1, cfs, eevdf, "
+	    "rr)",
 	    NULL);
 	expect_error("events = (\n { at = 1; action = \"policy\";\n"
 	    "   value = \"bfs\"; }\n);\n", 3,
-	    "unknown policy \"bfs\" (known: staircase, o1, cfs, rr)", NULL);
+	    "unknown policy \"bfs\" (known: staircase, o1, cfs, eevdf, rr)",
+	    NULL);
 	expect_error("events = (\n { at = 1; action = \"policy\";\n"
 	    "   value = 2; }\n);\n", 3,
 	    "policy value must be a string, not an integer", NULL);
@@ -454,7 +456,8 @@ static void
 test_policy_switch(void **state)
 {
 	const struct engine_policy	*pols[] = { &engine_policy_staircase,
-	    &engine_policy_o1, &engine_policy_cfs, &engine_policy_rr };
+	    &engine_policy_o1, &engine_policy_cfs, &engine_policy_eevdf,
+	    &engine_policy_rr };
 	struct engine			*a, *b;
 	char				 text[2048], *ta, *tb, *cause = NULL;
 	size_t				 i, j, size = 1 << 20;

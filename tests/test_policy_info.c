@@ -92,6 +92,32 @@ test_cfs(void **unused)
 	engine_free(e);
 }
 
+/*
+ * eevdf: the request in ticks (3 ms; at nice 5, 4 ticks, as 3 ticks'
+ * virtual time falls 1 ns short of the virtual request), 120 + nice.
+ */
+static void
+test_eevdf(void **unused)
+{
+	struct engine		*e = et_engine_pol(&engine_policy_eevdf, 1, 0,
+				    0, 0);
+	struct engine_task_info	 ti;
+
+	et_hog(e, "a", 0, 0, NULL);
+	et_hog(e, "b", 5, 0, NULL);
+	RUN_TO(e, 0);
+	ti = et_info(e, 1);
+	assert_int_equal(ti.slice, 3);
+	assert_int_equal(ti.left, 2);
+	assert_int_equal(ti.top, 120);
+	assert_int_equal(ti.bottom, 120);
+	ti = et_info(e, 2);
+	assert_int_equal(ti.slice, 4);
+	assert_int_equal(ti.rank, 125);
+	assert_int_equal(ti.top, 125);
+	engine_free(e);
+}
+
 /* rr: rr_interval, whatever the nice; 120 + nice. */
 static void
 test_rr(void **unused)
@@ -114,7 +140,8 @@ static void
 test_bounds(void **unused)
 {
 	const struct engine_policy *pols[] = { &engine_policy_staircase,
-	    &engine_policy_o1, &engine_policy_cfs, &engine_policy_rr };
+	    &engine_policy_o1, &engine_policy_cfs, &engine_policy_eevdf,
+	    &engine_policy_rr };
 	struct engine		*e;
 	struct engine_task_info	 ti;
 	size_t			 p;
@@ -154,6 +181,7 @@ main(void)
 		cmocka_unit_test(test_staircase),
 		cmocka_unit_test(test_o1),
 		cmocka_unit_test(test_cfs),
+		cmocka_unit_test(test_eevdf),
 		cmocka_unit_test(test_rr),
 		cmocka_unit_test(test_bounds),
 	};

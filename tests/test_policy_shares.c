@@ -9,6 +9,7 @@
  *   o1         neither is interactive: full slices through the arrays,
  *              102 : 78 ms (BASE_TIMESLICE), 56.67 %
  *   cfs        weights 1024 : 335, 75.35 %
+ *   eevdf      the same weights, 75.35 %
  *   rr         nice ignored: 10 : 10, 50 %
  */
 #include "engine_test.h"
@@ -60,6 +61,15 @@ test_share_cfs(void **state)
 	uint64_t	a = share_run(&engine_policy_cfs, 0, 20000);
 
 	assert_true(a >= 15020 && a <= 15120);	/* 15070 = 75.35 % */
+}
+
+/* eevdf: 1024 / 1359 of the CPU, within a request. */
+static void
+test_share_eevdf(void **state)
+{
+	uint64_t	a = share_run(&engine_policy_eevdf, 0, 20000);
+
+	assert_true(a >= 15060 && a <= 15080);	/* 15070 = 75.35 % */
 }
 
 /* rr: 10-tick turns whatever the nice. */
@@ -114,6 +124,7 @@ main(void)
 		cmocka_unit_test(test_share_staircase),
 		cmocka_unit_test(test_share_o1),
 		cmocka_unit_test(test_share_cfs),
+		cmocka_unit_test(test_share_eevdf),
 		cmocka_unit_test(test_share_rr),
 		cmocka_unit_test(test_rr_rules),
 	};

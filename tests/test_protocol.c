@@ -519,7 +519,7 @@ test_clock_commands(void **state)
 	assert_ptr_equal(cmd.policy, &engine_policy_staircase);
 	cmd_free(&cmd);
 	bad("policy bfs", "unknown policy \"bfs\" (known: staircase, o1, "
-	    "cfs, rr)");
+	    "cfs, eevdf, rr)");
 	/* Found by fuzz_protocol: the name was echoed raw. */
 	bad("policy n\377ew1", "unknown policy \"n\\xffew1\" (known:");
 	bad("policy", "usage: policy");

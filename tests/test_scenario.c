@@ -94,6 +94,22 @@ load_ok(const char *text)
 	return (sc);
 }
 
+/* eevdf's base_slice: kept, and applied over the defaults. */
+static void
+test_base_slice(void **state)
+{
+	struct scenario		*sc = load_ok("base_slice = 7;\n");
+	struct engine_params	 p;
+
+	assert_true(sc->has_base_slice);
+	assert_int_equal(sc->base_slice, 7);
+	engine_params_default(&p);
+	assert_int_equal(p.base_slice, 3);
+	scenario_params(sc, &p);
+	assert_int_equal(p.base_slice, 7);
+	scenario_free(sc);
+}
+
 /* A file with every key loads with every field. */
 static void
 test_good(void **state)
@@ -297,6 +313,9 @@ test_ranges(void **state)
 	expect_error("sleep_min = -1;\n", 1, "sleep_min", "negative", NULL);
 	expect_error("balance_interval = 0;\n", 1, "balance_interval 0",
 	    NULL);
+	expect_error("base_slice = 0;\n", 1, "base_slice 0 is outside 1..100",
+	    NULL);
+	expect_error("\nbase_slice = 101;\n", 2, "base_slice 101", NULL);
 	expect_error("tasks = (\n { name = \"a\"; runtime = 0; }\n);\n", 2,
 	    "runtime 0", NULL);
 	expect_error("tasks = (\n { name = \"a\";\n start = -5; }\n);\n", 3,
@@ -1150,6 +1169,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_base_slice),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_not_found),
 		cmocka_unit_test(test_file),

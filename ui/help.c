@@ -58,7 +58,7 @@ static const char *const help_concepts[] = {
 	"         last few seconds: engine time, not your machine's. A",
 	"         simulated task costs the host nothing; a real process's",
 	"         host time is CPUTIME. Paused, engine time stands still.",
-	"o1, cfs, rr: other policies rank tasks their own way",
+	"o1, cfs, eevdf, rr: other policies rank tasks their own way",
 	"         (docs/POLICIES.md); the screen is read the same.",
 	NULL
 };

@@ -64,7 +64,7 @@ keys_view_compare(struct keys_env *e, int key)
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
 		return (keys_prompt_open(e, PROMPT_COMPARE, "compare with "
-		    "which policy (staircase, o1, cfs, rr)",
+		    "which policy (staircase, o1, cfs, eevdf, rr)",
 		    strcmp(e->model->policy, "o1") == 0 ? "staircase" : "o1"));
 	}
 	v->compare_off = !v->compare_off;

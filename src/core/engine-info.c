@@ -367,6 +367,7 @@ static const struct engine_policy *const engine_policies[] = {
 	&engine_policy_staircase,
 	&engine_policy_o1,
 	&engine_policy_cfs,
+	&engine_policy_eevdf,
 	&engine_policy_rr
 };
 
@@ -386,7 +387,7 @@ engine_policy_find(const char *name)
 const char *
 engine_policy_names(void)
 {
-	return ("staircase, o1, cfs, rr");
+	return ("staircase, o1, cfs, eevdf, rr");
 }
 
 /* A malloc'd copy of the first n of size elements at p (NULL if none). */

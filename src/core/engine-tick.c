@@ -31,6 +31,7 @@ engine_params_default(struct engine_params *p)
 	p->rr_interval = 10;
 	p->sleep_min = 1;
 	p->balance_interval = 100;
+	p->base_slice = 3;
 }
 
 /* Check parameters against their bounds. */
@@ -55,6 +56,11 @@ engine_params_check(const struct engine_params *p, char **cause)
 	if (p->balance_interval < 1 || p->balance_interval > 1000000) {
 		*cause = xasprintf("balance_interval %d is outside 1..1000000",
 		    p->balance_interval);
+		return (-1);
+	}
+	if (p->base_slice < 1 || p->base_slice > 100) {
+		*cause = xasprintf("base_slice %d is outside 1..100",
+		    p->base_slice);
 		return (-1);
 	}
 	return (0);
@@ -106,6 +112,7 @@ engine_create(const struct engine_params *p, const struct engine_policy *pol)
 	cpumask_fill(&e->idle, p->cpus);
 	e->env.rr_interval = p->rr_interval;
 	e->env.sleep_min = p->sleep_min;
+	e->env.base_slice = p->base_slice;
 	e->env.ncpus = p->cpus;
 	e->env.stride = sizeof (struct task);
 	e->env.e = e;

@@ -6,9 +6,10 @@
  * The engine is pure: no I/O, no clock, no globals.  The caller drives it
  * one tick at a time with engine_tick() and reads the outcome back (what
  * each CPU ran, each task's state).  The same calls give the same results,
- * byte for byte.  A policy (staircase.c, o1.c, cfs.c, rr.c) lives behind
- * struct engine_policy, a scheduling class that owns its runqueue order,
- * its per-task and per-CPU state and its trace columns (SPEC.md 6).
+ * byte for byte.  A policy (staircase.c, o1.c, cfs.c, eevdf.c, rr.c)
+ * lives behind struct engine_policy, a scheduling class that owns its
+ * runqueue order, its per-task and per-CPU state and its trace columns
+ * (SPEC.md 6).
  */
 #ifndef STAIRS_ENGINE_H
 #define STAIRS_ENGINE_H
@@ -40,6 +41,8 @@ struct engine_params {
 	int		rr_interval;		/* ticks, default 10 */
 	int		sleep_min;		/* ticks, default 1 */
 	int		balance_interval;	/* ticks, default 100 */
+	int		base_slice;		/* eevdf's request, ms, 1..100,
+						   default 3 */
 };
 
 enum engine_state {
@@ -94,7 +97,7 @@ struct engine_task_info {
 	 * policy's rank, the ticks left of the task's turn and the turn's
 	 * length, and the ranks it can take now (its static rank and the
 	 * bottom for the staircase, static -5..+5 for o1, its static rank
-	 * for cfs and rr).
+	 * for cfs, eevdf and rr).
 	 */
 	int			 rank;		/* 100..139 */
 	int			 left;
@@ -184,6 +187,7 @@ struct engine_env {
 	uint64_t		 now;		/* the tick being run */
 	int			 rr_interval;
 	int			 sleep_min;
+	int			 base_slice;	/* ms (eevdf) */
 	int			 ncpus;
 	struct prio_links	 links;		/* for prio arrays */
 	char			*tasks;		/* ts of id: see engine_ts() */
@@ -307,6 +311,7 @@ struct engine_policy {
 extern const struct engine_policy engine_policy_staircase;
 extern const struct engine_policy engine_policy_o1;
 extern const struct engine_policy engine_policy_cfs;
+extern const struct engine_policy engine_policy_eevdf;
 extern const struct engine_policy engine_policy_rr;
 
 /* A policy by name, or NULL; the known names, comma-separated. */

@@ -108,7 +108,7 @@ cmd_policy_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 }
 
 const struct cmd_entry cmd_policy_entry = {
-	"policy", 1, 1, CMD_ENGINE, "policy <staircase|o1|cfs|rr>",
+	"policy", 1, 1, CMD_ENGINE, "policy <staircase|o1|cfs|eevdf|rr>",
 	"switch the policy", cmd_parse_policy, cmd_policy_exec
 };
 
@@ -127,7 +127,7 @@ cmd_compare_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare", 1, 1, CMD_ENGINE, "compare <staircase|o1|cfs|rr|off>",
+	"compare", 1, 1, CMD_ENGINE, "compare <staircase|o1|cfs|eevdf|rr|off>",
 	"run a shadow policy beside the enforced one", cmd_parse_compare,
 	cmd_compare_exec
 };

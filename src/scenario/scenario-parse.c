@@ -757,6 +757,11 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 			return (-1);
 		sc->has_balance = 1;
 		sc->balance_interval = (int)v;
+	} else if (strcmp(key, "base_slice") == 0) {
+		if (scenario_int(ctx, s, "base_slice", 1, 100, &v) != 0)
+			return (-1);
+		sc->has_base_slice = 1;
+		sc->base_slice = (int)v;
 	} else if (strcmp(key, "speed") == 0) {
 		if (scenario_number(ctx, s, "speed", PROTO_SPEED_MIN,
 		    PROTO_SPEED_MAX, &sc->speed) != 0)
@@ -819,8 +824,8 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 				return (-1);
 			return (scenario_unknown(ctx, s, "top-level",
 			    "name, description, policy, speed, cpus, "
-			    "rr_interval, sleep_min, balance_interval, groups, "
-			    "tasks, events"));
+			    "rr_interval, sleep_min, balance_interval, "
+			    "base_slice, groups, tasks, events"));
 		}
 	}
 

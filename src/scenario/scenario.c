@@ -167,6 +167,8 @@ scenario_params(const struct scenario *sc, struct engine_params *p)
 		p->sleep_min = sc->sleep_min;
 	if (sc->has_balance)
 		p->balance_interval = sc->balance_interval;
+	if (sc->has_base_slice)
+		p->base_slice = sc->base_slice;
 }
 
 /* Number of command (real process) tasks. */

@@ -116,6 +116,8 @@ struct scenario {
 	int			 sleep_min;
 	int			 has_balance;
 	int			 balance_interval;
+	int			 has_base_slice;
+	int			 base_slice;	/* eevdf's request, ms */
 	int			 cpus_line;
 	char			*policy;	/* NULL: the default */
 	int			 has_speed;	/* live only: the clock's */

@@ -112,10 +112,11 @@ journal_quote(FILE *f, const char *s, size_t len)
 int
 journal_write_header(FILE *f, const struct journal_header *h)
 {
-	const char	*text = h->text != NULL ? h->text : "";
-	const char	*name = h->scenario != NULL ? h->scenario : "";
-	const char	*p, *nl;
-	size_t		 lines = 1;
+	const char		*text = h->text != NULL ? h->text : "";
+	const char		*name = h->scenario != NULL ? h->scenario : "";
+	const char		*p, *nl;
+	struct engine_params	 def;
+	size_t			 lines = 1;
 
 	for (p = text; (p = strchr(p, '\n')) != NULL; p++)
 		lines++;
@@ -131,9 +132,14 @@ journal_write_header(FILE *f, const struct journal_header *h)
 		if (nl == NULL)
 			break;
 	}
+	engine_params_default(&def);
 	fprintf(f, "params cpus=%d rr_interval=%d sleep_min=%d "
-	    "balance_interval=%d\n", h->params.cpus, h->params.rr_interval,
+	    "balance_interval=%d", h->params.cpus, h->params.rr_interval,
 	    h->params.sleep_min, h->params.balance_interval);
+	/* Only when set: journals of the default stay as they were. */
+	if (h->params.base_slice != def.base_slice)
+		fprintf(f, " base_slice=%d", h->params.base_slice);
+	fputc('\n', f);
 	fprintf(f, "policy name=%s\n", h->policy != NULL ? h->policy :
 	    engine_policy_staircase.name);
 	return (ferror(f) ? -1 : 0);
@@ -260,6 +266,19 @@ journal_get(struct journal_ctx *ctx, const char *what, const char *key)
 	if ((v = protocol_get(&ctx->f, key)) == NULL)
 		journal_error(ctx, "%s: missing %s=", what, key);
 	return (v);
+}
+
+/* Is there a field key (not marked used)? */
+static int
+journal_has(const struct journal_ctx *ctx, const char *key)
+{
+	int	i;
+
+	for (i = 0; i < ctx->f.n; i++) {
+		if (strcmp(ctx->f.f[i].key, key) == 0)
+			return (1);
+	}
+	return (0);
 }
 
 /* Every field must have been used: refuse the first unknown one. */
@@ -599,6 +618,7 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 			    "line, not %s", journal_show(line, q, sizeof q)));
 		if (journal_fields(ctx, rest) != 0)
 			return (-1);
+		engine_params_default(&h->params);
 		if (journal_number(ctx, "params", "cpus", 1, INT_MAX,
 		    &v) != 0)
 			return (-1);
@@ -612,9 +632,17 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 			return (-1);
 		h->params.sleep_min = (int)v;
 		if (journal_number(ctx, "params", "balance_interval", 1,
-		    INT_MAX, &v) != 0 || journal_unused(ctx, "params") != 0)
+		    INT_MAX, &v) != 0)
 			return (-1);
 		h->params.balance_interval = (int)v;
+		if (journal_has(ctx, "base_slice")) {
+			if (journal_number(ctx, "params", "base_slice", 1,
+			    INT_MAX, &v) != 0)
+				return (-1);
+			h->params.base_slice = (int)v;
+		}
+		if (journal_unused(ctx, "params") != 0)
+			return (-1);
 		if (engine_params_check(&h->params, &cause) != 0) {
 			journal_error(ctx, "params: %s", cause);
 			free(cause);
