@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "weight.h"
 #include "xmalloc.h"
 
 #define CFS_NS			1000000ULL	/* ns per tick */
@@ -31,34 +32,9 @@
 #define CFS_MIN_GRANULARITY	4000000ULL	/* sysctl_sched_min_granularity */
 #define CFS_NR_LATENCY		5		/* latency / min_granularity */
 #define CFS_WAKEUP_GRANULARITY	10000000ULL	/* sysctl_sched_wakeup_... */
-#define CFS_NICE_0_LOAD		1024
 #define CFS_WMULT_CONST		(1ULL << 32)
 #define CFS_WMULT_SHIFT		32
 #define CFS_SRR(x, y)		(((x) + (1ULL << ((y) - 1))) >> (y))
-
-/* kernel/sched.c (2.6.24): nice -20..19 to weight. */
-static const uint32_t cfs_prio_to_weight[40] = {
- /* -20 */	88761,	71755,	56483,	46273,	36291,
- /* -15 */	29154,	23254,	18705,	14949,	11916,
- /* -10 */	9548,	7620,	6100,	4904,	3906,
- /*  -5 */	3121,	2501,	1991,	1586,	1277,
- /*   0 */	1024,	820,	655,	526,	423,
- /*   5 */	335,	272,	215,	172,	137,
- /*  10 */	110,	87,	70,	56,	45,
- /*  15 */	36,	29,	23,	18,	15,
-};
-
-/* kernel/sched.c (2.6.24): 2^32 / weight, precalculated. */
-static const uint32_t cfs_prio_to_wmult[40] = {
- /* -20 */	48388,	59856,	76040,	92818,	118348,
- /* -15 */	147320,	184698,	229616,	287308,	360437,
- /* -10 */	449829,	563644,	704093,	875809,	1099582,
- /*  -5 */	1376151,	1717300,	2157191,	2708050,	3363326,
- /*   0 */	4194304,	5237765,	6557202,	8165337,	10153587,
- /*   5 */	12820798,	15790321,	19976592,	24970740,	31350126,
- /*  10 */	39045157,	49367440,	61356676,	76695844,	95443717,
- /*  15 */	119304647,	148102320,	186737708,	238609294,	286331153,
-};
 
 /* A task's state (16 bytes). */
 struct cfs_task {
@@ -94,7 +70,7 @@ _Static_assert(sizeof (struct cfs_task) <= ENGINE_PRIV_SIZE,
 static uint32_t
 cfs_weight(int nice)
 {
-	return (cfs_prio_to_weight[nice + 20]);
+	return (sched_prio_to_weight[nice + 20]);
 }
 
 /*
@@ -104,7 +80,7 @@ cfs_weight(int nice)
 static uint64_t
 cfs_calc_delta_mine(uint64_t delta, uint64_t weight, int lw_nice)
 {
-	uint64_t	tmp, inv = cfs_prio_to_wmult[lw_nice + 20];
+	uint64_t	tmp, inv = sched_prio_to_wmult[lw_nice + 20];
 
 	tmp = delta * weight;
 	if (tmp > CFS_WMULT_CONST)
@@ -119,9 +95,9 @@ cfs_calc_delta_mine(uint64_t delta, uint64_t weight, int lw_nice)
 static uint64_t
 cfs_delta_fair(uint64_t delta, int nice)
 {
-	if (cfs_weight(nice) == CFS_NICE_0_LOAD)
+	if (cfs_weight(nice) == NICE_0_LOAD)
 		return (delta);
-	return (cfs_calc_delta_mine(delta, CFS_NICE_0_LOAD, nice));
+	return (cfs_calc_delta_mine(delta, NICE_0_LOAD, nice));
 }
 
 /* __sched_period: sched_latency, or latency * nr / 5 past 5 tasks. */
@@ -345,7 +321,7 @@ cfs_enqueue(const struct engine_env *env, void *rq, int id, void *ts,
 	t->cpu = (int16_t)cpu;
 	if (why == ENGINE_ENQ_NEW) {
 		t->vruntime = q->min_vruntime + (int64_t)(cfs_period(
-		    (uint64_t)q->nr + 1) * CFS_NICE_0_LOAD / (q->load + w));
+		    (uint64_t)q->nr + 1) * NICE_0_LOAD / (q->load + w));
 	} else if (why == ENGINE_ENQ_WAKE) {
 		v = q->min_vruntime - (int64_t)CFS_LATENCY;
 		if ((int64_t)((uint64_t)t->vruntime - (uint64_t)v) < 0)

@@ -42,35 +42,11 @@
 
 #include "engine.h"
 #include "log.h"
+#include "weight.h"
 #include "xmalloc.h"
 
 #define EEVDF_NS		1000000LL	/* ns per tick: TICK_NSEC */
-#define EEVDF_NICE_0_LOAD	1024
 #define EEVDF_NCOLS		4	/* vruntime, lag, deadline, eligible */
-
-/* kernel/sched/core.c: sched_prio_to_weight, nice -20..19. */
-static const uint32_t eevdf_prio_to_weight[40] = {
- /* -20 */	88761,	71755,	56483,	46273,	36291,
- /* -15 */	29154,	23254,	18705,	14949,	11916,
- /* -10 */	9548,	7620,	6100,	4904,	3906,
- /*  -5 */	3121,	2501,	1991,	1586,	1277,
- /*   0 */	1024,	820,	655,	526,	423,
- /*   5 */	335,	272,	215,	172,	137,
- /*  10 */	110,	87,	70,	56,	45,
- /*  15 */	36,	29,	23,	18,	15,
-};
-
-/* kernel/sched/core.c: sched_prio_to_wmult, 2^32 / weight. */
-static const uint32_t eevdf_prio_to_wmult[40] = {
- /* -20 */	48388,	59856,	76040,	92818,	118348,
- /* -15 */	147320,	184698,	229616,	287308,	360437,
- /* -10 */	449829,	563644,	704093,	875809,	1099582,
- /*  -5 */	1376151,	1717300,	2157191,	2708050,	3363326,
- /*   0 */	4194304,	5237765,	6557202,	8165337,	10153587,
- /*   5 */	12820798,	15790321,	19976592,	24970740,	31350126,
- /*  10 */	39045157,	49367440,	61356676,	76695844,	95443717,
- /*  15 */	119304647,	148102320,	186737708,	238609294,	286331153,
-};
 
 /*
  * A task's state (32 bytes).  vlag is V - vruntime kept while the task
@@ -150,7 +126,7 @@ _Static_assert(sizeof (struct eevdf_task) <= ENGINE_PRIV_SIZE,
 static int64_t
 eevdf_weight(int nice)
 {
-	return (eevdf_prio_to_weight[nice + 20]);
+	return (sched_prio_to_weight[nice + 20]);
 }
 
 /*
@@ -166,9 +142,9 @@ eevdf_delta_fair(int64_t delta, int nice)
 	uint32_t	hi;
 	int		shift = 32, fs;
 
-	if (eevdf_weight(nice) == EEVDF_NICE_0_LOAD)
+	if (eevdf_weight(nice) == NICE_0_LOAD)
 		return (delta);
-	fact = (uint64_t)EEVDF_NICE_0_LOAD * eevdf_prio_to_wmult[nice + 20];
+	fact = (uint64_t)NICE_0_LOAD * sched_prio_to_wmult[nice + 20];
 	if ((hi = (uint32_t)(fact >> 32)) != 0) {
 		fs = 32 - __builtin_clz(hi);
 		shift -= fs;
@@ -269,7 +245,7 @@ static int64_t
 eevdf_lag(int64_t V, const struct eevdf_task *t)
 {
 	return ((V - t->vruntime) * eevdf_weight(t->nice) /
-	    EEVDF_NICE_0_LOAD);
+	    NICE_0_LOAD);
 }
 
 /*
@@ -1179,7 +1155,7 @@ eevdf_info(const struct engine_env *env, const void *ts,
 	} else {
 		ti->field[0] = -t->vlag / 1000;
 		ti->field[1] = t->vlag * eevdf_weight(t->nice) /
-		    EEVDF_NICE_0_LOAD / 1000;
+		    NICE_0_LOAD / 1000;
 	}
 	ti->left = left;
 	ti->slice = slice;
