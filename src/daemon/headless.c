@@ -17,6 +17,7 @@
 
 #include "catalog.h"
 #include "engine.h"
+#include "file.h"
 #include "journal.h"
 #include "perfetto.h"
 #include "scenario.h"
@@ -527,11 +528,10 @@ headless_main(int argc, char **argv)
 	}
 
 	if (o.trace != NULL) {
-		if (strcmp(o.trace, "-") == 0)
-			run.trace = stdout;
-		else if ((run.trace = fopen(o.trace, "w")) == NULL) {
-			fprintf(stderr, "stairsd: %s: %s\n", o.trace,
-			    strerror(errno));
+		if ((run.trace = file_fopen(o.trace, FILE_TRUNCATE,
+		    &cause)) == NULL) {
+			fprintf(stderr, "stairsd: %s\n", cause);
+			free(cause);
 			status = 1;
 			goto out;
 		}
@@ -583,10 +583,11 @@ out:
 		if (status == 0)
 			status = 1;
 	}
-	if (run.trace != NULL && run.trace != stdout &&
-	    fclose(run.trace) != 0 && status == 0) {
-		fprintf(stderr, "stairsd: %s: %s\n", o.trace, strerror(errno));
-		status = 1;
+	if (run.trace != NULL && file_close(run.trace, &cause) != 0) {
+		fprintf(stderr, "stairsd: %s: %s\n", o.trace, cause);
+		free(cause);
+		if (status == 0)
+			status = 1;
 	}
 	table_free(run.table);
 	session_free(run.s);

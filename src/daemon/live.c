@@ -76,7 +76,7 @@ live_create(const struct config *cfg, const char *config_path)
 	if (config_path != NULL)
 		l->config_path = path_absolute(config_path);
 	l->notes = notes_create();
-	l->sinks = sinks_create();
+	l->sinks = sinks_create(l->notes);
 	l->bridge = bridge_create(&l->cfg, l->notes, l->sinks);
 	memset(&hooks, 0, sizeof hooks);
 	hooks.tick = live_tick;
@@ -670,6 +670,7 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->policy = engine_get_policy(e)->name;
 	st->compare = l->compare != NULL ? l->compare->name : NULL;
 	st->shadow = session_shadow(l->session) != NULL;
+	st->record = sinks_record_state(l->sinks);
 }
 
 /*

@@ -10,12 +10,14 @@
 #include <stdint.h>
 
 struct engine;
+struct notes;
 struct event_base;
 struct perfetto;
 struct session;
 struct sinks;
 
-struct sinks	*sinks_create(void);
+/* A file that fails is told on notes (an event line) and in the log. */
+struct sinks	*sinks_create(struct notes *);
 void		 sinks_free(struct sinks *);
 /* Flush now and then (200 ms) on base, while there is a file. */
 void		 sinks_start(struct sinks *, struct event_base *);
@@ -29,6 +31,8 @@ void		 sinks_perfetto_path(struct sinks *, const char *path);
 /* The journal to path, from session s's start on; 0 or -1, *cause. */
 int		 sinks_record(struct sinks *, struct session *,
 		    const char *path, char **cause);
+/* "on", "failed" (a write failed, or the file went) or "off". */
+const char	*sinks_record_state(const struct sinks *);
 
 /*
  * A session begins (at start, or after a load): every file starts again

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "file.h"
 #include "perfetto.h"
 #include "xmalloc.h"
 
@@ -116,8 +117,7 @@ perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 	int		 c;
 
 	pf = xcalloc(1, sizeof *pf);
-	if ((pf->f = fopen(path, "w")) == NULL) {
-		*cause = xasprintf("%s: %s", path, strerror(errno));
+	if ((pf->f = file_fopen(path, FILE_TRUNCATE, cause)) == NULL) {
 		free(pf);
 		return (NULL);
 	}
@@ -155,21 +155,12 @@ perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 int
 perfetto_close(struct perfetto *pf, char **cause)
 {
-	int	rc = 0, saved;
+	int	rc;
 
 	if (pf == NULL)
 		return (0);
 	perfetto_kernel_flush(pf);
-	if (fflush(pf->f) != 0 || ferror(pf->f)) {
-		*cause = xasprintf("perfetto trace: %s", strerror(errno));
-		rc = -1;
-	}
-	saved = errno;
-	if (fclose(pf->f) != 0 && rc == 0) {
-		*cause = xasprintf("perfetto trace: %s", strerror(errno));
-		rc = -1;
-	}
-	errno = saved;
+	rc = file_close(pf->f, cause);
 	free(pf->buf);
 	free(pf->cpu);
 	free(pf->rank);

@@ -699,6 +699,10 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 			protocol_out_str(&o, st->compare != NULL ? st->compare :
 			    "off");
 			break;
+		case WIRE_HEAD_RECORD:
+			protocol_out_str(&o, st->record != NULL ? st->record :
+			    "off");
+			break;
 		case WIRE_HEAD_TEXT:
 			protocol_out_text(&o, st->description);
 			break;

@@ -50,6 +50,7 @@ struct proto_status {
 	const char	*policy;	/* the engine's policy */
 	const char	*compare;	/* the shadow's policy; NULL: off */
 	int		 shadow;	/* frames carry the shadow's lines */
+	const char	*record;	/* on, off, failed; NULL: off */
 	const char	*description;	/* status: text=; NULL: none */
 };
 

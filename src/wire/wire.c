@@ -81,6 +81,8 @@ static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
 	[WIRE_HEAD_COMPARE] =	{ "compare", WIRE_WORD, 0 },
 	/* frames: only while they carry scpu/stask lines. */
 	[WIRE_HEAD_SHADOW] =	{ "shadow", WIRE_WORD, WIRE_OPTIONAL },
+	/* status: the recording, on, off or failed (SPEC.md section 12). */
+	[WIRE_HEAD_RECORD] =	{ "record", WIRE_WORD, WIRE_OPTIONAL },
 	/* status: the scenario's description, last (NULL: none). */
 	[WIRE_HEAD_TEXT] =	{ "text", WIRE_TEXT, WIRE_OPTIONAL },
 };
@@ -89,7 +91,7 @@ static const int wire_status_order[] = {
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_CGROUPS, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS, WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP,
 	WIRE_HEAD_OBSERVE, WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE,
-	WIRE_HEAD_COMPARE, WIRE_HEAD_TEXT
+	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_TEXT
 };
 const struct wire_line wire_status = {
 	"status", wire_head_fields, wire_status_order,
