@@ -56,7 +56,8 @@ limit() {
 	case "$1" in
 	e2e_real.sh)
 		echo $((limit_default * 3)) ;;
-	e2e_client.sh|e2e_client_many.sh|e2e_headless.sh|test_proc)
+	e2e_client.sh|e2e_client_many.sh|e2e_headless.sh|test_proc|\
+	test_draw|e2e_client_hogs.sh|e2e_layers.sh)
 		echo $((limit_default * 2)) ;;
 	*)	echo "$limit_default" ;;
 	esac
