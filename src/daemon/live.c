@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +189,12 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 		bridge_pending_drop(l->bridge);
 	scenario_free(sc);
 	free(label);
+	/*
+	 * A big scenario's parse (libconfig's tree, ours) is freed now,
+	 * but the heap keeps it mapped: give it back, so a refused or
+	 * replaced one leaves nothing held (640 000 tasks: 270 MB).
+	 */
+	malloc_trim(0);
 	return (s);
 }
 
