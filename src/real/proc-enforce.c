@@ -27,7 +27,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /* Pin every thread of every member of a task to a CPU; 0 or an errno. */

@@ -72,7 +72,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 #define PROC_EVENT_PAGES	8	/* ring data pages per CPU (32 KB) */

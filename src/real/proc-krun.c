@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /* One physical CPU. */

@@ -37,7 +37,7 @@
 #include "change.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 #define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */

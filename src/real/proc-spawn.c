@@ -32,7 +32,7 @@
 #include "engine.h"
 #include "file.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "quote.h"
 #include "xmalloc.h"
 

@@ -38,7 +38,7 @@
 #include "change.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /* Monotonic time in ns. */
