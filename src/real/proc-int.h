@@ -1,8 +1,7 @@
 /*
  * proc-int.h -- the real-process layer's insides, shared by its files
- * alone (proc.h lists them).  proc.c holds the procs_* entry points of
- * proc.h that belong to no single job; each other file holds one job and
- * its part of them.  Nothing outside src/real/proc*.c includes it (the
+ * alone (proc.h lists them).  Each holds one job and its part of the
+ * procs_* entry points of proc.h.  Nothing outside src/real/proc*.c includes it (the
  * real-process tests aside): the rest of the program sees proc.h.
  */
 #ifndef STAIRS_PROC_INT_H
@@ -123,7 +122,7 @@ struct procs {
 	int			 nofile_set;
 };
 
-/* proc.c */
+/* proc-state.c */
 uint64_t	 proc_now(void);
 struct proc	*proc_by_pid(struct procs *, pid_t);
 struct proc	*proc_get(struct procs *, int);

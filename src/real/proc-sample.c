@@ -535,6 +535,37 @@ proc_sample_pick(struct proc *p)
 	p->picked = 1;
 }
 
+/* What is known of a real task's process. */
+int
+procs_info(struct procs *ps, int id, struct procs_info *info)
+{
+	struct proc	*p;
+
+	memset(info, 0, sizeof *info);
+	if ((p = proc_get(ps, id)) == NULL)
+		return (-1);
+	if (p->live) {
+		proc_sample_settle(p);
+		proc_sample_cputime(p);
+	}
+	info->pid = p->pid;
+	info->cputime_ns = p->cpu_ns;
+	info->cputime_ms = p->cpu_ns / 1000000ULL;
+	info->stolen_ns = p->stolen_ns;
+	/* Unpicked: what it ran since, once the stop's reading holds. */
+	if (p->live && !p->picked && !p->settle &&
+	    p->cpu_ns > p->unpicked_ns)
+		info->stolen_ns += p->cpu_ns - p->unpicked_ns;
+	info->stolen_ms = info->stolen_ns / 1000000ULL;
+	info->exited = !p->live;
+	info->stopped = p->live && p->stopped;
+	info->by_engine = p->killed;
+	info->procs = p->nm;
+	snprintf(info->exit, sizeof info->exit, "%s", p->exit);
+	snprintf(info->error, sizeof info->error, "%s", p->error);
+	return (0);
+}
+
 /* Are all of a task's processes, every thread of them, blocked (S or D)? */
 int
 proc_sample_blocked(struct proc *p)

@@ -22,13 +22,27 @@
  * also reaps and sees a child continued from outside (stopped again).
  * What users should hear of comes back through procs_config.notice.
  *
- * Files: proc.c (state, create/free, accessors), proc-spawn.c (spawn,
- * reap), proc-sample.c (/proc sampling, stolen), proc-event.c
- * (sched_waking and sched_switch events: wakes acted on at once through
- * procs_event_fd and procs_wakeups), proc-krun.c (the kernel's runs of
- * the children, from the sched_switch records), proc-enforce.c (stop,
- * pin, continue), proc-watch.c (the watchdog); what they share is in
- * proc-int.h, theirs alone.
+ * Files (what they share is in proc-int.h, theirs alone):
+ *
+ *	proc-life.c	procs_create, procs_free: the layer made, torn down
+ *	proc-spawn.c	spawn and reap the children, kill a task
+ *	proc-sample.c	/proc sampling before a tick: blocked, woken,
+ *			members of a process group, measured CPU time,
+ *			stolen, procs_info
+ *	proc-event.c	the kernel's sched events (sched_waking and
+ *			sched_switch): wakes acted on at once through
+ *			procs_event_fd and procs_wakeups
+ *	proc-krun.c	the kernel's runs of the children, from the
+ *			sched_switch records
+ *	proc-enforce.c	after a tick: stop, pin, continue
+ *	proc-watch.c	the watchdog process that outlives a killed daemon
+ *	proc-state.c	the layer's state: a task by id or pid, the clock,
+ *			changes and notices out, what callers ask of it
+ *
+ * Costs drive the design (see docs/LIMITS.md and docs/REAL.md):
+ * a signal to another CPU is ~25 us and a setaffinity of a running child
+ * ~53 us, but of a stopped one ~2 us; a pread on a kept /proc fd is ~2 us
+ * and a sweep of many is not cheap.  Each file says what follows for it.
  */
 #ifndef STAIRS_PROC_H
 #define STAIRS_PROC_H
