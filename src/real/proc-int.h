@@ -129,13 +129,13 @@ struct proc	*proc_get(struct procs *, int);
 int		 proc_change(struct procs *, int kind, int id, char **);
 void		 proc_notice(struct procs *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+void		 proc_signal(struct proc *, int);
 
 /* proc-spawn.c */
 void		 proc_spawn_wait(struct procs *);
 int		 proc_status_stopping(const char *);
 
 /* proc-enforce.c */
-void		 proc_enforce_signal(struct proc *, int);
 void		 proc_enforce_cont(struct procs *, struct proc *);
 void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
 

@@ -315,10 +315,3 @@ procs_kernel_running(struct procs *ps, int cpu, struct procs_krun *run)
 	*run = kc->open;
 	return (1);
 }
-
-/* What the event reader saw. */
-void
-procs_event_stats(struct procs *ps, struct procs_event_stats *st)
-{
-	*st = ps->evstats;
-}

@@ -2,8 +2,9 @@
  * proc-state.c -- the real-process layer's state as its files read it
  * (the structs of proc-int.h): a task by id or by process group, the
  * clock, what goes out of the layer (a change for the engine, a notice
- * for users), and what callers ask of it that needs no work: how it
- * observes, the ticks' time line, the CPU map, the cgroups of groups.
+ * for users, a signal to a task), and what callers ask of it that needs
+ * no work: how it observes and what that saw, the ticks' time line (each
+ * stamped when enforced), the CPU map, the cgroups of groups.
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -102,6 +103,14 @@ proc_notice(struct procs *ps, const char *fmt, ...)
 		ps->notice(ps->notice_arg, text);
 }
 
+/* Send a signal to a task's process group. */
+void
+proc_signal(struct proc *p, int sig)
+{
+	if (kill(-p->pid, sig) != 0 && errno != ESRCH)
+		log_warn("task %s: kill %d", p->name, sig);
+}
+
 /*
  * The engine to read from now on: the session's present after a branch
  * (a seek, then resume), which only a session without real tasks makes,
@@ -132,6 +141,38 @@ const char *
 procs_observe_mode(struct procs *ps)
 {
 	return (ps->ev != NULL ? "events" : "proc");
+}
+
+/* What the event reader saw. */
+void
+procs_event_stats(struct procs *ps, struct procs_event_stats *st)
+{
+	*st = ps->evstats;
+}
+
+/*
+ * When the decisions of the tick just run take effect (procs_tick_ns): ns.
+ * procs_enforce stamps the present; a tick run late with others (which
+ * ran what the one before it ran) its own time.
+ */
+void
+procs_stamp(struct procs *ps, uint64_t ns)
+{
+	uint64_t	tick;
+
+	if ((tick = engine_now(ps->e)) == 0)
+		return;
+	tick--;
+	/*
+	 * After the tick before it (a late one's stamp is now): a window of
+	 * a ns still says what ran then, where none would say nothing.
+	 */
+	if (tick > 0 && procs_tick_ns(ps, tick - 1) >= ns)
+		ns = procs_tick_ns(ps, tick - 1) + 1;
+	ps->tick_ns[tick % PROC_TICK_TIMES] = ns;
+	ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
+	if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
+		ps->tick_first = tick + 1;
 }
 
 /* When the decisions of tick were enforced, CLOCK_MONOTONIC; 0: unknown. */

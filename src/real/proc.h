@@ -37,7 +37,8 @@
  *	proc-enforce.c	after a tick: stop, pin, continue
  *	proc-watch.c	the watchdog process that outlives a killed daemon
  *	proc-state.c	the layer's state: a task by id or pid, the clock,
- *			changes and notices out, what callers ask of it
+ *			changes, notices and signals out, the ticks' time
+ *			line, what callers ask of it
  *
  * Costs drive the design (see docs/LIMITS.md and docs/REAL.md):
  * a signal to another CPU is ~25 us and a setaffinity of a running child
