@@ -176,13 +176,12 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 
 /* After a tick: continue and pin what the engine ran, stop the rest. */
 void
-procs_enforce(struct procs *ps)
+proc_enforce_tick(struct procs *ps)
 {
 	struct engine_cpu_info	 ci;
 	struct proc		*p;
 	int			 i, c, injected;
 
-	procs_stamp(ps, proc_now());
 	ps->held_all = 0;
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);
@@ -224,8 +223,6 @@ procs_enforce(struct procs *ps)
 			continue;
 		proc_enforce_run(ps, p, ps->map[c]);
 	}
-	if (ps->ev != NULL)
-		proc_event_settle(ps);
 }
 
 /*

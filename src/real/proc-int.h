@@ -15,6 +15,7 @@
 
 #define PROC_MAX_PROCS	256	/* max_task_procs by default */
 #define PROC_TICK_TIMES	16384	/* procs_tick_ns: ticks kept */
+#define PROC_WINDOW	8	/* members read per task per tick */
 
 /* One process of a task's process group. */
 struct proc_member {
@@ -138,6 +139,7 @@ int		 proc_status_stopping(const char *);
 /* proc-enforce.c */
 void		 proc_enforce_cont(struct procs *, struct proc *);
 void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
+void		 proc_enforce_tick(struct procs *);
 
 /* proc-sample.c */
 int		 proc_sample_parse(const char *, char *, pid_t *);
@@ -150,6 +152,11 @@ void		 proc_sample_cputime(struct proc *);
 void		 proc_sample_unpick(struct proc *, int stopping);
 void		 proc_sample_settle(struct proc *);
 void		 proc_sample_pick(struct proc *);
+int		 proc_sample_forked(struct procs *);
+void		 proc_sample_sweep(struct procs *, uint64_t);
+void		 proc_sample_cap(struct procs *);
+int		 proc_sample_woken(struct proc *, int);
+uint64_t	 proc_sample_pcount(struct proc *);
 
 /* proc-event.c */
 int		 proc_event_start(struct procs *, char **);

@@ -25,6 +25,9 @@
  * Files (what they share is in proc-int.h, theirs alone):
  *
  *	proc-life.c	procs_create, procs_free: the layer made, torn down
+ *	proc-tick.c	around a tick: procs_observe before, procs_enforce
+ *			after; may the loop sleep (procs_quiet) or run
+ *			the tick early (procs_early)?
  *	proc-spawn.c	spawn and reap the children, kill a task
  *	proc-sample.c	/proc sampling before a tick: blocked, woken,
  *			members of a process group, measured CPU time,
