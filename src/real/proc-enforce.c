@@ -158,12 +158,12 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 	}
 	if (!pre) {
 		proc_enforce_stop(p);
-		proc_event_delay(ps, ts);
+		proc_ring_delay(ps, ts);
 		return;
 	}
 	ps->woke[c] = p->id;
 	ps->woke_rank[c] = rank;
-	proc_event_delay(ps, ts);
+	proc_ring_delay(ps, ts);
 	proc_sample_pick(p);	/* the engine's answer: not stolen */
 	if (p->pinned != ps->map[c])
 		p->pinned = proc_enforce_pin(ps, p, ps->map[c]) != 0 ? -2 :

@@ -1,13 +1,15 @@
 /*
  * proc-int.h -- the real-process layer's insides, shared by its files
- * alone (proc.h lists them).  Each holds one job and its part of the
- * procs_* entry points of proc.h.  Nothing outside src/real/proc*.c includes it (the
- * real-process tests aside): the rest of the program sees proc.h.
+ * alone (proc.h lists them, each with its one job and its part of the
+ * procs_* entry points).  Nothing outside src/real/proc*.c includes it
+ * (the real-process tests aside): the rest of the program sees proc.h.
  */
 #ifndef STAIRS_PROC_INT_H
 #define STAIRS_PROC_INT_H
 
 #include <sys/resource.h>
+
+#include <linux/perf_event.h>
 
 #include <time.h>
 
@@ -16,6 +18,7 @@
 #define PROC_MAX_PROCS	256	/* max_task_procs by default */
 #define PROC_TICK_TIMES	16384	/* procs_tick_ns: ticks kept */
 #define PROC_WINDOW	8	/* members read per task per tick */
+#define PROC_EVENT_LAT	4096	/* wake delays kept */
 
 /* One process of a task's process group. */
 struct proc_member {
@@ -68,6 +71,74 @@ struct proc {
 	uint64_t		 cpu_ns;
 	char			 exit[320];
 	char			 error[256];
+};
+
+/*
+ * Where the records read from the events' rings go (proc-ring.c reads,
+ * proc_event_start is given them): a sched_waking of thread pid at ts; a
+ * sched_switch on physical cpu at ts, prev (left in prev_state) off the
+ * CPU, next (at kernel priority prio) on; records lost.
+ */
+struct proc_ring_calls {
+	void	(*wake)(struct procs *, pid_t pid, uint64_t ts);
+	void	(*sw)(struct procs *, int cpu, uint64_t ts, pid_t prev,
+		    long prev_state, pid_t next, int prio);
+	void	(*lost)(struct procs *);
+};
+
+/*
+ * One sched_waking event and ring per online CPU, under one filter, and
+ * a sched_switch event writing into the same ring (-1: none); and the
+ * blocks' sched_switch with a ring of its own (-1: none).
+ */
+struct proc_event_set {
+	int		 n;
+	int		*fd;
+	int		*sfd;		/* sched_switch, or -1 */
+	int		*bfd;		/* sched_switch, blocks only, or -1 */
+	int		*cpu;		/* the CPU of each */
+	char	       **ring;		/* mmap'd: control page, then data */
+	char	       **bring;		/* the blocks' ring, or NULL */
+	int		 switches;	/* every CPU has its sched_switch */
+	int		 blocks;	/* and its blocks' event */
+};
+
+/* Where a tracepoint's fields are in its raw record. */
+struct proc_event_fmt {
+	long		 id;		/* common_type of its records */
+	int		 pid;		/* sched_waking */
+	int		 prev_pid, prev_state, prev_state_size;
+	int		 next_pid, next_prio;
+	int		 end;		/* the record is at least this long */
+};
+
+/*
+ * The event reader.  The kernel takes a tracepoint event's filter once
+ * only (EEXIST after), so when the children's pids change a new set is
+ * opened under the new filter before the old one is drained and closed.
+ */
+struct proc_event {
+	struct proc_event_set	 set;
+	struct proc_ring_calls	 calls;		/* where its records go */
+	struct perf_event_attr	 attr;
+	struct perf_event_attr	 sattr;		/* sched_switch */
+	int			 has_switch;	/* sattr opens */
+	struct perf_event_attr	 battr;		/* sched_switch, blocks */
+	int			 has_block;	/* battr opens, filtered */
+	int			 block_on;	/* enabled: procs_block_wakeups */
+	size_t			 blen;		/* its ring's mmap length */
+	int			 ncpu;
+	size_t			 len;		/* mmap length */
+	size_t			 data;		/* data bytes (a power of two) */
+	struct proc_event_fmt	 wake;
+	struct proc_event_fmt	 sw;
+	char			*switch_why;	/* !has_switch: why */
+	char			*tmp;		/* a record that wraps the ring */
+	int			 epfd;		/* epoll over the ring fds */
+	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
+	uint64_t		 own[PROC_EVENT_LAT];	/* read to signal, ns */
+	uint64_t		 nlat;
+	uint64_t		 read_ns;	/* the loop began to read the rings */
 };
 
 /* The layer. */
@@ -159,16 +230,25 @@ int		 proc_sample_woken(struct proc *, int);
 uint64_t	 proc_sample_pcount(struct proc *);
 
 /* proc-event.c */
-int		 proc_event_start(struct procs *, char **);
+int		 proc_event_start(struct procs *,
+		    const struct proc_ring_calls *, char **);
 void		 proc_event_stop(struct procs *);
-void		 proc_event_read(struct procs *);
-void		 proc_event_settle(struct procs *);
 void		 proc_event_filter(struct procs *);
-void		 proc_event_delay(struct procs *, uint64_t);
 int		 proc_event_switches(struct procs *);
 int		 proc_event_blocks(struct procs *);
 int		 proc_event_blocks_on(struct procs *);
 const char	*proc_event_switch_why(struct procs *);
+
+/* proc-ring.c */
+size_t		 proc_ring_read_set(struct procs *, struct proc_event_set *,
+		    int *);
+void		 proc_ring_unready(struct procs *);
+void		 proc_ring_read(struct procs *);
+void		 proc_ring_delay(struct procs *, uint64_t);
+
+/* proc-wake.c */
+extern const struct proc_ring_calls proc_wake_calls;
+void		 proc_wake_settle(struct procs *);
 
 /* proc-krun.c */
 void		 proc_krun_create(struct procs *, int);

@@ -2,12 +2,12 @@
  * proc-tick.c -- the real-process layer around each engine tick (proc.h):
  * before it, procs_observe tells the engine which real tasks blocked or
  * woke, from the kernel's records where they say (proc-event.c,
- * proc-krun.c) and from /proc where they cannot (proc-sample.c); after
- * it, procs_enforce makes the children obey the tick (proc-enforce.c)
- * and reads the records its own signals made.  And may a loop sleep
- * through ticks that change nothing (procs_quiet), or should it run the
- * one in progress early (procs_early)?  Of the layer's files, only this
- * one and proc-life.c call across its jobs.
+ * proc-ring.c, proc-krun.c) and from /proc where they cannot
+ * (proc-sample.c); after it, procs_enforce makes the children obey the
+ * tick (proc-enforce.c) and reads the records its own signals made.  And
+ * may a loop sleep through ticks that change nothing (procs_quiet), or
+ * should it run the one in progress early (procs_early)?  Of the layer's
+ * files, only this one and proc-life.c call across its jobs.
  */
 #include <stdlib.h>
 
@@ -38,7 +38,7 @@ procs_observe(struct procs *ps)
 		ps->last_look = now;
 	if (ps->ev != NULL) {
 		proc_event_filter(ps);
-		proc_event_read(ps);
+		proc_ring_read(ps);
 		ps->ev_news = 0;	/* what was read is applied below */
 		ps->ev_early = 0;
 	}
@@ -154,7 +154,7 @@ procs_enforce(struct procs *ps)
 	procs_stamp(ps, proc_now());
 	proc_enforce_tick(ps);
 	if (ps->ev != NULL)
-		proc_event_settle(ps);
+		proc_wake_settle(ps);
 }
 
 /* May the caller sleep through quiet ticks?  See proc.h. */

@@ -32,9 +32,12 @@
  *	proc-sample.c	/proc sampling before a tick: blocked, woken,
  *			members of a process group, measured CPU time,
  *			stolen, procs_info
+ *	proc-wake.c	the kernel's records acted on as read: wakes at
+ *			once, through procs_event_fd and procs_wakeups
  *	proc-event.c	the kernel's sched events (sched_waking and
- *			sched_switch): wakes acted on at once through
- *			procs_event_fd and procs_wakeups
+ *			sched_switch) opened for the children
+ *	proc-ring.c	their rings read, each record handed on; the
+ *			wakes' delays
  *	proc-krun.c	the kernel's runs of the children, from the
  *			sched_switch records
  *	proc-enforce.c	after a tick: stop, pin, continue
