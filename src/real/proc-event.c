@@ -697,10 +697,3 @@ proc_event_filter(struct procs *ps)
 	free(sf);
 	free(bf);
 }
-
-/* The descriptor to watch for wakes (readable: call procs_wakeups). */
-int
-procs_event_fd(struct procs *ps)
-{
-	return (ps->ev != NULL ? ps->ev->epfd : -1);
-}

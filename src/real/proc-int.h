@@ -194,6 +194,10 @@ struct procs {
 	int			 nofile_set;
 };
 
+/*
+ * Each file's part, from the ground floor up (proc.h's list, read from
+ * its end): a file calls only the parts listed before its own.
+ */
 /* proc-state.c */
 uint64_t	 proc_now(void);
 struct proc	*proc_by_pid(struct procs *, pid_t);
@@ -202,15 +206,6 @@ int		 proc_change(struct procs *, int kind, int id, char **);
 void		 proc_notice(struct procs *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 void		 proc_signal(struct proc *, int);
-
-/* proc-spawn.c */
-void		 proc_spawn_wait(struct procs *);
-int		 proc_status_stopping(const char *);
-
-/* proc-enforce.c */
-void		 proc_enforce_cont(struct procs *, struct proc *);
-void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
-void		 proc_enforce_tick(struct procs *);
 
 /* proc-sample.c */
 int		 proc_sample_parse(const char *, char *, pid_t *);
@@ -229,6 +224,19 @@ void		 proc_sample_cap(struct procs *);
 int		 proc_sample_woken(struct proc *, int);
 uint64_t	 proc_sample_pcount(struct proc *);
 
+/* proc-watch.c */
+void		 proc_watch_start(struct procs *);
+void		 proc_watch_tell(struct procs *, char, pid_t);
+void		 proc_watch_stop(struct procs *);
+void		 proc_watch_replace(struct procs *, int);
+
+/* proc-ring.c */
+size_t		 proc_ring_read_set(struct procs *, struct proc_event_set *,
+		    int *);
+void		 proc_ring_unready(struct procs *);
+void		 proc_ring_read(struct procs *);
+void		 proc_ring_delay(struct procs *, uint64_t);
+
 /* proc-event.c */
 int		 proc_event_start(struct procs *,
 		    const struct proc_ring_calls *, char **);
@@ -239,16 +247,9 @@ int		 proc_event_blocks(struct procs *);
 int		 proc_event_blocks_on(struct procs *);
 const char	*proc_event_switch_why(struct procs *);
 
-/* proc-ring.c */
-size_t		 proc_ring_read_set(struct procs *, struct proc_event_set *,
-		    int *);
-void		 proc_ring_unready(struct procs *);
-void		 proc_ring_read(struct procs *);
-void		 proc_ring_delay(struct procs *, uint64_t);
-
-/* proc-wake.c */
-extern const struct proc_ring_calls proc_wake_calls;
-void		 proc_wake_settle(struct procs *);
+/* proc-spawn.c */
+void		 proc_spawn_wait(struct procs *);
+int		 proc_status_stopping(const char *);
 
 /* proc-krun.c */
 void		 proc_krun_create(struct procs *, int);
@@ -260,10 +261,13 @@ void		 proc_krun_state(struct proc_member *, uint64_t, char);
 void		 proc_krun_lost(struct procs *);
 int		 proc_krun_blocked(struct procs *, struct proc *);
 
-/* proc-watch.c */
-void		 proc_watch_start(struct procs *);
-void		 proc_watch_tell(struct procs *, char, pid_t);
-void		 proc_watch_stop(struct procs *);
-void		 proc_watch_replace(struct procs *, int);
+/* proc-enforce.c */
+void		 proc_enforce_cont(struct procs *, struct proc *);
+void		 proc_enforce_wake(struct procs *, struct proc *, uint64_t);
+void		 proc_enforce_tick(struct procs *);
+
+/* proc-wake.c */
+extern const struct proc_ring_calls proc_wake_calls;
+void		 proc_wake_settle(struct procs *);
 
 #endif

@@ -35,8 +35,6 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "engine.h"
-#include "log.h"
 #include "proc-int.h"
 #include "xmalloc.h"
 

@@ -6,23 +6,13 @@
  * no work: how it observes and what that saw, the ticks' time line (each
  * stamped when enforced), the CPU map, the cgroups of groups.
  */
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cgroup.h"
 #include "change.h"

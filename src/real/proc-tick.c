@@ -6,8 +6,9 @@
  * (proc-sample.c); after it, procs_enforce makes the children obey the
  * tick (proc-enforce.c) and reads the records its own signals made.  And
  * may a loop sleep through ticks that change nothing (procs_quiet), or
- * should it run the one in progress early (procs_early)?  Of the layer's
- * files, only this one and proc-life.c call across its jobs.
+ * should it run the one in progress early (procs_early)?  It and
+ * proc-life.c stand on top: they call into the jobs below, none calls
+ * them.
  */
 #include <stdlib.h>
 

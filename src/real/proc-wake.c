@@ -64,6 +64,13 @@ proc_wake_look(struct procs *ps)
 		proc_spawn_wait(ps);
 }
 
+/* The descriptor to watch for wakes (readable: call procs_wakeups). */
+int
+procs_event_fd(struct procs *ps)
+{
+	return (ps->ev != NULL ? ps->ev->epfd : -1);
+}
+
 /*
  * The event descriptor is readable: take its readiness and act on the
  * wakes recorded since (the loop calls this as soon as one arrives).

@@ -22,26 +22,28 @@
  * also reaps and sees a child continued from outside (stopped again).
  * What users should hear of comes back through procs_config.notice.
  *
- * Files (what they share is in proc-int.h, theirs alone):
+ * Files, from the top floor down: each calls only files below it, and
+ * what they share is in proc-int.h, theirs alone.
  *
  *	proc-life.c	procs_create, procs_free: the layer made, torn down
  *	proc-tick.c	around a tick: procs_observe before, procs_enforce
  *			after; may the loop sleep (procs_quiet) or run
  *			the tick early (procs_early)?
- *	proc-spawn.c	spawn and reap the children, kill a task
- *	proc-sample.c	/proc sampling before a tick: blocked, woken,
- *			members of a process group, measured CPU time,
- *			stolen, procs_info
  *	proc-wake.c	the kernel's records acted on as read: wakes at
  *			once, through procs_event_fd and procs_wakeups
+ *	proc-enforce.c	make the children obey: after a tick, on a wake,
+ *			while paused (stop, pin, continue)
+ *	proc-krun.c	the kernel's runs of the children, from the
+ *			sched_switch records
+ *	proc-spawn.c	spawn and reap the children, kill a task
  *	proc-event.c	the kernel's sched events (sched_waking and
  *			sched_switch) opened for the children
  *	proc-ring.c	their rings read, each record handed on; the
  *			wakes' delays
- *	proc-krun.c	the kernel's runs of the children, from the
- *			sched_switch records
- *	proc-enforce.c	after a tick: stop, pin, continue
  *	proc-watch.c	the watchdog process that outlives a killed daemon
+ *	proc-sample.c	/proc sampling before a tick: blocked, woken,
+ *			members of a process group, measured CPU time,
+ *			stolen, procs_info
  *	proc-state.c	the layer's state: a task by id or pid, the clock,
  *			changes, notices and signals out, the ticks' time
  *			line, what callers ask of it
