@@ -1,8 +1,8 @@
 /*
  * proc-life.c -- the real-process layer made and torn down: procs_create
- * sets up its CPU map, its limits, the cgroups, the kernel's events (or
- * /proc polling) and the watchdog; procs_free kills and reaps every
- * child and undoes the rest.
+ * sets up its CPU map, its limits, the cgroups, the kernel's events and
+ * the runs their switches make (or /proc polling), and the watchdog;
+ * procs_free kills and reaps every child and undoes the rest.
  */
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -145,6 +145,7 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	if (conf != NULL && conf->observe_proc)
 		log_info("observe: proc (configured): blocked tasks polled");
 	else if (proc_event_start(ps, &proc_wake_calls, &why) == 0) {
+		/* Their switch records make the kernel's runs (proc-krun.c). */
 		if (ps->ev->has_switch)
 			proc_krun_create(ps, ps->ev->ncpu);
 		if (proc_event_switch_why(ps) == NULL)

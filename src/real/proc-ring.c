@@ -1,11 +1,11 @@
 /*
  * proc-ring.c -- the rings of the kernel's events read (proc-event.c
- * opens them): each record decoded, stamped, and handed to the call the
- * events were started with for it (struct proc_ring_calls: a wake to
- * proc-wake.c, a switch and a loss of records to proc-krun.c), so that
- * the reader calls nothing above it.  A ring is mmap'd and read without
- * a system call; the epoll descriptor over them is made unready once
- * read (see proc-event.c for why each record wakes the loop or not).
+ * opens them): each record decoded (its time, its fields) and handed to
+ * the call the events were started with for it (struct proc_ring_calls:
+ * a wake to proc-wake.c, a switch and a loss of records to proc-krun.c),
+ * so that the reader calls nothing above it.  A ring is mmap'd and read
+ * without a system call; the epoll descriptor over them is made unready
+ * once read (see proc-event.c for why each record wakes the loop or not).
  *
  * And the delay from a wake's record to the signal that acted on it,
  * over the last PROC_EVENT_LAT wakes (procs_wake_delay), with the loop's
