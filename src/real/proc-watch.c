@@ -24,7 +24,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /*
