@@ -256,6 +256,24 @@ procs_hold(struct procs *ps)
 	}
 }
 
+/*
+ * The daemon went on after a stop (SIGCONT): the watchdog stopped every
+ * child meanwhile (proc-watch.c), so continue again each task this
+ * layer last continued.  What it stopped itself stays stopped.
+ */
+void
+procs_reassert(struct procs *ps)
+{
+	struct proc	*p;
+	int		 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) != NULL && p->live && !p->killed &&
+		    !p->stopped)
+			proc_signal(p, SIGCONT);
+	}
+}
+
 /* The clock runs again: continue the blocked tasks procs_hold stopped. */
 void
 procs_release(struct procs *ps)

@@ -143,6 +143,8 @@ int	procs_early(struct procs *);
 void	procs_block_wakeups(struct procs *, int on);
 void	procs_hold(struct procs *);	/* paused: stop every real task */
 void	procs_release(struct procs *);	/* resumed */
+/* The daemon itself was stopped: continue again what it has running. */
+void	procs_reassert(struct procs *);
 void	procs_reap(struct procs *);
 /* Kill its process group (the caller makes the CHANGE_KILL). */
 int	procs_kill(struct procs *, int task_id, char **cause);
