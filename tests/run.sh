@@ -180,6 +180,13 @@ while [ -n "$pending" ] || [ $nrun -gt 0 ]; do
 	running=$still
 	[ $nrun -gt 0 ] && sleep 0.1
 done
+# Each failed test's failing lines again, last, where a log cut to its
+# tail (CI's) still shows them.
+for n in $failed; do
+	echo "--- $n: what failed"
+	grep -E -i 'fail|error|timeout|abort|sanitizer' "$logs/$n.out" |
+	    grep -v -E '^\[ +(RUN|OK) ' | head -12
+done
 [ -n "$failed" ] && echo "FAILED:$failed"
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
