@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "file.h"
 #include "journal.h"
+#include "number.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
@@ -97,23 +98,6 @@ headless_usage(FILE *f)
 	fputs(headless_usage_text, f);
 }
 
-/* Parse a whole decimal number within min..max; -1 if it is not one. */
-static int
-headless_number(const char *s, long long min, long long max, long long *out)
-{
-	char		*end;
-	long long	 v;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return (-1);
-	*out = v;
-	return (0);
-}
-
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
@@ -153,7 +137,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->perfetto = optarg;
 			break;
 		case O_TICKS:
-			if (headless_number(optarg, 0, INT64_MAX, &v) != 0) {
+			if (number_parse(optarg, 0, INT64_MAX, &v) != 0) {
 				fprintf(stderr, "stairsd: --ticks \"%s\": not "
 				    "a number of ticks (0 or more)\n", optarg);
 				return (-1);
@@ -168,7 +152,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (headless_number(optarg, 1, ENGINE_MAX_CPUS,
+			if (number_parse(optarg, 1, ENGINE_MAX_CPUS,
 			    &v) != 0) {
 				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
 				    "number in 1..%d\n", optarg,
@@ -178,7 +162,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (headless_number(optarg, 1, 1000, &v) != 0) {
+			if (number_parse(optarg, 1, 1000, &v) != 0) {
 				fprintf(stderr, "stairsd: --rr-interval "
 				    "\"%s\": not a number in 1..1000\n",
 				    optarg);
