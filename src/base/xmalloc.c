@@ -94,6 +94,24 @@ xvasprintf(const char *fmt, va_list ap)
 	return (s);
 }
 
+/*
+ * What is wrong at a place in a file, as every reader of files here says
+ * it: "LABEL:LINE: message", or "LABEL: message" when line is 0.
+ */
+char *
+xvasprintf_at(const char *label, int line, const char *fmt, va_list ap)
+{
+	char	*msg, *s;
+
+	msg = xvasprintf(fmt, ap);
+	if (line > 0)
+		s = xasprintf("%s:%d: %s", label, line, msg);
+	else
+		s = xasprintf("%s: %s", label, msg);
+	free(msg);
+	return (s);
+}
+
 /* asprintf that never fails. */
 char *
 xasprintf(const char *fmt, ...)

@@ -86,18 +86,13 @@ int
 conffile_verror(char **error, const char *top, const char *file, int line,
     const char *fmt, va_list ap)
 {
-	char	*msg, *name;
+	char	*name;
 
 	if (*error != NULL)
 		return (-1);
-	msg = xvasprintf(fmt, ap);
 	name = conffile_name(top, file);
-	if (line > 0)
-		*error = xasprintf("%s:%d: %s", name, line, msg);
-	else
-		*error = xasprintf("%s: %s", name, msg);
+	*error = xvasprintf_at(name, line, fmt, ap);
 	free(name);
-	free(msg);
 	return (-1);
 }
 

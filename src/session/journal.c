@@ -206,13 +206,10 @@ static int
 journal_error(struct journal_ctx *ctx, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	*ctx->cause = xvasprintf_at(ctx->label, ctx->line, fmt, ap);
 	va_end(ap);
-	*ctx->cause = xasprintf("%s:%d: %s", ctx->label, ctx->line, msg);
-	free(msg);
 	return (-1);
 }
 
