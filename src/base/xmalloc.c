@@ -124,3 +124,31 @@ xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return (s);
 }
+
+/* A copy of an argv: a NULL-ended vector of strings, each copied. */
+char **
+argv_copy(char *const *argv)
+{
+	char	**v;
+	size_t	  n, i;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	v = xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = xstrdup(argv[i]);
+	return (v);
+}
+
+/* Free an argv (up to its NULL) and its strings; NULL is none. */
+void
+argv_free(char **argv)
+{
+	char	**p;
+
+	if (argv == NULL)
+		return;
+	for (p = argv; *p != NULL; p++)
+		free(*p);
+	free(argv);
+}

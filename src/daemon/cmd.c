@@ -127,17 +127,11 @@ out:
 void
 cmd_free(struct cmd *cmd)
 {
-	int	i;
-
 	free(cmd->task);
 	free(cmd->path);
 	free(cmd->cpus);
 	free(cmd->pattern);
-	if (cmd->argv != NULL) {
-		for (i = 0; i < cmd->argc; i++)
-			free(cmd->argv[i]);
-		free(cmd->argv);
-	}
+	argv_free(cmd->argv);
 	memset(cmd, 0, sizeof *cmd);
 }
 

@@ -116,7 +116,6 @@ void
 scenario_free(struct scenario *sc)
 {
 	size_t	i;
-	char  **argv;
 
 	if (sc == NULL)
 		return;
@@ -129,11 +128,7 @@ scenario_free(struct scenario *sc)
 		free(sc->tasks[i].pattern);
 		free(sc->tasks[i].cpus);
 		free(sc->tasks[i].group);
-		if ((argv = sc->tasks[i].argv) != NULL) {
-			for (; *argv != NULL; argv++)
-				free(*argv);
-			free(sc->tasks[i].argv);
-		}
+		argv_free(sc->tasks[i].argv);
 	}
 	for (i = 0; i < sc->nevents; i++) {
 		free(sc->events[i].task);
