@@ -525,8 +525,7 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 		    (unsigned long long)ctx->prev, ctx->prev_line));
 	if (journal_fields(ctx, sp) != 0 ||
 	    journal_change_fields(ctx, &tmp) != 0) {
-		free((char *)tmp.name);
-		free((uint32_t *)tmp.pattern);
+		journal_changes_clear(&tmp, 1);
 		return (-1);
 	}
 	if (ctx->j->nchanges == ctx->alloc) {
@@ -811,18 +810,25 @@ journal_read(const char *path, char **cause)
 	return (j);
 }
 
+/* Free the copies of names and patterns that n changes own. */
+void
+journal_changes_clear(struct change *ch, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free((char *)ch[i].name);
+		free((uint32_t *)ch[i].pattern);
+	}
+}
+
 /* Free a journal read by journal_read() or journal_parse(). */
 void
 journal_free(struct journal *j)
 {
-	size_t	i;
-
 	if (j == NULL)
 		return;
-	for (i = 0; i < j->nchanges; i++) {
-		free((char *)j->changes[i].name);
-		free((uint32_t *)j->changes[i].pattern);
-	}
+	journal_changes_clear(j->changes, j->nchanges);
 	free(j->changes);
 	free((char *)j->header.scenario);
 	free((char *)j->header.text);

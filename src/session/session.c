@@ -94,10 +94,7 @@ session_free(struct session *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->njournal; i++) {
-		free((char *)s->journal[i].name);
-		free((uint32_t *)s->journal[i].pattern);
-	}
+	journal_changes_clear(s->journal, s->njournal);
 	free(s->journal);
 	for (i = 0; i < s->nkeys; i++)
 		engine_free(s->keys[i].e);
