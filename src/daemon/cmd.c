@@ -152,6 +152,14 @@ cmd_ok(struct cmd_ctx *ctx)
 	return (CMD_NORMAL);
 }
 
+/* Write "ok N": how many lines came before it, or the id made. */
+enum cmd_retval
+cmd_ok_n(struct cmd_ctx *ctx, long long n)
+{
+	evbuffer_add_printf(ctx->out, "ok %lld\n", n);
+	return (CMD_NORMAL);
+}
+
 /* Add one formatted line and its newline. */
 void
 cmd_line(struct cmd_ctx *ctx, const char *buf, size_t len)
