@@ -291,6 +291,20 @@ journal_unused(struct journal_ctx *ctx, const char *what)
 	return (0);
 }
 
+/* A known policy's name (a change's, the header's), copied to *out. */
+static int
+journal_policy(struct journal_ctx *ctx, const char *s, const char **out)
+{
+	char	q[64];
+
+	if (engine_policy_find(s) == NULL)
+		return (journal_error(ctx, "policy: unknown policy %s (known: "
+		    "%s)", journal_show(s, q, sizeof q),
+		    engine_policy_names()));
+	*out = xstrdup(s);
+	return (0);
+}
+
 /* Strict decimal: optional '-', digits, no leading zeros; into *v. */
 static int
 journal_decimal(const char *s, long long min, long long max, long long *v)
@@ -475,13 +489,9 @@ journal_change_fields(struct journal_ctx *ctx, struct change *c)
 		ctx->nadds++;
 		break;
 	case CHANGE_POLICY:
-		if ((s = journal_get(ctx, what, "name")) == NULL)
+		if ((s = journal_get(ctx, what, "name")) == NULL ||
+		    journal_policy(ctx, s, &c->name) != 0)
 			return (-1);
-		if (engine_policy_find(s) == NULL)
-			return (journal_error(ctx, "policy: unknown policy "
-			    "%s (known: %s)", journal_show(s, q, sizeof q),
-			    engine_policy_names()));
-		c->name = xstrdup(s);
 		break;
 	case CHANGE_BRANCH:
 		if (journal_number(ctx, what, "tick", 0, (long long)c->at,
@@ -654,13 +664,9 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 		    journal_show(line, q, sizeof q)));
 	if (journal_fields(ctx, rest) != 0 ||
 	    (s = journal_get(ctx, "policy", "name")) == NULL ||
-	    journal_unused(ctx, "policy") != 0)
+	    journal_unused(ctx, "policy") != 0 ||
+	    journal_policy(ctx, s, &h->policy) != 0)
 		return (-1);
-	if (engine_policy_find(s) == NULL)
-		return (journal_error(ctx, "policy: unknown policy %s (known: "
-		    "%s)", journal_show(s, q, sizeof q),
-		    engine_policy_names()));
-	h->policy = xstrdup(s);
 	*state = 5;
 	return (0);
 }
