@@ -180,13 +180,6 @@ session_description(const struct session *s)
 	return (s->description);
 }
 
-/* The scenario's text. */
-const char *
-session_text(const struct session *s)
-{
-	return (s->text);
-}
-
 /* What each CPU of the present ran, over the last few seconds. */
 const struct runs *
 session_runs(const struct session *s)
