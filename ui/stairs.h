@@ -313,7 +313,6 @@ void		*model_append(void *, int *n, int *alloc, const void *,
 		     size_t);
 int		 model_read(struct model *, const struct model_kind *, size_t,
 		     struct proto_fields *, const char *line);
-enum model_got	 model_feed(struct model *, const char *line);
 int		 model_sent(struct model *, enum model_pend, const char *what);
 int		 model_pending(const struct model *, enum model_pend);
 const struct mtask *model_task(const struct model *, int id);
@@ -353,9 +352,18 @@ enum model_got	 model_frame_start(struct model *, struct proto_fields *,
 enum model_got	 model_frame_line(struct model *, struct proto_fields *,
 		     const char *line);
 
+/* model-history.c */
+enum model_got	 model_history_runs(struct model *, int kernel,
+		     const char *cpu, const char *from, const char *items,
+		     int ncpus);
+void		 model_history_event(struct model *, long tick, const char *);
+
 /* model-reply.c */
 enum model_got	 model_reply_line(struct model *, struct proto_fields *,
 		     const char *line);
+
+/* model-feed.c */
+enum model_got	 model_feed(struct model *, const char *line);
 
 /* Colours, named for what they show.  crt.c maps them to attributes. */
 enum col {
@@ -696,11 +704,6 @@ int		 help_key(struct view *, int key);
 
 /* history.c */
 #define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
-enum model_got	 history_runs_line(struct model *, int kernel,
-		     const char *cpu, const char *from, const char *items,
-		     int ncpus);
-void		 history_event(struct model *, long tick, const char *);
-void		 history_free(struct model *);
 void		 history_sample(const struct model *, struct view *);
 int		 history_lines(struct draw *, int avail);
 int		 history_draw(struct draw *, int y, int avail);
