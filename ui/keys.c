@@ -428,7 +428,7 @@ keys_handle(struct keys_env *e, int key)
 	if (e->view->picker)
 		return (keys_session_picker_key(e, key));
 	if (e->view->show_help)
-		return (help_key(e->view, key));	/* scroll, or close */
+		return (keys_view_help_key(e->view, key)); /* scroll, close */
 	if (key != 0 && (k = keys_find(key)) != NULL) {
 		if ((k->flags & KEYS_CHANGES) && e->view->readonly) {
 			if (keys_name(key, name, sizeof name) == NULL)

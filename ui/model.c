@@ -5,8 +5,8 @@
  * in order (model-reply.c), each fed by model_feed (model-feed.c); a
  * line's fields are read in model-parse.c, %CPU kept in model-pct.c,
  * runs and events in model-history.c.  Here: making and freeing a
- * model, what its readers share, and looking things up in it.  No I/O and no ncurses: the
- * tests feed it text.
+ * model, what its readers share, and looking things up in it.  No I/O
+ * and no ncurses: the tests feed it text.
  *
  * Protocol 2 adds the session: frames and status say the scenario, the
  * present tick (now=) and whether the tick shown is it (live=1) or the

@@ -578,7 +578,7 @@ struct draw {
 	const struct glyphs	*gl;
 	char			 caption_buf[MODEL_TEXT_MAX + 64];
 	int			 top_static;	/* best rank a live task may take */
-	int			 bottom;	/* the worst (draw_ranks) */
+	int			 bottom;	/* the worst (panel_ranks_span) */
 
 	/*
 	 * panel.c's index, made and freed by panel_draw.
@@ -637,7 +637,6 @@ int		 theme_thick(enum theme);
 /* draw.c */
 void		 draw_screen(struct grid *, const struct model *, struct view *,
 		     const char *const *help);
-void		 draw_ranks(struct draw *);
 void		 draw_message(struct view *, int error, const char *, ...)
 		     __attribute__((format(printf, 3, 4)));
 
@@ -651,7 +650,7 @@ void		 bar_keys(struct draw *, int y);
 /* panel.c */
 #define PANEL_MAX_CPUS	8	/* beyond, the CPUs are a list unless asked */
 #define PANEL_TINY	14	/* the narrowest panel */
-int		 panel_draw(struct draw *, int y, int avail);
+void		 panel_index(struct draw *);
 void		 panel_index_cpu(struct draw *, int cpu);
 void		 panel_scroll(struct view *, int rows, int shown);
 int		 panel_cols_default(const struct draw *, int avail);
@@ -666,6 +665,7 @@ struct prow {
 };
 int		 panel_ranks(struct draw *, int c0, int c1, int lines,
 		     struct prow *, int *firstp);
+void		 panel_ranks_span(struct draw *);
 
 /* panel-line.c */
 void		 panel_line(struct draw *, const struct mtask *const *, int n,
@@ -682,6 +682,7 @@ void		 panel_big_banner(struct draw *, int cpu, int x0, int y0,
 /* panel-choose.c */
 int		 panel_choose(struct draw *, int y, int avail);
 int		 panel_choose_keep(struct draw *, int y, int avail, int *lines);
+int		 panel_draw(struct draw *, int y, int avail);
 
 /* compare.c */
 int		 compare_min_lines(const struct draw *);
@@ -700,7 +701,7 @@ void		 article_draw(struct draw *, int y, int h);
 
 /* help.c */
 void		 help_draw(struct draw *, const char *const *help);
-int		 help_key(struct view *, int key);
+#define HELP_LINES	160	/* lines the help can have */
 
 /* history.c */
 #define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
@@ -779,6 +780,7 @@ char		*keys_man(void);
 /* keys-send.c */
 int		 keys_send(struct keys_env *, enum model_pend, const char *what,
 		     const char *cmd);
+int		 keys_send_speed(struct keys_env *, double);
 void		 keys_reply(struct model *, struct view *);
 int		 keys_frame(struct model *, struct view *);
 
@@ -811,13 +813,13 @@ int		 keys_view_big(struct keys_env *, int);
 int		 keys_view_zoom(struct keys_env *, int);
 int		 keys_view_events(struct keys_env *, int);
 int		 keys_view_help(struct keys_env *, int);
+int		 keys_view_help_key(struct view *, int key);
 
 /* keys-clock.c */
 int		 keys_clock_pause(struct keys_env *, int);
 int		 keys_clock_seek(struct keys_env *, int);
 int		 keys_clock_mark(struct keys_env *, int);
 int		 keys_clock_step(struct keys_env *, int);
-int		 keys_clock_speed_set(struct keys_env *, double);
 int		 keys_clock_speed_ask(struct keys_env *, int);
 int		 keys_clock_speed(struct keys_env *, int);
 
