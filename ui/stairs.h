@@ -725,7 +725,7 @@ int		 follow_apply(struct view *, const char *pairs);
 /* picker.c */
 void		 picker_draw(struct draw *);
 
-/* keys.c: the key table; the keys' actions are keys-*.c's */
+/* Reaction flags: what a key asks of the main loop. */
 #define KEYS_HANDLED	0x1
 #define KEYS_REDRAW	0x2
 #define KEYS_QUIT	0x4	/* detach, leave the daemon running */
@@ -772,10 +772,66 @@ enum keys_prompt {
 	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
 };
 
-int		 keys_handle(struct keys_env *, int key);
+/* keys.c: the key table; the keys' actions are keys-*.c's */
+#define KEYS_ALIASES	4	/* keys a row binds at most */
+#define KEYS_CHANGES	0x1	/* changes the daemon: read-only refuses */
+#define KEYS_REWIND	0x2	/* the help lists it under "Rewind" */
+#define KEYS_TASK	0x4	/* acts on the selected task (e->task) */
+
+/* What a row of the key table does: keys-handle.c runs it. */
+enum keys_action {
+	KEYS_DO_SELECT_KEY,
+	KEYS_DO_SELECT_FIND,
+	KEYS_DO_TASK_SLEEP,
+	KEYS_DO_TASK_SLEEP_ASK,
+	KEYS_DO_TASK_NICE,
+	KEYS_DO_TASK_AFFINITY,
+	KEYS_DO_TASK_KILL,
+	KEYS_DO_TASK_NEW,
+	KEYS_DO_CLOCK_PAUSE,
+	KEYS_DO_CLOCK_STEP,
+	KEYS_DO_CLOCK_SPEED,
+	KEYS_DO_CLOCK_SPEED_ASK,
+	KEYS_DO_CLOCK_SEEK,
+	KEYS_DO_CLOCK_MARK,
+	KEYS_DO_SESSION_PICKER,
+	KEYS_DO_SESSION_RESET,
+	KEYS_DO_SESSION_QUIT,
+	KEYS_DO_SESSION_SHUTDOWN,
+	KEYS_DO_VIEW_SCROLL,
+	KEYS_DO_VIEW_CPUS,
+	KEYS_DO_VIEW_ARTICLE,
+	KEYS_DO_VIEW_HELP,
+	KEYS_DO_VIEW_COMPARE,
+	KEYS_DO_VIEW_HISTORY,
+	KEYS_DO_VIEW_ZOOM,
+	KEYS_DO_VIEW_EVENTS,
+	KEYS_DO_VIEW_THEME,
+	KEYS_DO_VIEW_BIG,
+	KEYS_ACTIONS
+};
+
+/*
+ * One row of the key table: the keys that do one thing and its action,
+ * and how the bottom line, the help and stairs(1) tell them.
+ */
+struct keys_entry {
+	int		 keys[KEYS_ALIASES];	/* 0 ends */
+	int		 flags;
+	enum keys_action action;	/* what they do (keys-handle.c) */
+	const char	*help_keys;	/* the help's; NULL: the row above's */
+	const char	*help;
+	const char	*bar[KEYS_FORMS];	/* NULL: keys_bar's fallback */
+	const char	*man;		/* stairs(1)'s text, in mdoc */
+};
+
+const struct keys_entry *keys_find(int key);
 const char	*keys_bar(int key, enum keys_form);
 const char *const *keys_help(void);
 char		*keys_man(void);
+
+/* keys-handle.c */
+int		 keys_handle(struct keys_env *, int key);
 
 /* keys-send.c */
 int		 keys_send(struct keys_env *, enum model_pend, const char *what,
