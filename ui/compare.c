@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 
 /* Narrower than this, the two sides are stacked. */
 #define COMPARE_SIDE_MIN	100

@@ -20,7 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "theme.h"
+#include "view.h"
 
 /*
  * Set the message on the caption line (the last key's outcome).  It is a

@@ -17,7 +17,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define HELP_WIDTH	72	/* the text's width, at most */

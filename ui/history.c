@@ -20,9 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
 #include "protocol.h"
 #include "runs.h"
-#include "stairs.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define HISTORY_SAMPLES	512	/* as view->samples */

@@ -9,8 +9,11 @@
 
 #include <curses.h>
 
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
+#include "view.h"
 
 /*
  * space: pause or resume.  Resuming from the past goes on from the tick

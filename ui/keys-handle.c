@@ -10,7 +10,9 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "view.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
 

@@ -5,7 +5,10 @@
  */
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /*
  * A mouse click at (x, y): on a task (a stair, a panel's title, the

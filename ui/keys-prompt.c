@@ -9,7 +9,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /* Open the prompt line. */
 int

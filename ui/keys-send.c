@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
 #include "protocol.h"
-#include "stairs.h"
+#include "view.h"
 
 /* Send a command; say so if it could not be sent. */
 int

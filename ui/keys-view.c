@@ -10,7 +10,12 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "theme.h"
+#include "view.h"
 
 /* [ / ]: scroll the CPU panels by a row. */
 int

@@ -18,7 +18,8 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "keys.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
 

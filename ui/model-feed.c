@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
 #include "wire.h"
 
 /* Feed one line (without its newline) to the model. */

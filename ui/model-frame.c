@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caption.h"
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
 #include "runs.h"
-#include "stairs.h"
 #include "wire.h"
 #include "xmalloc.h"
 

@@ -10,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
 #include "runs.h"
-#include "stairs.h"
 #include "xmalloc.h"
 
 /* A runs or kruns line's cpu= and from=; 0, or -1 if bad. */

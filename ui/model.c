@@ -5,8 +5,8 @@
  * in order (model-reply.c), each fed by model_feed (model-feed.c); a
  * line's fields are read in model-parse.c, %CPU kept in model-pct.c,
  * runs and events in model-history.c.  Here: making and freeing a
- * model, what its readers share, and looking things up in it.  No I/O
- * and no ncurses: the tests feed it text.
+ * model, and looking things up in it.  No I/O and no ncurses: the tests
+ * feed it text.
  *
  * Protocol 2 adds the session: frames and status say the scenario, the
  * present tick (now=) and whether the tick shown is it (live=1) or the
@@ -20,10 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
+#include "model.h"
 #include "runs.h"
-#include "stairs.h"
-#include "wire.h"
 #include "xmalloc.h"
 
 static const char *model_state_names[] = {
@@ -77,52 +75,6 @@ model_free(struct model *m)
 	free(m->log);
 	model_free(m->shadow);
 	free(m);
-}
-
-/* Remember a malformed line and say so. */
-enum model_got
-model_bad(struct model *m, const char *line, const char *why)
-{
-	m->nbad++;
-	snprintf(m->bad, sizeof m->bad, "%s: %.*s", why, 120, line);
-	return (MODEL_BAD);
-}
-
-/*
- * Append elem (size bytes) to the array p of *n elements, *alloc of
- * them allocated, growing it; returns the array.
- */
-void *
-model_append(void *p, int *n, int *alloc, const void *elem, size_t size)
-{
-	if (*n >= *alloc) {
-		*alloc = *alloc == 0 ? 16 : *alloc * 2;
-		p = xreallocarray(p, *alloc, size);
-	}
-	memcpy((char *)p + (size_t)*n * size, elem, size);
-	(*n)++;
-	return (p);
-}
-
-/*
- * Read a line of one of the kinds given (by its keyword) with that
- * kind's reader: MODEL_NOTHING, or MODEL_BAD (counted, remembered) if
- * the reader found it malformed.  -1 if it is of none of them.
- */
-int
-model_read(struct model *m, const struct model_kind *kinds, size_t n,
-    struct proto_fields *f, const char *line)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(f->word, kinds[i].line->word) != 0)
-			continue;
-		if (kinds[i].read != NULL && kinds[i].read(m, f) != 0)
-			return (model_bad(m, line, kinds[i].bad));
-		return (MODEL_NOTHING);
-	}
-	return (-1);
 }
 
 /* Note a command sent, so its reply can be matched; -1 if too many. */

@@ -11,7 +11,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 
 #define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
 

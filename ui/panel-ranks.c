@@ -10,7 +10,9 @@
  */
 #include <string.h>
 
-#include "stairs.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
 
 /* Add a rank to a sorted set of ranks (no duplicates). */
 static void

@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define PANEL_MIN	24	/* a comfortable panel width */

@@ -24,9 +24,18 @@
 
 #include <curses.h>
 
+#include "attach.h"
+#include "caption.h"
+#include "crt.h"
+#include "draw.h"
+#include "follow.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
 #include "protocol.h"
 #include "sock.h"
-#include "stairs.h"
+#include "theme.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define STAIRS_FPS		KEYS_FPS	/* frames asked of the daemon */
