@@ -1,10 +1,10 @@
 /*
  * keys-send.c -- a key's command sent to the daemon (a speed held to
  * the daemon's limits: keys_send_speed, for < > and the * prompt), and
- * what comes back: the reply says how it went (keys_reply, on the caption line),
- * and the frames after it show it done, so the nice, speed, pause or
- * seek sent is forgotten once a frame shows it (keys_frame); a key's
- * outcome stays up for a few seconds of frames.
+ * what comes back: the reply says how it went (keys_reply, on the
+ * caption line), and the frames after it show it done, so the nice,
+ * speed, pause or seek sent is forgotten once a frame shows it
+ * (keys_frame); a key's outcome stays up for a few seconds of frames.
  */
 #include <stdio.h>
 #include <string.h>

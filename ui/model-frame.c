@@ -350,7 +350,7 @@ model_frame_caption(struct model *m, struct proto_fields *f)
 	return (0);
 }
 
-/* An event: the newest few, and the log (history.c). */
+/* An event: the newest few, and the log (model-history.c). */
 static int
 model_frame_event(struct model *m, struct proto_fields *f)
 {

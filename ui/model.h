@@ -274,9 +274,9 @@ struct model {
 	int		 pending_head;
 
 	/*
-	 * History (history.c): what each CPU ran, tick by tick, from the
-	 * frames' runs lines (NULL before one came); what the kernel ran
-	 * there, from the kruns lines (ids, 0 idle, RUNS_OTHER,
+	 * History (model-history.c): what each CPU ran, tick by tick,
+	 * from the frames' runs lines (NULL before one came); what the
+	 * kernel ran there, from the kruns lines (ids, 0 idle, RUNS_OTHER,
 	 * RUNS_UNKNOWN; NULL before one came, dropped when the runs start
 	 * again); the last MODEL_LOG events with their ticks, nlog
 	 * counting every one seen.

@@ -4,7 +4,8 @@
  * does), then one libevent loop over the terminal and the socket.
  * Lines from the socket feed the model (model.c); a frame or a key that
  * changed something redraws the screen (draw.c into a grid, crt.c onto
- * the terminal); keys become commands through the key table (keys.c).
+ * the terminal); keys become commands through the key table (keys.c,
+ * keys-handle.c).
  */
 #include <sys/ioctl.h>
 
