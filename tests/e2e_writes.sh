@@ -119,7 +119,7 @@ m=$(stat -c %a "$tmp/j" 2>/dev/null)
 # The directory removed under the recording: said, and a load does not
 # write on into the deleted file.
 mkdir "$tmp/gone"
-(printf 'subscribe 10\n'; sleep 30) |
+sh -c 'echo $$ >"$1"; printf "subscribe 10\n"; exec sleep 30' sh "$tmp/sub.pid" |
     socat - UNIX-CONNECT:"$sock" >"$tmp/sub.out" 2>/dev/null &
 sub=$!
 ask "record $tmp/gone/j" >/dev/null
@@ -134,7 +134,7 @@ case "$ev" in
 *deleted*|*removed*) ok "the event log says why: $ev" ;;
 *) fail "no event about the recording: \"$ev\"" ;;
 esac
-kill "$sub" 2>/dev/null
+kill "$sub" "$(cat "$tmp/sub.pid")" 2>/dev/null
 ask "load article" >/dev/null
 [ "$(record_state)" = failed ] && ok "after a load, still record=failed" ||
     fail "after a load: record=$(record_state)"

@@ -497,7 +497,8 @@ headless_main(int argc, char **argv)
 		goto out;
 	}
 	if (j != NULL)
-		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL);
+		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL,
+		    o.replay);
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
@@ -549,6 +550,18 @@ headless_main(int argc, char **argv)
 	}
 	if (run.table != NULL)
 		headless_print_table(&run);
+	/*
+	 * Under the journal's own policy a change that could not be made
+	 * again means the replay is not what was recorded; under another,
+	 * tasks may end sooner and a later change miss them.
+	 */
+	if (j != NULL && o.policy == NULL && session_feed_errors(run.s) > 0 &&
+	    status == 0) {
+		fprintf(stderr, "%s: %zu change(s) could not be made again: "
+		    "the journal does not match its scenario\n", o.replay,
+		    session_feed_errors(run.s));
+		status = 2;
+	}
 	if (fflush(stdout) != 0 && status == 0) {
 		fprintf(stderr, "stairsd: stdout: %s\n", strerror(errno));
 		status = 1;

@@ -260,6 +260,20 @@ session_quiet(const struct session *s, uint64_t most)
 }
 
 
+/*
+ * A fed change could not be made again: say so at its journal line.
+ * The replay is then not the recording (under its own policy).
+ */
+static void
+session_feed_error(struct session *s, const struct change *ch,
+    uint64_t now, char *cause)
+{
+	fprintf(stderr, "%s:%d: %s (at tick %llu)\n", s->feed_label,
+	    ch->line, cause, (unsigned long long)now);
+	free(cause);
+	s->feed_errors++;
+}
+
 /* Make the fed changes due at this tick. */
 static void
 session_feed_due(struct session *s)
@@ -278,29 +292,28 @@ session_feed_due(struct session *s)
 			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
 			    session_branch(s, &cause) == 0)
 				now = engine_now(s->e);
-			else {
-				fprintf(stderr, "stairsd: replay: tick %llu: "
-				    "%s\n", (unsigned long long)now, cause);
-				free(cause);
-			}
+			else
+				session_feed_error(s, ch, now, cause);
 			continue;
 		}
-		if (session_change(s, ch, &cause) < 0) {
-			/* Made live, so it is made again; say if not. */
-			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
-			    (unsigned long long)now, cause);
-			free(cause);
-		}
+		/* Made live, so it is made again; say if not. */
+		if (session_change(s, ch, &cause) < 0)
+			session_feed_error(s, ch, now, cause);
 	}
 }
 
-/* Make the changes fed from a journal as their ticks come. */
+/*
+ * Make the changes fed from a journal (label: its name, in messages) as
+ * their ticks come.
+ */
 void
 session_feed(struct session *s, const struct change *ch, size_t n,
-    int keep_policy)
+    int keep_policy, const char *label)
 {
 	size_t	i;
 
+	s->feed_label = label;
+	s->feed_errors = 0;
 	s->feed = ch;
 	s->nfeed = n;
 	s->nextfeed = 0;
@@ -310,6 +323,13 @@ session_feed(struct session *s, const struct change *ch, size_t n,
 			s->feed_branch = i + 1;
 	}
 	s->keep_policy = keep_policy;
+}
+
+/* How many fed changes could not be made again. */
+size_t
+session_feed_errors(const struct session *s)
+{
+	return (s->feed_errors);
 }
 
 /* Is a branch still ahead in the fed changes? */

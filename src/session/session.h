@@ -123,7 +123,8 @@ void	session_tick(struct session *);
  * With a policy fixed (replay --policy), CHANGE_POLICY is skipped.
  */
 void	session_feed(struct session *, const struct change *, size_t n,
-	    int keep_policy);
+	    int keep_policy, const char *label);
+size_t	session_feed_errors(const struct session *);
 /* Is a branch still ahead in the fed changes (run on until it is made)? */
 int	session_feed_branch_ahead(const struct session *);
 
