@@ -74,8 +74,9 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
-	s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
-	    RUNS_KEEP_TICKS);
+	if (!set->no_runs)
+		s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
+		    RUNS_KEEP_TICKS);
 	s->lesson = lesson_create(sc);
 	s->history = set->history;
 	if (s->history > 0)
@@ -337,6 +338,30 @@ int
 session_feed_branch_ahead(const struct session *s)
 {
 	return (s->nextfeed < s->feed_branch);
+}
+
+/*
+ * How many of the next ticks (at most most) session_advance may run at
+ * once: those session_quiet promises, when the engine is all that acts
+ * in a tick (no feed, trace, shadow, table counts, narration, runs or
+ * keyframes); else 0.
+ */
+uint64_t
+session_skippable(const struct session *s, uint64_t most)
+{
+	if (s->feed != NULL || s->trace != NULL || s->shadow != NULL ||
+	    s->ledger != NULL || s->note != NULL || s->runs != NULL ||
+	    s->history > 0)
+		return (0);
+	return (session_quiet(s, most));
+}
+
+/* Run n ticks session_skippable allowed, as n session_tick would. */
+void
+session_advance(struct session *s, uint64_t n)
+{
+	s->nfired = 0;
+	engine_advance(s->e, n);
 }
 
 /* Run one tick and what follows from it. */
