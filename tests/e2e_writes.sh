@@ -122,6 +122,8 @@ mkdir "$tmp/gone"
 sh -c 'echo $$ >"$1"; printf "subscribe 10\n"; exec sleep 30' sh "$tmp/sub.pid" |
     socat - UNIX-CONNECT:"$sock" >"$tmp/sub.out" 2>/dev/null &
 sub=$!
+# Subscribed before the recording starts: its events are then its own.
+wait_for 10 "the subscriber's first frame" grep -q '^frame ' "$tmp/sub.out" >/dev/null
 ask "record $tmp/gone/j" >/dev/null
 wait_for 5 "the journal in gone/" test -s "$tmp/gone/j" >/dev/null
 rm -rf "$tmp/gone"
