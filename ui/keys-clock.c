@@ -31,6 +31,7 @@ keys_clock_pause(struct keys_env *e, int key)
 		paused = v->pause_sent;
 	v->pause_sent = !paused;
 	v->pause_frames = m->frames;
+	v->pause_replied = -1;
 	if (!paused)
 		return (keys_send(e, PEND_ACTION, "pause", "pause"));
 	if (m->live)

@@ -83,6 +83,7 @@ struct view {
 	long		 speed_frames;
 	int		 pause_sent;	/* and pause/resume (-1: none) */
 	long		 pause_frames;
+	long		 pause_replied;	/* frames at its reply; -1: none */
 	int		 message_error;
 	int		 message_note;	/* said by a key, not a command's */
 	long		 message_frames;	/* frames when it was new */
