@@ -24,4 +24,23 @@ void	scenario_index_init(struct scenario_index *, size_t n);
 long	scenario_index_add(struct scenario_index *, const char *name,
 	    size_t index);
 
+/*
+ * An engine override a scenario sets at its top level ("cpus = 2;"):
+ * its key and range, the scenario's fields that keep it (has, value)
+ * and the engine parameter it overrides; all are ints.
+ */
+struct scenario_override {
+	const char	*key;
+	long long	 min;
+	long long	 max;
+	size_t		 has;		/* offsetof struct scenario */
+	size_t		 value;		/* offsetof struct scenario */
+	size_t		 param;		/* offsetof struct engine_params */
+};
+extern const struct scenario_override scenario_overrides[];
+extern const size_t scenario_noverrides;
+
+/* The int field at offset off of a struct at base. */
+#define SCENARIO_FIELD(base, off)	((int *)((char *)(base) + (off)))
+
 #endif

@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -732,37 +733,25 @@ static int
 scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
     const config_setting_t *s)
 {
-	const char	*key = config_setting_name(s), *str = NULL;
-	long long	 v;
+	const struct scenario_override	*o;
+	const char			*key = config_setting_name(s);
+	const char			*str = NULL;
+	long long			 v;
+	size_t				 i;
 
-	if (strcmp(key, "cpus") == 0) {
-		if (scenario_int(ctx, s, "cpus", 1, ENGINE_MAX_CPUS, &v) != 0)
+	for (i = 0; i < scenario_noverrides; i++) {
+		o = &scenario_overrides[i];
+		if (strcmp(key, o->key) != 0)
+			continue;
+		if (scenario_int(ctx, s, o->key, o->min, o->max, &v) != 0)
 			return (-1);
-		sc->has_cpus = 1;
-		sc->cpus = (int)v;
-		sc->cpus_line = scenario_line(s);
-	} else if (strcmp(key, "rr_interval") == 0) {
-		if (scenario_int(ctx, s, "rr_interval", 1, 1000, &v) != 0)
-			return (-1);
-		sc->has_rr = 1;
-		sc->rr_interval = (int)v;
-	} else if (strcmp(key, "sleep_min") == 0) {
-		if (scenario_int(ctx, s, "sleep_min", 0, 100000, &v) != 0)
-			return (-1);
-		sc->has_sleep_min = 1;
-		sc->sleep_min = (int)v;
-	} else if (strcmp(key, "balance_interval") == 0) {
-		if (scenario_int(ctx, s, "balance_interval", 1, 1000000,
-		    &v) != 0)
-			return (-1);
-		sc->has_balance = 1;
-		sc->balance_interval = (int)v;
-	} else if (strcmp(key, "base_slice") == 0) {
-		if (scenario_int(ctx, s, "base_slice", 1, 100, &v) != 0)
-			return (-1);
-		sc->has_base_slice = 1;
-		sc->base_slice = (int)v;
-	} else if (strcmp(key, "speed") == 0) {
+		*SCENARIO_FIELD(sc, o->has) = 1;
+		*SCENARIO_FIELD(sc, o->value) = (int)v;
+		if (o->value == offsetof(struct scenario, cpus))
+			sc->cpus_line = scenario_line(s);
+		return (0);
+	}
+	if (strcmp(key, "speed") == 0) {
 		if (scenario_number(ctx, s, "speed", PROTO_SPEED_MIN,
 		    PROTO_SPEED_MAX, &sc->speed) != 0)
 			return (-1);

@@ -9,6 +9,7 @@
  * that count may come from the command line rather than the file.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ static const enum engine_action scenario_engine_action[] = {
 	[SCENARIO_KILL] = ENGINE_ACT_KILL,
 	[SCENARIO_POLICY] = ENGINE_ACT_POLICY
 };
+
+#define SCENARIO_OVERRIDE(key, min, max, has, field)			\
+	{ key, min, max, offsetof(struct scenario, has),		\
+	    offsetof(struct scenario, field),				\
+	    offsetof(struct engine_params, field) }
+const struct scenario_override scenario_overrides[] = {
+	SCENARIO_OVERRIDE("cpus", 1, ENGINE_MAX_CPUS, has_cpus, cpus),
+	SCENARIO_OVERRIDE("rr_interval", 1, 1000, has_rr, rr_interval),
+	SCENARIO_OVERRIDE("sleep_min", 0, 100000, has_sleep_min, sleep_min),
+	SCENARIO_OVERRIDE("balance_interval", 1, 1000000, has_balance,
+	    balance_interval),
+	SCENARIO_OVERRIDE("base_slice", 1, 100, has_base_slice, base_slice),
+};
+const size_t scenario_noverrides =
+    sizeof scenario_overrides / sizeof scenario_overrides[0];
 
 /* Size an index for n names: a power of two at least twice n. */
 void
@@ -154,16 +170,16 @@ scenario_free(struct scenario *sc)
 void
 scenario_params(const struct scenario *sc, struct engine_params *p)
 {
-	if (sc->has_cpus)
-		p->cpus = sc->cpus;
-	if (sc->has_rr)
-		p->rr_interval = sc->rr_interval;
-	if (sc->has_sleep_min)
-		p->sleep_min = sc->sleep_min;
-	if (sc->has_balance)
-		p->balance_interval = sc->balance_interval;
-	if (sc->has_base_slice)
-		p->base_slice = sc->base_slice;
+	const struct scenario_override	*o;
+	const char			*from = (const char *)sc;
+	size_t				 i;
+
+	for (i = 0; i < scenario_noverrides; i++) {
+		o = &scenario_overrides[i];
+		if (*(const int *)(from + o->has))
+			*SCENARIO_FIELD(p, o->param) =
+			    *(const int *)(from + o->value);
+	}
 }
 
 /* Number of command (real process) tasks. */
