@@ -137,11 +137,10 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->perfetto = optarg;
 			break;
 		case O_TICKS:
-			if (number_parse(optarg, 0, INT64_MAX, &v) != 0) {
-				fprintf(stderr, "stairsd: --ticks \"%s\": not "
-				    "a number of ticks (0 or more)\n", optarg);
+			if (number_option("stairsd", "ticks", optarg, 0,
+			    INT64_MAX, "a number of ticks (0 or more)",
+			    &v) != 0)
 				return (-1);
-			}
 			o->ticks = (uint64_t)v;
 			o->has_ticks = 1;
 			break;
@@ -152,22 +151,15 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (number_parse(optarg, 1, ENGINE_MAX_CPUS,
-			    &v) != 0) {
-				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
-				    "number in 1..%d\n", optarg,
-				    ENGINE_MAX_CPUS);
+			if (number_option("stairsd", "cpus", optarg, 1,
+			    ENGINE_MAX_CPUS, NULL, &v) != 0)
 				return (-1);
-			}
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (number_parse(optarg, 1, 1000, &v) != 0) {
-				fprintf(stderr, "stairsd: --rr-interval "
-				    "\"%s\": not a number in 1..1000\n",
-				    optarg);
+			if (number_option("stairsd", "rr-interval", optarg, 1,
+			    1000, NULL, &v) != 0)
 				return (-1);
-			}
 			o->rr = (int)v;
 			break;
 		case O_POLICY:
