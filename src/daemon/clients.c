@@ -318,10 +318,8 @@ client_hold(struct client *c, uint64_t end, size_t extra)
 		c->nrefs -= c->firstref;
 		c->firstref = 0;
 	}
-	if (c->nrefs == c->sizerefs) {
-		c->sizerefs = c->sizerefs != 0 ? c->sizerefs * 2 : 16;
-		c->refs = xreallocarray(c->refs, c->sizerefs, sizeof *c->refs);
-	}
+	if (c->nrefs == c->sizerefs)
+		c->refs = xgrow(c->refs, &c->sizerefs, 16, sizeof *c->refs);
 	c->refs[c->nrefs].end = end;
 	c->refs[c->nrefs].extra = extra;
 	c->nrefs++;

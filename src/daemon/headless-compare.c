@@ -85,12 +85,9 @@ headless_count(struct session *ses, struct headless_stat *st, int n,
 			s->runs++;
 		s->last = t + 1;
 		if (s->pending) {
-			if (s->nlat == s->lat_size) {
-				s->lat_size = s->lat_size ? s->lat_size * 2 :
-				    64;
-				s->lat = xreallocarray(s->lat, s->lat_size,
+			if (s->nlat == s->lat_size)
+				s->lat = xgrow(s->lat, &s->lat_size, 64,
 				    sizeof *s->lat);
-			}
 			s->lat[s->nlat++] = t - s->ready;
 			s->pending = 0;
 		}
