@@ -438,6 +438,15 @@ client_frame(struct client *c)
 	c->dropped = 0;
 }
 
+/* The start of a runs (or kruns) line of cpu, its first run at from. */
+static size_t
+client_runs_head(char *line, size_t size, const char *word, int cpu,
+    uint64_t from)
+{
+	return ((size_t)snprintf(line, size, "%s %s=%d %s=%llu ", word,
+	    RK(CPU), cpu, RK(FROM), (unsigned long long)from));
+}
+
 /*
  * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"), or with kernel
  * its `kruns` lines ("Kernel runs": the daemon's ring of what the kernel
@@ -477,10 +486,9 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		while ((n = runs_get(r, cpu, from, to, run, 64)) > 0) {
 			for (i = 0; i < n; i++) {
 				if (len == 0)
-					len = snprintf(line, sizeof line,
-					    "%s %s=%d %s=%llu ", word,
-					    RK(CPU), cpu, RK(FROM),
-					    (unsigned long long)run[i].from);
+					len = client_runs_head(line,
+					    sizeof line, word, cpu,
+					    run[i].from);
 				else
 					line[len++] = ',';
 				if (kernel)
@@ -502,10 +510,8 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		}
 		if (len > 0 || !said) {
 			if (len == 0)
-				len = snprintf(line, sizeof line,
-				    "%s %s=%d %s=%llu ", word,
-				    RK(CPU), cpu, RK(FROM),
-				    (unsigned long long)from);
+				len = client_runs_head(line, sizeof line,
+				    word, cpu, from);
 			if (line[len - 1] == ' ')
 				line[len - 1] = '\n';
 			if (line[len - 1] != '\n')
