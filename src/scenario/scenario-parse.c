@@ -124,6 +124,33 @@ scenario_type_name(const config_setting_t *s)
 	return ("something else");
 }
 
+static int	scenario_not(struct scenario_ctx *, const config_setting_t *,
+		    const char *, ...) __attribute__((format(printf, 3, 4)));
+
+/* A setting of the wrong type: "WANTED, not TYPE" (returns -1). */
+static int
+scenario_not(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*want;
+
+	va_start(ap, fmt);
+	want = xvasprintf(fmt, ap);
+	va_end(ap);
+	scenario_error_at(ctx, s, "%s, not %s", want, scenario_type_name(s));
+	free(want);
+	return (-1);
+}
+
+/* Is s a list of values, [ ... ] or ( ... )? */
+static int
+scenario_is_list(const config_setting_t *s)
+{
+	return (config_setting_type(s) == CONFIG_TYPE_ARRAY ||
+	    config_setting_type(s) == CONFIG_TYPE_LIST);
+}
+
 /* Read an integer setting within min..max. */
 static int
 scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
@@ -138,9 +165,7 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 		v = config_setting_get_int64(s);
 		break;
 	default:
-		return (scenario_error_at(ctx, s,
-		    "%s must be an integer, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be an integer", what));
 	}
 	if (v < min || v > max) {
 		if (min == 0 && v < 0)
@@ -159,9 +184,7 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return (scenario_error_at(ctx, s,
-		    "%s must be a string, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be a string", what));
 	*out = config_setting_get_string(s);
 	return (0);
 }
@@ -207,9 +230,8 @@ scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
 		str = config_setting_get_string(s);
 		copy = xstrdup(str);
 	} else
-		return (scenario_error_at(ctx, s,
-		    "%s must be a cpu list like \"0-2,5\", not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s,
+		    "%s must be a cpu list like \"0-2,5\"", what));
 	if (cpumask_parse(copy, ENGINE_MAX_CPUS, mask, &cause) != 0) {
 		scenario_error_at(ctx, s, "%s: %s", what, cause);
 		free(cause);
@@ -246,9 +268,8 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
-			return (scenario_error_at(ctx, e,
-			    "each entry of %s must be { ... }, not %s", what,
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "each entry of %s must be { ... }", what));
 	}
 	return (0);
 }
@@ -306,11 +327,9 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 	long long		 v;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "pattern must be a list of run, sleep ms like [ 2, 40 ], "
-		    "not %s", scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s,
+		    "pattern must be a list of run, sleep ms like [ 2, 40 ]"));
 	n = config_setting_length(s);
 	if (n == 0 || n % 2 != 0)
 		return (scenario_error_at(ctx, s,
@@ -321,9 +340,8 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_INT &&
 		    config_setting_type(e) != CONFIG_TYPE_INT64)
-			return (scenario_error_at(ctx, e,
-			    "pattern values must be integers (ms), not %s",
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "pattern values must be integers (ms)"));
 		if (scenario_int(ctx, e, "pattern value", LLONG_MIN,
 		    LLONG_MAX, &v) != 0)
 			return (-1);
@@ -352,11 +370,9 @@ scenario_parse_bursts(struct scenario_ctx *ctx, struct scenario_task *t,
 	char			*cause;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "bursts must be a list of run, sleep, run ... us like "
-		    "[ 2500, 40000, 1200 ], not %s", scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s, "bursts must be a list of run, "
+		    "sleep, run ... us like [ 2500, 40000, 1200 ]"));
 	if ((n = config_setting_length(s)) == 0)
 		return (scenario_error_at(ctx, s, "bursts is empty"));
 	us = xcalloc(n, sizeof *us);
@@ -392,12 +408,9 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 	const config_setting_t	*e;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "command must be a list of strings like "
-		    "[ \"stairs-load\", \"--run\", \"30\" ], not %s",
-		    scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s, "command must be a list of "
+		    "strings like [ \"stairs-load\", \"--run\", \"30\" ]"));
 	n = config_setting_length(s);
 	if (n == 0)
 		return (scenario_error_at(ctx, s,
@@ -406,9 +419,8 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_STRING)
-			return (scenario_error_at(ctx, e,
-			    "command arguments must be strings, not %s",
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "command arguments must be strings"));
 		t->argv[i] = xstrdup(config_setting_get_string(e));
 	}
 	if (*t->argv[0] == '\0')
@@ -524,9 +536,7 @@ scenario_number(struct scenario_ctx *ctx, const config_setting_t *s,
 		v = config_setting_get_float(s);
 		break;
 	default:
-		return (scenario_error_at(ctx, s,
-		    "%s must be a number, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be a number", what));
 	}
 	/* As the speed command: a hair under the minimum is the minimum. */
 	if (!isfinite(v) || v < min - 1e-12 || v > max)
