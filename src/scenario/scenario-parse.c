@@ -780,6 +780,21 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 	return (0);
 }
 
+/* Parse each entry of a top-level list (its array made) with parse. */
+static int
+scenario_parse_each(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *list, int (*parse)(struct scenario_ctx *,
+    struct scenario *, const config_setting_t *))
+{
+	int	j, n = config_setting_length(list);
+
+	for (j = 0; j < n; j++) {
+		if (parse(ctx, sc, config_setting_get_elem(list, j)) != 0)
+			return (-1);
+	}
+	return (0);
+}
+
 /* Walk the parsed configuration into sc. */
 static int
 scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
@@ -833,21 +848,17 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 		n = config_setting_length(groups);
 		sc->groups = xcalloc(n, sizeof *sc->groups);
 		scenario_index_init(&sc->group_index, n);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_group(ctx, sc,
-			    config_setting_get_elem(groups, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, groups,
+		    scenario_parse_group) != 0)
+			return (-1);
 	}
 	if (tasks != NULL) {
 		n = config_setting_length(tasks);
 		sc->tasks = xcalloc(n, sizeof *sc->tasks);
 		scenario_index_init(&sc->task_index, n);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_task(ctx, sc,
-			    config_setting_get_elem(tasks, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, tasks,
+		    scenario_parse_task) != 0)
+			return (-1);
 	}
 	for (i = 0; i < sc->ntasks; i++) {
 		str = sc->tasks[i].group;
@@ -859,11 +870,9 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (events != NULL) {
 		n = config_setting_length(events);
 		sc->events = xcalloc(n, sizeof *sc->events);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_event(ctx, sc,
-			    config_setting_get_elem(events, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, events,
+		    scenario_parse_event) != 0)
+			return (-1);
 	}
 	return (0);
 }
