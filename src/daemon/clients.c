@@ -40,6 +40,7 @@
 #include "frames.h"
 #include "live.h"
 #include "log.h"
+#include "monotonic.h"
 #include "notes.h"
 #include "pacer.h"
 #include "runs.h"
@@ -533,7 +534,7 @@ clients_frame_tick(evutil_socket_t fd, short events, void *arg)
 {
 	struct clients	*cs = arg;
 	struct client	*c;
-	uint64_t	 now = clock_now_ns(), period, slack;
+	uint64_t	 now = monotonic_ns(), period, slack;
 
 	live_catchup(cs->live);		/* a batching clock: frames are now */
 	slack = 500000000ULL / cs->frame_fps;	/* half the clock's period */
@@ -596,7 +597,7 @@ client_subscribe(struct client *c, const struct cmd *cmd)
 	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->runs[0].ok = c->runs[1].ok = 0;	/* and the runs kept */
 	c->view_seen = 0;	/* and the presenter's view, if any */
-	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
+	c->next_frame = monotonic_ns() + 1000000000ULL / fps;
 	clients_update_frames(c->set);
 	client_frame(c);
 }

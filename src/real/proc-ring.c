@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "proc-int.h"
 #include "xmalloc.h"
 
@@ -31,7 +32,7 @@ void
 proc_ring_delay(struct procs *ps, uint64_t ts)
 {
 	struct proc_event	*ev = ps->ev;
-	uint64_t		 now = proc_now();
+	uint64_t		 now = monotonic_ns();
 
 	if (ev == NULL || ts == 0 || now < ts)
 		return;
@@ -69,7 +70,7 @@ proc_ring_read(struct procs *ps)
 {
 	int	blocks = 0;
 
-	ps->ev->read_ns = proc_now();
+	ps->ev->read_ns = monotonic_ns();
 	if (proc_ring_read_set(ps, &ps->ev->set, &blocks) > 0 || blocks) {
 		proc_ring_unready(ps);
 		proc_ring_read_set(ps, &ps->ev->set, NULL);
