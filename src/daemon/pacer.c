@@ -160,16 +160,22 @@ pacer_start(struct pacer *p, struct event_base *base, int tick_fd)
 	pacer_arm(p, monotonic_ns());
 }
 
+/* Stop the clock, and the real tasks (if any) with it. */
+static void
+pacer_hold(struct pacer *p)
+{
+	clock_pause(&p->clock);
+	if (bridge_procs(p->bridge) != NULL)
+		procs_hold(bridge_procs(p->bridge));
+}
+
 /* A new session's clock: speed, from its present tick, paused or not. */
 void
 pacer_restart(struct pacer *p, double speed, int paused)
 {
 	clock_init(&p->clock, speed, monotonic_ns(), session_now(p->session));
-	if (paused) {
-		clock_pause(&p->clock);
-		if (bridge_procs(p->bridge) != NULL)
-			procs_hold(bridge_procs(p->bridge));
-	}
+	if (paused)
+		pacer_hold(p);
 	if (p->timer != NULL)
 		pacer_arm(p, monotonic_ns());
 }
@@ -451,9 +457,7 @@ pacer_behind(const struct pacer *p)
 void
 pacer_pause(struct pacer *p)
 {
-	clock_pause(&p->clock);
-	if (bridge_procs(p->bridge) != NULL)
-		procs_hold(bridge_procs(p->bridge));
+	pacer_hold(p);
 	if (p->timer != NULL)
 		pacer_arm(p, monotonic_ns());
 	sinks_flush(p->sinks);
