@@ -98,6 +98,15 @@ headless_usage(FILE *f)
 	fputs(headless_usage_text, f);
 }
 
+/* An option giving engine parameter param, in the engine's range. */
+static int
+headless_param(const char *arg, const char *opt, int param, long long *v)
+{
+	const struct engine_param	*d = &engine_param_list[param];
+
+	return (number_option("stairsd", opt, arg, d->min, d->max, NULL, v));
+}
+
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
@@ -151,14 +160,14 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (number_option("stairsd", "cpus", optarg, 1,
-			    ENGINE_MAX_CPUS, NULL, &v) != 0)
+			if (headless_param(optarg, "cpus", ENGINE_PARAM_CPUS,
+			    &v) != 0)
 				return (-1);
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (number_option("stairsd", "rr-interval", optarg, 1,
-			    1000, NULL, &v) != 0)
+			if (headless_param(optarg, "rr-interval",
+			    ENGINE_PARAM_RR_INTERVAL, &v) != 0)
 				return (-1);
 			o->rr = (int)v;
 			break;

@@ -26,16 +26,13 @@ long	scenario_index_add(struct scenario_index *, const char *name,
 
 /*
  * An engine override a scenario sets at its top level ("cpus = 2;"):
- * its key and range, the scenario's fields that keep it (has, value)
- * and the engine parameter it overrides; all are ints.
+ * the engine parameter (ENGINE_PARAM_*: its key, its range) and the
+ * scenario's int fields that keep it (has, value).
  */
 struct scenario_override {
-	const char	*key;
-	long long	 min;
-	long long	 max;
+	int		 param;
 	size_t		 has;		/* offsetof struct scenario */
 	size_t		 value;		/* offsetof struct scenario */
-	size_t		 param;		/* offsetof struct engine_params */
 };
 extern const struct scenario_override scenario_overrides[];
 extern const size_t scenario_noverrides;

@@ -744,6 +744,7 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
     const config_setting_t *s)
 {
 	const struct scenario_override	*o;
+	const struct engine_param	*d;
 	const char			*key = config_setting_name(s);
 	const char			*str = NULL;
 	long long			 v;
@@ -751,9 +752,10 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 
 	for (i = 0; i < scenario_noverrides; i++) {
 		o = &scenario_overrides[i];
-		if (strcmp(key, o->key) != 0)
+		d = &engine_param_list[o->param];
+		if (strcmp(key, d->name) != 0)
 			continue;
-		if (scenario_int(ctx, s, o->key, o->min, o->max, &v) != 0)
+		if (scenario_int(ctx, s, d->name, d->min, d->max, &v) != 0)
 			return (-1);
 		*SCENARIO_FIELD(sc, o->has) = 1;
 		*SCENARIO_FIELD(sc, o->value) = (int)v;

@@ -29,17 +29,17 @@ static const enum engine_action scenario_engine_action[] = {
 	[SCENARIO_POLICY] = ENGINE_ACT_POLICY
 };
 
-#define SCENARIO_OVERRIDE(key, min, max, has, field)			\
-	{ key, min, max, offsetof(struct scenario, has),		\
-	    offsetof(struct scenario, field),				\
-	    offsetof(struct engine_params, field) }
+#define SCENARIO_OVERRIDE(param, has, field)				\
+	{ param, offsetof(struct scenario, has),			\
+	    offsetof(struct scenario, field) }
 const struct scenario_override scenario_overrides[] = {
-	SCENARIO_OVERRIDE("cpus", 1, ENGINE_MAX_CPUS, has_cpus, cpus),
-	SCENARIO_OVERRIDE("rr_interval", 1, 1000, has_rr, rr_interval),
-	SCENARIO_OVERRIDE("sleep_min", 0, 100000, has_sleep_min, sleep_min),
-	SCENARIO_OVERRIDE("balance_interval", 1, 1000000, has_balance,
+	SCENARIO_OVERRIDE(ENGINE_PARAM_CPUS, has_cpus, cpus),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_RR_INTERVAL, has_rr, rr_interval),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_SLEEP_MIN, has_sleep_min, sleep_min),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_BALANCE_INTERVAL, has_balance,
 	    balance_interval),
-	SCENARIO_OVERRIDE("base_slice", 1, 100, has_base_slice, base_slice),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_BASE_SLICE, has_base_slice,
+	    base_slice),
 };
 const size_t scenario_noverrides =
     sizeof scenario_overrides / sizeof scenario_overrides[0];
@@ -177,8 +177,8 @@ scenario_params(const struct scenario *sc, struct engine_params *p)
 	for (i = 0; i < scenario_noverrides; i++) {
 		o = &scenario_overrides[i];
 		if (*(const int *)(from + o->has))
-			*SCENARIO_FIELD(p, o->param) =
-			    *(const int *)(from + o->value);
+			engine_param_set(p, o->param,
+			    *(const int *)(from + o->value));
 	}
 }
 
