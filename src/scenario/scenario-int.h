@@ -19,10 +19,10 @@ int	scenario_error(struct scenario_ctx *, int line, const char *, ...)
 /* A group's index in sc by name, or -1. */
 int	scenario_find_group(const struct scenario *, const char *name);
 
-/* A names' index for n names; add one: -1, or the index it had. */
+/* A names' index for n names; add one: -1, or the line it was named at. */
 void	scenario_index_init(struct scenario_index *, size_t n);
-long	scenario_index_add(struct scenario_index *, const char *name,
-	    size_t index);
+int	scenario_index_add(struct scenario_index *, const char *name,
+	    size_t index, int line);
 
 /*
  * An engine override a scenario sets at its top level ("cpus = 2;"):

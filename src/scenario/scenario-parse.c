@@ -274,6 +274,19 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	return (0);
 }
 
+/* Index name (a kind's, at index, on line): a name used twice is refused. */
+static int
+scenario_unique(struct scenario_ctx *ctx, struct scenario_index *ix,
+    const char *kind, const char *name, size_t index, int line)
+{
+	int	first;
+
+	if ((first = scenario_index_add(ix, name, index, line)) == -1)
+		return (0);
+	return (scenario_error(ctx, line, "duplicate %s name \"%s\" (first "
+	    "at line %d)", kind, name, first));
+}
+
 /* Parse one group entry. */
 static int
 scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
@@ -282,7 +295,6 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 	struct scenario_group	*gr;
 	const config_setting_t	*s;
 	const char		*name = NULL;
-	long			 first;
 	int			 n, j;
 
 	gr = &sc->groups[sc->ngroups++];
@@ -310,12 +322,8 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, gr->line,
 		    "group \"%s\" has no cpus (cpus = \"0-1\"; is required)",
 		    gr->name));
-	if ((first = scenario_index_add(&sc->group_index, gr->name,
-	    sc->ngroups - 1)) != -1)
-		return (scenario_error(ctx, gr->line,
-		    "duplicate group name \"%s\" (first at line %d)",
-		    gr->name, sc->groups[first].line));
-	return (0);
+	return (scenario_unique(ctx, &sc->group_index, "group", gr->name,
+	    sc->ngroups - 1, gr->line));
 }
 
 /* Parse a task's pattern: an even-length list of positive ms. */
@@ -439,7 +447,6 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 	const config_setting_t	*bursts = NULL;
 	const char		*str = NULL, *key;
 	long long		 v;
-	long			 first;
 	int			 n, j;
 
 	t = &sc->tasks[sc->ntasks++];
@@ -512,12 +519,8 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error_at(ctx, command,
 		    "task \"%s\" has both bursts and command (a command "
 		    "task is a real process: it has no bursts)", t->name));
-	if ((first = scenario_index_add(&sc->task_index, t->name,
-	    sc->ntasks - 1)) != -1)
-		return (scenario_error(ctx, t->line,
-		    "duplicate task name \"%s\" (first at line %d)",
-		    t->name, sc->tasks[first].line));
-	return (0);
+	return (scenario_unique(ctx, &sc->task_index, "task", t->name,
+	    sc->ntasks - 1, t->line));
 }
 
 /* Read a number (an integer or a float) within min..max. */

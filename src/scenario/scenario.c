@@ -74,18 +74,20 @@ scenario_index_slot(const struct scenario_index *ix, const char *name)
 }
 
 /*
- * Add name (owned by the caller, kept alive) at index; if the name is
- * already there, return the index it has, else -1.
+ * Add name (owned by the caller, kept alive) at index, named at line;
+ * if the name is already there, return the line it was named at, else -1.
  */
-long
-scenario_index_add(struct scenario_index *ix, const char *name, size_t index)
+int
+scenario_index_add(struct scenario_index *ix, const char *name, size_t index,
+    int line)
 {
 	struct scenario_slot	*slot = scenario_index_slot(ix, name);
 
 	if (slot->name != NULL)
-		return ((long)slot->index);
+		return (slot->line);
 	slot->name = name;
 	slot->index = index;
+	slot->line = line;
 	return (-1);
 }
 
