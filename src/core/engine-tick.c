@@ -323,11 +323,9 @@ engine_wake_due(struct engine *e, uint64_t now)
 		if ((t->state != ENGINE_SLEEPING &&
 		    t->state != ENGINE_WAITING) || t->wake != now)
 			continue;	/* stale: woken or moved since */
-		if (n == e->due_size) {
-			e->due_size = e->due_size ? e->due_size * 2 : 64;
-			e->due = xreallocarray(e->due, e->due_size,
+		if (n == e->due_size)
+			e->due = xgrow(e->due, &e->due_size, 64,
 			    sizeof *e->due);
-		}
 		e->due[n++] = t->id;
 	}
 	b->n = keep;
@@ -347,11 +345,9 @@ engine_event_add(struct engine *e, const struct engine_event *ev)
 {
 	size_t	i;
 
-	if (e->nevents == e->events_size) {
-		e->events_size = e->events_size ? e->events_size * 2 : 16;
-		e->events = xreallocarray(e->events, e->events_size,
+	if (e->nevents == e->events_size)
+		e->events = xgrow(e->events, &e->events_size, 16,
 		    sizeof *e->events);
-	}
 	i = e->nevents;
 	while (i > e->next_event && e->events[i - 1].at > ev->at) {
 		e->events[i] = e->events[i - 1];
@@ -399,11 +395,9 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 	free(cause);
 	if (rc != 0)
 		return;
-	if (e->nfired == e->fired_size) {
-		e->fired_size = e->fired_size ? e->fired_size * 2 : 8;
-		e->fired = xreallocarray(e->fired, e->fired_size,
+	if (e->nfired == e->fired_size)
+		e->fired = xgrow(e->fired, &e->fired_size, 8,
 		    sizeof *e->fired);
-	}
 	e->fired[e->nfired++] = *ev;
 }
 
