@@ -540,11 +540,9 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 		journal_changes_clear(&tmp, 1);
 		return (-1);
 	}
-	if (ctx->j->nchanges == ctx->alloc) {
-		ctx->alloc = ctx->alloc == 0 ? 64 : ctx->alloc * 2;
-		ctx->j->changes = xreallocarray(ctx->j->changes, ctx->alloc,
+	if (ctx->j->nchanges == ctx->alloc)
+		ctx->j->changes = xgrow(ctx->j->changes, &ctx->alloc, 64,
 		    sizeof *ctx->j->changes);
-	}
 	c = &ctx->j->changes[ctx->j->nchanges++];
 	*c = tmp;
 	/* After a branch, the session runs again from the tick it names. */
