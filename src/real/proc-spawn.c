@@ -214,8 +214,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		return (-1);
 	}
 	if (id >= ps->nt) {
-		ps->t = xreallocarray(ps->t, id + 1, sizeof *ps->t);
-		memset(ps->t + ps->nt, 0, (id + 1 - ps->nt) * sizeof *ps->t);
+		ps->t = xrecallocarray(ps->t, ps->nt, id + 1, sizeof *ps->t);
 		ps->nt = id + 1;
 	}
 	p = xcalloc(1, sizeof *p);
