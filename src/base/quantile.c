@@ -1,7 +1,7 @@
 /*
  * quantile.c -- percentiles of samples (latencies, delays): sorted once,
- * then read at a rank.  --compare, stairs-import's kernel rows and the
- * real layer's wake delays all read theirs this way.
+ * then read at a rank.  --compare's and stairs-import's latency columns
+ * read theirs this way; the real layer sorts its wake delays with it.
  */
 #include <stdint.h>
 #include <stdlib.h>
