@@ -306,10 +306,8 @@ engine_note(const struct engine_env *env, int id, const char *fmt, ...)
 
 	if (ns == NULL)
 		return;
-	if (ns->n == ns->size) {
-		ns->size = ns->size != 0 ? ns->size * 2 : 8;
-		ns->v = xreallocarray(ns->v, ns->size, sizeof *ns->v);
-	}
+	if (ns->n == ns->size)
+		ns->v = xgrow(ns->v, &ns->size, 8, sizeof *ns->v);
 	ns->v[ns->n].task = id;
 	va_start(ap, fmt);
 	vsnprintf(ns->v[ns->n].text, sizeof ns->v[ns->n].text, fmt, ap);

@@ -328,6 +328,28 @@ int	engine_policy_field(const struct engine_policy *, const char *name);
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
 
+/*
+ * The parameters by name, in struct engine_params' order, as scenario
+ * files, the configuration and journals spell them: each one's range
+ * and default, written here once.
+ */
+enum {
+	ENGINE_PARAM_CPUS,
+	ENGINE_PARAM_RR_INTERVAL,
+	ENGINE_PARAM_SLEEP_MIN,
+	ENGINE_PARAM_BALANCE_INTERVAL,
+	ENGINE_PARAM_BASE_SLICE,
+	ENGINE_NPARAMS
+};
+struct engine_param {
+	const char	*name;
+	int		 min, max, def;
+	size_t		 offset;	/* in struct engine_params */
+};
+extern const struct engine_param engine_param_list[ENGINE_NPARAMS];
+int	engine_param_get(const struct engine_params *, int param);
+void	engine_param_set(struct engine_params *, int param, int v);
+
 void	engine_params_default(struct engine_params *);
 int	engine_params_check(const struct engine_params *, char **cause);
 struct engine *engine_create(const struct engine_params *,

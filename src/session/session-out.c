@@ -47,8 +47,7 @@ session_seen_update(struct session *s, int id)
 		return;
 	if (id > s->nseen) {
 		n = id > s->nseen * 2 ? id : s->nseen * 2;
-		s->seen = xreallocarray(s->seen, n, sizeof *s->seen);
-		memset(s->seen + s->nseen, 0, (n - s->nseen) *
+		s->seen = xrecallocarray(s->seen, s->nseen, n,
 		    sizeof *s->seen);
 		s->nseen = n;
 	}
