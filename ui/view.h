@@ -49,7 +49,7 @@ struct view {
 	int		 readonly;
 	int		 prompt;	/* a prompt is open (enum keys_prompt) */
 	int		 prompt_task;	/* the task it is about */
-	char		 prompt_label[64];
+	char		 prompt_label[128];
 	char		 prompt_buf[128];
 	int		 prompt_fresh;	/* still the default: typing replaces it */
 	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
