@@ -457,6 +457,8 @@ engine_clone(const struct engine *e)
 	/* A clone (a keyframe, the past viewed) says nothing. */
 	memset(&c->notes, 0, sizeof c->notes);
 	c->env.notes = NULL;
+	memset(&c->whys, 0, sizeof c->whys);
+	c->explaining = c->env.explain = 0;
 	/*
 	 * A clone's log starts empty, at a new epoch: all may differ.  It
 	 * is tracked if the original's is (keyframes, seeks, branches).
@@ -510,6 +512,7 @@ engine_memory(const struct engine *e)
 	n += e->events_size * sizeof *e->events;
 	n += e->fired_size * sizeof *e->fired;
 	n += e->log_size * sizeof *e->log;
+	n += e->whys.size * sizeof *e->whys.v;
 	n += (size_t)e->p.cpus * (sizeof *e->cpus + e->rq_stride);
 	for (i = 0; i < e->p.cpus; i++) {
 		if (e->policy->rq_memory != NULL)

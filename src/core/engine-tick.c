@@ -147,6 +147,7 @@ engine_free(struct engine *e)
 	free(e->events);
 	free(e->fired);
 	free(e->notes.v);
+	free(e->whys.v);
 	free(e->log);
 	free(e->cpus);
 	free(e);
@@ -485,6 +486,9 @@ engine_tick(struct engine *e)
 		for (c = 0; c < e->p.cpus; c++)
 			picks[c] = pick(&e->env, e->cpus[c].rq);
 	}
+	/* Before they run: the CPU rows still say what ran last. */
+	if (e->explaining)
+		engine_why_tick(e, picks);
 	if (e->tracking)
 		engine_run_cpus(e, picks, now, 1);
 	else
