@@ -639,17 +639,6 @@ cfs_info(const struct engine_env *env, const void *ts,
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
 }
 
-/* ns as ms with one decimal, rounded toward zero: "412.3", "-1.5". */
-static const char *
-cfs_ms(int64_t ns, char *buf, size_t len)
-{
-	int64_t	a = ns < 0 ? -ns : ns;
-
-	snprintf(buf, len, "%s%lld.%lld", ns < 0 ? "-" : "",
-	    (long long)(a / 1000000), (long long)(a / 100000 % 10));
-	return (buf);
-}
-
 /*
  * The pick's part of a why line: the smallest vruntime runs, against
  * min_vruntime and the next smallest still waiting.
@@ -660,16 +649,16 @@ cfs_why_head(const struct engine_env *env, const struct cfs_rq *q,
 {
 	char	a[24], b[24], c[24];
 
+	engine_ms(n->vruntime, 0, a, sizeof a);
+	engine_ms(q->min_vruntime, 0, b, sizeof b);
 	if (q->nheap == 0)
 		snprintf(buf, len, "%s: vruntime %s ms, alone here "
-		    "(min_vruntime %s)", nn, cfs_ms(n->vruntime, a, sizeof a),
-		    cfs_ms(q->min_vruntime, b, sizeof b));
+		    "(min_vruntime %s)", nn, a, b);
 	else
 		snprintf(buf, len, "%s: smallest vruntime %s ms (min_vruntime "
-		    "%s; next %s at %s)", nn, cfs_ms(n->vruntime, a, sizeof a),
-		    cfs_ms(q->min_vruntime, b, sizeof b),
+		    "%s; next %s at %s)", nn, a, b,
 		    engine_task_name(env->e, q->heap[0].id),
-		    cfs_ms(q->heap[0].vruntime, c, sizeof c));
+		    engine_ms(q->heap[0].vruntime, 0, c, sizeof c));
 }
 
 /*
@@ -686,7 +675,7 @@ cfs_why(const struct engine_env *env, const void *rq,
 	const struct cfs_task	*n, *p;
 	const char		*pn = engine_task_name(env->e, sw->prev);
 	const char		*nn = engine_task_name(env->e, sw->next);
-	char			 head[160], a[24], b[24], c[24], f[32];
+	char			 head[200], a[24], b[24], c[24], f[32];
 
 	if (sw->next == 0) {
 		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
@@ -706,26 +695,27 @@ cfs_why(const struct engine_env *env, const void *rq,
 		return;
 	}
 	p = engine_ts(env, sw->prev);
+	engine_ms(p->vruntime, 0, c, sizeof c);
 	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next)
 		snprintf(buf, len, "%s preempts %s: woke at vruntime %s ms, "
 		    "more than wakeup_granularity %s ms below %s's %s", nn, pn,
-		    cfs_ms(n->vruntime, a, sizeof a), cfs_ms(q->why.woke_gran,
-		    b, sizeof b), pn, cfs_ms(q->why.woke_curr, c, sizeof c));
+		    engine_ms(n->vruntime, 0, a, sizeof a),
+		    engine_ms(q->why.woke_gran, 0, b, sizeof b), pn,
+		    engine_ms(q->why.woke_curr, 0, c, sizeof c));
 	else if (q->why.slice_at == env->now &&
 	    q->why.slice_task == sw->prev)
 		snprintf(buf, len, "%s ran past its slice, %s ms of the %s ms "
 		    "period shared by %d, now at vruntime %s; %s", pn,
-		    cfs_ms((int64_t)q->why.slice_ns, a, sizeof a),
-		    cfs_ms((int64_t)cfs_period((uint64_t)q->why.slice_nr), b,
-		    sizeof b), q->why.slice_nr, cfs_ms(p->vruntime, c,
-		    sizeof c), head);
+		    engine_ms((int64_t)q->why.slice_ns, 0, a, sizeof a),
+		    engine_ms((int64_t)cfs_period((uint64_t)q->why.slice_nr),
+		    0, b, sizeof b), q->why.slice_nr, c, head);
 	else if (q->why.new_at == env->now + 1)
 		snprintf(buf, len, "%s arrived, so %s gives way (at vruntime "
 		    "%s); %s", engine_task_name(env->e, q->why.new_task), pn,
-		    cfs_ms(p->vruntime, c, sizeof c), head);
+		    c, head);
 	else
-		snprintf(buf, len, "%s gives way at vruntime %s; %s", pn,
-		    cfs_ms(p->vruntime, c, sizeof c), head);
+		snprintf(buf, len, "%s gives way at vruntime %s; %s", pn, c,
+		    head);
 }
 
 /*

@@ -48,6 +48,21 @@ engine_task_name(const struct engine *e, int id)
 	return (t->name);
 }
 
+/*
+ * ns as ms with one decimal, toward zero, into buf: "412.3", "-1.5",
+ * with plus "+1.5" (a lag's sign says which side it is on).
+ */
+const char *
+engine_ms(int64_t ns, int plus, char *buf, size_t len)
+{
+	uint64_t	a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%llu.%llu", ns < 0 ? "-" : plus ? "+" : "",
+	    (unsigned long long)(a / 1000000),
+	    (unsigned long long)(a / 100000 % 10));
+	return (buf);
+}
+
 /* What became of sw's prev, as words after its name. */
 const char *
 engine_fate_text(const struct engine_switch *sw, char *buf, size_t len)

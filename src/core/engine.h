@@ -33,7 +33,7 @@
 #define ENGINE_MAX_COLS		4	/* a policy's trace columns */
 #define ENGINE_MAX_FIELDS	6	/* a policy's fields of a task */
 #define ENGINE_MAX_RQ_FIELDS	6	/* a policy's fields of a CPU */
-#define ENGINE_WHY_MAX		224	/* a why line, its NUL included */
+#define ENGINE_WHY_MAX		320	/* a why line, its NUL included */
 #define ENGINE_ORDER_MAX	64	/* ids engine_cpu_order gives at most */
 
 struct engine;
@@ -255,6 +255,8 @@ const char *engine_task_name(const struct engine *, int id);
  */
 const char *engine_fate_text(const struct engine_switch *, char *buf,
 	    size_t len);
+/* ns as ms, one decimal, toward zero ("412.3"; with plus, "+1.5"). */
+const char *engine_ms(int64_t ns, int plus, char *buf, size_t len);
 
 /* For classes: a note on task id, if the engine narrates (printf). */
 void	engine_note(const struct engine_env *, int id, const char *, ...)

@@ -698,11 +698,11 @@ o1_info(const struct engine_env *env, const void *ts,
 	ti->bottom = NICE_TO_PRIO(t->nice) + 5 > 139 ? 139 : NICE_TO_PRIO(t->nice) + 5;
 }
 
-/* A task's prio and bonus, for a why line: "prio 118 (bonus +7)". */
+/* A task's prio and bonus, for a why line: "prio 118, bonus +2". */
 static void
 o1_why_prio(const struct o1_task *t, char *buf, size_t len)
 {
-	snprintf(buf, len, "prio %d (bonus %+d)", t->prio, o1_bonus(t) -
+	snprintf(buf, len, "prio %d, bonus %+d", t->prio, o1_bonus(t) -
 	    O1_MAX_BONUS / 2);
 }
 
@@ -760,7 +760,7 @@ o1_why(const struct engine_env *env, const void *rq,
 	const struct o1_task	*n, *p;
 	const char		*pn = engine_task_name(env->e, sw->prev);
 	const char		*nn = engine_task_name(env->e, sw->next);
-	char			 head[160], prev[160], pr[40], f[32];
+	char			 head[200], prev[200], pr[40], f[32];
 
 	if (sw->next == 0) {
 		snprintf(buf, len, "idle: %s %s, both arrays empty", pn,
@@ -779,7 +779,7 @@ o1_why(const struct engine_env *env, const void *rq,
 		    q->arrays[q->active].nr, q->arrays[1 - q->active].nr);
 	switch (sw->fate) {
 	case ENGINE_FATE_IDLE:
-		snprintf(buf, len, "%s: %s, %s", nn, sw->woke ? (sw->fresh ?
+		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
 		    "arrived" : "woke") : "moved here", head);
 		return;
 	case ENGINE_FATE_QUEUED:

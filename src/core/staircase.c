@@ -343,7 +343,7 @@ staircase_why(const struct engine_env *env, const void *rq,
 	const struct stair	*p, *n;
 	const char		*pn = engine_task_name(env->e, sw->prev);
 	const char		*nn = engine_task_name(env->e, sw->next);
-	char			 how[64], tail[96], f[32];
+	char			 how[96], tail[128], f[32];
 	int			 r0 = sw->row->rank;
 
 	if (sw->next == 0) {
