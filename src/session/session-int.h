@@ -120,6 +120,9 @@ struct session {
 	 */
 	struct engine			*shadow;
 	const struct engine_policy	*shadow_policy;
+
+	/* The engines explain each pick (session_explain; SPEC.md 10). */
+	int				 explain;
 };
 
 /* session-apply.c */

@@ -252,6 +252,7 @@ session_branch(struct session *s, char **cause)
 	s->e = s->view;
 	s->view = NULL;
 	engine_narrate(s->e, s->note != NULL);
+	engine_explain(s->e, s->explain);
 	/* Ids added after tick may come back with other names. */
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);

@@ -72,10 +72,21 @@ session_compare(struct session *s, const struct engine_policy *pol,
 	if (pol != NULL) {
 		s->shadow = engine_clone(s->e);
 		engine_set_policy(s->shadow, pol);
+		engine_explain(s->shadow, s->explain);
 		/* Read whole for its frames: its log would go unread. */
 		engine_track_changes(s->shadow, NULL);
 	}
 	return (0);
+}
+
+/* The engines explain each pick, or not (session.h). */
+void
+session_explain(struct session *s, int on)
+{
+	s->explain = on != 0;
+	engine_explain(s->e, s->explain);
+	if (s->shadow != NULL)
+		engine_explain(s->shadow, s->explain);
 }
 
 /* The shadow engine, to read; NULL: none, or the past is viewed. */

@@ -114,6 +114,13 @@ void	session_end(struct session *);
  * CHANGE_ADD the new task's id), or -1 with *cause.
  */
 int	session_change(struct session *, const struct change *, char **cause);
+/*
+ * Have the present engine and the shadow explain each pick (SPEC.md
+ * section 10), or not (as a session starts): after a tick, the why
+ * lines are engine_whys() of session_live_engine and session_shadow.
+ * Off, the engines' ticks and traces are as without it.
+ */
+void	session_explain(struct session *, int on);
 /* Run one tick: its trace rows, table counts and narration. */
 void	session_tick(struct session *);
 
