@@ -24,6 +24,7 @@
 #include "live.h"
 #include "notes.h"
 #include "session.h"
+#include "whys.h"
 #include "wire.h"
 #include "xmalloc.h"
 
@@ -223,7 +224,7 @@ static void
 frames_body_cpus(struct frames *f, struct frames_body **bp)
 {
 	struct engine_cpu_info	 ci;
-	char			 buf[256];
+	char			 buf[FORMAT_CPU_LINE_MAX];
 	int			 c, n;
 
 	for (c = 0; c < engine_params(live_engine(f->live))->cpus; c++) {
@@ -328,28 +329,58 @@ frames_body_shadow(struct frames *f, struct frames_body **bp)
 	const struct engine	*sh = session_shadow(live_session(f->live));
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
-	char			 buf[sizeof f->lines[0].text + 1];
+	char			 buf[FORMAT_CPU_LINE_MAX + 64];
+	const char		*pol;
 	int			 c, id, n;
 
 	if (sh == NULL)
 		return;
+	pol = engine_get_policy(sh)->name;
 	for (c = 0; c < engine_params(sh)->cpus; c++) {
 		engine_cpu_info(sh, c, &ci);
 		buf[0] = 's';
-		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, sh,
+		n = 1 + (int)format_cpu_line(buf + 1, FORMAT_CPU_LINE_MAX, sh,
 		    &ci);
-		buf[n++] = '\n';
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " policy=%s\n",
+		    pol);
 		frames_body_append(bp, buf, (size_t)n);
 	}
 	for (id = 1; id <= engine_ntasks(sh); id++) {
 		if (engine_task_info(sh, id, &ti) != 0)
 			continue;
 		buf[0] = 's';
-		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, sh,
+		n = 1 + (int)format_task_line(buf + 1, FORMAT_CPU_LINE_MAX, sh,
 		    &ti, NULL);
-		buf[n++] = '\n';
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " policy=%s\n",
+		    pol);
 		frames_body_append(bp, buf, (size_t)n);
 	}
+}
+
+/* whys_lines' output: append to the body being built. */
+static void
+frames_why_out(void *arg, const char *p, size_t len)
+{
+	frames_body_append(arg, p, len);
+}
+
+/*
+ * Append each CPU's why line (SPEC.md section 10) newer than gen from
+ * (0: every one kept), the enforced engine's, then the shadow's; none
+ * while the past is shown (they are the present's).
+ */
+static void
+frames_body_whys(struct frames *f, struct frames_body **bp, uint64_t from)
+{
+	struct session		*s = live_session(f->live);
+	const struct engine	*sh = session_shadow(s);
+
+	if (session_viewing(s))
+		return;
+	whys_lines(live_whys(f->live), 0, from, NULL, frames_why_out, bp);
+	if (sh != NULL)
+		whys_lines(live_whys(f->live), 1, from,
+		    engine_get_policy(sh)->name, frames_why_out, bp);
 }
 
 /*
@@ -435,6 +466,7 @@ frames_full(struct frames *f)
 			frames_body_append(&f->body, l->text, l->len);
 	}
 	frames_body_shadow(f, &f->body);
+	frames_body_whys(f, &f->body, 0);
 	f->body_gen = frames_gen(f);
 	return (f->body);
 }
@@ -538,6 +570,7 @@ frames_delta(struct frames *f, uint64_t from)
 		}
 	}
 	frames_body_shadow(f, &f->delta);
+	frames_body_whys(f, &f->delta, from);
 	f->delta_gen = frames_gen(f);
 	f->delta_from = from;
 	return (f->delta);

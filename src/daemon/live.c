@@ -40,6 +40,7 @@
 #include "session.h"
 #include "sinks.h"
 #include "table.h"
+#include "whys.h"
 #include "xmalloc.h"
 
 #define LIVE_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
@@ -51,6 +52,7 @@ struct live {
 	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
 	const struct engine_policy *compare;
 	struct notes		*notes;
+	struct whys		*whys;		/* each CPU's last why */
 	struct sinks		*sinks;
 	struct bridge		*bridge;
 	struct pacer		*pacer;
@@ -77,6 +79,7 @@ live_create(const struct config *cfg, const char *config_path)
 	if (config_path != NULL)
 		l->config_path = path_absolute(config_path);
 	l->notes = notes_create();
+	l->whys = whys_create();
 	l->sinks = sinks_create(l->notes);
 	l->bridge = bridge_create(&l->cfg, l->notes, l->sinks);
 	memset(&hooks, 0, sizeof hooks);
@@ -102,6 +105,7 @@ live_free(struct live *l)
 	sinks_free(l->sinks);
 	session_free(l->session);
 	notes_free(l->notes);
+	whys_free(l->whys);
 	catalog_free(l->catalog);
 	config_free(&l->cfg);
 	free(l->config_path);
@@ -124,6 +128,13 @@ live_exit_reason(void *arg, int id, char *buf, size_t len)
 	struct live	*l = arg;
 
 	return (bridge_exit_reason(l->bridge, id, buf, len));
+}
+
+/* Each CPU's last why line, the shadows' too (frames). */
+const struct whys *
+live_whys(const struct live *l)
+{
+	return (l->whys);
 }
 
 /* The scenarios this daemon knows by name. */
@@ -181,6 +192,9 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 		set.exit_reason = live_exit_reason;
 		set.arg = l;
 		s = session_create(&set, sc, cause);
+		/* Every pick explained, for frames' why lines. */
+		if (s != NULL)
+			session_explain(s, 1);
 		/* A comparison goes on: the new session's from its tick 0. */
 		if (s != NULL && l->compare != NULL)
 			(void)session_compare(s, l->compare, cause);
@@ -437,6 +451,18 @@ live_lesson(struct live *l, const struct lesson_event *ev)
 	}
 }
 
+/* Keep the why lines of the tick just run, the shadows' too. */
+static void
+live_whys_take(struct live *l, uint64_t tick)
+{
+	const struct engine	*sh;
+	uint64_t		 gen = notes_gen(l->notes);
+
+	whys_take(l->whys, 0, session_live_engine(l->session), tick, gen);
+	if ((sh = session_shadow(l->session)) != NULL)
+		whys_take(l->whys, 1, sh, tick, gen);
+}
+
 /*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
@@ -480,6 +506,8 @@ live_tick(void *arg, int last)
 	for (i = 0; i < n; i++)
 		live_lesson(l, &ev[i]);
 	notes_changed(l->notes);
+	/* After the gen moved: a frame built before has gen below. */
+	live_whys_take(l, tick);
 }
 
 /* A run of ticks cut short: enforce its last. */
@@ -612,6 +640,7 @@ live_compare(struct live *l, const struct engine_policy *pol, char **cause)
 	if (session_compare(l->session, pol, cause) != 0)
 		return (-1);
 	l->compare = pol;
+	whys_clear(l->whys, 1);
 	notes_add(l->notes, session_now(l->session), "compare %s -> %s",
 	    old != NULL ? old->name : "off", pol != NULL ? pol->name : "off");
 	return (0);
@@ -641,6 +670,7 @@ live_switch(struct live *l, const char *name, char **cause)
 		live_procs_stop(l);
 	l->session = s;
 	session_free(old);
+	whys_clear(l->whys, -1);
 	pacer_session(l->pacer, s);
 	if (sinks_begin(l->sinks, s, &why) != 0) {
 		log_warnx("perfetto: %s", why);
@@ -693,6 +723,7 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->description = session_description(l->session);
 	st->sleep = l->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
+	st->picture = engine_get_policy(e)->picture;
 	st->compare = l->compare != NULL ? l->compare->name : NULL;
 	st->shadow = session_shadow(l->session) != NULL;
 	st->record = sinks_record_state(l->sinks);

@@ -25,6 +25,7 @@ struct proto_status;
 struct session;
 struct sinks;
 struct live;
+struct whys;
 
 /*
  * A live daemon configured by cfg (its strings are the live daemon's
@@ -59,6 +60,8 @@ struct event_base *live_base(const struct live *);
 int		 live_exiting(const struct live *);
 /* The scenarios this daemon knows by name. */
 const struct catalog *live_catalog(const struct live *);
+/* Each CPU's last why line, the shadows' too (whys.h). */
+const struct whys *live_whys(const struct live *);
 
 /* Catch the engine up to the wall clock (before a look or change). */
 void		 live_catchup(struct live *);

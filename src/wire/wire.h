@@ -70,6 +70,7 @@ enum wire_head {
 	WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP, WIRE_HEAD_OBSERVE,
 	WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE, WIRE_HEAD_DELTA,
 	WIRE_HEAD_COMPARE, WIRE_HEAD_SHADOW, WIRE_HEAD_RECORD, WIRE_HEAD_TEXT,
+	WIRE_HEAD_PICTURE,
 	WIRE_HEAD_MAX
 };
 
@@ -121,13 +122,24 @@ enum wire_view {
 };
 
 /*
+ * why cpu=N tick=N task=N text=...: why a CPU's runner changed, its
+ * last (SPEC.md section 10); swhy, a shadow's, with policy=NAME.
+ */
+enum wire_why {
+	WIRE_WHY_CPU, WIRE_WHY_TICK, WIRE_WHY_TASK, WIRE_WHY_POLICY,
+	WIRE_WHY_TEXT,
+	WIRE_WHY_MAX
+};
+
+/*
  * kruns cpu=N from=N ID*N,0*N,-*N,?*N,...: what the kernel ran there
  * (subscribe ... kruns); the fields are runs lines'.
  */
 
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
-	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view;
+	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view,
+	    wire_why, wire_swhy;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)
