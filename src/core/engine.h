@@ -403,6 +403,9 @@ extern const struct engine_policy engine_policy_rr;
 /* A policy by name, or NULL; the known names, comma-separated. */
 const struct engine_policy *engine_policy_find(const char *);
 const char *engine_policy_names(void);
+/* Policies by a list "o1,cfs", at most max; how many, or -1, *cause. */
+int	engine_policy_list(const char *, const struct engine_policy **,
+	    int max, char **cause);
 
 /* For classes: may task id run on cpu?  Is it rightly queued there? */
 int	engine_task_allowed(const struct engine *, int id, int cpu);

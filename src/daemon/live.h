@@ -71,8 +71,9 @@ int		 live_change(struct live *, const struct change *,
 /* `load` and `reset`: a new session; err leaves the current one. */
 int		 live_switch(struct live *, const char *name, char **cause);
 int		 live_record(struct live *, const char *path, char **cause);
-int		 live_compare(struct live *, const struct engine_policy *,
-		    char **cause);
+/* compare: up to three shadows' policies (n 0: off). */
+int		 live_compare(struct live *,
+		    const struct engine_policy *const *, int n, char **cause);
 int		 live_seek(struct live *, uint64_t tick, char **cause);
 /* The clock: each cancels a step under way first. */
 void		 live_pause(struct live *, const char *why);

@@ -264,8 +264,7 @@ session_branch(struct session *s, char **cause)
 	runs_truncate(s->runs, tick);
 	lesson_rewind(s->lesson, tick);
 	s->nfired = 0;
-	/* The shadow starts again from the tick gone back to. */
-	if (s->shadow_policy != NULL)
-		(void)session_compare(s, s->shadow_policy, cause);
+	/* The shadows start again from the tick gone back to. */
+	session_shadows_restart(s);
 	return (0);
 }

@@ -100,7 +100,7 @@ session_free(struct session *s)
 		engine_free(s->keys[i].e);
 	free(s->keys);
 	engine_free(s->view);
-	engine_free(s->shadow);
+	session_shadows_end(s);
 	lesson_free(s->lesson);
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
@@ -333,8 +333,8 @@ session_tick(struct session *s)
 	s->fired = lesson_fire(s->lesson, tick, &s->nfired);
 	engine_tick(s->e);
 	session_runs_tick(s, tick);
-	if (s->shadow != NULL)
-		session_shadow_tick(s);
+	if (s->nshadows > 0)
+		session_shadow_tick(s, tick);
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
 	if (s->ledger != NULL)
@@ -370,7 +370,7 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	    s->note != NULL)
 		session_exits(s, c.at);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
-	if (s->shadow != NULL && c.kind != CHANGE_POLICY)
+	if (s->nshadows > 0 && c.kind != CHANGE_POLICY)
 		session_shadow_change(s, &c, r);
 	return (c.kind == CHANGE_ADD ? r : 0);
 }

@@ -180,6 +180,21 @@ const struct wire_line wire_swhy = {
 	"swhy", wire_why_fields, wire_ids, WIRE_WHY_MAX
 };
 
+static const struct wire_field wire_tally_fields[WIRE_TALLY_NFIELDS] = {
+	[WIRE_TALLY_POLICY] =	{ "policy", WIRE_WORD, 0 },
+	[WIRE_TALLY_ID] =	{ "id", WIRE_INT, 0 },
+	[WIRE_TALLY_TICKS] =	{ "ticks", WIRE_COUNT, 0 },	/* counted */
+	[WIRE_TALLY_SHARE] =	{ "share", WIRE_NUMBER, 0 },	/* % of a CPU */
+	[WIRE_TALLY_RAN] =	{ "ran", WIRE_COUNT, 0 },
+	[WIRE_TALLY_RUNS] =	{ "runs", WIRE_COUNT, 0 },
+	[WIRE_TALLY_P50] =	{ "lat_p50", WIRE_COUNT_DASH, 0 },
+	[WIRE_TALLY_P95] =	{ "lat_p95", WIRE_COUNT_DASH, 0 },
+	[WIRE_TALLY_MAX] =	{ "lat_max", WIRE_COUNT_DASH, 0 },
+};
+const struct wire_line wire_tally = {
+	"tally", wire_tally_fields, wire_ids, WIRE_TALLY_NFIELDS
+};
+
 static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_TASK] =	{ "task", WIRE_INT, 0 },
 	[WIRE_TABLE_NAME] =	{ "name", WIRE_WORD, 0 },

@@ -132,6 +132,18 @@ enum wire_why {
 };
 
 /*
+ * tally policy=NAME id=N ticks=N share=X ran=N runs=N lat_p50=N|-
+ * lat_p95=N|- lat_max=N|-: what a task got under a policy since compare
+ * started (SPEC.md section 10), as headless --compare counts it.
+ */
+enum wire_tally {
+	WIRE_TALLY_POLICY, WIRE_TALLY_ID, WIRE_TALLY_TICKS, WIRE_TALLY_SHARE,
+	WIRE_TALLY_RAN, WIRE_TALLY_RUNS, WIRE_TALLY_P50, WIRE_TALLY_P95,
+	WIRE_TALLY_MAX,
+	WIRE_TALLY_NFIELDS
+};
+
+/*
  * kruns cpu=N from=N ID*N,0*N,-*N,?*N,...: what the kernel ran there
  * (subscribe ... kruns); the fields are runs lines'.
  */
@@ -139,7 +151,7 @@ enum wire_why {
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
 	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view,
-	    wire_why, wire_swhy;
+	    wire_why, wire_swhy, wire_tally;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)
