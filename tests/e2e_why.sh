@@ -111,6 +111,40 @@ fi
 expect "$tmp/f2" '^frame .* delta=1 shadow=o1,cfs,rr picture=lag$' \
     "delta frame: shadow= and picture="
 
+# The live tally is headless --compare's count: shadows from tick 0 (a
+# scenario's compare key), 3000 ticks stepped, every number the same.
+cat >"$tmp/mix.cfg" <<'CFG'
+name = "mix";
+cpus = 2;
+compare = "o1,cfs,eevdf";
+tasks = (
+  { name = "hog1"; },
+  { name = "hog2"; nice = 5; },
+  { name = "hog3"; },
+  { name = "editor"; pattern = [ 2, 40 ]; start = 5; },
+  { name = "player"; pattern = [ 3, 13 ]; start = 9; }
+);
+CFG
+"$sd" --headless --scenario "$tmp/mix.cfg" --ticks 3000 \
+    --compare staircase,o1,cfs,eevdf >"$tmp/cmp" 2>>"$tmp/err"
+ask pause "load $tmp/mix.cfg" 'step 3000' status >"$tmp/ld"
+expect "$tmp/ld" '^status tick=3000 .* compare=o1,cfs,eevdf ' \
+    "a scenario's compare key sets the shadows"
+ask 'subscribe 5' quit >"$tmp/f4"
+awk '/^policy / { p = $2; next }
+    /^task,/ || /^$/ { next }
+    { split($0, a, ","); n[p]++
+      printf "%s %d %s %s %s %s %s %s\n", p, n[p], a[3], a[4], a[5], a[6], a[7], a[8] }' \
+    "$tmp/cmp" >"$tmp/want"
+sed -n 's/^tally policy=\([a-z0-9]*\) id=\([0-9]*\) ticks=3000 share=\([0-9.]*\) ran=\([0-9]*\) runs=\([0-9]*\) lat_p50=\([0-9-]*\) lat_p95=\([0-9-]*\) lat_max=\([0-9-]*\)$/\1 \2 \3 \4 \5 \6 \7 \8/p' \
+    "$tmp/f4" >"$tmp/got"
+if [ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got"; then
+	ok "tally: live = headless --compare, 4 policies x 5 tasks"
+else
+	fail "tally: live differs from headless --compare"
+	diff "$tmp/want" "$tmp/got" | head -10
+fi
+
 ask 'compare off' status >"$tmp/off"
 expect "$tmp/off" '^status .* compare=off ' "compare off"
 ask 'subscribe 5' quit >"$tmp/f3"
