@@ -35,7 +35,7 @@ for p in staircase o1 cfs rr; do
 	"$sd" --headless --scenario o1-vs-staircase --ticks 1000 --policy $p \
 	    --explain >"$tmp/$p" 2>>"$tmp/err"
 done
-expect "$tmp/staircase" '^why tick=10 cpu=0 task=2 text=hog1 used its 10 ms at rank 120, down to 121; hog2 at 120 is the best rank now$' \
+expect "$tmp/staircase" '^why tick=10 cpu=0 task=2 text=hog1 used its 10 ms at rank 120, down to 121; hog2 at 120 is the best rank now; next hog3 at 120$' \
     "staircase: a stair used up"
 expect "$tmp/o1" 'text=hog1 moved to the expired array: its timeslice ran out, not interactive (prio 125, bonus -5)' \
     "o1: an expiry into the expired array"

@@ -136,15 +136,17 @@ test_staircase(void **state)
 	(void)state;
 	why_mix(e);
 	why_run(e, 2000);
-	WHY_IS(0, 0, "hog1: arrived at rank 120, the best here (4 queued)");
+	WHY_IS(0, 0, "hog1: arrived at rank 120, the best here (4 queued); "
+	    "next hog2 at 120");
 	WHY_IS(10, 0, "hog1 used its 10 ms at rank 120, down to 121; hog2 "
-	    "at 120 is the best rank now");
+	    "at 120 is the best rank now; next hog3 at 120");
 	WHY_NONE(11, 0);
 	WHY_IS(32, 0, "editor slept; hog1: rank 121, the best here "
-	    "(3 queued)");
+	    "(3 queued); next hog2 at 121");
 	WHY_IS(62, 0, "hog3 used its 10 ms at rank 121, down to 122; hog1, "
-	    "also at 122, was there first");
-	WHY_IS(618, 0, "editor preempts hog1: woke at rank 120, above 121");
+	    "also at 122, was there first; next hog2 at 122");
+	WHY_IS(618, 0, "editor preempts hog1: woke at rank 120, above 121; "
+	    "next hog1 at 121");
 	engine_free(e);
 
 	/* A fall-off, with a task arriving as it happens. */
@@ -153,7 +155,8 @@ test_staircase(void **state)
 	et_hog(e, "late", 0, 200, NULL);
 	why_run(e, 200);
 	WHY_IS(200, 0, "hog fell off the bottom: descent 2 (k=2) starts at "
-	    "121 with 20 ms; late at 120 is the best rank now");
+	    "121 with 20 ms; late at 120 is the best rank now; next hog at "
+	    "121");
 	engine_free(e);
 }
 
@@ -247,11 +250,12 @@ test_rr(void **state)
 	(void)state;
 	why_mix(e);
 	why_run(e, 200);
-	WHY_IS(0, 0, "hog1: arrived, at the head of the FIFO (4 queued)");
+	WHY_IS(0, 0, "hog1: arrived, at the head of the FIFO (4 queued); "
+	    "then hog2");
 	WHY_IS(10, 0, "hog1 used its 10 ms slice: to the tail; hog2, next in "
-	    "the FIFO (4 queued), takes its turn");
+	    "the FIFO (4 queued), takes its turn; then hog3");
 	WHY_IS(32, 0, "editor slept; hog1, next in the FIFO (3 queued), takes "
-	    "its turn");
+	    "its turn; then hog2");
 	engine_free(e);
 }
 
