@@ -39,7 +39,7 @@ expect "$tmp/staircase" '^why tick=10 cpu=0 task=2 text=hog1 used its 10 ms at r
     "staircase: a stair used up"
 expect "$tmp/o1" 'text=hog1 moved to the expired array: its timeslice ran out, not interactive (prio 125, bonus -5)' \
     "o1: an expiry into the expired array"
-expect "$tmp/o1" 'text=editor preempts hog[0-9]: woke at prio 1[0-9]*, bonus [-+][0-9], above 125$' \
+expect "$tmp/o1" 'text=editor preempts hog[0-9]: woke at prio 1[0-9]*, bonus [-+][0-9], above 125; next hog[0-9] at prio 125$' \
     "o1: a wake preemption by prio"
 expect "$tmp/cfs" 'text=.*: smallest vruntime [0-9.]* ms (min_vruntime [0-9.]*; next hog[0-9] at [0-9.]*)' \
     "cfs: the smallest vruntime"

@@ -169,14 +169,20 @@ test_o1(void **state)
 	why_mix(e);
 	why_run(e, 1000);
 	WHY_IS(0, 0, "hog1 arrived; hog1 heads the active array at prio 125, "
-	    "bonus -5 (4 active, 0 expired)");
+	    "bonus -5 (4 active, 0 expired); next hog2 at prio 125");
 	WHY_IS(102, 0, "hog1 moved to the expired array: its timeslice ran "
 	    "out, not interactive (prio 125, bonus -5); hog2 heads the active "
-	    "array at prio 125, bonus -5 (3 active, 1 expired)");
+	    "array at prio 125, bonus -5 (3 active, 1 expired); next hog3 at "
+	    "prio 125");
+	WHY_IS(306, 0, "hog3 moved to the expired array: its timeslice ran "
+	    "out, not interactive (prio 125, bonus -5); editor heads the "
+	    "active array at prio 125, bonus -5 (1 active, 3 expired); then "
+	    "the arrays swap");
 	WHY_IS(308, 0, "editor slept; the active array ran empty: the arrays "
-	    "swap; hog1 heads the new active array at prio 125, bonus -5");
+	    "swap; hog1 heads the new active array at prio 125, bonus -5; next "
+	    "hog2 at prio 125");
 	WHY_IS(348, 0, "editor preempts hog1: woke at prio 122, bonus -2, "
-	    "above 125");
+	    "above 125; next hog1 at prio 125");
 	engine_free(e);
 
 	/* Two interactive tasks: the granularity requeue, the reinsert. */
