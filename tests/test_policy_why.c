@@ -331,6 +331,32 @@ test_same(void **state)
 	assert_true(lines > 1000);
 }
 
+/*
+ * Quiet ticks run at once (engine_advance) change no runner: after
+ * them the engine gives no why line, not the last switch's again.
+ */
+static void
+test_advance(void **state)
+{
+	struct engine	*e = why_engine(&engine_policy_staircase, 1);
+	size_t		 n = 0;
+	int		 i;
+
+	(void)state;
+	et_hog(e, "hog1", 0, 0, NULL);
+	et_hog(e, "hog2", 0, 0, NULL);
+	for (i = 0; i < 100 && n == 0; i++) {
+		engine_tick(e);
+		(void)engine_whys(e, &n);
+	}
+	assert_true(n > 0);
+	assert_true(engine_quiet(e, 5) > 0);
+	engine_advance(e, 1);
+	(void)engine_whys(e, &n);
+	assert_int_equal(n, 0);
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -341,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_eevdf),
 		cmocka_unit_test(test_rr),
 		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_advance),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
