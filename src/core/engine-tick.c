@@ -162,6 +162,7 @@ engine_free(struct engine *e)
 	free(e->events);
 	free(e->fired);
 	free(e->notes.v);
+	free(e->whys.v);
 	free(e->log);
 	free(e->cpus);
 	free(e);
@@ -494,6 +495,9 @@ engine_tick(struct engine *e)
 		for (c = 0; c < e->p.cpus; c++)
 			picks[c] = pick(&e->env, e->cpus[c].rq);
 	}
+	/* Before they run: the CPU rows still say what ran last. */
+	if (e->explaining)
+		engine_why_tick(e, picks);
 	if (e->tracking)
 		engine_run_cpus(e, picks, now, 1);
 	else
@@ -617,6 +621,7 @@ engine_advance(struct engine *e, uint64_t n)
 		e->env.now = now;
 		e->notes.n = 0;
 		e->ndue = 0;
+		e->whys.n = 0;		/* no runner changes: nothing to explain */
 		for (c = 0; c < e->p.cpus; c++) {
 			if ((id = e->cpus[c].last.task) != 0)
 				engine_run(e, c, &e->tasks[id - 1], now);

@@ -117,23 +117,25 @@ const struct cmd_entry cmd_policy_entry = {
 };
 
 /*
- * compare <name|off>: a shadow engine under another policy beside the
- * enforced one (SPEC.md section 6), kept across load and reset.
+ * compare <a[,b[,c]]|off>: up to three shadow engines under other
+ * policies beside the enforced one (SPEC.md sections 6 and 10), kept
+ * across load and reset.
  */
 static enum cmd_retval
 cmd_compare_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
 	char	*cause = NULL;
 
-	if (live_compare(ctx->live, cmd->policy, &cause) != 0)
+	if (live_compare(ctx->live, cmd->policies, cmd->npolicies,
+	    &cause) != 0)
 		return (cmd_error(ctx, cause));
 	return (cmd_ok(ctx));
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare", 1, 1, CMD_ENGINE, "compare <staircase|o1|cfs|eevdf|rr|off>",
-	"run a shadow policy beside the enforced one", cmd_parse_compare,
-	cmd_compare_exec
+	"compare", 1, 1, CMD_ENGINE, "compare <policy[,policy[,policy]]|off>",
+	"run up to three shadow policies beside the enforced one",
+	cmd_parse_compare, cmd_compare_exec
 };
 
 /* view [key=value ...]: the presenter's view, for followers. */

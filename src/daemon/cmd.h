@@ -31,6 +31,7 @@
 
 #include "engine.h"
 #include "protocol.h"
+#include "session.h"
 
 struct evbuffer;
 struct live;
@@ -86,7 +87,10 @@ struct cmd {
 	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
-	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
+	const struct engine_policy *policy;	/* policy */
+	/* compare: its policies (0: off). */
+	const struct engine_policy *policies[SESSION_SHADOWS];
+	int		 npolicies;
 	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
 };

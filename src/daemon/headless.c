@@ -46,6 +46,7 @@ struct headless_opts {
 	const char	*policy;	/* NULL: the scenario's */
 	const char	*compare;	/* NULL: no comparison */
 	const char	*replay;	/* --replay JOURNAL */
+	int		 explain;	/* --explain: the why of each pick */
 	int		 every_tick;	/* --every-tick: no tick skipped */
 };
 
@@ -63,10 +64,10 @@ struct headless_run {
 
 static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
-"               [--perfetto PATH] [--table TASK] [--cpus N]\n"
+"               [--perfetto PATH] [--table TASK] [--cpus N] [--explain]\n"
 "               [--rr-interval MS] [--policy NAME | --compare NAME,NAME...]\n"
 "       stairsd --headless --replay JOURNAL [--ticks N] [--trace PATH|-]\n"
-"               [--perfetto PATH] [--table TASK] [--policy NAME]\n"
+"               [--perfetto PATH] [--table TASK] [--policy NAME] [--explain]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
@@ -78,6 +79,8 @@ static const char headless_usage_text[] =
 "                      per CPU per tick (staircase: iter,left)\n"
 "  --perfetto PATH     write the run as ftrace text for Perfetto's UI\n"
 "  --table TASK        print the article's table for TASK (name or id)\n"
+"  --explain           print why each CPU's runner changed, one line per\n"
+"                      switch on stdout: why tick=T cpu=C task=ID text=...\n"
 "  --cpus N            engine CPUs (overrides the scenario)\n"
 "  --rr-interval MS    rr_interval (overrides the scenario)\n"
 "  --policy NAME       staircase (default), o1, cfs, eevdf or rr (overrides\n"
@@ -119,7 +122,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
 	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE,
-	    O_REPLAY, O_EVERY_TICK };
+	    O_REPLAY, O_EXPLAIN, O_EVERY_TICK };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -132,6 +135,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "policy",	 required_argument,	NULL, O_POLICY },
 		{ "compare",	 required_argument,	NULL, O_COMPARE },
 		{ "replay",	 required_argument,	NULL, O_REPLAY },
+		{ "explain",	 no_argument,		NULL, O_EXPLAIN },
 		{ "every-tick",	 no_argument,		NULL, O_EVERY_TICK },
 		{ "help",	 no_argument,		NULL, 'h' },
 		{ "version",	 no_argument,		NULL, O_VERSION },
@@ -195,6 +199,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		case O_REPLAY:
 			o->replay = optarg;
 			break;
+		case O_EXPLAIN:
+			o->explain = 1;
+			break;
 		case O_EVERY_TICK:
 			o->every_tick = 1;
 			break;
@@ -221,10 +228,10 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		return (-1);
 	}
 	if (o->compare != NULL && (o->policy != NULL || o->trace != NULL ||
-	    o->table != NULL || o->perfetto != NULL)) {
+	    o->table != NULL || o->perfetto != NULL || o->explain)) {
 		fprintf(stderr, "stairsd: --compare runs every policy it "
 		    "names and prints its own table: no --policy, --trace, "
-		    "--perfetto or --table with it\n");
+		    "--perfetto, --table or --explain with it\n");
 		return (-1);
 	}
 	if (o->replay != NULL) {
@@ -291,6 +298,22 @@ headless_table(struct headless_run *run, int ncpus)
 			break;
 		}
 	}
+}
+
+/*
+ * --explain: the why lines of the tick just run (SPEC.md section 10),
+ * on stdout after the tick's trace rows if the trace is there too.
+ */
+static void
+headless_explain(const struct headless_run *run, uint64_t tick)
+{
+	const struct engine_why	*w;
+	size_t			 i, n;
+
+	w = engine_whys(run->e, &n);
+	for (i = 0; i < n; i++)
+		printf("why tick=%llu cpu=%d task=%d text=%s\n",
+		    (unsigned long long)tick, w[i].cpu, w[i].task, w[i].text);
 }
 
 /* Say why setup failed (cause, freed), after where if not NULL: 2. */
@@ -466,7 +489,7 @@ headless_main(int argc, char **argv)
 		run.policy = &engine_policy_staircase;
 	/* Asked for no output at all: the summary of --compare, one policy. */
 	if (o.compare == NULL && o.replay == NULL && o.trace == NULL &&
-	    o.table == NULL && o.perfetto == NULL)
+	    o.table == NULL && o.perfetto == NULL && !o.explain)
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
 		headless_setup_plain(&set, sc, &p, run.policy);
@@ -511,6 +534,8 @@ headless_main(int argc, char **argv)
 	if (j != NULL)
 		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL,
 		    o.replay);
+	if (o.explain)
+		session_explain(run.s, 1);
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
@@ -550,6 +575,8 @@ headless_main(int argc, char **argv)
 			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)
 			headless_table(&run, p.cpus);
+		if (o.explain)
+			headless_explain(&run, t);
 	}
 
 	if (run.trace != NULL) {

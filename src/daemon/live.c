@@ -41,6 +41,7 @@
 #include "session.h"
 #include "sinks.h"
 #include "table.h"
+#include "whys.h"
 #include "xmalloc.h"
 
 #define LIVE_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
@@ -49,9 +50,12 @@ struct live {
 	struct config		 cfg;
 	char			*config_path;	/* NULL: defaults only */
 	struct session		*session;
-	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
-	const struct engine_policy *compare;
+	/* compare a,b,c: the shadows' policies, kept across loads. */
+	const struct engine_policy *compare[SESSION_SHADOWS];
+	int			 ncompare;	/* 0: off */
+	char			 compare_text[SESSION_SHADOWS * 16];
 	struct notes		*notes;
+	struct whys		*whys;		/* each CPU's last why */
 	struct sinks		*sinks;
 	struct bridge		*bridge;
 	struct pacer		*pacer;
@@ -82,6 +86,7 @@ live_create(const struct config *cfg, const char *config_path)
 	if (config_path != NULL)
 		l->config_path = path_absolute(config_path);
 	l->notes = notes_create();
+	l->whys = whys_create();
 	l->sinks = sinks_create(l->notes);
 	l->bridge = bridge_create(&l->cfg, l->notes, l->sinks);
 	memset(&hooks, 0, sizeof hooks);
@@ -108,6 +113,7 @@ live_free(struct live *l)
 	sinks_free(l->sinks);
 	session_free(l->session);
 	notes_free(l->notes);
+	whys_free(l->whys);
 	catalog_free(l->catalog);
 	config_free(&l->cfg);
 	free(l->config_path);
@@ -132,11 +138,53 @@ live_exit_reason(void *arg, int id, char *buf, size_t len)
 	return (bridge_exit_reason(l->bridge, id, buf, len));
 }
 
+/* Each CPU's last why line, the shadows' too (frames). */
+const struct whys *
+live_whys(const struct live *l)
+{
+	return (l->whys);
+}
+
 /* The scenarios this daemon knows by name. */
 const struct catalog *
 live_catalog(const struct live *l)
 {
 	return (l->catalog);
+}
+
+/* The policies of compare as a list, "o1,cfs", into buf ("off": none). */
+static void
+live_compare_text(const struct engine_policy *const *pol, int n, char *buf,
+    size_t len)
+{
+	size_t	at = 0;
+	int	i;
+
+	snprintf(buf, len, "%s", n == 0 ? "off" : "");
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+		    i > 0 ? "," : "", pol[i]->name);
+}
+
+/* A scenario's compare key (checked as it was parsed): the shadows. */
+static void
+live_compare_scenario(struct live *l, const char *list)
+{
+	const struct engine_policy	*pol[SESSION_SHADOWS];
+	char				*cause = NULL;
+	int				 i, n;
+
+	if ((n = engine_policy_list(list, pol, SESSION_SHADOWS,
+	    &cause)) < 0) {
+		log_warnx("compare \"%s\": %s", list, cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		l->compare[i] = pol[i];
+	l->ncompare = n;
+	live_compare_text(l->compare, l->ncompare, l->compare_text,
+	    sizeof l->compare_text);
 }
 
 /*
@@ -179,9 +227,18 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 		set.exit_reason = live_exit_reason;
 		set.arg = l;
 		s = session_create(&set, sc, cause);
-		/* A comparison goes on: the new session's from its tick 0. */
-		if (s != NULL && l->compare != NULL)
-			(void)session_compare(s, l->compare, cause);
+		/* Every pick explained, for frames' why lines. */
+		if (s != NULL)
+			session_explain(s, 1);
+		/*
+		 * The scenario's shadows (compare = "o1,cfs"), else a
+		 * comparison goes on: the new session's from its tick 0.
+		 */
+		if (s != NULL && sc->compare != NULL)
+			live_compare_scenario(l, sc->compare);
+		if (s != NULL && l->ncompare > 0)
+			(void)session_compare_set(s, l->compare, l->ncompare,
+			    cause);
 	}
 	if (s == NULL)
 		bridge_pending_drop(l->bridge);
@@ -452,6 +509,20 @@ live_lesson(struct live *l, const struct lesson_event *ev)
 	}
 }
 
+/* Keep the why lines of the tick just run, the shadows' too. */
+static void
+live_whys_take(struct live *l, uint64_t tick)
+{
+	const struct engine	*sh;
+	uint64_t		 gen = notes_gen(l->notes);
+
+	int			 i;
+
+	whys_take(l->whys, 0, session_live_engine(l->session), tick, gen);
+	for (i = 0; (sh = session_shadow_at(l->session, i)) != NULL; i++)
+		whys_take(l->whys, i + 1, sh, tick, gen);
+}
+
 /*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
@@ -495,6 +566,8 @@ live_tick(void *arg, int last)
 	for (i = 0; i < n; i++)
 		live_lesson(l, &ev[i]);
 	notes_changed(l->notes);
+	/* After the gen moved: a frame built before has gen below. */
+	live_whys_take(l, tick);
 }
 
 /* A run of ticks cut short: enforce its last. */
@@ -616,19 +689,29 @@ live_seek(struct live *l, uint64_t tick, char **cause)
 }
 
 /*
- * compare NAME (NULL: off): a shadow engine under another policy beside
- * the enforced one (SPEC.md section 6), kept across load and reset.
+ * compare a,b,c (n 0: off): up to three shadow engines under other
+ * policies beside the enforced one (SPEC.md sections 6 and 10), kept
+ * across load and reset.
  */
 int
-live_compare(struct live *l, const struct engine_policy *pol, char **cause)
+live_compare(struct live *l, const struct engine_policy *const *pol, int n,
+    char **cause)
 {
-	const struct engine_policy	*old = l->compare;
+	char	old[sizeof l->compare_text];
+	int	i;
 
-	if (session_compare(l->session, pol, cause) != 0)
+	if (session_compare_set(l->session, pol, n, cause) != 0)
 		return (-1);
-	l->compare = pol;
-	notes_add(l->notes, session_now(l->session), "compare %s -> %s",
-	    old != NULL ? old->name : "off", pol != NULL ? pol->name : "off");
+	live_compare_text(l->compare, l->ncompare, old, sizeof old);
+	for (i = 0; i < n; i++)
+		l->compare[i] = pol[i];
+	l->ncompare = n;
+	live_compare_text(l->compare, l->ncompare, l->compare_text,
+	    sizeof l->compare_text);
+	for (i = 1; i < WHYS_SLOTS; i++)
+		whys_clear(l->whys, i);
+	notes_add(l->notes, session_now(l->session), "compare %s -> %s", old,
+	    l->compare_text);
 	return (0);
 }
 
@@ -666,6 +749,7 @@ live_switch_to(struct live *l, struct session *s)
 		live_procs_stop(l);
 	l->session = s;
 	session_free(old);
+	whys_clear(l->whys, -1);
 	pacer_session(l->pacer, s);
 	if (sinks_begin(l->sinks, s, &why) != 0) {
 		log_warnx("perfetto: %s", why);
@@ -775,8 +859,9 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->description = session_description(l->session);
 	st->sleep = l->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
-	st->compare = l->compare != NULL ? l->compare->name : NULL;
-	st->shadow = session_shadow(l->session) != NULL;
+	st->picture = engine_get_policy(e)->picture;
+	st->compare = l->ncompare > 0 ? l->compare_text : NULL;
+	st->shadow = session_nshadows(l->session) > 0;
 	st->record = sinks_record_state(l->sinks);
 }
 

@@ -748,10 +748,13 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 {
 	const struct scenario_override	*o;
 	const struct engine_param	*d;
+	const struct engine_policy	*pol[SCENARIO_COMPARE_MAX];
 	const char			*key = config_setting_name(s);
 	const char			*str = NULL;
+	char				*cause = NULL;
 	long long			 v;
 	size_t				 i;
+	int				 r;
 
 	for (i = 0; i < scenario_noverrides; i++) {
 		o = &scenario_overrides[i];
@@ -780,6 +783,18 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 			    engine_policy_names()));
 		free(sc->policy);
 		sc->policy = xstrdup(str);
+	} else if (strcmp(key, "compare") == 0) {
+		if (scenario_string(ctx, s, "compare", &str) != 0)
+			return (-1);
+		if (engine_policy_list(str, pol, SCENARIO_COMPARE_MAX,
+		    &cause) < 0) {
+			r = scenario_error(ctx, scenario_line(s), "compare: %s",
+			    cause);
+			free(cause);
+			return (r);
+		}
+		free(sc->compare);
+		sc->compare = xstrdup(str);
 	} else
 		return (1);
 	return (0);
@@ -842,8 +857,8 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 			if (r == -1)
 				return (-1);
 			return (scenario_unknown(ctx, s, "top-level",
-			    "name, description, policy, speed, cpus, "
-			    "rr_interval, sleep_min, balance_interval, "
+			    "name, description, policy, compare, speed, "
+			    "cpus, rr_interval, sleep_min, balance_interval, "
 			    "base_slice, groups, tasks, events"));
 		}
 	}

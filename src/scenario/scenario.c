@@ -163,6 +163,7 @@ scenario_free(struct scenario *sc)
 	free(sc->name);
 	free(sc->description);
 	free(sc->policy);
+	free(sc->compare);
 	free(sc->path);
 	free(sc->text);
 	free(sc);

@@ -23,6 +23,7 @@ struct ledger;
 struct lesson;
 struct lesson_event;
 struct runs;
+struct tally;
 
 /*
  * A keyframe every SESSION_KEY_TICKS ticks: a seek clones the nearest
@@ -117,11 +118,18 @@ struct session {
 	size_t			 feed_errors;	/* changes not made again */
 
 	/*
-	 * Live side by side (SPEC.md section 6): a shadow engine under
-	 * another policy, given the same changes and ticks; NULL: none.
+	 * Live side by side (SPEC.md sections 6 and 10): up to
+	 * SESSION_SHADOWS shadow engines under other policies, given the
+	 * same changes and ticks, and what each engine's tasks got
+	 * (tallies[0]: the enforced engine's, [i + 1]: shadow i's).
 	 */
-	struct engine			*shadow;
-	const struct engine_policy	*shadow_policy;
+	struct engine			*shadow[SESSION_SHADOWS];
+	const struct engine_policy	*shadow_policy[SESSION_SHADOWS];
+	int				 nshadows;
+	struct tally			*tallies[SESSION_SHADOWS + 1];
+
+	/* The engines explain each pick (session_explain; SPEC.md 10). */
+	int				 explain;
 };
 
 /* session-apply.c */
@@ -149,8 +157,10 @@ struct ledger	*session_ledger(struct session *);
 struct ledger	*session_recount(struct session *, uint64_t tick);
 
 /* session-shadow.c */
-void		 session_shadow_tick(struct session *);
+void		 session_shadow_tick(struct session *, uint64_t tick);
 void		 session_shadow_change(struct session *, const struct change *,
 		    int id);
+void		 session_shadows_restart(struct session *);
+void		 session_shadows_end(struct session *);
 
 #endif

@@ -250,6 +250,7 @@ session_branch(struct session *s, char **cause)
 	s->e = s->view;
 	s->view = NULL;
 	engine_narrate(s->e, s->note != NULL);
+	engine_explain(s->e, s->explain);
 	/* Ids added after tick may come back with other names. */
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
@@ -262,8 +263,7 @@ session_branch(struct session *s, char **cause)
 		runs_truncate(s->runs, tick);
 	lesson_rewind(s->lesson, tick);
 	s->nfired = 0;
-	/* The shadow starts again from the tick gone back to. */
-	if (s->shadow_policy != NULL)
-		(void)session_compare(s, s->shadow_policy, cause);
+	/* The shadows start again from the tick gone back to. */
+	session_shadows_restart(s);
 	return (0);
 }

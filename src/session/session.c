@@ -101,7 +101,7 @@ session_free(struct session *s)
 		engine_free(s->keys[i].e);
 	free(s->keys);
 	engine_free(s->view);
-	engine_free(s->shadow);
+	session_shadows_end(s);
 	lesson_free(s->lesson);
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
@@ -349,7 +349,7 @@ session_feed_branch_ahead(const struct session *s)
 uint64_t
 session_skippable(const struct session *s, uint64_t most)
 {
-	if (s->feed != NULL || s->trace != NULL || s->shadow != NULL ||
+	if (s->feed != NULL || s->trace != NULL || s->nshadows > 0 ||
 	    s->ledger != NULL || s->note != NULL || s->runs != NULL ||
 	    s->history > 0)
 		return (0);
@@ -378,8 +378,8 @@ session_tick(struct session *s)
 	s->fired = lesson_fire(s->lesson, tick, &s->nfired);
 	engine_tick(s->e);
 	session_runs_tick(s, tick);
-	if (s->shadow != NULL)
-		session_shadow_tick(s);
+	if (s->nshadows > 0)
+		session_shadow_tick(s, tick);
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
 	if (s->ledger != NULL)
@@ -415,7 +415,7 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	    s->note != NULL)
 		session_exits(s, c.at);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
-	if (s->shadow != NULL && c.kind != CHANGE_POLICY)
+	if (s->nshadows > 0 && c.kind != CHANGE_POLICY)
 		session_shadow_change(s, &c, r);
 	return (c.kind == CHANGE_ADD ? r : 0);
 }

@@ -121,6 +121,13 @@ void	session_end(struct session *);
  * CHANGE_ADD the new task's id), or -1 with *cause.
  */
 int	session_change(struct session *, const struct change *, char **cause);
+/*
+ * Have the present engine and the shadow explain each pick (SPEC.md
+ * section 10), or not (as a session starts): after a tick, the why
+ * lines are engine_whys() of session_live_engine and session_shadow.
+ * Off, the engines' ticks and traces are as without it.
+ */
+void	session_explain(struct session *, int on);
 /* Run one tick: its trace rows, table counts and narration. */
 void	session_tick(struct session *);
 
@@ -136,17 +143,31 @@ size_t	session_feed_errors(const struct session *);
 int	session_feed_branch_ahead(const struct session *);
 
 /*
- * Live side by side (SPEC.md section 6): a shadow engine with another
- * policy over the same workload, a copy of the present switched to pol
- * (NULL: none), given every later change and tick of the enforced one.
- * A branch starts it again from the tick gone back to.  0, or -1 with
- * *cause (the past is viewed).  session_shadow is NULL when there is
- * none or the past is viewed (the shadow has no past).
+ * Live side by side (SPEC.md sections 6 and 10): up to SESSION_SHADOWS
+ * shadow engines with other policies over the same workload, each a
+ * copy of the present switched to its policy, given every later change
+ * and tick of the enforced one; and what every engine's tasks got from
+ * then on (tally.h: ran, runs, wake-up latencies).  A branch starts
+ * them again from the tick gone back to.  session_compare_set of n = 0
+ * drops them.  0, or -1 with *cause (the past is viewed, too many).
+ * While the past is viewed there are none to read (they have no past).
  */
+#define SESSION_SHADOWS	3
+struct tally;
+int	session_compare_set(struct session *,
+	    const struct engine_policy *const *, int n, char **cause);
+/* One shadow, or none (NULL). */
 int	session_compare(struct session *, const struct engine_policy *,
 	    char **cause);
+int	session_nshadows(const struct session *);
+const struct engine *session_shadow_at(const struct session *, int i);
+const struct engine_policy *session_shadow_policy_at(const struct session *,
+	    int i);
+/* The first shadow and its policy (NULL: none). */
 const struct engine *session_shadow(const struct session *);
 const struct engine_policy *session_shadow_policy(const struct session *);
+/* i 0: the enforced engine's tally, i + 1: shadow i's; NULL: none. */
+struct tally *session_tally(const struct session *, int i);
 
 /*
  * Rewind (SPEC.md section 7): keyframes every few thousand ticks within

@@ -52,6 +52,7 @@ struct proto_status {
 	int		 shadow;	/* frames carry the shadow's lines */
 	const char	*record;	/* on, off, failed; NULL: off */
 	const char	*description;	/* status: text=; NULL: none */
+	const char	*picture;	/* the policy's; NULL: none said */
 };
 
 /*
