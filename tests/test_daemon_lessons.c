@@ -151,6 +151,47 @@ test_lesson(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char first[] =
+    "name = \"first\";\n"
+    "speed = 0.01;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; text = \"Before anything\"; },\n"
+    "  { at = 3; action = \"caption\"; text = \"Later\"; }\n"
+    ");\n";
+
+/*
+ * Tick 0's lesson events act before any command (issue 27, item 9): at
+ * speed 0.01 the clock's first tick is 100 ms away, and a command that
+ * came before it used to find the clock running and no caption.  Now
+ * the first command finds the lesson paused at tick 0 with its caption;
+ * the resume runs tick 0 without pausing again.
+ */
+static void
+test_first_tick(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+
+	td_init(&t, NULL, first);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_int_equal(tc_status(c, "paused"), 1);
+	assert_int_equal(tc_status(c, "tick"), 0);
+	tc_expect(c, "subscribe 30", "ok");
+	assert_int_equal(wait_frame_line(c, "caption tick=0 text=Before "
+	    "anything"), 0);
+	tc_expect(c, "unsubscribe", "ok");
+	/* Space: tick 0 runs and the clock goes on (no second pause). */
+	tc_expect(c, "speed 1", "ok");
+	tc_expect(c, "resume", "ok");
+	TD_UNTIL(tc_status(c, "tick") > 10, "the clock to go on past 0");
+	assert_int_equal(tc_status(c, "paused"), 0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 /*
  * A step through a pause or an ask: the steps all run (the clock is
  * paused already); the question is the caption and the next resume
@@ -428,6 +469,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
+		cmocka_unit_test(test_first_tick),
 		cmocka_unit_test(test_seek_speed),
 		cmocka_unit_test(test_seek_speed_real),
 		cmocka_unit_test(test_step_through),
