@@ -201,6 +201,24 @@ cmd_parse_path(struct cmd *cmd, char **w, int n, char **cause)
 	return (0);
 }
 
+/* load <name|path> [run], reset [run]: run, or open paused. */
+int
+cmd_parse_load(struct cmd *cmd, char **w, int n, char **cause)
+{
+	int	i = 0;
+
+	if (strcmp(cmd->entry->name, "load") == 0)
+		cmd->path = xstrdup(w[i++]);
+	if (i < n) {
+		if (strcmp(w[i], "run") != 0) {
+			*cause = xasprintf("usage: %s", cmd->entry->usage);
+			return (-1);
+		}
+		cmd->run = 1;
+	}
+	return (0);
+}
+
 /* <tick>: seek. */
 int
 cmd_parse_tick(struct cmd *cmd, char **w, int n, char **cause)

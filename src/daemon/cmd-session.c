@@ -17,9 +17,12 @@
 #include "session.h"
 #include "xmalloc.h"
 
-/* load <name|path>, reset: a new session; err leaves the current one. */
+/*
+ * load <name|path> [run], reset [run]: a new session at tick 0, paused
+ * (run: running); err leaves the current one.
+ */
 static enum cmd_retval
-cmd_session_load(struct cmd_ctx *ctx, const char *name)
+cmd_session_load(struct cmd_ctx *ctx, const char *name, int run)
 {
 	char		*cause = NULL, *copy, q[QUOTE_SIZE];
 	const char	*p;
@@ -33,7 +36,7 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 	if (strchr(name, '/') != NULL && cmd_absolute(ctx, name) != 0)
 		return (CMD_NORMAL);
 	copy = xstrdup(name);	/* the label goes with the old session */
-	if (live_switch(ctx->live, copy, &cause) != 0) {
+	if (live_switch(ctx->live, copy, run, &cause) != 0) {
 		free(copy);
 		return (cmd_error(ctx, cause));
 	}
@@ -47,24 +50,27 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 static enum cmd_retval
 cmd_load_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	return (cmd_session_load(ctx, cmd->path));
+	return (cmd_session_load(ctx, cmd->path, cmd->run));
 }
 
 const struct cmd_entry cmd_load_entry = {
-	"load", 1, 1, CMD_WRITE, "load <name|path>",
-	"start a scenario afresh at tick 0", cmd_parse_path, cmd_load_exec
+	"load", 1, 2, CMD_WRITE, "load <name|path> [run]",
+	"open a scenario at tick 0, paused (run: running)", cmd_parse_load,
+	cmd_load_exec
 };
 
 /* reset: load the current scenario again. */
 static enum cmd_retval
 cmd_reset_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	return (cmd_session_load(ctx, session_label(live_session(ctx->live))));
+	return (cmd_session_load(ctx, session_label(live_session(ctx->live)),
+	    cmd->run));
 }
 
 const struct cmd_entry cmd_reset_entry = {
-	"reset", 0, 0, CMD_WRITE, "reset", "load the current scenario again",
-	NULL, cmd_reset_exec
+	"reset", 0, 1, CMD_WRITE, "reset [run]",
+	"load the current scenario again (paused; run: running)",
+	cmd_parse_load, cmd_reset_exec
 };
 
 /* record <path> */

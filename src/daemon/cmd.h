@@ -89,6 +89,7 @@ struct cmd {
 	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
 	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
+	int		 run;		/* load, reset: run (else paused) */
 };
 
 /* Where a command runs. */
@@ -126,6 +127,7 @@ int	cmd_parse_spawn(struct cmd *, char **, int, char **);
 int	cmd_parse_step(struct cmd *, char **, int, char **);
 int	cmd_parse_speed(struct cmd *, char **, int, char **);
 int	cmd_parse_path(struct cmd *, char **, int, char **);
+int	cmd_parse_load(struct cmd *, char **, int, char **);
 int	cmd_parse_tick(struct cmd *, char **, int, char **);
 int	cmd_parse_policy(struct cmd *, char **, int, char **);
 int	cmd_parse_compare(struct cmd *, char **, int, char **);

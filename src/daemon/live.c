@@ -63,6 +63,7 @@ struct live {
 
 static void	live_tick(void *, int);
 static void	live_enforce(void *);
+static void	live_open(struct live *);
 
 /* A live daemon configured by cfg, with no session yet. */
 struct live *
@@ -264,6 +265,7 @@ live_begin(struct live *l, struct event_base *base, int tick_fd, int real)
 		live_procs_start(l);
 	pacer_restart(l->pacer, session_speed(l->session) > 0 ?
 	    session_speed(l->session) : l->cfg.speed, 0);
+	live_open(l);
 }
 
 /* The end: the journal's end line, the kernel's last runs, children. */
@@ -391,13 +393,11 @@ live_pause(struct live *l)
  * the caption; an ask's answer waits for the next resume: live_resume),
  * a speed event sets the speed, a mark (a chapter) and a policy switch
  * are narrated.  The pacer stops running ticks when the clock pauses or
- * changes speed.
+ * changes speed.  tick: the tick it fired at.
  */
 static void
-live_lesson(struct live *l, const struct lesson_event *ev)
+live_lesson(struct live *l, const struct lesson_event *ev, uint64_t tick)
 {
-	uint64_t	tick = session_now(l->session) - 1;
-
 	switch (ev->action) {
 	case SCENARIO_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
@@ -467,7 +467,26 @@ live_tick(void *arg, int last)
 	}
 	ev = session_lessons(l->session, &n);
 	for (i = 0; i < n; i++)
-		live_lesson(l, &ev[i]);
+		live_lesson(l, &ev[i], tick);
+	notes_changed(l->notes);
+}
+
+/*
+ * A session opens (the first, a load, a reset): the lesson's events of
+ * tick 0 act now, before any command and before the clock's first tick
+ * (issue 27, item 9): a lesson that pauses at 0 is paused, its caption
+ * up, its speed set, whatever comes first.  Tick 0 then runs them no
+ * more.
+ */
+static void
+live_open(struct live *l)
+{
+	const struct lesson_event	*ev;
+	size_t				 i, n;
+
+	ev = session_lessons_now(l->session, &n);
+	for (i = 0; i < n; i++)
+		live_lesson(l, &ev[i], session_now(l->session));
 	notes_changed(l->notes);
 }
 
@@ -595,16 +614,16 @@ live_compare(struct live *l, const struct engine_policy *pol, char **cause)
 /*
  * `load`: end the current session (its journal's end line written, real
  * children killed and reaped, cgroups removed) and start the scenario
- * name at tick 0, paused or not as before.  The new one is made first:
- * if it fails, *cause says why and the current one runs on.  The files
- * start again for the new session.
+ * name at tick 0, paused (SPEC.md section 7, amended: the presenter
+ * starts it with `resume`), or running if run, whatever the clock was
+ * doing.  The new one is made first: if it fails, *cause says why and
+ * the current one runs on.  The files go on with the new session.
  */
 int
-live_switch(struct live *l, const char *name, char **cause)
+live_switch(struct live *l, const char *name, int run, char **cause)
 {
 	struct session	*s, *old = l->session;
 	char		*why = NULL;
-	int		 paused = pacer_paused(l->pacer);
 
 	/* A bare name is a scenario's, never a file of our directory. */
 	if ((s = live_session_new(l, name, 0, cause)) == NULL)
@@ -627,7 +646,8 @@ live_switch(struct live *l, const char *name, char **cause)
 	/* The new scenario's speed, else the configured one: a lesson's
 	   slow motion does not carry over into the next scenario. */
 	pacer_restart(l->pacer, session_speed(s) > 0 ? session_speed(s) :
-	    l->cfg.speed, paused);
+	    l->cfg.speed, !run);
+	live_open(l);
 	if (l->loaded != NULL)
 		l->loaded(l->loaded_arg);
 	notes_changed(l->notes);

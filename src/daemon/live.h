@@ -64,8 +64,12 @@ void		 live_catchup(struct live *);
 /* A change through the session, journalled; CHANGE_ADD: the new id. */
 int		 live_change(struct live *, const struct change *,
 		    char **cause);
-/* `load` and `reset`: a new session; err leaves the current one. */
-int		 live_switch(struct live *, const char *name, char **cause);
+/*
+ * `load` and `reset`: a new session at tick 0, paused unless run; err
+ * leaves the current one.
+ */
+int		 live_switch(struct live *, const char *name, int run,
+		    char **cause);
 int		 live_record(struct live *, const char *path, char **cause);
 int		 live_compare(struct live *, const struct engine_policy *,
 		    char **cause);

@@ -257,6 +257,15 @@ session_lessons(const struct session *s, size_t *n)
 	return (s->fired);
 }
 
+/* Fire the lesson's events of the present tick, before it runs. */
+const struct lesson_event *
+session_lessons_now(struct session *s, size_t *n)
+{
+	s->fired = lesson_fire(s->lesson, engine_now(s->e), &s->nfired);
+	*n = s->nfired;
+	return (s->fired);
+}
+
 /*
  * Ticks from now that surely run what the last one did, with no lesson
  * event among them (a pause or a speed must come on time): at most most.

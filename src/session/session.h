@@ -90,6 +90,12 @@ const char *session_answer(struct session *);
 /* The lesson's events fired in the last tick (lesson.h), in order. */
 const struct lesson_event *session_lessons(const struct session *,
 	    size_t *n);
+/*
+ * Fire the lesson's events of the tick the session stands at, before it
+ * runs (the live daemon, as a session opens: tick 0's pause or caption
+ * acts before any command); session_tick then finds them fired.
+ */
+const struct lesson_event *session_lessons_now(struct session *, size_t *n);
 /* Ticks from now with no change and no lesson event; at most most. */
 uint64_t session_quiet(const struct session *, uint64_t most);
 /* The caption shown (NULL: none) and the tick it fired at. */
