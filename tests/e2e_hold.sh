@@ -5,6 +5,8 @@
 #   stopped is stopped again, and subscribers get an event saying which
 #   task, which pid and at what tick;
 # - a killed watchdog is replaced, with an event;
+# - the daemon stopped (kill -STOP): the watchdog stops every hog, and
+#   once the daemon goes on what the engine runs runs again;
 # - processes that left their task's process group (setsid, setpgid) die
 #   on SIGTERM and on SIGKILL of the daemon (cgroups; needs root and a
 #   writable cgroup hierarchy, else that part is skipped, saying why).
@@ -143,6 +145,47 @@ else
 fi
 wait "$sub" 2>/dev/null
 sub=""
+
+# The daemon stopped (kill -STOP, ^Z at its terminal): the watchdog
+# stops every hog within a few looks and none runs on unchecked; on
+# SIGCONT the daemon continues what the engine runs.
+hogs=$(ask tasks | sed -n 's/.* kind=real pid=\([0-9][0-9]*\) .*/\1/p')
+all_stopped() {
+	for p in $hogs; do
+		[ "$(proc_state "$p")" = T ] || return 1
+	done
+	return 0
+}
+any_running() {
+	for p in $hogs; do
+		[ "$(proc_state "$p")" = R ] && return 0
+	done
+	return 1
+}
+cputicks() {
+	c=0
+	for p in $hogs; do
+		c=$((c + $(awk '{ print $14 + $15 }' "/proc/$p/stat")))
+	done
+	echo $c
+}
+kill -STOP "$daemon"
+if wait_for 2 "every hog stopped" all_stopped >/dev/null; then
+	c0=$(cputicks)
+	sleep 1
+	c1=$(cputicks)
+	hz=$(getconf CLK_TCK)
+	[ $(((c1 - c0) * 1000 / hz)) -le 50 ] &&
+	    ok "daemon stopped: the watchdog stopped every hog ($(echo $hogs)), $(((c1 - c0) * 1000 / hz)) ms run in 1 s" ||
+	    fail "daemon stopped: the hogs ran $(((c1 - c0) * 1000 / hz)) ms in 1 s"
+else
+	fail "daemon stopped: hogs not all stopped: $(for p in $hogs; do printf '%s=%s ' $p "$(proc_state $p)"; done)"
+fi
+kill -CONT "$daemon"
+wait_for 3 "a hog running again" any_running >/dev/null &&
+    ask status | grep -q '^status ' &&
+    ok "daemon continued: a hog runs again, the daemon answers" ||
+    fail "daemon continued: $(for p in $hogs; do printf '%s=%s ' $p "$(proc_state $p)"; done)"
 
 # 2. Escapees die with the daemon: SIGTERM, then SIGKILL.
 if [ "$(id -u)" != 0 ]; then

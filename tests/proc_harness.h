@@ -31,7 +31,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 #include "bindir.h"
 #include "skip_timing.h"

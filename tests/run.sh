@@ -31,7 +31,7 @@ logs=$tbin/log
 # workloads (hackbench) would load the CPUs the others time.
 serial() {
 	case "$1" in
-	test_proc|test_cgroup|test_daemon_life|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh|e2e_layers.sh|e2e_import.sh)
+	test_proc|test_cgroup|test_daemon_life|test_daemon_storm|test_hold|test_observe|test_perfetto|e2e_real.sh|e2e_hold.sh|e2e_install.sh|e2e_kruns.sh|e2e_sleeping.sh|e2e_exit_tick.sh|e2e_layers.sh|e2e_import.sh)
 		return 0 ;;
 	esac
 	return 1
@@ -179,6 +179,13 @@ while [ -n "$pending" ] || [ $nrun -gt 0 ]; do
 	done
 	running=$still
 	[ $nrun -gt 0 ] && sleep 0.1
+done
+# Each failed test's failing lines again, last, where a log cut to its
+# tail (CI's) still shows them.
+for n in $failed; do
+	echo "--- $n: what failed"
+	grep -E -i 'fail|error|timeout|abort|sanitizer' "$logs/$n.out" |
+	    grep -v -E '^\[ +(RUN|OK) ' | head -12
 done
 [ -n "$failed" ] && echo "FAILED:$failed"
 echo "$pass passed, $fail failed, $skip skipped"

@@ -710,7 +710,11 @@ test_format(void **state)
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none alive=2 lag=0 clients=1 "
 	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0 "
-	    "compare=off");
+	    "compare=off record=off");
+	st.record = "failed";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " compare=off record=failed"));
+	st.record = NULL;
 	st.scenario = "The article\ttable";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " scenario=The_article_table"));
@@ -739,14 +743,14 @@ test_format(void **state)
 	/* The description: status's last field, to the end; no frame's. */
 	st.description = "Two hogs\tand an editor";
 	protocol_status_line(buf, sizeof buf, &st);
-	assert_non_null(strstr(buf, " compare=off text=Two hogs and an "
+	assert_non_null(strstr(buf, " record=off text=Two hogs and an "
 	    "editor"));
 	assert_int_equal(buf[strlen(buf) - 1], 'r');
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
 	assert_null(strstr(buf, "text="));
 	st.description = "";
 	protocol_status_line(buf, sizeof buf, &st);
-	assert_non_null(strstr(buf, " compare=off text="));
+	assert_non_null(strstr(buf, " record=off text="));
 	st.description = NULL;
 	/* A scenarios line: name and file one word, the text to the end. */
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,

@@ -94,6 +94,24 @@ xvasprintf(const char *fmt, va_list ap)
 	return (s);
 }
 
+/*
+ * What is wrong at a place in a file, as every reader of files here says
+ * it: "LABEL:LINE: message", or "LABEL: message" when line is 0.
+ */
+char *
+xvasprintf_at(const char *label, int line, const char *fmt, va_list ap)
+{
+	char	*msg, *s;
+
+	msg = xvasprintf(fmt, ap);
+	if (line > 0)
+		s = xasprintf("%s:%d: %s", label, line, msg);
+	else
+		s = xasprintf("%s: %s", label, msg);
+	free(msg);
+	return (s);
+}
+
 /* asprintf that never fails. */
 char *
 xasprintf(const char *fmt, ...)
@@ -105,4 +123,32 @@ xasprintf(const char *fmt, ...)
 	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	return (s);
+}
+
+/* A copy of an argv: a NULL-ended vector of strings, each copied. */
+char **
+argv_copy(char *const *argv)
+{
+	char	**v;
+	size_t	  n, i;
+
+	for (n = 0; argv[n] != NULL; n++)
+		;
+	v = xcalloc(n + 1, sizeof *v);
+	for (i = 0; i < n; i++)
+		v[i] = xstrdup(argv[i]);
+	return (v);
+}
+
+/* Free an argv (up to its NULL) and its strings; NULL is none. */
+void
+argv_free(char **argv)
+{
+	char	**p;
+
+	if (argv == NULL)
+		return;
+	for (p = argv; *p != NULL; p++)
+		free(*p);
+	free(argv);
 }

@@ -16,5 +16,11 @@ char   *xstrdup(const char *);
 char   *xstrndup(const char *, size_t);
 char   *xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
 char   *xvasprintf(const char *, va_list) __attribute__((format(printf, 1, 0)));
+char   *xvasprintf_at(const char *label, int line, const char *, va_list)
+	    __attribute__((format(printf, 3, 0)));
+
+/* NULL-ended vectors of strings (an argv). */
+char  **argv_copy(char *const *);
+void	argv_free(char **);
 
 #endif

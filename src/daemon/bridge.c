@@ -103,13 +103,10 @@ bridge_free(struct bridge *b)
 void
 bridge_pending_drop(struct bridge *b)
 {
-	size_t	i, j;
+	size_t	i;
 
-	for (i = 0; i < b->npending; i++) {
-		for (j = 0; b->pending[i].argv[j] != NULL; j++)
-			free(b->pending[i].argv[j]);
-		free(b->pending[i].argv);
-	}
+	for (i = 0; i < b->npending; i++)
+		argv_free(b->pending[i].argv);
 	free(b->pending);
 	b->pending = NULL;
 	b->npending = 0;
@@ -122,7 +119,6 @@ bridge_pending(void *arg, struct engine *e, int id,
 {
 	struct bridge		*b = arg;
 	struct bridge_pending	*p;
-	size_t			 n, i;
 
 	if (procs_lookup(b->bindir, t->argv[0], cause) != 0)
 		return (-1);
@@ -130,11 +126,7 @@ bridge_pending(void *arg, struct engine *e, int id,
 	    sizeof *b->pending);
 	p = &b->pending[b->npending++];
 	p->id = id;
-	for (n = 0; t->argv[n] != NULL; n++)
-		;
-	p->argv = xcalloc(n + 1, sizeof *p->argv);
-	for (i = 0; i < n; i++)
-		p->argv[i] = xstrdup(t->argv[i]);
+	p->argv = argv_copy(t->argv);
 	return (0);
 }
 

@@ -1,10 +1,9 @@
 /*
  * cmd-clock.c -- the commands of the clock: pause, resume, step, speed
  * and seek.  A step's reply comes when its ticks have run (CMD_WAIT);
- * pause, resume, a new step and a seek cancel a step under way first.
+ * pause, resume, a new step and a seek cancel a step under way first
+ * (live.c).
  */
-#include <event2/buffer.h>
-
 #include <stdlib.h>
 
 #include "cmd.h"
@@ -16,8 +15,7 @@
 static enum cmd_retval
 cmd_pause_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	pacer_step_cancel(live_pacer(ctx->live), "pause");
-	live_pause(ctx->live);
+	live_pause(ctx->live, "pause");
 	return (cmd_ok(ctx));
 }
 
@@ -30,7 +28,6 @@ const struct cmd_entry cmd_pause_entry = {
 static enum cmd_retval
 cmd_resume_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	pacer_step_cancel(live_pacer(ctx->live), "resume");
 	live_resume(ctx->live);
 	return (cmd_ok(ctx));
 }
@@ -47,10 +44,7 @@ const struct cmd_entry cmd_resume_entry = {
 static enum cmd_retval
 cmd_step_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	pacer_step_cancel(live_pacer(ctx->live), "a new step");
-	live_leave_past(ctx->live);
-	pacer_step(live_pacer(ctx->live), cmd->steps, cmd->step_event,
-	    ctx->wait);
+	live_step(ctx->live, cmd->steps, cmd->step_event, ctx->wait);
 	return (CMD_WAIT);
 }
 

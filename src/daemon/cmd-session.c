@@ -2,8 +2,6 @@
  * cmd-session.c -- the commands of the session as a whole: load, reset,
  * record, policy, compare, and the presenter's view.
  */
-#include <event2/buffer.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -67,8 +67,7 @@ cmd_tasks_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 			cmd_line(ctx, buf, live_task_line(ctx->live, e, &ti, 1,
 			    buf, sizeof buf));
 	}
-	evbuffer_add_printf(ctx->out, "ok %d\n", n);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, n));
 }
 
 const struct cmd_entry cmd_tasks_entry = {
@@ -89,8 +88,7 @@ cmd_cpus_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 		engine_cpu_info(e, c, &ci);
 		cmd_line(ctx, buf, format_cpu_line(buf, sizeof buf, e, &ci));
 	}
-	evbuffer_add_printf(ctx->out, "ok %d\n", n);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, n));
 }
 
 const struct cmd_entry cmd_cpus_entry = {
@@ -128,8 +126,7 @@ cmd_marks_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	for (i = 0; i < n; i++)
 		cmd_line(ctx, buf, protocol_text_line(buf, sizeof buf,
 		    "mark", m[i].at, m[i].text));
-	evbuffer_add_printf(ctx->out, "ok %zu\n", n);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, (long long)n));
 }
 
 const struct cmd_entry cmd_marks_entry = {
@@ -168,8 +165,7 @@ cmd_scenarios_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	if (skipped > 0)
 		log_warnx("scenarios: %zu of the scenario path's files do not "
 		    "load", skipped);
-	evbuffer_add_printf(ctx->out, "ok %zu\n", lines);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, (long long)lines));
 }
 
 const struct cmd_entry cmd_scenarios_entry = {

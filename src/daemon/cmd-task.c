@@ -4,8 +4,6 @@
  * the session (live_change: journalled) and says what it did in an
  * event line, so subscribers see who did what.
  */
-#include <event2/buffer.h>
-
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,8 +227,7 @@ cmd_add_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	cmd_task_note(ctx, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
 	    cmd->pattern != NULL ? ", pattern" : ", hog",
 	    cmd->runtime != 0 ? ", runtime" : "");
-	evbuffer_add_printf(ctx->out, "ok %d\n", id);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, id));
 }
 
 const struct cmd_entry cmd_add_entry = {
@@ -279,8 +276,7 @@ cmd_spawn_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	}
 	cmd_task_note(ctx, "%s spawned (%s, nice %d)", cmd->task,
 	    quote_word(cmd->argv[0], q, sizeof q), cmd->nice);
-	evbuffer_add_printf(ctx->out, "ok %d\n", id);
-	return (CMD_NORMAL);
+	return (cmd_ok_n(ctx, id));
 }
 
 const struct cmd_entry cmd_spawn_entry = {

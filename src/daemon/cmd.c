@@ -127,17 +127,11 @@ out:
 void
 cmd_free(struct cmd *cmd)
 {
-	int	i;
-
 	free(cmd->task);
 	free(cmd->path);
 	free(cmd->cpus);
 	free(cmd->pattern);
-	if (cmd->argv != NULL) {
-		for (i = 0; i < cmd->argc; i++)
-			free(cmd->argv[i]);
-		free(cmd->argv);
-	}
+	argv_free(cmd->argv);
 	memset(cmd, 0, sizeof *cmd);
 }
 
@@ -155,6 +149,14 @@ enum cmd_retval
 cmd_ok(struct cmd_ctx *ctx)
 {
 	evbuffer_add(ctx->out, "ok\n", 3);
+	return (CMD_NORMAL);
+}
+
+/* Write "ok N": how many lines came before it, or the id made. */
+enum cmd_retval
+cmd_ok_n(struct cmd_ctx *ctx, long long n)
+{
+	evbuffer_add_printf(ctx->out, "ok %lld\n", n);
 	return (CMD_NORMAL);
 }
 

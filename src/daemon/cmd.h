@@ -110,9 +110,10 @@ const struct cmd_entry *cmd_find(const char *name);
 int		 cmd_parse(const char *line, struct cmd *, char **cause);
 void		 cmd_free(struct cmd *);
 enum cmd_retval	 cmd_run(struct cmd *, struct cmd_ctx *);
-/* Reply helpers: "err CAUSE" (cause freed), "ok", a line of len. */
+/* Reply helpers: "err CAUSE" (cause freed), "ok", "ok N", a line. */
 enum cmd_retval	 cmd_error(struct cmd_ctx *, char *cause);
 enum cmd_retval	 cmd_ok(struct cmd_ctx *);
+enum cmd_retval	 cmd_ok_n(struct cmd_ctx *, long long n);
 void		 cmd_line(struct cmd_ctx *, const char *, size_t);
 /* A file a client names must be absolute; else -1 and the err line. */
 int		 cmd_absolute(struct cmd_ctx *, const char *path);

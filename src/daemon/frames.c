@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpumask.h"
 #include "engine.h"
 #include "format.h"
 #include "frames.h"
@@ -36,24 +35,15 @@
 #define FRAMES_BODY_COPY	(8 * 1024)
 #define FRAMES_REF_COST		2048
 
-/* What a task line shows: when it is unchanged, so is the line. */
-struct frames_key {
-	enum engine_state	state;
-	enum engine_exit	exit;
-	int			running, cpu, group, nice, rank, left;
-	int64_t			field[ENGINE_MAX_FIELDS];
-	int			slice, top, bottom;
-	uint64_t		ran;
-	struct cpumask		allowed;
-};
-
 /*
- * A task's line as last formatted, and what it showed.  changed is the
- * daemon's gen when the line last changed (or the task went): a delta
- * frame against gen G carries the lines changed after G.
+ * A task's line as last formatted, and the snapshot it was made of (a
+ * sim task's line is made of that alone: when it is unchanged, so is
+ * the line).  changed is the daemon's gen when the line last changed
+ * (or the task went): a delta frame against gen G carries the lines
+ * changed after G.
  */
 struct frames_line {
-	struct frames_key	 key;
+	struct engine_task_info	 key;
 	int			 valid;		/* the task exists */
 	uint64_t		 changed;
 	size_t			 len;
@@ -147,27 +137,6 @@ frames_reset(struct frames *f)
 	f->nreals = 0;
 	f->nchlog = 0;
 	f->chlog_floor = frames_gen(f);
-}
-
-/* Fill a task's key from its info (zeroed first: it is memcmp'd). */
-static void
-frames_key(struct frames_key *k, const struct engine_task_info *ti)
-{
-	memset(k, 0, sizeof *k);
-	k->state = ti->state;
-	k->exit = ti->exit;
-	k->running = ti->running;
-	k->cpu = ti->cpu;
-	k->group = ti->group;
-	k->nice = ti->nice;
-	k->rank = ti->rank;
-	memcpy(k->field, ti->field, sizeof k->field);
-	k->left = ti->left;
-	k->slice = ti->slice;
-	k->top = ti->top;
-	k->bottom = ti->bottom;
-	k->ran = ti->ran;
-	k->allowed = ti->allowed;
 }
 
 /* Drop a reference to a frame body; the last one frees it. */
@@ -303,7 +272,6 @@ frames_line_update(struct frames *f, int id, int n)
 	const struct engine	*e = live_engine(f->live);
 	struct engine_task_info	 ti;
 	struct frames_line	*l = &f->lines[id - 1];
-	struct frames_key	 key;
 	char			 buf[sizeof l->text];
 	size_t			 len;
 
@@ -315,13 +283,16 @@ frames_line_update(struct frames *f, int id, int n)
 		}
 		return (0);
 	}
-	frames_key(&key, &ti);
+	/*
+	 * Byte for byte (engine_task_info zeroes it first): a difference
+	 * the line does not show costs a format, and nothing else.
+	 */
 	if (l->valid && ti.kind != ENGINE_REAL &&
-	    memcmp(&key, &l->key, sizeof key) == 0)
+	    memcmp(&ti, &l->key, sizeof ti) == 0)
 		return (0);
 	len = live_task_line(f->live, e, &ti, 1, buf, sizeof buf - 1);
 	buf[len++] = '\n';
-	l->key = key;
+	memcpy(&l->key, &ti, sizeof ti);
 	if (l->valid && len == l->len && memcmp(buf, l->text, len) == 0)
 		return (ti.kind == ENGINE_REAL);
 	memcpy(l->text, buf, len);

@@ -19,6 +19,7 @@
 #include "engine.h"
 #include "file.h"
 #include "journal.h"
+#include "number.h"
 #include "perfetto.h"
 #include "scenario.h"
 #include "session.h"
@@ -97,23 +98,6 @@ headless_usage(FILE *f)
 	fputs(headless_usage_text, f);
 }
 
-/* Parse a whole decimal number within min..max; -1 if it is not one. */
-static int
-headless_number(const char *s, long long min, long long max, long long *out)
-{
-	char		*end;
-	long long	 v;
-
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return (-1);
-	*out = v;
-	return (0);
-}
-
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
@@ -153,7 +137,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->perfetto = optarg;
 			break;
 		case O_TICKS:
-			if (headless_number(optarg, 0, INT64_MAX, &v) != 0) {
+			if (number_parse(optarg, 0, INT64_MAX, &v) != 0) {
 				fprintf(stderr, "stairsd: --ticks \"%s\": not "
 				    "a number of ticks (0 or more)\n", optarg);
 				return (-1);
@@ -168,7 +152,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (headless_number(optarg, 1, ENGINE_MAX_CPUS,
+			if (number_parse(optarg, 1, ENGINE_MAX_CPUS,
 			    &v) != 0) {
 				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
 				    "number in 1..%d\n", optarg,
@@ -178,7 +162,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (headless_number(optarg, 1, 1000, &v) != 0) {
+			if (number_parse(optarg, 1, 1000, &v) != 0) {
 				fprintf(stderr, "stairsd: --rr-interval "
 				    "\"%s\": not a number in 1..1000\n",
 				    optarg);
@@ -298,17 +282,39 @@ headless_table(struct headless_run *run, int ncpus)
 	}
 }
 
-/* Is s a task id (1-based, in file order) of the scenario? */
+/* Say why setup failed (cause, freed), after where if not NULL: 2. */
 static int
-headless_task_id(const struct scenario *sc, const char *s)
+headless_refuse(const char *where, char *cause)
+{
+	if (where != NULL)
+		fprintf(stderr, "%s: %s\n", where, cause);
+	else
+		fprintf(stderr, "%s\n", cause);
+	free(cause);
+	return (2);
+}
+
+/*
+ * Does --table name a task of sc from file, by name or by id (1-based,
+ * in file order)?  0, or 2 said.
+ */
+static int
+headless_table_check(const char *table, const struct scenario *sc,
+    const char *file)
 {
 	char	*end;
 	long	 id;
 
-	if (*s < '1' || *s > '9')
+	if (table == NULL || scenario_find_task(sc, table) != -1)
 		return (0);
-	id = strtol(s, &end, 10);
-	return (*end == '\0' && id >= 1 && (size_t)id <= sc->ntasks);
+	if (*table >= '1' && *table <= '9') {
+		id = strtol(table, &end, 10);
+		if (*end == '\0' && id >= 1 && (size_t)id <= sc->ntasks)
+			return (0);
+	}
+	fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
+	    table, file);
+	return (2);
 }
 
 /* Load and check everything; 0, or an exit status. */
@@ -325,11 +331,8 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 	cat = catalog_create(NULL);
 	sc = catalog_load(cat, o->scenario, 1, NULL, &cause);
 	catalog_free(cat);
-	if (sc == NULL) {
-		fprintf(stderr, "%s\n", cause);
-		free(cause);
-		return (2);
-	}
+	if (sc == NULL)
+		return (headless_refuse(NULL, cause));
 	*scp = sc;
 	if (scenario_ncommands(sc) != 0) {
 		for (i = 0; sc->tasks[i].argv == NULL; i++)
@@ -340,12 +343,8 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 		    sc->tasks[i].argv[0]);
 		return (2);
 	}
-	if (o->table != NULL && scenario_find_task(sc, o->table) == -1 &&
-	    !headless_task_id(sc, o->table)) {
-		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
-		    o->table, sc->path);
+	if (headless_table_check(o->table, sc, sc->path) != 0)
 		return (2);
-	}
 
 	engine_params_default(p);
 	scenario_params(sc, p);
@@ -353,16 +352,10 @@ headless_setup(const struct headless_opts *o, struct scenario **scp,
 		p->cpus = o->cpus;
 	if (o->rr != 0)
 		p->rr_interval = o->rr;
-	if (engine_params_check(p, &cause) != 0) {
-		fprintf(stderr, "%s: %s\n", sc->path, cause);
-		free(cause);
-		return (2);
-	}
-	if (scenario_check(sc, p->cpus, &cause) != 0) {
-		fprintf(stderr, "%s\n", cause);
-		free(cause);
-		return (2);
-	}
+	if (engine_params_check(p, &cause) != 0)
+		return (headless_refuse(sc->path, cause));
+	if (scenario_check(sc, p->cpus, &cause) != 0)
+		return (headless_refuse(NULL, cause));
 	return (0);
 }
 
@@ -404,32 +397,19 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	struct scenario	*sc;
 	char		*cause;
 
-	if ((j = journal_read(o->replay, &cause)) == NULL) {
-		fprintf(stderr, "%s\n", cause);
-		free(cause);
-		return (2);
-	}
+	if ((j = journal_read(o->replay, &cause)) == NULL)
+		return (headless_refuse(NULL, cause));
 	*jp = j;
 	/* Errors in the scenario name the journal: it is where the text is. */
 	if ((sc = scenario_load_string(j->header.text, o->replay,
-	    &cause)) == NULL) {
-		fprintf(stderr, "%s\n", cause);
-		free(cause);
-		return (2);
-	}
+	    &cause)) == NULL)
+		return (headless_refuse(NULL, cause));
 	*scp = sc;
 	*p = j->header.params;
-	if (engine_params_check(p, &cause) != 0) {
-		fprintf(stderr, "%s: %s\n", o->replay, cause);
-		free(cause);
+	if (engine_params_check(p, &cause) != 0)
+		return (headless_refuse(o->replay, cause));
+	if (headless_table_check(o->table, sc, o->replay) != 0)
 		return (2);
-	}
-	if (o->table != NULL && scenario_find_task(sc, o->table) == -1 &&
-	    !headless_task_id(sc, o->table)) {
-		fprintf(stderr, "stairsd: --table \"%s\": no such task in %s\n",
-		    o->table, o->replay);
-		return (2);
-	}
 	if (!o->has_ticks) {
 		o->ticks = j->end;
 		o->has_ticks = 1;
@@ -505,9 +485,7 @@ headless_main(int argc, char **argv)
 		run.s = session_create(&set, sc, &cause);
 	}
 	if (run.s == NULL) {
-		fprintf(stderr, "%s\n", cause);
-		free(cause);
-		status = 2;
+		status = headless_refuse(NULL, cause);
 		goto out;
 	}
 	run.e = session_engine(run.s);

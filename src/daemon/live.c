@@ -16,6 +16,7 @@
 
 #include <event2/event.h>
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,12 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 		bridge_pending_drop(l->bridge);
 	scenario_free(sc);
 	free(label);
+	/*
+	 * A big scenario's parse (libconfig's tree, ours) is freed now,
+	 * but the heap keeps it mapped: give it back, so a refused or
+	 * replaced one leaves nothing held (640 000 tasks: 270 MB).
+	 */
+	malloc_trim(0);
 	return (s);
 }
 
@@ -373,10 +380,14 @@ live_change(struct live *l, const struct change *ch, char **cause)
 	return (r);
 }
 
-/* Stop the clock, and say so if it ran. */
+/*
+ * Stop the clock, and say so if it ran.  Pause, resume, a new step and a
+ * seek cancel a step under way first (why: by what).
+ */
 void
-live_pause(struct live *l)
+live_pause(struct live *l, const char *why)
 {
+	pacer_step_cancel(l->pacer, why);
 	if (pacer_paused(l->pacer))
 		return;
 	pacer_pause(l->pacer);
@@ -529,7 +540,7 @@ live_seek_speed(struct live *l, uint64_t tick)
  * branch: the journal after it is dropped); with real tasks, which went
  * on in the real world, back to the present.
  */
-void
+static void
 live_leave_past(struct live *l)
 {
 	uint64_t	 now = session_now(l->session), t;
@@ -568,6 +579,7 @@ live_resume(struct live *l)
 {
 	const char	*answer;
 
+	pacer_step_cancel(l->pacer, "resume");
 	if (!pacer_paused(l->pacer))
 		return;
 	live_leave_past(l);
@@ -578,6 +590,20 @@ live_resume(struct live *l)
 	notes_add(l->notes, session_now(l->session), "resumed");
 }
 
+/*
+ * `step`: the clock paused, n ticks (or to the next event) run in slices
+ * of the event loop from the present (a branch made first); wait is
+ * told when they have run.
+ */
+void
+live_step(struct live *l, uint64_t n, int until_event,
+    struct pacer_wait *wait)
+{
+	pacer_step_cancel(l->pacer, "a new step");
+	live_leave_past(l);
+	pacer_step(l->pacer, n, until_event, wait);
+}
+
 /* `seek`: pause, and show the state at tick; the lesson's speed there. */
 int
 live_seek(struct live *l, uint64_t tick, char **cause)
@@ -585,8 +611,7 @@ live_seek(struct live *l, uint64_t tick, char **cause)
 	/* Refused, it changes nothing: not even the clock's running. */
 	if (session_seek_check(l->session, tick, cause) != 0)
 		return (-1);
-	pacer_step_cancel(l->pacer, "seek");
-	live_pause(l);
+	live_pause(l, "seek");
 	if (session_seek(l->session, tick, cause) != 0)
 		return (-1);
 	live_seek_speed(l, tick);

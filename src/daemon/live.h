@@ -20,6 +20,7 @@ struct engine_task_info;
 struct event_base;
 struct notes;
 struct pacer;
+struct pacer_wait;
 struct proto_status;
 struct session;
 struct sinks;
@@ -74,10 +75,11 @@ int		 live_record(struct live *, const char *path, char **cause);
 int		 live_compare(struct live *, const struct engine_policy *,
 		    char **cause);
 int		 live_seek(struct live *, uint64_t tick, char **cause);
-void		 live_pause(struct live *);
+/* The clock: each cancels a step under way first. */
+void		 live_pause(struct live *, const char *why);
 void		 live_resume(struct live *);
-/* The past viewed, the clock is to run: a branch, or the present. */
-void		 live_leave_past(struct live *);
+void		 live_step(struct live *, uint64_t n, int until_event,
+		    struct pacer_wait *);
 void		 live_status(struct live *, struct proto_status *,
 		    int clients);
 /* Task ti's line (of engine e), with a real task's part if real. */

@@ -231,7 +231,9 @@ main_detach(void)
 	return (fds[1]);
 }
 
-/* Signals: TERM and INT exit, HUP reloads, CHLD reaps. */
+#define MAIN_NSIGNALS	5	/* those main_signal handles */
+
+/* Signals: TERM and INT exit, HUP reloads, CHLD reaps, CONT re-enforces. */
 static void
 main_signal(evutil_socket_t sig, short events, void *arg)
 {
@@ -253,6 +255,11 @@ main_signal(evutil_socket_t sig, short events, void *arg)
 		break;
 	case SIGHUP:
 		live_reload(l);
+		break;
+	case SIGCONT:
+		/* Stopped (^Z, kill -STOP): the watchdog held the children. */
+		if (procs != NULL)
+			procs_reassert(procs);
 		break;
 	case SIGCHLD:
 		if (procs != NULL)
@@ -318,13 +325,13 @@ main_daemon(int argc, char **argv)
 	struct server		*server;
 	struct event_base	*base;
 	struct event_config	*ecfg;
-	struct event		*sigs[4];
+	struct event		*sigs[MAIN_NSIGNALS];
 	struct sigaction	 sa;
 	char			*cause = NULL, *path, *socket_path;
 	int			 fd, ready = -1, i, tick_fd, status;
 	sigset_t		 held, oldmask;
-	static const int	 signos[] = {
-	    SIGTERM, SIGINT, SIGHUP, SIGCHLD };
+	static const int	 signos[MAIN_NSIGNALS] = {
+	    SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGCONT };
 
 	if ((status = main_options(argc, argv, &o)) != 0)
 		return (status == -1 ? 0 : status);
@@ -362,7 +369,7 @@ main_daemon(int argc, char **argv)
 	 * an early SIGTERM is a clean exit rather than a kill.
 	 */
 	sigemptyset(&held);
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < MAIN_NSIGNALS; i++)
 		sigaddset(&held, signos[i]);
 	sigprocmask(SIG_BLOCK, &held, &oldmask);
 	if ((fd = server_listen(socket_path, &cause)) == -1) {
@@ -401,7 +408,7 @@ main_daemon(int argc, char **argv)
 	if ((base = event_base_new_with_config(ecfg)) == NULL)
 		fatalx("event_base_new failed");
 	event_config_free(ecfg);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < MAIN_NSIGNALS; i++) {
 		sigs[i] = evsignal_new(base, signos[i], main_signal, l);
 		evsignal_add(sigs[i], NULL);
 	}
@@ -440,7 +447,7 @@ main_daemon(int argc, char **argv)
 	unlink(socket_path);
 	free(socket_path);
 	live_end(l);	/* the journal's end line, children killed */
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < MAIN_NSIGNALS; i++)
 		event_free(sigs[i]);
 	live_free(l);
 	close(tick_fd);

@@ -109,30 +109,33 @@ emit_realtime(int prio)
 	return (prio != KTRACE_NOPRIO && prio < 100);
 }
 
-/* Order by CPU time, most first; then by first sight (qsort). */
-static int
-emit_cmp_cpu(const void *a, const void *b)
+/* The task at an element of an array of task pointers (qsort's). */
+static const struct tasklife_task *
+emit_task_at(const void *p)
 {
-	const struct tasklife_task	*x = *(const struct tasklife_task *
-					    const *)a;
-	const struct tasklife_task	*y = *(const struct tasklife_task *
-					    const *)b;
-
-	if (x->cpu != y->cpu)
-		return (x->cpu > y->cpu ? -1 : 1);
-	return (x < y ? -1 : x > y);
+	return (*(const struct tasklife_task *const *)p);
 }
 
 /* Order by first sight (qsort). */
 static int
 emit_cmp_order(const void *a, const void *b)
 {
-	const struct tasklife_task	*x = *(const struct tasklife_task *
-					    const *)a;
-	const struct tasklife_task	*y = *(const struct tasklife_task *
-					    const *)b;
+	const struct tasklife_task	*x = emit_task_at(a);
+	const struct tasklife_task	*y = emit_task_at(b);
 
 	return (x < y ? -1 : x > y);
+}
+
+/* Order by CPU time, most first; then by first sight (qsort). */
+static int
+emit_cmp_cpu(const void *a, const void *b)
+{
+	const struct tasklife_task	*x = emit_task_at(a);
+	const struct tasklife_task	*y = emit_task_at(b);
+
+	if (x->cpu != y->cpu)
+		return (x->cpu > y->cpu ? -1 : 1);
+	return (emit_cmp_order(a, b));
 }
 
 /* Sort ascending (qsort). */

@@ -21,6 +21,7 @@
 
 #include "capture.h"
 #include "emit.h"
+#include "number.h"
 #include "tasklife.h"
 #include "xmalloc.h"
 
@@ -82,16 +83,11 @@ import_seconds(const char *s, double *out)
 
 /* A whole number in min..max; -1 if s is not one. */
 static int
-import_int(const char *s, long min, long max, int *out)
+import_int(const char *s, int min, int max, int *out)
 {
-	char	*end;
-	long	 v;
+	long long	v;
 
-	if (*s < '0' || *s > '9')
-		return (-1);
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
+	if (number_parse(s, min, max, &v) != 0)
 		return (-1);
 	*out = (int)v;
 	return (0);

@@ -245,6 +245,14 @@ ktrace_style(struct ktrace *kt, int style, int lineno, char **cause)
 	return (-1);
 }
 
+/* An event's text that does not read as its kind's: -1, *cause. */
+static int
+ktrace_unreadable(const char *name, char **cause)
+{
+	*cause = xasprintf("%s: cannot read its text", name);
+	return (-1);
+}
+
 /* sched_switch's text into ev. */
 static int
 ktrace_switch(struct ktrace *kt, char *s, int lineno, struct ktrace_event *ev,
@@ -297,8 +305,7 @@ ktrace_switch(struct ktrace *kt, char *s, int lineno, struct ktrace_event *ev,
 		goto bad;
 	return (0);
 bad:
-	*cause = xasprintf("sched_switch: cannot read its text");
-	return (-1);
+	return (ktrace_unreadable("sched_switch", cause));
 }
 
 /* sched_wakeup's or sched_wakeup_new's text into ev->a. */
@@ -324,8 +331,7 @@ ktrace_wakeup(struct ktrace *kt, char *s, int lineno, struct ktrace_event *ev,
 		goto bad;
 	return (0);
 bad:
-	*cause = xasprintf("%s: cannot read its text", name);
-	return (-1);
+	return (ktrace_unreadable(name, cause));
 }
 
 /* sched_process_fork's text: parent in a, child in b. */
@@ -347,8 +353,7 @@ ktrace_fork(char *s, struct ktrace_event *ev, char **cause)
 		goto bad;
 	return (0);
 bad:
-	*cause = xasprintf("sched_process_fork: cannot read its text");
-	return (-1);
+	return (ktrace_unreadable("sched_process_fork", cause));
 }
 
 /* Note the family of an event line: perf's, or the other two's. */
@@ -616,16 +621,14 @@ ktrace_line(struct ktrace *kt, char *line, int lineno, struct ktrace_event *ev,
 	} else if (strcmp(name, "sched_waking") == 0) {
 		ev->kind = KTRACE_WAKING;
 		if ((r = ktrace_kv_task(text, &ev->a)) != 0)
-			*cause = xasprintf("sched_waking: cannot read its "
-			    "text");
+			r = ktrace_unreadable(name, cause);
 	} else if (strcmp(name, "sched_process_fork") == 0) {
 		ev->kind = KTRACE_FORK;
 		r = ktrace_fork(text, ev, cause);
 	} else if (strcmp(name, "sched_process_exit") == 0) {
 		ev->kind = KTRACE_EXIT;
 		if ((r = ktrace_kv_task(text, &ev->a)) != 0)
-			*cause = xasprintf("sched_process_exit: cannot read "
-			    "its text");
+			r = ktrace_unreadable(name, cause);
 	} else
 		return (KTRACE_NONE);
 	return (r == 0 ? KTRACE_EVENT : -1);

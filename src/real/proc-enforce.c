@@ -27,7 +27,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /* Pin every thread of every member of a task to a CPU; 0 or an errno. */
@@ -66,19 +66,11 @@ proc_enforce_pin(struct procs *ps, struct proc *p, int phys)
 	return (failed);
 }
 
-/* Send a signal to a task's process group. */
-void
-proc_enforce_signal(struct proc *p, int sig)
-{
-	if (kill(-p->pid, sig) != 0 && errno != ESRCH)
-		log_warn("task %s: kill %d", p->name, sig);
-}
-
 /* Continue a task's process group. */
 void
 proc_enforce_cont(struct procs *ps, struct proc *p)
 {
-	proc_enforce_signal(p, SIGCONT);
+	proc_signal(p, SIGCONT);
 	p->stopped = 0;
 }
 
@@ -89,7 +81,7 @@ proc_enforce_stop(struct proc *p)
 	if (p->stopped)
 		return;
 	proc_sample_unpick(p, 1);
-	proc_enforce_signal(p, SIGSTOP);
+	proc_signal(p, SIGSTOP);
 	p->stopped = 1;
 	p->stop_ns = proc_now();
 }
@@ -166,12 +158,12 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 	}
 	if (!pre) {
 		proc_enforce_stop(p);
-		proc_event_delay(ps, ts);
+		proc_ring_delay(ps, ts);
 		return;
 	}
 	ps->woke[c] = p->id;
 	ps->woke_rank[c] = rank;
-	proc_event_delay(ps, ts);
+	proc_ring_delay(ps, ts);
 	proc_sample_pick(p);	/* the engine's answer: not stolen */
 	if (p->pinned != ps->map[c])
 		p->pinned = proc_enforce_pin(ps, p, ps->map[c]) != 0 ? -2 :
@@ -182,40 +174,14 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 		ps->woke_cb(ps->woke_arg, c, p->id, rank, proc_now());
 }
 
-/*
- * When the decisions of the tick just run take effect (procs_tick_ns): ns.
- * procs_enforce stamps the present; a tick run late with others (which
- * ran what the one before it ran) its own time.
- */
-void
-procs_stamp(struct procs *ps, uint64_t ns)
-{
-	uint64_t	tick;
-
-	if ((tick = engine_now(ps->e)) == 0)
-		return;
-	tick--;
-	/*
-	 * After the tick before it (a late one's stamp is now): a window of
-	 * a ns still says what ran then, where none would say nothing.
-	 */
-	if (tick > 0 && procs_tick_ns(ps, tick - 1) >= ns)
-		ns = procs_tick_ns(ps, tick - 1) + 1;
-	ps->tick_ns[tick % PROC_TICK_TIMES] = ns;
-	ps->tick_of[tick % PROC_TICK_TIMES] = tick + 1;
-	if (ps->tick_first == 0 || tick + 1 < ps->tick_first)
-		ps->tick_first = tick + 1;
-}
-
 /* After a tick: continue and pin what the engine ran, stop the rest. */
 void
-procs_enforce(struct procs *ps)
+proc_enforce_tick(struct procs *ps)
 {
 	struct engine_cpu_info	 ci;
 	struct proc		*p;
 	int			 i, c, injected;
 
-	procs_stamp(ps, proc_now());
 	ps->held_all = 0;
 	ps->runcpu = xreallocarray(ps->runcpu, ps->nt > 0 ? ps->nt : 1,
 	    sizeof *ps->runcpu);
@@ -257,8 +223,6 @@ procs_enforce(struct procs *ps)
 			continue;
 		proc_enforce_run(ps, p, ps->map[c]);
 	}
-	if (ps->ev != NULL)
-		proc_event_settle(ps);
 }
 
 /*
@@ -289,6 +253,24 @@ procs_hold(struct procs *ps)
 		    ti.state == ENGINE_SLEEPING && !ti.injected)
 			p->held = 1;
 		proc_enforce_stop(p);
+	}
+}
+
+/*
+ * The daemon went on after a stop (SIGCONT): the watchdog stopped every
+ * child meanwhile (proc-watch.c), so continue again each task this
+ * layer last continued.  What it stopped itself stays stopped.
+ */
+void
+procs_reassert(struct procs *ps)
+{
+	struct proc	*p;
+	int		 i;
+
+	for (i = 1; i < ps->nt; i++) {
+		if ((p = ps->t[i]) != NULL && p->live && !p->killed &&
+		    !p->stopped)
+			proc_signal(p, SIGCONT);
 	}
 }
 

@@ -1,6 +1,10 @@
 /*
- * proc-event.c -- the children's wake-ups read from the kernel's own
- * scheduler events (SPEC.md section 8) instead of polling /proc.
+ * proc-event.c -- the kernel's own scheduler events (SPEC.md section 8)
+ * opened for the children, so that their wake-ups are read instead of
+ * polling /proc: the tracepoints found in tracefs, and a set of events
+ * opened on every CPU under a filter naming the children's pids, again
+ * whenever those change.  Their rings are read by proc-ring.c, the wakes
+ * acted on by proc-wake.c, the switches kept by proc-krun.c.
  *
  * Where the daemon may (root), it opens the sched:sched_waking tracepoint
  * with perf_event_open on every online CPU (a wake-up is recorded on the
@@ -24,7 +28,7 @@
  * queued on; the reason sched_waking was added, kernel commit
  * fbd705a0c618).  So the record of a continue we send is in our own
  * CPU's ring, its readiness set, when kill() returns, and procs_enforce
- * takes it there and then (proc_event_settle) instead of being woken for
+ * takes it there and then (proc_wake_settle) instead of being woken for
  * it later: without that, each switch of a real task cost one wake-up of
  * the loop.  Either is stamped when the wake happens.
  *
@@ -72,7 +76,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 #define PROC_EVENT_PAGES	8	/* ring data pages per CPU (32 KB) */
@@ -82,64 +86,6 @@
 #define PROC_EVENT_WAKEUP	"events/sched/sched_waking"
 #define PROC_EVENT_SWITCH	"events/sched/sched_switch"
 #define PROC_EVENT_FILTER	4000	/* the kernel takes up to a page */
-#define PROC_EVENT_LAT		4096	/* wake delays kept */
-
-/*
- * One sched_waking event and ring per online CPU, under one filter, and
- * a sched_switch event writing into the same ring (-1: none); and the
- * blocks' sched_switch with a ring of its own (-1: none).
- */
-struct proc_event_set {
-	int		 n;
-	int		*fd;
-	int		*sfd;		/* sched_switch, or -1 */
-	int		*bfd;		/* sched_switch, blocks only, or -1 */
-	int		*cpu;		/* the CPU of each */
-	char	       **ring;		/* mmap'd: control page, then data */
-	char	       **bring;		/* the blocks' ring, or NULL */
-	int		 switches;	/* every CPU has its sched_switch */
-	int		 blocks;	/* and its blocks' event */
-};
-
-/* Where a tracepoint's fields are in its raw record. */
-struct proc_event_fmt {
-	long		 id;		/* common_type of its records */
-	int		 pid;		/* sched_waking */
-	int		 prev_pid, prev_state, prev_state_size;
-	int		 next_pid, next_prio;
-	int		 end;		/* the record is at least this long */
-};
-
-/*
- * The event reader.  The kernel takes a tracepoint event's filter once
- * only (EEXIST after), so when the children's pids change a new set is
- * opened under the new filter before the old one is drained and closed.
- */
-struct proc_event {
-	struct proc_event_set	 set;
-	struct perf_event_attr	 attr;
-	struct perf_event_attr	 sattr;		/* sched_switch */
-	int			 has_switch;	/* sattr opens */
-	struct perf_event_attr	 battr;		/* sched_switch, blocks */
-	int			 has_block;	/* battr opens, filtered */
-	int			 block_on;	/* enabled: procs_block_wakeups */
-	size_t			 blen;		/* its ring's mmap length */
-	int			 ncpu;
-	size_t			 len;		/* mmap length */
-	size_t			 data;		/* data bytes (a power of two) */
-	struct proc_event_fmt	 wake;
-	struct proc_event_fmt	 sw;
-	char			*switch_why;	/* !has_switch: why */
-	char			*tmp;		/* a record that wraps the ring */
-	int			 epfd;		/* epoll over the ring fds */
-	uint64_t		 lat[PROC_EVENT_LAT];	/* wake to signal, ns */
-	uint64_t		 own[PROC_EVENT_LAT];	/* read to signal, ns */
-	uint64_t		 nlat;
-	uint64_t		 read_ns;	/* the loop began to read the rings */
-};
-
-static size_t	proc_event_read_set(struct procs *, struct proc_event_set *,
-		    int *);
 
 /* The tracefs directory, mounting it if we may and it is missing. */
 static const char *
@@ -510,12 +456,13 @@ fail:
 }
 
 /*
- * Open the events; 0, or -1 with *why (the caller polls /proc then).
- * Without sched_switch (ev->switch_why says why) wakes still come from
- * events.
+ * Open the events, their records to go to calls (proc-ring.c hands them
+ * on); 0, or -1 with *why (the caller polls /proc then).  Without
+ * sched_switch (ev->switch_why says why) wakes still come from events.
  */
 int
-proc_event_start(struct procs *ps, char **why)
+proc_event_start(struct procs *ps, const struct proc_ring_calls *calls,
+    char **why)
 {
 	struct proc_event	*ev;
 	const char		*dir;
@@ -530,6 +477,7 @@ proc_event_start(struct procs *ps, char **why)
 		return (-1);
 	ev = xcalloc(1, sizeof *ev);
 	ev->epfd = -1;
+	ev->calls = *calls;
 	if (proc_event_format(dir, &ev->wake, why) != 0) {
 		free(ev);
 		return (-1);
@@ -588,8 +536,6 @@ proc_event_start(struct procs *ps, char **why)
 		ev->has_block = 0;
 	ev->switch_why = swhy;
 	proc_event_close(ev, &ev->set);
-	if (ev->has_switch)
-		proc_krun_create(ps, ev->ncpu);
 	return (0);
 }
 
@@ -658,7 +604,6 @@ proc_event_stop(struct procs *ps)
 	free(ev->switch_why);
 	free(ev);
 	ps->ev = NULL;
-	proc_krun_free(ps);
 }
 
 /*
@@ -745,309 +690,10 @@ proc_event_filter(struct procs *ps)
 		}
 	}
 	ev->read_ns = proc_now();
-	proc_event_read_set(ps, &ev->set, NULL);
+	proc_ring_read_set(ps, &ev->set, NULL);
 	proc_event_close(ev, &ev->set);
 	ev->set = set;
 	free(wf);
 	free(sf);
 	free(bf);
-}
-
-/*
- * A wake-up of pid at time ts: the kernel says it is runnable; if it
- * belongs to a task we put to sleep because it blocked, act on it at
- * once (proc_enforce_wake).
- */
-static void
-proc_event_wakeup(struct procs *ps, pid_t pid, uint64_t ts)
-{
-	struct proc		*p;
-	struct proc_member	*m;
-
-	if ((p = proc_krun_find(ps, pid, &m)) == NULL)
-		return;
-	ps->evstats.wakeups++;
-	proc_krun_state(m, ts, 'r');
-	if (p->stopped) {
-		/*
-		 * Held, and woken after our stop: a SIGCONT from outside, a
-		 * kill, or (a sleep the stop could not interrupt ending, a
-		 * record stamped late) nothing: look (proc_spawn_continued
-		 * decides).  Before our stop, our own signals' wakes.
-		 */
-		if (ts > p->stop_ns)
-			ps->ev_held_woke = 1;
-	} else if (p->watch && !p->ev_woken) {
-		p->ev_woken = 1;
-		ps->ev_news = 1;
-		if (ps->ev_early < 1)
-			ps->ev_early = 1;
-		proc_enforce_wake(ps, p, ts);
-	}
-}
-
-/*
- * The delay from a wake's record to the signal that acted on it, and the
- * loop's own part of it: from when the loop began to read the rings that
- * held the record (its callback for their readiness, or the read after a
- * tick).  The rest is the kernel's wake-up of the loop, or a tick the
- * loop was running when the record came.
- */
-void
-proc_event_delay(struct procs *ps, uint64_t ts)
-{
-	struct proc_event	*ev = ps->ev;
-	uint64_t		 now = proc_now();
-
-	if (ev == NULL || ts == 0 || now < ts)
-		return;
-	/* A record written while the read was under way: from the record. */
-	ev->own[ev->nlat % PROC_EVENT_LAT] = now - (ev->read_ns > ts ?
-	    ev->read_ns : ts);
-	ev->lat[ev->nlat++ % PROC_EVENT_LAT] = now - ts;
-}
-
-/*
- * Take the rings' readiness (the epoll descriptor's), so that records
- * read since do not wake the loop again.
- */
-static void
-proc_event_unready(struct procs *ps)
-{
-	struct epoll_event	ee[16];
-
-	while (epoll_wait(ps->ev->epfd, ee, 16, 0) == 16)
-		;
-}
-
-/*
- * Read every ring: the watched tasks woken since are acted on.  A wake
- * record makes the descriptor readable (wakeup_events 1; a switch record
- * does not, bar the watermark), and so does a block's (its own ring): if
- * any was read, take that readiness, then read what came in between, so
- * the loop is not woken again for what is read.  Our own SIGCONTs make
- * such records: sched_waking is written by the waker, so a continue's
- * record is in our CPU's ring, and its readiness set, when kill()
- * returns.
- */
-void
-proc_event_read(struct procs *ps)
-{
-	int	blocks = 0;
-
-	ps->ev->read_ns = proc_now();
-	if (proc_event_read_set(ps, &ps->ev->set, &blocks) > 0 || blocks) {
-		proc_event_unready(ps);
-		proc_event_read_set(ps, &ps->ev->set, NULL);
-	}
-}
-
-/* A raw sched_switch record at ts on cpu: to proc-krun.c. */
-static void
-proc_event_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)
-{
-	struct proc_event	*ev = ps->ev;
-	int32_t			 prev, next, prio, st32;
-	int64_t			 st;
-
-	memcpy(&prev, raw + ev->sw.prev_pid, 4);
-	memcpy(&next, raw + ev->sw.next_pid, 4);
-	memcpy(&prio, raw + ev->sw.next_prio, 4);
-	if (ev->sw.prev_state_size == 8)
-		memcpy(&st, raw + ev->sw.prev_state, 8);
-	else {
-		memcpy(&st32, raw + ev->sw.prev_state, 4);
-		st = st32;
-	}
-	proc_krun_switch(ps, cpu, ts, (pid_t)prev, (long)st, (pid_t)next,
-	    (int)prio);
-}
-
-/*
- * Read the rings of a set: each sample is u64 time, u32 size, then the
- * raw trace entry, whose first field (common_type, u16) is the id of the
- * tracepoint that wrote it.  Returns the number of wake records read;
- * *blocks (if not NULL) set when a blocks' ring held records (emptied).
- */
-static size_t
-proc_event_read_set(struct procs *ps, struct proc_event_set *set,
-    int *blocks)
-{
-	struct proc_event		*ev = ps->ev;
-	struct perf_event_mmap_page	*mp;
-	struct perf_event_header	 hdr;
-	char				*data, *rec, *raw;
-	uint64_t			 head, tail, ts;
-	size_t				 off, first, at;
-	uint32_t			 size;
-	uint16_t			 type;
-	int32_t				 pid;
-	size_t				 n = 0;
-	int				 i;
-
-	at = sizeof hdr + 8;	/* PERF_SAMPLE_TIME, then PERF_SAMPLE_RAW */
-	for (i = 0; i < set->n; i++) {
-		mp = (struct perf_event_mmap_page *)set->ring[i];
-		data = set->ring[i] + ev->len - ev->data;
-		head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-		tail = mp->data_tail;
-		while (tail + sizeof hdr <= head) {
-			off = tail & (ev->data - 1);
-			first = ev->data - off;
-			if (first >= sizeof hdr)
-				memcpy(&hdr, data + off, sizeof hdr);
-			else {
-				memcpy(&hdr, data + off, first);
-				memcpy((char *)&hdr + first, data,
-				    sizeof hdr - first);
-			}
-			if (hdr.size < sizeof hdr || tail + hdr.size > head)
-				break;
-			if (first >= hdr.size)
-				rec = data + off;
-			else {
-				memcpy(ev->tmp, data + off, first);
-				memcpy(ev->tmp + first, data, hdr.size - first);
-				rec = ev->tmp;
-			}
-			if (hdr.type == PERF_RECORD_SAMPLE &&
-			    hdr.size >= at + 4 + 2) {
-				memcpy(&ts, rec + sizeof hdr, 8);
-				memcpy(&size, rec + at, 4);
-				raw = rec + at + 4;
-				memcpy(&type, raw, 2);
-				if (size > hdr.size - at - 4)
-					size = 0;
-				if (type == ev->wake.id &&
-				    size >= (uint32_t)ev->wake.end) {
-					memcpy(&pid, raw + ev->wake.pid, 4);
-					proc_event_wakeup(ps, (pid_t)pid, ts);
-					n++;
-				} else if (ev->has_switch &&
-				    type == ev->sw.id &&
-				    size >= (uint32_t)ev->sw.end)
-					proc_event_switch(ps, set->cpu[i], ts,
-					    raw);
-			} else if (hdr.type == PERF_RECORD_LOST) {
-				ps->ev_lost = 1;
-				ps->evstats.lost++;
-				proc_krun_lost(ps);
-			}
-			tail += hdr.size;
-		}
-		__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
-		/* The blocks' ring: its records are read above; empty it. */
-		if (set->bring[i] != NULL) {
-			mp = (struct perf_event_mmap_page *)set->bring[i];
-			head = __atomic_load_n(&mp->data_head,
-			    __ATOMIC_ACQUIRE);
-			if (head != mp->data_tail && blocks != NULL)
-				*blocks = 1;
-			__atomic_store_n(&mp->data_tail, head,
-			    __ATOMIC_RELEASE);
-		}
-	}
-	return (n);
-}
-
-/*
- * A task we hold stopped woke: continued from outside (or killed)?  Look
- * now, not at the next tick: paused, there is none.
- */
-static void
-proc_event_look(struct procs *ps)
-{
-	if (ps->ev_held_woke || ps->ev_lost)
-		proc_spawn_wait(ps);
-}
-
-/* The descriptor to watch for wakes (readable: call procs_wakeups). */
-int
-procs_event_fd(struct procs *ps)
-{
-	return (ps->ev != NULL ? ps->ev->epfd : -1);
-}
-
-/*
- * The event descriptor is readable: take its readiness and act on the
- * wakes recorded since (the loop calls this as soon as one arrives).
- */
-void
-procs_wakeups(struct procs *ps)
-{
-	if (ps->ev == NULL)
-		return;
-	ps->evstats.readies++;
-	ps->ev->read_ns = proc_now();	/* the loop's own part from here */
-	proc_event_unready(ps);
-	ps->evstats.ready_wakes += proc_event_read_set(ps, &ps->ev->set,
-	    NULL);
-	proc_event_look(ps);
-}
-
-/*
- * After the tick's signals (procs_enforce): read the records they made
- * (our continues) and any wake since, so the loop does not wake for
- * them.
- */
-void
-proc_event_settle(struct procs *ps)
-{
-	proc_event_read(ps);
-	proc_event_look(ps);
-}
-
-/* Compare two delays, for qsort. */
-static int
-proc_event_cmp(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
-/*
- * The median and 99th percentile of the delays (own: their loop's own
- * parts) over the last PROC_EVENT_LAT wakes; how many.
- */
-static size_t
-proc_event_quantiles(struct procs *ps, int own, uint64_t *median,
-    uint64_t *p99)
-{
-	struct proc_event	*ev = ps->ev;
-	uint64_t		*v;
-	size_t			 n;
-
-	*median = *p99 = 0;
-	if (ev == NULL || ev->nlat == 0)
-		return (0);
-	n = ev->nlat < PROC_EVENT_LAT ? ev->nlat : PROC_EVENT_LAT;
-	v = xreallocarray(NULL, n, sizeof *v);
-	memcpy(v, own ? ev->own : ev->lat, n * sizeof *v);
-	qsort(v, n, sizeof *v, proc_event_cmp);
-	*median = v[n / 2];
-	*p99 = v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
-	free(v);
-	return (n);
-}
-
-/*
- * The delays from a wake's event to the stop or continue that acted on
- * it, over the last PROC_EVENT_LAT wakes: how many, the median and the
- * 99th percentile in ns.  0 without events or wakes.
- */
-size_t
-procs_wake_delay(struct procs *ps, uint64_t *median, uint64_t *p99)
-{
-	return (proc_event_quantiles(ps, 0, median, p99));
-}
-
-/*
- * Of those delays, the loop's own part: from when it began to read the
- * rings that held the wake to the signal (proc_event_delay).
- */
-size_t
-procs_wake_own(struct procs *ps, uint64_t *median, uint64_t *p99)
-{
-	return (proc_event_quantiles(ps, 1, median, p99));
 }

@@ -1,6 +1,6 @@
 /*
  * proc-krun.c -- the kernel's own runs of the children, from its
- * sched_switch records (read by proc-event.c): per physical CPU, which
+ * sched_switch records (read by proc-ring.c): per physical CPU, which
  * child thread ran from when to when, in a bounded ring behind
  * procs_kernel_runs; and each member's last state as the kernel said it
  * (switched in, woken, or switched out asleep, stopped, dead), with
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
 /* One physical CPU. */
@@ -314,11 +314,4 @@ procs_kernel_running(struct procs *ps, int cpu, struct procs_krun *run)
 		return (0);
 	*run = kc->open;
 	return (1);
-}
-
-/* What the event reader saw. */
-void
-procs_event_stats(struct procs *ps, struct procs_event_stats *st)
-{
-	*st = ps->evstats;
 }

@@ -1,6 +1,7 @@
 /*
  * proc-sample.c -- what the kernel did with the children, read from /proc
- * before each tick.
+ * before each tick (procs_observe, in proc-tick.c, says which reads are
+ * due and what the engine is told of them).
  *
  * - each tick reads only the running tasks (are they all blocked?) and the
  *   ones we put to sleep because they blocked (have they run since?),
@@ -34,20 +35,10 @@
 #include <unistd.h>
 
 #include "cgroup.h"
-#include "change.h"
-#include "engine.h"
-#include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
 
-#define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */
-#define PROC_LOOK_TICKS		4	/* state of blocked tasks, every */
-#define PROC_CPUTIME_NS		(100 * 1000000ULL)	/* measured CPU time */
-#define PROC_WINDOW		8	/* members read per task per tick */
-#define PROC_EVENT_LOOK_NS	100000000ULL	/* with events: /proc look,
-						   every (100 ms) */
 
-static uint64_t	proc_sample_pcount(struct proc *);
 static int	proc_sample_blocked_window(struct proc *);
 static int	proc_sample_woken_window(struct proc *, int);
 
@@ -314,7 +305,7 @@ proc_sample_lastpid(struct procs *ps)
 }
 
 /* Has any process been created since the last sweep? */
-static int
+int
 proc_sample_forked(struct procs *ps)
 {
 	long	last = proc_sample_lastpid(ps);
@@ -360,7 +351,7 @@ proc_sample_sweep_pid(struct procs *ps, pid_t pid)
  * sweep has a pid in (last, now]: only those are read, unless the range is
  * unknown or large, when all of /proc is.
  */
-static void
+void
 proc_sample_sweep(struct procs *ps, uint64_t now)
 {
 	DIR		*d;
@@ -418,7 +409,7 @@ proc_sample_sweep(struct procs *ps, uint64_t now)
  * so a task's pids.events is read only if a pid was handed out since its
  * last read (then it is due until it has run and been read).
  */
-static void
+void
 proc_sample_cap(struct procs *ps)
 {
 	struct proc	*p;
@@ -535,6 +526,37 @@ proc_sample_pick(struct proc *p)
 	p->picked = 1;
 }
 
+/* What is known of a real task's process. */
+int
+procs_info(struct procs *ps, int id, struct procs_info *info)
+{
+	struct proc	*p;
+
+	memset(info, 0, sizeof *info);
+	if ((p = proc_get(ps, id)) == NULL)
+		return (-1);
+	if (p->live) {
+		proc_sample_settle(p);
+		proc_sample_cputime(p);
+	}
+	info->pid = p->pid;
+	info->cputime_ns = p->cpu_ns;
+	info->cputime_ms = p->cpu_ns / 1000000ULL;
+	info->stolen_ns = p->stolen_ns;
+	/* Unpicked: what it ran since, once the stop's reading holds. */
+	if (p->live && !p->picked && !p->settle &&
+	    p->cpu_ns > p->unpicked_ns)
+		info->stolen_ns += p->cpu_ns - p->unpicked_ns;
+	info->stolen_ms = info->stolen_ns / 1000000ULL;
+	info->exited = !p->live;
+	info->stopped = p->live && p->stopped;
+	info->by_engine = p->killed;
+	info->procs = p->nm;
+	snprintf(info->exit, sizeof info->exit, "%s", p->exit);
+	snprintf(info->error, sizeof info->error, "%s", p->error);
+	return (0);
+}
+
 /* Are all of a task's processes, every thread of them, blocked (S or D)? */
 int
 proc_sample_blocked(struct proc *p)
@@ -627,7 +649,7 @@ proc_sample_woken_window(struct proc *p, int look)
  * than a tick.  Every few ticks the state letters are read as well (2 us
  * each), for a process that is runnable but still waiting for a CPU.
  */
-static int
+int
 proc_sample_woken(struct proc *p, int look)
 {
 	int	i;
@@ -646,7 +668,7 @@ proc_sample_woken(struct proc *p, int look)
 }
 
 /* The schedule count of all of a task's processes. */
-static uint64_t
+uint64_t
 proc_sample_pcount(struct proc *p)
 {
 	uint64_t	sum = 0;
@@ -655,142 +677,4 @@ proc_sample_pcount(struct proc *p)
 	for (i = 0; i < p->nm; i++)
 		sum += proc_sample_member_pcount(&p->m[i]);
 	return (sum);
-}
-
-/* May the caller sleep through quiet ticks?  See proc.h. */
-int
-procs_quiet(struct procs *ps)
-{
-	if (!proc_event_blocks(ps))
-		return (-1);
-	return (proc_event_blocks_on(ps) && !ps->ev_news && !ps->ev_lost &&
-	    !ps->ev_held_woke && !ps->members_changed && !ps->held_all);
-}
-
-/* Run the tick in progress early, for what was read?  proc.h. */
-int
-procs_early(struct procs *ps)
-{
-	return (ps->ev != NULL ? ps->ev_early : 0);
-}
-
-/* Before a tick: tell the engine which real tasks blocked or woke. */
-void
-procs_observe(struct procs *ps)
-{
-	struct engine_task_info	 ti;
-	struct proc		*p;
-	uint64_t		 now = proc_now();
-	char			*cause;
-	int			 i, swept = 0, woken, blocked, look;
-
-	ps->ticks++;
-	/* The safety net's look, every PROC_EVENT_LOOK_NS of wall time. */
-	if ((look = now - ps->last_look >= PROC_EVENT_LOOK_NS))
-		ps->last_look = now;
-	if (ps->ev != NULL) {
-		proc_event_filter(ps);
-		proc_event_read(ps);
-		ps->ev_news = 0;	/* what was read is applied below */
-		ps->ev_early = 0;
-	}
-	/*
-	 * Reap, and see a continue from outside.  With events the loop
-	 * reaps on SIGCHLD and a held task's wake asks for a look: the poll
-	 * (~2.5 µs, more with more children) runs only then, and every
-	 * PROC_EVENT_LOOK_NS or after a loss of records as a safety net.
-	 */
-	if (ps->ev == NULL || ps->ev_lost || ps->ev_held_woke || look)
-		proc_spawn_wait(ps);
-	if (now - ps->last_cap >= PROC_SWEEP_NS) {
-		ps->last_cap = now;
-		proc_sample_cap(ps);
-	}
-	/* At most every 500 ms, fork or not (the look is a /proc read). */
-	if (now - ps->last_sweep >= PROC_SWEEP_NS) {
-		if (proc_sample_forked(ps)) {
-			proc_sample_sweep(ps, now);
-			swept = 1;
-		} else
-			ps->last_sweep = now;
-	}
-	for (i = 1; i < ps->nt; i++) {
-		if ((p = ps->t[i]) == NULL || !p->live)
-			continue;
-		proc_sample_settle(p);	/* the last stop, once it landed */
-		/* Stopped, unless woken and stopped until it is picked. */
-		if (p->stopped && !(p->watch && p->ev_woken))
-			continue;
-		if (engine_task_info(ps->e, p->id, &ti) != 0)
-			continue;
-		cause = NULL;
-		if (ti.state == ENGINE_RUNNABLE && ti.running) {
-			/*
-			 * The kernel's switches say, where they can (and
-			 * no record was lost); /proc now and then anyway.
-			 */
-			blocked = -1;
-			if (!ps->ev_lost && !look)
-				blocked = proc_krun_blocked(ps, p);
-			if (blocked == -1)
-				blocked = proc_sample_blocked(p);
-			else if (blocked)
-				ps->evstats.blocks++;
-			if (!blocked)
-				continue;
-			/* A new member may be running: look before deciding. */
-			if (!swept && p->forked && proc_sample_forked(ps)) {
-				proc_sample_sweep(ps, now);
-				swept = 1;
-				if (!proc_sample_blocked(p))
-					continue;
-			}
-			/* Over the window, baselines are per member. */
-			if (p->nm <= PROC_WINDOW)
-				p->blocked_pcount = proc_sample_pcount(p);
-			p->watch = 1;
-			p->ev_woken = 0;
-			proc_sample_unpick(p, 0);
-			if (proc_change(ps, CHANGE_BLOCK, p->id, &cause) != 0)
-				goto warn;
-		} else if (ti.state == ENGINE_SLEEPING && !ti.injected) {
-			if (ps->ev != NULL) {
-				/*
-				 * The kernel said so, or (records lost, or
-				 * now and then for other threads) /proc.
-				 */
-				woken = p->ev_woken || ((ps->ev_lost ||
-				    look) &&
-				    proc_sample_woken(p, 1));
-			} else
-				woken = proc_sample_woken(p,
-				    ps->ticks % PROC_LOOK_TICKS == 0);
-			if (!woken)
-				continue;
-			p->watch = 0;
-			if (proc_change(ps, CHANGE_WAKE, p->id, &cause) != 0)
-				goto warn;
-			/*
-			 * Blocked again already (a short run, its block read
-			 * with the wake): the engine hears of that at the next
-			 * tick, which a sleeping clock must not sleep past.
-			 */
-			if (proc_krun_blocked(ps, p) == 1)
-				ps->ev_news = 1;
-		}
-		continue;
-warn:
-		log_warnx("task %s: %s", p->name, cause);
-		free(cause);
-	}
-	ps->ev_lost = 0;
-	if (now - ps->last_cputime >= PROC_CPUTIME_NS) {
-		ps->last_cputime = now;
-		for (i = 1; i < ps->nt; i++) {
-			if ((p = ps->t[i]) == NULL || !p->live || !p->ran)
-				continue;
-			proc_sample_cputime(p);
-			p->ran = !p->stopped;
-		}
-	}
 }

@@ -32,7 +32,7 @@
 #include "engine.h"
 #include "file.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "quote.h"
 #include "xmalloc.h"
 
@@ -453,7 +453,7 @@ proc_spawn_continued(struct procs *ps, struct proc *p)
 	    proc_spawn_stopping(p->pid) != 0)
 		return;
 	p->settle = 0;		/* what it ran since is stolen */
-	proc_enforce_signal(p, SIGSTOP);
+	proc_signal(p, SIGSTOP);
 	p->stop_ns = proc_now();
 	tick = engine_now(ps->e);
 	proc_notice(ps, "task %s (pid %ld) continued from outside at tick "

@@ -1,8 +1,12 @@
 /*
  * proc-watch.c -- the watchdog: a small process of its own that kills
  * every child group and removes the cgroups when the daemon dies without
- * procs_free() (even by SIGKILL).  It learns each group over a pipe; a
- * "bye" before the pipe closes means a clean exit.
+ * procs_free() (even by SIGKILL), and stops every child group while the
+ * daemon is stopped (kill -STOP, ^Z, a debugger): a hog it had running
+ * would run on unchecked, its slice long over.  It learns each group
+ * over a pipe; a "bye" before the pipe closes means a clean exit.  When
+ * the daemon goes on it continues what it runs itself (procs_reassert,
+ * on its SIGCONT).
  */
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -13,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,26 +29,53 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
-#include "proc.h"
+#include "proc-int.h"
 #include "xmalloc.h"
+
+#define PROC_WATCH_MS	20	/* how often it looks at the daemon */
+
+/* Is process pid stopped (by a signal, or a debugger)? */
+static int
+proc_watch_stopped(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return (0);
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return (0);
+	buf[n] = '\0';
+	/* "PID (COMM) S ...": COMM may hold anything, ')' included. */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return (0);
+	return (p[2] == 'T' || p[2] == 't');
+}
 
 /*
  * The watchdog: a small process of its own (own process group, deaf to
  * terminal signals) that learns each child group over a pipe and, when
  * the pipe closes without a goodbye (the caller died, even by SIGKILL),
  * kills those groups and removes the cgroups.  PR_SET_PDEATHSIG alone
- * would miss the grandchildren of a pipeline.
+ * would miss the grandchildren of a pipeline.  While it knows a group it
+ * looks at the daemon every PROC_WATCH_MS: stopped, every group is
+ * stopped too, once.
  */
 static void __attribute__((noreturn))
 proc_watch_main(int fd, const char *cgroot, const char *pidsroot)
 {
-	pid_t	*pgids = NULL;
-	size_t	 n = 0, i;
-	char	 buf[4096], line[32];
-	size_t	 ll = 0;
-	ssize_t	 r, k;
-	long	 v;
-	int	 bye = 0;
+	struct pollfd	 pfd = { .fd = fd, .events = POLLIN };
+	pid_t		*pgids = NULL, daemon = getppid();
+	size_t		 n = 0, i;
+	char		 buf[4096], line[32];
+	size_t		 ll = 0;
+	ssize_t		 r, k;
+	long		 v;
+	int		 bye = 0, frozen = 0;
 
 	setpgid(0, 0);
 	signal(SIGINT, SIG_IGN);
@@ -52,6 +84,14 @@ proc_watch_main(int fd, const char *cgroot, const char *pidsroot)
 	signal(SIGQUIT, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
+		if (n > 0 && proc_watch_stopped(daemon)) {
+			for (i = 0; !frozen && i < n; i++)
+				kill(-pgids[i], SIGSTOP);
+			frozen = 1;
+		} else
+			frozen = 0;
+		if (poll(&pfd, 1, n > 0 ? PROC_WATCH_MS : -1) == 0)
+			continue;
 		r = read(fd, buf, sizeof buf);
 		if (r == -1 && errno == EINTR)
 			continue;

@@ -38,6 +38,7 @@
 #include <libconfig.h>
 
 #include "conffile.h"
+#include "number.h"
 #include "xmalloc.h"
 
 #define CONFFILE_QUOTE_MAX	40	/* characters of input in a message */
@@ -85,18 +86,13 @@ int
 conffile_verror(char **error, const char *top, const char *file, int line,
     const char *fmt, va_list ap)
 {
-	char	*msg, *name;
+	char	*name;
 
 	if (*error != NULL)
 		return (-1);
-	msg = xvasprintf(fmt, ap);
 	name = conffile_name(top, file);
-	if (line > 0)
-		*error = xasprintf("%s:%d: %s", name, line, msg);
-	else
-		*error = xasprintf("%s: %s", name, msg);
+	*error = xvasprintf_at(name, line, fmt, ap);
 	free(name);
-	free(msg);
 	return (-1);
 }
 
@@ -339,19 +335,6 @@ conffile_include(struct conffile_ctx *ctx, const char *label, int line,
 	return (rc);
 }
 
-/* The value of a digit in base 16, or -1. */
-static int
-conffile_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (c - 'A' + 10);
-	return (-1);
-}
-
 /*
  * Check one number token (tok, n characters): a plain integer must fit
  * in 32 bits and one with an L suffix in 64, as libconfig stores them;
@@ -379,7 +362,7 @@ conffile_number(struct conffile_ctx *ctx, const char *label, int line,
 	if (s == e)
 		return (0);
 	for (q = s; q < e; q++) {
-		if ((d = conffile_digit(*q)) == -1 || d >= base)
+		if ((d = number_hex(*q)) == -1 || d >= base)
 			return (0);	/* a float, or libconfig's to refuse */
 		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			over = 1;

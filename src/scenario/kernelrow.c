@@ -22,13 +22,10 @@ kernelrow_error(char **cause, const char *label, int line, const char *fmt,
     ...)
 {
 	va_list	 ap;
-	char	*msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	*cause = xvasprintf_at(label, line, fmt, ap);
 	va_end(ap);
-	*cause = xasprintf("%s:%d: %s", label, line, msg);
-	free(msg);
 	return (-1);
 }
 

@@ -116,7 +116,6 @@ void
 scenario_free(struct scenario *sc)
 {
 	size_t	i;
-	char  **argv;
 
 	if (sc == NULL)
 		return;
@@ -129,11 +128,7 @@ scenario_free(struct scenario *sc)
 		free(sc->tasks[i].pattern);
 		free(sc->tasks[i].cpus);
 		free(sc->tasks[i].group);
-		if ((argv = sc->tasks[i].argv) != NULL) {
-			for (; *argv != NULL; argv++)
-				free(*argv);
-			free(sc->tasks[i].argv);
-		}
+		argv_free(sc->tasks[i].argv);
 	}
 	for (i = 0; i < sc->nevents; i++) {
 		free(sc->events[i].task);
@@ -301,6 +296,41 @@ scenario_marks(const struct scenario *sc, size_t *n)
 }
 
 /*
+ * Add task t to e (gids: the engine's ids of the groups), and hand a
+ * command task to spawn: its id, or -1 with *cause at its line.
+ */
+static int
+scenario_apply_task(const struct scenario *sc, const struct scenario_task *t,
+    struct engine *e, const int *gids, scenario_spawn_cb spawn, void *arg,
+    char **cause)
+{
+	struct engine_task_spec	 spec;
+	char			*inner, *what;
+	int			 id;
+
+	memset(&spec, 0, sizeof spec);
+	spec.name = t->name;
+	spec.kind = t->argv != NULL ? ENGINE_REAL : ENGINE_SIM;
+	spec.nice = t->nice;
+	spec.start = t->start + t->lead;
+	spec.pattern = t->pattern;
+	spec.npattern = t->npattern;
+	spec.once = t->once;
+	spec.runtime = t->runtime;
+	spec.cpus = t->has_cpus ? &t->mask : NULL;
+	spec.group = -1;
+	if (t->group != NULL)
+		spec.group = gids[scenario_find_group(sc, t->group)];
+	if ((id = engine_task_add(e, &spec, &inner)) != -1 &&
+	    (t->argv == NULL || spawn(arg, e, id, t, &inner) == 0))
+		return (id);
+	what = xasprintf("task \"%s\"", t->name);
+	scenario_wrap(sc, t->line, what, inner, cause);
+	free(what);
+	return (-1);
+}
+
+/*
  * Add the scenario's groups, tasks and events to e.  Command tasks are
  * added as real tasks and handed to spawn; without spawn they are refused
  * before anything is added.  On failure the engine may hold part of the
@@ -312,11 +342,10 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 {
 	const struct scenario_task	*t;
 	const struct scenario_event	*ev;
-	struct engine_task_spec		 spec;
 	struct engine_event		 eev;
 	const struct scenario_event	**order;
-	char				*inner, *what;
-	int				*ids, *gids, id, r;
+	char				*inner;
+	int				*ids, *gids;
 	size_t				 i;
 
 	if (scenario_check(sc, engine_params(e)->cpus, cause) != 0)
@@ -345,36 +374,11 @@ scenario_apply(const struct scenario *sc, struct engine *e,
 
 	ids = xcalloc(sc->ntasks + 1, sizeof *ids);
 	for (i = 0; i < sc->ntasks; i++) {
-		t = &sc->tasks[i];
-		memset(&spec, 0, sizeof spec);
-		spec.name = t->name;
-		spec.kind = t->argv != NULL ? ENGINE_REAL : ENGINE_SIM;
-		spec.nice = t->nice;
-		spec.start = t->start + t->lead;
-		spec.pattern = t->pattern;
-		spec.npattern = t->npattern;
-		spec.once = t->once;
-		spec.runtime = t->runtime;
-		spec.cpus = t->has_cpus ? &t->mask : NULL;
-		spec.group = -1;
-		if (t->group != NULL)
-			spec.group = gids[scenario_find_group(sc, t->group)];
-		if ((id = engine_task_add(e, &spec, &inner)) == -1) {
+		if ((ids[i] = scenario_apply_task(sc, &sc->tasks[i], e, gids,
+		    spawn, arg, cause)) == -1) {
 			free(gids);
 			free(ids);
-			what = xasprintf("task \"%s\"", t->name);
-			r = scenario_wrap(sc, t->line, what, inner, cause);
-			free(what);
-			return (r);
-		}
-		ids[i] = id;
-		if (t->argv != NULL && spawn(arg, e, id, t, &inner) != 0) {
-			free(gids);
-			free(ids);
-			what = xasprintf("task \"%s\"", t->name);
-			r = scenario_wrap(sc, t->line, what, inner, cause);
-			free(what);
-			return (r);
+			return (-1);
 		}
 	}
 

@@ -206,13 +206,10 @@ static int
 journal_error(struct journal_ctx *ctx, const char *fmt, ...)
 {
 	va_list	 ap;
-	char	*msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	*ctx->cause = xvasprintf_at(ctx->label, ctx->line, fmt, ap);
 	va_end(ap);
-	*ctx->cause = xasprintf("%s:%d: %s", ctx->label, ctx->line, msg);
-	free(msg);
 	return (-1);
 }
 
@@ -291,6 +288,20 @@ journal_unused(struct journal_ctx *ctx, const char *what)
 	if ((key = protocol_unused(&ctx->f)) != NULL)
 		return (journal_error(ctx, "%s: unknown field %s", what,
 		    journal_show(key, q, sizeof q)));
+	return (0);
+}
+
+/* A known policy's name (a change's, the header's), copied to *out. */
+static int
+journal_policy(struct journal_ctx *ctx, const char *s, const char **out)
+{
+	char	q[64];
+
+	if (engine_policy_find(s) == NULL)
+		return (journal_error(ctx, "policy: unknown policy %s (known: "
+		    "%s)", journal_show(s, q, sizeof q),
+		    engine_policy_names()));
+	*out = xstrdup(s);
 	return (0);
 }
 
@@ -478,13 +489,9 @@ journal_change_fields(struct journal_ctx *ctx, struct change *c)
 		ctx->nadds++;
 		break;
 	case CHANGE_POLICY:
-		if ((s = journal_get(ctx, what, "name")) == NULL)
+		if ((s = journal_get(ctx, what, "name")) == NULL ||
+		    journal_policy(ctx, s, &c->name) != 0)
 			return (-1);
-		if (engine_policy_find(s) == NULL)
-			return (journal_error(ctx, "policy: unknown policy "
-			    "%s (known: %s)", journal_show(s, q, sizeof q),
-			    engine_policy_names()));
-		c->name = xstrdup(s);
 		break;
 	case CHANGE_BRANCH:
 		if (journal_number(ctx, what, "tick", 0, (long long)c->at,
@@ -528,8 +535,7 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 		    (unsigned long long)ctx->prev, ctx->prev_line));
 	if (journal_fields(ctx, sp) != 0 ||
 	    journal_change_fields(ctx, &tmp) != 0) {
-		free((char *)tmp.name);
-		free((uint32_t *)tmp.pattern);
+		journal_changes_clear(&tmp, 1);
 		return (-1);
 	}
 	if (ctx->j->nchanges == ctx->alloc) {
@@ -658,13 +664,9 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 		    journal_show(line, q, sizeof q)));
 	if (journal_fields(ctx, rest) != 0 ||
 	    (s = journal_get(ctx, "policy", "name")) == NULL ||
-	    journal_unused(ctx, "policy") != 0)
+	    journal_unused(ctx, "policy") != 0 ||
+	    journal_policy(ctx, s, &h->policy) != 0)
 		return (-1);
-	if (engine_policy_find(s) == NULL)
-		return (journal_error(ctx, "policy: unknown policy %s (known: "
-		    "%s)", journal_show(s, q, sizeof q),
-		    engine_policy_names()));
-	h->policy = xstrdup(s);
 	*state = 5;
 	return (0);
 }
@@ -814,18 +816,25 @@ journal_read(const char *path, char **cause)
 	return (j);
 }
 
+/* Free the copies of names and patterns that n changes own. */
+void
+journal_changes_clear(struct change *ch, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free((char *)ch[i].name);
+		free((uint32_t *)ch[i].pattern);
+	}
+}
+
 /* Free a journal read by journal_read() or journal_parse(). */
 void
 journal_free(struct journal *j)
 {
-	size_t	i;
-
 	if (j == NULL)
 		return;
-	for (i = 0; i < j->nchanges; i++) {
-		free((char *)j->changes[i].name);
-		free((uint32_t *)j->changes[i].pattern);
-	}
+	journal_changes_clear(j->changes, j->nchanges);
 	free(j->changes);
 	free((char *)j->header.scenario);
 	free((char *)j->header.text);

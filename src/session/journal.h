@@ -65,6 +65,8 @@ struct journal *journal_read(const char *path, char **cause);
 struct journal *journal_parse(const char *text, size_t len,
 	    const char *label, char **cause);
 void	journal_free(struct journal *);
+/* Free what n changes kept (a journal's, a session's) own: name, pattern. */
+void	journal_changes_clear(struct change *, size_t n);
 
 /* The name a change kind has in the journal ("sleep", "add", ...). */
 const char *journal_kind_name(enum change_kind);

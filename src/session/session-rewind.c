@@ -220,7 +220,6 @@ session_branch(struct session *s, char **cause)
 	struct change	 br;
 	struct ledger	*l;
 	uint64_t	 tick;
-	size_t		 i;
 	int		 id;
 
 	if (s->view == NULL)
@@ -242,10 +241,8 @@ session_branch(struct session *s, char **cause)
 	br.kind = CHANGE_BRANCH;
 	br.value = (long)tick;
 	session_record_change(s, &br);
-	for (i = s->view_j; i < s->njournal; i++) {
-		free((char *)s->journal[i].name);
-		free((uint32_t *)s->journal[i].pattern);
-	}
+	journal_changes_clear(s->journal + s->view_j,
+	    s->njournal - s->view_j);
 	s->njournal = s->view_j;
 	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick) {
 		s->keybytes -= s->keys[--s->nkeys].bytes;

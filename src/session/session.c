@@ -94,10 +94,7 @@ session_free(struct session *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->njournal; i++) {
-		free((char *)s->journal[i].name);
-		free((uint32_t *)s->journal[i].pattern);
-	}
+	journal_changes_clear(s->journal, s->njournal);
 	free(s->journal);
 	for (i = 0; i < s->nkeys; i++)
 		engine_free(s->keys[i].e);
@@ -181,13 +178,6 @@ const char *
 session_description(const struct session *s)
 {
 	return (s->description);
-}
-
-/* The scenario's text. */
-const char *
-session_text(const struct session *s)
-{
-	return (s->text);
 }
 
 /* What each CPU of the present ran, over the last few seconds. */

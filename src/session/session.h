@@ -72,7 +72,6 @@ int	session_has_real(const struct session *);
 const struct lesson_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
-const char *session_text(const struct session *);
 const char *session_description(const struct session *);
 /* The table counts of the tick shown (the past's too); NULL: none. */
 struct ledger *session_ledger(struct session *);

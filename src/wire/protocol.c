@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "number.h"
 #include "protocol.h"
 #include "quote.h"
 #include "runs.h"
@@ -226,15 +227,11 @@ protocol_split(char *line, char ***words)
 	return (n);
 }
 
-/* A lowercase hex digit's value, or -1 (a NUL included). */
+/* A lowercase hex digit's value (quoting writes no other), or -1. */
 static int
 protocol_hex(char c)
 {
-	if (c >= '0' && c <= '9')
-		return (c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (c - 'a' + 10);
-	return (-1);
+	return (c >= 'A' && c <= 'F' ? -1 : number_hex(c));
 }
 
 /*
