@@ -215,14 +215,15 @@ static const struct keys_entry keys_table[] = {
 	    ".Ic j\n"
 	    "and\n"
 	    ".Ic k )\n"
-	    "move, Enter loads the chosen one, Escape closes.\n"
+	    "move, Enter loads the chosen one (at tick 0, paused: space\n"
+	    "starts it), Escape closes.\n"
 	    "Not for a read-only client." },
 	{ .keys = { 'R' },
 	  .fn = keys_session_reset, .flags = KEYS_CHANGES,
 	  .help_keys = "R", .help = "reset: from tick 0",
 	  .bar[KEYS_BAR] = "R reset",
 	  .man =
-	    "Reset: start the current scenario again at tick 0." },
+	    "Reset: open the current scenario again at tick 0, paused." },
 	{ .keys = { '?', KEY_F(1) },
 	  .fn = keys_view_help,
 	  .help_keys = "? F1", .help = "this help",
