@@ -604,6 +604,48 @@ test_doc_example(void **state)
 	free(text);
 }
 
+/*
+ * A file of parts (a live daemon's loads, docs/JOURNAL.md): each part a
+ * journal of its own after the end of the one before; the last by
+ * default, any by number, a number past them refused; every part is
+ * checked, whichever is wanted, and line numbers count from the file's
+ * start.
+ */
+static void
+test_parts(void **state)
+{
+	const char	 two[] = HEAD "5 kill task=1\nend 9\n"
+			    HEAD "end 4\n";
+	const char	 bad2[] = HEAD "end 9\n" HEAD "9 kill task=7\nend 9\n";
+	const char	 cut2[] = HEAD "end 9\n" HEAD;
+	struct journal	*j;
+	char		*cause = NULL;
+
+	assert_non_null(j = journal_parse(two, strlen(two), "j", &cause));
+	assert_int_equal(j->part, 2);
+	assert_int_equal(j->nparts, 2);
+	assert_int_equal(j->nchanges, 0);
+	assert_int_equal(j->end, 4);
+	journal_free(j);
+	assert_non_null(j = journal_parse_part(two, strlen(two), "j", 1,
+	    &cause));
+	assert_int_equal(j->part, 1);
+	assert_int_equal(j->nparts, 2);
+	assert_int_equal(j->nchanges, 1);
+	assert_int_equal(j->end, 9);
+	journal_free(j);
+	assert_null(journal_parse_part(two, strlen(two), "j", 3, &cause));
+	assert_string_equal(cause, "j: no part 3 (the journal has 2 parts)");
+	free(cause);
+	assert_null(journal_parse_part(bad2, strlen(bad2), "j", 1, &cause));
+	assert_string_equal(cause, "j:12: kill: task 7 cannot exist (the "
+	    "scenario has 3 tasks and 0 were added)");
+	free(cause);
+	assert_null(journal_parse_part(cut2, strlen(cut2), "j", 1, &cause));
+	assert_string_equal(cause, "j:11: truncated: no end line");
+	free(cause);
+}
+
 int
 main(void)
 {
@@ -617,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_doc_example),
+		cmocka_unit_test(test_parts),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

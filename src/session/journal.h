@@ -38,8 +38,9 @@ struct journal_header {
 };
 
 /*
- * A journal as read: the header, the changes in file order (each with
- * its own storage for name and pattern), and the end tick.  Everything
+ * A journal as read (one part of its file): the header, the changes in
+ * file order (each with its own storage for name and pattern), and the
+ * end tick.  Everything
  * is owned by the journal; journal_free() frees it.
  */
 struct journal {
@@ -47,6 +48,8 @@ struct journal {
 	struct change		*changes;
 	size_t			 nchanges;
 	uint64_t		 end;		/* the last tick run */
+	int			 part;		/* which part of the file (1..) */
+	int			 nparts;	/* parts in the file */
 };
 
 /*
@@ -64,6 +67,13 @@ int	journal_write_end(FILE *, uint64_t last_tick);
 struct journal *journal_read(const char *path, char **cause);
 struct journal *journal_parse(const char *text, size_t len,
 	    const char *label, char **cause);
+/*
+ * A file of several parts (one per session of a live daemon: a load or
+ * reset starts the next), each checked: part want, 1-based (0: the last).
+ */
+struct journal *journal_read_part(const char *path, int want, char **cause);
+struct journal *journal_parse_part(const char *text, size_t len,
+	    const char *label, int want, char **cause);
 void	journal_free(struct journal *);
 /* Free what n changes kept (a journal's, a session's) own: name, pattern. */
 void	journal_changes_clear(struct change *, size_t n);
