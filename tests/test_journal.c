@@ -646,6 +646,46 @@ test_parts(void **state)
 	free(cause);
 }
 
+/*
+ * A tally (the room's votes at a reveal, SPEC.md section 12): read back
+ * as it was written; 1 to 9 counts, each a decimal, else refused.
+ */
+static void
+test_tally(void **state)
+{
+	const char	 ok[] = HEAD "7 tally votes=3,0,1\nend 9\n";
+	const char	*bad[] = {
+		HEAD "7 tally votes=\nend 9\n",
+		HEAD "7 tally votes=1,,2\nend 9\n",
+		HEAD "7 tally votes=1,2,3,4,5,6,7,8,9,10\nend 9\n",
+		HEAD "7 tally votes=-1\nend 9\n",
+	};
+	struct journal	*j;
+	char		*cause = NULL, *text;
+	size_t		 i, len;
+	FILE		*f;
+
+	assert_non_null(j = journal_parse(ok, strlen(ok), "j", &cause));
+	assert_int_equal(j->nchanges, 1);
+	assert_int_equal(j->changes[0].kind, CHANGE_TALLY);
+	assert_int_equal(j->changes[0].at, 7);
+	assert_int_equal(j->changes[0].npattern, 3);
+	assert_int_equal(j->changes[0].pattern[0], 3);
+	assert_int_equal(j->changes[0].pattern[2], 1);
+	assert_non_null(f = open_memstream(&text, &len));
+	journal_write_change(f, &j->changes[0]);
+	fclose(f);
+	assert_string_equal(text, "7 tally votes=3,0,1\n");
+	free(text);
+	journal_free(j);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_null(journal_parse(bad[i], strlen(bad[i]), "j",
+		    &cause));
+		assert_true(strncmp(cause, "j:6: ", 5) == 0);
+		free(cause);
+	}
+}
+
 int
 main(void)
 {
@@ -660,6 +700,7 @@ main(void)
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_doc_example),
 		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_tally),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -82,6 +82,7 @@ struct client {
 	struct event		*resume;
 
 	int			 readonly;	/* said `readonly`: no changes */
+	struct live_vote	 vote;		/* its answer to the room */
 	int			 subscribed;
 	int			 fps;
 	int			 delta;		/* subscribed with delta */
@@ -367,7 +368,9 @@ client_frame(struct client *c)
 	const struct notes_line	*ev;
 	struct frames_body	*b;
 	const char		*caption, *view;
+	char *const		*choices;
 	char			 buf[PROTO_TEXT_MAX + 64];
+	int			 i, nchoices;
 	uint64_t		 seq, first, ctick, view_seq;
 	size_t			 len, queued, need, extra;
 	int			 delta;
@@ -414,6 +417,13 @@ client_frame(struct client *c)
 	if ((caption = session_caption(live_session(l), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
+		buf[len++] = '\n';
+		evbuffer_add(tr, buf, len);
+	}
+	/* The room's question's choices, while it is open or revealed. */
+	choices = live_choices(l, &nchoices);
+	for (i = 0; i < nchoices; i++) {
+		len = protocol_choice_line(buf, sizeof buf, i + 1, choices[i]);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
@@ -637,6 +647,7 @@ client_line(struct client *c, char *line, size_t len)
 	ctx.out = out;
 	ctx.wait = &c->wait;
 	ctx.readonly = c->readonly;
+	ctx.vote = &c->vote;
 	ctx.clients = c->set->n;
 	c->replied = 0;
 	switch (cmd_run(&cmd, &ctx)) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "number.h"
 #include "protocol.h"
 #include "quote.h"
 #include "xmalloc.h"
@@ -216,6 +217,21 @@ cmd_parse_load(struct cmd *cmd, char **w, int n, char **cause)
 		}
 		cmd->run = 1;
 	}
+	return (0);
+}
+
+/* answer <n>: a choice's number (its range is the question's). */
+int
+cmd_parse_answer(struct cmd *cmd, char **w, int n, char **cause)
+{
+	long long	v;
+
+	if (number_parse(w[0], 1, INT_MAX, &v) != 0) {
+		*cause = xasprintf("answer \"%s\": not a choice's number "
+		    "(1, 2, ...)", w[0]);
+		return (-1);
+	}
+	cmd->answer = (int)v;
 	return (0);
 }
 

@@ -51,6 +51,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_marks_entry,
 	&cmd_compare_entry,
 	&cmd_view_entry,
+	&cmd_answer_entry,
 	NULL
 };
 

@@ -60,6 +60,18 @@ struct live {
 	struct catalog		*catalog;	/* scenarios by name */
 	void			(*loaded)(void *);
 	void			*loaded_arg;
+	/*
+	 * The room (SPEC.md section 12): the question asked (its event,
+	 * open until the resume that reveals it, then revealed until the
+	 * next lesson event), a number that tells one question from the
+	 * next (a connection's vote counts for that one only), the votes
+	 * per choice, and them as status and frames say them.
+	 */
+	enum { LIVE_ASK_NONE, LIVE_ASK_OPEN, LIVE_ASK_REVEALED } ask;
+	const struct lesson_event *ask_ev;
+	uint64_t		 ask_serial;
+	uint32_t		 votes[SCENARIO_CHOICES_MAX];
+	char			 votes_text[SCENARIO_CHOICES_MAX * 11 + 1];
 };
 
 static void	live_tick(void *, int);
@@ -409,6 +421,17 @@ live_pause(struct live *l, const char *why)
 static void
 live_lesson(struct live *l, const struct lesson_event *ev, uint64_t tick)
 {
+	/* A question revealed stays so until the next lesson event. */
+	if (l->ask == LIVE_ASK_REVEALED) {
+		l->ask = LIVE_ASK_NONE;
+		l->ask_ev = NULL;
+	}
+	if (ev->action == SCENARIO_ASK) {
+		l->ask = LIVE_ASK_OPEN;
+		l->ask_ev = ev;
+		l->ask_serial++;
+		memset(l->votes, 0, sizeof l->votes);
+	}
 	switch (ev->action) {
 	case SCENARIO_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
@@ -495,6 +518,10 @@ live_open(struct live *l)
 	const struct lesson_event	*ev;
 	size_t				 i, n;
 
+	/* The room's question was the old session's. */
+	l->ask = LIVE_ASK_NONE;
+	l->ask_ev = NULL;
+
 	ev = session_lessons_now(l->session, &n);
 	for (i = 0; i < n; i++)
 		live_lesson(l, &ev[i], session_now(l->session));
@@ -571,6 +598,82 @@ live_leave_past(struct live *l)
 }
 
 /*
+ * The question's reveal (the resume after it): its votes shown beside
+ * the answer until the next lesson event, said as an event line and
+ * kept in the journal (a tally line, docs/JOURNAL.md).
+ */
+static void
+live_reveal(struct live *l)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+	uint64_t			 now = session_now(l->session);
+
+	l->ask = LIVE_ASK_REVEALED;
+	if (ev == NULL || ev->nchoices == 0)
+		return;
+	session_tally(l->session, l->votes, (size_t)ev->nchoices);
+	notes_add(l->notes, now > 0 ? now - 1 : 0, "votes: %s",
+	    live_votes(l));
+}
+
+/*
+ * `answer N`: this connection's answer to the open question, choice N
+ * (1-based); one per connection (vote), which it may change until the
+ * reveal.  Every subscriber's next frame has the count.
+ */
+int
+live_answer(struct live *l, struct live_vote *vote, int n, char **cause)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+
+	if (l->ask != LIVE_ASK_OPEN || ev == NULL || ev->nchoices == 0) {
+		*cause = xstrdup("no question with choices is open");
+		return (-1);
+	}
+	if (n < 1 || n > ev->nchoices) {
+		*cause = xasprintf("answer %d: the question has choices 1..%d",
+		    n, ev->nchoices);
+		return (-1);
+	}
+	if (vote->ask == l->ask_serial && vote->choice >= 1 &&
+	    vote->choice <= ev->nchoices && l->votes[vote->choice - 1] > 0)
+		l->votes[vote->choice - 1]--;
+	l->votes[n - 1]++;
+	vote->ask = l->ask_serial;
+	vote->choice = n;
+	notes_changed(l->notes);
+	return (0);
+}
+
+/* The votes as status says them: "3,0,1"; "-" with no choices. */
+const char *
+live_votes(struct live *l)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+	size_t				 off = 0;
+	int				 i;
+
+	if (l->ask == LIVE_ASK_NONE || ev == NULL || ev->nchoices == 0)
+		return ("-");
+	for (i = 0; i < ev->nchoices; i++)
+		off += (size_t)snprintf(l->votes_text + off,
+		    sizeof l->votes_text - off, "%s%u", i ? "," : "",
+		    l->votes[i]);
+	return (l->votes_text);
+}
+
+/* The question's choices while it is open or revealed (NULL: none). */
+char *const *
+live_choices(const struct live *l, int *n)
+{
+	*n = 0;
+	if (l->ask == LIVE_ASK_NONE || l->ask_ev == NULL)
+		return (NULL);
+	*n = l->ask_ev->nchoices;
+	return (l->ask_ev->choices);
+}
+
+/*
  * Restart the clock from the present tick (a branch made first).  After
  * a scenario's ask, the answer becomes the caption.
  */
@@ -583,9 +686,16 @@ live_resume(struct live *l)
 	if (!pacer_paused(l->pacer))
 		return;
 	live_leave_past(l);
-	if ((answer = session_answer(l->session)) != NULL)
+	if ((answer = session_answer(l->session)) != NULL) {
 		notes_add(l->notes, session_now(l->session) - 1, "answer: %s",
 		    answer);
+		if (l->ask == LIVE_ASK_OPEN)
+			live_reveal(l);
+	} else if (l->ask == LIVE_ASK_OPEN) {
+		/* A branch went back before the question: not asked. */
+		l->ask = LIVE_ASK_NONE;
+		l->ask_ev = NULL;
+	}
 	pacer_resume(l->pacer);
 	notes_add(l->notes, session_now(l->session), "resumed");
 }
@@ -716,6 +826,9 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->compare = l->compare != NULL ? l->compare->name : NULL;
 	st->shadow = session_shadow(l->session) != NULL;
 	st->record = sinks_record_state(l->sinks);
+	st->ask = l->ask == LIVE_ASK_OPEN ? "open" :
+	    l->ask == LIVE_ASK_REVEALED ? "revealed" : "none";
+	st->votes = live_votes(l);
 }
 
 /*

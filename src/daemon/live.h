@@ -66,6 +66,20 @@ void		 live_catchup(struct live *);
 int		 live_change(struct live *, const struct change *,
 		    char **cause);
 /*
+ * A connection's answer to the room's question (SPEC.md section 12):
+ * which question (live's number for it; 0: none) and the choice.
+ */
+struct live_vote {
+	uint64_t	ask;
+	int		choice;
+};
+/* `answer N`: 0, or -1 with *cause (no question open, N out of range). */
+int		 live_answer(struct live *, struct live_vote *, int n,
+		    char **cause);
+/* The votes ("3,0,1"; "-": none) and the choices shown (NULL: none). */
+const char	*live_votes(struct live *);
+char *const	*live_choices(const struct live *, int *n);
+/*
  * `load` and `reset`: a new session at tick 0, paused unless run; err
  * leaves the current one.
  */

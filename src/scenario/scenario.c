@@ -116,6 +116,7 @@ void
 scenario_free(struct scenario *sc)
 {
 	size_t	i;
+	int	j;
 
 	if (sc == NULL)
 		return;
@@ -135,6 +136,9 @@ scenario_free(struct scenario *sc)
 		free(sc->events[i].cpus);
 		free(sc->events[i].text);
 		free(sc->events[i].answer);
+		for (j = 0; j < sc->events[i].nchoices; j++)
+			free(sc->events[i].choices[j]);
+		free(sc->events[i].choices);
 	}
 	free(sc->groups);
 	free(sc->tasks);

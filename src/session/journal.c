@@ -61,10 +61,12 @@ static const char *journal_kinds[] = {
 	[CHANGE_BLOCK] = "block",
 	[CHANGE_WAKE] = "wake",
 	[CHANGE_POLICY] = "policy",
-	[CHANGE_BRANCH] = "branch"
+	[CHANGE_BRANCH] = "branch",
+	[CHANGE_TALLY] = "tally"
 };
 #define JOURNAL_NKINDS (sizeof journal_kinds / sizeof journal_kinds[0])
 
+static int	journal_votes(struct journal_ctx *, struct change *);
 static int	journal_error(struct journal_ctx *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -187,6 +189,11 @@ journal_write_change(FILE *f, const struct change *c)
 		break;
 	case CHANGE_BRANCH:
 		fprintf(f, " tick=%ld", c->value);
+		break;
+	case CHANGE_TALLY:
+		fputs(" votes=", f);
+		for (i = 0; i < c->npattern; i++)
+			fprintf(f, "%s%u", i ? "," : "", c->pattern[i]);
 		break;
 	}
 	fputc('\n', f);
@@ -499,8 +506,47 @@ journal_change_fields(struct journal_ctx *ctx, struct change *c)
 			return (-1);
 		c->value = (long)v;
 		break;
+	case CHANGE_TALLY:
+		if (journal_votes(ctx, c) != 0)
+			return (-1);
+		break;
 	}
 	return (journal_unused(ctx, what));
+}
+
+/*
+ * A tally's votes=: 1 to JOURNAL_CHOICES_MAX counts, each 0..2^31-1,
+ * comma-separated (the choices of a question, in order).
+ */
+static int
+journal_votes(struct journal_ctx *ctx, struct change *c)
+{
+	const char	*s;
+	char		*copy, *p, *item, q[64];
+	uint32_t	*v;
+	long long	 n;
+	size_t		 k = 0;
+
+	if ((s = journal_get(ctx, "tally", "votes")) == NULL)
+		return (-1);
+	v = xcalloc(JOURNAL_CHOICES_MAX, sizeof *v);
+	copy = p = xstrdup(s);
+	while ((item = strsep(&p, ",")) != NULL) {
+		if (k == JOURNAL_CHOICES_MAX || journal_decimal(item, 0,
+		    INT_MAX, &n) != 0) {
+			free(copy);
+			free(v);
+			return (journal_error(ctx, "tally: bad votes=%s "
+			    "(expected 1 to %d counts, like 3,0,1)",
+			    journal_show(s, q, sizeof q),
+			    JOURNAL_CHOICES_MAX));
+		}
+		v[k++] = (uint32_t)n;
+	}
+	free(copy);
+	c->pattern = v;
+	c->npattern = k;
+	return (0);
 }
 
 /* A change line: "TICK KIND FIELDS". */

@@ -19,6 +19,7 @@
 #define JOURNAL_VERSION		1
 #define JOURNAL_MAX_PATTERN	1024		/* numbers in an add pattern */
 #define JOURNAL_MS_MAX		100000000L	/* sleep, runtime, pattern */
+#define JOURNAL_CHOICES_MAX	9		/* a tally's votes */
 /* Ticks are at most 2^40 (SPEC.md section 12): 35 years of ms. */
 #define JOURNAL_TICK_MAX	((uint64_t)1 << 40)
 /*

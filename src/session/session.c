@@ -279,7 +279,8 @@ session_feed_due(struct session *s)
 
 	while (s->nextfeed < s->nfeed && s->feed[s->nextfeed].at <= now) {
 		ch = &s->feed[s->nextfeed++];
-		if (ch->kind == CHANGE_POLICY && s->keep_policy)
+		if ((ch->kind == CHANGE_POLICY && s->keep_policy) ||
+		    ch->kind == CHANGE_TALLY)
 			continue;
 		cause = NULL;
 		if (ch->kind == CHANGE_BRANCH) {
@@ -355,6 +356,24 @@ session_tick(struct session *s)
 	}
 	if (s->history > 0 && engine_now(s->e) % SESSION_KEY_TICKS == 0)
 		session_key_add(s);
+}
+
+/*
+ * The room's answers to a question, at its reveal (SPEC.md section 12):
+ * kept in the journal (a tally line), the engine untouched.
+ */
+void
+session_tally(struct session *s, const uint32_t *votes, size_t n)
+{
+	struct change	c;
+
+	memset(&c, 0, sizeof c);
+	c.at = engine_now(s->e);
+	c.kind = CHANGE_TALLY;
+	c.pattern = votes;
+	c.npattern = n;
+	session_journal_add(s, &c);
+	session_record_change(s, &c);
 }
 
 /* The one path for a change from outside the scenario. */

@@ -86,6 +86,8 @@ double	session_speed(const struct session *);
 double	session_speed_at(const struct session *, uint64_t tick);
 /* After an ask, its answer becomes the caption; NULL if none waits. */
 const char *session_answer(struct session *);
+/* The room's votes at a question's reveal, into the journal. */
+void	session_tally(struct session *, const uint32_t *votes, size_t n);
 /* The lesson's events fired in the last tick (lesson.h), in order. */
 const struct lesson_event *session_lessons(const struct session *,
 	    size_t *n);
