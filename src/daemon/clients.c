@@ -483,6 +483,11 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		if (to > runs_end(r, cpu))
 			to = runs_end(r, cpu);
 		cont = *ok && *sent <= to && *sent >= first;
+		/* Starting again: the 10 s before the tick shown, of all
+		   the history keeps (SPEC.md section 12). */
+		if (!cont && to > RUNS_KEEP_TICKS &&
+		    first < to - RUNS_KEEP_TICKS)
+			first = to - RUNS_KEEP_TICKS;
 		from = cont ? *sent : first < to ? first : to;
 		said = cont;
 		len = 0;

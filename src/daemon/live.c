@@ -183,6 +183,8 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 		set.spawn_arg = l->bridge;
 		set.ledger_rows = LIVE_LEDGER_ROWS;
 		set.history = (uint64_t)l->cfg.history * 1000;
+		/* The timeline's runs reach as far back as a seek. */
+		set.runs_keep = set.history;
 		/*
 		 * The frames look only at what changed.  Kept with no
 		 * subscriber too: subscribers come and go, the keyframes

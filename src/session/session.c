@@ -40,6 +40,8 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 {
 	struct session		*s;
 	scenario_spawn_cb	 spawn = set->spawn;
+	uint64_t		 keep;
+	size_t			 cap;
 	int			 id;
 
 	if (spawn == NULL && set->real_ok)
@@ -74,8 +76,11 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
-	s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
-	    RUNS_KEEP_TICKS);
+	keep = set->runs_keep > RUNS_KEEP_TICKS ? set->runs_keep :
+	    RUNS_KEEP_TICKS;
+	cap = keep < RUNS_KEEP_CAP ? RUNS_KEEP_CAP : keep > RUNS_HISTORY_CAP ?
+	    RUNS_HISTORY_CAP : (size_t)keep;
+	s->runs = runs_create(set->params.cpus, cap, keep);
 	s->lesson = lesson_create(sc);
 	s->history = set->history;
 	if (s->history > 0)

@@ -45,6 +45,12 @@ struct session_setup {
 	/* Ticks of keyframes kept for session_seek; 0: no rewind. */
 	uint64_t			 history;
 	/*
+	 * Ticks of what each CPU ran kept (session_runs), at least
+	 * RUNS_KEEP_TICKS and RUNS_KEEP_CAP runs, at most RUNS_HISTORY_CAP
+	 * runs a CPU: the live daemon's, its history (SPEC.md section 12).
+	 */
+	uint64_t			 runs_keep;
+	/*
 	 * Keep the engine's log of changes (engine_track_changes), for a
 	 * reader of what changed between looks: the live daemon's frames.
 	 * Its clones (keyframes, the past viewed, a branch) keep it too.
