@@ -7,7 +7,8 @@
 # before the tick shown, and put back together tick by tick
 # they equal `stairsd --headless --trace` of the same scenario, task and
 # rank, row for row.  Back at the present a new subscriber gets the 10 s
-# before it, not the whole history.
+# before it, not the whole history.  With compare on, the past shows
+# the shadow too.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_history
 daemon=""
@@ -109,5 +110,42 @@ rows "$tmp/now.out" >"$tmp/now.rows" 2>"$tmp/now.err"
 [ "$(grep -c "^from [01] $((now - 10000))\$" "$tmp/now.err")" = 2 ] &&
     ok "the present's first frame: the 10 s before it" ||
     fail "the present's runs: $(cat "$tmp/now.err")"
+
+# Shadows in the past: with compare o1 on, a seek back shows the shadow's
+# lines too (frame shadow=o1, scpu/stask lines), o1's state at that tick:
+# the enforced engine's keyframe switched to o1 and run on, the changes
+# made to it too.
+r=$(ask "compare o1" "seek $past" | sed 1d | tr '\n' ' ')
+[ "$r" = "ok ok " ] && ok "compare o1, seek $past" || fail "compare, seek: '$r'"
+first_frame >"$tmp/shadow.out"
+if grep -q "^frame tick=$past .* live=0 .*shadow=o1" "$tmp/shadow.out" &&
+    [ "$(grep -c '^scpu ' "$tmp/shadow.out")" = 2 ] &&
+    [ "$(grep -c '^stask ' "$tmp/shadow.out")" = 4 ]; then
+	ok "the past shows the shadow: shadow=o1, its cpu and task lines"
+else
+	fail "no shadow in the past: $(grep '^frame' "$tmp/shadow.out")"
+fi
+# Stepping on in the past moves the shadow too.
+s1=$(grep '^stask id=1 ' "$tmp/shadow.out" | sed 's/.* ran=\([0-9]*\) .*/\1/')
+ask "seek $((past + 500))" >/dev/null
+first_frame >"$tmp/shadow2.out"
+s2=$(grep '^stask id=1 ' "$tmp/shadow2.out" | sed 's/.* ran=\([0-9]*\) .*/\1/')
+[ -n "$s1" ] && [ -n "$s2" ] && [ "$s2" -gt "$s1" ] &&
+    ok "500 ticks on, the shadow's hog1 ran more: $s1 -> $s2" ||
+    fail "the shadow in the past did not move: '$s1' -> '$s2'"
+
+# A shadow kept with the keyframes is the one the present had: its
+# lines at a tick seen live equal those shown when sought back to it.
+ask "seek $now" >/dev/null
+ask "step 25000" >/dev/null
+t1=$(status_tick)
+first_frame | grep -E '^s(cpu|task) ' >"$tmp/live.shadow"
+ask "step 5000" "seek $t1" >/dev/null
+first_frame | grep -E '^s(cpu|task) ' >"$tmp/past.shadow"
+if [ -s "$tmp/live.shadow" ] && cmp -s "$tmp/live.shadow" "$tmp/past.shadow"; then
+	ok "tick $t1's shadow sought back equals the live one"
+else
+	fail "tick $t1's shadow differs: $(diff "$tmp/live.shadow" "$tmp/past.shadow" | head -4)"
+fi
 
 e2e_end

@@ -50,8 +50,11 @@ struct session_seen {
 struct session_key {
 	uint64_t		 tick;
 	struct engine		*e;
+	/* The shadow then (compare was on), under shadow_policy; NULL. */
+	struct engine		*shadow;
+	const struct engine_policy *shadow_policy;
 	size_t			 njournal;	/* changes made before it */
-	size_t			 bytes;		/* engine_memory */
+	size_t			 bytes;		/* engine_memory, both */
 };
 
 struct session {
@@ -106,6 +109,7 @@ struct session {
 	size_t			 keybytes;	/* their engines' */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
+	struct engine		*view_shadow;	/* the shadow at the view */
 	int			 ever_real;	/* a real task: no branch */
 
 	/* A replay's changes to make. */

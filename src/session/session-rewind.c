@@ -20,6 +20,9 @@
 #include "session-int.h"
 #include "xmalloc.h"
 
+static struct engine *session_key_shadow(const struct session *,
+		    const struct session_key *);
+
 /*
  * A keyframe of the present at its tick (between ticks, before any
  * change at that tick), and the keyframes older than the history
@@ -41,12 +44,18 @@ session_key_add(struct session *s)
 	k->e = engine_clone(s->e);
 	k->njournal = s->njournal;
 	k->bytes = engine_memory(k->e);
+	/* The shadow too, so the past shows it as it was. */
+	k->shadow = s->shadow != NULL ? engine_clone(s->shadow) : NULL;
+	k->shadow_policy = s->shadow != NULL ? s->shadow_policy : NULL;
+	if (k->shadow != NULL)
+		k->bytes += engine_memory(k->shadow);
 	s->keybytes += k->bytes;
 	lo = now > s->history ? now - s->history : 0;
 	for (drop = 0; drop + 1 < s->nkeys && (s->keys[drop + 1].tick <= lo ||
 	    s->keybytes > SESSION_KEY_BYTES); drop++) {
 		s->keybytes -= s->keys[drop].bytes;
 		engine_free(s->keys[drop].e);
+		engine_free(s->keys[drop].shadow);
 	}
 	if (drop > 0) {
 		memmove(s->keys, s->keys + drop, (s->nkeys - drop) *
@@ -68,8 +77,11 @@ session_history_memory(const struct session *s)
 {
 	size_t	i, n = s->sizekeys * sizeof *s->keys;
 
-	for (i = 0; i < s->nkeys; i++)
+	for (i = 0; i < s->nkeys; i++) {
 		n += engine_memory(s->keys[i].e);
+		if (s->keys[i].shadow != NULL)
+			n += engine_memory(s->keys[i].shadow);
+	}
 	return (n);
 }
 
@@ -163,7 +175,7 @@ int
 session_seek(struct session *s, uint64_t tick, char **cause)
 {
 	const struct change	*ch;
-	struct engine		*v;
+	struct engine		*v, *sh;
 	uint64_t		 now = engine_now(s->e), t;
 	size_t			 k;
 	char			*why;
@@ -177,12 +189,16 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 	for (k = s->nkeys - 1; k > 0 && s->keys[k].tick > tick; k--)
 		;
 	if (s->view == NULL || engine_now(s->view) > tick ||
-	    engine_now(s->view) < s->keys[k].tick) {
+	    engine_now(s->view) < s->keys[k].tick ||
+	    (s->shadow_policy != NULL) != (s->view_shadow != NULL)) {
 		engine_free(s->view);
 		s->view = engine_clone(s->keys[k].e);
 		s->view_j = s->keys[k].njournal;
+		engine_free(s->view_shadow);
+		s->view_shadow = session_key_shadow(s, &s->keys[k]);
 	}
 	v = s->view;
+	sh = s->view_shadow;
 	while ((t = engine_now(v)) < tick) {
 		for (; s->view_j < s->njournal &&
 		    (ch = &s->journal[s->view_j])->at <= t; s->view_j++) {
@@ -190,10 +206,41 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 			why = NULL;
 			if (session_apply(s, v, ch, &why) < 0)
 				free(why);
+			/* And to the shadow, as session_change does. */
+			why = NULL;
+			if (sh != NULL && ch->kind != CHANGE_POLICY &&
+			    session_apply(s, sh, ch, &why) < 0)
+				free(why);
 		}
 		engine_tick(v);
+		if (sh != NULL) {
+			engine_tick(sh);
+			if (engine_get_policy(sh) != s->shadow_policy)
+				engine_set_policy(sh, s->shadow_policy);
+		}
 	}
 	return (0);
+}
+
+/*
+ * The shadow of the past from keyframe k (compare on now): the shadow
+ * kept with it when it is under the same policy, else the keyframe's
+ * engine switched to the shadow's policy there (as `compare` starts
+ * one); NULL when compare is off.
+ */
+static struct engine *
+session_key_shadow(const struct session *s, const struct session_key *k)
+{
+	struct engine	*sh;
+
+	if (s->shadow_policy == NULL)
+		return (NULL);
+	if (k->shadow != NULL && k->shadow_policy == s->shadow_policy)
+		return (engine_clone(k->shadow));
+	sh = engine_clone(k->e);
+	engine_set_policy(sh, s->shadow_policy);
+	engine_track_changes(sh, NULL);
+	return (sh);
 }
 
 /* Stop viewing the past: the present is shown again. */
@@ -202,6 +249,8 @@ session_view_end(struct session *s)
 {
 	engine_free(s->view);
 	s->view = NULL;
+	engine_free(s->view_shadow);
+	s->view_shadow = NULL;
 	ledger_free(s->view_ledger);
 	s->view_ledger = NULL;
 }
@@ -247,10 +296,13 @@ session_branch(struct session *s, char **cause)
 	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick) {
 		s->keybytes -= s->keys[--s->nkeys].bytes;
 		engine_free(s->keys[s->nkeys].e);
+		engine_free(s->keys[s->nkeys].shadow);
 	}
 	engine_free(s->e);
 	s->e = s->view;
 	s->view = NULL;
+	engine_free(s->view_shadow);	/* the shadow starts again, below */
+	s->view_shadow = NULL;
 	engine_narrate(s->e, s->note != NULL);
 	/* Ids added after tick may come back with other names. */
 	for (id = 1; id <= s->nnames; id++)

@@ -68,6 +68,8 @@ session_compare(struct session *s, const struct engine_policy *pol,
 	}
 	engine_free(s->shadow);
 	s->shadow = NULL;
+	engine_free(s->view_shadow);	/* (compare off while viewing) */
+	s->view_shadow = NULL;
 	s->shadow_policy = pol;
 	if (pol != NULL) {
 		s->shadow = engine_clone(s->e);
@@ -78,11 +80,14 @@ session_compare(struct session *s, const struct engine_policy *pol,
 	return (0);
 }
 
-/* The shadow engine, to read; NULL: none, or the past is viewed. */
+/*
+ * The shadow engine shown, to read; NULL: none.  While the past is
+ * viewed, the shadow at that tick (session_seek).
+ */
 const struct engine *
 session_shadow(const struct session *s)
 {
-	return (s->view != NULL ? NULL : s->shadow);
+	return (s->view != NULL ? s->view_shadow : s->shadow);
 }
 
 /* The shadow's policy (compare NAME), kept while the past is viewed. */

@@ -101,10 +101,13 @@ session_free(struct session *s)
 		return;
 	journal_changes_clear(s->journal, s->njournal);
 	free(s->journal);
-	for (i = 0; i < s->nkeys; i++)
+	for (i = 0; i < s->nkeys; i++) {
 		engine_free(s->keys[i].e);
+		engine_free(s->keys[i].shadow);
+	}
 	free(s->keys);
 	engine_free(s->view);
+	engine_free(s->view_shadow);
 	engine_free(s->shadow);
 	lesson_free(s->lesson);
 	for (id = 1; id <= s->nnames; id++)
