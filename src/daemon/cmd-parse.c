@@ -220,6 +220,22 @@ cmd_parse_load(struct cmd *cmd, char **w, int n, char **cause)
 	return (0);
 }
 
+/* part <n> [run]: a part's number (1..), then maybe run. */
+int
+cmd_parse_part(struct cmd *cmd, char **w, int n, char **cause)
+{
+	long long	v;
+
+	if (number_parse(w[0], 1, INT_MAX, &v) != 0 ||
+	    (n > 1 && strcmp(w[1], "run") != 0)) {
+		*cause = xasprintf("usage: %s", cmd->entry->usage);
+		return (-1);
+	}
+	cmd->tick = (uint64_t)v;
+	cmd->run = n > 1;
+	return (0);
+}
+
 /* answer <n>: a choice's number (its range is the question's). */
 int
 cmd_parse_answer(struct cmd *cmd, char **w, int n, char **cause)

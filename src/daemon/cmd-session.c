@@ -1,7 +1,10 @@
 /*
  * cmd-session.c -- the commands of the session as a whole: load, reset,
- * record, policy, compare, and the presenter's view.
+ * record, policy, compare, the presenter's view, and the parts of a
+ * recording replayed.
  */
+#include <event2/buffer.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include "change.h"
 #include "cmd.h"
 #include "engine.h"
+#include "journal.h"
 #include "live.h"
 #include "notes.h"
 #include "quote.h"
@@ -57,10 +61,18 @@ const struct cmd_entry cmd_load_entry = {
 	cmd_load_exec
 };
 
-/* reset: load the current scenario again. */
+/* reset: load the current scenario again (replaying: the part). */
 static enum cmd_retval
 cmd_reset_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
+	char	*cause = NULL;
+	int	 part;
+
+	if (live_parts(ctx->live, &part) > 0) {
+		if (live_part(ctx->live, part, cmd->run, &cause) != 0)
+			return (cmd_error(ctx, cause));
+		return (cmd_ok(ctx));
+	}
 	return (cmd_session_load(ctx, session_label(live_session(ctx->live)),
 	    cmd->run));
 }
@@ -69,6 +81,57 @@ const struct cmd_entry cmd_reset_entry = {
 	"reset", 0, 1, CMD_WRITE, "reset [run]",
 	"load the current scenario again (paused; run: running)",
 	cmd_parse_load, cmd_reset_exec
+};
+
+/*
+ * parts: a recording replayed (stairsd --replay), one line a part:
+ * its number, scenario, CPUs, tasks, changes, last tick, and whether it
+ * is the one shown; then ok N.
+ */
+static enum cmd_retval
+cmd_parts_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	struct journal	*j;
+	char		*cause = NULL, q[QUOTE_SIZE];
+	int		 i, n, part;
+
+	if ((n = live_parts(ctx->live, &part)) == 0)
+		return (cmd_error(ctx, xstrdup("not replaying a recording "
+		    "(stairsd --replay PATH)")));
+	for (i = 1; i <= n; i++) {
+		if ((j = journal_read_part(live_replay_path(ctx->live), i,
+		    &cause)) == NULL)
+			return (cmd_error(ctx, cause));
+		evbuffer_add_printf(ctx->out, "part n=%d scenario=%s cpus=%d "
+		    "tasks=%d changes=%zu end=%llu shown=%d\n", i,
+		    quote_word(j->header.scenario, q, sizeof q),
+		    j->header.params.cpus, j->header.ntasks, j->nchanges,
+		    (unsigned long long)j->end, i == part);
+		journal_free(j);
+	}
+	return (cmd_ok_n(ctx, n));
+}
+
+const struct cmd_entry cmd_parts_entry = {
+	"parts", 0, 0, 0, "parts", "the parts of the recording replayed",
+	NULL, cmd_parts_exec
+};
+
+/* part <n> [run]: part n of the recording replayed, at tick 0. */
+static enum cmd_retval
+cmd_part_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	char	*cause = NULL;
+
+	if (live_part(ctx->live, (int)cmd->tick, cmd->run, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_part_entry = {
+	"part", 1, 2, CMD_WRITE, "part <n> [run]",
+	"show part n of the recording replayed from its tick 0, paused (run: "
+	"running)", cmd_parse_part, cmd_part_exec
 };
 
 /* record <path> */

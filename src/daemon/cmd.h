@@ -134,6 +134,7 @@ int	cmd_parse_path(struct cmd *, char **, int, char **);
 int	cmd_parse_load(struct cmd *, char **, int, char **);
 int	cmd_parse_tick(struct cmd *, char **, int, char **);
 int	cmd_parse_answer(struct cmd *, char **, int, char **);
+int	cmd_parse_part(struct cmd *, char **, int, char **);
 int	cmd_parse_policy(struct cmd *, char **, int, char **);
 int	cmd_parse_compare(struct cmd *, char **, int, char **);
 int	cmd_parse_subscribe(struct cmd *, char **, int, char **);
@@ -149,6 +150,7 @@ extern const struct cmd_entry cmd_help_entry, cmd_status_entry,
     cmd_shutdown_entry, cmd_quit_entry, cmd_policy_entry,
     cmd_scenarios_entry, cmd_load_entry, cmd_reset_entry, cmd_record_entry,
     cmd_readonly_entry, cmd_seek_entry, cmd_marks_entry,
-    cmd_compare_entry, cmd_view_entry, cmd_answer_entry;
+    cmd_compare_entry, cmd_view_entry, cmd_answer_entry, cmd_parts_entry,
+    cmd_part_entry;
 
 #endif

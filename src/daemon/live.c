@@ -28,6 +28,7 @@
 #include "config.h"
 #include "engine.h"
 #include "format.h"
+#include "journal.h"
 #include "lesson.h"
 #include "live.h"
 #include "log.h"
@@ -72,11 +73,19 @@ struct live {
 	uint64_t		 ask_serial;
 	uint32_t		 votes[SCENARIO_CHOICES_MAX];
 	char			 votes_text[SCENARIO_CHOICES_MAX * 11 + 1];
+	/*
+	 * A recording replayed on the clock (stairsd --replay, SPEC.md
+	 * section 12): its path, the part shown (its journal feeds the
+	 * session) and how many the file has; NULL: a live daemon.
+	 */
+	char			*replay;
+	struct journal		*replay_j;
 };
 
 static void	live_tick(void *, int);
 static void	live_enforce(void *);
 static void	live_open(struct live *);
+static void	live_switch_to(struct live *, struct session *, int);
 
 /* A live daemon configured by cfg, with no session yet. */
 struct live *
@@ -114,6 +123,8 @@ live_free(struct live *l)
 		session_end(l->session);
 	sinks_free(l->sinks);
 	session_free(l->session);
+	journal_free(l->replay_j);	/* after the session it fed */
+	free(l->replay);
 	notes_free(l->notes);
 	catalog_free(l->catalog);
 	config_free(&l->cfg);
@@ -214,6 +225,98 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 }
 
 /*
+ * A session of part `part` of the recording being replayed: its
+ * scenario from the journal's text, its engine and policy from the
+ * header, fed the journal's changes as their ticks come (real tasks
+ * with no process: their blocks and wakes move them), its past
+ * view-only.  *jp: the part's journal, which the session reads until it
+ * is freed.  NULL with *cause.
+ */
+static struct session *
+live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
+{
+	struct session_setup	 set;
+	struct scenario		*sc;
+	struct journal		*j;
+	struct session		*s;
+
+	if ((j = journal_read_part(l->replay, part, cause)) == NULL)
+		return (NULL);
+	if ((sc = scenario_load_string(j->header.text, l->replay,
+	    cause)) == NULL) {
+		journal_free(j);
+		return (NULL);
+	}
+	memset(&set, 0, sizeof set);
+	set.label = j->header.scenario;
+	set.text = j->header.text;
+	set.params = j->header.params;
+	set.policy = engine_policy_find(j->header.policy);
+	set.real_ok = 1;
+	set.ledger_rows = LIVE_LEDGER_ROWS;
+	set.history = (uint64_t)l->cfg.history * 1000;
+	set.runs_keep = set.history;
+	set.track_changes = 1;
+	set.note = live_session_note;
+	set.exit_reason = live_exit_reason;
+	set.arg = l;
+	s = session_create(&set, sc, cause);
+	scenario_free(sc);
+	if (s != NULL && engine_ntasks(session_engine(s)) !=
+	    j->header.ntasks) {
+		*cause = xasprintf("%s: part %d: the scenario makes %d tasks, "
+		    "the journal says %d", l->replay, j->part,
+		    engine_ntasks(session_engine(s)), j->header.ntasks);
+		session_free(s);
+		s = NULL;
+	}
+	if (s == NULL) {
+		journal_free(j);
+		return (NULL);
+	}
+	session_feed(s, j->changes, j->nchanges, 0);
+	session_view_only(s);
+	if (l->compare != NULL)
+		(void)session_compare(s, l->compare, cause);
+	*jp = j;
+	return (s);
+}
+
+/*
+ * The first session of a recording replayed (stairsd --replay PATH):
+ * its first part.  0, or -1 with *cause.
+ */
+int
+live_replay(struct live *l, const char *path, char **cause)
+{
+	l->replay = path_absolute(path);
+	if ((l->session = live_replay_new(l, 1, &l->replay_j,
+	    cause)) == NULL)
+		return (-1);
+	pacer_session(l->pacer, l->session);
+	return (0);
+}
+
+/* A recording replayed: its part shown (*part) and parts; 0: live. */
+int
+live_parts(const struct live *l, int *part)
+{
+	if (l->replay_j == NULL) {
+		*part = 0;
+		return (0);
+	}
+	*part = l->replay_j->part;
+	return (l->replay_j->nparts);
+}
+
+/* The recording replayed (NULL: none). */
+const char *
+live_replay_path(const struct live *l)
+{
+	return (l->replay);
+}
+
+/*
  * The first session (a built-in name, or a file; NULL or "": the demo).
  * main and the protocol fuzzer (tests/fuzz/fuzz_protocol.c) set a
  * daemon up through this.
@@ -284,8 +387,9 @@ live_begin(struct live *l, struct event_base *base, int tick_fd, int real)
 	pacer_start(l->pacer, base, tick_fd);
 	if (real)
 		live_procs_start(l);
+	/* A recording opens paused at tick 0, as a load does. */
 	pacer_restart(l->pacer, session_speed(l->session) > 0 ?
-	    session_speed(l->session) : l->cfg.speed, 0);
+	    session_speed(l->session) : l->cfg.speed, l->replay != NULL);
 	live_open(l);
 }
 
@@ -504,6 +608,14 @@ live_tick(void *arg, int last)
 	ev = session_lessons(l->session, &n);
 	for (i = 0; i < n; i++)
 		live_lesson(l, &ev[i], tick);
+	/* A recording's part ends where the live daemon's did. */
+	if (l->replay_j != NULL && tick + 1 == l->replay_j->end &&
+	    !session_feed_branch_ahead(l->session)) {
+		if (!pacer_paused(l->pacer))
+			pacer_pause(l->pacer);
+		notes_add(l->notes, tick + 1, "the recording's part %d of %d "
+		    "ends here", l->replay_j->part, l->replay_j->nparts);
+	}
 	notes_changed(l->notes);
 }
 
@@ -759,12 +871,51 @@ live_compare(struct live *l, const struct engine_policy *pol, char **cause)
 int
 live_switch(struct live *l, const char *name, int run, char **cause)
 {
-	struct session	*s, *old = l->session;
-	char		*why = NULL;
+	struct session	*s;
 
+	if (l->replay != NULL) {
+		*cause = xasprintf("replaying a recording: `part N` moves "
+		    "between its %d parts", l->replay_j->nparts);
+		return (-1);
+	}
 	/* A bare name is a scenario's, never a file of our directory. */
 	if ((s = live_session_new(l, name, 0, cause)) == NULL)
 		return (-1);
+	live_switch_to(l, s, run);
+	return (0);
+}
+
+/*
+ * `part N` (and `reset`) of a recording replayed: that part's session
+ * at tick 0, paused unless run, as `load` opens a scenario.
+ */
+int
+live_part(struct live *l, int part, int run, char **cause)
+{
+	struct session	*s;
+	struct journal	*j, *old;
+
+	if (l->replay == NULL) {
+		*cause = xstrdup("not replaying a recording (stairsd "
+		    "--replay PATH)");
+		return (-1);
+	}
+	if ((s = live_replay_new(l, part, &j, cause)) == NULL)
+		return (-1);
+	old = l->replay_j;
+	l->replay_j = j;
+	live_switch_to(l, s, run);	/* frees the old session */
+	journal_free(old);
+	return (0);
+}
+
+/* The new session s replaces the current one (live_switch). */
+static void
+live_switch_to(struct live *l, struct session *s, int run)
+{
+	struct session	*old = l->session;
+	char		*why = NULL;
+
 	pacer_step_cancel(l->pacer, "load");
 	bridge_perfetto_end(l->bridge, old);
 	sinks_end(l->sinks, old);
@@ -789,7 +940,6 @@ live_switch(struct live *l, const char *name, int run, char **cause)
 		l->loaded(l->loaded_arg);
 	notes_changed(l->notes);
 	log_info("loaded %s (%s)", session_name(s), session_label(s));
-	return (0);
 }
 
 /* `record PATH`: the journal so far, then every change, into PATH. */

@@ -76,6 +76,16 @@ struct live_vote {
 /* `answer N`: 0, or -1 with *cause (no question open, N out of range). */
 int		 live_answer(struct live *, struct live_vote *, int n,
 		    char **cause);
+/*
+ * A recording replayed on the clock (stairsd --replay PATH, SPEC.md
+ * section 12): the first session its part 1 (instead of live_load);
+ * `part N` another part; its parts (0: not replaying) and the one
+ * shown; its path.
+ */
+int		 live_replay(struct live *, const char *path, char **cause);
+int		 live_part(struct live *, int part, int run, char **cause);
+int		 live_parts(const struct live *, int *part);
+const char	*live_replay_path(const struct live *);
 /* The votes ("3,0,1"; "-": none) and the choices shown (NULL: none). */
 const char	*live_votes(struct live *);
 char *const	*live_choices(const struct live *, int *n);

@@ -111,6 +111,9 @@ struct session {
 	size_t			 view_j;	/* next journal change for it */
 	struct engine		*view_shadow;	/* the shadow at the view */
 	int			 ever_real;	/* a real task: no branch */
+	int			 view_only;	/* a replay: no branch but
+						   the feed's own */
+	int			 feeding;	/* making a fed branch */
 
 	/* A replay's changes to make. */
 	const struct change	*feed;

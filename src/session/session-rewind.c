@@ -278,6 +278,11 @@ session_branch(struct session *s, char **cause)
 		    "view-only");
 		return (-1);
 	}
+	if (s->view_only && !s->feeding) {
+		*cause = xstrdup("a recording replayed: the past is "
+		    "view-only");
+		return (-1);
+	}
 	tick = engine_now(s->view);
 	if (s->ledger != NULL) {
 		l = session_ledger(s);		/* the past's */

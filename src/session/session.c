@@ -160,6 +160,17 @@ session_has_real(const struct session *s)
 	return (s->ever_real);
 }
 
+/*
+ * A recording replayed live (stairsd --replay): its past is view-only,
+ * as a real session's (resume goes on from the present), but for the
+ * branches its journal makes itself.
+ */
+void
+session_view_only(struct session *s)
+{
+	s->view_only = 1;
+}
+
 /* The scenario's marks, in time order. */
 const struct lesson_mark *
 session_marks(const struct session *s, size_t *n)
@@ -293,6 +304,7 @@ session_feed_due(struct session *s)
 		cause = NULL;
 		if (ch->kind == CHANGE_BRANCH) {
 			/* Back to its tick, as the live session went. */
+			s->feeding = 1;
 			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
 			    session_branch(s, &cause) == 0)
 				now = engine_now(s->e);
@@ -301,6 +313,7 @@ session_feed_due(struct session *s)
 				    "%s\n", (unsigned long long)now, cause);
 				free(cause);
 			}
+			s->feeding = 0;
 			continue;
 		}
 		if (session_change(s, ch, &cause) < 0) {

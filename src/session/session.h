@@ -75,6 +75,8 @@ const struct engine *session_live_engine(const struct session *);
 uint64_t session_now(const struct session *);	/* the present tick */
 int	session_viewing(const struct session *);
 int	session_has_real(const struct session *);
+/* A recording replayed live: the past is view-only (no branch). */
+void	session_view_only(struct session *);
 const struct lesson_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
