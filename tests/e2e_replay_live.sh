@@ -3,13 +3,15 @@
 # 12: the daemon `stairs --replay` starts, `stairsd --replay PATH`), end
 # to end over socat:
 # - a live daemon records two lessons (--record J --trace live.csv):
-#   the demo with a nice change, then `load article` with another;
+#   the demo with a nice change, then `load article` with another and
+#   two answers to its question, revealed (a tally);
 # - `stairsd -f --replay J --trace re.csv` opens part 1 at tick 0,
 #   paused; `parts` lists both parts, the one shown marked; changes to
 #   the engine and `load` are refused, the clock's commands are not;
 #   resumed, part 1 stops at the tick the live daemon ended it, with an
-#   event line; `part 2` opens the article at tick 0, paused, and played
-#   to its end (through its question) its trace equals the live one,
+#   event line; `part 2` opens the article at tick 0, paused; its
+#   question's reveal shows the recorded votes; played to its end its
+#   trace equals the live one,
 #   byte for byte; a seek back and resume return to the present (the
 #   past is view-only); `part 3` of two is refused.
 . "$(dirname "$0")/lib.sh"
@@ -41,11 +43,17 @@ wait_for 10 "the socket" test -S "$sock" ||
     { fail "no daemon: $(cat "$tmp/log")"; e2e_end; }
 ask pause "nice 1 5" "step 400" >/dev/null
 end1=$(status_tick)
-ask "load article" "nice hog 3" "step 300" >/dev/null
+# The article's question at 195: two answers, revealed (a tally).
+ask "load article" "nice hog 3" "step 196" >/dev/null
+ask readonly "answer 2" >/dev/null
+ask readonly "answer 2" >/dev/null
+ask resume pause >/dev/null
+ask "step $((300 - $(status_tick)))" >/dev/null
 kill "$daemon"
 wait "$daemon"
 daemon=""
 [ "$(grep -c '^stairs-journal 1$' "$tmp/j")" = 2 ] &&
+    grep -q '^196 tally votes=0,2,0$' "$tmp/j" &&
     ok "recorded two parts (part 1 ends at $end1)" ||
     fail "the recording: $(grep -v '^text' "$tmp/j")"
 
@@ -64,7 +72,7 @@ else
 fi
 r=$(ask parts | sed 1d | tr '\n' ';')
 case "$r" in
-"part n=1 scenario=\"demo\" cpus=2 tasks=5 changes=1 end=$end1 shown=1;part n=2 scenario=\"article\" cpus=1 tasks=1 changes=1 end=300 shown=0;ok 2;")
+"part n=1 scenario=\"demo\" cpus=2 tasks=5 changes=1 end=$end1 shown=1;part n=2 scenario=\"article\" cpus=1 tasks=1 changes=2 end=300 shown=0;ok 2;")
 	ok "parts: both, part 1 shown" ;;
 *)	fail "parts: '$r'" ;;
 esac
@@ -103,7 +111,11 @@ fi
 ask "speed 100" resume >/dev/null
 wait_for 20 "the question" tick_past 195
 sleep 0.3
-ask resume >/dev/null
+ask "speed 0.01" resume >/dev/null	# (the next lesson event ends it)
+[ "$(field ask)" = revealed ] && [ "$(field votes)" = 0,2,0 ] &&
+    ok "the reveal shows the room's recorded answers: votes=0,2,0" ||
+    fail "the reveal: $(ask status | sed 1d)"
+ask "speed 100" >/dev/null
 wait_for 20 "the end of part 2" tick_past 299
 sleep 0.3
 [ "$(field tick)" = 300 ] && [ "$(field paused)" = 1 ] &&

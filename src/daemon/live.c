@@ -712,6 +712,31 @@ live_leave_past(struct live *l)
 }
 
 /*
+ * A recording played: the room's answers it kept for the question
+ * revealed now (its tally at this tick) are the votes shown.
+ */
+static void
+live_replay_tally(struct live *l, const struct lesson_event *ev)
+{
+	const struct journal	*j = l->replay_j;
+	const struct change	*ch;
+	uint64_t		 now = session_now(l->session);
+	size_t			 i, k;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < j->nchanges; i++) {
+		ch = &j->changes[i];
+		if (ch->kind != CHANGE_TALLY || ch->at != now ||
+		    ch->npattern != (size_t)ev->nchoices)
+			continue;
+		for (k = 0; k < ch->npattern; k++)
+			l->votes[k] = ch->pattern[k];
+		return;
+	}
+}
+
+/*
  * The question's reveal (the resume after it): its votes shown beside
  * the answer until the next lesson event, said as an event line and
  * kept in the journal (a tally line, docs/JOURNAL.md).
@@ -725,6 +750,7 @@ live_reveal(struct live *l)
 	l->ask = LIVE_ASK_REVEALED;
 	if (ev == NULL || ev->nchoices == 0)
 		return;
+	live_replay_tally(l, ev);
 	session_tally(l->session, l->votes, (size_t)ev->nchoices);
 	notes_add(l->notes, now > 0 ? now - 1 : 0, "votes: %s",
 	    live_votes(l));
