@@ -65,8 +65,9 @@ daemon=$!
 wait_for 10 "the socket" test -S "$sock" ||
     { fail "no replaying daemon: $(cat "$tmp/log2")"; e2e_end; }
 if [ "$(field scenario)" = demo ] && [ "$(field tick)" = 0 ] &&
-    [ "$(field paused)" = 1 ]; then
-	ok "--replay opens part 1 (demo) at tick 0, paused"
+    [ "$(field paused)" = 1 ] && [ "$(field part)" = 1 ] &&
+    [ "$(field parts)" = 2 ]; then
+	ok "--replay opens part 1 (demo) at tick 0, paused: part=1 parts=2"
 else
 	fail "--replay: $(ask status | sed 1d)"
 fi
@@ -102,7 +103,8 @@ kill "$sub" 2>/dev/null
 
 r=$(ask "part 2" | sed 1d)
 if [ "$r" = ok ] && [ "$(field scenario)" = article ] &&
-    [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ]; then
+    [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ] &&
+    [ "$(field part)" = 2 ]; then
 	ok "part 2: the article at tick 0, paused"
 else
 	fail "part 2: '$r' $(ask status | sed 1d)"

@@ -101,9 +101,8 @@ grep -q '^choice n=1 text=hog$' "$tmp/sub.out" &&
     grep -q '^choice n=3 text=nobody$' "$tmp/sub.out" &&
     ok "frames carry the choices" || fail "no choice lines in the frames"
 
-# The reveal.
-ask pause >/dev/null
-say resume >/dev/null
+# The reveal (slowly: the caption 60 ticks on ends it).
+ask "speed 0.01" resume >/dev/null
 ask pause >/dev/null
 if [ "$(field ask)" = revealed ] && [ "$(field votes)" = 0,2,1 ]; then
 	ok "resume reveals: ask=revealed votes=0,2,1"
@@ -118,7 +117,7 @@ wait_for 10 "the votes event" grep -q '^event tick=[0-9]* text=votes: 0,2,1$' \
     fail "no votes event: $(grep '^event' "$tmp/sub.out" | tail -3)"
 grep -q '^caption tick=[0-9]* text=inter: it woke' "$tmp/sub.out" &&
     ok "the answer is the caption" || fail "no answer caption"
-say resume >/dev/null
+ask "speed 0.5" resume >/dev/null
 wait_for 20 "tick 1561" tick_past 1561
 [ "$(field ask)" = none ] && [ "$(field votes)" = - ] &&
     ok "the next lesson event ends it: ask=none" ||

@@ -748,6 +748,17 @@ test_format(void **state)
 	assert_non_null(strstr(buf, " shadow=cfs ask=open votes=3,0,1"));
 	st.ask = NULL;
 	st.votes = NULL;
+	/* A recording played: its part, of parts; none otherwise. */
+	st.part = 2;
+	st.parts = 3;
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " votes=- part=2 parts=3"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_non_null(strstr(buf, " votes=- part=2 parts=3"));
+	assert_int_equal(buf[strlen(buf) - 1], '3');
+	st.part = st.parts = 0;
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_null(strstr(buf, " part="));
 	protocol_choice_line(buf, sizeof buf, 2, "the\tsecond");
 	assert_string_equal(buf, "choice n=2 text=the second");
 	st.compare = NULL;

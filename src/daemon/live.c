@@ -1007,6 +1007,7 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->ask = l->ask == LIVE_ASK_OPEN ? "open" :
 	    l->ask == LIVE_ASK_REVEALED ? "revealed" : "none";
 	st->votes = live_votes(l);
+	st->parts = live_parts(l, &st->part);
 }
 
 /*

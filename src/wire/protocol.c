@@ -631,6 +631,9 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		if (line->order[i] == WIRE_HEAD_TEXT &&
 		    st->description == NULL)
 			continue;
+		if ((line->order[i] == WIRE_HEAD_PART ||
+		    line->order[i] == WIRE_HEAD_PARTS) && st->parts == 0)
+			continue;
 		protocol_out_key(&o, line, i);
 		switch ((enum wire_head)line->order[i]) {
 		case WIRE_HEAD_TICK:
@@ -707,6 +710,12 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		case WIRE_HEAD_VOTES:
 			protocol_out_str(&o, st->votes != NULL ? st->votes :
 			    "-");
+			break;
+		case WIRE_HEAD_PART:
+			protocol_out_num(&o, st->part);
+			break;
+		case WIRE_HEAD_PARTS:
+			protocol_out_num(&o, st->parts);
 			break;
 		case WIRE_HEAD_TEXT:
 			protocol_out_text(&o, st->description);

@@ -53,6 +53,7 @@ struct proto_status {
 	const char	*record;	/* on, off, failed; NULL: off */
 	const char	*ask;		/* open, revealed; NULL: none */
 	const char	*votes;		/* "3,0,1", "-"; NULL: "-" */
+	int		 part, parts;	/* a recording played; 0: none */
 	const char	*description;	/* status: text=; NULL: none */
 };
 

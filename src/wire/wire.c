@@ -87,6 +87,9 @@ static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
 	   votes per choice ("-": the question has no choices). */
 	[WIRE_HEAD_ASK] =	{ "ask", WIRE_WORD, WIRE_OPTIONAL },
 	[WIRE_HEAD_VOTES] =	{ "votes", WIRE_WORD, WIRE_OPTIONAL },
+	/* A recording played (stairsd --replay): the part shown, of. */
+	[WIRE_HEAD_PART] =	{ "part", WIRE_INT, WIRE_OPTIONAL },
+	[WIRE_HEAD_PARTS] =	{ "parts", WIRE_INT, WIRE_OPTIONAL },
 	/* status: the scenario's description, last (NULL: none). */
 	[WIRE_HEAD_TEXT] =	{ "text", WIRE_TEXT, WIRE_OPTIONAL },
 };
@@ -96,7 +99,7 @@ static const int wire_status_order[] = {
 	WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS, WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP,
 	WIRE_HEAD_OBSERVE, WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE,
 	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_ASK, WIRE_HEAD_VOTES,
-	WIRE_HEAD_TEXT
+	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_TEXT
 };
 const struct wire_line wire_status = {
 	"status", wire_head_fields, wire_status_order,
@@ -108,7 +111,7 @@ static const int wire_frame_order[] = {
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_DROPPED, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_SLEEP, WIRE_HEAD_POLICY, WIRE_HEAD_NOW,
 	WIRE_HEAD_LIVE, WIRE_HEAD_SCENARIO, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW,
-	WIRE_HEAD_ASK, WIRE_HEAD_VOTES
+	WIRE_HEAD_ASK, WIRE_HEAD_VOTES, WIRE_HEAD_PART, WIRE_HEAD_PARTS
 };
 const struct wire_line wire_frame = {
 	"frame", wire_head_fields, wire_frame_order, WIRE_N(wire_frame_order)
