@@ -361,7 +361,7 @@ test_frame_format(void **state)
 	struct tconn	*c;
 	char		 line[8192];
 	long		 end;
-	int		 cpus = 0, tasks = 0;
+	int		 cpus = 0, tasks = 0, whys = 0;
 
 	td_init(&t, NULL, NULL);
 	td_start(&t);
@@ -389,6 +389,8 @@ test_frame_format(void **state)
 			cpus++;
 		else if (strncmp(line, "task ", 5) == 0)
 			tasks++;
+		else if (strncmp(line, "why cpu=", 8) == 0)
+			whys++;
 		else
 			assert_true(strncmp(line, "event ", 6) == 0 ||
 			    strncmp(line, "caption ", 8) == 0 ||
@@ -396,6 +398,7 @@ test_frame_format(void **state)
 	}
 	assert_int_equal(cpus, 2);
 	assert_int_equal(tasks, 2);
+	assert_true(whys <= 2);		/* at most one per CPU */
 	/* Paused, nothing changes: the next frame comes with a step. */
 	tc_sendf(c, "step 1");
 	assert_int_equal(wait_frame_line(c, "text=stepped 1 tick", NULL, 0),

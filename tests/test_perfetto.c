@@ -185,6 +185,12 @@ pt_read_perfetto(const char *path, int whole_ms)
 			e->kind = 'w';
 			assert_int_equal(pt_number(pt_arg(args, "pid", buf,
 			    sizeof buf), &e->pid), 0);
+		} else if (strcmp(ev, "tracing_mark_write") == 0 &&
+		    strncmp(args, "I|", 2) == 0) {
+			/* A why instant (SPEC.md section 10). */
+			e->kind = 'i';
+			assert_int_equal(sscanf(args, "I|%d|why: %c", &e->pid,
+			    buf), 2);
 		} else if (strcmp(ev, "tracing_mark_write") == 0) {
 			e->kind = 'c';
 			assert_int_equal(sscanf(args, "C|%d|rank|%d", &e->pid,

@@ -22,8 +22,33 @@
 #include "wire.h"
 
 /*
+ * The policy's own keys a task or cpu line may end with (SPEC.md
+ * section 10: its fields, its rq_fields, order=), comma-separated;
+ * NULL: none.
+ */
+static const char	*wire_extra;
+
+/* Is key one of wire_extra's? */
+static int
+wire_is_extra(const char *key)
+{
+	const char	*p = wire_extra;
+	size_t		 len = strlen(key);
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, len) == 0 && (p[len] == ',' ||
+		    p[len] == '\0'))
+			return (1);
+		if ((p = strchr(p, ',')) != NULL)
+			p++;
+	}
+	return (0);
+}
+
+/*
  * Is buf a line of kind `line` with wire.c's keys in wire.c's order (an
- * optional one may be left out), each value non-empty?
+ * optional one may be left out), each value non-empty, then maybe the
+ * policy's own (wire_extra)?
  */
 static void
 wire_match(const char *buf, const struct wire_line *line)
@@ -45,6 +70,8 @@ wire_match(const char *buf, const struct wire_line *line)
 				fail_msg("%s: no %s before %s", buf,
 				    line->field[id].key, p);
 		}
+		if (i == line->n && wire_is_extra(p))
+			continue;
 		if (i == line->n)
 			fail_msg("%s: %s not in wire.c", buf, p);
 		if (eq[1] == '\0')
@@ -73,6 +100,70 @@ proto_engine(void)
 	return (e);
 }
 
+/*
+ * Each policy's task and cpu lines: wire.c's keys, then its own (its
+ * fields, its rq_fields, rr's order=), every one named.
+ */
+static void
+wire_policies(void)
+{
+	static const struct engine_policy *pol[] = { &engine_policy_staircase,
+	    &engine_policy_o1, &engine_policy_cfs, &engine_policy_eevdf,
+	    &engine_policy_rr };
+	struct engine_task_spec	 sp;
+	struct engine_params	 p;
+	struct engine_task_info	 ti;
+	struct engine_cpu_info	 ci;
+	struct engine		*e;
+	char			 buf[2048], extra[256], key[64], *cause = NULL;
+	const char		*k;
+	size_t			 i;
+	int			 id;
+
+	for (i = 0; i < sizeof pol / sizeof *pol; i++) {
+		engine_params_default(&p);
+		p.cpus = 2;
+		e = engine_create(&p, pol[i]);
+		memset(&sp, 0, sizeof sp);
+		sp.kind = ENGINE_SIM;
+		sp.group = -1;
+		for (id = 0; id < 3; id++) {
+			snprintf(key, sizeof key, "hog%d", id);
+			sp.name = key;
+			assert_true(engine_task_add(e, &sp, &cause) > 0);
+		}
+		for (id = 0; id < 30; id++)
+			engine_tick(e);
+		snprintf(extra, sizeof extra, "%s,%s,order",
+		    pol[i]->fields != NULL ? pol[i]->fields : "",
+		    pol[i]->rq_fields != NULL ? pol[i]->rq_fields : "");
+		wire_extra = extra;
+		for (id = 1; id <= 3; id++) {
+			assert_int_equal(engine_task_info(e, id, &ti), 0);
+			format_task_line(buf, sizeof buf, e, &ti, NULL);
+			wire_match(buf, &wire_task);
+			/* Each field named, iter= but once. */
+			for (k = pol[i]->fields; k != NULL && *k != '\0';) {
+				snprintf(key, sizeof key, " %.*s=",
+				    (int)strcspn(k, ","), k);
+				assert_non_null(strstr(buf, key));
+				k += strcspn(k, ",");
+				k += *k == ',';
+			}
+			assert_null(strstr(strstr(buf, " iter=") + 1,
+			    " iter="));
+		}
+		engine_cpu_info(e, 0, &ci);
+		format_cpu_line(buf, sizeof buf, e, &ci);
+		wire_match(buf, &wire_cpu);
+		if (pol[i] == &engine_policy_rr)
+			assert_non_null(strstr(buf, " order="));
+		else
+			assert_null(strstr(buf, " order="));
+		engine_free(e);
+	}
+}
+
 /* The lines the daemon formats have wire.c's fields, in its order. */
 static void
 test_wire(void **state)
@@ -97,12 +188,21 @@ test_wire(void **state)
 	wire_match(buf, &wire_frame);
 	assert_non_null(strstr(buf, " delta=1"));
 
+	st.picture = "stairs";
+	protocol_status_line(buf, sizeof buf, &st);
+	wire_match(buf, &wire_status);
+	assert_non_null(strstr(buf, " picture=stairs"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
+	wire_match(buf, &wire_frame);
+	assert_non_null(strstr(buf, " picture=stairs"));
+
 	memset(&ti, 0, sizeof ti);
 	ti.id = 1;
 	ti.name = "hog";
 	ti.kind = ENGINE_SIM;
 	ti.group = -1;
 	cpumask_fill(&ti.allowed, 2);
+	wire_extra = "descent";
 	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	wire_match(buf, &wire_task);
 	assert_null(strstr(buf, "stolen="));
@@ -120,6 +220,9 @@ test_wire(void **state)
 	format_cpu_line(buf, sizeof buf, e, &ci);
 	wire_match(buf, &wire_cpu);
 	engine_free(e);
+
+	wire_policies();
+	wire_extra = NULL;
 
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,
 	    "Three tasks");
@@ -812,7 +915,7 @@ test_format(void **state)
 	assert_string_equal(buf, "task id=3 name=make kind=real pid=41022 "
 	    "nice=0 cpu=0 rank=123 iter=2 left=10 state=runnable ran=2020 "
 	    "cputime=2010 stolen=7 cpus=0-1 group=- exit=- slice=20 top=120 "
-	    "bottom=139");
+	    "bottom=139 descent=0");
 	ti.kind = ENGINE_SIM;
 	ti.running = 1;
 	ti.cpu = -1;
@@ -821,12 +924,16 @@ test_format(void **state)
 	assert_string_equal(buf, "task id=3 name=make kind=sim pid=- "
 	    "nice=0 cpu=- rank=123 iter=2 left=10 state=running ran=2020 "
 	    "cputime=- cpus=0-1 group=batch exit=- slice=20 top=120 "
-	    "bottom=139");
+	    "bottom=139 descent=0");
 	ti.state = ENGINE_EXITED;
 	ti.exit = ENGINE_EXIT_KILLED;
 	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	assert_non_null(strstr(buf, "state=exited"));
 	assert_non_null(strstr(buf, "exit=killed"));
+	/* An imported task whose recorded bursts are all played. */
+	ti.exit = ENGINE_EXIT_DONE;
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
+	assert_non_null(strstr(buf, " exit=done"));
 	ti.exit = ENGINE_EXIT_NONE;
 	ti.kind = ENGINE_REAL;
 	real.exit = "exec: nope: No such file";

@@ -27,6 +27,7 @@
 #include "protocol.h"
 #include "scenario.h"
 #include "session.h"
+#include "tally.h"
 
 static const char test_text[] =
 "name = \"t\";\n"
@@ -268,7 +269,7 @@ test_journal_replay(void **unused)
 	r = new_session(1000000);
 	rf = open_memstream(&re, &relen);
 	session_trace(r, rf);
-	session_feed(r, j->changes, j->nchanges, 0);
+	session_feed(r, j->changes, j->nchanges, 0, "j");
 	while (session_now(r) < j->end || session_feed_branch_ahead(r))
 		session_tick(r);
 	fclose(rf);
@@ -375,6 +376,89 @@ test_compare(void **unused)
 }
 
 /* The epoch of an engine's log of changes: 0 when it is not kept. */
+/*
+ * compare a,b,c (SPEC.md section 10): three shadows, each the engine a
+ * single one of its policy would be; a fourth refused, the shadows left
+ * as they were; the tallies of a shadow under the enforced policy equal
+ * the enforced engine's; every tally counts the same ticks, and each
+ * task's ran and runs are what its engine ran.  A branch starts all
+ * three again; explaining reaches every shadow.
+ */
+static void
+test_compare_three(void **unused)
+{
+	const struct engine_policy *pol[4] = { &engine_policy_cfs,
+	    &engine_policy_staircase, &engine_policy_eevdf,
+	    &engine_policy_rr };
+	struct session		*s = new_session(1000000), *f;
+	struct tally_row	 ra, rb;
+	size_t			 n;
+	char			*a, *b, *cause = NULL;
+	int			 i, id;
+
+	assert_int_equal(session_compare_set(s, pol, 4, &cause), -1);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(session_nshadows(s), 0);
+	assert_null(session_tally(s, 0));
+	session_explain(s, 1);
+	assert_int_equal(session_compare_set(s, pol, 3, &cause), 0);
+	assert_int_equal(session_nshadows(s), 3);
+	for (i = 0; i < 3; i++)
+		assert_ptr_equal(session_shadow_policy_at(s, i), pol[i]);
+	assert_null(session_shadow_at(s, 3));
+	run_to(s, 9000);
+	/* Shadow 1 runs the staircase, as the enforced engine does. */
+	a = engine_state(session_shadow_at(s, 1));
+	b = state(s);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	for (id = 1; id <= engine_ntasks(session_engine(s)); id++) {
+		tally_row(session_tally(s, 0), id, &ra);
+		tally_row(session_tally(s, 2), id, &rb);
+		assert_memory_equal(&ra, &rb, sizeof ra);
+	}
+	for (i = 0; i <= 3; i++)
+		assert_int_equal(tally_ticks(session_tally(s, i)), 9000);
+	/* Shadow 2 (eevdf) is what a fresh eevdf run is. */
+	f = new_session_policy(0, &engine_policy_eevdf);
+	run_to(f, 9000);
+	a = engine_state(session_shadow_at(s, 2));
+	b = state(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(f);
+	/* The shadows explain too: a cfs CPU switches within 500 ticks. */
+	for (i = 0, n = 0; i < 500 && n == 0; i++) {
+		session_tick(s);
+		(void)engine_whys(session_shadow_at(s, 0), &n);
+	}
+	assert_true(n > 0);
+
+	assert_int_equal(session_seek(s, 5000, &cause), 0);
+	/* The past shows the shadows at its tick; the tallies are not. */
+	assert_int_equal(session_nshadows(s), 3);
+	for (i = 0; i < 3; i++) {
+		assert_ptr_equal(engine_get_policy(session_shadow_at(s, i)),
+		    pol[i]);
+		assert_int_equal(engine_now(session_shadow_at(s, i)), 5000);
+	}
+	assert_null(session_tally(s, 0));
+	assert_int_equal(session_branch(s, &cause), 0);
+	assert_int_equal(session_nshadows(s), 3);
+	for (i = 0; i < 3; i++) {
+		assert_ptr_equal(engine_get_policy(session_shadow_at(s, i)),
+		    pol[i]);
+		assert_int_equal(engine_now(session_shadow_at(s, i)), 5000);
+	}
+	assert_int_equal(tally_since(session_tally(s, 0)), 5000);
+	assert_int_equal(session_compare_set(s, NULL, 0, &cause), 0);
+	assert_int_equal(session_nshadows(s), 0);
+	session_free(s);
+}
+
 static uint64_t
 epoch_of(const struct engine *e)
 {
@@ -547,6 +631,7 @@ main(void)
 		cmocka_unit_test(test_journal_replay),
 		cmocka_unit_test(test_history_bound),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_three),
 		cmocka_unit_test(test_track_changes),
 		cmocka_unit_test(test_fall_off_note),
 		cmocka_unit_test(test_exit_note),

@@ -4,7 +4,8 @@
  * keys_help from the key table), how a stair's tasks are drawn, and what
  * the screen shows (rank, stairs, LEFT, k, descents, rr, nr, why %CPU is
  * engine time).  It scrolls when it is taller than the
- * screen: the keys that scroll it are help_key's, any other closes it.
+ * screen: the keys that scroll it are keys_view_help_key's (keys-view.c),
+ * any other closes it.
  * Pure: into a grid.
  */
 #include <stdarg.h>
@@ -16,11 +17,13 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define HELP_WIDTH	72	/* the text's width, at most */
-#define HELP_LINES	160	/* lines the help can have */
 
 /* How a stair's tasks are drawn. */
 static const char *const help_legend[] = {
@@ -132,6 +135,67 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 	return (n);
 }
 
+/*
+ * Where to cut lines[0..n) into two columns side by side: at the empty
+ * line that best evens them, if both then fit in h rows (their box's
+ * borders aside); else -1.
+ */
+static int
+help_split(char *const *lines, int n, int h)
+{
+	int	i, best = -1, tall, best_tall = 0;
+
+	for (i = 1; i < n - 1; i++) {
+		if (lines[i][0] != '\0')
+			continue;
+		tall = i > n - i - 1 ? i : n - i - 1;
+		if (tall + 2 <= h && (best < 0 || tall < best_tall)) {
+			best = i;
+			best_tall = tall;
+		}
+	}
+	return (best);
+}
+
+/*
+ * The help in two columns, the left lines[0..cut), the right after the
+ * empty line at cut, in a box of width bw; with a wide screen (a
+ * projector) it then fits whole, where one column would scroll.
+ */
+static void
+help_draw_two(struct draw *d, char *const *lines, int n, int cut, int w)
+{
+	struct grid	*g = d->g;
+	int		 i, x, y, bw, bh, rows;
+
+	rows = cut > n - cut - 1 ? cut : n - cut - 1;
+	bw = 2 * w + 7;
+	bh = rows + 2;
+	x = (g->w - bw) / 2;
+	y = (g->h - bh) / 2;
+	d->v->help_rows = bh;	/* nothing to scroll */
+	d->v->help_top = 0;
+	for (i = 0; i < bh; i++)
+		grid_fill(g, x, y + i, bw, L' ', COL_HELP);
+	grid_put(g, x, y, d->gl->tl, COL_HELP);
+	grid_fill(g, x + 1, y, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y, d->gl->tr, COL_HELP);
+	grid_put(g, x, y + bh - 1, d->gl->bl, COL_HELP);
+	grid_fill(g, x + 1, y + bh - 1, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y + bh - 1, d->gl->br, COL_HELP);
+	for (i = 1; i < bh - 1; i++) {
+		grid_put(g, x, y + i, d->gl->v, COL_HELP);
+		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
+		if (i - 1 < cut)
+			grid_text(g, x + 2, y + i, x + 2 + w, lines[i - 1],
+			    COL_HELP);
+		if (cut + i < n)
+			grid_text(g, x + w + 5, y + i, x + bw - 2,
+			    lines[cut + i], COL_HELP);
+	}
+	grid_text(g, x + 2, y, x + bw - 2, " help: any key closes ", COL_HELP);
+}
+
 /* The help, in a box over the middle of the screen, from help_top. */
 void
 help_draw(struct draw *d, const char *const *keys)
@@ -139,10 +203,22 @@ help_draw(struct draw *d, const char *const *keys)
 	struct grid	*g = d->g;
 	struct view	*v = d->v;
 	char		*lines[HELP_LINES];
-	int		 n, w, i, x, y, bw, bh, rows;
+	int		 n, w, i, x, y, bw, bh, rows, cut;
 
-	/* Taller than the screen: the first line says what is further. */
 	n = help_lines(d, keys, lines, 0);
+	/* Too tall for one column: two, where the screen is wide enough. */
+	for (i = w = 0; i < n; i++) {
+		if (grid_width(lines[i]) > w)
+			w = grid_width(lines[i]);
+	}
+	if (n + 2 > g->h && 2 * w + 7 <= g->w &&
+	    (cut = help_split(lines, n, g->h)) > 0) {
+		help_draw_two(d, lines, n, cut, w);
+		for (i = 0; i < n; i++)
+			free(lines[i]);
+		return;
+	}
+	/* Taller than the screen: the first line says what is further. */
 	if (n + 2 > g->h) {
 		for (i = 0; i < n; i++)
 			free(lines[i]);
@@ -192,25 +268,4 @@ help_draw(struct draw *d, const char *const *keys)
 		    COL_HELP);
 	for (i = 0; i < n; i++)
 		free(lines[i]);
-}
-
-/*
- * A key while the help is open: Up/Down (k/j), PgUp/PgDn (and space),
- * Home/End scroll it; any other key closes it (q and Q too: they do not
- * quit from here).
- */
-int
-help_key(struct view *v, int key)
-{
-	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
-
-	if (key == ' ')
-		key = KEY_NPAGE;	/* a page on, as in less */
-	if (!keys_select_list(key, &v->help_top, page, HELP_LINES)) {
-		v->show_help = 0;
-		v->help_top = 0;
-	}
-	if (v->help_top < 0)
-		v->help_top = 0;
-	return (KEYS_HANDLED | KEYS_REDRAW);
 }

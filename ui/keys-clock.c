@@ -6,28 +6,28 @@
  * second, or to the scenario's marks, counting from the last seek sent.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <curses.h>
 
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
+#include "view.h"
 
-/*
- * space: pause or resume.  Resuming from the past goes on from the tick
- * shown (a new branch), or with real tasks back to the present.
- */
-int
-keys_clock_pause(struct keys_env *e, int key)
+/* Send pause (paused 0) or resume, remembered until a frame shows it. */
+static int
+keys_clock_send(struct keys_env *e, int paused)
 {
 	struct model	*m = e->model;
 	struct view	*v = e->view;
 	char		 what[96];
-	int		 paused = m->paused;
 
-	if (v->pause_sent != -1)
-		paused = v->pause_sent;
 	v->pause_sent = !paused;
 	v->pause_frames = m->frames;
+	v->pause_replied = -1;
 	if (!paused)
 		return (keys_send(e, PEND_ACTION, "pause", "pause"));
 	if (m->live)
@@ -37,6 +37,37 @@ keys_clock_pause(struct keys_env *e, int key)
 	else
 		snprintf(what, sizeof what, "resume from tick %ld", m->tick);
 	return (keys_send(e, PEND_ACTION, what, "resume"));
+}
+
+/*
+ * space: pause or resume.  Resuming from the past goes on from the tick
+ * shown (a new branch: asked first, saying what goes), or with real
+ * tasks back to the present.
+ */
+int
+keys_clock_pause(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	struct view	*v = e->view;
+	char		 label[160];
+	int		 paused = m->paused;
+
+	if (v->pause_sent != -1)
+		paused = v->pause_sent;
+	if (paused && !m->live && !model_has_real(m) && m->now > m->tick) {
+		snprintf(label, sizeof label, "resume from %ld for all, "
+		    "dropping ticks %ld..%ld? y/N", m->tick, m->tick + 1,
+		    m->now);
+		return (keys_prompt_open(e, PROMPT_BRANCH, label, ""));
+	}
+	return (keys_clock_send(e, paused));
+}
+
+/* The y/N of a resume from the past was y. */
+int
+keys_clock_branch(struct keys_env *e)
+{
+	return (keys_clock_send(e, 1));
 }
 
 /* The tick the rewind keys count from: the last seek sent, else shown. */
@@ -115,6 +146,74 @@ keys_clock_seek(struct keys_env *e, int key)
 	return (keys_clock_seek_to(e, to, what));
 }
 
+/* F: back to the present (live again; nothing dropped). */
+int
+keys_clock_present(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	char		 what[64];
+
+	if (m->live && !e->view->seeking) {
+		draw_message(e->view, 0, "this is the present: tick %ld",
+		    m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "back to the present: tick %ld", m->now);
+	return (keys_clock_seek_to(e, m->now, what));
+}
+
+/* :: ask for a tick or a mark to go to. */
+int
+keys_clock_goto(struct keys_env *e, int key)
+{
+	char	label[96];
+
+	snprintf(label, sizeof label, "go to a tick (0..%ld) or a mark's "
+	    "words", e->model->now);
+	return (keys_prompt_open(e, PROMPT_GOTO, label, ""));
+}
+
+/*
+ * The go-to prompt was entered: a tick (held to 0..now), or the first
+ * mark whose text holds the words (any case).
+ */
+int
+keys_clock_goto_done(struct keys_env *e, const char *s)
+{
+	struct model		*m = e->model;
+	const struct mmark	*mk = NULL;
+	char			*end, what[MODEL_TEXT_MAX + 64];
+	long			 tick;
+	int			 i;
+
+	tick = strtol(s, &end, 10);
+	if (end != s && *end == '\0') {
+		if (tick < 0)
+			tick = 0;
+		if (tick > m->now)
+			tick = m->now;
+		snprintf(what, sizeof what, "go to tick %ld", tick);
+		return (keys_clock_seek_to(e, tick, what));
+	}
+	for (i = 0; i < m->nmarks && mk == NULL; i++) {
+		if (strcasestr(m->marks[i].text, s) != NULL)
+			mk = &m->marks[i];
+	}
+	if (mk == NULL) {
+		draw_message(e->view, 1, "go to: no tick and no mark \"%.60s\" "
+		    "(%d mark%s: ( ) go through them)", s, m->nmarks,
+		    m->nmarks == 1 ? "" : "s");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (mk->tick > m->now) {
+		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
+		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
+	return (keys_clock_seek_to(e, mk->tick, what));
+}
+
 /* ( ): to the previous or next mark of the scenario. */
 int
 keys_clock_mark(struct keys_env *e, int key)
@@ -170,32 +269,6 @@ keys_clock_step(struct keys_env *e, int key)
 	return (keys_send(e, PEND_ACTION, "step 1 tick", "step 1"));
 }
 
-/*
- * Ask for speed s, held to the daemon's limits (saying so): a speed
- * out of them is the nearest limit, not an error.
- */
-int
-keys_clock_speed_set(struct keys_env *e, double s)
-{
-	struct view	*v = e->view;
-	char		 cmd[64], what[96];
-	const char	*limit = "";
-
-	if (s < PROTO_SPEED_MIN) {
-		s = PROTO_SPEED_MIN;
-		limit = " (the slowest)";
-	}
-	if (s > PROTO_SPEED_MAX) {
-		s = PROTO_SPEED_MAX;
-		limit = " (the fastest)";
-	}
-	v->speed_sent = s;
-	v->speed_frames = e->model->frames;
-	snprintf(cmd, sizeof cmd, "speed %g", s);
-	snprintf(what, sizeof what, "speed %gx%s", s, limit);
-	return (keys_send(e, PEND_ACTION, what, cmd));
-}
-
 /* *: ask for a speed. */
 int
 keys_clock_speed_ask(struct keys_env *e, int key)
@@ -229,5 +302,5 @@ keys_clock_speed(struct keys_env *e, int key)
 		draw_message(v, 0, "speed %gx is the fastest", s);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	return (keys_clock_speed_set(e, s * (key == '<' ? 0.5 : 2)));
+	return (keys_send_speed(e, s * (key == '<' ? 0.5 : 2)));
 }

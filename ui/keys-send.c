@@ -1,14 +1,20 @@
 /*
- * keys-send.c -- a key's command sent to the daemon, and what comes
- * back: the reply says how it went (keys_reply, on the caption line),
- * and the frames after it show it done, so the nice, speed, pause or
- * seek sent is forgotten once a frame shows it (keys_frame); a key's
- * outcome stays up for a few seconds of frames.
+ * keys-send.c -- a key's command sent to the daemon (a speed held to
+ * the daemon's limits: keys_send_speed, for < > and the * prompt), and
+ * what comes back: the reply says how it went (keys_reply, on the
+ * caption line), and the frames after it show it done, so the nice,
+ * speed, pause or seek sent is forgotten once a frame shows it
+ * (keys_frame); a key's outcome stays up for a few seconds of frames.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "protocol.h"
+#include "view.h"
 
 /* Send a command; say so if it could not be sent. */
 int
@@ -26,6 +32,32 @@ keys_send(struct keys_env *e, enum model_pend kind, const char *what,
 }
 
 /*
+ * Ask for speed s, held to the daemon's limits (saying so): a speed
+ * out of them is the nearest limit, not an error.
+ */
+int
+keys_send_speed(struct keys_env *e, double s)
+{
+	struct view	*v = e->view;
+	char		 cmd[64], what[96];
+	const char	*limit = "";
+
+	if (s < PROTO_SPEED_MIN) {
+		s = PROTO_SPEED_MIN;
+		limit = " (the slowest)";
+	}
+	if (s > PROTO_SPEED_MAX) {
+		s = PROTO_SPEED_MAX;
+		limit = " (the fastest)";
+	}
+	v->speed_sent = s;
+	v->speed_frames = e->model->frames;
+	snprintf(cmd, sizeof cmd, "speed %g", s);
+	snprintf(what, sizeof what, "speed %gx%s", s, limit);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
+/*
  * A reply to an action came: say how it went.  A refusal says so first
  * ("hog on CPUs 9: cpu 9 is outside 0..1" read like a success).  A
  * success does not replace what a key said since it was sent (f at the
@@ -34,6 +66,15 @@ keys_send(struct keys_env *e, enum model_pend kind, const char *what,
 void
 keys_reply(struct model *m, struct view *v)
 {
+	/*
+	 * The daemon did the pause or resume: the next frame says what the
+	 * clock does now, even if that is what the frames said before (a
+	 * lesson's question paused it again within a frame).
+	 */
+	if (v->pause_sent != -1 && m->reply_kind == PEND_ACTION &&
+	    (strcmp(m->reply_what, "pause") == 0 ||
+	    strncmp(m->reply_what, "resume", 6) == 0))
+		v->pause_replied = m->frames;
 	if (m->reply_ok) {
 		if (v->message_note && v->message[0] != '\0')
 			return;
@@ -112,6 +153,7 @@ keys_frame(struct model *m, struct view *v)
 	    m->frames > v->speed_frames + 30))
 		v->speed_sent = 0;
 	if (v->pause_sent != -1 && (m->paused == v->pause_sent ||
+	    (v->pause_replied != -1 && m->frames > v->pause_replied) ||
 	    m->frames > v->pause_frames + 30))
 		v->pause_sent = -1;
 	if (v->seeking && (m->tick == v->seek_tick ||

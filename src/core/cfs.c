@@ -20,6 +20,7 @@
  * share of the period (START_DEBIT).
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,25 @@ struct cfs_node {
 	int		id;
 };
 
+/*
+ * What cfs_why needs that the state no longer shows, kept only while
+ * explaining; each stamped with the tick it concerns + 1 (0: none): the
+ * running task past its slice, a wake that preempted, an arrival that
+ * rescheduled.
+ */
+struct cfs_why {
+	uint64_t	slice_at;	/* the tick after the slice ended */
+	int		slice_task;
+	uint64_t	slice_ns;	/* its slice */
+	int		slice_nr;	/* tasks sharing the period */
+	uint64_t	woke_at;
+	int		woke_task;
+	int64_t		woke_gran;	/* wakeup_granularity, scaled */
+	int64_t		woke_curr;	/* the running task's vruntime */
+	uint64_t	new_at;
+	int		new_task;
+};
+
 /* A CPU's runqueue. */
 struct cfs_rq {
 	struct cfs_node	*heap;		/* waiting tasks, a min-heap */
@@ -61,6 +81,7 @@ struct cfs_rq {
 	int		 nr;		/* runnable, current included */
 	int		 curr;		/* running task, 0: none */
 	int		 need_resched;
+	struct cfs_why	 why;		/* explaining only */
 };
 
 _Static_assert(sizeof (struct cfs_task) <= ENGINE_PRIV_SIZE,
@@ -291,8 +312,15 @@ cfs_preempt_check(const struct engine_env *env, struct cfs_rq *q,
 		return;
 	c = engine_ts(env, q->curr);
 	gran = (int64_t)cfs_delta_fair(CFS_WAKEUP_GRANULARITY, c->nice);
-	if ((int64_t)((uint64_t)c->vruntime - (uint64_t)t->vruntime) > gran)
+	if ((int64_t)((uint64_t)c->vruntime - (uint64_t)t->vruntime) > gran) {
 		q->need_resched = 1;
+		if (env->explain) {
+			q->why.woke_at = env->now + 1;
+			q->why.woke_task = engine_ts_id(env, t);
+			q->why.woke_gran = gran;
+			q->why.woke_curr = c->vruntime;
+		}
+	}
 }
 
 /*
@@ -333,6 +361,10 @@ cfs_enqueue(const struct engine_env *env, void *rq, int id, void *ts,
 	if (why == ENGINE_ENQ_NEW) {
 		if (q->curr != 0)
 			q->need_resched = 1;
+		if (q->curr != 0 && env->explain) {
+			q->why.new_at = env->now + 1;
+			q->why.new_task = id;
+		}
 	} else
 		cfs_preempt_check(env, q, t);
 }
@@ -407,7 +439,7 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		row->left = 0;
 	row->col[0] = row->field[0] = (t->vruntime - q->min_vruntime) / 1000;
 	row->col[1] = row->field[1] = (int64_t)slice / 1000;
-	row->col[2] = ((int64_t)slice -
+	row->col[2] = row->field[2] = ((int64_t)slice -
 	    (int64_t)t->slice_ran * (int64_t)CFS_NS) / 1000;
 
 	t->slice_ran++;
@@ -418,8 +450,15 @@ cfs_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		v = q->heap[0].vruntime;
 	if ((int64_t)((uint64_t)v - (uint64_t)q->min_vruntime) > 0)
 		q->min_vruntime = v;
-	if (q->nr > 1 && (uint64_t)t->slice_ran * CFS_NS > slice)
+	if (q->nr > 1 && (uint64_t)t->slice_ran * CFS_NS > slice) {
 		q->need_resched = 1;
+		if (env->explain) {
+			q->why.slice_at = env->now + 1;
+			q->why.slice_task = id;
+			q->why.slice_ns = slice;
+			q->why.slice_nr = q->nr;
+		}
+	}
 }
 
 /*
@@ -582,7 +621,9 @@ cfs_info(const struct engine_env *env, const void *ts,
 	int64_t			 slice = 0, left_us = 0;
 
 	ti->rank = NICE_TO_PRIO(t->nice);
-	ti->field[0] = ti->field[1] = 0;
+	ti->field[0] = ti->field[1] = ti->field[2] = 0;
+	/* Its load weight: how fast its mark moves along the axis. */
+	ti->field[3] = cfs_weight(t->nice);
 	if (t->cpu >= 0) {
 		q = engine_rq(env, t->cpu);
 		ti->field[0] = (t->vruntime - q->min_vruntime) / 1000;
@@ -591,12 +632,107 @@ cfs_info(const struct engine_env *env, const void *ts,
 			ti->field[1] = slice / 1000;
 			left_us = (slice - (int64_t)t->slice_ran *
 			    (int64_t)CFS_NS) / 1000;
+			ti->field[2] = left_us;
 		}
 	}
 	/* In whole ticks; the rank is fixed. */
 	ti->left = left_us > 0 ? (int)(left_us / 1000) : 0;
 	ti->slice = (int)(slice / 1000000);
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
+}
+
+/*
+ * The pick's part of a why line: the smallest vruntime runs, against
+ * min_vruntime and the next smallest still waiting.
+ */
+static void
+cfs_why_head(const struct engine_env *env, const struct cfs_rq *q,
+    const char *nn, const struct cfs_task *n, char *buf, size_t len)
+{
+	char	a[24], b[24], c[24];
+
+	engine_ms(n->vruntime, 0, a, sizeof a);
+	engine_ms(q->min_vruntime, 0, b, sizeof b);
+	if (q->nheap == 0)
+		snprintf(buf, len, "%s: vruntime %s ms, alone here "
+		    "(min_vruntime %s)", nn, a, b);
+	else
+		snprintf(buf, len, "%s: smallest vruntime %s ms (min_vruntime "
+		    "%s; next %s at %s)", nn, a, b,
+		    engine_task_name(env->e, q->heap[0].id),
+		    engine_ms(q->heap[0].vruntime, 0, c, sizeof c));
+}
+
+/*
+ * Why the pick changed (SPEC.md section 10): the task with the smallest
+ * vruntime runs; the one that ran used up its slice of the period,
+ * gave way to a woken task more than wakeup_granularity behind it, to
+ * an arrival, or left.
+ */
+static void
+cfs_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct cfs_rq	*q = rq;
+	const struct cfs_task	*n, *p;
+	const char		*pn = engine_task_name(env->e, sw->prev);
+	const char		*nn = engine_task_name(env->e, sw->next);
+	char			 head[200], a[24], b[24], c[24], f[32];
+
+	if (sw->next == 0) {
+		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
+		    engine_fate_text(sw, f, sizeof f));
+		return;
+	}
+	n = engine_ts(env, sw->next);
+	cfs_why_head(env, q, nn, n, head, sizeof head);
+	if (sw->fate == ENGINE_FATE_IDLE) {
+		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
+		    "arrived" : "woke") : "moved here", head);
+		return;
+	}
+	if (sw->fate != ENGINE_FATE_QUEUED) {
+		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
+		    sizeof f), head);
+		return;
+	}
+	p = engine_ts(env, sw->prev);
+	engine_ms(p->vruntime, 0, c, sizeof c);
+	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next)
+		snprintf(buf, len, "%s preempts %s: woke at vruntime %s ms, "
+		    "more than wakeup_granularity %s ms below %s's %s", nn, pn,
+		    engine_ms(n->vruntime, 0, a, sizeof a),
+		    engine_ms(q->why.woke_gran, 0, b, sizeof b), pn,
+		    engine_ms(q->why.woke_curr, 0, c, sizeof c));
+	else if (q->why.slice_at == env->now &&
+	    q->why.slice_task == sw->prev)
+		snprintf(buf, len, "%s ran past its slice, %s ms of the %s ms "
+		    "period shared by %d, now at vruntime %s; %s", pn,
+		    engine_ms((int64_t)q->why.slice_ns, 0, a, sizeof a),
+		    engine_ms((int64_t)cfs_period((uint64_t)q->why.slice_nr),
+		    0, b, sizeof b), q->why.slice_nr, c, head);
+	else if (q->why.new_at == env->now + 1)
+		snprintf(buf, len, "%s arrived, so %s gives way (at vruntime "
+		    "%s); %s", engine_task_name(env->e, q->why.new_task), pn,
+		    c, head);
+	else
+		snprintf(buf, len, "%s gives way at vruntime %s; %s", pn, c,
+		    head);
+}
+
+/*
+ * A runqueue's quantities: min_vruntime (us, the axis's zero), the
+ * leftmost waiting task (the next to run; 0: none) and the period its
+ * tasks share now (us).
+ */
+static void
+cfs_rq_info(const struct engine_env *env, const void *rq, int64_t *out)
+{
+	const struct cfs_rq	*q = rq;
+
+	out[0] = q->min_vruntime / 1000;
+	out[1] = q->nheap > 0 ? q->heap[0].id : 0;
+	out[2] = (int64_t)(cfs_period((uint64_t)q->nr) / 1000);
 }
 
 /* The trace's columns: vruntime_us,slice_us,left_us. */
@@ -614,8 +750,11 @@ const struct engine_policy engine_policy_cfs = {
 	.name = "cfs",
 	.columns = "vruntime_us,slice_us,left_us",
 	.ncols = 3,
-	.fields = "vruntime_us,slice_us",
-	.nfields = 2,
+	.fields = "vruntime_us,slice_us,left_us,weight",
+	.nfields = 4,
+	.rq_fields = "min_vruntime_us,next,period_us",
+	.nrq_fields = 3,
+	.picture = "vruntime",
 	.info_rq = 1,
 	.rq_size = sizeof (struct cfs_rq),
 	.rq_init = cfs_rq_init,
@@ -634,5 +773,7 @@ const struct engine_policy engine_policy_cfs = {
 	.check_task = cfs_check_task,
 	.info = cfs_info,
 	.quiet = cfs_quiet,
+	.rq_info = cfs_rq_info,
+	.why = cfs_why,
 	.format = cfs_format
 };

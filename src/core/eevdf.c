@@ -37,6 +37,7 @@
  * values a tick needs are computed once per runqueue, by nice.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,19 @@ struct eevdf_vnode {
 };
 
 /*
+ * What eevdf_why needs that the state no longer shows, kept only while
+ * explaining; each stamped with the tick it concerns + 1 (0: none): the
+ * running task's request used up (update_deadline), a wake or a renice
+ * that would now be picked (check_preempt_wakeup).
+ */
+struct eevdf_why {
+	uint64_t	req_at;		/* the tick after the request ended */
+	int		req_task;
+	uint64_t	woke_at;
+	int		woke_task;
+};
+
+/*
  * A CPU's runqueue (struct cfs_rq's EEVDF part).  The waiting tasks are
  * in two heaps: `elig` by (deadline, vruntime, queued order), holding
  * every eligible one, and `inel` by vruntime, holding the rest; and all
@@ -117,6 +131,7 @@ struct eevdf_rq {
 	int64_t		 vslice[40];	/* of the request, */
 	int64_t		 vlimit[40];	/* of update_entity_lag's clamp; */
 	uint8_t		 req[40];	/* the ticks a request lasts */
+	struct eevdf_why why;		/* explaining only */
 };
 
 _Static_assert(sizeof (struct eevdf_task) <= ENGINE_PRIV_SIZE,
@@ -605,8 +620,13 @@ eevdf_preempt_check(const struct engine_env *env, struct eevdf_rq *q,
 	    c->vruntime <= t->vruntime)))
 		return;
 	if (eevdf_settle(env, q, q->min_vruntime + eevdf_Vrel(avg, load)) ==
-	    id)
+	    id) {
 		q->need_resched = 1;
+		if (env->explain) {
+			q->why.woke_at = env->now + 1;
+			q->why.woke_task = id;
+		}
+	}
 }
 
 /* --- The class operations. ------------------------------------------ */
@@ -818,7 +838,6 @@ eevdf_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	struct eevdf_rq		*q = rq;
 	struct eevdf_task	*t = ts;
 
-	(void)id;
 	row->rank = NICE_TO_PRIO(t->nice);
 	row->left = t->left;
 	if (!q->vvalid)
@@ -836,8 +855,13 @@ eevdf_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	if (t->vruntime >= t->deadline) {
 		t->deadline = t->vruntime + q->vslice[t->nice + 20];
 		t->left = q->req[t->nice + 20];
-		if (q->nr > 1)
+		if (q->nr > 1) {
 			q->need_resched = 1;
+			if (env->explain) {
+				q->why.req_at = env->now + 1;
+				q->why.req_task = id;
+			}
+		}
 	}
 	eevdf_update_min_vruntime(env, q);
 }
@@ -1157,9 +1181,132 @@ eevdf_info(const struct engine_env *env, const void *ts,
 		ti->field[1] = t->vlag * eevdf_weight(t->nice) /
 		    NICE_0_LOAD / 1000;
 	}
+	/* Its weight: the lag's scale and how fast its vruntime grows. */
+	ti->field[EEVDF_NCOLS] = eevdf_weight(t->nice);
 	ti->left = left;
 	ti->slice = slice;
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
+}
+
+/*
+ * The ineligible waiting task with the earliest deadline, if it is
+ * earlier than d: the one the rule passes over (a why line says so).
+ * A scan of the ineligible heap, at most its first EEVDF_WHY_SCAN:
+ * only while explaining.
+ */
+#define EEVDF_WHY_SCAN	256
+static int
+eevdf_why_passed(const struct eevdf_rq *q, int64_t d)
+{
+	int	i, best = -1;
+
+	for (i = 0; i < q->ninel && i < EEVDF_WHY_SCAN; i++)
+		if (q->inel[i].deadline < d && (best < 0 ||
+		    q->inel[i].deadline < q->inel[best].deadline))
+			best = i;
+	return (best >= 0 ? q->inel[best].id : 0);
+}
+
+/*
+ * The pick's part of a why line: eligible (its lag), the earliest
+ * deadline (against V), the next eligible deadline, and an earlier
+ * deadline passed over because its task is not eligible.
+ */
+static void
+eevdf_why_head(const struct engine_env *env, const struct eevdf_rq *q,
+    int64_t V, int id, char *buf, size_t len)
+{
+	const struct eevdf_task	*n = engine_ts(env, id), *o;
+	const char		*nn = engine_task_name(env->e, id);
+	char			 a[24], b[24], c[24], more[144];
+	int			 x;
+
+	more[0] = '\0';
+	if ((x = eevdf_why_passed(q, n->deadline)) != 0) {
+		o = engine_ts(env, x);
+		snprintf(more, sizeof more, "; %s's %s ms is earlier but it "
+		    "is not eligible (lag %s ms)", engine_task_name(env->e, x),
+		    engine_ms(o->deadline - V, 0, b, sizeof b),
+		    engine_ms(eevdf_lag(V, o), 1, c, sizeof c));
+	} else if (q->nelig > 0)
+		snprintf(more, sizeof more, "; next eligible %s at %s ms",
+		    engine_task_name(env->e, q->elig[0].id),
+		    engine_ms(q->elig[0].deadline - V, 0, b, sizeof b));
+	else if (q->ninel > 0)
+		snprintf(more, sizeof more, "; no other is eligible");
+	snprintf(buf, len, "%s: eligible (lag %s ms), earliest deadline %s ms%s",
+	    nn, engine_ms(eevdf_lag(V, n), 1, a, sizeof a),
+	    engine_ms(n->deadline - V, 0, c, sizeof c), more);
+}
+
+/*
+ * Why the pick changed (SPEC.md section 10): the eligible task (lag >=
+ * 0) with the earliest virtual deadline runs, deadlines counted from
+ * V; the one that ran used up its request (a new deadline further on),
+ * gave way to a woken task pick_eevdf would now pick, or left.
+ */
+static void
+eevdf_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct eevdf_rq	*q = rq;
+	const struct eevdf_task	*p;
+	const char		*pn = engine_task_name(env->e, sw->prev);
+	const char		*nn = engine_task_name(env->e, sw->next);
+	char			 head[240], a[24], b[24], f[32];
+	int64_t			 V;
+
+	if (sw->next == 0) {
+		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
+		    engine_fate_text(sw, f, sizeof f));
+		return;
+	}
+	V = eevdf_V(env, q);
+	eevdf_why_head(env, q, V, sw->next, head, sizeof head);
+	if (sw->fate == ENGINE_FATE_IDLE) {
+		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
+		    "arrived" : "woke") : "moved here", head);
+		return;
+	}
+	if (sw->fate != ENGINE_FATE_QUEUED) {
+		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
+		    sizeof f), head);
+		return;
+	}
+	p = engine_ts(env, sw->prev);
+	engine_ms(eevdf_lag(V, p), 1, a, sizeof a);
+	engine_ms(p->deadline - V, 0, b, sizeof b);
+	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next &&
+	    eevdf_lag(V, p) < 0)
+		snprintf(buf, len, "%s preempts %s, no longer eligible (lag "
+		    "%s ms); %s", nn, pn, a, head);
+	else if (q->why.woke_at == env->now + 1 &&
+	    q->why.woke_task == sw->next)
+		snprintf(buf, len, "%s preempts %s, whose deadline is %s ms; "
+		    "%s", nn, pn, b, head);
+	else if (q->why.req_at == env->now && q->why.req_task == sw->prev)
+		snprintf(buf, len, "%s used its request: new deadline %s ms, "
+		    "lag %s ms; %s", pn, b, a, head);
+	else
+		snprintf(buf, len, "%s gives way (lag %s ms, deadline %s ms); "
+		    "%s",
+		    pn, a, b, head);
+}
+
+/*
+ * A runqueue's quantities: V and min_vruntime (us of virtual time; V
+ * is the axis's zero, min_vruntime is said against it) and the
+ * eligible task with the earliest deadline waiting (0: none).
+ */
+static void
+eevdf_rq_info(const struct engine_env *env, const void *rq, int64_t *out)
+{
+	const struct eevdf_rq	*q = rq;
+	int64_t			 V = eevdf_V(env, q);
+
+	out[0] = V / 1000;
+	out[1] = (q->min_vruntime - V) / 1000;
+	out[2] = q->nelig > 0 ? q->elig[0].id : 0;
 }
 
 /* The trace's columns: vruntime_us,lag_us,deadline_us,eligible. */
@@ -1179,8 +1326,11 @@ const struct engine_policy engine_policy_eevdf = {
 	.name = "eevdf",
 	.columns = "vruntime_us,lag_us,deadline_us,eligible",
 	.ncols = EEVDF_NCOLS,
-	.fields = "vruntime_us,lag_us,deadline_us,eligible",
-	.nfields = EEVDF_NCOLS,
+	.fields = "vruntime_us,lag_us,deadline_us,eligible,weight",
+	.nfields = EEVDF_NCOLS + 1,
+	.rq_fields = "V_us,min_vruntime_us,next",
+	.nrq_fields = 3,
+	.picture = "lag",
 	.info_rq = 1,
 	.rq_size = sizeof (struct eevdf_rq),
 	.rq_init = eevdf_rq_init,
@@ -1199,5 +1349,7 @@ const struct engine_policy engine_policy_eevdf = {
 	.check_task = eevdf_check_task,
 	.info = eevdf_info,
 	.quiet = eevdf_quiet,
+	.rq_info = eevdf_rq_info,
+	.why = eevdf_why,
 	.format = eevdf_format
 };

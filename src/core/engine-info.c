@@ -12,6 +12,7 @@
 
 #include "engine-state.h"
 #include "log.h"
+#include "quote.h"
 #include "xmalloc.h"
 
 /*
@@ -306,10 +307,8 @@ engine_note(const struct engine_env *env, int id, const char *fmt, ...)
 
 	if (ns == NULL)
 		return;
-	if (ns->n == ns->size) {
-		ns->size = ns->size != 0 ? ns->size * 2 : 8;
-		ns->v = xreallocarray(ns->v, ns->size, sizeof *ns->v);
-	}
+	if (ns->n == ns->size)
+		ns->v = xgrow(ns->v, &ns->size, 8, sizeof *ns->v);
 	ns->v[ns->n].task = id;
 	va_start(ap, fmt);
 	vsnprintf(ns->v[ns->n].text, sizeof ns->v[ns->n].text, fmt, ap);
@@ -381,6 +380,47 @@ engine_policy_find(const char *name)
 		if (strcmp(engine_policies[i]->name, name) == 0)
 			return (engine_policies[i]);
 	return (NULL);
+}
+
+/*
+ * Policies by a comma-separated list of names ("o1,cfs,eevdf"), at
+ * most max, into pol; how many, or -1 with *cause (an unknown or empty
+ * name, too many).
+ */
+int
+engine_policy_list(const char *list, const struct engine_policy **pol,
+    int max, char **cause)
+{
+	char	 name[32], q[QUOTE_SIZE];
+	size_t	 len;
+	int	 n = 0;
+
+	for (;;) {
+		len = strcspn(list, ",");
+		if (len == 0 || len >= sizeof name) {
+			*cause = xasprintf("bad policy list %s (expected up "
+			    "to %d of %s, comma-separated)", quote_word(list,
+			    q, sizeof q), max, engine_policy_names());
+			return (-1);
+		}
+		memcpy(name, list, len);
+		name[len] = '\0';
+		if (n == max) {
+			*cause = xasprintf("at most %d policies in a list",
+			    max);
+			return (-1);
+		}
+		if ((pol[n] = engine_policy_find(name)) == NULL) {
+			*cause = xasprintf("unknown policy %s (known: %s)",
+			    quote_word(name, q, sizeof q),
+			    engine_policy_names());
+			return (-1);
+		}
+		n++;
+		if (list[len] == '\0')
+			return (n);
+		list += len + 1;
+	}
 }
 
 /* The known policies' names, comma-separated. */
@@ -457,6 +497,8 @@ engine_clone(const struct engine *e)
 	/* A clone (a keyframe, the past viewed) says nothing. */
 	memset(&c->notes, 0, sizeof c->notes);
 	c->env.notes = NULL;
+	memset(&c->whys, 0, sizeof c->whys);
+	c->explaining = c->env.explain = 0;
 	/*
 	 * A clone's log starts empty, at a new epoch: all may differ.  It
 	 * is tracked if the original's is (keyframes, seeks, branches).
@@ -510,6 +552,7 @@ engine_memory(const struct engine *e)
 	n += e->events_size * sizeof *e->events;
 	n += e->fired_size * sizeof *e->fired;
 	n += e->log_size * sizeof *e->log;
+	n += e->whys.size * sizeof *e->whys.v;
 	n += (size_t)e->p.cpus * (sizeof *e->cpus + e->rq_stride);
 	for (i = 0; i < e->p.cpus; i++) {
 		if (e->policy->rq_memory != NULL)

@@ -2,10 +2,10 @@
  * engine-state.h -- the engine's insides, shared by its files alone:
  * engine-state.c (lookups, placement, the slow paths of the queues),
  * engine-info.c (snapshots, the log of changes, notes, audits, clones),
- * engine-task.c (tasks, names, groups, live changes) and engine-tick.c
- * (the engine's life and its tick), each file calling only those
- * before it.  Nothing outside src/core/engine*.c includes it: the rest
- * of the program sees engine.h.
+ * engine-why.c (the why of each pick), engine-task.c (tasks, names,
+ * groups, live changes) and engine-tick.c (the engine's life and its
+ * tick), each file calling only those before it.  Nothing outside
+ * src/core/engine*.c includes it: the rest of the program sees engine.h.
  */
 #ifndef STAIRS_ENGINE_STATE_H
 #define STAIRS_ENGINE_STATE_H
@@ -111,6 +111,9 @@ struct engine {
 	size_t				 nfired, fired_size;
 
 	struct engine_notes		 notes;		/* of the last tick */
+	/* Explaining: the why lines of the last tick (engine-why.c). */
+	int				 explaining;
+	struct engine_whys		 whys;
 
 	/*
 	 * The log of changes (engine_changes): the id of every task whose
@@ -135,6 +138,9 @@ struct task	*engine_tasks_resize(struct task *, int n, int size);
 void		 engine_bucket_grow(struct bucket *);
 void		 engine_changes_reset(struct engine *);
 void		 engine_log_full(struct engine *);
+
+/* engine-why.c */
+void		 engine_why_tick(struct engine *, const int *picks);
 
 /* Note that task id's snapshot may change (engine_changes), if tracked. */
 static inline void

@@ -32,6 +32,9 @@
 #define ENGINE_PRIV_SIZE	32	/* policy-private bytes per task */
 #define ENGINE_MAX_COLS		4	/* a policy's trace columns */
 #define ENGINE_MAX_FIELDS	6	/* a policy's fields of a task */
+#define ENGINE_MAX_RQ_FIELDS	6	/* a policy's fields of a CPU */
+#define ENGINE_WHY_MAX		320	/* a why line, its NUL included */
+#define ENGINE_ORDER_MAX	64	/* ids engine_cpu_order gives at most */
 
 struct engine;
 
@@ -182,6 +185,47 @@ struct engine_notes {
 	size_t			 n, size;
 };
 
+/*
+ * Why a CPU's runner changed (SPEC.md section 10).  While the engine
+ * explains (engine_explain), after a tick's picks and before they run,
+ * the core asks the class's why op about each CPU whose task is not
+ * the one it ran the tick before, telling what it saw: what became of
+ * that task, whether the new one was just made runnable or came from
+ * another CPU, and the old one's trace row (as it ran, before its
+ * charge).  The class says the rest from its own state, in one line.
+ */
+enum engine_fate {
+	ENGINE_FATE_IDLE,	/* the CPU ran nothing */
+	ENGINE_FATE_QUEUED,	/* prev waits on this CPU's runqueue */
+	ENGINE_FATE_SLEPT,	/* it sleeps: its burst ended, a sleep, a block */
+	ENGINE_FATE_EXITED,	/* it exited, or was killed */
+	ENGINE_FATE_MOVED	/* it was moved to CPU to_cpu */
+};
+
+struct engine_switch {
+	int			 cpu;
+	int			 prev, next;	/* ids; 0: idle */
+	enum engine_fate	 fate;		/* of prev */
+	int			 to_cpu;	/* FATE_MOVED: where */
+	int			 woke;		/* next was made runnable (woken
+						   or started) this tick */
+	int			 fresh;		/* next never ran before */
+	int			 from_cpu;	/* next ran last on another
+						   CPU, else -1 */
+	const struct engine_cpu_info *row;	/* what ran the tick before */
+};
+
+/* A why line of the last tick: a CPU, what it runs now (0: idle). */
+struct engine_why {
+	int	 cpu;
+	int	 task;
+	char	 text[ENGINE_WHY_MAX];
+};
+struct engine_whys {
+	struct engine_why	*v;
+	size_t			 n, size;
+};
+
 /* What the core lends a class. */
 struct engine_env {
 	uint64_t		 now;		/* the tick being run */
@@ -196,7 +240,23 @@ struct engine_env {
 	size_t			 rq_stride;
 	const struct engine	*e;
 	struct engine_notes	*notes;		/* NULL: not narrating */
+	/*
+	 * Explaining (engine_explain): a class keeps what its why op
+	 * will need (a wake that preempted, an expiry), and only then.
+	 */
+	int			 explain;
 };
+
+/* For classes: a task's name ("?" if there is no such id). */
+const char *engine_task_name(const struct engine *, int id);
+/*
+ * For classes' why lines: what became of sw's prev, as words after its
+ * name ("slept", "exited", "moved to cpu 1"), in buf if it must be.
+ */
+const char *engine_fate_text(const struct engine_switch *, char *buf,
+	    size_t len);
+/* ns as ms, one decimal, toward zero ("412.3"; with plus, "+1.5"). */
+const char *engine_ms(int64_t ns, int plus, char *buf, size_t len);
 
 /* For classes: a note on task id, if the engine narrates (printf). */
 void	engine_note(const struct engine_env *, int id, const char *, ...)
@@ -230,6 +290,14 @@ struct engine_policy {
 	/* Its quantities of a task (engine_task_info's field[]), by name. */
 	const char	*fields;
 	int		 nfields;
+	/* Its quantities of a runqueue (engine_cpu_rq), by name. */
+	const char	*rq_fields;
+	int		 nrq_fields;
+	/*
+	 * The picture a client draws it with (SPEC.md section 10):
+	 * stairs, arrays, vruntime, lag or queue.
+	 */
+	const char	*picture;
 	/* info reads the runqueue too: engine_changes cannot say. */
 	int		 info_rq;
 	size_t		 rq_size;
@@ -283,6 +351,24 @@ struct engine_policy {
 	/* Fill rank, left, slice, top, bottom and field[] of a snapshot. */
 	void	(*info)(const struct engine_env *, const void *ts,
 		    struct engine_task_info *);
+	/* Fill a runqueue's rq_fields now (NULL: it has none). */
+	void	(*rq_info)(const struct engine_env *, const void *rq,
+		    int64_t *out);
+	/*
+	 * The first (at most max) ids of a runqueue in the order it runs
+	 * them, the running one first, into ids; how many.  NULL for a
+	 * class whose order is not a queue's (only rr's picture draws it).
+	 */
+	int	(*order)(const struct engine_env *, const void *rq, int *ids,
+		    int max);
+	/*
+	 * Why the runner of a CPU changed, in one line into buf (len bytes,
+	 * NUL-terminated): the task, the rule, the numbers compared, from
+	 * the class's own state and what the core saw (sw).  Asked only
+	 * while the engine explains; see struct engine_switch.
+	 */
+	void	(*why)(const struct engine_env *, const void *rq,
+		    const struct engine_switch *sw, char *buf, size_t len);
 	/* Write a trace row's columns (comma-separated, no newline) at p. */
 	char   *(*format)(const struct engine_cpu_info *, char *p);
 	/*
@@ -317,6 +403,9 @@ extern const struct engine_policy engine_policy_rr;
 /* A policy by name, or NULL; the known names, comma-separated. */
 const struct engine_policy *engine_policy_find(const char *);
 const char *engine_policy_names(void);
+/* Policies by a list "o1,cfs", at most max; how many, or -1, *cause. */
+int	engine_policy_list(const char *, const struct engine_policy **,
+	    int max, char **cause);
 
 /* For classes: may task id run on cpu?  Is it rightly queued there? */
 int	engine_task_allowed(const struct engine *, int id, int cpu);
@@ -327,6 +416,28 @@ int	engine_policy_field(const struct engine_policy *, const char *name);
 /* Write v in decimal at p; return the end (for format ops). */
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
+
+/*
+ * The parameters by name, in struct engine_params' order, as scenario
+ * files, the configuration and journals spell them: each one's range
+ * and default, written here once.
+ */
+enum {
+	ENGINE_PARAM_CPUS,
+	ENGINE_PARAM_RR_INTERVAL,
+	ENGINE_PARAM_SLEEP_MIN,
+	ENGINE_PARAM_BALANCE_INTERVAL,
+	ENGINE_PARAM_BASE_SLICE,
+	ENGINE_NPARAMS
+};
+struct engine_param {
+	const char	*name;
+	int		 min, max, def;
+	size_t		 offset;	/* in struct engine_params */
+};
+extern const struct engine_param engine_param_list[ENGINE_NPARAMS];
+int	engine_param_get(const struct engine_params *, int param);
+void	engine_param_set(struct engine_params *, int param, int v);
 
 void	engine_params_default(struct engine_params *);
 int	engine_params_check(const struct engine_params *, char **cause);
@@ -371,6 +482,8 @@ void	engine_event_add(struct engine *, const struct engine_event *);
 void	engine_tick(struct engine *);
 /* Ticks from now that surely run what the last one did; see engine-tick.c. */
 uint64_t engine_quiet(const struct engine *, uint64_t most);
+/* Run n ticks engine_quiet promised, as n engine_tick would, faster. */
+void	engine_advance(struct engine *, uint64_t n);
 
 /* Reading back. */
 uint64_t engine_now(const struct engine *);	/* the next tick to run */
@@ -395,11 +508,31 @@ void	engine_track_changes(struct engine *, uint64_t *epochs);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /*
+ * A CPU's runqueue now, in the policy's terms (its rq_fields: O(1)'s
+ * starvation clock, CFS's min_vruntime, ...); returns how many, 0 for
+ * a policy with none.  out holds ENGINE_MAX_RQ_FIELDS.
+ */
+int	engine_cpu_rq(const struct engine *, int cpu, int64_t *out);
+/*
+ * A CPU's runqueue in the order the policy runs it (rr's FIFO), the
+ * first ENGINE_ORDER_MAX ids at most into ids; how many; -1 for a
+ * policy whose order is not a queue's.
+ */
+int	engine_cpu_order(const struct engine *, int cpu, int *ids);
+/*
  * Keep the notes policies give (off as an engine starts, and in a
  * clone); those of the last tick, in order.
  */
 void	engine_narrate(struct engine *, int on);
 const struct engine_note *engine_notes(const struct engine *, size_t *n);
+/*
+ * Explain each tick (on), or not (off, as an engine starts, and in a
+ * clone): the why lines of the CPUs whose runner changed in the last
+ * tick, in CPU order (SPEC.md section 10).  Off, a tick costs nothing
+ * more.
+ */
+void	engine_explain(struct engine *, int on);
+const struct engine_why *engine_whys(const struct engine *, size_t *n);
 /* The scenario events fired in the last tick, in order. */
 const struct engine_event *engine_fired(const struct engine *, size_t *n);
 /*

@@ -21,6 +21,9 @@
  * the CPU's current task left or need_resched is set.  Every wake is a
  * timer or I/O completion (activated = 2): no engine task wakes another.
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "engine.h"
 #include "xmalloc.h"
 
@@ -50,6 +53,38 @@ struct o1_task {
 					   1 expired */
 };
 
+/*
+ * What became of the running task at its last scheduler_tick, for a
+ * why line: its timeslice ran out and it went to the expired array
+ * (not interactive; or interactive, but the expired array starves, or
+ * holds a better static prio), or back into the active one
+ * (interactive), or it was requeued at its granularity.
+ */
+enum o1_expiry {
+	O1_WHY_NONE,
+	O1_WHY_NOT_INTERACTIVE,
+	O1_WHY_STARVING,
+	O1_WHY_BEST_EXPIRED,
+	O1_WHY_INTERACTIVE,
+	O1_WHY_GRANULARITY
+};
+
+/*
+ * What o1_why needs that the state no longer shows, kept only while
+ * explaining; each stamped with the tick it concerns + 1 (0: none).
+ */
+struct o1_why {
+	uint64_t	expiry_at;	/* the tick after the expiry */
+	int		expiry_task;
+	int		expiry;		/* enum o1_expiry */
+	int		waited, limit;	/* O1_WHY_STARVING: ms, and limit */
+	int		gran;		/* O1_WHY_GRANULARITY: ms */
+	uint64_t	woke_at;	/* a wake that set need_resched */
+	int		woke_task;
+	int		woke_over;	/* the prio it beat */
+	uint64_t	swap_at;	/* a pick that swapped the arrays */
+};
+
 /* A CPU's runqueue. */
 struct o1_rq {
 	struct prio_array	arrays[2];
@@ -60,6 +95,7 @@ struct o1_rq {
 	uint32_t		run;		/* ticks curr ran since schedule() */
 	uint64_t		expired_timestamp;	/* jiffy, 0: none */
 	int			best_expired_prio;
+	struct o1_why		why;		/* explaining only */
 };
 
 _Static_assert(sizeof (struct o1_task) <= ENGINE_PRIV_SIZE,
@@ -224,8 +260,14 @@ o1_preempt_check(const struct engine_env *env, struct o1_rq *q,
 	if (q->curr == 0)
 		return;
 	c = engine_ts(env, q->curr);
-	if (t->prio < c->prio)
+	if (t->prio < c->prio) {
 		q->need_resched = 1;
+		if (env->explain) {
+			q->why.woke_at = env->now + 1;
+			q->why.woke_task = engine_ts_id(env, t);
+			q->why.woke_over = c->prio;
+		}
+	}
 }
 
 /* --- The class operations. ------------------------------------------ */
@@ -338,6 +380,8 @@ o1_pick(const struct engine_env *env, void *rq)
 		q->active = 1 - q->active;
 		q->expired_timestamp = 0;
 		q->best_expired_prio = O1_MAX_PRIO;
+		if (env->explain)
+			q->why.swap_at = env->now + 1;
 	}
 	a = &q->arrays[q->active];
 	next = prio_array_first(a);
@@ -357,6 +401,33 @@ o1_pick(const struct engine_env *env, void *rq)
 	q->curr = next;
 	q->need_resched = 0;
 	return (next);
+}
+
+/*
+ * Explaining: what scheduler_tick does with task id, whose timeslice
+ * ran out at jiffy jiffies, and why (the same tests as o1_tick's).
+ */
+static void
+o1_why_expiry(const struct engine_env *env, struct o1_rq *q, int id,
+    const struct o1_task *t, uint64_t jiffies)
+{
+	uint64_t	waited = q->expired_timestamp != 0 ?
+			    jiffies - q->expired_timestamp : 0;
+	uint64_t	limit = (uint64_t)O1_STARVATION_LIMIT * (uint64_t)q->nr
+			    + 1;
+
+	q->why.expiry_at = env->now + 1;
+	q->why.expiry_task = id;
+	q->why.waited = (int)waited;
+	q->why.limit = (int)limit;
+	if (!o1_interactive(t))
+		q->why.expiry = O1_WHY_NOT_INTERACTIVE;
+	else if (q->expired_timestamp != 0 && waited >= limit)
+		q->why.expiry = O1_WHY_STARVING;
+	else if (NICE_TO_PRIO(t->nice) > q->best_expired_prio)
+		q->why.expiry = O1_WHY_BEST_EXPIRED;
+	else
+		q->why.expiry = O1_WHY_INTERACTIVE;
 }
 
 /*
@@ -380,7 +451,8 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 	row->left = t->time_slice;
 	row->col[0] = row->field[0] = expired;
 	row->col[1] = t->time_slice;
-	row->col[2] = row->field[1] = o1_bonus(t);
+	row->col[2] = o1_bonus(t);
+	row->field[1] = o1_bonus(t) - O1_MAX_BONUS / 2;
 	row->col[3] = row->field[2] = t->sleep_avg / O1_NS;
 
 	q->run++;
@@ -399,6 +471,8 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		    jiffies - q->expired_timestamp >=
 		    (uint64_t)O1_STARVATION_LIMIT * (uint64_t)q->nr + 1) ||
 		    NICE_TO_PRIO(t->nice) > q->best_expired_prio;
+		if (env->explain)
+			o1_why_expiry(env, q, id, t, jiffies);
 		if (!o1_interactive(t) || starving) {
 			o1_add(env, q, id, t, 1 - q->active);
 			if (NICE_TO_PRIO(t->nice) < q->best_expired_prio)
@@ -416,6 +490,12 @@ o1_tick(const struct engine_env *env, void *rq, int id, void *ts,
 		q->need_resched = 1;
 		t->prio = (uint8_t)o1_effective_prio(t);
 		o1_add(env, q, id, t, q->active);
+		if (env->explain) {
+			q->why.expiry_at = env->now + 1;
+			q->why.expiry_task = id;
+			q->why.expiry = O1_WHY_GRANULARITY;
+			q->why.gran = (int)gran;
+		}
 	}
 }
 
@@ -592,8 +672,9 @@ o1_check_task(const struct engine_env *env, const void *ts, int nice,
 }
 
 /*
- * A task's snapshot: rank = prio; columns array (1: expired; only
- * meaningful while queued), slice left, bonus, sleep_avg in ms.
+ * A task's snapshot: rank = prio; fields array (1: expired; only
+ * meaningful while queued), bonus (effective_prio's, -5..5: prio is
+ * the static prio less it), sleep_avg in ms.
  */
 static void
 o1_info(const struct engine_env *env, const void *ts,
@@ -609,12 +690,167 @@ o1_info(const struct engine_env *env, const void *ts,
 		q = engine_rq(env, ti->cpu);
 		ti->field[0] = t->arr != q->active;
 	}
-	ti->field[1] = o1_bonus(t);
+	/* effective_prio's bonus: prio is static prio less it. */
+	ti->field[1] = o1_bonus(t) - O1_MAX_BONUS / 2;
 	ti->field[2] = t->sleep_avg / O1_NS;
 	/* The bonus moves prio 5 either way of the static prio (O1 §2). */
 	ti->slice = o1_timeslice(t->nice);
 	ti->top = NICE_TO_PRIO(t->nice) - 5 < 100 ? 100 : NICE_TO_PRIO(t->nice) - 5;
 	ti->bottom = NICE_TO_PRIO(t->nice) + 5 > 139 ? 139 : NICE_TO_PRIO(t->nice) + 5;
+}
+
+/* A task's prio and bonus, for a why line: "prio 118, bonus +2". */
+static void
+o1_why_prio(const struct o1_task *t, char *buf, size_t len)
+{
+	snprintf(buf, len, "prio %d, bonus %+d", t->prio, o1_bonus(t) -
+	    O1_MAX_BONUS / 2);
+}
+
+/* What scheduler_tick did with the task that ran, into buf. */
+static void
+o1_why_prev(const struct engine_env *env, const struct o1_rq *q,
+    const char *pn, const struct o1_task *p, char *buf, size_t len)
+{
+	char	pr[40];
+
+	o1_why_prio(p, pr, sizeof pr);
+	switch (q->why.expiry) {
+	case O1_WHY_NOT_INTERACTIVE:
+		snprintf(buf, len, "%s moved to the expired array: its "
+		    "timeslice ran out, not interactive (%s)", pn, pr);
+		break;
+	case O1_WHY_STARVING:
+		snprintf(buf, len, "%s moved to the expired array: its "
+		    "timeslice ran out; interactive, but the expired array "
+		    "has waited %d ms (limit %d)", pn, q->why.waited,
+		    q->why.limit);
+		break;
+	case O1_WHY_BEST_EXPIRED:
+		snprintf(buf, len, "%s moved to the expired array: its "
+		    "timeslice ran out; interactive, but static prio %d "
+		    "waits there", pn, q->best_expired_prio);
+		break;
+	case O1_WHY_INTERACTIVE:
+		snprintf(buf, len, "%s's timeslice ran out; interactive (%s): "
+		    "back into the active array, at the tail of its prio", pn,
+		    pr);
+		break;
+	case O1_WHY_GRANULARITY:
+		snprintf(buf, len, "%s requeued after %d ms, its granularity "
+		    "(interactive, %s)", pn, q->why.gran, pr);
+		break;
+	default:
+		snprintf(buf, len, "%s waits (%s)", pn, pr);
+		break;
+	}
+}
+
+/*
+ * Why the pick changed (SPEC.md section 10): the head of the best prio
+ * of the active array runs; the arrays swap when the active one is
+ * empty; the one that ran expired (to the expired array unless
+ * interactive and nobody starves), was requeued, was preempted by a
+ * woken task of a better prio, or left.
+ */
+static void
+o1_why_line(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct o1_rq	*q = rq;
+	const struct o1_task	*n, *p;
+	const char		*pn = engine_task_name(env->e, sw->prev);
+	const char		*nn = engine_task_name(env->e, sw->next);
+	char			 head[200], prev[200], pr[40], f[32];
+
+	if (sw->next == 0) {
+		snprintf(buf, len, "idle: %s %s, both arrays empty", pn,
+		    engine_fate_text(sw, f, sizeof f));
+		return;
+	}
+	n = engine_ts(env, sw->next);
+	o1_why_prio(n, pr, sizeof pr);
+	if (q->why.swap_at == env->now + 1)
+		snprintf(head, sizeof head, "the active array ran empty: the "
+		    "arrays swap; %s heads the new active array at %s", nn,
+		    pr);
+	else
+		snprintf(head, sizeof head, "%s heads the active array at %s "
+		    "(%d active, %d expired)", nn, pr,
+		    q->arrays[q->active].nr, q->arrays[1 - q->active].nr);
+	switch (sw->fate) {
+	case ENGINE_FATE_IDLE:
+		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
+		    "arrived" : "woke") : "moved here", head);
+		return;
+	case ENGINE_FATE_QUEUED:
+		break;
+	default:
+		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
+		    sizeof f), head);
+		return;
+	}
+	p = engine_ts(env, sw->prev);
+	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next) {
+		snprintf(buf, len, "%s preempts %s: woke at %s, above %d", nn,
+		    pn, pr, q->why.woke_over);
+		return;
+	}
+	if (q->why.expiry_at == env->now && q->why.expiry_task == sw->prev)
+		o1_why_prev(env, q, pn, p, prev, sizeof prev);
+	else
+		snprintf(prev, sizeof prev, "%s waits at prio %d", pn,
+		    p->prio);
+	snprintf(buf, len, "%s; %s", prev, head);
+}
+
+/*
+ * The why line, then who runs after the pick if it left now: the next
+ * in the active array (its prio's queue, else the next prio in use),
+ * else the arrays would swap.
+ */
+static void
+o1_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct o1_rq	*q = rq;
+	const struct prio_array	*a = &q->arrays[q->active];
+	const struct o1_task	*n, *x;
+	size_t			 at;
+	int			 id, r;
+
+	o1_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	n = engine_ts(env, sw->next);
+	id = env->links.next[sw->next];
+	if (id == 0 && (r = prio_array_next(a, n->prio)) >= 0)
+		id = a->head[r];
+	if (id != 0) {
+		x = engine_ts(env, id);
+		snprintf(buf + at, len - at, "; next %s at prio %d",
+		    engine_task_name(env->e, id), x->prio);
+	} else if (q->arrays[1 - q->active].nr > 0)
+		snprintf(buf + at, len - at, "; then the arrays swap");
+}
+
+/*
+ * A runqueue's quantities: the expired array's starvation clock (ms
+ * since its first task expired, 0 while empty) against its limit
+ * (EXPIRED_STARVING starves once the clock reaches it), the best
+ * static prio in it (140: none) and how many each array holds.
+ */
+static void
+o1_rq_info(const struct engine_env *env, const void *rq, int64_t *out)
+{
+	const struct o1_rq	*q = rq;
+
+	out[0] = q->expired_timestamp != 0 ? (int64_t)(env->now + 1 -
+	    q->expired_timestamp) : 0;
+	out[1] = (int64_t)O1_STARVATION_LIMIT * q->nr + 1;
+	out[2] = q->best_expired_prio;
+	out[3] = q->arrays[q->active].nr;
+	out[4] = q->arrays[1 - q->active].nr;
 }
 
 /* The trace's columns: array (A active, E expired),left,bonus,sleep_avg. */
@@ -636,6 +872,9 @@ const struct engine_policy engine_policy_o1 = {
 	.ncols = 4,
 	.fields = "array,bonus,sleep_avg",
 	.nfields = 3,
+	.rq_fields = "expired_ms,starve_ms,best_expired,nr_active,nr_expired",
+	.nrq_fields = 5,
+	.picture = "arrays",
 	.rq_size = sizeof (struct o1_rq),
 	.rq_init = o1_rq_init,
 	.rq_free = NULL,
@@ -654,5 +893,7 @@ const struct engine_policy engine_policy_o1 = {
 	.check_task = o1_check_task,
 	.info = o1_info,
 	.quiet = o1_quiet,
+	.rq_info = o1_rq_info,
+	.why = o1_why,
 	.format = o1_format
 };

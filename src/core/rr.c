@@ -9,6 +9,8 @@
  * so the same scale as the other policies can draw it.
  */
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "engine.h"
 #include "xmalloc.h"
@@ -164,6 +166,67 @@ rr_format(const struct engine_cpu_info *row, char *p)
 	return (engine_itoa(p, row->col[0]));
 }
 
+/*
+ * Why the pick changed (SPEC.md section 10): the FIFO's head runs;
+ * the one that ran used up its slice and went to the tail, or left.
+ */
+static void
+rr_why_line(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct prio_array	*q = rq;
+	const char		*pn = engine_task_name(env->e, sw->prev);
+	const char		*nn = engine_task_name(env->e, sw->next);
+	char			 f[32];
+
+	if (sw->next == 0)
+		snprintf(buf, len, "idle: %s %s, the FIFO is empty", pn,
+		    engine_fate_text(sw, f, sizeof f));
+	else if (sw->fate == ENGINE_FATE_IDLE)
+		snprintf(buf, len, "%s: %s, at the head of the FIFO (%d "
+		    "queued)", nn, sw->woke ? (sw->fresh ? "arrived" : "woke") :
+		    "moved here", q->nr);
+	else if (sw->fate == ENGINE_FATE_QUEUED && sw->row->left == 1)
+		snprintf(buf, len, "%s used its %d ms slice: to the tail; %s, "
+		    "next in the FIFO (%d queued), takes its turn", pn,
+		    env->rr_interval, nn, q->nr);
+	else if (sw->fate == ENGINE_FATE_QUEUED)
+		snprintf(buf, len, "%s: at the head of the FIFO, ahead of %s "
+		    "(%d queued)", nn, pn, q->nr);
+	else
+		snprintf(buf, len, "%s %s; %s, next in the FIFO (%d queued), "
+		    "takes its turn", pn, engine_fate_text(sw, f, sizeof f), nn,
+		    q->nr);
+}
+
+/* The why line, then who follows the pick in the FIFO. */
+static void
+rr_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	size_t	at;
+	int	id;
+
+	rr_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	if ((id = env->links.next[sw->next]) != 0)
+		snprintf(buf + at, len - at, "; then %s",
+		    engine_task_name(env->e, id));
+}
+
+/* The FIFO from its head, the running task first: at most max ids. */
+static int
+rr_order(const struct engine_env *env, const void *rq, int *ids, int max)
+{
+	const struct prio_array	*q = rq;
+	int			 id, n = 0;
+
+	for (id = q->head[0]; id != 0 && n < max; id = env->links.next[id])
+		ids[n++] = id;
+	return (n);
+}
+
 /* The head keeps its CPU for what is left of its allotment. */
 static int
 rr_quiet(const struct engine_env *env, const void *rq, int id,
@@ -179,6 +242,7 @@ const struct engine_policy engine_policy_rr = {
 	.name = "rr",
 	.columns = "left",
 	.ncols = 1,
+	.picture = "queue",
 	.rq_size = sizeof (struct prio_array),
 	.rq_init = rr_rq_init,
 	.rq_free = NULL,
@@ -199,5 +263,7 @@ const struct engine_policy engine_policy_rr = {
 	.check_task = rr_check_task,
 	.info = rr_info,
 	.quiet = rr_quiet,
+	.why = rr_why,
+	.order = rr_order,
 	.format = rr_format
 };

@@ -14,7 +14,9 @@
  * a better rank preempts at the next tick and one at an equal rank waits.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "staircase.h"
@@ -28,6 +30,7 @@ struct stair {
 	int		iter;		/* k: 1..L */
 	int		left;		/* ticks left at this rank */
 	uint32_t	descent;	/* 1 + number of fall-offs (table row) */
+	int		woke_at;	/* explaining: its rank before a wake */
 };
 
 _Static_assert(sizeof (struct stair) <= ENGINE_PRIV_SIZE,
@@ -189,6 +192,8 @@ staircase_wake(const struct engine_env *env, void *ts, uint64_t slept)
 	struct stair	*st = ts;
 	int		 r = st->rank;
 
+	if (env->explain)
+		st->woke_at = r;
 	if (slept < (uint64_t)env->sleep_min)
 		return;
 	staircase_climb(st, env->rr_interval);
@@ -307,6 +312,110 @@ staircase_info(const struct engine_env *env, const void *ts,
 	ti->field[STAIRCASE_DESCENT] = st->descent;
 }
 
+/* How the staircase's pick came to be where it is, into buf. */
+static void
+staircase_how(const struct engine_switch *sw, const struct stair *n,
+    char *buf, size_t len)
+{
+	if (sw->woke && n->woke_at > n->rank)
+		snprintf(buf, len, "woke and climbed %d -> %d", n->woke_at,
+		    n->rank);
+	else if (sw->woke)
+		snprintf(buf, len, "%s at rank %d", sw->fresh ? "arrived" :
+		    "woke", n->rank);
+	else if (sw->from_cpu >= 0)
+		snprintf(buf, len, "moved here from cpu %d, at rank %d",
+		    sw->from_cpu, n->rank);
+	else
+		snprintf(buf, len, "rank %d", n->rank);
+}
+
+/*
+ * Why the pick changed (SPEC.md section 10): the head of the best rank
+ * runs, and the one that ran either used up its time on its stair
+ * (down a stair, or off the bottom into a new descent), or lost to a
+ * better rank (woken, maybe climbed a stair), or left the queue.
+ */
+static void
+staircase_why_line(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct prio_array	*a = rq;
+	const struct stair	*p, *n;
+	const char		*pn = engine_task_name(env->e, sw->prev);
+	const char		*nn = engine_task_name(env->e, sw->next);
+	char			 how[96], tail[128], f[32];
+	int			 r0 = sw->row->rank;
+
+	if (sw->next == 0) {
+		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
+		    engine_fate_text(sw, f, sizeof f));
+		return;
+	}
+	n = engine_ts(env, sw->next);
+	staircase_how(sw, n, how, sizeof how);
+	if (sw->fate != ENGINE_FATE_QUEUED) {
+		if (sw->fate == ENGINE_FATE_IDLE)
+			snprintf(buf, len, "%s: %s, the best here (%d queued)",
+			    nn, how, a->nr);
+		else
+			snprintf(buf, len, "%s %s; %s: %s, the best here "
+			    "(%d queued)", pn, engine_fate_text(sw, f,
+			    sizeof f), nn, how, a->nr);
+		return;
+	}
+	p = engine_ts(env, sw->prev);
+	if (n->rank < p->rank)
+		snprintf(tail, sizeof tail, "%s at %d is the best rank now",
+		    nn, n->rank);
+	else
+		snprintf(tail, sizeof tail, "%s, also at %d, was there first",
+		    nn, n->rank);
+	if (sw->row->left == 1 && r0 == ENGINE_BOTTOM)
+		snprintf(buf, len, "%s fell off the bottom: descent %u (k=%d) "
+		    "starts at %d with %d ms; %s", pn, p->descent, p->iter,
+		    p->rank, p->left, tail);
+	else if (sw->row->left == 1)
+		snprintf(buf, len, "%s used its %d ms at rank %d, down to %d; "
+		    "%s", pn, staircase_allot(p, r0, p->iter,
+		    env->rr_interval), r0, p->rank, tail);
+	else if (p->rank != r0)
+		snprintf(buf, len, "%s moved %d -> %d (nice %d); %s", pn, r0,
+		    p->rank, p->nice, tail);
+	else
+		snprintf(buf, len, "%s preempts %s: %s, above %d", nn, pn, how,
+		    p->rank);
+}
+
+/*
+ * The why line, then who runs after the pick if it left now: the next
+ * in its rank's queue, else the head of the next rank in use.
+ */
+static void
+staircase_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct prio_array	*a = rq;
+	const struct stair	*n, *x;
+	size_t			 at;
+	int			 id, r;
+
+	staircase_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	n = engine_ts(env, sw->next);
+	id = env->links.next[sw->next];
+	if (id == 0 && (r = prio_array_next(a, n->rank)) >= 0)
+		id = a->head[r];
+	if (id == 0) {
+		snprintf(buf + at, len - at, "; nothing else queued");
+		return;
+	}
+	x = engine_ts(env, id);
+	snprintf(buf + at, len - at, "; next %s at %d",
+	    engine_task_name(env->e, id), x->rank);
+}
+
 /* The trace's columns: iter,left. */
 static char *
 staircase_format(const struct engine_cpu_info *row, char *p)
@@ -333,6 +442,7 @@ const struct engine_policy engine_policy_staircase = {
 	.ncols = 2,
 	.fields = "iter,descent",
 	.nfields = 2,
+	.picture = "stairs",
 	.rq_size = sizeof (struct prio_array),
 	.rq_init = staircase_rq_init,
 	.rq_free = NULL,
@@ -353,5 +463,6 @@ const struct engine_policy engine_policy_staircase = {
 	.check_task = staircase_check_task,
 	.info = staircase_info,
 	.quiet = staircase_quiet,
+	.why = staircase_why,
 	.format = staircase_format
 };

@@ -277,13 +277,18 @@ cmd_parse_policy(struct cmd *cmd, char **w, int n, char **cause)
 	return (0);
 }
 
-/* <policy name> or off: compare (cmd->policy NULL: off). */
+/* <policy>[,<policy>[,<policy>]] or off: compare (0 policies: off). */
 int
 cmd_parse_compare(struct cmd *cmd, char **w, int n, char **cause)
 {
+	cmd->npolicies = 0;
 	if (strcmp(w[0], "off") == 0)
 		return (0);
-	return (cmd_parse_policy(cmd, w, n, cause));
+	if ((n = engine_policy_list(w[0], cmd->policies, SESSION_SHADOWS,
+	    cause)) < 0)
+		return (-1);
+	cmd->npolicies = n;
+	return (0);
 }
 
 /*

@@ -21,7 +21,9 @@
 
 /*
  * load <name|path> [run], reset [run]: a new session at tick 0, paused
- * (run: running); err leaves the current one.
+ * (run: running); err leaves the current one.  The scenario is parsed
+ * while the daemon goes on (live_load_client): the reply, and the
+ * client's next lines, come when it is done.
  */
 static enum cmd_retval
 cmd_session_load(struct cmd_ctx *ctx, const char *name, int run)
@@ -37,14 +39,19 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name, int run)
 	}
 	if (strchr(name, '/') != NULL && cmd_absolute(ctx, name) != 0)
 		return (CMD_NORMAL);
+	if (ctx->wait != NULL) {
+		if (live_load_client(ctx->live, name, run, ctx->wait,
+		    &cause) != 0)
+			return (cmd_error(ctx, cause));
+		return (CMD_WAIT);
+	}
 	copy = xstrdup(name);	/* the label goes with the old session */
 	if (live_switch(ctx->live, copy, run, &cause) != 0) {
 		free(copy);
 		return (cmd_error(ctx, cause));
 	}
 	free(copy);
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "loaded %s", session_name(live_session(ctx->live)));
+	cmd_note(ctx, "loaded %s", session_name(live_session(ctx->live)));
 	return (cmd_ok(ctx));
 }
 
@@ -144,8 +151,7 @@ cmd_record_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 		return (CMD_NORMAL);
 	if (live_record(ctx->live, cmd->path, &cause) != 0)
 		return (cmd_error(ctx, cause));
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "recording to %s", quote_word(cmd->path, q, sizeof q));
+	cmd_note(ctx, "recording to %s", quote_word(cmd->path, q, sizeof q));
 	return (cmd_ok(ctx));
 }
 
@@ -169,8 +175,7 @@ cmd_policy_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	ch.name = cmd->policy->name;
 	if (live_change(ctx->live, &ch, &cause) != 0)
 		return (cmd_error(ctx, cause));
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "policy %s -> %s", old, cmd->policy->name);
+	cmd_note(ctx, "policy %s -> %s", old, cmd->policy->name);
 	return (cmd_ok(ctx));
 }
 
@@ -180,23 +185,25 @@ const struct cmd_entry cmd_policy_entry = {
 };
 
 /*
- * compare <name|off>: a shadow engine under another policy beside the
- * enforced one (SPEC.md section 6), kept across load and reset.
+ * compare <a[,b[,c]]|off>: up to three shadow engines under other
+ * policies beside the enforced one (SPEC.md sections 6 and 10), kept
+ * across load and reset.
  */
 static enum cmd_retval
 cmd_compare_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
 	char	*cause = NULL;
 
-	if (live_compare(ctx->live, cmd->policy, &cause) != 0)
+	if (live_compare(ctx->live, cmd->policies, cmd->npolicies,
+	    &cause) != 0)
 		return (cmd_error(ctx, cause));
 	return (cmd_ok(ctx));
 }
 
 const struct cmd_entry cmd_compare_entry = {
-	"compare", 1, 1, CMD_ENGINE, "compare <staircase|o1|cfs|eevdf|rr|off>",
-	"run a shadow policy beside the enforced one", cmd_parse_compare,
-	cmd_compare_exec
+	"compare", 1, 1, CMD_ENGINE, "compare <policy[,policy[,policy]]|off>",
+	"run up to three shadow policies beside the enforced one",
+	cmd_parse_compare, cmd_compare_exec
 };
 
 /* view [key=value ...]: the presenter's view, for followers. */

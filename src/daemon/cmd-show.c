@@ -81,7 +81,7 @@ cmd_cpus_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
 	const struct engine	*e = live_engine(ctx->live);
 	struct engine_cpu_info	 ci;
-	char			 buf[256];
+	char			 buf[FORMAT_CPU_LINE_MAX];
 	int			 c, n = engine_params(e)->cpus;
 
 	for (c = 0; c < n; c++) {

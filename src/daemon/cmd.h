@@ -31,6 +31,7 @@
 
 #include "engine.h"
 #include "protocol.h"
+#include "session.h"
 
 struct evbuffer;
 struct live;
@@ -87,7 +88,10 @@ struct cmd {
 	int		 view;		/* subscribe ... view: view lines */
 	char	       **argv;		/* spawn, NULL-terminated */
 	int		 argc;
-	const struct engine_policy *policy;	/* policy; compare (NULL: off) */
+	const struct engine_policy *policy;	/* policy */
+	/* compare: its policies (0: off). */
+	const struct engine_policy *policies[SESSION_SHADOWS];
+	int		 npolicies;
 	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
 	int		 run;		/* load, reset: run (else paused) */
@@ -118,6 +122,9 @@ enum cmd_retval	 cmd_error(struct cmd_ctx *, char *cause);
 enum cmd_retval	 cmd_ok(struct cmd_ctx *);
 enum cmd_retval	 cmd_ok_n(struct cmd_ctx *, long long n);
 void		 cmd_line(struct cmd_ctx *, const char *, size_t);
+/* Say what a command did, at the present tick (notes.c). */
+void		 cmd_note(struct cmd_ctx *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 /* A file a client names must be absolute; else -1 and the err line. */
 int		 cmd_absolute(struct cmd_ctx *, const char *path);
 

@@ -36,14 +36,70 @@ format_exit_name(enum engine_exit why)
 		return ("runtime");
 	case ENGINE_EXIT_KILLED:
 		return ("killed");
+	case ENGINE_EXIT_DONE:
+		return ("done");
 	default:
 		return ("-");
 	}
 }
 
+/* A value the line may not know (a sim task's pid, an idle CPU's rank). */
+static void
+format_out_num(struct protocol_out *o, int known, long long v)
+{
+	if (known)
+		protocol_out_num(o, v);
+	else
+		protocol_out_str(o, "-");
+}
+
+/* The same for a count (CPU time, ms stolen). */
+static void
+format_out_unum(struct protocol_out *o, int known, unsigned long long v)
+{
+	if (known)
+		protocol_out_unum(o, v);
+	else
+		protocol_out_str(o, "-");
+}
+
 /*
- * One task line: wire.c's order, values from ti (a task of e) and real.
- * iter= is the policy's field of that name (the staircase's k), else 1.
+ * Append " NAME=value" for each of a policy's quantities (names: its
+ * comma-separated list, n of them), but for a name the line has
+ * already (the staircase's iter).  SPEC.md section 10: what the
+ * policy's picture draws, so the client computes none of it.
+ */
+static void
+format_policy_fields(struct protocol_out *o, const char *names, int n,
+    const int64_t *v, const struct wire_line *line)
+{
+	const char	*p = names, *q;
+	char		 key[32];
+	size_t		 len;
+	int		 i, hint = 0;
+
+	for (i = 0; i < n && p != NULL && *p != '\0'; i++, p = q) {
+		if ((q = strchr(p, ',')) != NULL)
+			len = (size_t)(q++ - p);
+		else
+			len = strlen(p);
+		if (len == 0 || len >= sizeof key)
+			continue;
+		memcpy(key, p, len);
+		key[len] = '\0';
+		if (wire_find(line, key, &hint) >= 0)
+			continue;
+		protocol_out_str(o, " ");
+		protocol_out_str(o, key);
+		protocol_out_str(o, "=");
+		protocol_out_num(o, v[i]);
+	}
+}
+
+/*
+ * One task line: wire.c's order, values from ti (a task of e) and real,
+ * then the policy's own quantities (format_policy_fields).  iter= is
+ * the policy's field of that name (the staircase's k), else 1.
  */
 size_t
 format_task_line(char *buf, size_t len, const struct engine *e,
@@ -51,6 +107,7 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 {
 	const struct wire_line	*line = &wire_task;
 	struct protocol_out	 o = { buf, 0, len };
+	const struct engine_policy *pol;
 	const char		*group = NULL;
 	char			 cpus[160], ex[96];
 	int			 i, started, iter;
@@ -80,19 +137,13 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 			    "sim");
 			break;
 		case WIRE_TASK_PID:
-			if (started)
-				protocol_out_num(&o, real->pid);
-			else
-				protocol_out_str(&o, "-");
+			format_out_num(&o, started, started ? real->pid : 0);
 			break;
 		case WIRE_TASK_NICE:
 			protocol_out_num(&o, ti->nice);
 			break;
 		case WIRE_TASK_CPU:
-			if (ti->cpu >= 0)
-				protocol_out_num(&o, ti->cpu);
-			else
-				protocol_out_str(&o, "-");
+			format_out_num(&o, ti->cpu >= 0, ti->cpu);
 			break;
 		case WIRE_TASK_RANK:
 			protocol_out_num(&o, ti->rank);
@@ -110,16 +161,12 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 			protocol_out_unum(&o, ti->ran);
 			break;
 		case WIRE_TASK_CPUTIME:
-			if (started)
-				protocol_out_unum(&o, real->cputime_ms);
-			else
-				protocol_out_str(&o, "-");
+			format_out_unum(&o, started, started ?
+			    real->cputime_ms : 0);
 			break;
 		case WIRE_TASK_STOLEN:
-			if (started)
-				protocol_out_unum(&o, real->stolen_ms);
-			else
-				protocol_out_str(&o, "-");
+			format_out_unum(&o, started, started ?
+			    real->stolen_ms : 0);
 			break;
 		case WIRE_TASK_CPUS:
 			protocol_out_str(&o, cpumask_format(&ti->allowed, cpus,
@@ -151,12 +198,18 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 			break;
 		}
 	}
+	pol = engine_get_policy(e);
+	if (pol->fields != NULL)
+		format_policy_fields(&o, pol->fields, pol->nfields, ti->field,
+		    line);
 	return (o.len);
 }
 
 /*
  * One cpu line of engine e: an idle CPU (task=0) has no rank, iter or
- * left; iter is the policy's field of that name, else 1.
+ * left; iter is the policy's field of that name, else 1.  Then the
+ * policy's quantities of the runqueue (its rq_fields), and, for a
+ * policy whose runqueue is a queue (rr), order= its ids in run order.
  */
 size_t
 format_cpu_line(char *buf, size_t len, const struct engine *e,
@@ -164,7 +217,10 @@ format_cpu_line(char *buf, size_t len, const struct engine *e,
 {
 	const struct wire_line	*line = &wire_cpu;
 	struct protocol_out	 o = { buf, 0, len };
-	int			 i, iter;
+	const struct engine_policy *pol;
+	int64_t			 rq[ENGINE_MAX_RQ_FIELDS];
+	int			 ids[ENGINE_ORDER_MAX];
+	int			 i, iter, n;
 
 	if (len == 0)
 		return (0);
@@ -185,16 +241,26 @@ format_cpu_line(char *buf, size_t len, const struct engine *e,
 		case WIRE_CPU_RANK:
 		case WIRE_CPU_ITER:
 		case WIRE_CPU_LEFT:
-			if (ci->task == 0)
-				protocol_out_str(&o, "-");
-			else
-				protocol_out_num(&o, line->order[i] ==
-				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
-				    WIRE_CPU_LEFT ? ci->left : iter >= 0 ?
-				    ci->field[iter] : 1);
+			format_out_num(&o, ci->task != 0, line->order[i] ==
+			    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
+			    WIRE_CPU_LEFT ? ci->left : iter >= 0 ?
+			    ci->field[iter] : 1);
 			break;
 		case WIRE_CPU_MAX:
 			break;
+		}
+	}
+	pol = engine_get_policy(e);
+	if ((n = engine_cpu_rq(e, ci->cpu, rq)) > 0)
+		format_policy_fields(&o, pol->rq_fields, n, rq, line);
+	if ((n = engine_cpu_order(e, ci->cpu, ids)) >= 0) {
+		protocol_out_str(&o, " order=");
+		if (n == 0)
+			protocol_out_str(&o, "-");
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				protocol_out_str(&o, ",");
+			protocol_out_num(&o, ids[i]);
 		}
 	}
 	return (o.len);

@@ -21,6 +21,9 @@ struct format_real {
 	const char	*exit;		/* "status=0"...; NULL: engine's */
 };
 
+/* Room for a cpu line: its fields, the policy's, rr's order of 64 ids. */
+#define FORMAT_CPU_LINE_MAX	1024
+
 /* A task line of engine e; real: its process's part, NULL for none. */
 size_t	format_task_line(char *buf, size_t len, const struct engine *,
 	    const struct engine_task_info *, const struct format_real *);

@@ -24,6 +24,8 @@
 #include "live.h"
 #include "notes.h"
 #include "session.h"
+#include "tally.h"
+#include "whys.h"
 #include "wire.h"
 #include "xmalloc.h"
 
@@ -223,7 +225,7 @@ static void
 frames_body_cpus(struct frames *f, struct frames_body **bp)
 {
 	struct engine_cpu_info	 ci;
-	char			 buf[256];
+	char			 buf[FORMAT_CPU_LINE_MAX];
 	int			 c, n;
 
 	for (c = 0; c < engine_params(live_engine(f->live))->cpus; c++) {
@@ -317,39 +319,129 @@ frames_real_add(struct frames *f, int id)
 }
 
 /*
- * Append the shadow's lines (compare NAME, SPEC.md section 6): its cpu
- * and task lines as the enforced engine's, each keyword prefixed with
- * `s` (scpu, stask), all of them in every frame, full or delta (the
- * shadow is a teaching aid: a few tasks).  None when there is no shadow.
+ * Append a shadow's lines (compare a,b,c, SPEC.md sections 6 and 10):
+ * its cpu and task lines as the enforced engine's, each keyword
+ * prefixed with `s` (scpu, stask) and ending in policy=NAME, all of
+ * them in every frame, full or delta (the shadows are a teaching aid:
+ * a few tasks).
  */
 static void
-frames_body_shadow(struct frames *f, struct frames_body **bp)
+frames_body_shadow(struct frames_body **bp, const struct engine *sh)
 {
-	const struct engine	*sh = session_shadow(live_session(f->live));
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
-	char			 buf[sizeof f->lines[0].text + 1];
+	char			 buf[FORMAT_CPU_LINE_MAX + 64];
+	const char		*pol = engine_get_policy(sh)->name;
 	int			 c, id, n;
 
-	if (sh == NULL)
-		return;
 	for (c = 0; c < engine_params(sh)->cpus; c++) {
 		engine_cpu_info(sh, c, &ci);
 		buf[0] = 's';
-		n = 1 + (int)format_cpu_line(buf + 1, sizeof buf - 2, sh,
+		n = 1 + (int)format_cpu_line(buf + 1, FORMAT_CPU_LINE_MAX, sh,
 		    &ci);
-		buf[n++] = '\n';
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " policy=%s\n",
+		    pol);
 		frames_body_append(bp, buf, (size_t)n);
 	}
 	for (id = 1; id <= engine_ntasks(sh); id++) {
 		if (engine_task_info(sh, id, &ti) != 0)
 			continue;
 		buf[0] = 's';
-		n = 1 + (int)format_task_line(buf + 1, sizeof buf - 2, sh,
+		n = 1 + (int)format_task_line(buf + 1, FORMAT_CPU_LINE_MAX, sh,
 		    &ti, NULL);
-		buf[n++] = '\n';
+		n += snprintf(buf + n, sizeof buf - (size_t)n, " policy=%s\n",
+		    pol);
 		frames_body_append(bp, buf, (size_t)n);
 	}
+}
+
+/*
+ * Append the tally lines of one engine's policy (SPEC.md section 10):
+ * per task, its share of a CPU, ticks run, runs and wake-up latencies
+ * since compare started, as headless --compare prints them.
+ */
+static void
+frames_body_tally(struct frames_body **bp, struct tally *y,
+    const char *pol, int ntasks)
+{
+	const struct wire_line	*l = &wire_tally;
+	struct tally_row	 r;
+	char			 buf[320], p50[24], p95[24], max[24];
+	uint64_t		 ticks = tally_ticks(y);
+	int			 id, n;
+
+	for (id = 1; id <= ntasks; id++) {
+		tally_row(y, id, &r);
+		snprintf(p50, sizeof p50, "%llu", (unsigned long long)r.p50);
+		snprintf(p95, sizeof p95, "%llu", (unsigned long long)r.p95);
+		snprintf(max, sizeof max, "%llu", (unsigned long long)r.max);
+#define K(f)	wire_key(l, WIRE_TALLY_##f)
+		n = snprintf(buf, sizeof buf, "%s %s=%s %s=%d %s=%llu %s=%.1f "
+		    "%s=%llu %s=%llu %s=%s %s=%s %s=%s\n", l->word, K(POLICY),
+		    pol, K(ID), id, K(TICKS), (unsigned long long)ticks,
+		    K(SHARE), ticks == 0 ? 0.0 : 100.0 * (double)r.ran /
+		    (double)ticks, K(RAN), (unsigned long long)r.ran, K(RUNS),
+		    (unsigned long long)r.runs, K(P50), r.wakes ? p50 : "-",
+		    K(P95), r.wakes ? p95 : "-", K(MAX), r.wakes ? max : "-");
+#undef K
+		if (n > 0 && (size_t)n < sizeof buf)
+			frames_body_append(bp, buf, (size_t)n);
+	}
+}
+
+/*
+ * Append every shadow's lines, then the tally lines of every policy
+ * shown, the enforced one's first; none when there are no shadows or
+ * the past is shown.
+ */
+static void
+frames_body_shadows(struct frames *f, struct frames_body **bp)
+{
+	struct session		*s = live_session(f->live);
+	const struct engine	*sh;
+	struct tally		*y;
+	int			 i, n;
+
+	for (i = 0; (sh = session_shadow_at(s, i)) != NULL; i++)
+		frames_body_shadow(bp, sh);
+	if (i == 0)
+		return;
+	n = engine_ntasks(session_live_engine(s));
+	if ((y = session_tally(s, 0)) != NULL)
+		frames_body_tally(bp, y, engine_get_policy(
+		    session_live_engine(s))->name, n);
+	for (i = 0; (sh = session_shadow_at(s, i)) != NULL; i++) {
+		if ((y = session_tally(s, i + 1)) != NULL)
+			frames_body_tally(bp, y, engine_get_policy(sh)->name,
+			    n);
+	}
+}
+
+/* whys_lines' output: append to the body being built. */
+static void
+frames_why_out(void *arg, const char *p, size_t len)
+{
+	frames_body_append(arg, p, len);
+}
+
+/*
+ * Append each CPU's why line (SPEC.md section 10) newer than gen from
+ * (0: every one kept), the enforced engine's, then each shadow's; none
+ * while the past is shown (they are the present's).
+ */
+static void
+frames_body_whys(struct frames *f, struct frames_body **bp, uint64_t from)
+{
+	struct session		*s = live_session(f->live);
+	const struct engine	*sh;
+	int			 i;
+
+	if (session_viewing(s))
+		return;
+	whys_lines(live_whys(f->live), 0, from, NULL, frames_why_out, bp);
+	for (i = 0; (sh = session_shadow_at(s, i)) != NULL; i++)
+		whys_lines(live_whys(f->live), i + 1, from,
+		    engine_get_policy(sh)->name, frames_why_out, bp);
 }
 
 /*
@@ -380,9 +472,8 @@ frames_lines(struct frames *f)
 	    epoch != f->lines_epoch || nlog < f->lines_cursor ||
 	    n < f->nlines;
 	if (n > f->nlines) {
-		f->lines = xreallocarray(f->lines, n, sizeof *f->lines);
-		memset(f->lines + f->nlines, 0,
-		    (n - f->nlines) * sizeof *f->lines);
+		f->lines = xrecallocarray(f->lines, f->nlines, n,
+		    sizeof *f->lines);
 		f->nlines = n;
 	}
 	if (all) {
@@ -434,7 +525,8 @@ frames_full(struct frames *f)
 		if (l->valid)
 			frames_body_append(&f->body, l->text, l->len);
 	}
-	frames_body_shadow(f, &f->body);
+	frames_body_shadows(f, &f->body);
+	frames_body_whys(f, &f->body, 0);
 	f->body_gen = frames_gen(f);
 	return (f->body);
 }
@@ -537,7 +629,8 @@ frames_delta(struct frames *f, uint64_t from)
 				frames_delta_line(f, id);
 		}
 	}
-	frames_body_shadow(f, &f->delta);
+	frames_body_shadows(f, &f->delta);
+	frames_body_whys(f, &f->delta, from);
 	f->delta_gen = frames_gen(f);
 	f->delta_from = from;
 	return (f->delta);

@@ -47,6 +47,8 @@ struct headless_opts {
 	const char	*compare;	/* NULL: no comparison */
 	const char	*replay;	/* --replay JOURNAL */
 	int		 part;		/* --part N (0: the last) */
+	int		 explain;	/* --explain: the why of each pick */
+	int		 every_tick;	/* --every-tick: no tick skipped */
 };
 
 /* The run's state: the session (engine, trace writer), the table. */
@@ -65,11 +67,11 @@ struct headless_run {
 
 static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
-"               [--perfetto PATH] [--table TASK] [--cpus N]\n"
+"               [--perfetto PATH] [--table TASK] [--cpus N] [--explain]\n"
 "               [--rr-interval MS] [--policy NAME | --compare NAME,NAME...]\n"
 "       stairsd --headless --replay JOURNAL [--part N] [--ticks N]\n"
 "               [--trace PATH|-] [--perfetto PATH] [--table TASK]\n"
-"               [--policy NAME]\n"
+"               [--policy NAME] [--explain]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
@@ -81,12 +83,19 @@ static const char headless_usage_text[] =
 "                      per CPU per tick (staircase: iter,left)\n"
 "  --perfetto PATH     write the run as ftrace text for Perfetto's UI\n"
 "  --table TASK        print the article's table for TASK (name or id)\n"
+"  --explain           print why each CPU's runner changed, one line per\n"
+"                      switch on stdout: why tick=T cpu=C task=ID text=...\n"
 "  --cpus N            engine CPUs (overrides the scenario)\n"
 "  --rr-interval MS    rr_interval (overrides the scenario)\n"
 "  --policy NAME       staircase (default), o1, cfs, eevdf or rr (overrides\n"
 "                      the scenario's policy)\n"
 "  --compare LIST      run once per policy in LIST and print each task's\n"
-"                      share, runs and wake-up latencies per policy\n"
+"                      share, runs and wake-up latencies per policy;\n"
+"                      kernel in LIST: what an imported trace says the\n"
+"                      machine's own kernel did (stairs-import); the\n"
+"                      ticks in which nothing is decided are run at once\n"
+"  --every-tick        with --compare: run every tick one by one (the\n"
+"                      same output, slower: for measuring)\n"
 "  --replay JOURNAL    run again a session a live stairsd recorded:\n"
 "                      its scenario, engine and every change it recorded;\n"
 "                      to its last tick unless --ticks; --policy replaces\n"
@@ -105,13 +114,22 @@ headless_usage(FILE *f)
 	fputs(headless_usage_text, f);
 }
 
+/* An option giving engine parameter param, in the engine's range. */
+static int
+headless_param(const char *arg, const char *opt, int param, long long *v)
+{
+	const struct engine_param	*d = &engine_param_list[param];
+
+	return (number_option("stairsd", opt, arg, d->min, d->max, NULL, v));
+}
+
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
 	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE,
-	    O_REPLAY, O_PART };
+	    O_REPLAY, O_PART, O_EXPLAIN, O_EVERY_TICK };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -125,6 +143,8 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "compare",	 required_argument,	NULL, O_COMPARE },
 		{ "replay",	 required_argument,	NULL, O_REPLAY },
 		{ "part",	 required_argument,	NULL, O_PART },
+		{ "explain",	 no_argument,		NULL, O_EXPLAIN },
+		{ "every-tick",	 no_argument,		NULL, O_EVERY_TICK },
 		{ "help",	 no_argument,		NULL, 'h' },
 		{ "version",	 no_argument,		NULL, O_VERSION },
 		{ NULL,		 0,			NULL, 0 }
@@ -145,11 +165,10 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->perfetto = optarg;
 			break;
 		case O_TICKS:
-			if (number_parse(optarg, 0, INT64_MAX, &v) != 0) {
-				fprintf(stderr, "stairsd: --ticks \"%s\": not "
-				    "a number of ticks (0 or more)\n", optarg);
+			if (number_option("stairsd", "ticks", optarg, 0,
+			    INT64_MAX, "a number of ticks (0 or more)",
+			    &v) != 0)
 				return (-1);
-			}
 			o->ticks = (uint64_t)v;
 			o->has_ticks = 1;
 			break;
@@ -160,22 +179,15 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (number_parse(optarg, 1, ENGINE_MAX_CPUS,
-			    &v) != 0) {
-				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
-				    "number in 1..%d\n", optarg,
-				    ENGINE_MAX_CPUS);
+			if (headless_param(optarg, "cpus", ENGINE_PARAM_CPUS,
+			    &v) != 0)
 				return (-1);
-			}
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (number_parse(optarg, 1, 1000, &v) != 0) {
-				fprintf(stderr, "stairsd: --rr-interval "
-				    "\"%s\": not a number in 1..1000\n",
-				    optarg);
+			if (headless_param(optarg, "rr-interval",
+			    ENGINE_PARAM_RR_INTERVAL, &v) != 0)
 				return (-1);
-			}
 			o->rr = (int)v;
 			break;
 		case O_POLICY:
@@ -203,6 +215,12 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			}
 			o->part = (int)v;
 			break;
+		case O_EXPLAIN:
+			o->explain = 1;
+			break;
+		case O_EVERY_TICK:
+			o->every_tick = 1;
+			break;
 		case 'h':
 			headless_usage(stdout);
 			return (1);
@@ -226,10 +244,10 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		return (-1);
 	}
 	if (o->compare != NULL && (o->policy != NULL || o->trace != NULL ||
-	    o->table != NULL || o->perfetto != NULL)) {
+	    o->table != NULL || o->perfetto != NULL || o->explain)) {
 		fprintf(stderr, "stairsd: --compare runs every policy it "
 		    "names and prints its own table: no --policy, --trace, "
-		    "--perfetto or --table with it\n");
+		    "--perfetto, --table or --explain with it\n");
 		return (-1);
 	}
 	if (o->replay != NULL) {
@@ -301,6 +319,22 @@ headless_table(struct headless_run *run, int ncpus)
 			break;
 		}
 	}
+}
+
+/*
+ * --explain: the why lines of the tick just run (SPEC.md section 10),
+ * on stdout after the tick's trace rows if the trace is there too.
+ */
+static void
+headless_explain(const struct headless_run *run, uint64_t tick)
+{
+	const struct engine_why	*w;
+	size_t			 i, n;
+
+	w = engine_whys(run->e, &n);
+	for (i = 0; i < n; i++)
+		printf("why tick=%llu cpu=%d task=%d text=%s\n",
+		    (unsigned long long)tick, w[i].cpu, w[i].task, w[i].text);
 }
 
 /* Say why setup failed (cause, freed), after where if not NULL: 2. */
@@ -547,11 +581,12 @@ headless_main(int argc, char **argv)
 		run.policy = &engine_policy_staircase;
 	/* Asked for no output at all: the summary of --compare, one policy. */
 	if (o.compare == NULL && o.replay == NULL && o.trace == NULL &&
-	    o.table == NULL && o.perfetto == NULL)
+	    o.table == NULL && o.perfetto == NULL && !o.explain)
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
 		headless_setup_plain(&set, sc, &p, run.policy);
-		status = headless_compare(o.compare, o.ticks, sc, &set);
+		status = headless_compare(o.compare, o.ticks, sc, &set,
+		    o.every_tick);
 		goto out;
 	}
 	if (o.table != NULL && run.policy != &engine_policy_staircase) {
@@ -589,10 +624,13 @@ headless_main(int argc, char **argv)
 		goto out;
 	}
 	if (j != NULL)
-		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL);
+		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL,
+		    o.replay);
+	if (o.explain)
+		session_explain(run.s, 1);
 	/* A replay asked for nothing: its summary. */
 	if (j != NULL && o.trace == NULL && o.table == NULL &&
-	    o.perfetto == NULL) {
+	    o.perfetto == NULL && !o.explain) {
 		run.nran = engine_ntasks(run.e) + 1;
 		run.ran = xcalloc(run.nran, sizeof *run.ran);
 	}
@@ -638,6 +676,8 @@ headless_main(int argc, char **argv)
 		if (run.ran != NULL)
 			headless_summary_tick(&run, p.cpus);
 		nrun++;
+		if (o.explain)
+			headless_explain(&run, t);
 	}
 	if (run.ran != NULL)
 		headless_summary(&o, j, &run, nrun);
@@ -652,6 +692,18 @@ headless_main(int argc, char **argv)
 	}
 	if (run.table != NULL)
 		headless_print_table(&run);
+	/*
+	 * Under the journal's own policy a change that could not be made
+	 * again means the replay is not what was recorded; under another,
+	 * tasks may end sooner and a later change miss them.
+	 */
+	if (j != NULL && o.policy == NULL && session_feed_errors(run.s) > 0 &&
+	    status == 0) {
+		fprintf(stderr, "%s: %zu change(s) could not be made again: "
+		    "the journal does not match its scenario\n", o.replay,
+		    session_feed_errors(run.s));
+		status = 2;
+	}
 	if (fflush(stdout) != 0 && status == 0) {
 		fprintf(stderr, "stairsd: stdout: %s\n", strerror(errno));
 		status = 1;

@@ -31,6 +31,7 @@
 #include "journal.h"
 #include "lesson.h"
 #include "live.h"
+#include "loader.h"
 #include "log.h"
 #include "notes.h"
 #include "pacer.h"
@@ -41,6 +42,7 @@
 #include "session.h"
 #include "sinks.h"
 #include "table.h"
+#include "whys.h"
 #include "xmalloc.h"
 
 #define LIVE_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
@@ -49,9 +51,12 @@ struct live {
 	struct config		 cfg;
 	char			*config_path;	/* NULL: defaults only */
 	struct session		*session;
-	/* compare NAME: the shadow's policy, kept across loads; NULL: off. */
-	const struct engine_policy *compare;
+	/* compare a,b,c: the shadows' policies, kept across loads. */
+	const struct engine_policy *compare[SESSION_SHADOWS];
+	int			 ncompare;	/* 0: off */
+	char			 compare_text[SESSION_SHADOWS * 16];
 	struct notes		*notes;
+	struct whys		*whys;		/* each CPU's last why */
 	struct sinks		*sinks;
 	struct bridge		*bridge;
 	struct pacer		*pacer;
@@ -59,6 +64,9 @@ struct live {
 	int			 real;		/* real processes are run */
 	int			 exiting;
 	struct catalog		*catalog;	/* scenarios by name */
+	struct loader		*loader;	/* a client's load, parsed */
+	struct pacer_wait	*load_wait;	/* who waits for it */
+	int			 load_run;	/* load ... run: running */
 	void			(*loaded)(void *);
 	void			*loaded_arg;
 	/*
@@ -83,6 +91,7 @@ struct live {
 };
 
 static void	live_tick(void *, int);
+static void	live_loaded(void *, struct scenario *, char *, char *);
 static void	live_enforce(void *);
 static void	live_open(struct live *);
 static void	live_switch_to(struct live *, struct session *, int);
@@ -99,6 +108,7 @@ live_create(const struct config *cfg, const char *config_path)
 	if (config_path != NULL)
 		l->config_path = path_absolute(config_path);
 	l->notes = notes_create();
+	l->whys = whys_create();
 	l->sinks = sinks_create(l->notes);
 	l->bridge = bridge_create(&l->cfg, l->notes, l->sinks);
 	memset(&hooks, 0, sizeof hooks);
@@ -117,6 +127,7 @@ live_free(struct live *l)
 {
 	if (l == NULL)
 		return;
+	loader_free(l->loader);
 	pacer_free(l->pacer);
 	bridge_free(l->bridge);
 	if (l->session != NULL)
@@ -126,6 +137,7 @@ live_free(struct live *l)
 	journal_free(l->replay_j);	/* after the session it fed */
 	free(l->replay);
 	notes_free(l->notes);
+	whys_free(l->whys);
 	catalog_free(l->catalog);
 	config_free(&l->cfg);
 	free(l->config_path);
@@ -150,6 +162,13 @@ live_exit_reason(void *arg, int id, char *buf, size_t len)
 	return (bridge_exit_reason(l->bridge, id, buf, len));
 }
 
+/* Each CPU's last why line, the shadows' too (frames). */
+const struct whys *
+live_whys(const struct live *l)
+{
+	return (l->whys);
+}
+
 /* The scenarios this daemon knows by name. */
 const struct catalog *
 live_catalog(const struct live *l)
@@ -157,29 +176,56 @@ live_catalog(const struct live *l)
 	return (l->catalog);
 }
 
+/* The policies of compare as a list, "o1,cfs", into buf ("off": none). */
+static void
+live_compare_text(const struct engine_policy *const *pol, int n, char *buf,
+    size_t len)
+{
+	size_t	at = 0;
+	int	i;
+
+	snprintf(buf, len, "%s", n == 0 ? "off" : "");
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s",
+		    i > 0 ? "," : "", pol[i]->name);
+}
+
+/* A scenario's compare key (checked as it was parsed): the shadows. */
+static void
+live_compare_scenario(struct live *l, const char *list)
+{
+	const struct engine_policy	*pol[SESSION_SHADOWS];
+	char				*cause = NULL;
+	int				 i, n;
+
+	if ((n = engine_policy_list(list, pol, SESSION_SHADOWS,
+	    &cause)) < 0) {
+		log_warnx("compare \"%s\": %s", list, cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		l->compare[i] = pol[i];
+	l->ncompare = n;
+	live_compare_text(l->compare, l->ncompare, l->compare_text,
+	    sizeof l->compare_text);
+}
+
 /*
- * Make a session of a scenario, found in the catalog (here: the command
- * line's name, which may be a file of the current directory; else a
- * client's).  Its real tasks are checked and left with the bridge, to
- * spawn.  NULL with *cause ("FILE:LINE: message").
+ * Make a session of scenario sc, labelled label (both taken: freed
+ * here).  Its real tasks are checked and left with the bridge, to spawn.
+ * NULL with *cause.
  */
 static struct session *
-live_session_new(struct live *l, const char *name, int here, char **cause)
+live_session_make(struct live *l, struct scenario *sc, char *label,
+    char **cause)
 {
 	struct session_setup		 set;
-	struct scenario			*sc;
 	struct engine_params		 p;
 	struct session			*s;
-	char				*label;
 
-	if ((sc = catalog_load(l->catalog, name, here, &label,
-	    cause)) == NULL)
-		return (NULL);
 	engine_params_default(&p);
-	p.cpus = l->cfg.cpus;
-	p.rr_interval = l->cfg.rr_interval;
-	p.sleep_min = l->cfg.sleep_min;
-	p.balance_interval = l->cfg.balance_interval;
+	config_engine_params(&l->cfg, &p);
 	scenario_params(sc, &p);
 	s = NULL;
 	if (engine_params_check(&p, cause) == 0) {
@@ -207,9 +253,18 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 		set.exit_reason = live_exit_reason;
 		set.arg = l;
 		s = session_create(&set, sc, cause);
-		/* A comparison goes on: the new session's from its tick 0. */
-		if (s != NULL && l->compare != NULL)
-			(void)session_compare(s, l->compare, cause);
+		/* Every pick explained, for frames' why lines. */
+		if (s != NULL)
+			session_explain(s, 1);
+		/*
+		 * The scenario's shadows (compare = "o1,cfs"), else a
+		 * comparison goes on: the new session's from its tick 0.
+		 */
+		if (s != NULL && sc->compare != NULL)
+			live_compare_scenario(l, sc->compare);
+		if (s != NULL && l->ncompare > 0)
+			(void)session_compare_set(s, l->compare, l->ncompare,
+			    cause);
 	}
 	if (s == NULL)
 		bridge_pending_drop(l->bridge);
@@ -274,10 +329,11 @@ live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
 		journal_free(j);
 		return (NULL);
 	}
-	session_feed(s, j->changes, j->nchanges, 0);
+	session_feed(s, j->changes, j->nchanges, 0, l->replay);
 	session_view_only(s);
-	if (l->compare != NULL)
-		(void)session_compare(s, l->compare, cause);
+	session_explain(s, 1);
+	if (l->ncompare > 0)
+		(void)session_compare_set(s, l->compare, l->ncompare, cause);
 	*jp = j;
 	return (s);
 }
@@ -314,6 +370,23 @@ const char *
 live_replay_path(const struct live *l)
 {
 	return (l->replay);
+}
+
+/*
+ * Make a session of a scenario found in the catalog (here: the command
+ * line's name, which may be a file of the current directory; else a
+ * client's).  NULL with *cause ("FILE:LINE: message").
+ */
+static struct session *
+live_session_new(struct live *l, const char *name, int here, char **cause)
+{
+	struct scenario	*sc;
+	char		*label;
+
+	if ((sc = catalog_load(l->catalog, name, here, &label,
+	    cause)) == NULL)
+		return (NULL);
+	return (live_session_make(l, sc, label, cause));
 }
 
 /*
@@ -566,6 +639,21 @@ live_lesson(struct live *l, const struct lesson_event *ev, uint64_t tick)
 	}
 }
 
+/* Keep the why lines of the tick just run, the shadows' too. */
+static void
+live_whys_take(struct live *l, uint64_t tick)
+{
+	const struct engine	*sh;
+	uint64_t		 gen = notes_gen(l->notes);
+
+	int			 i;
+
+	whys_take(l->whys, 0, session_live_engine(l->session), tick, gen);
+	for (i = 0; (sh = session_live_shadow_at(l->session, i)) != NULL;
+	    i++)
+		whys_take(l->whys, i + 1, sh, tick, gen);
+}
+
 /*
  * One tick of the session, between what the real processes did (their
  * blocks and wakes go in first) and making them do what the engine
@@ -617,6 +705,8 @@ live_tick(void *arg, int last)
 		    "ends here", l->replay_j->part, l->replay_j->nparts);
 	}
 	notes_changed(l->notes);
+	/* After the gen moved: a frame built before has gen below. */
+	live_whys_take(l, tick);
 }
 
 /*
@@ -751,7 +841,7 @@ live_reveal(struct live *l)
 	if (ev == NULL || ev->nchoices == 0)
 		return;
 	live_replay_tally(l, ev);
-	session_tally(l->session, l->votes, (size_t)ev->nchoices);
+	session_votes(l->session, l->votes, (size_t)ev->nchoices);
 	notes_add(l->notes, now > 0 ? now - 1 : 0, "votes: %s",
 	    live_votes(l));
 }
@@ -870,19 +960,29 @@ live_seek(struct live *l, uint64_t tick, char **cause)
 }
 
 /*
- * compare NAME (NULL: off): a shadow engine under another policy beside
- * the enforced one (SPEC.md section 6), kept across load and reset.
+ * compare a,b,c (n 0: off): up to three shadow engines under other
+ * policies beside the enforced one (SPEC.md sections 6 and 10), kept
+ * across load and reset.
  */
 int
-live_compare(struct live *l, const struct engine_policy *pol, char **cause)
+live_compare(struct live *l, const struct engine_policy *const *pol, int n,
+    char **cause)
 {
-	const struct engine_policy	*old = l->compare;
+	char	old[sizeof l->compare_text];
+	int	i;
 
-	if (session_compare(l->session, pol, cause) != 0)
+	if (session_compare_set(l->session, pol, n, cause) != 0)
 		return (-1);
-	l->compare = pol;
-	notes_add(l->notes, session_now(l->session), "compare %s -> %s",
-	    old != NULL ? old->name : "off", pol != NULL ? pol->name : "off");
+	live_compare_text(l->compare, l->ncompare, old, sizeof old);
+	for (i = 0; i < n; i++)
+		l->compare[i] = pol[i];
+	l->ncompare = n;
+	live_compare_text(l->compare, l->ncompare, l->compare_text,
+	    sizeof l->compare_text);
+	for (i = 1; i < WHYS_SLOTS; i++)
+		whys_clear(l->whys, i);
+	notes_add(l->notes, session_now(l->session), "compare %s -> %s", old,
+	    l->compare_text);
 	return (0);
 }
 
@@ -949,6 +1049,7 @@ live_switch_to(struct live *l, struct session *s, int run)
 		live_procs_stop(l);
 	l->session = s;
 	session_free(old);
+	whys_clear(l->whys, -1);
 	pacer_session(l->pacer, s);
 	if (sinks_begin(l->sinks, s, &why) != 0) {
 		log_warnx("perfetto: %s", why);
@@ -966,6 +1067,70 @@ live_switch_to(struct live *l, struct session *s, int run)
 		l->loaded(l->loaded_arg);
 	notes_changed(l->notes);
 	log_info("loaded %s (%s)", session_name(s), session_label(s));
+}
+
+/*
+ * A client's `load` or `reset`: name is parsed on the loader's thread,
+ * the loop going on meanwhile; then the switch is made (live_switch) and
+ * w told "ok", or "err CAUSE" with the current session left running.
+ * -1 with *cause, w told nothing, when it cannot start (a load is under
+ * way already, a recording is replayed).
+ */
+int
+live_load_client(struct live *l, const char *name, int run,
+    struct pacer_wait *w, char **cause)
+{
+	if (l->replay != NULL) {
+		*cause = xasprintf("replaying a recording: `part N` moves "
+		    "between its %d parts", l->replay_j->nparts);
+		return (-1);
+	}
+	l->load_run = run;
+	if (l->loader == NULL)
+		l->loader = loader_create(l->base, l->catalog, live_loaded, l);
+	if (loader_start(l->loader, name, cause) != 0)
+		return (-1);
+	l->load_wait = w;
+	return (0);
+}
+
+/* The loader parsed a client's load: make the switch, tell the client. */
+static void
+live_loaded(void *arg, struct scenario *sc, char *label, char *cause)
+{
+	struct live		*l = arg;
+	struct pacer_wait	*w = l->load_wait;
+	struct session		*s = NULL;
+	char			*line;
+
+	l->load_wait = NULL;
+	if (sc != NULL)
+		s = live_session_make(l, sc, label, &cause);
+	if (s == NULL) {
+		line = xasprintf("err %s\n", cause);
+		free(cause);
+		if (w != NULL)
+			w->done(w, line);
+		free(line);
+		return;
+	}
+	/*
+	 * The loader's client is told first: its next lines then run
+	 * before those of a client whose step the switch cancels, and see
+	 * the new session as it starts (nothing runs in between).
+	 */
+	if (w != NULL)
+		w->done(w, "ok\n");
+	live_switch_to(l, s, l->load_run);
+	notes_add(l->notes, session_now(s), "loaded %s", session_name(s));
+}
+
+/* A client waiting for its load went away: the load goes on. */
+void
+live_load_forget(struct live *l, struct pacer_wait *w)
+{
+	if (l->load_wait == w)
+		l->load_wait = NULL;
 }
 
 /* `record PATH`: the journal so far, then every change, into PATH. */
@@ -1001,8 +1166,9 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->description = session_description(l->session);
 	st->sleep = l->cfg.default_sleep;
 	st->policy = engine_get_policy(e)->name;
-	st->compare = l->compare != NULL ? l->compare->name : NULL;
-	st->shadow = session_shadow(l->session) != NULL;
+	st->picture = engine_get_policy(e)->picture;
+	st->compare = l->ncompare > 0 ? l->compare_text : NULL;
+	st->shadow = session_nshadows(l->session) > 0;
 	st->record = sinks_record_state(l->sinks);
 	st->ask = l->ask == LIVE_ASK_OPEN ? "open" :
 	    l->ask == LIVE_ASK_REVEALED ? "revealed" : "none";

@@ -25,6 +25,7 @@ struct proto_status;
 struct session;
 struct sinks;
 struct live;
+struct whys;
 
 /*
  * A live daemon configured by cfg (its strings are the live daemon's
@@ -59,6 +60,8 @@ struct event_base *live_base(const struct live *);
 int		 live_exiting(const struct live *);
 /* The scenarios this daemon knows by name. */
 const struct catalog *live_catalog(const struct live *);
+/* Each CPU's last why line, the shadows' too (whys.h). */
+const struct whys *live_whys(const struct live *);
 
 /* Catch the engine up to the wall clock (before a look or change). */
 void		 live_catchup(struct live *);
@@ -95,9 +98,20 @@ char *const	*live_choices(const struct live *, int *n);
  */
 int		 live_switch(struct live *, const char *name, int run,
 		    char **cause);
+/*
+ * A client's load: parsed on a thread of its own while the loop goes
+ * on, then switched to as live_switch does (paused unless run); w is
+ * told "ok" or "err ...".  -1 with *cause when a load is under way
+ * already, or a recording is replayed.
+ */
+int		 live_load_client(struct live *, const char *name, int run,
+		    struct pacer_wait *w, char **cause);
+/* The client waiting w went away. */
+void		 live_load_forget(struct live *, struct pacer_wait *w);
 int		 live_record(struct live *, const char *path, char **cause);
-int		 live_compare(struct live *, const struct engine_policy *,
-		    char **cause);
+/* compare: up to three shadows' policies (n 0: off). */
+int		 live_compare(struct live *,
+		    const struct engine_policy *const *, int n, char **cause);
 int		 live_seek(struct live *, uint64_t tick, char **cause);
 /* The clock: each cancels a step under way first. */
 void		 live_pause(struct live *, const char *why);

@@ -12,6 +12,9 @@
 #ifndef STAIRS_SCENARIO_H
 #define STAIRS_SCENARIO_H
 
+/* Policies a scenario's compare key may name (the live shadows). */
+#define SCENARIO_COMPARE_MAX	3
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -96,6 +99,7 @@ struct scenario_mark {
 struct scenario_slot {
 	const char		*name;		/* NULL: free */
 	size_t			 index;
+	int			 line;		/* where it was named */
 };
 struct scenario_index {
 	struct scenario_slot	*slots;
@@ -125,6 +129,8 @@ struct scenario {
 	int			 base_slice;	/* eevdf's request, ms */
 	int			 cpus_line;
 	char			*policy;	/* NULL: the default */
+	/* Shadows to start live with ("o1,cfs,eevdf"); NULL: none. */
+	char			*compare;
 	int			 has_speed;	/* live only: the clock's */
 	double			 speed;		/* ticks per ms to start at */
 

@@ -355,6 +355,28 @@ perfetto_wakes(struct perfetto *pf, const struct engine *e, uint64_t ns)
 	}
 }
 
+/*
+ * The why of each switch of the tick (SPEC.md section 10), while the
+ * engine explains: an atrace instant ("I|pid|why: TEXT") on the
+ * switch's CPU, in the context of the task it switched to (the one
+ * switched from when it went idle), after the sched_switch.
+ */
+static void
+perfetto_whys(struct perfetto *pf, const struct engine *e, uint64_t ns)
+{
+	const struct engine_why	*w;
+	size_t			 i, n;
+
+	w = engine_whys(e, &n);
+	for (i = 0; i < n; i++) {
+		if (w[i].cpu < 0 || w[i].cpu >= pf->ncpus)
+			continue;
+		perfetto_prefix(pf, ns, w[i].cpu);
+		fprintf(pf->f, "tracing_mark_write: I|%d|why: %s\n",
+		    w[i].task, w[i].text);
+	}
+}
+
 /* After engine_tick: the tick's wakes, then what each CPU ran. */
 void
 perfetto_tick(struct perfetto *pf, const struct engine *e, uint64_t tick)
@@ -377,6 +399,7 @@ perfetto_tick(struct perfetto *pf, const struct engine *e, uint64_t tick)
 		else
 			perfetto_row(pf, e, ns, c, ci.task, ti.name, ci.rank);
 	}
+	perfetto_whys(pf, e, ns);
 }
 
 /*

@@ -23,6 +23,7 @@ struct ledger;
 struct lesson;
 struct lesson_event;
 struct runs;
+struct tally;
 
 /*
  * A keyframe every SESSION_KEY_TICKS ticks: a seek clones the nearest
@@ -50,11 +51,11 @@ struct session_seen {
 struct session_key {
 	uint64_t		 tick;
 	struct engine		*e;
-	/* The shadow then (compare was on), under shadow_policy; NULL. */
-	struct engine		*shadow;
-	const struct engine_policy *shadow_policy;
+	/* The shadows then (compare was on), under shadow_policy. */
+	struct engine		*shadow[SESSION_SHADOWS];
+	const struct engine_policy *shadow_policy[SESSION_SHADOWS];
 	size_t			 njournal;	/* changes made before it */
-	size_t			 bytes;		/* engine_memory, both */
+	size_t			 bytes;		/* engine_memory, all */
 };
 
 struct session {
@@ -109,7 +110,8 @@ struct session {
 	size_t			 keybytes;	/* their engines' */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
-	struct engine		*view_shadow;	/* the shadow at the view */
+	struct engine		*view_shadow[SESSION_SHADOWS]; /* the
+						   shadows at the view */
 	int			 ever_real;	/* a real task: no branch */
 	int			 view_only;	/* a replay: no branch but
 						   the feed's own */
@@ -120,13 +122,22 @@ struct session {
 	size_t			 nfeed, nextfeed;
 	size_t			 feed_branch;	/* last branch + 1; 0: none */
 	int			 keep_policy;
+	const char		*feed_label;	/* the journal's, in messages */
+	size_t			 feed_errors;	/* changes not made again */
 
 	/*
-	 * Live side by side (SPEC.md section 6): a shadow engine under
-	 * another policy, given the same changes and ticks; NULL: none.
+	 * Live side by side (SPEC.md sections 6 and 10): up to
+	 * SESSION_SHADOWS shadow engines under other policies, given the
+	 * same changes and ticks, and what each engine's tasks got
+	 * (tallies[0]: the enforced engine's, [i + 1]: shadow i's).
 	 */
-	struct engine			*shadow;
-	const struct engine_policy	*shadow_policy;
+	struct engine			*shadow[SESSION_SHADOWS];
+	const struct engine_policy	*shadow_policy[SESSION_SHADOWS];
+	int				 nshadows;
+	struct tally			*tallies[SESSION_SHADOWS + 1];
+
+	/* The engines explain each pick (session_explain; SPEC.md 10). */
+	int				 explain;
 };
 
 /* session-apply.c */
@@ -154,8 +165,11 @@ struct ledger	*session_ledger(struct session *);
 struct ledger	*session_recount(struct session *, uint64_t tick);
 
 /* session-shadow.c */
-void		 session_shadow_tick(struct session *);
+void		 session_shadow_tick(struct session *, uint64_t tick);
 void		 session_shadow_change(struct session *, const struct change *,
 		    int id);
+void		 session_shadows_restart(struct session *);
+void		 session_shadows_end(struct session *);
+void		 session_view_shadows_free(struct session *);
 
 #endif

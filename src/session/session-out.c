@@ -47,8 +47,7 @@ session_seen_update(struct session *s, int id)
 		return;
 	if (id > s->nseen) {
 		n = id > s->nseen * 2 ? id : s->nseen * 2;
-		s->seen = xreallocarray(s->seen, n, sizeof *s->seen);
-		memset(s->seen + s->nseen, 0, (n - s->nseen) *
+		s->seen = xrecallocarray(s->seen, s->nseen, n,
 		    sizeof *s->seen);
 		s->nseen = n;
 	}
@@ -187,7 +186,8 @@ session_runs_tick(struct session *s, uint64_t tick)
 
 	for (c = 0; c < s->params.cpus; c++) {
 		engine_cpu_info(s->e, c, &ci);
-		runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
+		if (s->runs != NULL)
+			runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
 		if (s->note == NULL || ci.task == 0 || ci.task > s->nseen)
 			continue;
 		seen = &s->seen[ci.task - 1];

@@ -21,7 +21,7 @@
 #include "xmalloc.h"
 
 static struct engine *session_key_shadow(const struct session *,
-		    const struct session_key *);
+		    const struct session_key *, int);
 
 /*
  * A keyframe of the present at its tick (between ticks, before any
@@ -34,28 +34,32 @@ session_key_add(struct session *s)
 	struct session_key	*k;
 	uint64_t		 now = engine_now(s->e), lo;
 	size_t			 drop;
+	int			 i;
 
-	if (s->nkeys == s->sizekeys) {
-		s->sizekeys = s->sizekeys ? s->sizekeys * 2 : 16;
-		s->keys = xreallocarray(s->keys, s->sizekeys, sizeof *s->keys);
-	}
+	if (s->nkeys == s->sizekeys)
+		s->keys = xgrow(s->keys, &s->sizekeys, 16, sizeof *s->keys);
 	k = &s->keys[s->nkeys++];
 	k->tick = now;
 	k->e = engine_clone(s->e);
 	k->njournal = s->njournal;
 	k->bytes = engine_memory(k->e);
-	/* The shadow too, so the past shows it as it was. */
-	k->shadow = s->shadow != NULL ? engine_clone(s->shadow) : NULL;
-	k->shadow_policy = s->shadow != NULL ? s->shadow_policy : NULL;
-	if (k->shadow != NULL)
-		k->bytes += engine_memory(k->shadow);
+	/* The shadows too, so the past shows them as they were. */
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		k->shadow[i] = i < s->nshadows && s->shadow[i] != NULL ?
+		    engine_clone(s->shadow[i]) : NULL;
+		k->shadow_policy[i] = k->shadow[i] != NULL ?
+		    s->shadow_policy[i] : NULL;
+		if (k->shadow[i] != NULL)
+			k->bytes += engine_memory(k->shadow[i]);
+	}
 	s->keybytes += k->bytes;
 	lo = now > s->history ? now - s->history : 0;
 	for (drop = 0; drop + 1 < s->nkeys && (s->keys[drop + 1].tick <= lo ||
 	    s->keybytes > SESSION_KEY_BYTES); drop++) {
 		s->keybytes -= s->keys[drop].bytes;
 		engine_free(s->keys[drop].e);
-		engine_free(s->keys[drop].shadow);
+		for (i = 0; i < SESSION_SHADOWS; i++)
+			engine_free(s->keys[drop].shadow[i]);
 	}
 	if (drop > 0) {
 		memmove(s->keys, s->keys + drop, (s->nkeys - drop) *
@@ -76,11 +80,14 @@ size_t
 session_history_memory(const struct session *s)
 {
 	size_t	i, n = s->sizekeys * sizeof *s->keys;
+	int	k;
 
 	for (i = 0; i < s->nkeys; i++) {
 		n += engine_memory(s->keys[i].e);
-		if (s->keys[i].shadow != NULL)
-			n += engine_memory(s->keys[i].shadow);
+		for (k = 0; k < SESSION_SHADOWS; k++) {
+			if (s->keys[i].shadow[k] != NULL)
+				n += engine_memory(s->keys[i].shadow[k]);
+		}
 	}
 	return (n);
 }
@@ -179,6 +186,7 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 	uint64_t		 now = engine_now(s->e), t;
 	size_t			 k;
 	char			*why;
+	int			 i;
 
 	if (tick == now) {
 		session_view_end(s);
@@ -190,15 +198,17 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 		;
 	if (s->view == NULL || engine_now(s->view) > tick ||
 	    engine_now(s->view) < s->keys[k].tick ||
-	    (s->shadow_policy != NULL) != (s->view_shadow != NULL)) {
+	    (s->nshadows > 0) != (s->view_shadow[0] != NULL)) {
 		engine_free(s->view);
 		s->view = engine_clone(s->keys[k].e);
 		s->view_j = s->keys[k].njournal;
-		engine_free(s->view_shadow);
-		s->view_shadow = session_key_shadow(s, &s->keys[k]);
+		for (i = 0; i < SESSION_SHADOWS; i++) {
+			engine_free(s->view_shadow[i]);
+			s->view_shadow[i] = session_key_shadow(s, &s->keys[k],
+			    i);
+		}
 	}
 	v = s->view;
-	sh = s->view_shadow;
 	while ((t = engine_now(v)) < tick) {
 		for (; s->view_j < s->njournal &&
 		    (ch = &s->journal[s->view_j])->at <= t; s->view_j++) {
@@ -206,17 +216,22 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 			why = NULL;
 			if (session_apply(s, v, ch, &why) < 0)
 				free(why);
-			/* And to the shadow, as session_change does. */
-			why = NULL;
-			if (sh != NULL && ch->kind != CHANGE_POLICY &&
-			    session_apply(s, sh, ch, &why) < 0)
-				free(why);
+			/* And to the shadows, as session_change does. */
+			for (i = 0; i < SESSION_SHADOWS; i++) {
+				sh = s->view_shadow[i];
+				why = NULL;
+				if (sh != NULL && ch->kind != CHANGE_POLICY &&
+				    session_apply(s, sh, ch, &why) < 0)
+					free(why);
+			}
 		}
 		engine_tick(v);
-		if (sh != NULL) {
+		for (i = 0; i < SESSION_SHADOWS; i++) {
+			if ((sh = s->view_shadow[i]) == NULL)
+				continue;
 			engine_tick(sh);
-			if (engine_get_policy(sh) != s->shadow_policy)
-				engine_set_policy(sh, s->shadow_policy);
+			if (engine_get_policy(sh) != s->shadow_policy[i])
+				engine_set_policy(sh, s->shadow_policy[i]);
 		}
 	}
 	return (0);
@@ -229,18 +244,31 @@ session_seek(struct session *s, uint64_t tick, char **cause)
  * one); NULL when compare is off.
  */
 static struct engine *
-session_key_shadow(const struct session *s, const struct session_key *k)
+session_key_shadow(const struct session *s, const struct session_key *k,
+    int i)
 {
 	struct engine	*sh;
 
-	if (s->shadow_policy == NULL)
+	if (i >= s->nshadows || s->shadow_policy[i] == NULL)
 		return (NULL);
-	if (k->shadow != NULL && k->shadow_policy == s->shadow_policy)
-		return (engine_clone(k->shadow));
+	if (k->shadow[i] != NULL && k->shadow_policy[i] == s->shadow_policy[i])
+		return (engine_clone(k->shadow[i]));
 	sh = engine_clone(k->e);
-	engine_set_policy(sh, s->shadow_policy);
+	engine_set_policy(sh, s->shadow_policy[i]);
 	engine_track_changes(sh, NULL);
 	return (sh);
+}
+
+/* Free the shadows of the past viewed. */
+void
+session_view_shadows_free(struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		engine_free(s->view_shadow[i]);
+		s->view_shadow[i] = NULL;
+	}
 }
 
 /* Stop viewing the past: the present is shown again. */
@@ -249,8 +277,7 @@ session_view_end(struct session *s)
 {
 	engine_free(s->view);
 	s->view = NULL;
-	engine_free(s->view_shadow);
-	s->view_shadow = NULL;
+	session_view_shadows_free(s);
 	ledger_free(s->view_ledger);
 	s->view_ledger = NULL;
 }
@@ -269,7 +296,7 @@ session_branch(struct session *s, char **cause)
 	struct change	 br;
 	struct ledger	*l;
 	uint64_t	 tick;
-	int		 id;
+	int		 id, i;
 
 	if (s->view == NULL)
 		return (0);
@@ -301,14 +328,15 @@ session_branch(struct session *s, char **cause)
 	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick) {
 		s->keybytes -= s->keys[--s->nkeys].bytes;
 		engine_free(s->keys[s->nkeys].e);
-		engine_free(s->keys[s->nkeys].shadow);
+		for (i = 0; i < SESSION_SHADOWS; i++)
+			engine_free(s->keys[s->nkeys].shadow[i]);
 	}
 	engine_free(s->e);
 	s->e = s->view;
 	s->view = NULL;
-	engine_free(s->view_shadow);	/* the shadow starts again, below */
-	s->view_shadow = NULL;
+	session_view_shadows_free(s);	/* they start again, below */
 	engine_narrate(s->e, s->note != NULL);
+	engine_explain(s->e, s->explain);
 	/* Ids added after tick may come back with other names. */
 	for (id = 1; id <= s->nnames; id++)
 		free((char *)s->names[id]);
@@ -317,11 +345,11 @@ session_branch(struct session *s, char **cause)
 		session_seen_update(s, id);
 	for (id = 1; id <= s->nseen; id++)
 		s->seen[id - 1].ran = 0;
-	runs_truncate(s->runs, tick);
+	if (s->runs != NULL)
+		runs_truncate(s->runs, tick);
 	lesson_rewind(s->lesson, tick);
 	s->nfired = 0;
-	/* The shadow starts again from the tick gone back to. */
-	if (s->shadow_policy != NULL)
-		(void)session_compare(s, s->shadow_policy, cause);
+	/* The shadows start again from the tick gone back to. */
+	session_shadows_restart(s);
 	return (0);
 }

@@ -1,8 +1,10 @@
 /*
- * session-shadow.c -- live side by side (SPEC.md section 6): a shadow
- * engine under another policy over the same workload, a copy of the
- * present switched to that policy, given every later change and tick of
- * the enforced one; a branch starts it again from the tick gone back to.
+ * session-shadow.c -- live side by side (SPEC.md sections 6 and 10): up
+ * to three shadow engines under other policies over the same workload,
+ * each a copy of the present switched to its policy, given every later
+ * change and tick of the enforced one, and what every engine's tasks
+ * got since (tally.c); a branch starts them again from the tick gone
+ * back to.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -17,82 +19,222 @@
 #include "log.h"
 #include "runs.h"
 #include "session-int.h"
+#include "tally.h"
 #include "xmalloc.h"
 
 /*
- * The shadow runs the same tick.  A scenario's policy event switches the
- * enforced engine only: the shadow, switched by it too, goes back to its
- * own policy after that tick (its tasks start their state afresh).
+ * The shadows run the same tick, and every engine's tasks are counted.
+ * A scenario's policy event switches the enforced engine only: a
+ * shadow, switched by it too, goes back to its own policy after that
+ * tick (its tasks start their state afresh).
  */
 void
-session_shadow_tick(struct session *s)
+session_shadow_tick(struct session *s, uint64_t tick)
 {
-	engine_tick(s->shadow);
-	if (engine_get_policy(s->shadow) != s->shadow_policy)
-		engine_set_policy(s->shadow, s->shadow_policy);
+	int	i;
+
+	for (i = 0; i < s->nshadows; i++) {
+		engine_tick(s->shadow[i]);
+		if (engine_get_policy(s->shadow[i]) != s->shadow_policy[i])
+			engine_set_policy(s->shadow[i], s->shadow_policy[i]);
+	}
+	if (s->tallies[0] == NULL)
+		return;
+	tally_tick(s->tallies[0], s->e, tick);
+	for (i = 0; i < s->nshadows; i++)
+		tally_tick(s->tallies[i + 1], s->shadow[i], tick);
 }
 
 /*
- * A change made to the enforced engine is made to the shadow too, at
+ * A change made to the enforced engine is made to the shadows too, at
  * the same tick.  It may not apply there (a real task seen blocking that
- * the shadow has asleep already): that is how the two differ, so it is
- * only logged.  An added task has the same id in both.
+ * a shadow has asleep already): that is how they differ, so it is only
+ * logged.  An added task has the same id in all.
  */
 void
 session_shadow_change(struct session *s, const struct change *ch, int id)
 {
 	char	*why = NULL;
-	int	 r;
+	int	 i, r;
 
-	r = session_apply(s, s->shadow, ch, &why);
-	if (r < 0) {
-		log_debug("shadow: tick %llu: %s", (unsigned long long)ch->at,
-		    why);
-		free(why);
-	} else if (ch->kind == CHANGE_ADD && r != id)
-		log_warnx("shadow: task %d added as %d", id, r);
+	for (i = 0; i < s->nshadows; i++) {
+		r = session_apply(s, s->shadow[i], ch, &why);
+		if (r < 0) {
+			log_debug("shadow %s: tick %llu: %s",
+			    s->shadow_policy[i]->name,
+			    (unsigned long long)ch->at, why);
+			free(why);
+			why = NULL;
+		} else if (ch->kind == CHANGE_ADD && r != id)
+			log_warnx("shadow: task %d added as %d", id, r);
+	}
+}
+
+/* Drop the shadows and the tallies (the policies are kept). */
+static void
+session_shadows_free(struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		engine_free(s->shadow[i]);
+		s->shadow[i] = NULL;
+	}
+	for (i = 0; i <= SESSION_SHADOWS; i++) {
+		tally_free(s->tallies[i]);
+		s->tallies[i] = NULL;
+	}
 }
 
 /*
- * Start (pol) or stop (NULL) the shadow: a copy of the present engine
- * switched to pol, every task starting its policy state afresh there.
- * 0, or -1 with *cause (while the past is viewed: it has no shadow).
+ * Start the shadows of pol[0..n-1] (n 0: none; at most SESSION_SHADOWS),
+ * each a copy of the present engine switched to its policy, every task
+ * starting its policy state afresh there; and count every engine's
+ * tasks from now on.  0, or -1 with *cause (while the past is viewed:
+ * it has no shadows; too many).
  */
 int
-session_compare(struct session *s, const struct engine_policy *pol,
-    char **cause)
+session_compare_set(struct session *s, const struct engine_policy *const *pol,
+    int n, char **cause)
 {
-	if (pol != NULL && s->view != NULL) {
+	int	i;
+
+	if (n < 0 || n > SESSION_SHADOWS) {
+		*cause = xasprintf("compare: %d policies, at most %d", n,
+		    SESSION_SHADOWS);
+		return (-1);
+	}
+	if (n > 0 && s->view != NULL) {
 		*cause = xstrdup("compare: viewing the past, resume first");
 		return (-1);
 	}
-	engine_free(s->shadow);
-	s->shadow = NULL;
-	engine_free(s->view_shadow);	/* (compare off while viewing) */
-	s->view_shadow = NULL;
-	s->shadow_policy = pol;
-	if (pol != NULL) {
-		s->shadow = engine_clone(s->e);
-		engine_set_policy(s->shadow, pol);
+	session_shadows_free(s);
+	session_view_shadows_free(s);	/* (compare off while viewing) */
+	s->nshadows = 0;
+	for (i = 0; i < SESSION_SHADOWS; i++)
+		s->shadow_policy[i] = i < n ? pol[i] : NULL;
+	s->nshadows = n;
+	for (i = 0; i < n; i++) {
+		s->shadow[i] = engine_clone(s->e);
+		engine_set_policy(s->shadow[i], pol[i]);
+		engine_explain(s->shadow[i], s->explain);
 		/* Read whole for its frames: its log would go unread. */
-		engine_track_changes(s->shadow, NULL);
+		engine_track_changes(s->shadow[i], NULL);
+	}
+	if (n > 0) {
+		for (i = 0; i <= n; i++)
+			s->tallies[i] = tally_create(engine_now(s->e));
 	}
 	return (0);
 }
 
+/* One shadow (pol), or none (NULL): session_compare_set of it. */
+int
+session_compare(struct session *s, const struct engine_policy *pol,
+    char **cause)
+{
+	return (session_compare_set(s, &pol, pol != NULL, cause));
+}
+
+/* Start the shadows again, from the present (a branch went back). */
+void
+session_shadows_restart(struct session *s)
+{
+	const struct engine_policy	*pol[SESSION_SHADOWS];
+	char				*cause = NULL;
+	int				 i, n = s->nshadows;
+
+	if (n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		pol[i] = s->shadow_policy[i];
+	if (session_compare_set(s, pol, n, &cause) != 0) {
+		log_warnx("%s", cause);
+		free(cause);
+	}
+}
+
+/* Free what the shadows hold (session_free). */
+void
+session_shadows_end(struct session *s)
+{
+	session_shadows_free(s);
+	s->nshadows = 0;
+}
+
+/* The engines explain each pick, or not (session.h). */
+void
+session_explain(struct session *s, int on)
+{
+	int	i;
+
+	s->explain = on != 0;
+	engine_explain(s->e, s->explain);
+	for (i = 0; i < s->nshadows; i++)
+		engine_explain(s->shadow[i], s->explain);
+}
+
 /*
- * The shadow engine shown, to read; NULL: none.  While the past is
- * viewed, the shadow at that tick (session_seek).
+ * How many shadows there are; while the past is viewed, its shadows
+ * (session_seek: SPEC.md section 12, shadows shown in the past).
  */
+int
+session_nshadows(const struct session *s)
+{
+	return (s->nshadows);
+}
+
+/* Shadow i of the present, to read, whatever is viewed; NULL: none. */
+const struct engine *
+session_live_shadow_at(const struct session *s, int i)
+{
+	if (i < 0 || i >= s->nshadows)
+		return (NULL);
+	return (s->shadow[i]);
+}
+
+/* Shadow i's engine, to read (the past's while it is viewed); NULL. */
+const struct engine *
+session_shadow_at(const struct session *s, int i)
+{
+	if (i < 0 || i >= s->nshadows)
+		return (NULL);
+	return (s->view != NULL ? s->view_shadow[i] : s->shadow[i]);
+}
+
+/* Shadow i's policy, kept while the past is viewed; NULL: none. */
+const struct engine_policy *
+session_shadow_policy_at(const struct session *s, int i)
+{
+	if (i < 0 || i >= s->nshadows)
+		return (NULL);
+	return (s->shadow_policy[i]);
+}
+
+/* The first shadow's engine (NULL: none). */
 const struct engine *
 session_shadow(const struct session *s)
 {
-	return (s->view != NULL ? s->view_shadow : s->shadow);
+	return (session_shadow_at(s, 0));
 }
 
-/* The shadow's policy (compare NAME), kept while the past is viewed. */
+/* The first shadow's policy (NULL: none). */
 const struct engine_policy *
 session_shadow_policy(const struct session *s)
 {
-	return (s->shadow_policy);
+	return (session_shadow_policy_at(s, 0));
+}
+
+/*
+ * What each engine's tasks got since the shadows started (tally.h):
+ * i 0 the enforced engine's, i + 1 shadow i's; NULL: no shadows, or
+ * the past is viewed.
+ */
+struct tally *
+session_tally(const struct session *s, int i)
+{
+	if (s->view != NULL || s->nshadows == 0 || i < 0 ||
+	    i > s->nshadows)
+		return (NULL);
+	return (s->tallies[i]);
 }

@@ -56,6 +56,11 @@ struct session_setup {
 	 * Its clones (keyframes, the past viewed, a branch) keep it too.
 	 */
 	int				 track_changes;
+	/*
+	 * Keep no runs (session_runs gives NULL): a headless run that
+	 * reads none, whose quiet ticks session_advance may then skip.
+	 */
+	int				 no_runs;
 	/* A human line about something at tick (narration); may be NULL. */
 	void	(*note)(void *, uint64_t tick, const char *text);
 	/* Why a real task ended, as its process says; -1 if it does not. */
@@ -95,7 +100,7 @@ double	session_speed_at(const struct session *, uint64_t tick);
 /* After an ask, its answer becomes the caption; NULL if none waits. */
 const char *session_answer(struct session *);
 /* The room's votes at a question's reveal, into the journal. */
-void	session_tally(struct session *, const uint32_t *votes, size_t n);
+void	session_votes(struct session *, const uint32_t *votes, size_t n);
 /* The lesson's events fired in the last tick (lesson.h), in order. */
 const struct lesson_event *session_lessons(const struct session *,
 	    size_t *n);
@@ -107,6 +112,8 @@ const struct lesson_event *session_lessons(const struct session *,
 const struct lesson_event *session_lessons_now(struct session *, size_t *n);
 /* Ticks from now with no change and no lesson event; at most most. */
 uint64_t session_quiet(const struct session *, uint64_t most);
+uint64_t session_skippable(const struct session *, uint64_t most);
+void	 session_advance(struct session *, uint64_t n);
 /* The caption shown (NULL: none) and the tick it fired at. */
 const char *session_caption(const struct session *, uint64_t *tick);
 
@@ -130,6 +137,13 @@ void	session_end(struct session *);
  * CHANGE_ADD the new task's id), or -1 with *cause.
  */
 int	session_change(struct session *, const struct change *, char **cause);
+/*
+ * Have the present engine and the shadow explain each pick (SPEC.md
+ * section 10), or not (as a session starts): after a tick, the why
+ * lines are engine_whys() of session_live_engine and session_shadow.
+ * Off, the engines' ticks and traces are as without it.
+ */
+void	session_explain(struct session *, int on);
 /* Run one tick: its trace rows, table counts and narration. */
 void	session_tick(struct session *);
 
@@ -139,22 +153,38 @@ void	session_tick(struct session *);
  * With a policy fixed (replay --policy), CHANGE_POLICY is skipped.
  */
 void	session_feed(struct session *, const struct change *, size_t n,
-	    int keep_policy);
+	    int keep_policy, const char *label);
+size_t	session_feed_errors(const struct session *);
 /* Is a branch still ahead in the fed changes (run on until it is made)? */
 int	session_feed_branch_ahead(const struct session *);
 
 /*
- * Live side by side (SPEC.md section 6): a shadow engine with another
- * policy over the same workload, a copy of the present switched to pol
- * (NULL: none), given every later change and tick of the enforced one.
- * A branch starts it again from the tick gone back to.  0, or -1 with
- * *cause (the past is viewed).  session_shadow is NULL when there is
- * none or the past is viewed (the shadow has no past).
+ * Live side by side (SPEC.md sections 6 and 10): up to SESSION_SHADOWS
+ * shadow engines with other policies over the same workload, each a
+ * copy of the present switched to its policy, given every later change
+ * and tick of the enforced one; and what every engine's tasks got from
+ * then on (tally.h: ran, runs, wake-up latencies).  A branch starts
+ * them again from the tick gone back to.  session_compare_set of n = 0
+ * drops them.  0, or -1 with *cause (the past is viewed, too many).
+ * While the past is viewed there are none to read (they have no past).
  */
+#define SESSION_SHADOWS	3
+struct tally;
+int	session_compare_set(struct session *,
+	    const struct engine_policy *const *, int n, char **cause);
+/* One shadow, or none (NULL). */
 int	session_compare(struct session *, const struct engine_policy *,
 	    char **cause);
+int	session_nshadows(const struct session *);
+const struct engine *session_live_shadow_at(const struct session *, int i);
+const struct engine *session_shadow_at(const struct session *, int i);
+const struct engine_policy *session_shadow_policy_at(const struct session *,
+	    int i);
+/* The first shadow and its policy (NULL: none). */
 const struct engine *session_shadow(const struct session *);
 const struct engine_policy *session_shadow_policy(const struct session *);
+/* i 0: the enforced engine's tally, i + 1: shadow i's; NULL: none. */
+struct tally *session_tally(const struct session *, int i);
 
 /*
  * Rewind (SPEC.md section 7): keyframes every few thousand ticks within

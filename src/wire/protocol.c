@@ -634,6 +634,8 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		if ((line->order[i] == WIRE_HEAD_PART ||
 		    line->order[i] == WIRE_HEAD_PARTS) && st->parts == 0)
 			continue;
+		if (line->order[i] == WIRE_HEAD_PICTURE && st->picture == NULL)
+			continue;
 		protocol_out_key(&o, line, i);
 		switch ((enum wire_head)line->order[i]) {
 		case WIRE_HEAD_TICK:
@@ -719,6 +721,9 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 			break;
 		case WIRE_HEAD_TEXT:
 			protocol_out_text(&o, st->description);
+			break;
+		case WIRE_HEAD_PICTURE:
+			protocol_out_str(&o, st->picture);
 			break;
 		case WIRE_HEAD_MAX:
 			break;

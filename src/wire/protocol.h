@@ -55,6 +55,7 @@ struct proto_status {
 	const char	*votes;		/* "3,0,1", "-"; NULL: "-" */
 	int		 part, parts;	/* a recording played; 0: none */
 	const char	*description;	/* status: text=; NULL: none */
+	const char	*picture;	/* the policy's; NULL: none said */
 };
 
 /*

@@ -92,14 +92,16 @@ static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
 	[WIRE_HEAD_PARTS] =	{ "parts", WIRE_INT, WIRE_OPTIONAL },
 	/* status: the scenario's description, last (NULL: none). */
 	[WIRE_HEAD_TEXT] =	{ "text", WIRE_TEXT, WIRE_OPTIONAL },
+	/* The picture the enforced engine's policy is drawn with. */
+	[WIRE_HEAD_PICTURE] =	{ "picture", WIRE_WORD, WIRE_OPTIONAL },
 };
 static const int wire_status_order[] = {
 	WIRE_HEAD_TICK, WIRE_HEAD_CPUS, WIRE_HEAD_TASKS, WIRE_HEAD_PAUSED,
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_CGROUPS, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS, WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP,
 	WIRE_HEAD_OBSERVE, WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE,
-	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_ASK, WIRE_HEAD_VOTES,
-	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_TEXT
+	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_PICTURE, WIRE_HEAD_ASK,
+	WIRE_HEAD_VOTES, WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_TEXT
 };
 const struct wire_line wire_status = {
 	"status", wire_head_fields, wire_status_order,
@@ -111,7 +113,8 @@ static const int wire_frame_order[] = {
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_DROPPED, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_SLEEP, WIRE_HEAD_POLICY, WIRE_HEAD_NOW,
 	WIRE_HEAD_LIVE, WIRE_HEAD_SCENARIO, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW,
-	WIRE_HEAD_ASK, WIRE_HEAD_VOTES, WIRE_HEAD_PART, WIRE_HEAD_PARTS
+	WIRE_HEAD_PICTURE, WIRE_HEAD_ASK, WIRE_HEAD_VOTES, WIRE_HEAD_PART,
+	WIRE_HEAD_PARTS
 };
 const struct wire_line wire_frame = {
 	"frame", wire_head_fields, wire_frame_order, WIRE_N(wire_frame_order)
@@ -177,6 +180,36 @@ static const struct wire_field wire_view_fields[WIRE_VIEW_MAX] = {
 };
 const struct wire_line wire_view = {
 	"view", wire_view_fields, wire_ids, WIRE_VIEW_MAX
+};
+
+/* policy= on a shadow's (swhy) only; text= last. */
+static const struct wire_field wire_why_fields[WIRE_WHY_MAX] = {
+	[WIRE_WHY_CPU] =	{ "cpu", WIRE_INT, 0 },
+	[WIRE_WHY_TICK] =	{ "tick", WIRE_COUNT, 0 },
+	[WIRE_WHY_TASK] =	{ "task", WIRE_INT, 0 },	/* 0: idle */
+	[WIRE_WHY_POLICY] =	{ "policy", WIRE_WORD, WIRE_OPTIONAL },
+	[WIRE_WHY_TEXT] =	{ "text", WIRE_TEXT, 0 },
+};
+const struct wire_line wire_why = {
+	"why", wire_why_fields, wire_ids, WIRE_WHY_MAX
+};
+const struct wire_line wire_swhy = {
+	"swhy", wire_why_fields, wire_ids, WIRE_WHY_MAX
+};
+
+static const struct wire_field wire_tally_fields[WIRE_TALLY_NFIELDS] = {
+	[WIRE_TALLY_POLICY] =	{ "policy", WIRE_WORD, 0 },
+	[WIRE_TALLY_ID] =	{ "id", WIRE_INT, 0 },
+	[WIRE_TALLY_TICKS] =	{ "ticks", WIRE_COUNT, 0 },	/* counted */
+	[WIRE_TALLY_SHARE] =	{ "share", WIRE_NUMBER, 0 },	/* % of a CPU */
+	[WIRE_TALLY_RAN] =	{ "ran", WIRE_COUNT, 0 },
+	[WIRE_TALLY_RUNS] =	{ "runs", WIRE_COUNT, 0 },
+	[WIRE_TALLY_P50] =	{ "lat_p50", WIRE_COUNT_DASH, 0 },
+	[WIRE_TALLY_P95] =	{ "lat_p95", WIRE_COUNT_DASH, 0 },
+	[WIRE_TALLY_MAX] =	{ "lat_max", WIRE_COUNT_DASH, 0 },
+};
+const struct wire_line wire_tally = {
+	"tally", wire_tally_fields, wire_ids, WIRE_TALLY_NFIELDS
 };
 
 static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {

@@ -69,8 +69,9 @@ enum wire_head {
 	WIRE_HEAD_ALIVE, WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS,
 	WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP, WIRE_HEAD_OBSERVE,
 	WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE, WIRE_HEAD_DELTA,
-	WIRE_HEAD_COMPARE, WIRE_HEAD_SHADOW, WIRE_HEAD_RECORD, WIRE_HEAD_ASK,
-	WIRE_HEAD_VOTES, WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_TEXT,
+	WIRE_HEAD_COMPARE, WIRE_HEAD_SHADOW, WIRE_HEAD_RECORD, WIRE_HEAD_TEXT,
+	WIRE_HEAD_PICTURE, WIRE_HEAD_ASK, WIRE_HEAD_VOTES, WIRE_HEAD_PART,
+	WIRE_HEAD_PARTS,
 	WIRE_HEAD_MAX
 };
 
@@ -128,6 +129,28 @@ enum wire_view {
 };
 
 /*
+ * why cpu=N tick=N task=N text=...: why a CPU's runner changed, its
+ * last (SPEC.md section 10); swhy, a shadow's, with policy=NAME.
+ */
+enum wire_why {
+	WIRE_WHY_CPU, WIRE_WHY_TICK, WIRE_WHY_TASK, WIRE_WHY_POLICY,
+	WIRE_WHY_TEXT,
+	WIRE_WHY_MAX
+};
+
+/*
+ * tally policy=NAME id=N ticks=N share=X ran=N runs=N lat_p50=N|-
+ * lat_p95=N|- lat_max=N|-: what a task got under a policy since compare
+ * started (SPEC.md section 10), as headless --compare counts it.
+ */
+enum wire_tally {
+	WIRE_TALLY_POLICY, WIRE_TALLY_ID, WIRE_TALLY_TICKS, WIRE_TALLY_SHARE,
+	WIRE_TALLY_RAN, WIRE_TALLY_RUNS, WIRE_TALLY_P50, WIRE_TALLY_P95,
+	WIRE_TALLY_MAX,
+	WIRE_TALLY_NFIELDS
+};
+
+/*
  * kruns cpu=N from=N ID*N,0*N,-*N,?*N,...: what the kernel ran there
  * (subscribe ... kruns); the fields are runs lines'.
  */
@@ -135,7 +158,7 @@ enum wire_view {
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
 	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view,
-	    wire_choice;
+	    wire_why, wire_swhy, wire_tally, wire_choice;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)
