@@ -1250,6 +1250,33 @@ feed_task(struct model *m, int shadow, int id, const char *name, int cpu,
 	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
 }
 
+/*
+ * A narrow panel's title names the task as its stairs do: nr goes
+ * before the name is cut ("CPU1 build10", not "CPU1 #10 nr 2", at 8
+ * CPUs and 80x24 where the stairs said build10).
+ */
+static void
+test_panel_title_name(void **state)
+{
+	struct model	*m = frame_model("eight", 4, "");
+	struct view	 v;
+	char		*d;
+
+	feed_cpu(m, 0, 0, 1, 2, 129);
+	feed_cpu(m, 0, 1, 2, 2, 129);
+	feed_task(m, 0, 1, "build1", 0, 129, "running", 120);
+	feed_task(m, 0, 2, "build10", 1, 129, "running", 120);
+	feed_task(m, 0, 3, "build11", 0, 139, "runnable", 120);
+	feed_task(m, 0, 4, "build12", 1, 139, "runnable", 120);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	d = render(m, &v, 40, 24);
+	if (strstr(d, "CPU1 build10") == NULL || strstr(d, "#2") != NULL)
+		fail_msg("40x24:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
 /* The demo's five tasks on 2 CPUs, the cruncher at rank cr (top ct). */
 static struct model *
 demo_at(int cr, int ct, int gr)
@@ -2019,7 +2046,8 @@ test_help_concepts(void **state)
 {
 	static const char *const concepts[] = {
 		"rank ", "descent", "(Desc)", "k (K) ", "LEFT", "rr ", "nr ", "%CPU",
-		"engine time", "Falling off 139"
+		"engine time", "Falling off 139", "nice     -20..19",
+		"balance  an idle CPU", "affinity the CPUs", "groups   tasks"
 	};
 	struct model	*m = load("session.frame");
 	struct view	 v;
@@ -2052,10 +2080,14 @@ test_help_concepts(void **state)
 	    strstr(d, "PgDn: what rank, stairs") == NULL ||
 	    strstr(d, "%CPU     the share") != NULL)
 		fail_msg("80x24, first page:\n%s", d);
+	/* Every page seen, together: the concepts take more than one. */
 	for (n = 0; n < 10 && strstr(all, "host time is CPUTIME") == NULL;
 	    n++) {
+		char	*both = xasprintf("%s%s", all, d);
+
 		free(all);
-		all = d;
+		free(d);
+		all = both;
 		f = keys_handle(&e, KEY_NPAGE);
 		assert_true(f & KEYS_REDRAW);
 		assert_true(v.show_help);
@@ -2064,7 +2096,7 @@ test_help_concepts(void **state)
 	free(d);
 	for (i = 0; i < sizeof concepts / sizeof concepts[0]; i++) {
 		if (strstr(all, concepts[i]) == NULL)
-			fail_msg("no \"%s\" in the last page:\n%s",
+			fail_msg("no \"%s\" in the pages:\n%s",
 			    concepts[i], all);
 	}
 	free(all);
@@ -2401,6 +2433,7 @@ main(void)
 		cmocka_unit_test(test_caption_narrow),
 		cmocka_unit_test(test_caption_hold),
 		cmocka_unit_test(test_caption_question),
+		cmocka_unit_test(test_panel_title_name),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),
 		cmocka_unit_test(test_history),
