@@ -828,11 +828,11 @@ test_format(void **state)
 	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 dropped=0 alive=2 lag=0 sleep=1000 policy=o1 "
-	    "now=50 live=0 scenario=The_article_table delta=1 ask=none "
-	    "votes=-");
+	    "now=50 live=0 scenario=The_article_table ask=none votes=- "
+	    "delta=1");
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_true(strstr(buf, " scenario=The_article_table delta=0") !=
-	    NULL);
+	assert_true(strstr(buf, " scenario=The_article_table ask=none "
+	    "votes=- delta=0") != NULL);
 	/* compare NAME: status says it; frames with the shadow end in it. */
 	st.compare = "cfs";
 	protocol_status_line(buf, sizeof buf, &st);
@@ -841,14 +841,14 @@ test_format(void **state)
 	assert_null(strstr(buf, " shadow="));
 	st.shadow = 1;
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_non_null(strstr(buf, " delta=0 shadow=cfs ask=none"));
+	assert_non_null(strstr(buf, " delta=0 shadow=cfs"));
 	/* The room (SPEC.md section 12): the question and its votes. */
 	st.ask = "open";
 	st.votes = "3,0,1";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " record=off ask=open votes=3,0,1"));
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_non_null(strstr(buf, " shadow=cfs ask=open votes=3,0,1"));
+	assert_non_null(strstr(buf, " ask=open votes=3,0,1 delta=0"));
 	st.ask = NULL;
 	st.votes = NULL;
 	/* A recording played: its part, of parts; none otherwise. */
@@ -857,8 +857,7 @@ test_format(void **state)
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " votes=- part=2 parts=3"));
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_non_null(strstr(buf, " votes=- part=2 parts=3"));
-	assert_int_equal(buf[strlen(buf) - 1], '3');
+	assert_non_null(strstr(buf, " votes=- part=2 parts=3 delta=0"));
 	st.part = st.parts = 0;
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_null(strstr(buf, " part="));
