@@ -175,6 +175,13 @@ engine_cpu_info(const struct engine *e, int cpu, struct engine_cpu_info *ci)
 	ci->nr = e->cpus[cpu].nr;
 }
 
+/* The row cpu ran in the last tick (engine.h says what it holds). */
+const struct engine_cpu_info *
+engine_cpu_last(const struct engine *e, int cpu)
+{
+	return (&e->cpus[cpu].last);
+}
+
 /* The events fired in the last tick. */
 const struct engine_event *
 engine_fired(const struct engine *e, size_t *n)

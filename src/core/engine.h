@@ -508,6 +508,14 @@ void	engine_track_changes(struct engine *, uint64_t *epochs);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
 /*
+ * The row cpu ran in the last tick, as it was then (task, rank, left,
+ * col, field; not cpu or nr): engine_cpu_info without the copy, for
+ * the per-tick readers (a trace row, the runs).  Valid until the next
+ * tick.
+ */
+const struct engine_cpu_info *engine_cpu_last(const struct engine *,
+	    int cpu);
+/*
  * A CPU's runqueue now, in the policy's terms (its rq_fields: O(1)'s
  * starvation clock, CFS's min_vruntime, ...); returns how many, 0 for
  * a policy with none.  out holds ENGINE_MAX_RQ_FIELDS.

@@ -48,9 +48,9 @@ static void
 headless_count(struct session *ses, struct headless_stat *st, int n,
     uint64_t t, uint64_t k, int ncpus)
 {
-	const struct engine	*e = session_engine(ses);
-	struct engine_cpu_info	 ci;
-	struct headless_stat	*s;
+	const struct engine		*e = session_engine(ses);
+	const struct engine_cpu_info	*ci;
+	struct headless_stat		*s;
 	const int		*woken;
 	size_t			 i, nwoken;
 	int			 c;
@@ -67,10 +67,10 @@ headless_count(struct session *ses, struct headless_stat *st, int n,
 		st[woken[i]].pending = 1;
 	}
 	for (c = 0; c < ncpus; c++) {
-		engine_cpu_info(e, c, &ci);
-		if (ci.task == 0 || ci.task > n)
+		ci = engine_cpu_last(e, c);
+		if (ci->task == 0 || ci->task > n)
 			continue;
-		s = &st[ci.task];
+		s = &st[ci->task];
 		if (s->ran == 0 || s->last != t) /* not in tick t - 1 */
 			s->runs++;
 		s->ran += k;
