@@ -224,6 +224,32 @@ keys_clock_goto_done(struct keys_env *e, const char *s)
 	return (keys_clock_seek_mark(e, mk));
 }
 
+/*
+ * 1..9: answer the room's open question (any client, read-only ones
+ * too: SPEC.md section 12); a vote may be changed until the reveal.
+ */
+int
+keys_room_answer(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	char		 cmd[32], what[MODEL_WORD_MAX + 32];
+	int		 n = key - '0';
+
+	if (strcmp(m->ask, "open") != 0 || m->nchoices == 0) {
+		draw_message(e->view, 0, "%c: no question is open to answer",
+		    key);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (n > m->nchoices) {
+		draw_message(e->view, 1, "%c: the question has choices 1..%d",
+		    key, m->nchoices);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(cmd, sizeof cmd, "answer %d", n);
+	snprintf(what, sizeof what, "your answer: %d, %s", n, m->choices[n]);
+	return (keys_send(e, PEND_ACTION, what, cmd));
+}
+
 /* ( ): to the previous or next mark of the scenario. */
 int
 keys_clock_mark(struct keys_env *e, int key)

@@ -208,6 +208,14 @@ static const struct keys_entry keys_table[] = {
 	  .man =
 	    "Reset: open the current scenario again at tick 0, paused, for\n"
 	    "every client, after asking (the session and all history go)." },
+	{ .keys = { '1', '2', '3', '4', '5', '6', '7', '8', '9' },
+	  .action = KEYS_DO_ROOM_ANSWER,
+	  .help_keys = "1-9", .help = "answer the question",
+	  .man =
+	    "While the lesson asks a question with choices, 1 to 9 answer\n"
+	    "it, from any client, read-only ones too; the presenter's\n"
+	    "screen counts the votes, and the reveal shows them beside the\n"
+	    "answer." },
 	{ .keys = { '?', KEY_F(1) },
 	  .action = KEYS_DO_VIEW_HELP,
 	  .help_keys = "? F1", .help = "this help",

@@ -67,7 +67,7 @@ enum keys_prompt {
 #define KEYS_PROMPT_YN(p)	((p) >= PROMPT_KILL)
 
 /* keys.c: the key table */
-#define KEYS_ALIASES	4	/* keys a row binds at most */
+#define KEYS_ALIASES	9	/* keys a row binds at most */
 #define KEYS_CHANGES	0x1	/* changes the daemon: read-only refuses */
 #define KEYS_REWIND	0x2	/* the help lists it under "Rewind" */
 #define KEYS_TASK	0x4	/* acts on the selected task (e->task) */
@@ -88,6 +88,7 @@ enum keys_action {
 	KEYS_DO_CLOCK_SPEED_ASK,
 	KEYS_DO_CLOCK_SEEK,
 	KEYS_DO_CLOCK_MARK,
+	KEYS_DO_ROOM_ANSWER,
 	KEYS_DO_CLOCK_PRESENT,
 	KEYS_DO_CLOCK_GOTO,
 	KEYS_DO_SESSION_PICKER,
@@ -171,6 +172,7 @@ int		 keys_view_help_key(struct view *, int key);
 int		 keys_clock_pause(struct keys_env *, int);
 int		 keys_clock_seek(struct keys_env *, int);
 int		 keys_clock_mark(struct keys_env *, int);
+int		 keys_room_answer(struct keys_env *, int);
 int		 keys_clock_present(struct keys_env *, int);
 int		 keys_clock_goto(struct keys_env *, int);
 int		 keys_clock_goto_done(struct keys_env *, const char *);

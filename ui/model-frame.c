@@ -264,6 +264,13 @@ cpus:
 	m->rr = m->stage_rr;
 	m->dropped = m->stage_dropped;
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
+	memcpy(m->ask, m->stage_ask, sizeof m->ask);
+	memcpy(m->votes, m->stage_votes, sizeof m->votes);
+	/* A frame without choice lines keeps the question's. */
+	if (m->stage_nchoices > 0 || m->ask[0] == '\0') {
+		m->nchoices = m->stage_nchoices;
+		memcpy(m->choices, m->stage_choices, sizeof m->choices);
+	}
 	m->frames++;
 	/* A delta on a model that missed something: ask for a full one. */
 	m->desync = m->stage_delta && ((m->stage_ntasks >= 0 &&
@@ -338,6 +345,51 @@ model_frame_gone(struct model *m, struct proto_fields *f)
 		return (-1);
 	m->gone_stage = model_append(m->gone_stage, &m->ngone_stage,
 	    &m->alloc_gone_stage, &id, sizeof id);
+	return (0);
+}
+
+/* An open question's choice: choice n=N text=... */
+static int
+model_frame_choice(struct model *m, struct proto_fields *f)
+{
+	int	n;
+
+	if (model_parse_int(f, wire_key(&wire_choice, WIRE_CHOICE_N), &n, 1,
+	    0) != 0 || n < 1 || n > MODEL_CHOICES_MAX)
+		return (-1);
+	snprintf(m->stage_choices[n], sizeof m->stage_choices[n], "%s",
+	    f->text != NULL ? f->text : "");
+	if (n > m->stage_nchoices)
+		m->stage_nchoices = n;
+	return (0);
+}
+
+/*
+ * The frame line's ask= and votes= ("0,2,1"), into the stage; 0, or
+ * -1 if votes= is not a list of counts.
+ */
+static int
+model_frame_ask(struct model *m, struct proto_fields *f)
+{
+	const char	*s;
+	char		*end;
+	long		 v;
+	int		 n = 0;
+
+	s = protocol_get(f, KH(ASK));
+	snprintf(m->stage_ask, sizeof m->stage_ask, "%s", s != NULL &&
+	    strcmp(s, "-") != 0 ? s : "");
+	memset(m->stage_votes, 0, sizeof m->stage_votes);
+	m->stage_nchoices = 0;
+	if ((s = protocol_get(f, KH(VOTES))) == NULL || strcmp(s, "-") == 0)
+		return (0);
+	while (*s != '\0' && n < MODEL_CHOICES_MAX) {
+		v = strtol(s, &end, 10);
+		if (end == s || v < 0 || (*end != ',' && *end != '\0'))
+			return (-1);
+		m->stage_votes[++n] = (int)v;
+		s = *end == ',' ? end + 1 : end;
+	}
 	return (0);
 }
 
@@ -437,6 +489,7 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 		{ &wire_cpu, model_frame_cpu, "bad cpu line" },
 		{ &wire_gone, model_frame_gone, "bad gone line" },
 		{ &wire_caption, model_frame_caption, NULL },
+		{ &wire_choice, model_frame_choice, "bad choice line" },
 		{ &wire_event, model_frame_event, "bad event line" },
 		{ &wire_view, model_frame_view, "bad view line" },
 		{ &wire_runs, model_frame_runs, "bad runs line" },
@@ -558,5 +611,7 @@ model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 	m->ntask_stage = 0;
 	m->stage_caption[0] = '\0';
 	model_frame_policies(m, f);
+	if (model_frame_ask(m, f) != 0)
+		return (model_bad(m, line, "bad votes"));
 	return (MODEL_NOTHING);
 }

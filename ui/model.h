@@ -11,6 +11,7 @@
 
 #define MODEL_NAME_MAX	32	/* task names: 1-31 chars + NUL */
 #define MODEL_TEXT_MAX	256	/* captions, events, messages */
+#define MODEL_CHOICES_MAX	9	/* an ask's choices at most */
 #define MODEL_HIST	8	/* %cpu samples kept per task */
 #define MODEL_HIST_GAP	500	/* ticks between %cpu samples */
 #define MODEL_EVENTS	4	/* recent events kept */
@@ -215,6 +216,15 @@ struct model {
 	struct model	*shadow;
 
 	char		 caption[MODEL_TEXT_MAX];
+	/*
+	 * The room's question (SPEC.md section 12): ask "open" (answers
+	 * taken), "revealed" (the answer up, beside the votes) or ""
+	 * (none); its choices' texts and the votes for each, 1-based.
+	 */
+	char		 ask[16];
+	int		 nchoices;
+	char		 choices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
+	int		 votes[MODEL_CHOICES_MAX + 1];
 	char		 events[MODEL_EVENTS][MODEL_TEXT_MAX];
 	int		 nevents;	/* total seen; newest at (n-1)%N */
 
@@ -252,6 +262,10 @@ struct model {
 	int		 ngone_stage;
 	int		 alloc_gone_stage;
 	char		 stage_caption[MODEL_TEXT_MAX];
+	char		 stage_ask[16];
+	int		 stage_nchoices;
+	char		 stage_choices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
+	int		 stage_votes[MODEL_CHOICES_MAX + 1];
 	char		 stage_scenario[MODEL_WORD_MAX];
 	int		 stage_live;
 	long		 stage_now;	/* -1: not said, the tick */
