@@ -19,7 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define NFRAMES		64	/* distinct frames, cycled */

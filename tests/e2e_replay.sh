@@ -183,4 +183,32 @@ for b in "hugeend:$endline: bad end tick" \
 		fail "$n journal: exit $st: $(head -2 "$tmp/err")"
 	fi
 done
+# A change that cannot be made again (a task blocked after it exited: no
+# recording has that): said at its line, and the replay exits 2: its
+# trace is not the recording's.  Under another --policy a divergence is
+# expected: said at its line, exit 0.
+cat >"$tmp/diverge" <<EOF
+stairs-journal 1
+scenario name="two" tasks=2 lines=1
+text "cpus = 1; tasks = ( { name = \"a\"; }, { name = \"b\"; pattern = [ 3, 30 ]; } );"
+params cpus=1 rr_interval=10 sleep_min=1 balance_interval=100
+policy name=staircase
+120 block task=1
+130 wake task=1
+140 exit task=2
+150 block task=2
+end 300
+EOF
+"$sd" --headless --replay "$tmp/diverge" --trace "$tmp/b.csv" \
+    >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" -eq 2 ] && grep -q "^$tmp/diverge:9: .*task b has exited" "$tmp/err" &&
+    ok "a change that cannot be made again: exit 2, $(head -1 "$tmp/err")" ||
+    fail "a change that cannot be made again: exit $st: $(head -2 "$tmp/err")"
+"$sd" --headless --replay "$tmp/diverge" --policy cfs --trace "$tmp/b.csv" \
+    >/dev/null 2>"$tmp/err"
+st=$?
+[ "$st" -eq 0 ] && grep -q "^$tmp/diverge:9: " "$tmp/err" &&
+    ok "the same under --policy cfs: said at its line, exit 0" ||
+    fail "under --policy cfs: exit $st: $(head -2 "$tmp/err")"
 e2e_end

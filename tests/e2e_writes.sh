@@ -119,9 +119,11 @@ m=$(stat -c %a "$tmp/j" 2>/dev/null)
 # The directory removed under the recording: said, and a load does not
 # write on into the deleted file.
 mkdir "$tmp/gone"
-(printf 'subscribe 10\n'; sleep 30) |
+sh -c 'echo $$ >"$1"; printf "subscribe 10\n"; exec sleep 30' sh "$tmp/sub.pid" |
     socat - UNIX-CONNECT:"$sock" >"$tmp/sub.out" 2>/dev/null &
 sub=$!
+# Subscribed before the recording starts: its events are then its own.
+wait_for 10 "the subscriber's first frame" grep -q '^frame ' "$tmp/sub.out" >/dev/null
 ask "record $tmp/gone/j" >/dev/null
 wait_for 5 "the journal in gone/" test -s "$tmp/gone/j" >/dev/null
 rm -rf "$tmp/gone"
@@ -134,7 +136,7 @@ case "$ev" in
 *deleted*|*removed*) ok "the event log says why: $ev" ;;
 *) fail "no event about the recording: \"$ev\"" ;;
 esac
-kill "$sub" 2>/dev/null
+kill "$sub" "$(cat "$tmp/sub.pid")" 2>/dev/null
 ask "load article" >/dev/null
 [ "$(record_state)" = failed ] && ok "after a load, still record=failed" ||
     fail "after a load: record=$(record_state)"

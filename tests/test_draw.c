@@ -18,8 +18,15 @@
 #include <cmocka.h>
 #include <curses.h>
 
+#include "caption.h"
+#include "draw.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
 #include "runs.h"
-#include "stairs.h"
+#include "theme.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define GOLDEN	"tests/golden/"

@@ -19,7 +19,9 @@
 #include <cmocka.h>
 #include <curses.h>
 
-#include "stairs.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 #define MAN_KEYS_MAX	128
 

@@ -15,8 +15,14 @@
 #include <cmocka.h>
 #include <curses.h>
 
+#include "caption.h"
+#include "draw.h"
+#include "follow.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
 #include "runs.h"
-#include "stairs.h"
+#include "view.h"
 
 #define TASK(id, name, state, ran) \
 	"task id=" #id " name=" name " kind=sim pid=- nice=0 cpu=0 " \

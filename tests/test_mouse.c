@@ -20,7 +20,12 @@
 #include <cmocka.h>
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 
 #define GOLDEN	"tests/golden/"
 

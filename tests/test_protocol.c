@@ -907,6 +907,10 @@ test_format(void **state)
 	format_task_line(buf, sizeof buf, e, &ti, NULL);
 	assert_non_null(strstr(buf, "state=exited"));
 	assert_non_null(strstr(buf, "exit=killed"));
+	/* An imported task whose recorded bursts are all played. */
+	ti.exit = ENGINE_EXIT_DONE;
+	format_task_line(buf, sizeof buf, e, &ti, NULL);
+	assert_non_null(strstr(buf, " exit=done"));
 	ti.exit = ENGINE_EXIT_NONE;
 	ti.kind = ENGINE_REAL;
 	real.exit = "exec: nope: No such file";

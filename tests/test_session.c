@@ -269,7 +269,7 @@ test_journal_replay(void **unused)
 	r = new_session(1000000);
 	rf = open_memstream(&re, &relen);
 	session_trace(r, rf);
-	session_feed(r, j->changes, j->nchanges, 0);
+	session_feed(r, j->changes, j->nchanges, 0, "j");
 	while (session_now(r) < j->end || session_feed_branch_ahead(r))
 		session_tick(r);
 	fclose(rf);

@@ -20,7 +20,11 @@
 
 #include <cmocka.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "theme.h"
+#include "view.h"
 
 /* xterm's 16 colours. */
 static const unsigned int palette[16] = {

@@ -3,12 +3,13 @@
 # (through the caller's ask).
 
 # wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
-# up to SECS seconds; past that say what was awaited and return 1.
+# up to SECS seconds of the wall clock (on a loaded machine CMD itself
+# may take long: the deadline is the clock's, not a count of tries);
+# past that say what was awaited and return 1.
 wait_for() {
-	wf_n=$(($1 * 20)); wf_what=$2; shift 2
+	wf_end=$(($(date +%s) + $1)); wf_what=$2; shift 2
 	while ! "$@"; do
-		wf_n=$((wf_n - 1))
-		if [ $wf_n -le 0 ]; then
+		if [ "$(date +%s)" -ge "$wf_end" ]; then
 			echo "timed out waiting for $wf_what"
 			return 1
 		fi

@@ -12,7 +12,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
 #include "protocol.h"
 #include "xmalloc.h"
 

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attach.h"
 #include "sock.h"
-#include "stairs.h"
 #include "xmalloc.h"
 
 #define ATTACH_START_WAIT	5000	/* ms to wait for a started daemon */

@@ -15,7 +15,12 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "caption.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])

@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "caption.h"
+#include "model.h"
 
 static const struct {
 	const char	*prefix;

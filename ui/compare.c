@@ -13,7 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 
 /* Narrower than this, the two sides are stacked. */
 #define COMPARE_SIDE_MIN	100
@@ -57,7 +60,7 @@ compare_side(struct draw *d, const struct model *m, struct view *v,
 	side.g = &sub;
 	side.m = m;
 	side.v = v;
-	draw_ranks(&side);
+	panel_ranks_span(&side);
 	lines = panel_draw(&side, y + 1, avail - 1);
 	compare_blit(d->g, &sub, x, y, lines + 1);
 	grid_free(&sub);

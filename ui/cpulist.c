@@ -10,7 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define CPULIST_MIN	40	/* the narrowest column of lines */

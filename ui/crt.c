@@ -22,7 +22,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "crt.h"
+#include "grid.h"
+#include "theme.h"
+#include "view.h"
 #include "xmalloc.h"
 
 /*

@@ -20,7 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "theme.h"
+#include "view.h"
 
 /*
  * Set the message on the caption line (the last key's outcome).  It is a
@@ -36,46 +41,6 @@ draw_message(struct view *v, int error, const char *fmt, ...)
 	va_end(ap);
 	v->message_error = error;
 	v->message_note = 1;
-}
-
-/*
- * The ranks the CPU panels span: from the best rank a live task can
- * take to the worst, as the daemon says (a task line's top= and
- * bottom=: the policy's, which the client does not know).  Nothing
- * live: the rank of every task shown, or 120.
- */
-void
-draw_ranks(struct draw *d)
-{
-	const struct model	*m = d->m;
-	const struct mtask	*t;
-	int			 i, any = 0;
-
-	d->top_static = MODEL_BOTTOM;
-	d->bottom = 0;
-	for (i = 0; i < m->ntasks; i++) {
-		t = &m->tasks[i];
-		if (t->state == MTASK_EXITED)
-			continue;
-		any = 1;
-		if (t->top < d->top_static)
-			d->top_static = t->top;
-		if (t->bottom > d->bottom)
-			d->bottom = t->bottom;
-	}
-	for (i = 0; i < m->ntasks; i++) {
-		t = &m->tasks[i];
-		if (t->rank > d->bottom)
-			d->bottom = t->rank;
-		if (!any && t->rank < d->top_static)
-			d->top_static = t->rank;
-	}
-	if (m->ntasks == 0) {
-		d->top_static = 120;
-		d->bottom = MODEL_BOTTOM;
-	}
-	if (d->bottom < d->top_static)
-		d->bottom = d->top_static;
 }
 
 /* Up to this many tasks, big type leaves the table a row for each. */
@@ -95,7 +60,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	d.v = v;
 	g->ascii = v->ascii;
 	d.gl = grid_glyphs(v->ascii, theme_thick(v->theme));
-	draw_ranks(&d);
+	panel_ranks_span(&d);
 
 	for (i = 0; i < g->w * g->h; i++) {
 		g->cells[i].ch = L' ';

@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "follow.h"
+#include "view.h"
 
 /* The pairs, in the order written; a field of struct view each. */
 static const struct {

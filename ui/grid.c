@@ -15,7 +15,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
 #include "xmalloc.h"
 
 static const struct glyphs grid_utf8 = {

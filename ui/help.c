@@ -4,7 +4,8 @@
  * keys_help from the key table), how a stair's tasks are drawn, and what
  * the screen shows (rank, stairs, LEFT, k, descents, rr, nr, why %CPU is
  * engine time).  It scrolls when it is taller than the
- * screen: the keys that scroll it are help_key's, any other closes it.
+ * screen: the keys that scroll it are keys_view_help_key's (keys-view.c),
+ * any other closes it.
  * Pure: into a grid.
  */
 #include <stdarg.h>
@@ -16,11 +17,13 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define HELP_WIDTH	72	/* the text's width, at most */
-#define HELP_LINES	160	/* lines the help can have */
 
 /* How a stair's tasks are drawn. */
 static const char *const help_legend[] = {
@@ -192,25 +195,4 @@ help_draw(struct draw *d, const char *const *keys)
 		    COL_HELP);
 	for (i = 0; i < n; i++)
 		free(lines[i]);
-}
-
-/*
- * A key while the help is open: Up/Down (k/j), PgUp/PgDn (and space),
- * Home/End scroll it; any other key closes it (q and Q too: they do not
- * quit from here).
- */
-int
-help_key(struct view *v, int key)
-{
-	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
-
-	if (key == ' ')
-		key = KEY_NPAGE;	/* a page on, as in less */
-	if (!keys_select_list(key, &v->help_top, page, HELP_LINES)) {
-		v->show_help = 0;
-		v->help_top = 0;
-	}
-	if (v->help_top < 0)
-		v->help_top = 0;
-	return (KEYS_HANDLED | KEYS_REDRAW);
 }

@@ -9,8 +9,11 @@
 
 #include <curses.h>
 
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
+#include "view.h"
 
 /*
  * space: pause or resume.  Resuming from the past goes on from the tick
@@ -170,32 +173,6 @@ keys_clock_step(struct keys_env *e, int key)
 	return (keys_send(e, PEND_ACTION, "step 1 tick", "step 1"));
 }
 
-/*
- * Ask for speed s, held to the daemon's limits (saying so): a speed
- * out of them is the nearest limit, not an error.
- */
-int
-keys_clock_speed_set(struct keys_env *e, double s)
-{
-	struct view	*v = e->view;
-	char		 cmd[64], what[96];
-	const char	*limit = "";
-
-	if (s < PROTO_SPEED_MIN) {
-		s = PROTO_SPEED_MIN;
-		limit = " (the slowest)";
-	}
-	if (s > PROTO_SPEED_MAX) {
-		s = PROTO_SPEED_MAX;
-		limit = " (the fastest)";
-	}
-	v->speed_sent = s;
-	v->speed_frames = e->model->frames;
-	snprintf(cmd, sizeof cmd, "speed %g", s);
-	snprintf(what, sizeof what, "speed %gx%s", s, limit);
-	return (keys_send(e, PEND_ACTION, what, cmd));
-}
-
 /* *: ask for a speed. */
 int
 keys_clock_speed_ask(struct keys_env *e, int key)
@@ -229,5 +206,5 @@ keys_clock_speed(struct keys_env *e, int key)
 		draw_message(v, 0, "speed %gx is the fastest", s);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	return (keys_clock_speed_set(e, s * (key == '<' ? 0.5 : 2)));
+	return (keys_send_speed(e, s * (key == '<' ? 0.5 : 2)));
 }

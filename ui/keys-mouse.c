@@ -5,7 +5,10 @@
  */
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /*
  * A mouse click at (x, y): on a task (a stair, a panel's title, the
@@ -23,7 +26,7 @@ keys_click(struct keys_env *e, int x, int y)
 	if (v->prompt != PROMPT_NONE || v->picker)
 		return (0);
 	if (v->show_help)	/* a click closes it, as a key does */
-		return (help_key(v, KEY_MOUSE));
+		return (keys_view_help_key(v, KEY_MOUSE));
 	tag = e->grid != NULL ? grid_tag_at(e->grid, x, y) : 0;
 	if (tag < 0)
 		return (keys_handle(e, -tag));
@@ -41,8 +44,8 @@ keys_click(struct keys_env *e, int x, int y)
  * The mouse wheel at (x, y), up (dir -1) or down (1): over the event
  * log it scrolls the log (up: older), over the CPUs it scrolls their
  * rows as [ and ] do, in the picker it moves the selection, in the help
- * it scrolls it (help_key), elsewhere it moves the task selection (the
- * task table follows) by KEYS_WHEEL.
+ * it scrolls it (keys_view_help_key), elsewhere it moves the task
+ * selection (the task table follows) by KEYS_WHEEL.
  */
 int
 keys_wheel(struct keys_env *e, int x, int y, int dir)
@@ -52,7 +55,7 @@ keys_wheel(struct keys_env *e, int x, int y, int dir)
 	if (v->prompt != PROMPT_NONE)
 		return (0);
 	if (v->show_help)	/* it scrolls */
-		return (help_key(v, dir < 0 ? KEY_UP : KEY_DOWN));
+		return (keys_view_help_key(v, dir < 0 ? KEY_UP : KEY_DOWN));
 	if (v->picker)
 		return (keys_session_picker_key(e, dir < 0 ? KEY_UP :
 		    KEY_DOWN));

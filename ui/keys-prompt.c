@@ -9,7 +9,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /* Open the prompt line. */
 int
@@ -74,7 +77,7 @@ keys_prompt_speed(struct keys_env *e)
 		    "0, like 2 or 0.5)", v->prompt_buf);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	return (keys_clock_speed_set(e, s));
+	return (keys_send_speed(e, s));
 }
 
 /* A key at a y/N question: y does it, anything else cancels. */

@@ -5,7 +5,10 @@
  */
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /* The task selected, or NULL (with a message saying so). */
 const struct mtask *

@@ -1,14 +1,20 @@
 /*
- * keys-send.c -- a key's command sent to the daemon, and what comes
- * back: the reply says how it went (keys_reply, on the caption line),
- * and the frames after it show it done, so the nice, speed, pause or
- * seek sent is forgotten once a frame shows it (keys_frame); a key's
- * outcome stays up for a few seconds of frames.
+ * keys-send.c -- a key's command sent to the daemon (a speed held to
+ * the daemon's limits: keys_send_speed, for < > and the * prompt), and
+ * what comes back: the reply says how it went (keys_reply, on the
+ * caption line), and the frames after it show it done, so the nice,
+ * speed, pause or seek sent is forgotten once a frame shows it
+ * (keys_frame); a key's outcome stays up for a few seconds of frames.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "protocol.h"
+#include "view.h"
 
 /* Send a command; say so if it could not be sent. */
 int
@@ -23,6 +29,32 @@ keys_send(struct keys_env *e, enum model_pend kind, const char *what,
 	draw_message(e->view, 0, "%s ...", what);
 	e->view->message_note = 0;
 	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/*
+ * Ask for speed s, held to the daemon's limits (saying so): a speed
+ * out of them is the nearest limit, not an error.
+ */
+int
+keys_send_speed(struct keys_env *e, double s)
+{
+	struct view	*v = e->view;
+	char		 cmd[64], what[96];
+	const char	*limit = "";
+
+	if (s < PROTO_SPEED_MIN) {
+		s = PROTO_SPEED_MIN;
+		limit = " (the slowest)";
+	}
+	if (s > PROTO_SPEED_MAX) {
+		s = PROTO_SPEED_MAX;
+		limit = " (the fastest)";
+	}
+	v->speed_sent = s;
+	v->speed_frames = e->model->frames;
+	snprintf(cmd, sizeof cmd, "speed %g", s);
+	snprintf(what, sizeof what, "speed %gx%s", s, limit);
+	return (keys_send(e, PEND_ACTION, what, cmd));
 }
 
 /*

@@ -8,7 +8,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /* The row of the current scenario in the picker's list, else 0. */
 static int

@@ -11,7 +11,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 /* s: the default sleep for the selected task. */
 int

@@ -2,12 +2,20 @@
  * keys-view.c -- the keys that change only what this screen shows: the
  * CPUs' scrolling and form (panels, list, both policies), the article's
  * table, the history panes and the timeline's zoom, the theme and big
- * type, the help.  None changes the daemon (but c with no comparison
- * yet, which asks for one), and a follower keeps its own.
+ * type, the help and its scrolling.  None changes the daemon (but c
+ * with no comparison yet, which asks for one), and a follower keeps its
+ * own.
  */
 #include <string.h>
 
-#include "stairs.h"
+#include <curses.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "model.h"
+#include "pane.h"
+#include "theme.h"
+#include "view.h"
 
 /* [ / ]: scroll the CPU panels by a row. */
 int
@@ -186,5 +194,26 @@ int
 keys_view_help(struct keys_env *e, int key)
 {
 	e->view->show_help = !e->view->show_help;
+	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/*
+ * A key while the help is open: Up/Down (k/j), PgUp/PgDn (and space),
+ * Home/End scroll it; any other key closes it (q and Q too: they do not
+ * quit from here).
+ */
+int
+keys_view_help_key(struct view *v, int key)
+{
+	int	page = v->help_rows > 1 ? v->help_rows - 1 : 1;
+
+	if (key == ' ')
+		key = KEY_NPAGE;	/* a page on, as in less */
+	if (!keys_select_list(key, &v->help_top, page, HELP_LINES)) {
+		v->show_help = 0;
+		v->help_top = 0;
+	}
+	if (v->help_top < 0)
+		v->help_top = 0;
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }

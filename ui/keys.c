@@ -1,15 +1,16 @@
 /*
- * keys.c -- the one key table.  Each row binds keys to an action (an
- * action changes the view or sends a command to the daemon, and returns
- * reaction flags, KEYS_HANDLED, KEYS_REDRAW, ..., telling the main loop
- * what to do; the actions are keys-*.c's), says whether it changes the
- * daemon (a read-only client refuses those here, in one place), and
- * says how the keys are told: on the bottom line (bar.c picks among a
- * row's words with keys_bar), on the help screen (keys_help lays the
- * rows out in two columns) and in stairs(1) (keys_man writes its KEYS
- * list, and test_man_keys keeps the page's list the one made here).  So
- * a key is added, or its words changed, in this table alone.  No
- * ncurses calls: only its key codes.
+ * keys.c -- the one key table.  Each row binds keys to an action (what
+ * the action is: keys_handle in keys-handle.c runs it, and the actions
+ * are keys-*.c's), says whether it changes the daemon (a read-only
+ * client refuses those, in keys_handle alone), and says how the keys
+ * are told: on the bottom line (bar.c picks among a row's words with
+ * keys_bar), on the help screen (keys_help lays the rows out in two
+ * columns) and in stairs(1) (keys_man writes its KEYS list, and
+ * test_man_keys keeps the page's list the one made here).  So a key is
+ * added, or its words changed, in this table alone; a new action is
+ * also named in enum keys_action and keys-handle.c.  The table is data
+ * and words only, so the panes that tell the keys read it without
+ * reaching the actions.  No ncurses calls: only its key codes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,14 +18,10 @@
 
 #include <curses.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "keys.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
-
-#define KEYS_ALIASES	4	/* keys a row binds at most */
-#define KEYS_CHANGES	0x1	/* changes the daemon: read-only refuses */
-#define KEYS_REWIND	0x2	/* the help lists it under "Rewind" */
-#define KEYS_TASK	0x4	/* acts on the selected task (e->task) */
 
 #define KEYS_HELP_LINES	48	/* lines of keys the help has at most */
 #define KEYS_HELP_WIDTH	72	/* the help's width */
@@ -33,70 +30,56 @@
 #define KEYS_HELP_KEYS2	11	/* then a second row's keys, what they do */
 
 /*
- * One row of the key table: the keys that do one thing and its action,
- * and how the bottom line, the help and stairs(1) tell them.
- */
-struct keys_entry {
-	int		 keys[KEYS_ALIASES];	/* 0 ends */
-	int		 flags;
-	int		(*fn)(struct keys_env *, int);
-	const char	*help_keys;	/* the help's; NULL: the row above's */
-	const char	*help;
-	const char	*bar[KEYS_FORMS];	/* NULL: keys_bar's fallback */
-	const char	*man;		/* stairs(1)'s text, in mdoc */
-};
-
-/*
  * The rows in the help's order (and stairs(1)'s).  A row without
  * help_keys is told on the help line of the row above it.
  */
 static const struct keys_entry keys_table[] = {
 	{ .keys = { KEY_UP, 'k' },
-	  .fn = keys_select_key,
+	  .action = KEYS_DO_SELECT_KEY,
 	  .help_keys = "Up/Down j/k", .help = "select a task (or click)",
 	  .bar[KEYS_BAR] = "arrows/j/k select",
 	  .bar[KEYS_BRIEF] = "j/k select",
 	  .man =
 	    "Select the task above (a mouse click on a row selects it too)." },
 	{ .keys = { KEY_DOWN, 'j' },
-	  .fn = keys_select_key,
+	  .action = KEYS_DO_SELECT_KEY,
 	  .man =
 	    "Select the task below." },
 	{ .keys = { KEY_PPAGE, KEY_NPAGE },
-	  .fn = keys_select_key,
+	  .action = KEYS_DO_SELECT_KEY,
 	  .help_keys = "PgUp/PgDn", .help = "page the tasks",
 	  .man =
 	    "Page through the tasks." },
 	{ .keys = { KEY_HOME, 'g' },
-	  .fn = keys_select_key,
+	  .action = KEYS_DO_SELECT_KEY,
 	  .help_keys = "g/G Home/End", .help = "the first / last task",
 	  .man =
 	    "The first task." },
 	{ .keys = { KEY_END, 'G' },
-	  .fn = keys_select_key,
+	  .action = KEYS_DO_SELECT_KEY,
 	  .man =
 	    "The last task." },
 	{ .keys = { '/' },
-	  .fn = keys_select_find,
+	  .action = KEYS_DO_SELECT_FIND,
 	  .help_keys = "/", .help = "find a task",
 	  .bar[KEYS_BAR] = "/ find",
 	  .man =
 	    "Prompt for a task: a number is an id, else the next task whose\n"
 	    "name contains the text." },
 	{ .keys = { '[', ']' },
-	  .fn = keys_view_scroll,
+	  .action = KEYS_DO_VIEW_SCROLL,
 	  .help_keys = "[ ]", .help = "scroll the CPUs",
 	  .bar[KEYS_BAR] = "[ ] CPUs",
 	  .man =
 	    "Scroll the CPU panels by a row (the list by a line)." },
 	{ .keys = { 'v' },
-	  .fn = keys_view_cpus,
+	  .action = KEYS_DO_VIEW_CPUS,
 	  .help_keys = "v", .help = "CPUs: panels/list/fit",
 	  .man =
 	    "Show the CPUs as fits the screen, as panels, or as a list, in\n"
 	    "turn." },
 	{ .keys = { 's' },
-	  .fn = keys_task_sleep,
+	  .action = KEYS_DO_TASK_SLEEP,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "s", .help = "sleep (default ms)",
 	  .bar[KEYS_BAR] = "s sleep",
@@ -105,26 +88,26 @@ static const struct keys_entry keys_table[] = {
 	    "The selected task sleeps for the daemon's default time (1000\n"
 	    "ms unless configured)." },
 	{ .keys = { 'S' },
-	  .fn = keys_task_sleep_ask,
+	  .action = KEYS_DO_TASK_SLEEP_ASK,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "S", .help = "sleep: how long?",
 	  .bar[KEYS_BAR] = "S sleep..",
 	  .man =
 	    "Prompt for how long the selected task sleeps, in ms." },
 	{ .keys = { '+', '=', KEY_F(8) },
-	  .fn = keys_task_nice,
+	  .action = KEYS_DO_TASK_NICE,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "+ - F8 F7", .help = "nice up / down",
 	  .bar[KEYS_BAR] = "+/- nice",
 	  .man =
 	    "Nice the selected task one up." },
 	{ .keys = { '-', KEY_F(7) },
-	  .fn = keys_task_nice,
+	  .action = KEYS_DO_TASK_NICE,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .man =
 	    "Nice the selected task one down." },
 	{ .keys = { 'a' },
-	  .fn = keys_task_affinity,
+	  .action = KEYS_DO_TASK_AFFINITY,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "a", .help = "CPUs the task may use",
 	  .bar[KEYS_BAR] = "a affinity",
@@ -133,14 +116,14 @@ static const struct keys_entry keys_table[] = {
 	    "Prompt for the CPUs the selected task may use, e.g.\\&\n"
 	    ".Li 0-2,5 ." },
 	{ .keys = { 'x', KEY_F(9) },
-	  .fn = keys_task_kill,
+	  .action = KEYS_DO_TASK_KILL,
 	  .flags = KEYS_CHANGES | KEYS_TASK,
 	  .help_keys = "x F9", .help = "kill the task (asks)",
 	  .bar[KEYS_BAR] = "x kill",
 	  .man =
 	    "Kill the selected task, after asking." },
 	{ .keys = { 'n' },
-	  .fn = keys_task_new, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_TASK_NEW, .flags = KEYS_CHANGES,
 	  .help_keys = "n", .help = "new task NAME [R,S,..]",
 	  .bar[KEYS_BAR] = "n new",
 	  .man =
@@ -150,7 +133,7 @@ static const struct keys_entry keys_table[] = {
 	    ".Op Li nice= Ns Ar N\n"
 	    ".Op Li cpus= Ns Ar LIST ." },
 	{ .keys = { ' ' },
-	  .fn = keys_clock_pause, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_PAUSE, .flags = KEYS_CHANGES,
 	  .help_keys = "space", .help = "pause / resume",
 	  .bar[KEYS_BAR] = "space pause",
 	  .bar[KEYS_BRIEF] = "spc pause",
@@ -159,27 +142,27 @@ static const struct keys_entry keys_table[] = {
 	  .man =
 	    "Pause or resume the clock." },
 	{ .keys = { 't' },
-	  .fn = keys_view_article,
+	  .action = KEYS_DO_VIEW_ARTICLE,
 	  .help_keys = "t", .help = "the article's table",
 	  .bar[KEYS_BAR] = "t table",
 	  .man =
 	    "Show or hide the article's table." },
 	{ .keys = { '.' },
-	  .fn = keys_clock_step, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_STEP, .flags = KEYS_CHANGES,
 	  .help_keys = ". i E",
 	  .help = "step: a tick, an rr interval, to the next event or caption",
 	  .bar[KEYS_BAR] = ". step",
 	  .man =
 	    "Run one tick (the clock stays paused)." },
 	{ .keys = { 'i' },
-	  .fn = keys_clock_step, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_STEP, .flags = KEYS_CHANGES,
 	  .bar[KEYS_BAR] = "i rr",
 	  .man =
 	    "Run one round-robin interval\n"
 	    ".Pq Ic step Ar rr ;\n"
 	    "the clock stays paused." },
 	{ .keys = { 'E' },
-	  .fn = keys_clock_step, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_STEP, .flags = KEYS_CHANGES,
 	  .bar[KEYS_BAR] = "E event",
 	  .man =
 	    "Run to the next event or caption: the daemon stops after the\n"
@@ -188,7 +171,7 @@ static const struct keys_entry keys_table[] = {
 	    "at most a minute of ticks, and the caption line shows the\n"
 	    "event." },
 	{ .keys = { '<', '>' },
-	  .fn = keys_clock_speed, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_SPEED, .flags = KEYS_CHANGES,
 	  .help_keys = "< > *",
 	  .help = "speed: halve / double / type it (0.01x .. 100x)",
 	  .bar[KEYS_BAR] = "</> speed",
@@ -197,7 +180,7 @@ static const struct keys_entry keys_table[] = {
 	    "Halve or double the speed, stopping at the daemon's limits\n"
 	    "(0.01 and 100) with a message instead of an error." },
 	{ .keys = { '*' },
-	  .fn = keys_clock_speed_ask, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_CLOCK_SPEED_ASK, .flags = KEYS_CHANGES,
 	  .bar[KEYS_BAR] = "* speed..",
 	  .man =
 	    "Prompt for the speed, e.g.\\&\n"
@@ -206,7 +189,7 @@ static const struct keys_entry keys_table[] = {
 	    ".Li 10x ;\n"
 	    "one outside the limits is the nearest limit." },
 	{ .keys = { 'l' },
-	  .fn = keys_session_picker, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_SESSION_PICKER, .flags = KEYS_CHANGES,
 	  .help_keys = "l", .help = "load a scenario (list)",
 	  .bar[KEYS_BAR] = "l load",
 	  .man =
@@ -218,13 +201,13 @@ static const struct keys_entry keys_table[] = {
 	    "move, Enter loads the chosen one, Escape closes.\n"
 	    "Not for a read-only client." },
 	{ .keys = { 'R' },
-	  .fn = keys_session_reset, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_SESSION_RESET, .flags = KEYS_CHANGES,
 	  .help_keys = "R", .help = "reset: from tick 0",
 	  .bar[KEYS_BAR] = "R reset",
 	  .man =
 	    "Reset: start the current scenario again at tick 0." },
 	{ .keys = { '?', KEY_F(1) },
-	  .fn = keys_view_help,
+	  .action = KEYS_DO_VIEW_HELP,
 	  .help_keys = "? F1", .help = "this help",
 	  .bar[KEYS_BAR] = "? help",
 	  .man =
@@ -234,20 +217,20 @@ static const struct keys_entry keys_table[] = {
 	    "Up, Down, PgUp, PgDn, Space, Home and End scroll it when it is\n"
 	    "taller than the screen; any other key closes it." },
 	{ .keys = { 'q', KEY_F(10) },
-	  .fn = keys_session_quit,
+	  .action = KEYS_DO_SESSION_QUIT,
 	  .help_keys = "q F10", .help = "detach (daemon stays)",
 	  .bar[KEYS_BAR] = "q detach",
 	  .bar[KEYS_BRIEF] = "q/Q",
 	  .man =
 	    "Detach; the daemon keeps running." },
 	{ .keys = { 'Q' },
-	  .fn = keys_session_shutdown, .flags = KEYS_CHANGES,
+	  .action = KEYS_DO_SESSION_SHUTDOWN, .flags = KEYS_CHANGES,
 	  .help_keys = "Q", .help = "stop the daemon (asks)",
 	  .bar[KEYS_BAR] = "Q quit",
 	  .man =
 	    "Stop the daemon for every client, after asking." },
 	{ .keys = { 'c' },
-	  .fn = keys_view_compare,
+	  .action = KEYS_DO_VIEW_COMPARE,
 	  .help_keys = "c", .help = "two policies / one",
 	  .man =
 	    "With a comparison running\n"
@@ -264,7 +247,7 @@ static const struct keys_entry keys_table[] = {
 	    ".Pc\n"
 	    "and start the comparison for every client." },
 	{ .keys = { 'w' },
-	  .fn = keys_view_history,
+	  .action = KEYS_DO_VIEW_HISTORY,
 	  .help_keys = "w r e", .help = "timeline/rank line/log",
 	  .man =
 	    "Show or hide the timeline: who ran when, a strip per CPU over\n"
@@ -279,42 +262,42 @@ static const struct keys_entry keys_table[] = {
 	    "where it ran another process), marked where it is not what the\n"
 	    "engine ran." },
 	{ .keys = { 'r' },
-	  .fn = keys_view_history,
+	  .action = KEYS_DO_VIEW_HISTORY,
 	  .man =
 	    "Show or hide the selected task's rank line over the same\n"
 	    "ticks: where it ran, waited and slept, and its jumps." },
 	{ .keys = { 'e' },
-	  .fn = keys_view_history,
+	  .action = KEYS_DO_VIEW_HISTORY,
 	  .man =
 	    "Show or hide the event log: the last events with their ticks,\n"
 	    "the daemon's narration of fall-offs, climbs and migrations\n"
 	    "among them." },
 	{ .keys = { 'z', 'Z' },
-	  .fn = keys_view_zoom,
+	  .action = KEYS_DO_VIEW_ZOOM,
 	  .help_keys = "z Z u d", .help = "zoom; log older/newer",
 	  .man =
 	    "The timeline's cells cover fewer or more ticks (1, 2, 5, 10,\n"
 	    "20, 50, 100, 200; 20 at first)." },
 	{ .keys = { 'u', 'd' },
-	  .fn = keys_view_events,
+	  .action = KEYS_DO_VIEW_EVENTS,
 	  .man =
 	    "Scroll the event log five events back (older) or on (newer);\n"
 	    "opens it." },
 	{ .keys = { 'T' },
-	  .fn = keys_view_theme,
+	  .action = KEYS_DO_VIEW_THEME,
 	  .help_keys = "T", .help = "theme: dark/light/proj.",
 	  .man =
 	    "The next colour theme: dark, light, projector (as\n"
 	    ".Fl -theme ) ." },
 	{ .keys = { 'B' },
-	  .fn = keys_view_big,
+	  .action = KEYS_DO_VIEW_BIG,
 	  .help_keys = "B", .help = "big type: auto/on/off",
 	  .man =
 	    "Big type: as fits the screen, always (one or two CPUs), never,\n"
 	    "in turn." },
 	/* Rewind: the help lists these apart. */
 	{ .keys = { KEY_LEFT, KEY_RIGHT },
-	  .fn = keys_clock_seek, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .action = KEYS_DO_CLOCK_SEEK, .flags = KEYS_CHANGES | KEYS_REWIND,
 	  .help_keys = "Left Right", .help = "a tick back / forward",
 	  .bar[KEYS_BAR] = "←/→ rewind",
 	  .bar[KEYS_PAST] = "←/→ a tick",
@@ -324,7 +307,7 @@ static const struct keys_entry keys_table[] = {
 	    "pauses); frames then show the past, and the status line says\n"
 	    ".Dq tick T of NOW ." },
 	{ .keys = { '{', '}', KEY_SLEFT, KEY_SRIGHT },
-	  .fn = keys_clock_seek, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .action = KEYS_DO_CLOCK_SEEK, .flags = KEYS_CHANGES | KEYS_REWIND,
 	  .help_keys = "{ } S-Lt/Rt", .help = "an rr interval",
 	  .bar[KEYS_PAST] = "{ } rr",
 	  .bar[KEYS_PAST_BRIEF] = "{} rr",
@@ -332,14 +315,14 @@ static const struct keys_entry keys_table[] = {
 	    "Back or forward by one round-robin interval (Shift-Left and\n"
 	    "Shift-Right too)." },
 	{ .keys = { 'b', 'f' },
-	  .fn = keys_clock_seek, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .action = KEYS_DO_CLOCK_SEEK, .flags = KEYS_CHANGES | KEYS_REWIND,
 	  .help_keys = "b f", .help = "a second (1000 ticks)",
 	  .bar[KEYS_PAST] = "b/f a second",
 	  .bar[KEYS_PAST_BRIEF] = "b/f 1s",
 	  .man =
 	    "Back or forward by one second (1000 ticks)." },
 	{ .keys = { '(', ')' },
-	  .fn = keys_clock_mark, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .action = KEYS_DO_CLOCK_MARK, .flags = KEYS_CHANGES | KEYS_REWIND,
 	  .help_keys = "( )", .help = "previous / next mark",
 	  .bar[KEYS_PAST] = "( ) mark",
 	  .bar[KEYS_PAST_BRIEF] = "() mark",
@@ -373,7 +356,7 @@ static const enum keys_form keys_fallback[KEYS_FORMS] = {
 };
 
 /* The row that binds key, or NULL. */
-static const struct keys_entry *
+const struct keys_entry *
 keys_find(int key)
 {
 	size_t	i, k;
@@ -386,69 +369,6 @@ keys_find(int key)
 		}
 	}
 	return (NULL);
-}
-
-/* A key's name for a message: 'x', space, F9, Left; NULL for others. */
-static const char *
-keys_name(int key, char *buf, size_t len)
-{
-	static const struct {
-		int		 key;
-		const char	*name;
-	} names[] = {
-		{ ' ', "space" }, { KEY_LEFT, "Left" }, { KEY_RIGHT, "Right" },
-		{ KEY_SLEFT, "S-Left" }, { KEY_SRIGHT, "S-Right" }
-	};
-	size_t	i;
-
-	for (i = 0; i < nitems(names); i++) {
-		if (key == names[i].key) {
-			snprintf(buf, len, "%s", names[i].name);
-			return (buf);
-		}
-	}
-	if (key >= KEY_F(0) && key <= KEY_F(63))
-		snprintf(buf, len, "F%d", key - KEY_F0);
-	else if (key > 32 && key < 127)
-		snprintf(buf, len, "'%c'", key);
-	else
-		return (NULL);
-	return (buf);
-}
-
-/* Handle one key; returns reaction flags (0: not a key of ours). */
-int
-keys_handle(struct keys_env *e, int key)
-{
-	const struct keys_entry	*k;
-	char			 name[16];
-
-	if (e->view->prompt != PROMPT_NONE)
-		return (keys_prompt_key(e, key));
-	if (e->view->picker)
-		return (keys_session_picker_key(e, key));
-	if (e->view->show_help)
-		return (help_key(e->view, key));	/* scroll, or close */
-	if (key != 0 && (k = keys_find(key)) != NULL) {
-		if ((k->flags & KEYS_CHANGES) && e->view->readonly) {
-			if (keys_name(key, name, sizeof name) == NULL)
-				snprintf(name, sizeof name, "key %d", key);
-			draw_message(e->view, 1, "read-only client: %s refused "
-			    "(it would change the daemon)", name);
-			return (KEYS_HANDLED | KEYS_REDRAW);
-		}
-		e->task = NULL;
-		if ((k->flags & KEYS_TASK) &&
-		    (e->task = keys_select_task(e)) == NULL)
-			return (KEYS_HANDLED | KEYS_REDRAW);
-		return (k->fn(e, key));
-	}
-	/* A key that does nothing says so, rather than nothing. */
-	if (key == ' ' || keys_name(key, name, sizeof name) == NULL)
-		return (0);
-	draw_message(e->view, 0, "%s does nothing here (? lists the keys)",
-	    name);
-	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
 /*

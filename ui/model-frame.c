@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "caption.h"
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
 #include "runs.h"
-#include "stairs.h"
 #include "wire.h"
 #include "xmalloc.h"
 
@@ -348,7 +350,7 @@ model_frame_caption(struct model *m, struct proto_fields *f)
 	return (0);
 }
 
-/* An event: the newest few, and the log (history.c). */
+/* An event: the newest few, and the log (model-history.c). */
 static int
 model_frame_event(struct model *m, struct proto_fields *f)
 {
@@ -364,7 +366,7 @@ model_frame_event(struct model *m, struct proto_fields *f)
 		    sizeof m->events[0], "%s", f->text);
 		m->nevents++;
 	}
-	history_event(m, tick, f->text);
+	model_history_event(m, tick, f->text);
 	return (0);
 }
 
@@ -405,7 +407,7 @@ model_frame_runs_of(struct model *m, struct proto_fields *f, int kernel)
 	    strcmp(fl[1].key, KU(FROM)) != 0 ||
 	    (f->n == 3 && fl[2].value != NULL))
 		return (-1);
-	if (history_runs_line(m, kernel, fl[0].value, fl[1].value,
+	if (model_history_runs(m, kernel, fl[0].value, fl[1].value,
 	    f->n == 3 ? fl[2].key : "", m->nncpu_stage) != MODEL_NOTHING)
 		return (-1);
 	return (0);

@@ -1,5 +1,7 @@
 /*
- * model-parse.c -- one line's fields into the model's values: numbers
+ * model-parse.c -- one line read: its kind found among those a reader
+ * knows (model_read), a malformed one remembered (model_bad), and its
+ * fields into the model's values: numbers
  * (a dash for "none" where the protocol allows one), the header of a
  * frame or status line, a session's fields, a cpu and a task line, free
  * text; and whether a line no client knows is a newer daemon's.  The
@@ -14,13 +16,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
 #include "wire.h"
+#include "xmalloc.h"
 
 /* The keys of the lines read here, from wire.c. */
 #define KH(k)	wire_key(&wire_frame, WIRE_HEAD_##k)
 #define KC(k)	wire_key(&wire_cpu, WIRE_CPU_##k)
+
+/* Remember a malformed line and say so. */
+enum model_got
+model_bad(struct model *m, const char *line, const char *why)
+{
+	m->nbad++;
+	snprintf(m->bad, sizeof m->bad, "%s: %.*s", why, 120, line);
+	return (MODEL_BAD);
+}
+
+/*
+ * Append elem (size bytes) to the array p of *n elements, *alloc of
+ * them allocated, growing it; returns the array.
+ */
+void *
+model_append(void *p, int *n, int *alloc, const void *elem, size_t size)
+{
+	if (*n >= *alloc) {
+		*alloc = *alloc == 0 ? 16 : *alloc * 2;
+		p = xreallocarray(p, *alloc, size);
+	}
+	memcpy((char *)p + (size_t)*n * size, elem, size);
+	(*n)++;
+	return (p);
+}
+
+/*
+ * Read a line of one of the kinds given (by its keyword) with that
+ * kind's reader: MODEL_NOTHING, or MODEL_BAD (counted, remembered) if
+ * the reader found it malformed.  -1 if it is of none of them.
+ */
+int
+model_read(struct model *m, const struct model_kind *kinds, size_t n,
+    struct proto_fields *f, const char *line)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(f->word, kinds[i].line->word) != 0)
+			continue;
+		if (kinds[i].read != NULL && kinds[i].read(m, f) != 0)
+			return (model_bad(m, line, kinds[i].bad));
+		return (MODEL_NOTHING);
+	}
+	return (-1);
+}
 
 /*
  * A line of a kind this client does not know, written as the protocol

@@ -8,7 +8,8 @@
  */
 #include <string.h>
 
-#include "stairs.h"
+#include "model-int.h"
+#include "model.h"
 
 /*
  * A frame at tick: take a %cpu sample if it is MODEL_HIST_GAP ticks or

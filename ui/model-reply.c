@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model-int.h"
+#include "model.h"
 #include "protocol.h"
-#include "stairs.h"
 #include "wire.h"
 #include "xmalloc.h"
 

@@ -2,10 +2,11 @@
  * model.c -- the client's copy of the daemon's state, fed one protocol
  * line at a time (docs/PROTOCOL.md): the greeting, then frames
  * (model-frame.c) and replies to the commands the client sent, matched
- * in order (model-reply.c); a line's fields are read in model-parse.c,
- * %CPU kept in model-pct.c.  Here: making and freeing a model, feeding
- * it a line, and looking things up in it.  No I/O and no ncurses: the
- * tests feed it text.
+ * in order (model-reply.c), each fed by model_feed (model-feed.c); a
+ * line's fields are read in model-parse.c, %CPU kept in model-pct.c,
+ * runs and events in model-history.c.  Here: making and freeing a
+ * model, and looking things up in it.  No I/O and no ncurses: the tests
+ * feed it text.
  *
  * Protocol 2 adds the session: frames and status say the scenario, the
  * present tick (now=) and whether the tick shown is it (live=1) or the
@@ -15,14 +16,12 @@
  * frame after it replaces every task and CPU.  A malformed line is
  * counted, remembered and skipped; the rest of its frame still counts.
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol.h"
-#include "stairs.h"
-#include "wire.h"
+#include "model.h"
+#include "runs.h"
 #include "xmalloc.h"
 
 static const char *model_state_names[] = {
@@ -71,90 +70,11 @@ model_free(struct model *m)
 	free(m->mark_stage);
 	model_table_clear(&m->table);
 	model_table_clear(&m->table_stage);
-	history_free(m);
+	runs_free(m->runs);
+	runs_free(m->kruns);
+	free(m->log);
 	model_free(m->shadow);
 	free(m);
-}
-
-/* Remember a malformed line and say so. */
-enum model_got
-model_bad(struct model *m, const char *line, const char *why)
-{
-	m->nbad++;
-	snprintf(m->bad, sizeof m->bad, "%s: %.*s", why, 120, line);
-	return (MODEL_BAD);
-}
-
-/*
- * Append elem (size bytes) to the array p of *n elements, *alloc of
- * them allocated, growing it; returns the array.
- */
-void *
-model_append(void *p, int *n, int *alloc, const void *elem, size_t size)
-{
-	if (*n >= *alloc) {
-		*alloc = *alloc == 0 ? 16 : *alloc * 2;
-		p = xreallocarray(p, *alloc, size);
-	}
-	memcpy((char *)p + (size_t)*n * size, elem, size);
-	(*n)++;
-	return (p);
-}
-
-/*
- * Read a line of one of the kinds given (by its keyword) with that
- * kind's reader: MODEL_NOTHING, or MODEL_BAD (counted, remembered) if
- * the reader found it malformed.  -1 if it is of none of them.
- */
-int
-model_read(struct model *m, const struct model_kind *kinds, size_t n,
-    struct proto_fields *f, const char *line)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		if (strcmp(f->word, kinds[i].line->word) != 0)
-			continue;
-		if (kinds[i].read != NULL && kinds[i].read(m, f) != 0)
-			return (model_bad(m, line, kinds[i].bad));
-		return (MODEL_NOTHING);
-	}
-	return (-1);
-}
-
-/* Feed one line (without its newline) to the model. */
-enum model_got
-model_feed(struct model *m, const char *line)
-{
-	struct proto_fields	 f;
-	char			 buf[4200];
-	size_t			 len;
-	long			 v;
-
-	len = strlen(line);
-	if (len > 0 && line[len - 1] == '\r')
-		len--;
-	if (len >= sizeof buf)
-		return (model_bad(m, line, "line too long"));
-	memcpy(buf, line, len);
-	buf[len] = '\0';
-	protocol_line(buf, PROTO_TEXT, &f);
-
-	if (m->in_frame)
-		return (model_frame_line(m, &f, line));
-
-	if (!m->greeted) {
-		if (strcmp(f.word, "stairs") != 0 || f.n < 2 ||
-		    model_parse_num(f.f[0].key, &v, LONG_MIN) != 0)
-			return (model_bad(m, line, "not a stairs daemon"));
-		m->greeted = 1;
-		m->proto = (int)v;
-		snprintf(m->version, sizeof m->version, "%s", f.f[1].key);
-		return (MODEL_GREETING);
-	}
-	if (strcmp(f.word, wire_frame.word) == 0)
-		return (model_frame_start(m, &f, line));
-	return (model_reply_line(m, &f, line));
 }
 
 /* Note a command sent, so its reply can be matched; -1 if too many. */

@@ -8,7 +8,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 
 #define PANEL_BIG_MINW	60	/* big type: a panel this wide at least */
 

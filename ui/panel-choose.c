@@ -4,12 +4,18 @@
  * names cut, ranks skipped, how steep the stairs), and the best kept;
  * the CPU list when no layout shows every task.  The choice stays while
  * the screen keeps its size unless another is clearly better, so the
- * layout does not flip between equals (panel_choose_keep).
+ * layout does not flip between equals (panel_choose_keep).  And the
+ * CPUs drawn as chosen (panel_draw): big type, the list, or panels.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 
 #define PANEL_KEEP_FRAMES 30	/* frames a layout choice is kept */
 
@@ -211,4 +217,56 @@ panel_choose_keep(struct draw *d, int y, int avail, int *lines)
 	for (i = y; i < y + avail && i < g->h; i++)
 		grid_fill(g, 0, i, g->w, L' ', COL_DEFAULT);
 	return (0);
+}
+
+/*
+ * Draw the CPUs in the rows [y, y + avail): index the tasks by CPU once
+ * for all panels, then panels (as chosen, or asked for with the view
+ * key) or the list.  Returns the lines used.
+ */
+int
+panel_draw(struct draw *d, int y, int avail)
+{
+	const struct model	*m = d->m;
+	struct view		*v = d->v;
+	int			 lines = 0, cols;
+
+	if (m->ncpus == 0 || avail < 2)
+		return (0);
+	panel_index(d);
+	/* Sorted by the model: sorting them each draw was most of a draw. */
+	d->names = m->names;
+	d->nnames = m->nnames;
+
+	d->tall = panel_big(d, avail);
+	v->big_shown = d->tall > 0;
+	if (d->tall > 0)
+		cols = m->ncpus;	/* side by side: one row */
+	else if (v->cpu_view == VIEW_LIST ||
+	    (v->cpu_view == VIEW_AUTO && m->ncpus > PANEL_MAX_CPUS))
+		cols = 0;
+	else if (m->ncpus > PANEL_MAX_CPUS)
+		cols = panel_cols_default(d, avail);
+	else if (panel_choose_keep(d, y, avail, &lines))
+		cols = -1;	/* drawn */
+	else {
+		cols = panel_choose(d, y, avail);
+		if (cols < 0)
+			cols = panel_cols_default(d, avail);
+	}
+	d->st_hidden = d->st_cut = d->st_skipped = 0;
+	if (cols == 0)
+		lines = cpulist_draw(d, y, avail);
+	else if (cols > 0)
+		lines = panel_layout(d, y, avail, cols);
+
+	d->names = NULL;
+	d->nnames = 0;
+	d->tall = 0;
+	free(d->bycpu);
+	free(d->cstart);
+	free(d->pl);
+	d->bycpu = d->pl = NULL;
+	d->cstart = NULL;
+	return (lines);
 }

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
 
 #define PANEL_GAUGE	10	/* the widest `left` gauge */
 #define PANEL_GAUGE_MIN	2	/* the narrowest */

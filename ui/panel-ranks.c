@@ -5,11 +5,14 @@
  * ranks nearest those (just below a task first, where it goes next)
  * filling what room is left, and a skip mark where ranks are left out.
  * The panels of a row share them, so a rank is on the same screen line
- * across the row.  Pure: no grid.
+ * across the row.  And the ranks all the panels span (panel_ranks_span),
+ * from the best a live task may take to the worst.  Pure: no grid.
  */
 #include <string.h>
 
-#include "stairs.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
 
 /* Add a rank to a sorted set of ranks (no duplicates). */
 static void
@@ -185,4 +188,44 @@ panel_ranks(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 		j++;
 	}
 	return (j);
+}
+
+/*
+ * The ranks the CPU panels span: from the best rank a live task can
+ * take to the worst, as the daemon says (a task line's top= and
+ * bottom=: the policy's, which the client does not know).  Nothing
+ * live: the rank of every task shown, or 120.
+ */
+void
+panel_ranks_span(struct draw *d)
+{
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	int			 i, any = 0;
+
+	d->top_static = MODEL_BOTTOM;
+	d->bottom = 0;
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->state == MTASK_EXITED)
+			continue;
+		any = 1;
+		if (t->top < d->top_static)
+			d->top_static = t->top;
+		if (t->bottom > d->bottom)
+			d->bottom = t->bottom;
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		t = &m->tasks[i];
+		if (t->rank > d->bottom)
+			d->bottom = t->rank;
+		if (!any && t->rank < d->top_static)
+			d->top_static = t->rank;
+	}
+	if (m->ntasks == 0) {
+		d->top_static = 120;
+		d->bottom = MODEL_BOTTOM;
+	}
+	if (d->bottom < d->top_static)
+		d->bottom = d->top_static;
 }

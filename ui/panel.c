@@ -4,10 +4,10 @@
  * and wrapped into rows.  Here: the tasks indexed by CPU and rank, a
  * panel's box, title and stairs, and a layout of so many panels a row
  * drawn; the rank rows a row of panels shows are panel-ranks.c's, the
- * tasks on a stair panel-line.c's, the choice of layout
- * panel-choose.c's, big type panel-big.c's.  Beyond PANEL_MAX_CPUS, or
- * when no layout shows every task, the CPUs are a list instead
- * (cpulist.c).  Pure: into a grid.
+ * tasks on a stair panel-line.c's, the choice of layout (and panel_draw,
+ * which draws the CPUs as chosen) panel-choose.c's, big type
+ * panel-big.c's.  Beyond PANEL_MAX_CPUS, or when no layout shows every
+ * task, the CPUs are a list instead (cpulist.c).  Pure: into a grid.
  *
  * Big type (panel_big), for one or two CPUs with room to spare: each
  * rank takes two or three rows, the stairs step wider and join with a
@@ -18,7 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "panel-int.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define PANEL_MIN	24	/* a comfortable panel width */
@@ -30,7 +34,7 @@
  * Sort the tasks on the stairs by CPU (a counting sort, so each CPU's
  * stay in id order): one pass for all panels instead of one per row.
  */
-static void
+void
 panel_index(struct draw *d)
 {
 	const struct model	*m = d->m;
@@ -403,56 +407,4 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 		    v->cpu_top + shown, prow);
 	}
 	return (shown * ph);
-}
-
-/*
- * Draw the CPUs in the rows [y, y + avail): index the tasks by CPU once
- * for all panels, then panels (as chosen, or asked for with the view
- * key) or the list.  Returns the lines used.
- */
-int
-panel_draw(struct draw *d, int y, int avail)
-{
-	const struct model	*m = d->m;
-	struct view		*v = d->v;
-	int			 lines = 0, cols;
-
-	if (m->ncpus == 0 || avail < 2)
-		return (0);
-	panel_index(d);
-	/* Sorted by the model: sorting them each draw was most of a draw. */
-	d->names = m->names;
-	d->nnames = m->nnames;
-
-	d->tall = panel_big(d, avail);
-	v->big_shown = d->tall > 0;
-	if (d->tall > 0)
-		cols = m->ncpus;	/* side by side: one row */
-	else if (v->cpu_view == VIEW_LIST ||
-	    (v->cpu_view == VIEW_AUTO && m->ncpus > PANEL_MAX_CPUS))
-		cols = 0;
-	else if (m->ncpus > PANEL_MAX_CPUS)
-		cols = panel_cols_default(d, avail);
-	else if (panel_choose_keep(d, y, avail, &lines))
-		cols = -1;	/* drawn */
-	else {
-		cols = panel_choose(d, y, avail);
-		if (cols < 0)
-			cols = panel_cols_default(d, avail);
-	}
-	d->st_hidden = d->st_cut = d->st_skipped = 0;
-	if (cols == 0)
-		lines = cpulist_draw(d, y, avail);
-	else if (cols > 0)
-		lines = panel_layout(d, y, avail, cols);
-
-	d->names = NULL;
-	d->nnames = 0;
-	d->tall = 0;
-	free(d->bycpu);
-	free(d->cstart);
-	free(d->pl);
-	d->bycpu = d->pl = NULL;
-	d->cstart = NULL;
-	return (lines);
 }

@@ -13,7 +13,10 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 
 #define PICKER_DESC_LINES	6	/* of the description, at most */
 #define PICKER_NAME_MAX		24	/* columns for a name, at most */

@@ -4,7 +4,8 @@
  * does), then one libevent loop over the terminal and the socket.
  * Lines from the socket feed the model (model.c); a frame or a key that
  * changed something redraws the screen (draw.c into a grid, crt.c onto
- * the terminal); keys become commands through the key table (keys.c).
+ * the terminal); keys become commands through the key table (keys.c,
+ * keys-handle.c).
  */
 #include <sys/ioctl.h>
 
@@ -24,9 +25,18 @@
 
 #include <curses.h>
 
+#include "attach.h"
+#include "caption.h"
+#include "crt.h"
+#include "draw.h"
+#include "follow.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
 #include "protocol.h"
 #include "sock.h"
-#include "stairs.h"
+#include "theme.h"
+#include "view.h"
 #include "xmalloc.h"
 
 #define STAIRS_FPS		KEYS_FPS	/* frames asked of the daemon */

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "model.h"
+#include "pane.h"
+#include "view.h"
 #include "xmalloc.h"
 
 /* Format milliseconds for the table: 4.81s, 312s, 95m. */

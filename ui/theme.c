@@ -17,7 +17,8 @@
  */
 #include <string.h>
 
-#include "stairs.h"
+#include "grid.h"
+#include "theme.h"
 
 /* The palette's names, as curses numbers them. */
 #define BLACK	0

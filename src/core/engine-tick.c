@@ -588,3 +588,34 @@ engine_quiet(const struct engine *e, uint64_t most)
 	}
 	return (q);
 }
+
+/*
+ * Run n ticks that engine_quiet(e, n) promised (at least n): each runs
+ * on every CPU what the last tick ran there, so this is engine_tick with
+ * what cannot act left out: no scenario event is due, no sleeper wakes,
+ * a balance has nothing to move, and a pick would give what ran (an
+ * inline class's head; a class's pick op returns its current task
+ * untouched while it needs no reschedule, which engine_quiet's class
+ * op checks).  What runs is charged as engine_tick charges it, so the
+ * engine ends as n engine_tick calls leave it, byte for byte; a
+ * headless run skips with it the ticks in which nothing is decided.
+ */
+void
+engine_advance(struct engine *e, uint64_t n)
+{
+	uint64_t	now;
+	int		c, id;
+
+	for (; n > 0; n--) {
+		now = e->now;
+		e->nfired = 0;
+		e->env.now = now;
+		e->notes.n = 0;
+		e->ndue = 0;
+		for (c = 0; c < e->p.cpus; c++) {
+			if ((id = e->cpus[c].last.task) != 0)
+				engine_run(e, c, &e->tasks[id - 1], now);
+		}
+		e->now = now + 1;
+	}
+}

@@ -16,9 +16,10 @@
  *
  * A step's reply comes when its ticks have run (CMD_WAIT: the pacer
  * tells the client's struct pacer_wait); the lines after it wait, unless
- * they cancel it (pause, resume, step).  A client's waiting lines run
- * from the event loop, never inside another command: the step may end
- * because another client's command cancelled it.
+ * they cancel it (pause, resume, step).  A load's reply comes when its
+ * scenario is parsed (loader.c); the lines after it wait.  A client's
+ * waiting lines run from the event loop, never inside another command:
+ * the step may end because another client's command cancelled it.
  */
 #include <sys/queue.h>
 
@@ -259,6 +260,7 @@ client_free(struct client *c)
 	TAILQ_REMOVE(&cs->list, c, entry);
 	cs->n--;
 	pacer_step_forget(live_pacer(cs->live), &c->wait);
+	live_load_forget(cs->live, &c->wait);
 	event_free(c->resume);
 	evbuffer_remove_cb_entry(bufferevent_get_output(c->bev), c->outcb);
 	bufferevent_free(c->bev);
@@ -714,7 +716,9 @@ client_read(struct bufferevent *bev, void *arg)
 	c->in_read = 1;
 	while (!c->closing) {
 		if (c->waiting) {
-			if ((word = client_cancels(in)) == NULL)
+			/* Only a step is cancelled; a load is waited for. */
+			if (!pacer_step_of(live_pacer(c->set->live),
+			    &c->wait) || (word = client_cancels(in)) == NULL)
 				break;
 			pacer_step_cancel(live_pacer(c->set->live),
 			    strcmp(word, "step") == 0 ? "a new step" : word);

@@ -15,7 +15,11 @@
 #include "session.h"
 #include "xmalloc.h"
 
-/* load <name|path>, reset: a new session; err leaves the current one. */
+/*
+ * load <name|path>, reset: a new session; err leaves the current one.
+ * The scenario is parsed while the daemon goes on (live_load_client): the
+ * reply, and the client's next lines, come when it is done.
+ */
 static enum cmd_retval
 cmd_session_load(struct cmd_ctx *ctx, const char *name)
 {
@@ -30,6 +34,11 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 	}
 	if (strchr(name, '/') != NULL && cmd_absolute(ctx, name) != 0)
 		return (CMD_NORMAL);
+	if (ctx->wait != NULL) {
+		if (live_load_client(ctx->live, name, ctx->wait, &cause) != 0)
+			return (cmd_error(ctx, cause));
+		return (CMD_WAIT);
+	}
 	copy = xstrdup(name);	/* the label goes with the old session */
 	if (live_switch(ctx->live, copy, &cause) != 0) {
 		free(copy);

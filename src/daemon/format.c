@@ -36,6 +36,8 @@ format_exit_name(enum engine_exit why)
 		return ("runtime");
 	case ENGINE_EXIT_KILLED:
 		return ("killed");
+	case ENGINE_EXIT_DONE:
+		return ("done");
 	default:
 		return ("-");
 	}

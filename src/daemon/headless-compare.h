@@ -14,6 +14,7 @@ struct session_setup;
 int	headless_compare_check(const char *names);
 /* Run sc for ticks under each policy of names, from base; 0 or 2. */
 int	headless_compare(const char *names, uint64_t ticks,
-	    const struct scenario *sc, const struct session_setup *base);
+	    const struct scenario *sc, const struct session_setup *base,
+	    int every_tick);
 
 #endif

@@ -47,6 +47,7 @@ struct headless_opts {
 	const char	*compare;	/* NULL: no comparison */
 	const char	*replay;	/* --replay JOURNAL */
 	int		 explain;	/* --explain: the why of each pick */
+	int		 every_tick;	/* --every-tick: no tick skipped */
 };
 
 /* The run's state: the session (engine, trace writer), the table. */
@@ -85,7 +86,12 @@ static const char headless_usage_text[] =
 "  --policy NAME       staircase (default), o1, cfs, eevdf or rr (overrides\n"
 "                      the scenario's policy)\n"
 "  --compare LIST      run once per policy in LIST and print each task's\n"
-"                      share, runs and wake-up latencies per policy\n"
+"                      share, runs and wake-up latencies per policy;\n"
+"                      kernel in LIST: what an imported trace says the\n"
+"                      machine's own kernel did (stairs-import); the\n"
+"                      ticks in which nothing is decided are run at once\n"
+"  --every-tick        with --compare: run every tick one by one (the\n"
+"                      same output, slower: for measuring)\n"
 "  --replay JOURNAL    run again a session a live stairsd recorded:\n"
 "                      its scenario, engine and every change it recorded;\n"
 "                      to its last tick unless --ticks; --policy replaces\n"
@@ -107,7 +113,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
 	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE,
-	    O_REPLAY, O_EXPLAIN };
+	    O_REPLAY, O_EXPLAIN, O_EVERY_TICK };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -121,6 +127,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "compare",	 required_argument,	NULL, O_COMPARE },
 		{ "replay",	 required_argument,	NULL, O_REPLAY },
 		{ "explain",	 no_argument,		NULL, O_EXPLAIN },
+		{ "every-tick",	 no_argument,		NULL, O_EVERY_TICK },
 		{ "help",	 no_argument,		NULL, 'h' },
 		{ "version",	 no_argument,		NULL, O_VERSION },
 		{ NULL,		 0,			NULL, 0 }
@@ -193,6 +200,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			break;
 		case O_EXPLAIN:
 			o->explain = 1;
+			break;
+		case O_EVERY_TICK:
+			o->every_tick = 1;
 			break;
 		case 'h':
 			headless_usage(stdout);
@@ -482,7 +492,8 @@ headless_main(int argc, char **argv)
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
 		headless_setup_plain(&set, sc, &p, run.policy);
-		status = headless_compare(o.compare, o.ticks, sc, &set);
+		status = headless_compare(o.compare, o.ticks, sc, &set,
+		    o.every_tick);
 		goto out;
 	}
 	if (o.table != NULL && run.policy != &engine_policy_staircase) {
@@ -520,7 +531,8 @@ headless_main(int argc, char **argv)
 		goto out;
 	}
 	if (j != NULL)
-		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL);
+		session_feed(run.s, j->changes, j->nchanges, o.policy != NULL,
+		    o.replay);
 	if (o.explain)
 		session_explain(run.s, 1);
 	if (o.table != NULL) {
@@ -576,6 +588,18 @@ headless_main(int argc, char **argv)
 	}
 	if (run.table != NULL)
 		headless_print_table(&run);
+	/*
+	 * Under the journal's own policy a change that could not be made
+	 * again means the replay is not what was recorded; under another,
+	 * tasks may end sooner and a later change miss them.
+	 */
+	if (j != NULL && o.policy == NULL && session_feed_errors(run.s) > 0 &&
+	    status == 0) {
+		fprintf(stderr, "%s: %zu change(s) could not be made again: "
+		    "the journal does not match its scenario\n", o.replay,
+		    session_feed_errors(run.s));
+		status = 2;
+	}
 	if (fflush(stdout) != 0 && status == 0) {
 		fprintf(stderr, "stairsd: stdout: %s\n", strerror(errno));
 		status = 1;

@@ -30,6 +30,7 @@
 #include "format.h"
 #include "lesson.h"
 #include "live.h"
+#include "loader.h"
 #include "log.h"
 #include "notes.h"
 #include "pacer.h"
@@ -62,11 +63,15 @@ struct live {
 	int			 real;		/* real processes are run */
 	int			 exiting;
 	struct catalog		*catalog;	/* scenarios by name */
+	struct loader		*loader;	/* a client's load, parsed */
+	struct pacer_wait	*load_wait;	/* who waits for it */
 	void			(*loaded)(void *);
 	void			*loaded_arg;
 };
 
 static void	live_tick(void *, int);
+static void	live_switch_to(struct live *, struct session *);
+static void	live_loaded(void *, struct scenario *, char *, char *);
 static void	live_enforce(void *);
 
 /* A live daemon configured by cfg, with no session yet. */
@@ -100,6 +105,7 @@ live_free(struct live *l)
 {
 	if (l == NULL)
 		return;
+	loader_free(l->loader);
 	pacer_free(l->pacer);
 	bridge_free(l->bridge);
 	if (l->session != NULL)
@@ -182,23 +188,18 @@ live_compare_scenario(struct live *l, const char *list)
 }
 
 /*
- * Make a session of a scenario, found in the catalog (here: the command
- * line's name, which may be a file of the current directory; else a
- * client's).  Its real tasks are checked and left with the bridge, to
- * spawn.  NULL with *cause ("FILE:LINE: message").
+ * Make a session of scenario sc, labelled label (both taken: freed
+ * here).  Its real tasks are checked and left with the bridge, to spawn.
+ * NULL with *cause.
  */
 static struct session *
-live_session_new(struct live *l, const char *name, int here, char **cause)
+live_session_make(struct live *l, struct scenario *sc, char *label,
+    char **cause)
 {
 	struct session_setup		 set;
-	struct scenario			*sc;
 	struct engine_params		 p;
 	struct session			*s;
-	char				*label;
 
-	if ((sc = catalog_load(l->catalog, name, here, &label,
-	    cause)) == NULL)
-		return (NULL);
 	engine_params_default(&p);
 	p.cpus = l->cfg.cpus;
 	p.rr_interval = l->cfg.rr_interval;
@@ -253,6 +254,23 @@ live_session_new(struct live *l, const char *name, int here, char **cause)
 	 */
 	malloc_trim(0);
 	return (s);
+}
+
+/*
+ * Make a session of a scenario found in the catalog (here: the command
+ * line's name, which may be a file of the current directory; else a
+ * client's).  NULL with *cause ("FILE:LINE: message").
+ */
+static struct session *
+live_session_new(struct live *l, const char *name, int here, char **cause)
+{
+	struct scenario	*sc;
+	char		*label;
+
+	if ((sc = catalog_load(l->catalog, name, here, &label,
+	    cause)) == NULL)
+		return (NULL);
+	return (live_session_make(l, sc, label, cause));
 }
 
 /*
@@ -710,13 +728,23 @@ live_compare(struct live *l, const struct engine_policy *const *pol, int n,
 int
 live_switch(struct live *l, const char *name, char **cause)
 {
-	struct session	*s, *old = l->session;
-	char		*why = NULL;
-	int		 paused = pacer_paused(l->pacer);
+	struct session	*s;
 
 	/* A bare name is a scenario's, never a file of our directory. */
 	if ((s = live_session_new(l, name, 0, cause)) == NULL)
 		return (-1);
+	live_switch_to(l, s);
+	return (0);
+}
+
+/* Put session s in the current one's place (live_switch says how). */
+static void
+live_switch_to(struct live *l, struct session *s)
+{
+	struct session	*old = l->session;
+	char		*why = NULL;
+	int		 paused = pacer_paused(l->pacer);
+
 	pacer_step_cancel(l->pacer, "load");
 	bridge_perfetto_end(l->bridge, old);
 	sinks_end(l->sinks, old);
@@ -741,7 +769,64 @@ live_switch(struct live *l, const char *name, char **cause)
 		l->loaded(l->loaded_arg);
 	notes_changed(l->notes);
 	log_info("loaded %s (%s)", session_name(s), session_label(s));
+}
+
+/*
+ * A client's `load` or `reset`: name is parsed on the loader's thread,
+ * the loop going on meanwhile; then the switch is made (live_switch) and
+ * w told "ok", or "err CAUSE" with the current session left running.
+ * -1 with *cause, w told nothing, when it cannot start (a load is under
+ * way already).
+ */
+int
+live_load_client(struct live *l, const char *name, struct pacer_wait *w,
+    char **cause)
+{
+	if (l->loader == NULL)
+		l->loader = loader_create(l->base, l->catalog, live_loaded, l);
+	if (loader_start(l->loader, name, cause) != 0)
+		return (-1);
+	l->load_wait = w;
 	return (0);
+}
+
+/* The loader parsed a client's load: make the switch, tell the client. */
+static void
+live_loaded(void *arg, struct scenario *sc, char *label, char *cause)
+{
+	struct live		*l = arg;
+	struct pacer_wait	*w = l->load_wait;
+	struct session		*s = NULL;
+	char			*line;
+
+	l->load_wait = NULL;
+	if (sc != NULL)
+		s = live_session_make(l, sc, label, &cause);
+	if (s == NULL) {
+		line = xasprintf("err %s\n", cause);
+		free(cause);
+		if (w != NULL)
+			w->done(w, line);
+		free(line);
+		return;
+	}
+	/*
+	 * The loader's client is told first: its next lines then run
+	 * before those of a client whose step the switch cancels, and see
+	 * the new session as it starts (nothing runs in between).
+	 */
+	if (w != NULL)
+		w->done(w, "ok\n");
+	live_switch_to(l, s);
+	notes_add(l->notes, session_now(s), "loaded %s", session_name(s));
+}
+
+/* A client waiting for its load went away: the load goes on. */
+void
+live_load_forget(struct live *l, struct pacer_wait *w)
+{
+	if (l->load_wait == w)
+		l->load_wait = NULL;
 }
 
 /* `record PATH`: the journal so far, then every change, into PATH. */

@@ -70,6 +70,15 @@ int		 live_change(struct live *, const struct change *,
 		    char **cause);
 /* `load` and `reset`: a new session; err leaves the current one. */
 int		 live_switch(struct live *, const char *name, char **cause);
+/*
+ * A client's load: parsed on a thread of its own while the loop goes
+ * on, then switched to as live_switch does; w is told "ok" or "err
+ * ...".  -1 with *cause when a load is under way already.
+ */
+int		 live_load_client(struct live *, const char *name,
+		    struct pacer_wait *w, char **cause);
+/* The client waiting w went away. */
+void		 live_load_forget(struct live *, struct pacer_wait *w);
 int		 live_record(struct live *, const char *path, char **cause);
 /* compare: up to three shadows' policies (n 0: off). */
 int		 live_compare(struct live *,

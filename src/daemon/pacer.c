@@ -673,6 +673,13 @@ pacer_step_cancel(struct pacer *p, const char *why)
 	return (1);
 }
 
+/* Is w waiting for the step under way? */
+int
+pacer_step_of(const struct pacer *p, const struct pacer_wait *w)
+{
+	return (p->step.active && p->step.wait == w);
+}
+
 /* A waiter is gone: a step it waited for runs on, telling no one. */
 void
 pacer_step_forget(struct pacer *p, struct pacer_wait *w)

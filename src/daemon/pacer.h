@@ -82,6 +82,8 @@ void		 pacer_step(struct pacer *, uint64_t n, int until_event,
 		    struct pacer_wait *);
 /* Cancel the step under way (why: by what); 1 if there was one. */
 int		 pacer_step_cancel(struct pacer *, const char *why);
+/* Is this waiter's the step under way (not a load's wait, say)? */
+int		 pacer_step_of(const struct pacer *, const struct pacer_wait *);
 /* A waiter went away: the step runs on with no one to tell. */
 void		 pacer_step_forget(struct pacer *, struct pacer_wait *);
 

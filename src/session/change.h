@@ -45,6 +45,7 @@ struct change {
 						   a hog */
 	size_t			 npattern;
 	uint64_t		 runtime;	/* ADD: ms, 0 none */
+	int			 line;		/* its journal's line; 0: live */
 };
 
 #endif

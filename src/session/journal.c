@@ -529,6 +529,7 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 		    journal_show(kind, q, sizeof q)));
 	tmp.kind = (enum change_kind)k;
 	tmp.at = (uint64_t)at;
+	tmp.line = ctx->line;
 	if (tmp.at < ctx->prev)
 		return (journal_error(ctx, "reordered: tick %llu is before "
 		    "tick %llu (line %d)", (unsigned long long)tmp.at,

@@ -114,6 +114,8 @@ struct session {
 	size_t			 nfeed, nextfeed;
 	size_t			 feed_branch;	/* last branch + 1; 0: none */
 	int			 keep_policy;
+	const char		*feed_label;	/* the journal's, in messages */
+	size_t			 feed_errors;	/* changes not made again */
 
 	/*
 	 * Live side by side (SPEC.md sections 6 and 10): up to

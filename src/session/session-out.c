@@ -187,7 +187,8 @@ session_runs_tick(struct session *s, uint64_t tick)
 
 	for (c = 0; c < s->params.cpus; c++) {
 		engine_cpu_info(s->e, c, &ci);
-		runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
+		if (s->runs != NULL)
+			runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
 		if (s->note == NULL || ci.task == 0 || ci.task > s->nseen)
 			continue;
 		seen = &s->seen[ci.task - 1];

@@ -261,7 +261,8 @@ session_branch(struct session *s, char **cause)
 		session_seen_update(s, id);
 	for (id = 1; id <= s->nseen; id++)
 		s->seen[id - 1].ran = 0;
-	runs_truncate(s->runs, tick);
+	if (s->runs != NULL)
+		runs_truncate(s->runs, tick);
 	lesson_rewind(s->lesson, tick);
 	s->nfired = 0;
 	/* The shadows start again from the tick gone back to. */

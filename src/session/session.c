@@ -74,8 +74,9 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
-	s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
-	    RUNS_KEEP_TICKS);
+	if (!set->no_runs)
+		s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
+		    RUNS_KEEP_TICKS);
 	s->lesson = lesson_create(sc);
 	s->history = set->history;
 	if (s->history > 0)
@@ -260,6 +261,20 @@ session_quiet(const struct session *s, uint64_t most)
 }
 
 
+/*
+ * A fed change could not be made again: say so at its journal line.
+ * The replay is then not the recording (under its own policy).
+ */
+static void
+session_feed_error(struct session *s, const struct change *ch,
+    uint64_t now, char *cause)
+{
+	fprintf(stderr, "%s:%d: %s (at tick %llu)\n", s->feed_label,
+	    ch->line, cause, (unsigned long long)now);
+	free(cause);
+	s->feed_errors++;
+}
+
 /* Make the fed changes due at this tick. */
 static void
 session_feed_due(struct session *s)
@@ -278,29 +293,28 @@ session_feed_due(struct session *s)
 			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
 			    session_branch(s, &cause) == 0)
 				now = engine_now(s->e);
-			else {
-				fprintf(stderr, "stairsd: replay: tick %llu: "
-				    "%s\n", (unsigned long long)now, cause);
-				free(cause);
-			}
+			else
+				session_feed_error(s, ch, now, cause);
 			continue;
 		}
-		if (session_change(s, ch, &cause) < 0) {
-			/* Made live, so it is made again; say if not. */
-			fprintf(stderr, "stairsd: replay: tick %llu: %s\n",
-			    (unsigned long long)now, cause);
-			free(cause);
-		}
+		/* Made live, so it is made again; say if not. */
+		if (session_change(s, ch, &cause) < 0)
+			session_feed_error(s, ch, now, cause);
 	}
 }
 
-/* Make the changes fed from a journal as their ticks come. */
+/*
+ * Make the changes fed from a journal (label: its name, in messages) as
+ * their ticks come.
+ */
 void
 session_feed(struct session *s, const struct change *ch, size_t n,
-    int keep_policy)
+    int keep_policy, const char *label)
 {
 	size_t	i;
 
+	s->feed_label = label;
+	s->feed_errors = 0;
 	s->feed = ch;
 	s->nfeed = n;
 	s->nextfeed = 0;
@@ -312,11 +326,42 @@ session_feed(struct session *s, const struct change *ch, size_t n,
 	s->keep_policy = keep_policy;
 }
 
+/* How many fed changes could not be made again. */
+size_t
+session_feed_errors(const struct session *s)
+{
+	return (s->feed_errors);
+}
+
 /* Is a branch still ahead in the fed changes? */
 int
 session_feed_branch_ahead(const struct session *s)
 {
 	return (s->nextfeed < s->feed_branch);
+}
+
+/*
+ * How many of the next ticks (at most most) session_advance may run at
+ * once: those session_quiet promises, when the engine is all that acts
+ * in a tick (no feed, trace, shadow, table counts, narration, runs or
+ * keyframes); else 0.
+ */
+uint64_t
+session_skippable(const struct session *s, uint64_t most)
+{
+	if (s->feed != NULL || s->trace != NULL || s->nshadows > 0 ||
+	    s->ledger != NULL || s->note != NULL || s->runs != NULL ||
+	    s->history > 0)
+		return (0);
+	return (session_quiet(s, most));
+}
+
+/* Run n ticks session_skippable allowed, as n session_tick would. */
+void
+session_advance(struct session *s, uint64_t n)
+{
+	s->nfired = 0;
+	engine_advance(s->e, n);
 }
 
 /* Run one tick and what follows from it. */

@@ -50,6 +50,11 @@ struct session_setup {
 	 * Its clones (keyframes, the past viewed, a branch) keep it too.
 	 */
 	int				 track_changes;
+	/*
+	 * Keep no runs (session_runs gives NULL): a headless run that
+	 * reads none, whose quiet ticks session_advance may then skip.
+	 */
+	int				 no_runs;
 	/* A human line about something at tick (narration); may be NULL. */
 	void	(*note)(void *, uint64_t tick, const char *text);
 	/* Why a real task ended, as its process says; -1 if it does not. */
@@ -91,6 +96,8 @@ const struct lesson_event *session_lessons(const struct session *,
 	    size_t *n);
 /* Ticks from now with no change and no lesson event; at most most. */
 uint64_t session_quiet(const struct session *, uint64_t most);
+uint64_t session_skippable(const struct session *, uint64_t most);
+void	 session_advance(struct session *, uint64_t n);
 /* The caption shown (NULL: none) and the tick it fired at. */
 const char *session_caption(const struct session *, uint64_t *tick);
 
@@ -130,7 +137,8 @@ void	session_tick(struct session *);
  * With a policy fixed (replay --policy), CHANGE_POLICY is skipped.
  */
 void	session_feed(struct session *, const struct change *, size_t n,
-	    int keep_policy);
+	    int keep_policy, const char *label);
+size_t	session_feed_errors(const struct session *);
 /* Is a branch still ahead in the fed changes (run on until it is made)? */
 int	session_feed_branch_ahead(const struct session *);
 

@@ -99,7 +99,7 @@ fuzz_replay(const struct journal *j)
 		scenario_free(sc);
 		return;		/* headless refuses it here too */
 	}
-	session_feed(s, j->changes, j->nchanges, 0);
+	session_feed(s, j->changes, j->nchanges, 0, "journal");
 	for (n = 0; n < FUZZ_TICKS; n++) {
 		if (engine_now(e) >= j->end && !session_feed_branch_ahead(s))
 			break;

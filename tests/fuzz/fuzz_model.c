@@ -16,8 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stairs.h"
+#include "draw.h"
 #include "fuzz.h"
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "view.h"
 
 #define FUZZ_DRAWS	12	/* screens drawn at most per input */
 
