@@ -43,6 +43,12 @@ void		 panel_big_banner(struct draw *, int cpu, int x0, int y0,
 int		 panel_choose(struct draw *, int y, int avail);
 int		 panel_choose_keep(struct draw *, int y, int avail, int *lines);
 
+/* picture.c */
+int		 picture_stairs(const struct model *);
+int		 picture_layout(struct draw *, int y, int avail);
+void		 picture_why_border(struct draw *, int cpu, int x, int y,
+		     int xmax);
+
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);
 

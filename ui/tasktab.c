@@ -136,6 +136,11 @@ tasktab_draw(struct draw *d, int y, int h)
 	enum col		 col, rowcol;
 	char			 buf[64];
 
+	/* Policies side by side: what each task got under each. */
+	if (m->nshadows > 0 && !v->compare_off) {
+		tallytab_draw(d, y, h);
+		return;
+	}
 	v->task_y = y + 1;
 	v->task_rows = 0;
 	if (h < 2)
