@@ -180,6 +180,23 @@ picture_fit(int room, int nq, int n)
 	return (room > 1 ? room - 1 : 0);
 }
 
+/*
+ * Rows a task of an axis takes when there is room to spare: 1 to 3,
+ * so one CPU on a big screen is drawn big enough for the back row.
+ */
+static int
+picture_step_rows(int room, int nq, int n)
+{
+	int	step;
+
+	if (n > nq)
+		room--;
+	if (nq <= 0 || room <= nq + 1)
+		return (1);
+	step = (room - 1) / nq;
+	return (step > 3 ? 3 : step);
+}
+
 /* "asleep: a b c" on row y: the tasks from i on (all sleeping). */
 static void
 picture_asleep(struct draw *d, const struct mtask **list, int i, int n,
@@ -464,6 +481,7 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 	const struct mcpu	*c = &d->m->cpus[cpu];
 	const struct mtask	*list[PIC_TASKS], *t;
 	int			 n, nq, i, ax, aw, xx, px, r, nw, nlab, rows, hdr;
+	int			 rstep;
 	long			 v, vmax = 0, step, span, next = 0, sl, lf;
 	char			 ms[32], ms2[32];
 	struct flow		 fl;
@@ -485,7 +503,8 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 	}
 	nw = PIC_NAME_W < w / 4 ? PIC_NAME_W : w / 4;
 	ax = x + nw + 1;
-	aw = w - nw - 1 - 22;		/* room for a label after a mark */
+	/* Room for a label after a mark (wide: the name too). */
+	aw = w - nw - 1 - (w >= 100 ? 36 + PIC_NAME_W : 22);
 	if (aw < 10)
 		aw = w - nw - 1;
 	for (i = 0; i < nq; i++) {
@@ -515,7 +534,8 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 	grid_text(d->g, x, y + hdr - 1, ax, hdr == 2 ? "min_vrt" :
 	    "vruntime", COL_HEADER);
 	rows = picture_fit(h - hdr, nq, n);
-	for (i = 0, r = y + hdr; i < rows; i++, r++) {
+	rstep = picture_step_rows(h - hdr, nq, n);
+	for (i = 0, r = y + hdr + (rstep > 1); i < rows; i++, r += rstep) {
 		t = list[i];
 		v = 0;
 		model_q(t, MQ_VRUNTIME, &v);
@@ -525,6 +545,9 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 		grid_put(d->g, px, r, L'●', picture_col(d, t));
 		grid_tag(d->g, px, r, 1, GRID_TASK(t->id));
 		xx = px + 2;
+		/* Wide: the name again by its mark, for the back row. */
+		if (w >= 100)
+			xx = picture_name(d, t, xx, r, x + w) + 1;
 		if (t->state == MTASK_RUNNING) {
 			xx = grid_text(d->g, xx, r, x + w, "runs ", COL_RUNNING);
 			if (x + w - xx > PIC_GAUGE + 14 &&
@@ -562,7 +585,7 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 	const struct mcpu	*c = &d->m->cpus[cpu];
 	const struct mtask	*list[PIC_TASKS], *t;
 	int			 n, nq, i, ax, aw, vx, half, p0, p1, r, nw, xx;
-	int			 rows, k, hdr;
+	int			 rows, k, hdr, step;
 	long			 v, dl, lag, R = 1000, next = 0, el;
 	char			 ms[32], ms2[64];
 	struct flow		 fl;
@@ -614,7 +637,10 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 		    "ahead: not eligible ▶" : "ahead ▶", COL_HEADER);
 	}
 	rows = picture_fit(h - hdr, nq, n);
-	for (i = 0, r = y + hdr; i < rows; i++, r++) {
+	step = picture_step_rows(h - hdr, nq, n);
+	for (i = 0, r = y + hdr + (step > 1); i < rows; i++, r += step) {
+		if (step > 1)
+			grid_put(d->g, vx, r - 1, d->gl->v, COL_TITLE);
 		t = list[i];
 		v = dl = lag = 0;
 		model_q(t, MQ_VRUNTIME, &v);
@@ -639,7 +665,7 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 			snprintf(ms2, sizeof ms2, "%s lag %s",
 			    t->state == MTASK_RUNNING ? "runs," : "next,",
 			    picture_ms(ms, sizeof ms, lag, 1));
-			if (p0 - ax > grid_width(ms2) + 1 && v < 0)
+			if (p0 - ax > grid_width(ms2) + 1)
 				grid_text(d->g, p0 - grid_width(ms2) - 1, r,
 				    p0, ms2, t->state == MTASK_RUNNING ?
 				    COL_RUNNING : COL_TITLE);
@@ -859,6 +885,9 @@ picture_layout(struct draw *d, int y, int avail)
 	if (shown > prow)
 		shown = prow;
 	ph = avail / shown;
+	/* All in view: room to spare spreads the rows (up to 3 a task). */
+	if (shown == prow && pic != PIC_QUEUE && pic != PIC_ARRAYS)
+		want += 2 * (want - 4);
 	if (ph > want + 2)
 		ph = want + 2;
 	if (ph < 3)
