@@ -231,7 +231,7 @@ static const struct keys_entry keys_table[] = {
 	    "Stop the daemon for every client, after asking." },
 	{ .keys = { 'c' },
 	  .action = KEYS_DO_VIEW_COMPARE,
-	  .help_keys = "c", .help = "all policies / one",
+	  .help_keys = "c C", .help = "policies compared",
 	  .man =
 	    "With a comparison running\n"
 	    ".Pq the protocol's Ic compare ,\n"
@@ -244,7 +244,6 @@ static const struct keys_entry keys_table[] = {
 	    "does." },
 	{ .keys = { 'C' },
 	  .action = KEYS_DO_VIEW_COMPARE, .flags = KEYS_CHANGES,
-	  .help_keys = "C", .help = "policies compared..",
 	  .bar[KEYS_BAR] = "C compare..",
 	  .man =
 	    "Prompt for up to three policies to compare with the enforced\n"

@@ -270,6 +270,23 @@ cpus:
 	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
+/* Whether any task or CPU line of the model carried quantities. */
+static int
+model_has_q(const struct model *m)
+{
+	int	i;
+
+	for (i = 0; i < m->ncpus; i++) {
+		if (m->cpus[i].qhas != 0 || m->cpus[i].norder >= 0)
+			return (1);
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].qhas != 0)
+			return (1);
+	}
+	return (0);
+}
+
 /*
  * A frame ended: each shadow's lines (a full set each frame) become its
  * model; the shadows the frame had not go.
@@ -307,8 +324,9 @@ model_commit_shadow(struct model *m)
 		sh->stage_shadow[0] = '\0';
 		model_commit(sh);
 		memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+		/* Its policy's, when its lines carry what that draws. */
 		snprintf(sh->picture, sizeof sh->picture, "%s",
-		    model_picture_of(sh->policy));
+		    model_has_q(sh) ? model_picture_of(sh->policy) : "stairs");
 	}
 }
 
@@ -692,8 +710,9 @@ model_frame_policies(struct model *m, struct proto_fields *f)
 	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
 	    s != NULL && *s != '\0' ? s : "staircase");
 	s = protocol_get(f, "picture");
+	/* A daemon that names no picture sends no quantities: stairs. */
 	snprintf(m->stage_picture, sizeof m->stage_picture, "%s",
-	    s != NULL && *s != '\0' ? s : model_picture_of(m->stage_policy));
+	    s != NULL && *s != '\0' ? s : "stairs");
 	s = protocol_get(f, "shadow");
 	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
 	    s != NULL ? s : "");

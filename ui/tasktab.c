@@ -137,7 +137,9 @@ tasktab_draw(struct draw *d, int y, int h)
 	char			 buf[64];
 
 	/* Policies side by side: what each task got under each. */
-	if (m->nshadows > 0 && !v->compare_off) {
+	for (i = 0; i < m->ntasks && !m->tasks[i].tally.valid; i++)
+		;
+	if (m->nshadows > 0 && !v->compare_off && i < m->ntasks) {
 		tallytab_draw(d, y, h);
 		return;
 	}
