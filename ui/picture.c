@@ -228,6 +228,7 @@ struct flow {
 	int		 x, y, w, h;
 	int		 xx, r;
 	int		 dropped;
+	const char	*pending;	/* a heading not yet written */
 };
 
 static void
@@ -241,6 +242,7 @@ flow_start(struct flow *f, struct draw *d, int x, int y, int w, int h)
 	f->xx = x;
 	f->r = y;
 	f->dropped = 0;
+	f->pending = NULL;
 }
 
 /* Room for width more columns (wrapping): 0 when the rows are full. */
@@ -258,9 +260,9 @@ flow_room(struct flow *f, int width)
 	return (1);
 }
 
-/* A heading word ("expired:"). */
+/* A heading word ("expired:"), written with the next task (pending). */
 static void
-flow_word(struct flow *f, const char *s)
+flow_word_now(struct flow *f, const char *s)
 {
 	if (!flow_room(f, grid_width(s) + 1))
 		return;
@@ -268,10 +270,21 @@ flow_word(struct flow *f, const char *s)
 	    COL_HEADER) + 1;
 }
 
+/* A heading for the tasks that follow: said only if one does. */
+static void
+flow_word(struct flow *f, const char *s)
+{
+	f->pending = s;
+}
+
 /* A task and what follows its name ("+1.2"). */
 static void
 flow_task(struct flow *f, const struct mtask *t, const char *suffix)
 {
+	if (f->pending != NULL) {
+		flow_word_now(f, f->pending);
+		f->pending = NULL;
+	}
 	if (!flow_room(f, (int)strlen(t->name) + grid_width(suffix) + 2)) {
 		f->dropped++;
 		return;
@@ -305,7 +318,11 @@ picture_why_rows(struct draw *d, int cpu, int x, int y, int xmax, int h)
 	if (h <= 0 || xmax - x < 8)
 		return;
 	s = w != NULL ? w->text : "no switch yet";
-	xx = grid_text(d->g, x, y, xmax, "why: ", COL_HEADER);
+	if (w != NULL && xmax - x > 60)
+		xx = grid_textf(d->g, x, y, xmax, COL_HEADER, "why (%ld ms): ",
+		    w->tick);
+	else
+		xx = grid_text(d->g, x, y, xmax, "why: ", COL_HEADER);
 	for (r = 0; r < h && *s != '\0'; r++) {
 		n = bar_wrap(s, xmax - xx);
 		if (r == h - 1 && s[n] != '\0' && n > 0) {
@@ -367,7 +384,8 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 		/* Short: "active: 125 editor hog1 expired: hog2". */
 		flow_start(&fl, d, x, y, w, h);
 		for (k = 0; k < 2; k++) {
-			flow_word(&fl, k ? "expired:" : "active (prio bonus):");
+			flow_word_now(&fl, k ? "expired:" :
+			    "active (prio bonus):");
 			for (i = 0; i < nq; i++) {
 				arr = 0;
 				model_q(list[i], MQ_ARRAY, &arr);
@@ -417,11 +435,12 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 			xx = grid_text(d->g, xx + 1, row[a], xmax, "[",
 			    COL_RUNNING);
 			xx = picture_name(d, t, xx, row[a], xmax);
-			if (xmax - xx > PIC_GAUGE + 22) {
+			k = xmax - xx - 22 > PIC_GAUGE ? PIC_GAUGE :
+			    xmax - xx - 22;
+			if (k >= 3) {
 				xx = grid_text(d->g, xx, row[a], xmax, " ",
 				    COL_RUNNING);
-				xx = picture_gauge(d, t, xx, row[a], xmax,
-				    PIC_GAUGE);
+				xx = picture_gauge(d, t, xx, row[a], xmax, k);
 				xx = grid_textf(d->g, xx, row[a], xmax,
 				    COL_RUNNING, " %d/%d ms", t->left,
 				    t->slice);

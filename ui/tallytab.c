@@ -47,6 +47,8 @@ static void
 tallytab_block(struct draw *d, const struct mtally *ty, int x, int y, int bw,
     enum col col)
 {
+	int	x0 = x;
+
 	char	a[24], b[24], c[24], lat[80];
 
 	if (ty == NULL) {
@@ -63,9 +65,17 @@ tallytab_block(struct draw *d, const struct mtally *ty, int x, int y, int bw,
 	if (bw >= TALLY_WIDE)
 		grid_textf(d->g, x, y, x + bw, col, "%5d.%d%% %5ld  %s",
 		    ty->share10 / 10, ty->share10 % 10, ty->runs, lat);
-	else
-		grid_textf(d->g, x, y, x + bw, col, "%3d %3ld %s",
-		    (ty->share10 + 5) / 10, ty->runs, lat);
+	else {
+		x = grid_textf(d->g, x, y, x0 + bw, col, "%3d %3ld ",
+		    (ty->share10 + 5) / 10, ty->runs);
+		/* Cut: its end an ellipsis, not a number that looks whole. */
+		if (grid_width(lat) > bw - 8 && bw - 8 > 1) {
+			lat[bw - 9] = '\0';
+			x = grid_text(d->g, x, y, x0 + bw, lat, col);
+			grid_put(d->g, x, y, L'…', col);
+		} else
+			grid_text(d->g, x, y, x0 + bw, lat, col);
+	}
 }
 
 /* The table in rows [y, y + h): a heading, then a row per task. */
