@@ -502,7 +502,7 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 	int			 n, nq, i, ax, aw, xx, px, r, nw, nlab, rows, hdr;
 	int			 rstep;
 	long			 v, vmax = 0, step, span, next = 0, sl, lf;
-	char			 ms[32], ms2[32];
+	char			 ms[32], ms2[64];
 	struct flow		 fl;
 
 	n = picture_tasks(d, cpu, list, &nq, picture_by_vruntime);
@@ -523,7 +523,7 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 	nw = PIC_NAME_W < w / 4 ? PIC_NAME_W : w / 4;
 	ax = x + nw + 1;
 	/* Room for a label after a mark (wide: the name too). */
-	aw = w - nw - 1 - (w >= 100 ? 36 + PIC_NAME_W : 22);
+	aw = w - nw - 1 - (w >= 100 ? 36 + PIC_NAME_W : w >= 60 ? 22 : 7);
 	if (aw < 10)
 		aw = w - nw - 1;
 	for (i = 0; i < nq; i++) {
@@ -579,10 +579,13 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 				    lf < 0 ? 0 : lf, 0), picture_ms(ms2,
 				    sizeof ms2, sl, 0));
 			}
-		} else if (t->id == next)
-			grid_textf(d->g, xx, r, x + w, COL_TITLE,
-			    "◀ next: smallest (%s)", picture_ms(ms, sizeof ms,
-			    v, 1));
+		} else if (t->id == next) {
+			/* Narrow: the short word, not a cut long one. */
+			snprintf(ms2, sizeof ms2, "◀ next: smallest (%s)",
+			    picture_ms(ms, sizeof ms, v, 1));
+			grid_text(d->g, xx, r, x + w, x + w - xx >=
+			    grid_width(ms2) ? ms2 : "◀ next", COL_TITLE);
+		}
 		else
 			grid_text(d->g, xx, r, x + w,
 			    picture_ms(ms, sizeof ms, v, 1), COL_RANK);
@@ -688,9 +691,12 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 				grid_text(d->g, p0 - grid_width(ms2) - 1, r,
 				    p0, ms2, t->state == MTASK_RUNNING ?
 				    COL_RUNNING : COL_TITLE);
-			else
+			else if (x + w - xx - 1 >= grid_width(ms2))
 				grid_text(d->g, xx + 1, r, x + w, ms2,
 				    t->state == MTASK_RUNNING ? COL_RUNNING :
+				    COL_TITLE);
+			else if (t->id == next && x + w - xx >= 6)
+				grid_text(d->g, xx + 1, r, x + w, "◀ next",
 				    COL_TITLE);
 		}
 	}
