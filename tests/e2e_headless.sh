@@ -344,7 +344,7 @@ expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
 	    ok "--compare unknown" || fail "--compare bfs: '$(cat "$tmp/err")'"; }
 expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \
     --compare staircase --trace - &&
-	{ grep -q 'no --policy, --trace, --perfetto or --table with it' \
+	{ grep -q 'no --policy, --trace, --perfetto, --table or --explain with it' \
 	    "$tmp/err" && ok "--compare with --trace refused" ||
 	    fail "--compare --trace: '$(cat "$tmp/err")'"; }
 expect_status 2 "$sd" --headless --scenario "$tmp/two.cfg" --ticks 5 \

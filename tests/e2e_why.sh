@@ -35,11 +35,11 @@ for p in staircase o1 cfs rr; do
 	"$sd" --headless --scenario o1-vs-staircase --ticks 1000 --policy $p \
 	    --explain >"$tmp/$p" 2>>"$tmp/err"
 done
-expect "$tmp/staircase" '^why tick=10 cpu=0 task=2 text=hog1 used its 10 ms at rank 120, down to 121; hog2 at 120 is the best rank now$' \
+expect "$tmp/staircase" '^why tick=10 cpu=0 task=2 text=hog1 used its 10 ms at rank 120, down to 121; hog2 at 120 is the best rank now; next hog3 at 120$' \
     "staircase: a stair used up"
 expect "$tmp/o1" 'text=hog1 moved to the expired array: its timeslice ran out, not interactive (prio 125, bonus -5)' \
     "o1: an expiry into the expired array"
-expect "$tmp/o1" 'text=editor preempts hog[0-9]: woke at prio 1[0-9]*, bonus [-+][0-9], above 125$' \
+expect "$tmp/o1" 'text=editor preempts hog[0-9]: woke at prio 1[0-9]*, bonus [-+][0-9], above 125; next hog[0-9] at prio 125$' \
     "o1: a wake preemption by prio"
 expect "$tmp/cfs" 'text=.*: smallest vruntime [0-9.]* ms (min_vruntime [0-9.]*; next hog[0-9] at [0-9.]*)' \
     "cfs: the smallest vruntime"
@@ -76,8 +76,8 @@ expect "$tmp/f1" '^frame .* delta=0 shadow=o1,cfs,rr picture=lag$' \
     "frame: shadow=o1,cfs,rr picture=lag"
 expect "$tmp/f1" '^cpu id=0 .* V_us=-*[0-9]* min_vruntime_us=-*[0-9]* next=[0-9]*$' \
     "cpu: eevdf's V, min_vruntime, next"
-expect "$tmp/f1" '^task id=1 name=hog1 .* vruntime_us=-*[0-9]* lag_us=-*[0-9]* deadline_us=-*[0-9]* eligible=[01]$' \
-    "task: eevdf's vruntime, lag, deadline, eligible"
+expect "$tmp/f1" '^task id=1 name=hog1 .* vruntime_us=-*[0-9]* lag_us=-*[0-9]* deadline_us=-*[0-9]* eligible=[01] weight=1024$' \
+    "task: eevdf's vruntime, lag, deadline, eligible, weight"
 expect "$tmp/f1" '^scpu id=0 .* expired_ms=[0-9]* starve_ms=[0-9]* best_expired=[0-9]* nr_active=[0-9]* nr_expired=[0-9]* policy=o1$' \
     "scpu: o1's arrays and starvation clock"
 expect "$tmp/f1" '^scpu id=0 .* min_vruntime_us=[0-9]* next=[0-9]* period_us=[0-9]* policy=cfs$' \
@@ -85,7 +85,7 @@ expect "$tmp/f1" '^scpu id=0 .* min_vruntime_us=[0-9]* next=[0-9]* period_us=[0-
 expect "$tmp/f1" '^scpu id=0 .* order=[0-9,]* policy=rr$' "scpu: rr's order"
 expect "$tmp/f1" '^stask id=4 name=editor .* array=[01] bonus=-*[0-9] sleep_avg=[0-9]* policy=o1$' \
     "stask: o1's array, bonus, sleep_avg"
-expect "$tmp/f1" '^stask id=1 name=hog1 .* vruntime_us=-*[0-9]* slice_us=[0-9]* left_us=-*[0-9]* policy=cfs$' \
+expect "$tmp/f1" '^stask id=1 name=hog1 .* vruntime_us=-*[0-9]* slice_us=[0-9]* left_us=-*[0-9]* weight=1024 policy=cfs$' \
     "stask: cfs's vruntime"
 expect "$tmp/f1" '^why cpu=0 tick=[0-9]* task=[0-9]* text=.*eligible (lag ' \
     "why: eevdf's line"

@@ -136,15 +136,17 @@ test_staircase(void **state)
 	(void)state;
 	why_mix(e);
 	why_run(e, 2000);
-	WHY_IS(0, 0, "hog1: arrived at rank 120, the best here (4 queued)");
+	WHY_IS(0, 0, "hog1: arrived at rank 120, the best here (4 queued); "
+	    "next hog2 at 120");
 	WHY_IS(10, 0, "hog1 used its 10 ms at rank 120, down to 121; hog2 "
-	    "at 120 is the best rank now");
+	    "at 120 is the best rank now; next hog3 at 120");
 	WHY_NONE(11, 0);
 	WHY_IS(32, 0, "editor slept; hog1: rank 121, the best here "
-	    "(3 queued)");
+	    "(3 queued); next hog2 at 121");
 	WHY_IS(62, 0, "hog3 used its 10 ms at rank 121, down to 122; hog1, "
-	    "also at 122, was there first");
-	WHY_IS(618, 0, "editor preempts hog1: woke at rank 120, above 121");
+	    "also at 122, was there first; next hog2 at 122");
+	WHY_IS(618, 0, "editor preempts hog1: woke at rank 120, above 121; "
+	    "next hog1 at 121");
 	engine_free(e);
 
 	/* A fall-off, with a task arriving as it happens. */
@@ -153,7 +155,8 @@ test_staircase(void **state)
 	et_hog(e, "late", 0, 200, NULL);
 	why_run(e, 200);
 	WHY_IS(200, 0, "hog fell off the bottom: descent 2 (k=2) starts at "
-	    "121 with 20 ms; late at 120 is the best rank now");
+	    "121 with 20 ms; late at 120 is the best rank now; next hog at "
+	    "121");
 	engine_free(e);
 }
 
@@ -166,14 +169,20 @@ test_o1(void **state)
 	why_mix(e);
 	why_run(e, 1000);
 	WHY_IS(0, 0, "hog1 arrived; hog1 heads the active array at prio 125, "
-	    "bonus -5 (4 active, 0 expired)");
+	    "bonus -5 (4 active, 0 expired); next hog2 at prio 125");
 	WHY_IS(102, 0, "hog1 moved to the expired array: its timeslice ran "
 	    "out, not interactive (prio 125, bonus -5); hog2 heads the active "
-	    "array at prio 125, bonus -5 (3 active, 1 expired)");
+	    "array at prio 125, bonus -5 (3 active, 1 expired); next hog3 at "
+	    "prio 125");
+	WHY_IS(306, 0, "hog3 moved to the expired array: its timeslice ran "
+	    "out, not interactive (prio 125, bonus -5); editor heads the "
+	    "active array at prio 125, bonus -5 (1 active, 3 expired); then "
+	    "the arrays swap");
 	WHY_IS(308, 0, "editor slept; the active array ran empty: the arrays "
-	    "swap; hog1 heads the new active array at prio 125, bonus -5");
+	    "swap; hog1 heads the new active array at prio 125, bonus -5; next "
+	    "hog2 at prio 125");
 	WHY_IS(348, 0, "editor preempts hog1: woke at prio 122, bonus -2, "
-	    "above 125");
+	    "above 125; next hog1 at prio 125");
 	engine_free(e);
 
 	/* Two interactive tasks: the granularity requeue, the reinsert. */
@@ -247,11 +256,12 @@ test_rr(void **state)
 	(void)state;
 	why_mix(e);
 	why_run(e, 200);
-	WHY_IS(0, 0, "hog1: arrived, at the head of the FIFO (4 queued)");
+	WHY_IS(0, 0, "hog1: arrived, at the head of the FIFO (4 queued); "
+	    "then hog2");
 	WHY_IS(10, 0, "hog1 used its 10 ms slice: to the tail; hog2, next in "
-	    "the FIFO (4 queued), takes its turn");
+	    "the FIFO (4 queued), takes its turn; then hog3");
 	WHY_IS(32, 0, "editor slept; hog1, next in the FIFO (3 queued), takes "
-	    "its turn");
+	    "its turn; then hog2");
 	engine_free(e);
 }
 
@@ -321,6 +331,32 @@ test_same(void **state)
 	assert_true(lines > 1000);
 }
 
+/*
+ * Quiet ticks run at once (engine_advance) change no runner: after
+ * them the engine gives no why line, not the last switch's again.
+ */
+static void
+test_advance(void **state)
+{
+	struct engine	*e = why_engine(&engine_policy_staircase, 1);
+	size_t		 n = 0;
+	int		 i;
+
+	(void)state;
+	et_hog(e, "hog1", 0, 0, NULL);
+	et_hog(e, "hog2", 0, 0, NULL);
+	for (i = 0; i < 100 && n == 0; i++) {
+		engine_tick(e);
+		(void)engine_whys(e, &n);
+	}
+	assert_true(n > 0);
+	assert_true(engine_quiet(e, 5) > 0);
+	engine_advance(e, 1);
+	(void)engine_whys(e, &n);
+	assert_int_equal(n, 0);
+	engine_free(e);
+}
+
 int
 main(void)
 {
@@ -331,6 +367,7 @@ main(void)
 		cmocka_unit_test(test_eevdf),
 		cmocka_unit_test(test_rr),
 		cmocka_unit_test(test_same),
+		cmocka_unit_test(test_advance),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -622,6 +622,8 @@ cfs_info(const struct engine_env *env, const void *ts,
 
 	ti->rank = NICE_TO_PRIO(t->nice);
 	ti->field[0] = ti->field[1] = ti->field[2] = 0;
+	/* Its load weight: how fast its mark moves along the axis. */
+	ti->field[3] = cfs_weight(t->nice);
 	if (t->cpu >= 0) {
 		q = engine_rq(env, t->cpu);
 		ti->field[0] = (t->vruntime - q->min_vruntime) / 1000;
@@ -748,8 +750,8 @@ const struct engine_policy engine_policy_cfs = {
 	.name = "cfs",
 	.columns = "vruntime_us,slice_us,left_us",
 	.ncols = 3,
-	.fields = "vruntime_us,slice_us,left_us",
-	.nfields = 3,
+	.fields = "vruntime_us,slice_us,left_us,weight",
+	.nfields = 4,
 	.rq_fields = "min_vruntime_us,next,period_us",
 	.nrq_fields = 3,
 	.picture = "vruntime",

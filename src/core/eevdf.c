@@ -1181,6 +1181,8 @@ eevdf_info(const struct engine_env *env, const void *ts,
 		ti->field[1] = t->vlag * eevdf_weight(t->nice) /
 		    NICE_0_LOAD / 1000;
 	}
+	/* Its weight: the lag's scale and how fast its vruntime grows. */
+	ti->field[EEVDF_NCOLS] = eevdf_weight(t->nice);
 	ti->left = left;
 	ti->slice = slice;
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
@@ -1324,8 +1326,8 @@ const struct engine_policy engine_policy_eevdf = {
 	.name = "eevdf",
 	.columns = "vruntime_us,lag_us,deadline_us,eligible",
 	.ncols = EEVDF_NCOLS,
-	.fields = "vruntime_us,lag_us,deadline_us,eligible",
-	.nfields = EEVDF_NCOLS,
+	.fields = "vruntime_us,lag_us,deadline_us,eligible,weight",
+	.nfields = EEVDF_NCOLS + 1,
 	.rq_fields = "V_us,min_vruntime_us,next",
 	.nrq_fields = 3,
 	.picture = "lag",

@@ -4,8 +4,8 @@
  * engine-info.c (snapshots, the log of changes, notes, audits, clones),
  * engine-why.c (the why of each pick), engine-task.c (tasks, names,
  * groups, live changes) and engine-tick.c (the engine's life and its
- * tick), each file calling only those before it.  Nothing outside src/core/engine*.c includes it: the rest
- * of the program sees engine.h.
+ * tick), each file calling only those before it.  Nothing outside
+ * src/core/engine*.c includes it: the rest of the program sees engine.h.
  */
 #ifndef STAIRS_ENGINE_STATE_H
 #define STAIRS_ENGINE_STATE_H

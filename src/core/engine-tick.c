@@ -612,6 +612,7 @@ engine_advance(struct engine *e, uint64_t n)
 		e->env.now = now;
 		e->notes.n = 0;
 		e->ndue = 0;
+		e->whys.n = 0;		/* no runner changes: nothing to explain */
 		for (c = 0; c < e->p.cpus; c++) {
 			if ((id = e->cpus[c].last.task) != 0)
 				engine_run(e, c, &e->tasks[id - 1], now);

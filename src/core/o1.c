@@ -22,6 +22,7 @@
  * timer or I/O completion (activated = 2): no engine task wakes another.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "engine.h"
 #include "xmalloc.h"
@@ -753,7 +754,7 @@ o1_why_prev(const struct engine_env *env, const struct o1_rq *q,
  * woken task of a better prio, or left.
  */
 static void
-o1_why(const struct engine_env *env, const void *rq,
+o1_why_line(const struct engine_env *env, const void *rq,
     const struct engine_switch *sw, char *buf, size_t len)
 {
 	const struct o1_rq	*q = rq;
@@ -801,6 +802,36 @@ o1_why(const struct engine_env *env, const void *rq,
 		snprintf(prev, sizeof prev, "%s waits at prio %d", pn,
 		    p->prio);
 	snprintf(buf, len, "%s; %s", prev, head);
+}
+
+/*
+ * The why line, then who runs after the pick if it left now: the next
+ * in the active array (its prio's queue, else the next prio in use),
+ * else the arrays would swap.
+ */
+static void
+o1_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct o1_rq	*q = rq;
+	const struct prio_array	*a = &q->arrays[q->active];
+	const struct o1_task	*n, *x;
+	size_t			 at;
+	int			 id, r;
+
+	o1_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	n = engine_ts(env, sw->next);
+	id = env->links.next[sw->next];
+	if (id == 0 && (r = prio_array_next(a, n->prio)) >= 0)
+		id = a->head[r];
+	if (id != 0) {
+		x = engine_ts(env, id);
+		snprintf(buf + at, len - at, "; next %s at prio %d",
+		    engine_task_name(env->e, id), x->prio);
+	} else if (q->arrays[1 - q->active].nr > 0)
+		snprintf(buf + at, len - at, "; then the arrays swap");
 }
 
 /*

@@ -10,6 +10,7 @@
  */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine.h"
 #include "xmalloc.h"
@@ -170,7 +171,7 @@ rr_format(const struct engine_cpu_info *row, char *p)
  * the one that ran used up its slice and went to the tail, or left.
  */
 static void
-rr_why(const struct engine_env *env, const void *rq,
+rr_why_line(const struct engine_env *env, const void *rq,
     const struct engine_switch *sw, char *buf, size_t len)
 {
 	const struct prio_array	*q = rq;
@@ -196,6 +197,22 @@ rr_why(const struct engine_env *env, const void *rq,
 		snprintf(buf, len, "%s %s; %s, next in the FIFO (%d queued), "
 		    "takes its turn", pn, engine_fate_text(sw, f, sizeof f), nn,
 		    q->nr);
+}
+
+/* The why line, then who follows the pick in the FIFO. */
+static void
+rr_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	size_t	at;
+	int	id;
+
+	rr_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	if ((id = env->links.next[sw->next]) != 0)
+		snprintf(buf + at, len - at, "; then %s",
+		    engine_task_name(env->e, id));
 }
 
 /* The FIFO from its head, the running task first: at most max ids. */

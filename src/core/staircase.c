@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "staircase.h"
@@ -336,7 +337,7 @@ staircase_how(const struct engine_switch *sw, const struct stair *n,
  * better rank (woken, maybe climbed a stair), or left the queue.
  */
 static void
-staircase_why(const struct engine_env *env, const void *rq,
+staircase_why_line(const struct engine_env *env, const void *rq,
     const struct engine_switch *sw, char *buf, size_t len)
 {
 	const struct prio_array	*a = rq;
@@ -384,6 +385,35 @@ staircase_why(const struct engine_env *env, const void *rq,
 	else
 		snprintf(buf, len, "%s preempts %s: %s, above %d", nn, pn, how,
 		    p->rank);
+}
+
+/*
+ * The why line, then who runs after the pick if it left now: the next
+ * in its rank's queue, else the head of the next rank in use.
+ */
+static void
+staircase_why(const struct engine_env *env, const void *rq,
+    const struct engine_switch *sw, char *buf, size_t len)
+{
+	const struct prio_array	*a = rq;
+	const struct stair	*n, *x;
+	size_t			 at;
+	int			 id, r;
+
+	staircase_why_line(env, rq, sw, buf, len);
+	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
+		return;
+	n = engine_ts(env, sw->next);
+	id = env->links.next[sw->next];
+	if (id == 0 && (r = prio_array_next(a, n->rank)) >= 0)
+		id = a->head[r];
+	if (id == 0) {
+		snprintf(buf + at, len - at, "; nothing else queued");
+		return;
+	}
+	x = engine_ts(env, id);
+	snprintf(buf + at, len - at, "; next %s at %d",
+	    engine_task_name(env->e, id), x->rank);
 }
 
 /* The trace's columns: iter,left. */

@@ -361,7 +361,7 @@ frames_body_shadow(struct frames_body **bp, const struct engine *sh)
  * since compare started, as headless --compare prints them.
  */
 static void
-frames_body_tally(struct frames_body **bp, const struct tally *y,
+frames_body_tally(struct frames_body **bp, struct tally *y,
     const char *pol, int ntasks)
 {
 	const struct wire_line	*l = &wire_tally;
@@ -399,7 +399,7 @@ frames_body_shadows(struct frames *f, struct frames_body **bp)
 {
 	struct session		*s = live_session(f->live);
 	const struct engine	*sh;
-	const struct tally	*y;
+	struct tally		*y;
 	int			 i, n;
 
 	for (i = 0; (sh = session_shadow_at(s, i)) != NULL; i++)

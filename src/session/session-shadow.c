@@ -217,7 +217,7 @@ session_shadow_policy(const struct session *s)
  * i 0 the enforced engine's, i + 1 shadow i's; NULL: no shadows, or
  * the past is viewed.
  */
-const struct tally *
+struct tally *
 session_tally(const struct session *s, int i)
 {
 	if (s->view != NULL || s->nshadows == 0 || i < 0 ||

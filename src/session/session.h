@@ -167,7 +167,7 @@ const struct engine_policy *session_shadow_policy_at(const struct session *,
 const struct engine *session_shadow(const struct session *);
 const struct engine_policy *session_shadow_policy(const struct session *);
 /* i 0: the enforced engine's tally, i + 1: shadow i's; NULL: none. */
-const struct tally *session_tally(const struct session *, int i);
+struct tally *session_tally(const struct session *, int i);
 
 /*
  * Rewind (SPEC.md section 7): keyframes every few thousand ticks within

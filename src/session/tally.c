@@ -17,6 +17,9 @@ struct tally_task {
 	int		 pending;
 	uint64_t	 wakes, max;
 	uint32_t	*ring;		/* TALLY_WINDOW; NULL: no wake yet */
+	/* The percentiles as of pct_wakes wakes (computed when asked). */
+	uint64_t	 pct_wakes;
+	uint32_t	 p50, p95;
 };
 
 struct tally {
@@ -124,11 +127,15 @@ tally_cmp(const void *a, const void *b)
 	return ((x > z) - (x < z));
 }
 
-/* Task id's numbers; percentiles by nearest rank over the window. */
+/*
+ * Task id's numbers; percentiles by nearest rank over the window,
+ * computed again only when a wake came since they last were (a frame
+ * asks for every task's, many times a second).
+ */
 void
-tally_row(const struct tally *y, int id, struct tally_row *r)
+tally_row(struct tally *y, int id, struct tally_row *r)
 {
-	const struct tally_task	*t;
+	struct tally_task	*t;
 	uint32_t		 v[TALLY_WINDOW];
 	size_t			 n, rank;
 
@@ -142,11 +149,16 @@ tally_row(const struct tally *y, int id, struct tally_row *r)
 	r->max = t->max;
 	if (t->wakes == 0)
 		return;
-	n = t->wakes < TALLY_WINDOW ? (size_t)t->wakes : TALLY_WINDOW;
-	memcpy(v, t->ring, n * sizeof *v);
-	qsort(v, n, sizeof *v, tally_cmp);
-	rank = (50 * n + 99) / 100;
-	r->p50 = v[(rank < 1 ? 1 : rank) - 1];
-	rank = (95 * n + 99) / 100;
-	r->p95 = v[(rank < 1 ? 1 : rank) - 1];
+	if (t->pct_wakes != t->wakes) {
+		n = t->wakes < TALLY_WINDOW ? (size_t)t->wakes : TALLY_WINDOW;
+		memcpy(v, t->ring, n * sizeof *v);
+		qsort(v, n, sizeof *v, tally_cmp);
+		rank = (50 * n + 99) / 100;
+		t->p50 = v[(rank < 1 ? 1 : rank) - 1];
+		rank = (95 * n + 99) / 100;
+		t->p95 = v[(rank < 1 ? 1 : rank) - 1];
+		t->pct_wakes = t->wakes;
+	}
+	r->p50 = t->p50;
+	r->p95 = t->p95;
 }

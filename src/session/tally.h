@@ -34,7 +34,7 @@ void		 tally_tick(struct tally *, const struct engine *,
 		    uint64_t tick);
 uint64_t	 tally_since(const struct tally *);
 uint64_t	 tally_ticks(const struct tally *);	/* counted */
-/* Task id's numbers (all 0 for one never counted). */
-void		 tally_row(const struct tally *, int id, struct tally_row *);
+/* Task id's numbers (all 0 for one never counted); caches percentiles. */
+void		 tally_row(struct tally *, int id, struct tally_row *);
 
 #endif
