@@ -370,6 +370,7 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 	const struct mtask	*list[PIC_TASKS], *t;
 	int			 n, nq, i, a, half, row[2], x0, xx, xmax, k;
 	int			 lastrank[2] = { -1, -1 }, more[2] = { 0, 0 };
+	int			 rstep;
 	long			 v, age = 0, starve = 0, arr;
 	char			 buf[64];
 	struct flow		 fl;
@@ -413,6 +414,9 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 		grid_put(d->g, x + half - 1, y + i, d->gl->v, COL_BORDER);
 	/* A row per task, in prio order, on its array's side. */
 	row[0] = row[1] = y;
+	/* Room to spare: up to three rows a task, as on the axes. */
+	rstep = picture_step_rows(h - 1, nq - k > k ? nq - k : k,
+	    (nq - k > k ? nq - k : k) + (n > nq));
 	for (i = 0; i < nq; i++) {
 		t = list[i];
 		arr = 0;
@@ -420,11 +424,11 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 		a = arr != 0;
 		x0 = a ? x + half + 1 : x;
 		xmax = a ? x + w : x + half - 2;
-		if (row[a] + 1 >= y + h - (n > nq && !a)) {
+		if (row[a] + rstep >= y + h - (n > nq && !a)) {
 			more[a]++;
 			continue;
 		}
-		row[a]++;
+		row[a] += rstep;
 		xx = x0;
 		if (t->rank != lastrank[a])
 			grid_textf(d->g, x0, row[a], xmax, COL_RANK, "%3d",
@@ -911,7 +915,7 @@ picture_layout(struct draw *d, int y, int avail)
 		shown = prow;
 	ph = avail / shown;
 	/* All in view: room to spare spreads the rows (up to 3 a task). */
-	if (shown == prow && pic != PIC_QUEUE && pic != PIC_ARRAYS)
+	if (shown == prow && pic != PIC_QUEUE)
 		want += 2 * (want - 4);
 	if (ph > want + 2)
 		ph = want + 2;
