@@ -913,6 +913,11 @@ picture_layout(struct draw *d, int y, int avail)
 		shown = 1;
 	if (shown > prow)
 		shown = prow;
+	/* Scrolled: a line under the panels says which rows show. */
+	if (shown < prow && avail > 4) {
+		avail--;
+		shown = avail / 4 > 0 ? avail / 4 : 1;
+	}
 	ph = avail / shown;
 	/* All in view: room to spare spreads the rows (up to 3 a task). */
 	if (shown == prow && pic != PIC_QUEUE)
@@ -935,9 +940,11 @@ picture_layout(struct draw *d, int y, int avail)
 			picture_one(d, pic, cpu, x, y + r * ph, w, ph);
 		}
 	}
-	if (shown < prow)
-		grid_textf(d->g, d->g->w - 24, y + shown * ph - 1, d->g->w,
-		    COL_TITLE, " CPU rows %d-%d/%d [ ] ", v->cpu_top + 1,
+	if (shown < prow) {
+		grid_textf(d->g, 1, y + shown * ph, d->g->w, COL_TITLE,
+		    "CPU rows %d-%d/%d ([ ] scroll)", v->cpu_top + 1,
 		    v->cpu_top + shown, prow);
+		return (shown * ph + 1);
+	}
 	return (shown * ph);
 }
