@@ -220,7 +220,7 @@ model_parse_session(struct proto_fields *f, int *live, long *now, int *alive,
 /* The names of the policies' quantities (enum mq, enum mcq). */
 static const char *const model_q_names[MQ_MAX] = {
 	"descent", "array", "bonus", "sleep_avg", "vruntime_us", "slice_us",
-	"left_us", "lag_us", "deadline_us", "eligible"
+	"left_us", "lag_us", "deadline_us", "eligible", "weight"
 };
 static const char *const model_cq_names[MCQ_MAX] = {
 	"expired_ms", "starve_ms", "best_expired", "nr_active", "nr_expired",

@@ -50,6 +50,7 @@ enum mq {
 	MQ_LAG,			/* eevdf: us of CPU time */
 	MQ_DEADLINE,		/* eevdf: less V (us) */
 	MQ_ELIGIBLE,		/* eevdf: 0/1 */
+	MQ_WEIGHT,		/* cfs, eevdf: load weight, nice 0 = 1024 */
 	MQ_MAX
 };
 

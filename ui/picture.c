@@ -181,6 +181,20 @@ picture_fit(int room, int nq, int n)
 }
 
 /*
+ * A task's weight, when it is not nice 0's (1024): how fast its mark
+ * moves, as the daemon says it; at x (-1: no room).
+ */
+static void
+picture_weight(struct draw *d, const struct mtask *t, int x, int y, int xmax)
+{
+	long	wt;
+
+	if (x < 0 || model_q(t, MQ_WEIGHT, &wt) != 0 || wt == 1024)
+		return;
+	grid_textf(d->g, x, y, xmax, COL_SKIP, "  weight %ld", wt);
+}
+
+/*
  * Rows a task of an axis takes when there is room to spare: 1 to 3,
  * so one CPU on a big screen is drawn big enough for the back row.
  */
@@ -578,8 +592,9 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 			    model_q(t, MQ_LEFT_US, &lf) == 0) {
 				xx = picture_gauge(d, t, xx, r, x + w,
 				    PIC_GAUGE);
-				grid_textf(d->g, xx, r, x + w, COL_RUNNING,
-				    " %s of %s ms", picture_ms(ms, sizeof ms,
+				xx = grid_textf(d->g, xx, r, x + w,
+				    COL_RUNNING, " %s of %s ms",
+				    picture_ms(ms, sizeof ms,
 				    lf < 0 ? 0 : lf, 0), picture_ms(ms2,
 				    sizeof ms2, sl, 0));
 			}
@@ -587,12 +602,13 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 			/* Narrow: the short word, not a cut long one. */
 			snprintf(ms2, sizeof ms2, "◀ next: smallest (%s)",
 			    picture_ms(ms, sizeof ms, v, 1));
-			grid_text(d->g, xx, r, x + w, x + w - xx >=
+			xx = grid_text(d->g, xx, r, x + w, x + w - xx >=
 			    grid_width(ms2) ? ms2 : "◀ next", COL_TITLE);
 		}
 		else
-			grid_text(d->g, xx, r, x + w,
+			xx = grid_text(d->g, xx, r, x + w,
 			    picture_ms(ms, sizeof ms, v, 1), COL_RANK);
+		picture_weight(d, t, x + w - xx > 14 ? xx : -1, r, x + w);
 	}
 	if (i < nq)
 		grid_textf(d->g, x, r, x + w, COL_SKIP, "+%d more", nq - i);
@@ -686,6 +702,8 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 		grid_tag(d->g, p0, r, p1 - p0 + 1, GRID_TASK(t->id));
 		xx = grid_textf(d->g, p1 + 1, r, x + w, COL_RANK, " d %s",
 		    picture_ms(ms, sizeof ms, dl, 0));
+		picture_weight(d, t, t->state != MTASK_RUNNING && t->id != next ?
+		    xx : -1, r, x + w);
 		if (t->state == MTASK_RUNNING || t->id == next) {
 			/* Left of the bar, when it has room there. */
 			snprintf(ms2, sizeof ms2, "%s lag %s",
