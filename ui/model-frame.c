@@ -745,6 +745,8 @@ model_frame_policies(struct model *m, struct proto_fields *f)
 enum model_got
 model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 {
+	int	i;
+
 	m->stage_paused = m->paused;
 	m->stage_speed = m->speed;
 	m->stage_rr = m->rr;
@@ -788,6 +790,11 @@ model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 	if (m->stage_session) {
 		m->nevents = 0;
 		m->nlog = 0;
+		m->nwhy = 0;		/* the old session's reasons */
+		for (i = 0; i < MODEL_SHADOWS; i++) {
+			if (m->shadows[i] != NULL)
+				m->shadows[i]->nwhy = 0;
+		}
 		runs_free(m->runs);
 		m->runs = NULL;
 		runs_free(m->kruns);	/* its kern strips too */

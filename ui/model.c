@@ -226,11 +226,14 @@ model_picture_of(const char *policy)
 	return ("stairs");
 }
 
-/* CPU cpu's last why, or NULL when none came. */
+/*
+ * CPU cpu's last why, or NULL when none came (or the past is shown:
+ * frames of the past carry none, and the present's would mislead).
+ */
 const struct mwhy *
 model_why(const struct model *m, int cpu)
 {
-	if (cpu < 0 || cpu >= m->nwhy || m->why[cpu].tick < 0)
+	if (!m->live || cpu < 0 || cpu >= m->nwhy || m->why[cpu].tick < 0)
 		return (NULL);
 	return (&m->why[cpu]);
 }
