@@ -421,9 +421,12 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 	if (half > 30)
 		grid_text(d->g, xx, y, x + half - 1, "  prio, bonus", COL_HEADER);
 	xx = grid_text(d->g, x + half + 1, y, x + w, "expired", COL_HEADER);
-	if (age > 0)
+	/* Its age, and the age it starves at when there is room. */
+	if (age > 0 && x + w - xx >= 32)
 		grid_textf(d->g, xx, y, x + w, COL_HEADER,
 		    "  %ld ms old, starves at %ld", age, starve);
+	else if (age > 0)
+		grid_textf(d->g, xx, y, x + w, COL_HEADER, " %ld ms", age);
 	for (i = 0; i < h; i++)
 		grid_put(d->g, x + half - 1, y + i, d->gl->v, COL_BORDER);
 	/* A row per task, in prio order, on its array's side. */
@@ -845,7 +848,7 @@ picture_one(struct draw *d, enum pic pic, int cpu, int x, int y, int w,
 	ih = h - 2;
 	iw = w - 4;
 	/* The why below the picture: two rows when there is room. */
-	whyl = ih >= 8 ? 2 : 0;
+	whyl = ih >= 14 ? 3 : ih >= 8 ? 2 : 0;
 	if (whyl == 0)
 		picture_why_border(d, cpu, x + 1, y + h - 1, x + w - 1);
 	else
