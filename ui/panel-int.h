@@ -48,6 +48,8 @@ int		 picture_stairs(const struct model *);
 int		 picture_layout(struct draw *, int y, int avail);
 void		 picture_why_border(struct draw *, int cpu, int x, int y,
 		     int xmax);
+void		 picture_why_after(struct draw *, int cpu, int y, int x0,
+		     int xmax);
 
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);

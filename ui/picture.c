@@ -373,6 +373,29 @@ picture_why_border(struct draw *d, int cpu, int x, int y, int xmax)
 }
 
 /*
+ * The why after what a line of the CPU list shows (from x0, the line
+ * ending before xmax), when there are 20 columns left for it.
+ */
+void
+picture_why_after(struct draw *d, int cpu, int y, int x0, int xmax)
+{
+	const struct mwhy	*w = model_why(d->m, d->m->cpus[cpu].id);
+	int			 x;
+
+	if (w == NULL)
+		return;
+	for (x = xmax; x > x0 && d->g->cells[y * d->g->w + x - 1].ch ==
+	    L' '; x--)
+		;
+	if (xmax - x < 20)
+		return;
+	x = grid_text(d->g, x + 2, y, xmax - 1, "why: ", COL_HEADER);
+	x = grid_text(d->g, x, y, xmax - 1, w->text, COL_CAPTION);
+	if (x >= xmax - 1)
+		grid_put(d->g, xmax - 2, y, L'…', COL_CAPTION);
+}
+
+/*
  * o1: the active array on the left, the expired on the right, a row per
  * prio in use (its rank), each task with its bonus as a signed bar; the
  * expired array's age and the age it starves at over it.
