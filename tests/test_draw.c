@@ -2336,6 +2336,52 @@ test_kern(void **state)
 }
 
 /*
+ * The why of a CPU's pick is under that CPU in every form of the
+ * stairs: on a panel's bottom border, after a line of the CPU list.
+ */
+static void
+test_why_stairs(void **state)
+{
+	struct model	*m = load("eight_cpu.frame");
+	struct mcpu	 cpus[8];
+	struct view	 v;
+	char		*d, line[256];
+	int		 c;
+
+	assert_int_equal(m->ncpus, 8);
+	memcpy(cpus, m->cpus, sizeof cpus);
+	assert_int_equal(model_feed(m, "frame tick=7300 cpus=8 tasks=24 "
+	    "paused=1 speed=0.5 rr=10 dropped=3 delta=1"), MODEL_NOTHING);
+	/* A delta frame has every CPU's line. */
+	for (c = 0; c < 8; c++) {
+		if (cpus[c].task == 0)
+			snprintf(line, sizeof line, "cpu id=%d task=0 nr=0 "
+			    "rank=- iter=- left=-", c);
+		else
+			snprintf(line, sizeof line, "cpu id=%d task=%d nr=%d "
+			    "rank=%d iter=%d left=%d", c, cpus[c].task,
+			    cpus[c].nr, cpus[c].rank, cpus[c].iter,
+			    cpus[c].left);
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "why cpu=3 tick=7299 task=1 "
+	    "text=hog used its 10 ms at rank 125"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "why: hog used its 10 ms at rank 125") == NULL)
+		fail_msg("no why on a panel:\n%s", d);
+	free(d);
+	v.cpu_view = VIEW_LIST;
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "CPU3") == NULL ||
+	    strstr(strstr(d, "CPU3"), "why: hog used its 10 ms") == NULL)
+		fail_msg("no why in the list:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
  * Each policy's picture (SPEC.md section 10), from frames a real daemon
  * sent (tests/golden/pictures.sh): o1's arrays, cfs's vruntime axis,
  * eevdf's lag line, rr's FIFO, four policies side by side with their
@@ -2461,6 +2507,7 @@ main(void)
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_kern),
 		cmocka_unit_test(test_pictures),
+		cmocka_unit_test(test_why_stairs),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
