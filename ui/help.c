@@ -61,8 +61,8 @@ static const char *const help_concepts[] = {
 	"         last few seconds: engine time, not your machine's. A",
 	"         simulated task costs the host nothing; a real process's",
 	"         host time is CPUTIME. Paused, engine time stands still.",
-	"o1, cfs, eevdf, rr: other policies rank tasks their own way",
-	"         (docs/POLICIES.md); the screen is read the same.",
+	"pictures o1: arrays, bonus ◀ ▶; cfs: vruntime axis; eevdf: line V,",
+	"         deadlines ┫; rr: FIFO. why: each CPU's reason. C: compare.",
 	NULL
 };
 
