@@ -2404,6 +2404,8 @@ test_pictures(void **state)
 		{ "rr", { "head [", "→", "of 10 ms]", "why", NULL } },
 		{ "four", { "eevdf (enforced)", "staircase (shadow 1)",
 		    "o1 (shadow 2)", "cfs (shadow 3)", "runs", NULL } },
+		{ "two", { "cfs (enforced)", "eevdf (shadow)", "CPU1 cfs",
+		    "CPU1 eevdf", NULL } },
 		{ "eight", { "CPU0 eevdf", "CPU7 eevdf", "why", NULL } },
 		{ "sixty4", { "cfs (enforced)", "o1 (shadow 1)",
 		    "eevdf (shadow 2)", "CPU0 cfs", NULL } },

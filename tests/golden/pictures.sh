@@ -32,4 +32,5 @@ record eevdf o1-vs-staircase eevdf off 640
 record rr o1-vs-staircase rr off 640
 record four o1-vs-staircase eevdf staircase,o1,cfs 640
 record eight eight-cpus eevdf off 1500
+record two two-cpus-balance cfs eevdf 800
 record sixty4 tests/golden/pictures.cfg cfs o1,eevdf 300
