@@ -18,7 +18,7 @@
 
 #define TALLY_ID	4
 #define TALLY_NAME	9
-#define TALLY_WIDE	30	/* a block this wide says share runs p50/p95/max */
+#define TALLY_WIDE	36	/* a block this wide says share runs p50/p95/max */
 
 /* The tally of task id under policy i (0 enforced), or NULL. */
 static const struct mtally *
@@ -66,11 +66,16 @@ tallytab_block(struct draw *d, const struct mtally *ty, int x, int y, int bw,
 		grid_textf(d->g, x, y, x + bw, col, "%5d.%d%% %5ld  %s",
 		    ty->share10 / 10, ty->share10 % 10, ty->runs, lat);
 	else {
-		x = grid_textf(d->g, x, y, x0 + bw, col, "%3d %3ld ",
-		    (ty->share10 + 5) / 10, ty->runs);
+		/* A decimal when there is room for it, as --compare's. */
+		if (bw >= 22)
+			x = grid_textf(d->g, x, y, x0 + bw, col, "%3d.%d %4ld ",
+			    ty->share10 / 10, ty->share10 % 10, ty->runs);
+		else
+			x = grid_textf(d->g, x, y, x0 + bw, col, "%3d %3ld ",
+			    (ty->share10 + 5) / 10, ty->runs);
 		/* Cut: its end an ellipsis, not a number that looks whole. */
-		if (grid_width(lat) > bw - 8 && bw - 8 > 1) {
-			lat[bw - 9] = '\0';
+		if (grid_width(lat) > x0 + bw - x && x0 + bw - x > 1) {
+			lat[x0 + bw - x - 1] = '\0';
 			x = grid_text(d->g, x, y, x0 + bw, lat, col);
 			grid_put(d->g, x, y, L'…', col);
 		} else
