@@ -1874,25 +1874,30 @@ test_pictures_why(void **state)
 		"scpu id=0 task=1 nr=2 rank=125 iter=1 left=90 expired_ms=7 "
 		    "starve_ms=3061 best_expired=125 nr_active=1 nr_expired=1 "
 		    "policy=o1",
-		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=125 iter=1 "
-		    "left=90 state=running ran=9 cputime=- cpus=0 group=- exit=- "
-		    "array=0 bonus=-5 sleep_avg=0 policy=o1",
-		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 iter=1 "
+		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=125 "
+		    "iter=1 "
+		    "left=90 state=running ran=9 cputime=- cpus=0 group=- "
+		    "exit=- array=0 bonus=-5 sleep_avg=0 policy=o1",
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 "
+		    "iter=1 "
 		    "left=90 state=runnable ran=1 cputime=- cpus=0 group=- "
 		    "exit=- array=1 bonus=2 sleep_avg=200 policy=o1",
 		"scpu id=0 task=2 nr=2 rank=120 iter=1 left=1 "
 		    "min_vruntime_us=9000 next=1 period_us=20000 policy=cfs",
-		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=120 iter=1 "
+		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 "
 		    "left=1 state=runnable ran=5 cputime=- cpus=0 group=- "
 		    "exit=- vruntime_us=0 slice_us=6000 left_us=0 policy=cfs",
-		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=120 iter=1 "
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 "
 		    "left=1 state=running ran=5 cputime=- cpus=0 group=- "
 		    "exit=- vruntime_us=500 slice_us=6000 left_us=1000 "
 		    "policy=cfs",
 		"scpu id=0 task=2 nr=2 rank=118 iter=1 left=50 expired_ms=0 "
 		    "starve_ms=3061 best_expired=140 nr_active=2 nr_expired=0 "
 		    "policy=o1",
-		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 iter=1 "
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 "
+		    "iter=1 "
 		    "left=50 state=running ran=3 cputime=- cpus=0 group=- "
 		    "exit=- array=0 bonus=3 sleep_avg=300 policy=o1",
 		"tally policy=eevdf id=1 ticks=10 share=90.0 ran=9 runs=1 "
@@ -1907,7 +1912,8 @@ test_pictures_why(void **state)
 		    "lat_p50=1 lat_p95=1 lat_max=1",
 		"why cpu=0 tick=9 task=1 text=hog: eligible (lag +1.0 ms), "
 		    "earliest deadline 2.0 ms",
-		"swhy cpu=0 tick=8 task=2 policy=cfs text=ed: smallest vruntime",
+		"swhy cpu=0 tick=8 task=2 policy=cfs text=ed: smallest "
+		    "vruntime",
 		"end",
 	};
 	struct model		*m = greeted();
@@ -1935,7 +1941,7 @@ test_pictures_why(void **state)
 	assert_int_equal(model_cq(&m->shadows[0]->cpus[0], MCQ_EXPIRED_MS,
 	    &v), 0);
 	assert_int_equal(v, 7);
-	/* Each o1 shadow its own lines: task 2 expired in one, not in the other. */
+	/* Each o1 shadow its own lines: task 2 expired in the first. */
 	assert_int_equal(model_q(model_task(m->shadows[0], 2), MQ_ARRAY, &v),
 	    0);
 	assert_int_equal(v, 1);

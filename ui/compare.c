@@ -135,8 +135,9 @@ compare_draw(struct draw *d, int y, int avail)
 				snprintf(title, sizeof title, "%s (enforced)",
 				    m->policy);
 			else
-				snprintf(title, sizeof title, "%s (shadow%s%.0d)",
-				    sm->policy, n > 2 ? " " : "", n > 2 ? i : 0);
+				snprintf(title, sizeof title,
+				    "%s (shadow%s%.0d)", sm->policy,
+				    n > 2 ? " " : "", n > 2 ? i : 0);
 			x = (i - r * cols) * (w / cols);
 			sw = i - r * cols == cols - 1 ? w - x : w / cols;
 			if (i == 0)

@@ -656,7 +656,8 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 	if (strcmp(f->word, "scpu") == 0 || strcmp(f->word, "stask") == 0) {
 		if (m->nstage_shadows == 0)
 			return (MODEL_NOTHING);
-		if (m->stage_sh < 0 || (f->word[1] == 'c' && m->stage_sh_task)) {
+		if (m->stage_sh < 0 ||
+		    (f->word[1] == 'c' && m->stage_sh_task)) {
 			k = m->stage_sh + 1;
 			s = protocol_get(f, "policy");
 			if (s != NULL && k < m->nstage_shadows &&

@@ -19,7 +19,6 @@
 #include "pane.h"
 #include "panel-int.h"
 #include "view.h"
-#include "xmalloc.h"
 
 #define PIC_MIN_W	38	/* the narrowest panel of a picture */
 #define PIC_NAME_W	10	/* the name column of the axes */
@@ -442,7 +441,8 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 	/* The headings. */
 	xx = grid_text(d->g, x, y, x + half, "active", COL_HEADER);
 	if (half > 30)
-		grid_text(d->g, xx, y, x + half - 1, "  prio, bonus", COL_HEADER);
+		grid_text(d->g, xx, y, x + half - 1, "  prio, bonus",
+		    COL_HEADER);
 	xx = grid_text(d->g, x + half + 1, y, x + w, "expired", COL_HEADER);
 	/* Its age, and the age it starves at when there is room. */
 	if (age > 0 && x + w - xx >= 32)
@@ -543,8 +543,8 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 {
 	const struct mcpu	*c = &d->m->cpus[cpu];
 	const struct mtask	*list[PIC_TASKS], *t;
-	int			 n, nq, i, ax, aw, xx, px, r, nw, nlab, rows, hdr;
-	int			 rstep;
+	int			 n, nq, i, ax, aw, xx, px, r, nw, nlab, rows;
+	int			 hdr, rstep;
 	long			 v, vmax = 0, step, span, next = 0, sl, lf;
 	char			 ms[32], ms2[64];
 	struct flow		 fl;
@@ -612,7 +612,8 @@ picture_vruntime(struct draw *d, int cpu, int x, int y, int w, int h)
 		if (w >= 100)
 			xx = picture_name(d, t, xx, r, x + w) + 1;
 		if (t->state == MTASK_RUNNING) {
-			xx = grid_text(d->g, xx, r, x + w, "runs ", COL_RUNNING);
+			xx = grid_text(d->g, xx, r, x + w, "runs ",
+			    COL_RUNNING);
 			if (x + w - xx > PIC_GAUGE + 14 &&
 			    model_q(t, MQ_SLICE_US, &sl) == 0 &&
 			    model_q(t, MQ_LEFT_US, &lf) == 0) {
@@ -728,8 +729,8 @@ picture_lag(struct draw *d, int cpu, int x, int y, int w, int h)
 		grid_tag(d->g, p0, r, p1 - p0 + 1, GRID_TASK(t->id));
 		xx = grid_textf(d->g, p1 + 1, r, x + w, COL_RANK, " d %s",
 		    picture_ms(ms, sizeof ms, dl, 0));
-		picture_weight(d, t, t->state != MTASK_RUNNING && t->id != next ?
-		    xx : -1, r, x + w);
+		picture_weight(d, t, t->state != MTASK_RUNNING &&
+		    t->id != next ? xx : -1, r, x + w);
 		if (t->state == MTASK_RUNNING || t->id == next) {
 			/* Left of the bar, when it has room there. */
 			snprintf(ms2, sizeof ms2, "%s lag %s",
@@ -936,7 +937,8 @@ picture_layout(struct draw *d, int y, int avail)
 	const struct model	*m = d->m;
 	struct view		*v = d->v;
 	enum pic		 pic = picture_of(m);
-	int			 ncpu = m->ncpus, cols, prow, shown, ph, want = 0;
+	int			 ncpu = m->ncpus, cols, prow, shown, ph;
+	int			 want = 0;
 	int			 r, col, cpu, pw, x, w, c;
 
 	cols = d->g->w / PIC_MIN_W;

@@ -18,7 +18,7 @@
 
 #define TALLY_ID	4
 #define TALLY_NAME	9
-#define TALLY_WIDE	36	/* a block this wide says share runs p50/p95/max */
+#define TALLY_WIDE	36	/* this wide: share runs wait ms p50/p95/max */
 
 /* The tally of task id under policy i (0 enforced), or NULL. */
 static const struct mtally *
