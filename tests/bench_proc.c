@@ -11,6 +11,7 @@
  */
 #include <pthread.h>
 
+#include "monotonic.h"
 #include "proc_harness.h"
 
 #define NTASKS		50
@@ -78,7 +79,7 @@ publish(struct harness *h, const int *was)
 {
 	struct engine_task_info	ti;
 	struct engine_cpu_info	ci;
-	uint64_t		now = proc_now();
+	uint64_t		now = monotonic_ns();
 	int			k, c;
 
 	for (c = 0; c < 2; c++) {
@@ -148,14 +149,14 @@ on_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
 static void
 sample_once(void)
 {
-	uint64_t	t0 = proc_now() - 300000, t1, un;
+	uint64_t	t0 = monotonic_ns() - 300000, t1, un;
 	int		k, c, n, r[2] = { 0, 0 }, u[2] = { 0, 0 };
 	int		seen[NTASKS + 1], counted[NTASKS + 1];
 	int		cpu[NTASKS + 1], runnable[NTASKS + 1];
 
 	for (k = 1; k <= NTASKS; k++)
 		seen[k] = running_now(k);
-	t1 = proc_now();
+	t1 = monotonic_ns();
 	for (k = 1; k <= NTASKS; k++) {
 		cpu[k] = __atomic_load_n(&pub_cpu[k], __ATOMIC_ACQUIRE);
 		runnable[k] = __atomic_load_n(&pub_runnable[k],

@@ -106,18 +106,26 @@ else
 	bad "l: no picker"
 	screen c
 fi
-# listed: every scenario in the picker (a capture can catch the client
-# mid-repaint: taken again for up to 2 s).
+# listed: every scenario in the picker, from its top and, scrolled, its
+# end (G; g back to the first: more than fit at 80x24); a capture can
+# catch the client mid-repaint: taken again for up to 2 s.
 listed() {
+	screen c >"$tmp/picker.top"
+	$tm send-keys -t c G
+	sleep 0.3
+	screen c >"$tmp/picker.end"
+	$tm send-keys -t c g
+	sleep 0.3
 	screen c >"$tmp/picker"
 	missing=""
 	while read -r n; do
-		grep -qE "[│ ▶]$n " "$tmp/picker" || missing="$missing $n"
+		cat "$tmp/picker.top" "$tmp/picker.end" |
+		    grep -qE "[│ ▶]$n " || missing="$missing $n"
 	done <"$tmp/names"
 	[ -z "$missing" ]
 }
-wait_for 2 "every scenario listed" listed
-[ -z "$missing" ] && ok "l: all $nnames scenarios listed at 80x24" ||
+wait_for 5 "every scenario listed" listed
+[ -z "$missing" ] && ok "l: all $nnames scenarios listed at 80x24 (scrolled)" ||
     bad "l: not listed:$missing"
 first=$(head -1 "$tmp/names")
 grep -q "▶$first " "$tmp/picker" && ok "l: on the first one, $first" ||
@@ -169,10 +177,13 @@ for s in c v; do
 done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
 
-# 4. R resets: the tick goes back to about 0.
+# 4. R resets, once y answers its question: the tick goes back to
+# about 0.
 wait_tick 1500 || bad "the tick did not reach 1500"
 before=$(field tick)
 $tm send-keys -t c R
+wait_screen "y/N" 30 c || bad "R: no question"
+$tm send-keys -t c y
 n=0
 while [ $n -lt 50 ]; do
 	t=$(field tick)
@@ -252,8 +263,11 @@ else
 	echo "note: $want has no mark before tick $now: ( ) not checked"
 fi
 
-# 6. space resumes: live again, running.
+# 6. space resumes, once y answers its question (the ticks after the
+# one shown are dropped): live again, running.
 $tm send-keys -t c Space
+wait_screen "y/N" 30 c || bad "space in the past: no question"
+$tm send-keys -t c y
 wait_field paused 0 && ok "space: resumed" || bad "space: still paused"
 wait_field live 1 && ok "space: live=1" || bad "space: live=$(field live)"
 wait_screen "RUNNING" 30 c && ok "c: RUNNING" || bad "c: not RUNNING"

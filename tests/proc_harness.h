@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "engine.h"
 #include "log.h"
+#include "monotonic.h"
 #include "proc-int.h"
 #include "xmalloc.h"
 #include "bindir.h"
@@ -458,7 +459,7 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 	uint64_t	 start = engine_now(h->e), tick;
 	int		 timer = 0;
 
-	clock_init(&clk, 1.0, proc_now(), start);
+	clock_init(&clk, 1.0, monotonic_ns(), start);
 	if (tick_fn == NULL)
 		tick_fn = harness_tick;
 	pfd.fd = procs_event_fd(h->ps);
@@ -468,7 +469,7 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 			harness_sigchld = 0;
 			procs_reap(h->ps);
 		}
-		now = proc_now();
+		now = monotonic_ns();
 		due = clock_due(&clk, now);
 		if (due - start > (uint64_t)ms)
 			due = start + (uint64_t)ms;
@@ -490,7 +491,7 @@ harness_run_clock(struct harness *h, int ms, int sleeping,
 			    engine_now(h->e), procs_early(h->ps))) != 0 &&
 			    early < at)
 				at = early;
-			now = proc_now();
+			now = monotonic_ns();
 			if (now >= at) {
 				timer++;
 				break;

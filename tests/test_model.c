@@ -1072,8 +1072,20 @@ test_key_seek(void **state)
 	assert_int_equal(nsent, 2);
 	assert_non_null(strstr(v.message, "no mark before tick 500"));
 
-	/* Space in the past: resume from there (scripted tasks only). */
+	/*
+	 * Space in the past: resume from there (scripted tasks only),
+	 * after asking, saying what goes; any key but y keeps it.
+	 */
 	keys_handle(&e, ' ');
+	assert_int_equal(nsent, 2);
+	assert_int_equal(v.prompt, PROMPT_BRANCH);
+	assert_non_null(strstr(v.prompt_label, "resume from 500 for all, "
+	    "dropping ticks 501..5000? y/N"));
+	keys_handle(&e, 'n');
+	assert_int_equal(nsent, 2);
+	assert_int_equal(v.prompt, PROMPT_NONE);
+	keys_handle(&e, ' ');
+	keys_handle(&e, 'y');
 	assert_string_equal(sent[2], "resume");
 	assert_non_null(strstr(v.message, "resume from tick 500"));
 	model_free(m);
@@ -1148,8 +1160,12 @@ test_key_picker(void **state)
 	assert_true(v.message_error);
 	assert_non_null(strstr(v.message, "unknown command"));
 
-	/* R: reset. */
+	/* R: reset, after asking. */
 	keys_handle(&e, 'R');
+	assert_int_equal(v.prompt, PROMPT_RESET);
+	assert_non_null(strstr(v.prompt_label, "reset demo for all, "
+	    "dropping"));
+	keys_handle(&e, 'y');
 	assert_string_equal(sent[6], "reset");
 	assert_string_equal(v.message, "reset demo ...");
 

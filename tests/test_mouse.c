@@ -355,6 +355,8 @@ test_click_keys(void **state)
 	assert_int_equal(click_text(&e, "←/→ a tick", g.h - 1, 0, 4), 0);
 	assert_int_equal(v.prompt, 0);
 	click_text(&e, "space resumes", g.h - 1, 0, 8);
+	assert_int_equal(v.prompt, PROMPT_BRANCH);	/* asks first */
+	keys_handle(&e, 'y');
 	assert_int_equal(nsent, 2);
 	assert_string_equal(sent[1], "resume");
 	grid_free(&g);

@@ -25,13 +25,17 @@
 #include "caption.h"
 #include "model.h"
 
+static size_t	caption_kind(const char *, int *, int *);
+static void	caption_pop(struct captions *, long);
+
 static const struct {
 	const char	*prefix;
 	int		 answer;
+	int		 question;
 } caption_kinds[] = {
-	{ "caption: ", 0 },
-	{ "question: ", 0 },
-	{ "answer: ", 1 },
+	{ "caption: ", 0, 0 },
+	{ "question: ", 0, 1 },
+	{ "answer: ", 1, 0 },
 };
 
 /*
@@ -42,6 +46,13 @@ static const struct {
 size_t
 caption_event(const char *text, int *answer)
 {
+	return (caption_kind(text, answer, NULL));
+}
+
+/* caption_event, and whether it is a question's. */
+static size_t
+caption_kind(const char *text, int *answer, int *question)
+{
 	size_t	i, n;
 
 	for (i = 0; i < sizeof caption_kinds / sizeof caption_kinds[0];
@@ -50,6 +61,8 @@ caption_event(const char *text, int *answer)
 		if (strncmp(text, caption_kinds[i].prefix, n) == 0) {
 			if (answer != NULL)
 				*answer = caption_kinds[i].answer;
+			if (question != NULL)
+				*question = caption_kinds[i].question;
 			return (n);
 		}
 	}
@@ -71,7 +84,7 @@ caption_newest(const struct captions *c)
  * before it goes up (one waiting that skipped some: they were too many).
  */
 static void
-caption_push(struct captions *c, const char *text, int answer)
+caption_push(struct captions *c, const char *text, int answer, int question)
 {
 	struct caption_item	*it;
 	int			 i, skipped = 0;
@@ -83,6 +96,7 @@ caption_push(struct captions *c, const char *text, int answer)
 	it = &c->queue[c->nqueue++];
 	snprintf(it->text, sizeof it->text, "%s", text);
 	it->answer = answer;
+	it->question = question;
 	it->skipped = skipped;
 	if (c->nqueue > CAPTION_QUEUE) {
 		for (i = 0; i < c->nqueue - 1; i++)
@@ -91,6 +105,33 @@ caption_push(struct captions *c, const char *text, int answer)
 		c->queue[0].skipped = skipped;
 		c->nqueue = 1;
 	}
+}
+
+/*
+ * The clock waits on a question (paused, one waiting): it goes up now,
+ * and what waited before it is skipped (the event log has it): the room
+ * must see what it is asked while it is asked, not 4 s of older
+ * captions later.  1 if it went up.
+ */
+static int
+caption_question_now(struct captions *c, long now)
+{
+	int	i, q = -1, skipped = 0;
+
+	for (i = 0; i < c->nqueue; i++) {
+		if (c->queue[i].question)
+			q = i;
+	}
+	if (q < 0)
+		return (0);
+	for (i = 0; i < q; i++)
+		skipped += 1 + c->queue[i].skipped;
+	c->queue[q].skipped += skipped;
+	memmove(&c->queue[0], &c->queue[q], (size_t)(c->nqueue - q) *
+	    sizeof c->queue[0]);
+	c->nqueue -= q;
+	caption_pop(c, now);
+	return (1);
 }
 
 /* Put the next waiting caption up at now. */
@@ -170,7 +211,7 @@ caption_frame(struct captions *c, const struct model *m, long now)
 	const struct mevent	*ev;
 	long			 k, first;
 	size_t			 n;
-	int			 was = c->fed, answer;
+	int			 was = c->fed, answer, question;
 
 	c->fed = 1;
 	if (c->sessions != m->sessions) {
@@ -197,8 +238,8 @@ caption_frame(struct captions *c, const struct model *m, long now)
 	first = m->nlog - MODEL_LOG > c->seen ? m->nlog - MODEL_LOG : c->seen;
 	for (k = first; k < m->nlog; k++) {
 		ev = &m->log[k % MODEL_LOG];
-		if ((n = caption_event(ev->text, &answer)) > 0)
-			caption_push(c, ev->text + n, answer);
+		if ((n = caption_kind(ev->text, &answer, &question)) > 0)
+			caption_push(c, ev->text + n, answer, question);
 	}
 	c->seen = m->nlog;
 	if (strcmp(c->frame_seen, m->caption) != 0) {
@@ -208,8 +249,10 @@ caption_frame(struct captions *c, const struct model *m, long now)
 		if (m->caption[0] == '\0' && c->nqueue == 0)
 			memset(&c->shown, 0, sizeof c->shown);
 		else if (strcmp(caption_newest(c), m->caption) != 0)
-			caption_push(c, m->caption, 0);
+			caption_push(c, m->caption, 0, 0);
 	}
+	if (m->paused && caption_question_now(c, now))
+		return (1);
 	/* The first caption goes up at once: none was shown. */
 	return (caption_advance(c, now) || !was);
 }

@@ -19,6 +19,8 @@
 struct caption_item {
 	char		 text[MODEL_TEXT_MAX];
 	int		 answer;
+	int		 question;	/* a question: up at once once the
+					   clock waits on it */
 	int		 skipped;	/* captions skipped to reach it */
 };
 struct captions {

@@ -48,15 +48,20 @@ static const char *const help_concepts[] = {
 	"k (K)    the staircase's iteration: its top stair is static+k-1, with",
 	"         k×rr ticks there. Falling off 139 makes it k+1 (at most 20 at",
 	"         nice 0), one stair lower: a hog sinks. A sleep can lower it.",
+	"nice     -20..19 (+ -): where a staircase starts and how long it is:",
+	"         nice 0 at rank 120 with 20 stairs, nice 5 at 125 with 15.",
 	"descent  one walk down the stairs: a row (Desc) of the article's table.",
 	"         Each fall-off starts the next; past 20 or after a sleep, not k.",
 	"sleep    a task that wakes from a sleep climbs one stair, with its",
 	"         time there afresh: tasks that sleep stay near the top.",
 	"rr       the round-robin interval (rr 10ms on the status line): the",
 	"         time a task runs on a stair before it steps down.",
-	"nr       a CPU's runnable tasks, the running one included. An idle",
-	"         CPU takes one from the busiest; every 100 ticks the busiest",
-	"         gives one away if it has 2 more.",
+	"nr       a CPU's runnable tasks, the running one included.",
+	"balance  an idle CPU takes a task from the busiest; every 100 ticks",
+	"         the busiest gives one away to a CPU with 2 fewer.",
+	"affinity the CPUs a task may use (a): balancing never breaks it.",
+	"groups   tasks that share a set of CPUs (GROUP; for real tasks a",
+	"         cpuset cgroup): they never spill onto other CPUs.",
 	"%CPU     the share of an engine CPU's ticks the task ran over the",
 	"         last few seconds: engine time, not your machine's. A",
 	"         simulated task costs the host nothing; a real process's",
@@ -135,6 +140,67 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 	return (n);
 }
 
+/*
+ * Where to cut lines[0..n) into two columns side by side: at the empty
+ * line that best evens them, if both then fit in h rows (their box's
+ * borders aside); else -1.
+ */
+static int
+help_split(char *const *lines, int n, int h)
+{
+	int	i, best = -1, tall, best_tall = 0;
+
+	for (i = 1; i < n - 1; i++) {
+		if (lines[i][0] != '\0')
+			continue;
+		tall = i > n - i - 1 ? i : n - i - 1;
+		if (tall + 2 <= h && (best < 0 || tall < best_tall)) {
+			best = i;
+			best_tall = tall;
+		}
+	}
+	return (best);
+}
+
+/*
+ * The help in two columns, the left lines[0..cut), the right after the
+ * empty line at cut, in a box of width bw; with a wide screen (a
+ * projector) it then fits whole, where one column would scroll.
+ */
+static void
+help_draw_two(struct draw *d, char *const *lines, int n, int cut, int w)
+{
+	struct grid	*g = d->g;
+	int		 i, x, y, bw, bh, rows;
+
+	rows = cut > n - cut - 1 ? cut : n - cut - 1;
+	bw = 2 * w + 7;
+	bh = rows + 2;
+	x = (g->w - bw) / 2;
+	y = (g->h - bh) / 2;
+	d->v->help_rows = bh;	/* nothing to scroll */
+	d->v->help_top = 0;
+	for (i = 0; i < bh; i++)
+		grid_fill(g, x, y + i, bw, L' ', COL_HELP);
+	grid_put(g, x, y, d->gl->tl, COL_HELP);
+	grid_fill(g, x + 1, y, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y, d->gl->tr, COL_HELP);
+	grid_put(g, x, y + bh - 1, d->gl->bl, COL_HELP);
+	grid_fill(g, x + 1, y + bh - 1, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y + bh - 1, d->gl->br, COL_HELP);
+	for (i = 1; i < bh - 1; i++) {
+		grid_put(g, x, y + i, d->gl->v, COL_HELP);
+		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
+		if (i - 1 < cut)
+			grid_text(g, x + 2, y + i, x + 2 + w, lines[i - 1],
+			    COL_HELP);
+		if (cut + i < n)
+			grid_text(g, x + w + 5, y + i, x + bw - 2,
+			    lines[cut + i], COL_HELP);
+	}
+	grid_text(g, x + 2, y, x + bw - 2, " help: any key closes ", COL_HELP);
+}
+
 /* The help, in a box over the middle of the screen, from help_top. */
 void
 help_draw(struct draw *d, const char *const *keys)
@@ -142,10 +208,22 @@ help_draw(struct draw *d, const char *const *keys)
 	struct grid	*g = d->g;
 	struct view	*v = d->v;
 	char		*lines[HELP_LINES];
-	int		 n, w, i, x, y, bw, bh, rows;
+	int		 n, w, i, x, y, bw, bh, rows, cut;
 
-	/* Taller than the screen: the first line says what is further. */
 	n = help_lines(d, keys, lines, 0);
+	/* Too tall for one column: two, where the screen is wide enough. */
+	for (i = w = 0; i < n; i++) {
+		if (grid_width(lines[i]) > w)
+			w = grid_width(lines[i]);
+	}
+	if (n + 2 > g->h && 2 * w + 7 <= g->w &&
+	    (cut = help_split(lines, n, g->h)) > 0) {
+		help_draw_two(d, lines, n, cut, w);
+		for (i = 0; i < n; i++)
+			free(lines[i]);
+		return;
+	}
+	/* Taller than the screen: the first line says what is further. */
 	if (n + 2 > g->h) {
 		for (i = 0; i < n; i++)
 			free(lines[i]);

@@ -6,6 +6,8 @@
  * second, or to the scenario's marks, counting from the last seek sent.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <curses.h>
 
@@ -15,22 +17,17 @@
 #include "protocol.h"
 #include "view.h"
 
-/*
- * space: pause or resume.  Resuming from the past goes on from the tick
- * shown (a new branch), or with real tasks back to the present.
- */
-int
-keys_clock_pause(struct keys_env *e, int key)
+/* Send pause (paused 0) or resume, remembered until a frame shows it. */
+static int
+keys_clock_send(struct keys_env *e, int paused)
 {
 	struct model	*m = e->model;
 	struct view	*v = e->view;
 	char		 what[96];
-	int		 paused = m->paused;
 
-	if (v->pause_sent != -1)
-		paused = v->pause_sent;
 	v->pause_sent = !paused;
 	v->pause_frames = m->frames;
+	v->pause_replied = -1;
 	if (!paused)
 		return (keys_send(e, PEND_ACTION, "pause", "pause"));
 	if (m->live)
@@ -40,6 +37,37 @@ keys_clock_pause(struct keys_env *e, int key)
 	else
 		snprintf(what, sizeof what, "resume from tick %ld", m->tick);
 	return (keys_send(e, PEND_ACTION, what, "resume"));
+}
+
+/*
+ * space: pause or resume.  Resuming from the past goes on from the tick
+ * shown (a new branch: asked first, saying what goes), or with real
+ * tasks back to the present.
+ */
+int
+keys_clock_pause(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	struct view	*v = e->view;
+	char		 label[160];
+	int		 paused = m->paused;
+
+	if (v->pause_sent != -1)
+		paused = v->pause_sent;
+	if (paused && !m->live && !model_has_real(m) && m->now > m->tick) {
+		snprintf(label, sizeof label, "resume from %ld for all, "
+		    "dropping ticks %ld..%ld? y/N", m->tick, m->tick + 1,
+		    m->now);
+		return (keys_prompt_open(e, PROMPT_BRANCH, label, ""));
+	}
+	return (keys_clock_send(e, paused));
+}
+
+/* The y/N of a resume from the past was y. */
+int
+keys_clock_branch(struct keys_env *e)
+{
+	return (keys_clock_send(e, 1));
 }
 
 /* The tick the rewind keys count from: the last seek sent, else shown. */
@@ -116,6 +144,74 @@ keys_clock_seek(struct keys_env *e, int key)
 	snprintf(what, sizeof what, "%s %s: tick %ld", by < 0 ? "back" :
 	    "forward", unit, to);
 	return (keys_clock_seek_to(e, to, what));
+}
+
+/* F: back to the present (live again; nothing dropped). */
+int
+keys_clock_present(struct keys_env *e, int key)
+{
+	struct model	*m = e->model;
+	char		 what[64];
+
+	if (m->live && !e->view->seeking) {
+		draw_message(e->view, 0, "this is the present: tick %ld",
+		    m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "back to the present: tick %ld", m->now);
+	return (keys_clock_seek_to(e, m->now, what));
+}
+
+/* :: ask for a tick or a mark to go to. */
+int
+keys_clock_goto(struct keys_env *e, int key)
+{
+	char	label[96];
+
+	snprintf(label, sizeof label, "go to a tick (0..%ld) or a mark's "
+	    "words", e->model->now);
+	return (keys_prompt_open(e, PROMPT_GOTO, label, ""));
+}
+
+/*
+ * The go-to prompt was entered: a tick (held to 0..now), or the first
+ * mark whose text holds the words (any case).
+ */
+int
+keys_clock_goto_done(struct keys_env *e, const char *s)
+{
+	struct model		*m = e->model;
+	const struct mmark	*mk = NULL;
+	char			*end, what[MODEL_TEXT_MAX + 64];
+	long			 tick;
+	int			 i;
+
+	tick = strtol(s, &end, 10);
+	if (end != s && *end == '\0') {
+		if (tick < 0)
+			tick = 0;
+		if (tick > m->now)
+			tick = m->now;
+		snprintf(what, sizeof what, "go to tick %ld", tick);
+		return (keys_clock_seek_to(e, tick, what));
+	}
+	for (i = 0; i < m->nmarks && mk == NULL; i++) {
+		if (strcasestr(m->marks[i].text, s) != NULL)
+			mk = &m->marks[i];
+	}
+	if (mk == NULL) {
+		draw_message(e->view, 1, "go to: no tick and no mark \"%.60s\" "
+		    "(%d mark%s: ( ) go through them)", s, m->nmarks,
+		    m->nmarks == 1 ? "" : "s");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (mk->tick > m->now) {
+		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
+		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
+	return (keys_clock_seek_to(e, mk->tick, what));
 }
 
 /* ( ): to the previous or next mark of the scenario. */

@@ -98,6 +98,10 @@ keys_prompt_confirm(struct keys_env *e, int key)
 		keys_send(e, PEND_SHUTDOWN, "shutdown", "shutdown");
 		return (KEYS_HANDLED | KEYS_REDRAW | KEYS_SHUTDOWN);
 	}
+	if (kind == PROMPT_RESET)
+		return (keys_session_reset_do(e));
+	if (kind == PROMPT_BRANCH)
+		return (keys_clock_branch(e));
 	if ((t = model_task(e->model, v->prompt_task)) == NULL) {
 		draw_message(v, 1, "that task is gone");
 		return (KEYS_HANDLED | KEYS_REDRAW);
@@ -127,6 +131,8 @@ keys_prompt_done(struct keys_env *e)
 		return (keys_prompt_find(e));
 	if (kind == PROMPT_SPEED)
 		return (keys_prompt_speed(e));
+	if (kind == PROMPT_GOTO)
+		return (keys_clock_goto_done(e, v->prompt_buf));
 	if (kind == PROMPT_COMPARE) {
 		/* "o1 cfs" and "o1, cfs" are "o1,cfs"; four is too many. */
 		for (p = v->prompt_buf, ms = 0; *p != '\0'; p++) {
@@ -211,7 +217,7 @@ keys_prompt_key(struct keys_env *e, int key)
 	 * replaces it, while Backspace or ^U edit it.
 	 */
 	v->prompt_fresh = 0;
-	if (v->prompt == PROMPT_KILL || v->prompt == PROMPT_SHUTDOWN)
+	if (KEYS_PROMPT_YN(v->prompt))
 		return (keys_prompt_confirm(e, key));
 	switch (key) {
 	case '\n':

@@ -66,6 +66,15 @@ keys_send_speed(struct keys_env *e, double s)
 void
 keys_reply(struct model *m, struct view *v)
 {
+	/*
+	 * The daemon did the pause or resume: the next frame says what the
+	 * clock does now, even if that is what the frames said before (a
+	 * lesson's question paused it again within a frame).
+	 */
+	if (v->pause_sent != -1 && m->reply_kind == PEND_ACTION &&
+	    (strcmp(m->reply_what, "pause") == 0 ||
+	    strncmp(m->reply_what, "resume", 6) == 0))
+		v->pause_replied = m->frames;
 	if (m->reply_ok) {
 		if (v->message_note && v->message[0] != '\0')
 			return;
@@ -144,6 +153,7 @@ keys_frame(struct model *m, struct view *v)
 	    m->frames > v->speed_frames + 30))
 		v->speed_sent = 0;
 	if (v->pause_sent != -1 && (m->paused == v->pause_sent ||
+	    (v->pause_replied != -1 && m->frames > v->pause_replied) ||
 	    m->frames > v->pause_frames + 30))
 		v->pause_sent = -1;
 	if (v->seeking && (m->tick == v->seek_tick ||

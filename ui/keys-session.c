@@ -119,9 +119,24 @@ keys_session_picker_key(struct keys_env *e, int key)
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 
-/* R: the scenario again from tick 0, for every client. */
+/*
+ * R: the scenario again from tick 0, for every client, after asking:
+ * the session so far and every client's history go.
+ */
 int
 keys_session_reset(struct keys_env *e, int key)
+{
+	char	label[160];
+
+	snprintf(label, sizeof label, "reset %.40s for all, dropping %ld "
+	    "ticks and all history? y/N", e->model->scenario[0] != '\0' ?
+	    e->model->scenario : "the scenario", e->model->now);
+	return (keys_prompt_open(e, PROMPT_RESET, label, ""));
+}
+
+/* The y/N of R was y. */
+int
+keys_session_reset_do(struct keys_env *e)
 {
 	char	what[96];
 

@@ -202,10 +202,11 @@ static const struct keys_entry keys_table[] = {
 	    "Not for a read-only client." },
 	{ .keys = { 'R' },
 	  .action = KEYS_DO_SESSION_RESET, .flags = KEYS_CHANGES,
-	  .help_keys = "R", .help = "reset: from tick 0",
+	  .help_keys = "R", .help = "reset to tick 0 (asks)",
 	  .bar[KEYS_BAR] = "R reset",
 	  .man =
-	    "Reset: start the current scenario again at tick 0." },
+	    "Reset: start the current scenario again at tick 0, for every\n"
+	    "client, after asking (the session and all history go)." },
 	{ .keys = { '?', KEY_F(1) },
 	  .action = KEYS_DO_VIEW_HELP,
 	  .help_keys = "? F1", .help = "this help",
@@ -338,16 +339,30 @@ static const struct keys_entry keys_table[] = {
 	    "Jump to the previous or next chapter\n"
 	    ".Pq a Cm mark No event of the scenario .\n"
 	    "Space in the past resumes from there when every task is\n"
-	    "scripted (what came after is dropped), or goes back to the\n"
-	    "present when real processes run." },
+	    "scripted, after asking (what came after is dropped), or goes\n"
+	    "back to the present when real processes run." },
+	{ .keys = { ':' },
+	  .action = KEYS_DO_CLOCK_GOTO, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .help_keys = ":", .help = "go to a tick or a mark",
+	  .bar[KEYS_PAST] = ": go to",
+	  .man =
+	    "Prompt for a tick or a mark's words, and show that tick." },
+	{ .keys = { 'F' },
+	  .action = KEYS_DO_CLOCK_PRESENT, .flags = KEYS_CHANGES | KEYS_REWIND,
+	  .help_keys = "F", .help = "back to the present",
+	  .bar[KEYS_PAST] = "F present",
+	  .bar[KEYS_PAST_BRIEF] = "F now",
+	  .man =
+	    "Back to the present, the clock as it was paused there; nothing\n"
+	    "is dropped." },
 };
 
 /* What the help says around the rewind keys. */
 static const char keys_help_rewind[] =
     "Rewind (a seek pauses there, never past the present):";
 static const char *const keys_help_past[] = {
-	"In the past (PAST, tick T of NOW) space resumes from T;",
-	"with real tasks it goes back to the present."
+	"In the past (tick T of NOW) space resumes from T after asking",
+	"(what came after is dropped); with real tasks: the present."
 };
 
 /*
@@ -482,7 +497,7 @@ keys_man_name(int key, char *buf, size_t len)
 	if (key >= KEY_F(1) && key <= KEY_F(12))
 		snprintf(buf, len, "F%d", key - KEY_F0);
 	else if (key > 32 && key < 127)
-		snprintf(buf, len, "%s%c", strchr(".?[](){}", key) != NULL ?
+		snprintf(buf, len, "%s%c", strchr(".?[](){}:;,!|", key) != NULL ?
 		    "\\&" : "", key);
 	else
 		return (NULL);

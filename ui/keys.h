@@ -56,9 +56,15 @@ enum keys_prompt {
 	PROMPT_FIND,
 	PROMPT_SPEED,
 	PROMPT_COMPARE,		/* a policy to compare with */
+	PROMPT_GOTO,		/* a tick or a mark to seek to */
 	PROMPT_KILL,		/* y/N: kill prompt_task */
-	PROMPT_SHUTDOWN		/* y/N: stop the daemon for everyone */
+	PROMPT_SHUTDOWN,	/* y/N: stop the daemon for everyone */
+	PROMPT_RESET,		/* y/N: reset, dropping the session */
+	PROMPT_BRANCH		/* y/N: resume from the past, dropping the
+				   ticks after it */
 };
+/* The y/N questions (keys_prompt_confirm answers them). */
+#define KEYS_PROMPT_YN(p)	((p) >= PROMPT_KILL)
 
 /* keys.c: the key table */
 #define KEYS_ALIASES	4	/* keys a row binds at most */
@@ -82,6 +88,8 @@ enum keys_action {
 	KEYS_DO_CLOCK_SPEED_ASK,
 	KEYS_DO_CLOCK_SEEK,
 	KEYS_DO_CLOCK_MARK,
+	KEYS_DO_CLOCK_PRESENT,
+	KEYS_DO_CLOCK_GOTO,
 	KEYS_DO_SESSION_PICKER,
 	KEYS_DO_SESSION_RESET,
 	KEYS_DO_SESSION_QUIT,
@@ -163,11 +171,16 @@ int		 keys_view_help_key(struct view *, int key);
 int		 keys_clock_pause(struct keys_env *, int);
 int		 keys_clock_seek(struct keys_env *, int);
 int		 keys_clock_mark(struct keys_env *, int);
+int		 keys_clock_present(struct keys_env *, int);
+int		 keys_clock_goto(struct keys_env *, int);
+int		 keys_clock_goto_done(struct keys_env *, const char *);
+int		 keys_clock_branch(struct keys_env *);
 int		 keys_clock_step(struct keys_env *, int);
 int		 keys_clock_speed_ask(struct keys_env *, int);
 int		 keys_clock_speed(struct keys_env *, int);
 
 /* keys-session.c */
+int		 keys_session_reset_do(struct keys_env *);
 int		 keys_session_picker(struct keys_env *, int);
 void		 keys_scenarios(struct model *, struct view *);
 int		 keys_session_picker_key(struct keys_env *, int);

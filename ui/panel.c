@@ -116,8 +116,8 @@ panel_title_label(struct grid *g, int x, int y, int xmax, const char *label,
 
 /*
  * The title of a panel from x to xmax: the CPU, the task that ran in
- * the last tick and nr; the task's label shortened like those on the
- * stairs, nr dropped last.  A task that has just slept (put to sleep
+ * the last tick and nr; nr dropped before the name is cut, then the
+ * label shortened like those on the stairs.  A task that has just slept (put to sleep
  * while paused: the CPU picks another at the next tick) is in
  * parentheses, as on its stair.  A click on the label selects the task.
  */
@@ -146,7 +146,11 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	paren = t->state == MTASK_SLEEPING ? 2 : 0;
 	w = panel_line_label(d, t, xmax - x - nrw - paren, buf, sizeof buf,
 	    &cut);
-	if (w > 0) {
+	/*
+	 * The whole name without nr rather than a cut one with it: the
+	 * title says the name the stairs say (build10, not #10).
+	 */
+	if (w > 0 && (!cut || grid_width(t->name) > xmax - x - paren)) {
 		x = panel_title_label(g, x, y, xmax, buf, col, paren);
 		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
 		grid_text(g, x, y, xmax, nr, COL_TITLE);

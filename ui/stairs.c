@@ -543,6 +543,7 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	c.v.show_table = 1;
 	c.v.pause_sent = -1;
+	c.v.pause_replied = -1;
 	while ((ch = getopt_long(argc, argv, "hrS:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':

@@ -39,13 +39,16 @@ struct tcol {
 };
 
 enum {
-	TC_ID, TC_NAME, TC_KIND, TC_PID, TC_NI, TC_CPU, TC_RANK, TC_IT,
+	TC_ID, TC_NAME, TC_GROUP, TC_KIND, TC_PID, TC_NI, TC_CPU, TC_RANK,
+	TC_IT,
 	TC_LEFT, TC_STATE, TC_RAN, TC_CPUTIME, TC_STOLEN, TC_PCT, TC_MAX
 };
 
 static const struct tcol tasktab_cols[TC_MAX] = {
 	[TC_ID] = { "ID", 4, 1, 0 },
 	[TC_NAME] = { "NAME", 16, 0, 0 },
+	/* Only when a task is in a group (the scenario's groups). */
+	[TC_GROUP] = { "GROUP", 8, 0, 1 },
 	[TC_KIND] = { "KIND", 4, 0, 3 },
 	[TC_PID] = { "PID", 7, 1, 2 },
 	[TC_NI] = { "NI", 3, 1, 0 },
@@ -80,6 +83,9 @@ tasktab_cell(char *buf, size_t len, int c, const struct model *m,
 	switch (c) {
 	case TC_NAME:
 		snprintf(buf, len, "%s", t->name);
+		break;
+	case TC_GROUP:
+		snprintf(buf, len, "%s", t->group);
 		break;
 	case TC_KIND:
 		snprintf(buf, len, "%s", t->real ? "real" : "sim");
@@ -132,7 +138,7 @@ tasktab_draw(struct draw *d, int y, int h)
 	struct grid		*g = d->g;
 	const struct mtask	*t;
 	int			 width[TC_MAX], on[TC_MAX], total, c, drop;
-	int			 rows, sel, i, x, row, cw;
+	int			 rows, sel, i, j, x, row, cw;
 	enum col		 col, rowcol;
 	char			 buf[64];
 
@@ -153,9 +159,13 @@ tasktab_draw(struct draw *d, int y, int h)
 	 */
 	for (i = 0; i < m->ntasks && m->tasks[i].stolen == -2; i++)
 		;
+	for (j = 0; j < m->ntasks && (m->tasks[j].group[0] == '\0' ||
+	    strcmp(m->tasks[j].group, "-") == 0); j++)
+		;
 	total = 2;
 	for (c = 0; c < TC_MAX; c++) {
-		if (c == TC_STOLEN && i == m->ntasks) {
+		if ((c == TC_STOLEN && i == m->ntasks) ||
+		    (c == TC_GROUP && j == m->ntasks)) {
 			on[c] = 0;
 			continue;
 		}

@@ -49,7 +49,7 @@ struct view {
 	int		 readonly;
 	int		 prompt;	/* a prompt is open (enum keys_prompt) */
 	int		 prompt_task;	/* the task it is about */
-	char		 prompt_label[64];
+	char		 prompt_label[128];
 	char		 prompt_buf[128];
 	int		 prompt_fresh;	/* still the default: typing replaces it */
 	char		 message[MODEL_TEXT_MAX];	/* last key's outcome */
@@ -83,6 +83,7 @@ struct view {
 	long		 speed_frames;
 	int		 pause_sent;	/* and pause/resume (-1: none) */
 	long		 pause_frames;
+	long		 pause_replied;	/* frames at its reply; -1: none */
 	int		 message_error;
 	int		 message_note;	/* said by a key, not a command's */
 	long		 message_frames;	/* frames when it was new */

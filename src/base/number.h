@@ -6,6 +6,8 @@
 
 int	number_parse(const char *s, long long min, long long max,
 	    long long *out);
+int	number_option(const char *prog, const char *opt, const char *arg,
+	    long long min, long long max, const char *what, long long *out);
 int	number_hex(char c);
 
 #endif

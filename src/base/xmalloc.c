@@ -63,6 +63,30 @@ xreallocarray(void *old, size_t nmemb, size_t size)
 	return (xrealloc(old, nmemb * size));
 }
 
+/*
+ * Resize an array of oldn elements to newn, as OpenBSD's recallocarray:
+ * the elements added are zeroed.
+ */
+void *
+xrecallocarray(void *p, size_t oldn, size_t newn, size_t size)
+{
+	p = xreallocarray(p, newn, size);
+	if (newn > oldn)
+		memset((char *)p + oldn * size, 0, (newn - oldn) * size);
+	return (p);
+}
+
+/*
+ * A growing array's next size: *size elements of elemsize bytes become
+ * twice as many (first, the first time) and p is reallocated to them.
+ */
+void *
+xgrow(void *p, size_t *size, size_t first, size_t elemsize)
+{
+	*size = *size != 0 ? *size * 2 : first;
+	return (xreallocarray(p, *size, elemsize));
+}
+
 /* strdup that never fails. */
 char *
 xstrdup(const char *s)

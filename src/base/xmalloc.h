@@ -12,6 +12,8 @@ void   *xmalloc(size_t);
 void   *xcalloc(size_t, size_t);
 void   *xrealloc(void *, size_t);
 void   *xreallocarray(void *, size_t, size_t);
+void   *xrecallocarray(void *, size_t, size_t, size_t);
+void   *xgrow(void *, size_t *, size_t, size_t);
 char   *xstrdup(const char *);
 char   *xstrndup(const char *, size_t);
 char   *xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -175,6 +175,13 @@ engine_cpu_info(const struct engine *e, int cpu, struct engine_cpu_info *ci)
 	ci->nr = e->cpus[cpu].nr;
 }
 
+/* The row cpu ran in the last tick (engine.h says what it holds). */
+const struct engine_cpu_info *
+engine_cpu_last(const struct engine *e, int cpu)
+{
+	return (&e->cpus[cpu].last);
+}
+
 /* The events fired in the last tick. */
 const struct engine_event *
 engine_fired(const struct engine *e, size_t *n)
@@ -307,10 +314,8 @@ engine_note(const struct engine_env *env, int id, const char *fmt, ...)
 
 	if (ns == NULL)
 		return;
-	if (ns->n == ns->size) {
-		ns->size = ns->size != 0 ? ns->size * 2 : 8;
-		ns->v = xreallocarray(ns->v, ns->size, sizeof *ns->v);
-	}
+	if (ns->n == ns->size)
+		ns->v = xgrow(ns->v, &ns->size, 8, sizeof *ns->v);
 	ns->v[ns->n].task = id;
 	va_start(ap, fmt);
 	vsnprintf(ns->v[ns->n].text, sizeof ns->v[ns->n].text, fmt, ap);

@@ -87,8 +87,7 @@ engine_tasks_resize(struct task *old, int n, int size)
 void __attribute__((noinline))
 engine_bucket_grow(struct bucket *b)
 {
-	b->size = b->size ? b->size * 2 : 8;
-	b->v = xreallocarray(b->v, b->size, sizeof *b->v);
+	b->v = xgrow(b->v, &b->size, 8, sizeof *b->v);
 }
 
 /*

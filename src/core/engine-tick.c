@@ -16,6 +16,7 @@
  * global: the same calls give the same trace.
  */
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,45 +24,59 @@
 #include "log.h"
 #include "xmalloc.h"
 
+#define ENGINE_PARAM(name, min, max, def) \
+	{ #name, min, max, def, offsetof(struct engine_params, name) }
+const struct engine_param engine_param_list[ENGINE_NPARAMS] = {
+	[ENGINE_PARAM_CPUS] = ENGINE_PARAM(cpus, 1, ENGINE_MAX_CPUS, 1),
+	[ENGINE_PARAM_RR_INTERVAL] = ENGINE_PARAM(rr_interval, 1, 1000, 10),
+	[ENGINE_PARAM_SLEEP_MIN] = ENGINE_PARAM(sleep_min, 0, 100000, 1),
+	[ENGINE_PARAM_BALANCE_INTERVAL] =
+	    ENGINE_PARAM(balance_interval, 1, 1000000, 100),
+	/* eevdf's request, ms. */
+	[ENGINE_PARAM_BASE_SLICE] = ENGINE_PARAM(base_slice, 1, 100, 3),
+};
+#undef ENGINE_PARAM
+
+/* A parameter's value (ENGINE_PARAM_*). */
+int
+engine_param_get(const struct engine_params *p, int param)
+{
+	return (*(const int *)((const char *)p +
+	    engine_param_list[param].offset));
+}
+
+/* Set a parameter (ENGINE_PARAM_*); engine_params_check checks it. */
+void
+engine_param_set(struct engine_params *p, int param, int v)
+{
+	*(int *)((char *)p + engine_param_list[param].offset) = v;
+}
+
 /* Fill the spec's defaults. */
 void
 engine_params_default(struct engine_params *p)
 {
-	p->cpus = 1;
-	p->rr_interval = 10;
-	p->sleep_min = 1;
-	p->balance_interval = 100;
-	p->base_slice = 3;
+	int	i;
+
+	for (i = 0; i < ENGINE_NPARAMS; i++)
+		engine_param_set(p, i, engine_param_list[i].def);
 }
 
 /* Check parameters against their bounds. */
 int
 engine_params_check(const struct engine_params *p, char **cause)
 {
-	if (p->cpus < 1 || p->cpus > ENGINE_MAX_CPUS) {
-		*cause = xasprintf("cpus %d is outside 1..%d", p->cpus,
-		    ENGINE_MAX_CPUS);
-		return (-1);
-	}
-	if (p->rr_interval < 1 || p->rr_interval > 1000) {
-		*cause = xasprintf("rr_interval %d is outside 1..1000",
-		    p->rr_interval);
-		return (-1);
-	}
-	if (p->sleep_min < 0 || p->sleep_min > 100000) {
-		*cause = xasprintf("sleep_min %d is outside 0..100000",
-		    p->sleep_min);
-		return (-1);
-	}
-	if (p->balance_interval < 1 || p->balance_interval > 1000000) {
-		*cause = xasprintf("balance_interval %d is outside 1..1000000",
-		    p->balance_interval);
-		return (-1);
-	}
-	if (p->base_slice < 1 || p->base_slice > 100) {
-		*cause = xasprintf("base_slice %d is outside 1..100",
-		    p->base_slice);
-		return (-1);
+	const struct engine_param	*d;
+	int				 i, v;
+
+	for (i = 0; i < ENGINE_NPARAMS; i++) {
+		d = &engine_param_list[i];
+		v = engine_param_get(p, i);
+		if (v < d->min || v > d->max) {
+			*cause = xasprintf("%s %d is outside %d..%d", d->name,
+			    v, d->min, d->max);
+			return (-1);
+		}
 	}
 	return (0);
 }
@@ -309,11 +324,9 @@ engine_wake_due(struct engine *e, uint64_t now)
 		if ((t->state != ENGINE_SLEEPING &&
 		    t->state != ENGINE_WAITING) || t->wake != now)
 			continue;	/* stale: woken or moved since */
-		if (n == e->due_size) {
-			e->due_size = e->due_size ? e->due_size * 2 : 64;
-			e->due = xreallocarray(e->due, e->due_size,
+		if (n == e->due_size)
+			e->due = xgrow(e->due, &e->due_size, 64,
 			    sizeof *e->due);
-		}
 		e->due[n++] = t->id;
 	}
 	b->n = keep;
@@ -333,11 +346,9 @@ engine_event_add(struct engine *e, const struct engine_event *ev)
 {
 	size_t	i;
 
-	if (e->nevents == e->events_size) {
-		e->events_size = e->events_size ? e->events_size * 2 : 16;
-		e->events = xreallocarray(e->events, e->events_size,
+	if (e->nevents == e->events_size)
+		e->events = xgrow(e->events, &e->events_size, 16,
 		    sizeof *e->events);
-	}
 	i = e->nevents;
 	while (i > e->next_event && e->events[i - 1].at > ev->at) {
 		e->events[i] = e->events[i - 1];
@@ -385,11 +396,9 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 	free(cause);
 	if (rc != 0)
 		return;
-	if (e->nfired == e->fired_size) {
-		e->fired_size = e->fired_size ? e->fired_size * 2 : 8;
-		e->fired = xreallocarray(e->fired, e->fired_size,
+	if (e->nfired == e->fired_size)
+		e->fired = xgrow(e->fired, &e->fired_size, 8,
 		    sizeof *e->fired);
-	}
 	e->fired[e->nfired++] = *ev;
 }
 

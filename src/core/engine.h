@@ -417,6 +417,28 @@ int	engine_policy_field(const struct engine_policy *, const char *name);
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
 
+/*
+ * The parameters by name, in struct engine_params' order, as scenario
+ * files, the configuration and journals spell them: each one's range
+ * and default, written here once.
+ */
+enum {
+	ENGINE_PARAM_CPUS,
+	ENGINE_PARAM_RR_INTERVAL,
+	ENGINE_PARAM_SLEEP_MIN,
+	ENGINE_PARAM_BALANCE_INTERVAL,
+	ENGINE_PARAM_BASE_SLICE,
+	ENGINE_NPARAMS
+};
+struct engine_param {
+	const char	*name;
+	int		 min, max, def;
+	size_t		 offset;	/* in struct engine_params */
+};
+extern const struct engine_param engine_param_list[ENGINE_NPARAMS];
+int	engine_param_get(const struct engine_params *, int param);
+void	engine_param_set(struct engine_params *, int param, int v);
+
 void	engine_params_default(struct engine_params *);
 int	engine_params_check(const struct engine_params *, char **cause);
 struct engine *engine_create(const struct engine_params *,
@@ -485,6 +507,14 @@ uint64_t engine_changes(const struct engine *, const int **ids,
 void	engine_track_changes(struct engine *, uint64_t *epochs);
 void	engine_cpu_info(const struct engine *, int cpu,
 	    struct engine_cpu_info *);
+/*
+ * The row cpu ran in the last tick, as it was then (task, rank, left,
+ * col, field; not cpu or nr): engine_cpu_info without the copy, for
+ * the per-tick readers (a trace row, the runs).  Valid until the next
+ * tick.
+ */
+const struct engine_cpu_info *engine_cpu_last(const struct engine *,
+	    int cpu);
 /*
  * A CPU's runqueue now, in the policy's terms (its rq_fields: O(1)'s
  * starvation clock, CFS's min_vruntime, ...); returns how many, 0 for

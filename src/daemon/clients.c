@@ -41,6 +41,7 @@
 #include "frames.h"
 #include "live.h"
 #include "log.h"
+#include "monotonic.h"
 #include "notes.h"
 #include "pacer.h"
 #include "runs.h"
@@ -320,10 +321,8 @@ client_hold(struct client *c, uint64_t end, size_t extra)
 		c->nrefs -= c->firstref;
 		c->firstref = 0;
 	}
-	if (c->nrefs == c->sizerefs) {
-		c->sizerefs = c->sizerefs != 0 ? c->sizerefs * 2 : 16;
-		c->refs = xreallocarray(c->refs, c->sizerefs, sizeof *c->refs);
-	}
+	if (c->nrefs == c->sizerefs)
+		c->refs = xgrow(c->refs, &c->sizerefs, 16, sizeof *c->refs);
 	c->refs[c->nrefs].end = end;
 	c->refs[c->nrefs].extra = extra;
 	c->nrefs++;
@@ -442,6 +441,15 @@ client_frame(struct client *c)
 	c->dropped = 0;
 }
 
+/* The start of a runs (or kruns) line of cpu, its first run at from. */
+static size_t
+client_runs_head(char *line, size_t size, const char *word, int cpu,
+    uint64_t from)
+{
+	return ((size_t)snprintf(line, size, "%s %s=%d %s=%llu ", word,
+	    RK(CPU), cpu, RK(FROM), (unsigned long long)from));
+}
+
 /*
  * The frame's `runs` lines (docs/PROTOCOL.md, "Runs"), or with kernel
  * its `kruns` lines ("Kernel runs": the daemon's ring of what the kernel
@@ -481,10 +489,9 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		while ((n = runs_get(r, cpu, from, to, run, 64)) > 0) {
 			for (i = 0; i < n; i++) {
 				if (len == 0)
-					len = snprintf(line, sizeof line,
-					    "%s %s=%d %s=%llu ", word,
-					    RK(CPU), cpu, RK(FROM),
-					    (unsigned long long)run[i].from);
+					len = client_runs_head(line,
+					    sizeof line, word, cpu,
+					    run[i].from);
 				else
 					line[len++] = ',';
 				if (kernel)
@@ -506,10 +513,8 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		}
 		if (len > 0 || !said) {
 			if (len == 0)
-				len = snprintf(line, sizeof line,
-				    "%s %s=%d %s=%llu ", word,
-				    RK(CPU), cpu, RK(FROM),
-				    (unsigned long long)from);
+				len = client_runs_head(line, sizeof line,
+				    word, cpu, from);
 			if (line[len - 1] == ' ')
 				line[len - 1] = '\n';
 			if (line[len - 1] != '\n')
@@ -531,7 +536,7 @@ clients_frame_tick(evutil_socket_t fd, short events, void *arg)
 {
 	struct clients	*cs = arg;
 	struct client	*c;
-	uint64_t	 now = clock_now_ns(), period, slack;
+	uint64_t	 now = monotonic_ns(), period, slack;
 
 	live_catchup(cs->live);		/* a batching clock: frames are now */
 	slack = 500000000ULL / cs->frame_fps;	/* half the clock's period */
@@ -594,7 +599,7 @@ client_subscribe(struct client *c, const struct cmd *cmd)
 	c->gen_sent = 0;	/* none yet: the first frame is full */
 	c->runs[0].ok = c->runs[1].ok = 0;	/* and the runs kept */
 	c->view_seen = 0;	/* and the presenter's view, if any */
-	c->next_frame = clock_now_ns() + 1000000000ULL / fps;
+	c->next_frame = monotonic_ns() + 1000000000ULL / fps;
 	clients_update_frames(c->set);
 	client_frame(c);
 }

@@ -157,13 +157,3 @@ clock_early_ns(const struct clock *c, uint64_t tick, int lead)
 	return (clock_next_ns(c, tick > (uint64_t)lead ? tick -
 	    (uint64_t)lead : 0));
 }
-
-/* CLOCK_MONOTONIC in ns. */
-uint64_t
-clock_now_ns(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-}

@@ -32,6 +32,5 @@ void	clock_set_speed(struct clock *, double speed, uint64_t now_ns,
 uint64_t clock_period_ns(const struct clock *);
 uint64_t clock_next_ns(const struct clock *, uint64_t tick);
 uint64_t clock_early_ns(const struct clock *, uint64_t tick, int lead);
-uint64_t clock_now_ns(void);
 
 #endif

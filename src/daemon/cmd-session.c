@@ -45,8 +45,7 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 		return (cmd_error(ctx, cause));
 	}
 	free(copy);
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "loaded %s", session_name(live_session(ctx->live)));
+	cmd_note(ctx, "loaded %s", session_name(live_session(ctx->live)));
 	return (cmd_ok(ctx));
 }
 
@@ -84,8 +83,7 @@ cmd_record_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 		return (CMD_NORMAL);
 	if (live_record(ctx->live, cmd->path, &cause) != 0)
 		return (cmd_error(ctx, cause));
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "recording to %s", quote_word(cmd->path, q, sizeof q));
+	cmd_note(ctx, "recording to %s", quote_word(cmd->path, q, sizeof q));
 	return (cmd_ok(ctx));
 }
 
@@ -109,8 +107,7 @@ cmd_policy_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	ch.name = cmd->policy->name;
 	if (live_change(ctx->live, &ch, &cause) != 0)
 		return (cmd_error(ctx, cause));
-	notes_add(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    "policy %s -> %s", old, cmd->policy->name);
+	cmd_note(ctx, "policy %s -> %s", old, cmd->policy->name);
 	return (cmd_ok(ctx));
 }
 

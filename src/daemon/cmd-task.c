@@ -4,7 +4,6 @@
  * the session (live_change: journalled) and says what it did in an
  * event line, so subscribers see who did what.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@
 #include "cpumask.h"
 #include "engine.h"
 #include "live.h"
-#include "notes.h"
 #include "proc.h"
 #include "quote.h"
 #include "session.h"
@@ -40,18 +38,6 @@ cmd_task_change(struct cmd_ctx *ctx, enum change_kind kind, long value)
 	return (0);
 }
 
-/* Say what a command did, at the present tick. */
-static void __attribute__((format(printf, 2, 3)))
-cmd_task_note(struct cmd_ctx *ctx, const char *fmt, ...)
-{
-	va_list	ap;
-
-	va_start(ap, fmt);
-	notes_vadd(live_notes(ctx->live), session_now(live_session(ctx->live)),
-	    fmt, ap);
-	va_end(ap);
-}
-
 /* sleep <task> [ms] */
 static enum cmd_retval
 cmd_sleep_exec(struct cmd *cmd, struct cmd_ctx *ctx)
@@ -62,7 +48,7 @@ cmd_sleep_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	    (uint64_t)live_config(ctx->live)->default_sleep;
 	if (cmd_task_change(ctx, CHANGE_SLEEP, (long)ms) != 0)
 		return (CMD_NORMAL);
-	cmd_task_note(ctx, "%s sleeps %llu ms", ctx->ti.name,
+	cmd_note(ctx, "%s sleeps %llu ms", ctx->ti.name,
 	    (unsigned long long)ms);
 	return (cmd_ok(ctx));
 }
@@ -79,7 +65,7 @@ cmd_nice_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
 	if (cmd_task_change(ctx, CHANGE_NICE, cmd->nice) != 0)
 		return (CMD_NORMAL);
-	cmd_task_note(ctx, "%s nice %d -> %d", ctx->ti.name, ctx->ti.nice,
+	cmd_note(ctx, "%s nice %d -> %d", ctx->ti.name, ctx->ti.nice,
 	    cmd->nice);
 	return (cmd_ok(ctx));
 }
@@ -136,7 +122,7 @@ cmd_affinity_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 		    "has %s)", cpumask_format(&now.allowed, c, sizeof c),
 		    engine_group_name(e, now.group),
 		    cpumask_format(&gm, g, sizeof g));
-	cmd_task_note(ctx, "%s cpus %s -> %s%s", ctx->ti.name,
+	cmd_note(ctx, "%s cpus %s -> %s%s", ctx->ti.name,
 	    cpumask_format(&ctx->ti.affinity, a, sizeof a),
 	    cpumask_format(&mask, b, sizeof b), why);
 	return (cmd_ok(ctx));
@@ -224,7 +210,7 @@ cmd_add_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 
 	if ((id = cmd_task_add(cmd, ctx, 0)) < 0)
 		return (CMD_NORMAL);
-	cmd_task_note(ctx, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
+	cmd_note(ctx, "%s added (nice %d%s%s)", cmd->task, cmd->nice,
 	    cmd->pattern != NULL ? ", pattern" : ", hog",
 	    cmd->runtime != 0 ? ", runtime" : "");
 	return (cmd_ok_n(ctx, id));
@@ -269,12 +255,12 @@ cmd_spawn_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	if (procs_spawn(procs, id, cmd->argv, &cause) != 0) {
 		why = cmd_spawn_why(cmd->argv[0], cause);
 		free(cause);
-		cmd_task_note(ctx, "%s failed to start: %s", cmd->task, why);
+		cmd_note(ctx, "%s failed to start: %s", cmd->task, why);
 		cmd_error(ctx, xasprintf("cannot start %s", why));
 		free(why);
 		return (CMD_NORMAL);
 	}
-	cmd_task_note(ctx, "%s spawned (%s, nice %d)", cmd->task,
+	cmd_note(ctx, "%s spawned (%s, nice %d)", cmd->task,
 	    quote_word(cmd->argv[0], q, sizeof q), cmd->nice);
 	return (cmd_ok_n(ctx, id));
 }

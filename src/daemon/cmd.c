@@ -9,6 +9,7 @@
  */
 #include <event2/buffer.h>
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "live.h"
+#include "notes.h"
 #include "quote.h"
 #include "session.h"
 #include "xmalloc.h"
@@ -166,6 +168,18 @@ cmd_line(struct cmd_ctx *ctx, const char *buf, size_t len)
 {
 	evbuffer_add(ctx->out, buf, len);
 	evbuffer_add(ctx->out, "\n", 1);
+}
+
+/* Say what a command did, at the present tick. */
+void
+cmd_note(struct cmd_ctx *ctx, const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	notes_vadd(live_notes(ctx->live), session_now(live_session(ctx->live)),
+	    fmt, ap);
+	va_end(ap);
 }
 
 /*

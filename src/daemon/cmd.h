@@ -118,6 +118,9 @@ enum cmd_retval	 cmd_error(struct cmd_ctx *, char *cause);
 enum cmd_retval	 cmd_ok(struct cmd_ctx *);
 enum cmd_retval	 cmd_ok_n(struct cmd_ctx *, long long n);
 void		 cmd_line(struct cmd_ctx *, const char *, size_t);
+/* Say what a command did, at the present tick (notes.c). */
+void		 cmd_note(struct cmd_ctx *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
 /* A file a client names must be absolute; else -1 and the err line. */
 int		 cmd_absolute(struct cmd_ctx *, const char *path);
 

@@ -19,6 +19,7 @@
 
 #include "conffile.h"
 #include "config.h"
+#include "engine.h"
 #include "xmalloc.h"
 
 static void	config_error_at(char **, const char *, const config_setting_t *,
@@ -36,7 +37,11 @@ enum config_type {
 /* An option's name in the file is its field's name in struct config. */
 #define CONFIG_OPTION(name, type, min, max, def, def_str, live) \
 	{ #name, type, min, max, def, def_str, offsetof(struct config, name), \
-	    live }
+	    live, -1 }
+/* An engine parameter: its name and range are the engine's (engine.h). */
+#define CONFIG_ENGINE(name, param, def) \
+	{ #name, CONFIG_INT, 0, 0, def, NULL, offsetof(struct config, name), \
+	    0, param }
 
 static const struct config_option {
 	const char		*name;
@@ -46,11 +51,12 @@ static const struct config_option {
 	const char		*def_str;	/* strings */
 	size_t			 offset;
 	int			 live;		/* a reload applies it */
+	int			 param;		/* ENGINE_PARAM_*, or -1 */
 } config_options[] = {
-	CONFIG_OPTION(cpus, CONFIG_INT, 1, CPUMASK_MAX, 2, NULL, 0),
-	CONFIG_OPTION(rr_interval, CONFIG_INT, 1, 1000, 10, NULL, 0),
-	CONFIG_OPTION(sleep_min, CONFIG_INT, 0, 100000, 1, NULL, 0),
-	CONFIG_OPTION(balance_interval, CONFIG_INT, 1, 1000000, 100, NULL, 0),
+	CONFIG_ENGINE(cpus, ENGINE_PARAM_CPUS, 2),
+	CONFIG_ENGINE(rr_interval, ENGINE_PARAM_RR_INTERVAL, 10),
+	CONFIG_ENGINE(sleep_min, ENGINE_PARAM_SLEEP_MIN, 1),
+	CONFIG_ENGINE(balance_interval, ENGINE_PARAM_BALANCE_INTERVAL, 100),
 	CONFIG_OPTION(speed, CONFIG_FLOAT, 0.01, 100, 1, NULL, 1),
 	CONFIG_OPTION(socket, CONFIG_STRING, 0, 0, 0, "", 0),
 	CONFIG_OPTION(scenario, CONFIG_STRING, 0, 0, 0, "demo", 0),
@@ -70,6 +76,7 @@ static const struct config_option {
 	CONFIG_OPTION(scenario_path, CONFIG_STRING, 0, 0, 0, "", 0),
 };
 #undef CONFIG_OPTION
+#undef CONFIG_ENGINE
 #define CONFIG_NOPTIONS \
 	((int)(sizeof config_options / sizeof config_options[0]))
 
@@ -222,7 +229,7 @@ config_set(struct config *c, const struct config_option *o,
 	const config_setting_t	*e;
 	const char		*str;
 	enum log_level		 level;
-	double			 v;
+	double			 v, min, max;
 	int			 i, n, t = config_setting_type(s);
 
 	switch (o->type) {
@@ -233,9 +240,15 @@ config_set(struct config *c, const struct config_option *o,
 			return (-1);
 		}
 		config_number(s, &v);
-		if (v < o->min || v > o->max) {
+		min = o->min;
+		max = o->max;
+		if (o->param >= 0) {
+			min = engine_param_list[o->param].min;
+			max = engine_param_list[o->param].max;
+		}
+		if (v < min || v > max) {
 			*cause = xasprintf("%s %.0f is outside %.0f..%.0f",
-			    o->name, v, o->min, o->max);
+			    o->name, v, min, max);
 			return (-1);
 		}
 		*(int *)config_field(c, o) = (int)v;
@@ -380,6 +393,21 @@ config_load(const char *path, struct config *c, char **cause)
 out:
 	config_destroy(&cf);
 	return (rc);
+}
+
+/* The engine parameters the configuration sets, over p's. */
+void
+config_engine_params(const struct config *c, struct engine_params *p)
+{
+	const struct config_option	*o;
+	int				 i;
+
+	for (i = 0; i < CONFIG_NOPTIONS; i++) {
+		o = &config_options[i];
+		if (o->param >= 0)
+			engine_param_set(p, o->param,
+			    *(int *)config_field(c, o));
+	}
 }
 
 /* An option's value as text, for the reload log. */

@@ -54,6 +54,8 @@ int	config_diff(const struct config *, const struct config *,
 	    config_diff_cb, void *arg);
 char   *config_default_path(void);
 char   *config_find(const char *sysconfdir);
+struct engine_params;
+void	config_engine_params(const struct config *, struct engine_params *);
 int	config_option_count(void);
 const char *config_option_name(int);
 

@@ -43,6 +43,26 @@ format_exit_name(enum engine_exit why)
 	}
 }
 
+/* A value the line may not know (a sim task's pid, an idle CPU's rank). */
+static void
+format_out_num(struct protocol_out *o, int known, long long v)
+{
+	if (known)
+		protocol_out_num(o, v);
+	else
+		protocol_out_str(o, "-");
+}
+
+/* The same for a count (CPU time, ms stolen). */
+static void
+format_out_unum(struct protocol_out *o, int known, unsigned long long v)
+{
+	if (known)
+		protocol_out_unum(o, v);
+	else
+		protocol_out_str(o, "-");
+}
+
 /*
  * Append " NAME=value" for each of a policy's quantities (names: its
  * comma-separated list, n of them), but for a name the line has
@@ -117,19 +137,13 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 			    "sim");
 			break;
 		case WIRE_TASK_PID:
-			if (started)
-				protocol_out_num(&o, real->pid);
-			else
-				protocol_out_str(&o, "-");
+			format_out_num(&o, started, started ? real->pid : 0);
 			break;
 		case WIRE_TASK_NICE:
 			protocol_out_num(&o, ti->nice);
 			break;
 		case WIRE_TASK_CPU:
-			if (ti->cpu >= 0)
-				protocol_out_num(&o, ti->cpu);
-			else
-				protocol_out_str(&o, "-");
+			format_out_num(&o, ti->cpu >= 0, ti->cpu);
 			break;
 		case WIRE_TASK_RANK:
 			protocol_out_num(&o, ti->rank);
@@ -147,16 +161,12 @@ format_task_line(char *buf, size_t len, const struct engine *e,
 			protocol_out_unum(&o, ti->ran);
 			break;
 		case WIRE_TASK_CPUTIME:
-			if (started)
-				protocol_out_unum(&o, real->cputime_ms);
-			else
-				protocol_out_str(&o, "-");
+			format_out_unum(&o, started, started ?
+			    real->cputime_ms : 0);
 			break;
 		case WIRE_TASK_STOLEN:
-			if (started)
-				protocol_out_unum(&o, real->stolen_ms);
-			else
-				protocol_out_str(&o, "-");
+			format_out_unum(&o, started, started ?
+			    real->stolen_ms : 0);
 			break;
 		case WIRE_TASK_CPUS:
 			protocol_out_str(&o, cpumask_format(&ti->allowed, cpus,
@@ -231,13 +241,10 @@ format_cpu_line(char *buf, size_t len, const struct engine *e,
 		case WIRE_CPU_RANK:
 		case WIRE_CPU_ITER:
 		case WIRE_CPU_LEFT:
-			if (ci->task == 0)
-				protocol_out_str(&o, "-");
-			else
-				protocol_out_num(&o, line->order[i] ==
-				    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
-				    WIRE_CPU_LEFT ? ci->left : iter >= 0 ?
-				    ci->field[iter] : 1);
+			format_out_num(&o, ci->task != 0, line->order[i] ==
+			    WIRE_CPU_RANK ? ci->rank : line->order[i] ==
+			    WIRE_CPU_LEFT ? ci->left : iter >= 0 ?
+			    ci->field[iter] : 1);
 			break;
 		case WIRE_CPU_MAX:
 			break;

@@ -472,9 +472,8 @@ frames_lines(struct frames *f)
 	    epoch != f->lines_epoch || nlog < f->lines_cursor ||
 	    n < f->nlines;
 	if (n > f->nlines) {
-		f->lines = xreallocarray(f->lines, n, sizeof *f->lines);
-		memset(f->lines + f->nlines, 0,
-		    (n - f->nlines) * sizeof *f->lines);
+		f->lines = xrecallocarray(f->lines, f->nlines, n,
+		    sizeof *f->lines);
 		f->nlines = n;
 	}
 	if (all) {

@@ -12,18 +12,10 @@
 
 #include "engine.h"
 #include "headless-compare.h"
+#include "quantile.h"
 #include "scenario.h"
 #include "session.h"
 #include "xmalloc.h"
-
-/* Sort latencies ascending (qsort's comparator). */
-static int
-headless_cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
 
 /* What --compare counts for one task. */
 struct headless_stat {
@@ -40,16 +32,10 @@ struct headless_stat {
 static void
 headless_pct(const uint64_t *v, size_t n, int pct)
 {
-	size_t	rank;
-
-	if (n == 0) {
+	if (n == 0)
 		fputs(",-", stdout);
-		return;
-	}
-	rank = ((size_t)pct * n + 99) / 100;	/* ceil(pct / 100 * n) */
-	if (rank < 1)
-		rank = 1;
-	printf(",%" PRIu64, v[rank - 1]);
+	else
+		printf(",%" PRIu64, quantile_rank(v, n, pct));
 }
 
 /*
@@ -62,9 +48,9 @@ static void
 headless_count(struct session *ses, struct headless_stat *st, int n,
     uint64_t t, uint64_t k, int ncpus)
 {
-	const struct engine	*e = session_engine(ses);
-	struct engine_cpu_info	 ci;
-	struct headless_stat	*s;
+	const struct engine		*e = session_engine(ses);
+	const struct engine_cpu_info	*ci;
+	struct headless_stat		*s;
 	const int		*woken;
 	size_t			 i, nwoken;
 	int			 c;
@@ -81,21 +67,18 @@ headless_count(struct session *ses, struct headless_stat *st, int n,
 		st[woken[i]].pending = 1;
 	}
 	for (c = 0; c < ncpus; c++) {
-		engine_cpu_info(e, c, &ci);
-		if (ci.task == 0 || ci.task > n)
+		ci = engine_cpu_last(e, c);
+		if (ci->task == 0 || ci->task > n)
 			continue;
-		s = &st[ci.task];
+		s = &st[ci->task];
 		if (s->ran == 0 || s->last != t) /* not in tick t - 1 */
 			s->runs++;
 		s->ran += k;
 		s->last = t + k;
 		if (s->pending) {
-			if (s->nlat == s->lat_size) {
-				s->lat_size = s->lat_size ? s->lat_size * 2 :
-				    64;
-				s->lat = xreallocarray(s->lat, s->lat_size,
+			if (s->nlat == s->lat_size)
+				s->lat = xgrow(s->lat, &s->lat_size, 64,
 				    sizeof *s->lat);
-			}
 			s->lat[s->nlat++] = t - s->ready;
 			s->pending = 0;
 		}
@@ -256,9 +239,7 @@ headless_compare(const char *names, uint64_t ticks, const struct scenario *sc,
 		for (id = 1; id <= n; id++) {
 			if (engine_task_info(e, id, &ti) != 0)
 				continue;
-			if (st[id].nlat > 0)	/* qsort wants a real array */
-				qsort(st[id].lat, st[id].nlat,
-				    sizeof *st[id].lat, headless_cmp_u64);
+			quantile_sort(st[id].lat, st[id].nlat);
 			printf("%s,%d,%.1f,%" PRIu64 ",%" PRIu64, ti.name,
 			    ti.nice, ticks == 0 ? 0.0 :
 			    100.0 * (double)st[id].ran / (double)ticks,

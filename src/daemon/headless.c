@@ -107,6 +107,15 @@ headless_usage(FILE *f)
 	fputs(headless_usage_text, f);
 }
 
+/* An option giving engine parameter param, in the engine's range. */
+static int
+headless_param(const char *arg, const char *opt, int param, long long *v)
+{
+	const struct engine_param	*d = &engine_param_list[param];
+
+	return (number_option("stairsd", opt, arg, d->min, d->max, NULL, v));
+}
+
 /* Parse the command line into o; 0, 1 (done: help/version) or -1. */
 static int
 headless_options(int argc, char **argv, struct headless_opts *o)
@@ -148,11 +157,10 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->perfetto = optarg;
 			break;
 		case O_TICKS:
-			if (number_parse(optarg, 0, INT64_MAX, &v) != 0) {
-				fprintf(stderr, "stairsd: --ticks \"%s\": not "
-				    "a number of ticks (0 or more)\n", optarg);
+			if (number_option("stairsd", "ticks", optarg, 0,
+			    INT64_MAX, "a number of ticks (0 or more)",
+			    &v) != 0)
 				return (-1);
-			}
 			o->ticks = (uint64_t)v;
 			o->has_ticks = 1;
 			break;
@@ -163,22 +171,15 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->table = optarg;
 			break;
 		case O_CPUS:
-			if (number_parse(optarg, 1, ENGINE_MAX_CPUS,
-			    &v) != 0) {
-				fprintf(stderr, "stairsd: --cpus \"%s\": not a "
-				    "number in 1..%d\n", optarg,
-				    ENGINE_MAX_CPUS);
+			if (headless_param(optarg, "cpus", ENGINE_PARAM_CPUS,
+			    &v) != 0)
 				return (-1);
-			}
 			o->cpus = (int)v;
 			break;
 		case O_RR:
-			if (number_parse(optarg, 1, 1000, &v) != 0) {
-				fprintf(stderr, "stairsd: --rr-interval "
-				    "\"%s\": not a number in 1..1000\n",
-				    optarg);
+			if (headless_param(optarg, "rr-interval",
+			    ENGINE_PARAM_RR_INTERVAL, &v) != 0)
 				return (-1);
-			}
 			o->rr = (int)v;
 			break;
 		case O_POLICY:

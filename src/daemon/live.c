@@ -201,10 +201,7 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 	struct session			*s;
 
 	engine_params_default(&p);
-	p.cpus = l->cfg.cpus;
-	p.rr_interval = l->cfg.rr_interval;
-	p.sleep_min = l->cfg.sleep_min;
-	p.balance_interval = l->cfg.balance_interval;
+	config_engine_params(&l->cfg, &p);
 	scenario_params(sc, &p);
 	s = NULL;
 	if (engine_params_check(&p, cause) == 0) {

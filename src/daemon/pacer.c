@@ -32,6 +32,7 @@
 #include "config.h"
 #include "engine.h"
 #include "log.h"
+#include "monotonic.h"
 #include "notes.h"
 #include "pacer.h"
 #include "proc.h"
@@ -109,7 +110,7 @@ pacer_create(const struct config *cfg, struct notes *notes,
 	p->bridge = bridge;
 	p->hooks = *hooks;
 	p->tick_fd = -1;
-	clock_init(&p->clock, 1.0, clock_now_ns(), 0);
+	clock_init(&p->clock, 1.0, monotonic_ns(), 0);
 	clock_pause(&p->clock);
 	return (p);
 }
@@ -156,21 +157,27 @@ pacer_start(struct pacer *p, struct event_base *base, int tick_fd)
 	    p);
 	event_add(p->timer, NULL);
 	p->step.ev = evtimer_new(base, pacer_step_slice, p);
-	pacer_arm(p, clock_now_ns());
+	pacer_arm(p, monotonic_ns());
+}
+
+/* Stop the clock, and the real tasks (if any) with it. */
+static void
+pacer_hold(struct pacer *p)
+{
+	clock_pause(&p->clock);
+	if (bridge_procs(p->bridge) != NULL)
+		procs_hold(bridge_procs(p->bridge));
 }
 
 /* A new session's clock: speed, from its present tick, paused or not. */
 void
 pacer_restart(struct pacer *p, double speed, int paused)
 {
-	clock_init(&p->clock, speed, clock_now_ns(), session_now(p->session));
-	if (paused) {
-		clock_pause(&p->clock);
-		if (bridge_procs(p->bridge) != NULL)
-			procs_hold(bridge_procs(p->bridge));
-	}
+	clock_init(&p->clock, speed, monotonic_ns(), session_now(p->session));
+	if (paused)
+		pacer_hold(p);
 	if (p->timer != NULL)
-		pacer_arm(p, clock_now_ns());
+		pacer_arm(p, monotonic_ns());
 }
 
 /* Exiting: no more ticks, no more steps. */
@@ -222,7 +229,7 @@ pacer_due(const struct pacer *p, uint64_t tick)
 {
 	uint64_t	at = clock_next_ns(&p->clock, tick + 1), now;
 
-	now = clock_now_ns();
+	now = monotonic_ns();
 	return (at < now ? at : now);
 }
 
@@ -351,7 +358,7 @@ pacer_catchup(struct pacer *p)
 	bridge_off(p->bridge, p->session);
 	if (p->clock.paused || p->stopped || p->timer == NULL)
 		return;
-	now = clock_now_ns();
+	now = monotonic_ns();
 	if (p->batched)
 		allow = clock_ticks_in(&p->clock, pacer_batch_ns(p));
 	else if (p->sleeping)
@@ -397,7 +404,7 @@ pacer_changed(struct pacer *p)
 	if (p->timer != NULL && !p->clock.paused && !p->in_ticks &&
 	    (pacer_batching(p) != p->batched || p->sleeping ||
 	    pacer_sleeping(p)))
-		pacer_arm(p, clock_now_ns());
+		pacer_arm(p, monotonic_ns());
 }
 
 /* A real task woke (the kernel's event): act on it now, not at the tick. */
@@ -442,7 +449,7 @@ pacer_watch(struct pacer *p, int fd)
 int
 pacer_behind(const struct pacer *p)
 {
-	return (p->sleeping && clock_due(&p->clock, clock_now_ns()) >
+	return (p->sleeping && clock_due(&p->clock, monotonic_ns()) >
 	    session_now(p->session));
 }
 
@@ -450,11 +457,9 @@ pacer_behind(const struct pacer *p)
 void
 pacer_pause(struct pacer *p)
 {
-	clock_pause(&p->clock);
-	if (bridge_procs(p->bridge) != NULL)
-		procs_hold(bridge_procs(p->bridge));
+	pacer_hold(p);
 	if (p->timer != NULL)
-		pacer_arm(p, clock_now_ns());
+		pacer_arm(p, monotonic_ns());
 	sinks_flush(p->sinks);
 	notes_changed(p->notes);
 }
@@ -463,7 +468,7 @@ pacer_pause(struct pacer *p)
 void
 pacer_resume(struct pacer *p)
 {
-	uint64_t	now = clock_now_ns();
+	uint64_t	now = monotonic_ns();
 
 	clock_resume(&p->clock, now, session_now(p->session));
 	if (bridge_procs(p->bridge) != NULL)
@@ -498,7 +503,7 @@ pacer_lag(const struct pacer *p)
 void
 pacer_set_speed(struct pacer *p, double speed)
 {
-	uint64_t	now = clock_now_ns();
+	uint64_t	now = monotonic_ns();
 
 	clock_set_speed(&p->clock, speed, now, session_now(p->session));
 	if (!p->clock.paused && p->timer != NULL)
@@ -545,17 +550,17 @@ static int
 pacer_step_run(struct pacer *p)
 {
 	struct procs	*procs = bridge_procs(p->bridge);
-	uint64_t	 end = clock_now_ns() + PACER_STEP_SLICE_NS;
+	uint64_t	 end = monotonic_ns() + PACER_STEP_SLICE_NS;
 
 	while (p->step.done < p->step.total && !p->stopped) {
 		if (p->step.paced &&
-		    clock_now_ns() < pacer_step_due(p, p->step.done))
+		    monotonic_ns() < pacer_step_due(p, p->step.done))
 			break;
 		p->hooks.tick(p->hooks.arg, 1);
 		p->step.done++;
 		if (pacer_step_found(p))
 			break;
-		if ((p->step.done & 15) == 0 && clock_now_ns() >= end)
+		if ((p->step.done & 15) == 0 && monotonic_ns() >= end)
 			break;
 	}
 	/* Run in no wall time, real tasks (if any) stay stopped. */
@@ -565,7 +570,7 @@ pacer_step_run(struct pacer *p)
 		return (0);
 	/* Paced: the last tick's time too, before the children stop. */
 	return (!p->step.paced ||
-	    clock_now_ns() >= pacer_step_due(p, p->step.done));
+	    monotonic_ns() >= pacer_step_due(p, p->step.done));
 }
 
 /*
@@ -623,7 +628,7 @@ pacer_step_slice(evutil_socket_t fd, short events, void *arg)
 		return;
 	}
 	if (p->step.paced &&
-	    (due = pacer_step_due(p, p->step.done)) > (now = clock_now_ns())) {
+	    (due = pacer_step_due(p, p->step.done)) > (now = monotonic_ns())) {
 		tv.tv_sec = (time_t)((due - now) / 1000000000ULL);
 		tv.tv_usec = (suseconds_t)((due - now) % 1000000000ULL / 1000);
 	}
@@ -656,7 +661,7 @@ pacer_step(struct pacer *p, uint64_t n, int until_event,
 	p->step.event_seq = notes_seq(p->notes);
 	p->step.paced = procs != NULL &&
 	    bridge_real_live(p->bridge, p->session);
-	p->step.t0 = clock_now_ns();
+	p->step.t0 = monotonic_ns();
 	/* The blocked ones may wake, as when running (procs_hold took). */
 	if (p->step.paced)
 		procs_release(procs);

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "live.h"
 #include "log.h"
+#include "monotonic.h"
 #include "server.h"
 #include "sock.h"
 #include "xmalloc.h"
@@ -177,7 +178,7 @@ server_accept_error(struct evconnlistener *l, void *arg)
 {
 	struct server	*srv = arg;
 	struct timeval	 tv;
-	uint64_t	 now = clock_now_ns();
+	uint64_t	 now = monotonic_ns();
 	int		 err = errno;
 
 	srv->accept_errors++;

@@ -180,11 +180,9 @@ capture_kthreads(struct capture *cap)
 		    sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %lu",
 		    &flags) != 1 || (flags & CAPTURE_PF_KTHREAD) == 0)
 			continue;
-		if (cap->nkpids == size) {
-			size = size ? size * 2 : 256;
-			cap->kpids = xreallocarray(cap->kpids, size,
+		if (cap->nkpids == size)
+			cap->kpids = xgrow(cap->kpids, &size, 256,
 			    sizeof *cap->kpids);
-		}
 		cap->kpids[cap->nkpids++] = pid;
 	}
 	closedir(d);

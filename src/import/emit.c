@@ -23,6 +23,7 @@
 #include "bursts.h"
 #include "emit.h"
 #include "kernelrow.h"
+#include "quantile.h"
 #include "scenario.h"
 #include "xmalloc.h"
 
@@ -138,15 +139,6 @@ emit_cmp_cpu(const void *a, const void *b)
 	return (emit_cmp_order(a, b));
 }
 
-/* Sort ascending (qsort). */
-static int
-emit_cmp_u64(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /* Is pid (or comm) among those asked for? */
 static int
 emit_wanted(const struct emit_opts *o, const struct tasklife_task *t)
@@ -186,12 +178,7 @@ emit_kpid(const struct emit_opts *o, int pid)
 static double
 emit_pct(const uint64_t *v, size_t n, int pct)
 {
-	size_t	rank;
-
-	rank = ((size_t)pct * n + 99) / 100;
-	if (rank < 1)
-		rank = 1;
-	return ((double)v[rank - 1] / 1e6);
+	return ((double)quantile_rank(v, n, pct) / 1e6);
 }
 
 /* The kernel's row for t (kernelrow.h). */
@@ -207,7 +194,7 @@ emit_kernel_row(FILE *f, struct tasklife_task *t, const char *name,
 		fputs(" lat_p50=- lat_p95=- lat_max=-\n", f);
 		return;
 	}
-	qsort(t->lat, t->nlat, sizeof *t->lat, emit_cmp_u64);
+	quantile_sort(t->lat, t->nlat);
 	fprintf(f, " lat_p50=%.3f lat_p95=%.3f lat_max=%.3f\n",
 	    emit_pct(t->lat, t->nlat, 50), emit_pct(t->lat, t->nlat, 95),
 	    emit_pct(t->lat, t->nlat, 100));

@@ -81,18 +81,6 @@ import_seconds(const char *s, double *out)
 	return (0);
 }
 
-/* A whole number in min..max; -1 if s is not one. */
-static int
-import_int(const char *s, int min, int max, int *out)
-{
-	long long	v;
-
-	if (number_parse(s, min, max, &v) != 0)
-		return (-1);
-	*out = (int)v;
-	return (0);
-}
-
 /* Parse the command line into o; 0, 1 (done: help, version) or -1. */
 static int
 import_options(int argc, char **argv, struct import_opts *o)
@@ -114,8 +102,9 @@ import_options(int argc, char **argv, struct import_opts *o)
 		{ "version",	    no_argument,	NULL, O_VERSION },
 		{ NULL,		    0,			NULL, 0 }
 	};
-	char	*copy, *p, *word;
-	int	 ch, v;
+	char		*copy, *p, *word;
+	long long	 v;
+	int		 ch;
 
 	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -137,15 +126,14 @@ import_options(int argc, char **argv, struct import_opts *o)
 		case O_PID:
 			copy = p = xstrdup(optarg);
 			while ((word = strsep(&p, ",")) != NULL) {
-				if (import_int(word, 1, INT_MAX, &v) != 0) {
-					fprintf(stderr, "stairs-import: --pid "
-					    "\"%s\": not a pid\n", word);
+				if (number_option("stairs-import", "pid", word,
+				    1, INT_MAX, "a pid", &v) != 0) {
 					free(copy);
 					return (-1);
 				}
 				o->pids = xreallocarray(o->pids, o->npids + 1,
 				    sizeof *o->pids);
-				o->pids[o->npids++] = v;
+				o->pids[o->npids++] = (int)v;
 			}
 			free(copy);
 			break;
@@ -155,12 +143,10 @@ import_options(int argc, char **argv, struct import_opts *o)
 			o->comms[o->ncomms++] = optarg;
 			break;
 		case O_TOP:
-			if (import_int(optarg, 1, INT_MAX, &o->top) != 0) {
-				fprintf(stderr, "stairs-import: --top \"%s\": "
-				    "not a number of tasks (1 or more)\n",
-				    optarg);
+			if (number_option("stairs-import", "top", optarg, 1,
+			    INT_MAX, "a number of tasks (1 or more)", &v) != 0)
 				return (-1);
-			}
+			o->top = (int)v;
 			break;
 		case O_FROM:
 		case O_TO:
@@ -173,11 +159,10 @@ import_options(int argc, char **argv, struct import_opts *o)
 			}
 			break;
 		case O_CPUS:
-			if (import_int(optarg, 1, 256, &o->cpus) != 0) {
-				fprintf(stderr, "stairs-import: --cpus \"%s\": "
-				    "not a number in 1..256\n", optarg);
+			if (number_option("stairs-import", "cpus", optarg, 1,
+			    256, NULL, &v) != 0)
 				return (-1);
-			}
+			o->cpus = (int)v;
 			break;
 		case O_KTHREADS:
 			o->kthreads = 1;

@@ -142,10 +142,8 @@ tasklife_grow(struct tasklife *h)
 static void
 tasklife_push(uint64_t **v, size_t *n, size_t *size, uint64_t x)
 {
-	if (*n == *size) {
-		*size = *size ? *size * 2 : 8;
-		*v = xreallocarray(*v, *size, sizeof **v);
-	}
+	if (*n == *size)
+		*v = xgrow(*v, size, 8, sizeof **v);
 	(*v)[(*n)++] = x;
 }
 
@@ -228,11 +226,9 @@ tasklife_new(struct tasklife *h, const struct ktrace_task *kt, uint64_t ts,
 		life = old->life + 1;
 		h->reused++;
 	}
-	if (h->ntasks == h->tasks_size) {
-		h->tasks_size = h->tasks_size ? h->tasks_size * 2 : 64;
-		h->tasks = xreallocarray(h->tasks, h->tasks_size,
+	if (h->ntasks == h->tasks_size)
+		h->tasks = xgrow(h->tasks, &h->tasks_size, 64,
 		    sizeof *h->tasks);
-	}
 	if ((h->ntasks + 1) * 2 > h->nslots)
 		tasklife_grow(h);
 	t = &h->tasks[h->ntasks++];

@@ -101,11 +101,9 @@ kruns_push(struct kruns_cpu *kc, uint64_t from, uint64_t to, int what)
 			kc->n -= kc->first;
 			kc->first = 0;
 		}
-		if (kc->n == kc->size) {
-			kc->size = kc->size ? kc->size * 2 : 64;
-			kc->seg = xreallocarray(kc->seg, kc->size,
+		if (kc->n == kc->size)
+			kc->seg = xgrow(kc->seg, &kc->size, 64,
 			    sizeof *kc->seg);
-		}
 	}
 	kc->seg[kc->n].from = from;
 	kc->seg[kc->n].to = to;

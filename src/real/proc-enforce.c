@@ -27,6 +27,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
+#include "monotonic.h"
 #include "proc-int.h"
 #include "xmalloc.h"
 
@@ -83,7 +84,7 @@ proc_enforce_stop(struct proc *p)
 	proc_sample_unpick(p, 1);
 	proc_signal(p, SIGSTOP);
 	p->stopped = 1;
-	p->stop_ns = proc_now();
+	p->stop_ns = monotonic_ns();
 }
 
 /* Pin a task to a physical CPU (while stopped) and continue it. */
@@ -171,7 +172,7 @@ proc_enforce_wake(struct procs *ps, struct proc *p, uint64_t ts)
 	p->ran = 1;
 	p->forked = 1;
 	if (ps->woke_cb != NULL)
-		ps->woke_cb(ps->woke_arg, c, p->id, rank, proc_now());
+		ps->woke_cb(ps->woke_arg, c, p->id, rank, monotonic_ns());
 }
 
 /* After a tick: continue and pin what the engine ran, stop the rest. */

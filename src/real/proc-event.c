@@ -76,6 +76,7 @@
 #include "cgroup.h"
 #include "engine.h"
 #include "log.h"
+#include "monotonic.h"
 #include "proc-int.h"
 #include "xmalloc.h"
 
@@ -689,7 +690,7 @@ proc_event_filter(struct procs *ps)
 			ps->ev_lost = 1;	/* the /proc safety net */
 		}
 	}
-	ev->read_ns = proc_now();
+	ev->read_ns = monotonic_ns();
 	proc_ring_read_set(ps, &ev->set, NULL);
 	proc_event_close(ev, &ev->set);
 	ev->set = set;

@@ -199,7 +199,6 @@ struct procs {
  * its end): a file calls only the parts listed before its own.
  */
 /* proc-state.c */
-uint64_t	 proc_now(void);
 struct proc	*proc_by_pid(struct procs *, pid_t);
 struct proc	*proc_get(struct procs *, int);
 int		 proc_change(struct procs *, int kind, int id, char **);

@@ -53,6 +53,24 @@ proc_default_map(struct procs *ps)
 		ps->map[i] = cpus[i % n];
 }
 
+/* Is conf's cpu map (if any) of physical CPUs for ncpus? 0, or -1. */
+static int
+proc_map_check(const struct procs_config *conf, int ncpus, char **cause)
+{
+	int	i;
+
+	if (conf == NULL || conf->map == NULL)
+		return (0);
+	for (i = 0; i < ncpus && i < conf->nmap; i++) {
+		if (conf->map[i] < 0 || conf->map[i] >= CPU_SETSIZE) {
+			*cause = xasprintf("cpu map: engine cpu %d: bad "
+			    "physical cpu %d", i, conf->map[i]);
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 /* Create the real-process layer for an engine. */
 struct procs *
 procs_create(const struct engine *e, const struct procs_config *conf,
@@ -63,6 +81,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	char		*why;
 	int		 i;
 
+	if (proc_map_check(conf, engine_params(e)->cpus, cause) != 0)
+		return (NULL);
 	ps = xcalloc(1, sizeof *ps);
 	ps->e = e;
 	ps->self = getpid();
@@ -76,20 +96,8 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	ps->wdfd = -1;
 	proc_default_map(ps);
 	if (conf != NULL && conf->map != NULL) {
-		for (i = 0; i < ps->ncpus && i < conf->nmap; i++) {
-			if (conf->map[i] < 0 || conf->map[i] >= CPU_SETSIZE) {
-				*cause = xasprintf("cpu map: engine cpu %d: "
-				    "bad physical cpu %d", i, conf->map[i]);
-				free(ps->map);
-				free(ps->woke);
-				free(ps->woke_rank);
-				free(ps->tick_ns);
-				free(ps->tick_of);
-				free(ps);
-				return (NULL);
-			}
+		for (i = 0; i < ps->ncpus && i < conf->nmap; i++)
 			ps->map[i] = conf->map[i];
-		}
 	}
 	if (conf != NULL && conf->outdir != NULL)
 		ps->outdir = xstrdup(conf->outdir);

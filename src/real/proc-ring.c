@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "monotonic.h"
 #include "proc-int.h"
+#include "quantile.h"
 #include "xmalloc.h"
 
 /*
@@ -31,7 +33,7 @@ void
 proc_ring_delay(struct procs *ps, uint64_t ts)
 {
 	struct proc_event	*ev = ps->ev;
-	uint64_t		 now = proc_now();
+	uint64_t		 now = monotonic_ns();
 
 	if (ev == NULL || ts == 0 || now < ts)
 		return;
@@ -69,7 +71,7 @@ proc_ring_read(struct procs *ps)
 {
 	int	blocks = 0;
 
-	ps->ev->read_ns = proc_now();
+	ps->ev->read_ns = monotonic_ns();
 	if (proc_ring_read_set(ps, &ps->ev->set, &blocks) > 0 || blocks) {
 		proc_ring_unready(ps);
 		proc_ring_read_set(ps, &ps->ev->set, NULL);
@@ -189,15 +191,6 @@ proc_ring_read_set(struct procs *ps, struct proc_event_set *set,
 	return (n);
 }
 
-/* Compare two delays, for qsort. */
-static int
-proc_ring_cmp(const void *a, const void *b)
-{
-	uint64_t	x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x < y ? -1 : x > y);
-}
-
 /*
  * The median and 99th percentile of the delays (own: their loop's own
  * parts) over the last PROC_EVENT_LAT wakes; how many.
@@ -216,7 +209,7 @@ proc_ring_quantiles(struct procs *ps, int own, uint64_t *median,
 	n = ev->nlat < PROC_EVENT_LAT ? ev->nlat : PROC_EVENT_LAT;
 	v = xreallocarray(NULL, n, sizeof *v);
 	memcpy(v, own ? ev->own : ev->lat, n * sizeof *v);
-	qsort(v, n, sizeof *v, proc_ring_cmp);
+	quantile_sort(v, n);
 	*median = v[n / 2];
 	*p99 = v[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
 	free(v);

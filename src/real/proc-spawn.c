@@ -32,6 +32,7 @@
 #include "engine.h"
 #include "file.h"
 #include "log.h"
+#include "monotonic.h"
 #include "proc-int.h"
 #include "quote.h"
 #include "xmalloc.h"
@@ -213,8 +214,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 		return (-1);
 	}
 	if (id >= ps->nt) {
-		ps->t = xreallocarray(ps->t, id + 1, sizeof *ps->t);
-		memset(ps->t + ps->nt, 0, (id + 1 - ps->nt) * sizeof *ps->t);
+		ps->t = xrecallocarray(ps->t, ps->nt, id + 1, sizeof *ps->t);
 		ps->nt = id + 1;
 	}
 	p = xcalloc(1, sizeof *p);
@@ -289,7 +289,7 @@ procs_spawn(struct procs *ps, int id, char *const argv[], char **cause)
 	}
 	p->live = 1;
 	p->stopped = 1;
-	p->stop_ns = proc_now();
+	p->stop_ns = monotonic_ns();
 	p->forked = 0;
 	proc_sample_add(ps, p, pid);
 	proc_sample_cputime(p);		/* stolen counts from here */
@@ -454,7 +454,7 @@ proc_spawn_continued(struct procs *ps, struct proc *p)
 		return;
 	p->settle = 0;		/* what it ran since is stolen */
 	proc_signal(p, SIGSTOP);
-	p->stop_ns = proc_now();
+	p->stop_ns = monotonic_ns();
 	tick = engine_now(ps->e);
 	proc_notice(ps, "task %s (pid %ld) continued from outside at tick "
 	    "%llu; stopped again", p->name, (long)p->pid,

@@ -21,16 +21,6 @@
 #include "proc-int.h"
 #include "xmalloc.h"
 
-/* Monotonic time in ns. */
-uint64_t
-proc_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-}
-
 /* Find a task by its process group. */
 struct proc *
 proc_by_pid(struct procs *ps, pid_t pid)

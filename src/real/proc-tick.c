@@ -15,6 +15,7 @@
 #include "change.h"
 #include "engine.h"
 #include "log.h"
+#include "monotonic.h"
 #include "proc-int.h"
 
 #define PROC_SWEEP_NS		(500 * 1000000ULL)	/* members, at most */
@@ -29,7 +30,7 @@ procs_observe(struct procs *ps)
 {
 	struct engine_task_info	 ti;
 	struct proc		*p;
-	uint64_t		 now = proc_now();
+	uint64_t		 now = monotonic_ns();
 	char			*cause;
 	int			 i, swept = 0, woken, blocked, look;
 
@@ -152,7 +153,7 @@ warn:
 void
 procs_enforce(struct procs *ps)
 {
-	procs_stamp(ps, proc_now());
+	procs_stamp(ps, monotonic_ns());
 	proc_enforce_tick(ps);
 	if (ps->ev != NULL)
 		proc_wake_settle(ps);

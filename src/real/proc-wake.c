@@ -11,6 +11,7 @@
  */
 #include <stdint.h>
 
+#include "monotonic.h"
 #include "proc-int.h"
 
 /*
@@ -81,7 +82,7 @@ procs_wakeups(struct procs *ps)
 	if (ps->ev == NULL)
 		return;
 	ps->evstats.readies++;
-	ps->ev->read_ns = proc_now();	/* the loop's own part from here */
+	ps->ev->read_ns = monotonic_ns();	/* the loop's own part from here */
 	proc_ring_unready(ps);
 	ps->evstats.ready_wakes += proc_ring_read_set(ps, &ps->ev->set,
 	    NULL);

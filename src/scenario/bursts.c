@@ -39,11 +39,9 @@ bursts_put(struct bursts_ticks *bt, size_t *size, int k, uint64_t v,
 	}
 	if (v > UINT32_MAX)
 		goto long_burst;
-	if (bt->npattern + 2 > *size) {
-		*size = *size ? *size * 2 : 16;
-		bt->pattern = xreallocarray(bt->pattern, *size,
+	if (bt->npattern + 2 > *size)
+		bt->pattern = xgrow(bt->pattern, size, 16,
 		    sizeof *bt->pattern);
-	}
 	bt->pattern[bt->npattern++] = (uint32_t)v;
 	if (k == 0)
 		bt->runs++;

@@ -179,10 +179,8 @@ kernelrow_line(struct kernelrows *kr, char *s, const char *label, int line,
 		kr->line = line;
 		return (0);
 	}
-	if (kr->nrows == *size) {
-		*size = *size ? *size * 2 : 16;
-		kr->rows = xreallocarray(kr->rows, *size, sizeof *kr->rows);
-	}
+	if (kr->nrows == *size)
+		kr->rows = xgrow(kr->rows, size, 16, sizeof *kr->rows);
 	kr->rows[kr->nrows++] = r;
 	return (0);
 }

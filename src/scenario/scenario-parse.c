@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,33 @@ scenario_type_name(const config_setting_t *s)
 	return ("something else");
 }
 
+static int	scenario_not(struct scenario_ctx *, const config_setting_t *,
+		    const char *, ...) __attribute__((format(printf, 3, 4)));
+
+/* A setting of the wrong type: "WANTED, not TYPE" (returns -1). */
+static int
+scenario_not(struct scenario_ctx *ctx, const config_setting_t *s,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*want;
+
+	va_start(ap, fmt);
+	want = xvasprintf(fmt, ap);
+	va_end(ap);
+	scenario_error_at(ctx, s, "%s, not %s", want, scenario_type_name(s));
+	free(want);
+	return (-1);
+}
+
+/* Is s a list of values, [ ... ] or ( ... )? */
+static int
+scenario_is_list(const config_setting_t *s)
+{
+	return (config_setting_type(s) == CONFIG_TYPE_ARRAY ||
+	    config_setting_type(s) == CONFIG_TYPE_LIST);
+}
+
 /* Read an integer setting within min..max. */
 static int
 scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
@@ -137,9 +165,7 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 		v = config_setting_get_int64(s);
 		break;
 	default:
-		return (scenario_error_at(ctx, s,
-		    "%s must be an integer, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be an integer", what));
 	}
 	if (v < min || v > max) {
 		if (min == 0 && v < 0)
@@ -158,9 +184,7 @@ scenario_string(struct scenario_ctx *ctx, const config_setting_t *s,
     const char *what, const char **out)
 {
 	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return (scenario_error_at(ctx, s,
-		    "%s must be a string, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be a string", what));
 	*out = config_setting_get_string(s);
 	return (0);
 }
@@ -206,9 +230,8 @@ scenario_cpus(struct scenario_ctx *ctx, const config_setting_t *s,
 		str = config_setting_get_string(s);
 		copy = xstrdup(str);
 	} else
-		return (scenario_error_at(ctx, s,
-		    "%s must be a cpu list like \"0-2,5\", not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s,
+		    "%s must be a cpu list like \"0-2,5\"", what));
 	if (cpumask_parse(copy, ENGINE_MAX_CPUS, mask, &cause) != 0) {
 		scenario_error_at(ctx, s, "%s: %s", what, cause);
 		free(cause);
@@ -245,11 +268,23 @@ scenario_list(struct scenario_ctx *ctx, const config_setting_t *s,
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP)
-			return (scenario_error_at(ctx, e,
-			    "each entry of %s must be { ... }, not %s", what,
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "each entry of %s must be { ... }", what));
 	}
 	return (0);
+}
+
+/* Index name (a kind's, at index, on line): a name used twice is refused. */
+static int
+scenario_unique(struct scenario_ctx *ctx, struct scenario_index *ix,
+    const char *kind, const char *name, size_t index, int line)
+{
+	int	first;
+
+	if ((first = scenario_index_add(ix, name, index, line)) == -1)
+		return (0);
+	return (scenario_error(ctx, line, "duplicate %s name \"%s\" (first "
+	    "at line %d)", kind, name, first));
 }
 
 /* Parse one group entry. */
@@ -260,7 +295,6 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 	struct scenario_group	*gr;
 	const config_setting_t	*s;
 	const char		*name = NULL;
-	long			 first;
 	int			 n, j;
 
 	gr = &sc->groups[sc->ngroups++];
@@ -288,12 +322,8 @@ scenario_parse_group(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error(ctx, gr->line,
 		    "group \"%s\" has no cpus (cpus = \"0-1\"; is required)",
 		    gr->name));
-	if ((first = scenario_index_add(&sc->group_index, gr->name,
-	    sc->ngroups - 1)) != -1)
-		return (scenario_error(ctx, gr->line,
-		    "duplicate group name \"%s\" (first at line %d)",
-		    gr->name, sc->groups[first].line));
-	return (0);
+	return (scenario_unique(ctx, &sc->group_index, "group", gr->name,
+	    sc->ngroups - 1, gr->line));
 }
 
 /* Parse a task's pattern: an even-length list of positive ms. */
@@ -305,11 +335,9 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 	long long		 v;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "pattern must be a list of run, sleep ms like [ 2, 40 ], "
-		    "not %s", scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s,
+		    "pattern must be a list of run, sleep ms like [ 2, 40 ]"));
 	n = config_setting_length(s);
 	if (n == 0 || n % 2 != 0)
 		return (scenario_error_at(ctx, s,
@@ -320,9 +348,8 @@ scenario_parse_pattern(struct scenario_ctx *ctx, struct scenario_task *t,
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_INT &&
 		    config_setting_type(e) != CONFIG_TYPE_INT64)
-			return (scenario_error_at(ctx, e,
-			    "pattern values must be integers (ms), not %s",
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "pattern values must be integers (ms)"));
 		if (scenario_int(ctx, e, "pattern value", LLONG_MIN,
 		    LLONG_MAX, &v) != 0)
 			return (-1);
@@ -351,11 +378,9 @@ scenario_parse_bursts(struct scenario_ctx *ctx, struct scenario_task *t,
 	char			*cause;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "bursts must be a list of run, sleep, run ... us like "
-		    "[ 2500, 40000, 1200 ], not %s", scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s, "bursts must be a list of run, "
+		    "sleep, run ... us like [ 2500, 40000, 1200 ]"));
 	if ((n = config_setting_length(s)) == 0)
 		return (scenario_error_at(ctx, s, "bursts is empty"));
 	us = xcalloc(n, sizeof *us);
@@ -391,12 +416,9 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 	const config_setting_t	*e;
 	int			 i, n;
 
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return (scenario_error_at(ctx, s,
-		    "command must be a list of strings like "
-		    "[ \"stairs-load\", \"--run\", \"30\" ], not %s",
-		    scenario_type_name(s)));
+	if (!scenario_is_list(s))
+		return (scenario_not(ctx, s, "command must be a list of "
+		    "strings like [ \"stairs-load\", \"--run\", \"30\" ]"));
 	n = config_setting_length(s);
 	if (n == 0)
 		return (scenario_error_at(ctx, s,
@@ -405,9 +427,8 @@ scenario_parse_command(struct scenario_ctx *ctx, struct scenario_task *t,
 	for (i = 0; i < n; i++) {
 		e = config_setting_get_elem(s, i);
 		if (config_setting_type(e) != CONFIG_TYPE_STRING)
-			return (scenario_error_at(ctx, e,
-			    "command arguments must be strings, not %s",
-			    scenario_type_name(e)));
+			return (scenario_not(ctx, e,
+			    "command arguments must be strings"));
 		t->argv[i] = xstrdup(config_setting_get_string(e));
 	}
 	if (*t->argv[0] == '\0')
@@ -426,7 +447,6 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 	const config_setting_t	*bursts = NULL;
 	const char		*str = NULL, *key;
 	long long		 v;
-	long			 first;
 	int			 n, j;
 
 	t = &sc->tasks[sc->ntasks++];
@@ -499,12 +519,8 @@ scenario_parse_task(struct scenario_ctx *ctx, struct scenario *sc,
 		return (scenario_error_at(ctx, command,
 		    "task \"%s\" has both bursts and command (a command "
 		    "task is a real process: it has no bursts)", t->name));
-	if ((first = scenario_index_add(&sc->task_index, t->name,
-	    sc->ntasks - 1)) != -1)
-		return (scenario_error(ctx, t->line,
-		    "duplicate task name \"%s\" (first at line %d)",
-		    t->name, sc->tasks[first].line));
-	return (0);
+	return (scenario_unique(ctx, &sc->task_index, "task", t->name,
+	    sc->ntasks - 1, t->line));
 }
 
 /* Read a number (an integer or a float) within min..max. */
@@ -523,9 +539,7 @@ scenario_number(struct scenario_ctx *ctx, const config_setting_t *s,
 		v = config_setting_get_float(s);
 		break;
 	default:
-		return (scenario_error_at(ctx, s,
-		    "%s must be a number, not %s", what,
-		    scenario_type_name(s)));
+		return (scenario_not(ctx, s, "%s must be a number", what));
 	}
 	/* As the speed command: a hair under the minimum is the minimum. */
 	if (!isfinite(v) || v < min - 1e-12 || v > max)
@@ -732,40 +746,30 @@ static int
 scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
     const config_setting_t *s)
 {
-	const char	*key = config_setting_name(s), *str = NULL;
-	const struct engine_policy *pol[SCENARIO_COMPARE_MAX];
-	char		*cause = NULL;
-	long long	 v;
-	int		 r;
+	const struct scenario_override	*o;
+	const struct engine_param	*d;
+	const struct engine_policy	*pol[SCENARIO_COMPARE_MAX];
+	const char			*key = config_setting_name(s);
+	const char			*str = NULL;
+	char				*cause = NULL;
+	long long			 v;
+	size_t				 i;
+	int				 r;
 
-	if (strcmp(key, "cpus") == 0) {
-		if (scenario_int(ctx, s, "cpus", 1, ENGINE_MAX_CPUS, &v) != 0)
+	for (i = 0; i < scenario_noverrides; i++) {
+		o = &scenario_overrides[i];
+		d = &engine_param_list[o->param];
+		if (strcmp(key, d->name) != 0)
+			continue;
+		if (scenario_int(ctx, s, d->name, d->min, d->max, &v) != 0)
 			return (-1);
-		sc->has_cpus = 1;
-		sc->cpus = (int)v;
-		sc->cpus_line = scenario_line(s);
-	} else if (strcmp(key, "rr_interval") == 0) {
-		if (scenario_int(ctx, s, "rr_interval", 1, 1000, &v) != 0)
-			return (-1);
-		sc->has_rr = 1;
-		sc->rr_interval = (int)v;
-	} else if (strcmp(key, "sleep_min") == 0) {
-		if (scenario_int(ctx, s, "sleep_min", 0, 100000, &v) != 0)
-			return (-1);
-		sc->has_sleep_min = 1;
-		sc->sleep_min = (int)v;
-	} else if (strcmp(key, "balance_interval") == 0) {
-		if (scenario_int(ctx, s, "balance_interval", 1, 1000000,
-		    &v) != 0)
-			return (-1);
-		sc->has_balance = 1;
-		sc->balance_interval = (int)v;
-	} else if (strcmp(key, "base_slice") == 0) {
-		if (scenario_int(ctx, s, "base_slice", 1, 100, &v) != 0)
-			return (-1);
-		sc->has_base_slice = 1;
-		sc->base_slice = (int)v;
-	} else if (strcmp(key, "speed") == 0) {
+		*SCENARIO_FIELD(sc, o->has) = 1;
+		*SCENARIO_FIELD(sc, o->value) = (int)v;
+		if (o->value == offsetof(struct scenario, cpus))
+			sc->cpus_line = scenario_line(s);
+		return (0);
+	}
+	if (strcmp(key, "speed") == 0) {
 		if (scenario_number(ctx, s, "speed", PROTO_SPEED_MIN,
 		    PROTO_SPEED_MAX, &sc->speed) != 0)
 			return (-1);
@@ -793,6 +797,21 @@ scenario_parse_param(struct scenario_ctx *ctx, struct scenario *sc,
 		sc->compare = xstrdup(str);
 	} else
 		return (1);
+	return (0);
+}
+
+/* Parse each entry of a top-level list (its array made) with parse. */
+static int
+scenario_parse_each(struct scenario_ctx *ctx, struct scenario *sc,
+    const config_setting_t *list, int (*parse)(struct scenario_ctx *,
+    struct scenario *, const config_setting_t *))
+{
+	int	j, n = config_setting_length(list);
+
+	for (j = 0; j < n; j++) {
+		if (parse(ctx, sc, config_setting_get_elem(list, j)) != 0)
+			return (-1);
+	}
 	return (0);
 }
 
@@ -849,21 +868,17 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 		n = config_setting_length(groups);
 		sc->groups = xcalloc(n, sizeof *sc->groups);
 		scenario_index_init(&sc->group_index, n);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_group(ctx, sc,
-			    config_setting_get_elem(groups, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, groups,
+		    scenario_parse_group) != 0)
+			return (-1);
 	}
 	if (tasks != NULL) {
 		n = config_setting_length(tasks);
 		sc->tasks = xcalloc(n, sizeof *sc->tasks);
 		scenario_index_init(&sc->task_index, n);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_task(ctx, sc,
-			    config_setting_get_elem(tasks, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, tasks,
+		    scenario_parse_task) != 0)
+			return (-1);
 	}
 	for (i = 0; i < sc->ntasks; i++) {
 		str = sc->tasks[i].group;
@@ -875,11 +890,9 @@ scenario_parse(struct scenario_ctx *ctx, struct scenario *sc,
 	if (events != NULL) {
 		n = config_setting_length(events);
 		sc->events = xcalloc(n, sizeof *sc->events);
-		for (j = 0; j < n; j++) {
-			if (scenario_parse_event(ctx, sc,
-			    config_setting_get_elem(events, j)) != 0)
-				return (-1);
-		}
+		if (scenario_parse_each(ctx, sc, events,
+		    scenario_parse_event) != 0)
+			return (-1);
 	}
 	return (0);
 }

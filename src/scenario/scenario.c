@@ -9,6 +9,7 @@
  * that count may come from the command line rather than the file.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ static const enum engine_action scenario_engine_action[] = {
 	[SCENARIO_KILL] = ENGINE_ACT_KILL,
 	[SCENARIO_POLICY] = ENGINE_ACT_POLICY
 };
+
+#define SCENARIO_OVERRIDE(param, has, field)				\
+	{ param, offsetof(struct scenario, has),			\
+	    offsetof(struct scenario, field) }
+const struct scenario_override scenario_overrides[] = {
+	SCENARIO_OVERRIDE(ENGINE_PARAM_CPUS, has_cpus, cpus),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_RR_INTERVAL, has_rr, rr_interval),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_SLEEP_MIN, has_sleep_min, sleep_min),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_BALANCE_INTERVAL, has_balance,
+	    balance_interval),
+	SCENARIO_OVERRIDE(ENGINE_PARAM_BASE_SLICE, has_base_slice,
+	    base_slice),
+};
+const size_t scenario_noverrides =
+    sizeof scenario_overrides / sizeof scenario_overrides[0];
 
 /* Size an index for n names: a power of two at least twice n. */
 void
@@ -58,18 +74,20 @@ scenario_index_slot(const struct scenario_index *ix, const char *name)
 }
 
 /*
- * Add name (owned by the caller, kept alive) at index; if the name is
- * already there, return the index it has, else -1.
+ * Add name (owned by the caller, kept alive) at index, named at line;
+ * if the name is already there, return the line it was named at, else -1.
  */
-long
-scenario_index_add(struct scenario_index *ix, const char *name, size_t index)
+int
+scenario_index_add(struct scenario_index *ix, const char *name, size_t index,
+    int line)
 {
 	struct scenario_slot	*slot = scenario_index_slot(ix, name);
 
 	if (slot->name != NULL)
-		return ((long)slot->index);
+		return (slot->line);
 	slot->name = name;
 	slot->index = index;
+	slot->line = line;
 	return (-1);
 }
 
@@ -155,16 +173,16 @@ scenario_free(struct scenario *sc)
 void
 scenario_params(const struct scenario *sc, struct engine_params *p)
 {
-	if (sc->has_cpus)
-		p->cpus = sc->cpus;
-	if (sc->has_rr)
-		p->rr_interval = sc->rr_interval;
-	if (sc->has_sleep_min)
-		p->sleep_min = sc->sleep_min;
-	if (sc->has_balance)
-		p->balance_interval = sc->balance_interval;
-	if (sc->has_base_slice)
-		p->base_slice = sc->base_slice;
+	const struct scenario_override	*o;
+	const char			*from = (const char *)sc;
+	size_t				 i;
+
+	for (i = 0; i < scenario_noverrides; i++) {
+		o = &scenario_overrides[i];
+		if (*(const int *)(from + o->has))
+			engine_param_set(p, o->param,
+			    *(const int *)(from + o->value));
+	}
 }
 
 /* Number of command (real process) tasks. */

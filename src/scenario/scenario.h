@@ -94,6 +94,7 @@ struct scenario_mark {
 struct scenario_slot {
 	const char		*name;		/* NULL: free */
 	size_t			 index;
+	int			 line;		/* where it was named */
 };
 struct scenario_index {
 	struct scenario_slot	*slots;

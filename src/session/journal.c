@@ -37,6 +37,8 @@
 #define JOURNAL_MAGIC		"stairs-journal"
 #define JOURNAL_MAX_FIELDS	8
 #define JOURNAL_QUOTE_MAX	40	/* characters of input in a message */
+/* The params a journal always has; a later one only when not default. */
+#define JOURNAL_PARAMS_ALWAYS	ENGINE_PARAM_BASE_SLICE
 
 /* The reader's state over one journal. */
 struct journal_ctx {
@@ -115,8 +117,8 @@ journal_write_header(FILE *f, const struct journal_header *h)
 	const char		*text = h->text != NULL ? h->text : "";
 	const char		*name = h->scenario != NULL ? h->scenario : "";
 	const char		*p, *nl;
-	struct engine_params	 def;
 	size_t			 lines = 1;
+	int			 i, v;
 
 	for (p = text; (p = strchr(p, '\n')) != NULL; p++)
 		lines++;
@@ -132,13 +134,13 @@ journal_write_header(FILE *f, const struct journal_header *h)
 		if (nl == NULL)
 			break;
 	}
-	engine_params_default(&def);
-	fprintf(f, "params cpus=%d rr_interval=%d sleep_min=%d "
-	    "balance_interval=%d", h->params.cpus, h->params.rr_interval,
-	    h->params.sleep_min, h->params.balance_interval);
-	/* Only when set: journals of the default stay as they were. */
-	if (h->params.base_slice != def.base_slice)
-		fprintf(f, " base_slice=%d", h->params.base_slice);
+	fputs("params", f);
+	for (i = 0; i < ENGINE_NPARAMS; i++) {
+		v = engine_param_get(&h->params, i);
+		/* Newer ones only when set: old journals stay as they were. */
+		if (i < JOURNAL_PARAMS_ALWAYS || v != engine_param_list[i].def)
+			fprintf(f, " %s=%d", engine_param_list[i].name, v);
+	}
 	fputc('\n', f);
 	fprintf(f, "policy name=%s\n", h->policy != NULL ? h->policy :
 	    engine_policy_staircase.name);
@@ -539,11 +541,9 @@ journal_change_line(struct journal_ctx *ctx, char *line)
 		journal_changes_clear(&tmp, 1);
 		return (-1);
 	}
-	if (ctx->j->nchanges == ctx->alloc) {
-		ctx->alloc = ctx->alloc == 0 ? 64 : ctx->alloc * 2;
-		ctx->j->changes = xreallocarray(ctx->j->changes, ctx->alloc,
+	if (ctx->j->nchanges == ctx->alloc)
+		ctx->j->changes = xgrow(ctx->j->changes, &ctx->alloc, 64,
 		    sizeof *ctx->j->changes);
-	}
 	c = &ctx->j->changes[ctx->j->nchanges++];
 	*c = tmp;
 	/* After a branch, the session runs again from the tick it names. */
@@ -569,10 +569,12 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
     size_t *ntext, size_t *text_len, size_t *text_size)
 {
 	struct journal_header	*h = &ctx->j->header;
+	const struct engine_param *d;
 	const char		*s, *why;
 	char			*rest, *cause, q[64];
 	long long		 v;
 	size_t			 n;
+	int			 i;
 
 	if (*state == 1) {
 		rest = journal_word(line);
@@ -626,27 +628,15 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 		if (journal_fields(ctx, rest) != 0)
 			return (-1);
 		engine_params_default(&h->params);
-		if (journal_number(ctx, "params", "cpus", 1, INT_MAX,
-		    &v) != 0)
-			return (-1);
-		h->params.cpus = (int)v;
-		if (journal_number(ctx, "params", "rr_interval", 1, INT_MAX,
-		    &v) != 0)
-			return (-1);
-		h->params.rr_interval = (int)v;
-		if (journal_number(ctx, "params", "sleep_min", 0, INT_MAX,
-		    &v) != 0)
-			return (-1);
-		h->params.sleep_min = (int)v;
-		if (journal_number(ctx, "params", "balance_interval", 1,
-		    INT_MAX, &v) != 0)
-			return (-1);
-		h->params.balance_interval = (int)v;
-		if (journal_has(ctx, "base_slice")) {
-			if (journal_number(ctx, "params", "base_slice", 1,
+		for (i = 0; i < ENGINE_NPARAMS; i++) {
+			d = &engine_param_list[i];
+			if (i >= JOURNAL_PARAMS_ALWAYS &&
+			    !journal_has(ctx, d->name))
+				continue;
+			if (journal_number(ctx, "params", d->name, d->min,
 			    INT_MAX, &v) != 0)
 				return (-1);
-			h->params.base_slice = (int)v;
+			engine_param_set(&h->params, i, (int)v);
 		}
 		if (journal_unused(ctx, "params") != 0)
 			return (-1);

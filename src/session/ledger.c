@@ -58,9 +58,8 @@ ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
 		return;
 	if (id > l->ntasks) {
 		n = id > l->ntasks * 2 ? id : l->ntasks * 2;
-		l->tasks = xreallocarray(l->tasks, n, sizeof *l->tasks);
-		memset(l->tasks + l->ntasks, 0,
-		    (n - l->ntasks) * sizeof *l->tasks);
+		l->tasks = xrecallocarray(l->tasks, l->ntasks, n,
+		    sizeof *l->tasks);
 		l->ntasks = n;
 	}
 	if (l->tasks[id - 1] == NULL)

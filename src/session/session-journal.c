@@ -26,11 +26,9 @@ session_journal_add(struct session *s, const struct change *ch)
 	struct change	*j;
 	uint32_t	*pat;
 
-	if (s->njournal == s->sizejournal) {
-		s->sizejournal = s->sizejournal ? s->sizejournal * 2 : 64;
-		s->journal = xreallocarray(s->journal, s->sizejournal,
+	if (s->njournal == s->sizejournal)
+		s->journal = xgrow(s->journal, &s->sizejournal, 64,
 		    sizeof *s->journal);
-	}
 	j = &s->journal[s->njournal++];
 	*j = *ch;
 	j->name = ch->name != NULL ? xstrdup(ch->name) : NULL;

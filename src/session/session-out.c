@@ -47,8 +47,7 @@ session_seen_update(struct session *s, int id)
 		return;
 	if (id > s->nseen) {
 		n = id > s->nseen * 2 ? id : s->nseen * 2;
-		s->seen = xreallocarray(s->seen, n, sizeof *s->seen);
-		memset(s->seen + s->nseen, 0, (n - s->nseen) *
+		s->seen = xrecallocarray(s->seen, s->nseen, n,
 		    sizeof *s->seen);
 		s->nseen = n;
 	}
@@ -112,7 +111,7 @@ void
 session_trace_rows(struct session *s, uint64_t tick)
 {
 	const struct engine_policy	*pol = engine_get_policy(s->e);
-	struct engine_cpu_info		 ci;
+	const struct engine_cpu_info	*ci;
 	char				 line[128], *p;
 	const char			*name;
 	size_t				 len;
@@ -121,25 +120,25 @@ session_trace_rows(struct session *s, uint64_t tick)
 	if (pol != s->idle_policy)
 		session_idle_row(s, pol);
 	for (c = 0; c < s->params.cpus; c++) {
-		engine_cpu_info(s->e, c, &ci);
+		ci = engine_cpu_last(s->e, c);
 		p = engine_utoa(line, tick);
 		*p++ = ',';
 		p = engine_utoa(p, (uint64_t)c);
 		*p++ = ',';
-		if (ci.task == 0) {
+		if (ci->task == 0) {
 			memcpy(p, s->idle, s->idle_len);
 			p += s->idle_len;
 		} else {
-			if (ci.task > s->nnames)
+			if (ci->task > s->nnames)
 				session_names(s);
-			name = s->names[ci.task];
+			name = s->names[ci->task];
 			len = strlen(name);
 			memcpy(p, name, len);
 			p += len;
 			*p++ = ',';
-			p = engine_utoa(p, (uint64_t)ci.rank);
+			p = engine_utoa(p, (uint64_t)ci->rank);
 			*p++ = ',';
-			p = pol->format(&ci, p);
+			p = pol->format(ci, p);
 			*p++ = '\n';
 		}
 		fwrite(line, 1, p - line, s->trace);
@@ -179,21 +178,21 @@ void
 session_runs_tick(struct session *s, uint64_t tick)
 {
 	const struct engine_note	*note;
-	struct engine_cpu_info		 ci;
+	const struct engine_cpu_info	*ci;
 	struct engine_task_info		 ti;
 	struct session_seen		*seen;
 	size_t				 i, n;
 	int				 c;
 
 	for (c = 0; c < s->params.cpus; c++) {
-		engine_cpu_info(s->e, c, &ci);
+		ci = engine_cpu_last(s->e, c);
 		if (s->runs != NULL)
-			runs_put(s->runs, c, tick, ci.task, ci.rank, 1);
-		if (s->note == NULL || ci.task == 0 || ci.task > s->nseen)
+			runs_put(s->runs, c, tick, ci->task, ci->rank, 1);
+		if (s->note == NULL || ci->task == 0 || ci->task > s->nseen)
 			continue;
-		seen = &s->seen[ci.task - 1];
+		seen = &s->seen[ci->task - 1];
 		if (seen->ran && seen->cpu != c &&
-		    engine_task_info(s->e, ci.task, &ti) == 0)
+		    engine_task_info(s->e, ci->task, &ti) == 0)
 			session_note(s, tick, "%s moved from cpu %d to cpu %d",
 			    ti.name, seen->cpu, c);
 		seen->ran = 1;

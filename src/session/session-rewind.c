@@ -32,10 +32,8 @@ session_key_add(struct session *s)
 	uint64_t		 now = engine_now(s->e), lo;
 	size_t			 drop;
 
-	if (s->nkeys == s->sizekeys) {
-		s->sizekeys = s->sizekeys ? s->sizekeys * 2 : 16;
-		s->keys = xreallocarray(s->keys, s->sizekeys, sizeof *s->keys);
-	}
+	if (s->nkeys == s->sizekeys)
+		s->keys = xgrow(s->keys, &s->sizekeys, 16, sizeof *s->keys);
 	k = &s->keys[s->nkeys++];
 	k->tick = now;
 	k->e = engine_clone(s->e);
