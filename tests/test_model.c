@@ -1291,7 +1291,7 @@ test_runs_view(void **state)
 	assert_int_equal(v.zoom, 5);
 	follow_state(&v, line, sizeof line);
 	assert_string_equal(line, "task=2 table=0 timeline=1 ranks=0 "
-	    "events=0 zoom=5 back=0 tasktop=0 cputop=0 cpuview=0");
+	    "events=0 zoom=5 back=0 tasktop=0 cputop=0 cpuview=0 alone=0");
 	model_free(m);
 }
 
