@@ -40,11 +40,11 @@ $tm new-session -d -s c -x 120 -y 40 \
     "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock; sleep 600"
 $tm new-session -d -s f -x 120 -y 40 \
     "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -r --follow -S $sock; sleep 600"
-# The lesson's pause at 0 has run (the clock's first tick) on both: a
-# key before it would pause the clock, and the lesson's pause then eat
-# the resume.  ("ed" alone was no wait: the header's "speed" has it.)
-wait_screen "[ed " 100 c || { bad "the client did not start: $(screen c)"; exit 1; }
-wait_screen "[ed " 100 f || { bad "the follower did not start: $(screen f)"; exit 1; }
+# The lesson's pause at 0 acts as the session opens, before tick 0 runs
+# (issue 27, item 9): both clients find the clock paused at tick 0, the
+# task not run yet, and the first space starts it.
+wait_screen " tick 0 " 100 c || { bad "the client did not start: $(screen c)"; exit 1; }
+wait_screen " tick 0 " 100 f || { bad "the follower did not start: $(screen f)"; exit 1; }
 wait_screen "PAUSED" 100 c || { bad "not paused at tick 0: $(screen c)"; exit 1; }
 wait_screen "PAUSED" 100 f || { bad "follower: not paused at tick 0: $(screen f)"; exit 1; }
 

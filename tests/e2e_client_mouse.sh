@@ -1,6 +1,6 @@
 #!/bin/sh
 # e2e_client_mouse.sh -- the keys people expect and the mouse, end to
-# end: a live daemon (2 CPUs, four tasks, paused at tick 0, a caption
+# end: a live daemon (2 CPUs, four tasks, paused at tick 1, a caption
 # at 150) and the client in tmux at 200x60.  Mouse reports are X10
 # ones (ESC [ M, button+32, column+33, row+33) sent with send-keys -H,
 # as a terminal without SGR mode sends them:
@@ -40,6 +40,9 @@ if ! start_daemon "$tmp/mouse.cfg"; then
 	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
 	exit 1
 fi
+# The pause at 0 holds before tick 0 runs (the session opens with it):
+# run tick 0, so the tasks have arrived on their stairs.
+ask "step 1" >/dev/null
 
 # A status field: status_of tick.
 status_of() {

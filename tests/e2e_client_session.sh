@@ -11,8 +11,9 @@
 #     selected one's description; j/k move, Esc closes, Enter loads the
 #     demo: the daemon's status and both screens (the viewer's too,
 #     without reconnecting) show it, its two CPUs and its tasks, none
-#     of the old ones;
-#   - R resets: the tick starts again from 0;
+#     of the old ones; it opens at tick 0, paused, and space starts it;
+#   - R resets (y to its question): the tick starts again from 0,
+#     paused; space starts it;
 #   - paused, Left / Right, { / }, b / f seek by a tick, an rr interval,
 #     a second (`status` says tick= and live=0), and both screens show
 #     "tick T of NOW" and the past; ( / ) go to the marks when the
@@ -176,9 +177,16 @@ for s in c v; do
 	    bad "$s: a task of one still drawn"
 done
 [ -s "$tmp/v.rc" ] && bad "viewer: exited ($(cat "$tmp/v.rc"))"
+# The load opened it at tick 0, paused, though one was running (SPEC.md
+# section 7, amended): space starts it.
+[ "$(field paused)" = 1 ] && ok "Enter: $want opens paused" ||
+    bad "Enter: $want not paused: $(ask status | sed -n 2p)"
+wait_screen "PAUSED" 30 c || bad "Enter: PAUSED not shown"
+$tm send-keys -t c Space
+wait_field paused 0 && ok "space: $want runs" || bad "space: $want still paused"
 
-# 4. R resets, once y answers its question: the tick goes back to
-# about 0.
+# 4. R resets, once y answers its question: the tick goes back to 0,
+# paused; space starts it.
 wait_tick 1500 || bad "the tick did not reach 1500"
 before=$(field tick)
 $tm send-keys -t c R
@@ -195,6 +203,11 @@ done
     bad "R: tick $before -> $t"
 [ "$(field scenario)" = "$want" ] || bad "R: scenario $(field scenario)"
 wait_screen "reset $want" 30 c && ok "R: said so" || bad "R: not said"
+[ "$(field paused)" = 1 ] && [ "$(field tick)" = 0 ] &&
+    ok "R: tick 0, paused" || bad "R: $(ask status | sed -n 2p)"
+wait_screen "PAUSED" 30 c || bad "R: PAUSED not shown"
+$tm send-keys -t c Space
+wait_field paused 0 || bad "space after R: still paused"
 
 # 5. Rewind, paused: each key seeks; status and both screens show it.
 wait_tick 2500 || bad "the tick did not reach 2500"

@@ -3,9 +3,10 @@
 # - `scenarios` lists the built-in scenarios, then those of the
 #   configuration's scenario_path (one that does not load is left out),
 #   then "ok N"; `load NAME` finds one of the path's by name;
-# - `load NAME` starts that scenario at tick 0 (paused stays paused), a
-#   read-only subscriber sees the new scenario in its next frame without
-#   reconnecting, and `reset` starts the current one again;
+# - `load NAME` opens that scenario at tick 0, paused, whatever the clock
+#   was doing (`load NAME run`: running), a read-only subscriber sees the
+#   new scenario in its next frame without reconnecting, and `reset`
+#   opens the current one again (`reset run`: running);
 # - `load` away from a scenario with real tasks leaves no child of the
 #   daemon alive (killed and reaped: not even a zombie);
 # - a `load` that fails answers "err FILE:LINE: ..." and the current
@@ -140,6 +141,44 @@ else
 	fail "reset: '$r' tick=$t"
 fi
 
+# load has one behaviour whatever the clock was doing (SPEC.md section
+# 7, amended; issue 25, item 4): while running, it opens at tick 0,
+# paused; `load NAME run` and `reset run` start at once; a plain reset
+# of a running scenario also opens it paused.
+ask resume >/dev/null
+wait_for 10 "ticks to run" tick_past 20
+r=$(say "load article")
+if [ "$r" = ok ] && [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ]; then
+	ok "load while running: tick 0, paused"
+else
+	fail "load while running: '$r', $(ask status)"
+fi
+r=$(say "load article run")
+if [ "$r" = ok ] && [ "$(field paused)" = 0 ] &&
+    wait_for 10 "ticks to run" tick_past 5; then
+	ok "load article run: running"
+else
+	fail "load article run: '$r', $(ask status)"
+fi
+r=$(say reset)
+if [ "$r" = ok ] && [ "$(field tick)" = 0 ] && [ "$(field paused)" = 1 ]; then
+	ok "reset while running: tick 0, paused"
+else
+	fail "reset while running: '$r', $(ask status)"
+fi
+r=$(say "reset run")
+if [ "$r" = ok ] && [ "$(field paused)" = 0 ]; then
+	ok "reset run: running"
+else
+	fail "reset run: '$r', $(ask status)"
+fi
+r=$(say "load article walk")
+case "$r" in
+"err usage: load <name|path> [run]") ok "load NAME WORD refused: $r" ;;
+*) fail "load article walk: '$r'" ;;
+esac
+ask pause >/dev/null
+
 # A failing load: FILE:LINE, and the current session runs on.
 printf 'tasks = ( { name = "a"; nice = 99; } );\n' >"$tmp/bad.cfg"
 r=$(say "load $tmp/bad.cfg")
@@ -177,9 +216,9 @@ case "$r" in
 	fail "a relative record: '$r'" ;;
 esac
 
-# Real tasks: load real-hogs, its children run; load demo, none survive.
-ask resume >/dev/null
-r=$(say "load real-hogs")
+# Real tasks: load real-hogs (run: a paused load's children wait, stopped,
+# before their exec), its children run; load demo, none survive.
+r=$(say "load real-hogs run")
 wait_for 30 "real-hogs' children" has_children
 kids=$(children)
 if [ "$r" = "ok" ] && [ -n "$kids" ]; then
@@ -211,10 +250,10 @@ else
 	echo "skipped: cgroup check (the daemon made no cgroup here)"
 fi
 # and a reset of a real scenario also kills and restarts them
-ask "load real-hogs" >/dev/null
+ask "load real-hogs run" >/dev/null
 wait_for 30 "real-hogs' children" has_children
 old=$(children)
-ask reset >/dev/null
+ask "reset run" >/dev/null
 wait_for 30 "new children" has_children
 left=""
 for p in $old; do

@@ -1,7 +1,8 @@
 /*
  * test_daemon_lessons.c -- a scenario's lesson events in a real stairsd
  * (SPEC.md section 7): the scenario's speed starts the clock; a pause
- * event stops it right after its tick, its text the caption; a speed
+ * event stops it right after its tick (one at tick 0 before anything
+ * runs, as the session opens), its text the caption; a speed
  * event sets the speed; an ask pauses with the question as the caption,
  * and the next resume shows the answer; marks and pauses are narrated
  * as event lines, and so are captions, questions and answers (their
@@ -80,9 +81,9 @@ test_lesson(void **state)
 	assert_non_null(c = tc_open(&t));
 	assert_non_null(sub = tc_open(&t));
 
-	/* The first tick's pause: tick 0 ran, the clock stopped. */
+	/* The pause at tick 0: acted on as the session opened. */
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	assert_int_equal(tc_status(c, "tick"), 1);
+	assert_int_equal(tc_status(c, "tick"), 0);
 	status_speed(c, speed, sizeof speed);
 	assert_string_equal(speed, "0.5");	/* the scenario's, not 3 */
 	tc_sendf(sub, "subscribe 30");
@@ -151,6 +152,47 @@ test_lesson(void **state)
 	assert_int_equal(td_stop(&t), 0);
 }
 
+static const char first[] =
+    "name = \"first\";\n"
+    "speed = 0.01;\n"
+    "cpus = 1;\n"
+    "tasks = ( { name = \"hog\"; } );\n"
+    "events = (\n"
+    "  { at = 0; action = \"pause\"; text = \"Before anything\"; },\n"
+    "  { at = 3; action = \"caption\"; text = \"Later\"; }\n"
+    ");\n";
+
+/*
+ * Tick 0's lesson events act before any command (issue 27, item 9): at
+ * speed 0.01 the clock's first tick is 100 ms away, and a command that
+ * came before it used to find the clock running and no caption.  Now
+ * the first command finds the lesson paused at tick 0 with its caption;
+ * the resume runs tick 0 without pausing again.
+ */
+static void
+test_first_tick(void **state)
+{
+	struct td	 t;
+	struct tconn	*c;
+
+	td_init(&t, NULL, first);
+	td_start(&t);
+	assert_non_null(c = tc_open(&t));
+	assert_int_equal(tc_status(c, "paused"), 1);
+	assert_int_equal(tc_status(c, "tick"), 0);
+	tc_expect(c, "subscribe 30", "ok");
+	assert_int_equal(wait_frame_line(c, "caption tick=0 text=Before "
+	    "anything"), 0);
+	tc_expect(c, "unsubscribe", "ok");
+	/* Space: tick 0 runs and the clock goes on (no second pause). */
+	tc_expect(c, "speed 1", "ok");
+	tc_expect(c, "resume", "ok");
+	TD_UNTIL(tc_status(c, "tick") > 10, "the clock to go on past 0");
+	assert_int_equal(tc_status(c, "paused"), 0);
+	tc_close(c);
+	assert_int_equal(td_stop(&t), 0);
+}
+
 /*
  * A step through a pause or an ask: the steps all run (the clock is
  * paused already); the question is the caption and the next resume
@@ -168,7 +210,7 @@ test_step_through(void **state)
 	assert_non_null(c = tc_open(&t));
 	assert_non_null(sub = tc_open(&t));
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	tc_expect(c, "step 700", "ok");
+	tc_expect(c, "step 701", "ok");
 	assert_int_equal(tc_status(c, "tick"), 701);
 	assert_int_equal(tc_status(c, "paused"), 1);
 	tc_sendf(sub, "subscribe 30");
@@ -194,8 +236,8 @@ static const char moments[] =
     ");\n";
 
 /*
- * step event: from the pause after tick 0, to the caption at 50 (its
- * tick run: the clock shows 51), then to the sleep at 120 (its event
+ * step event: from the pause at tick 0 (before it runs), to the caption
+ * at 50 (its tick run: the clock shows 51), then to the sleep at 120 (its event
  * line reaches a subscriber), then at most N ticks when nothing comes
  * sooner, said as "no event"; the reply counts the ticks run.  A bad
  * count or another word is refused.
@@ -212,12 +254,12 @@ test_step_event(void **state)
 	assert_non_null(c = tc_open(&t));
 	assert_non_null(sub = tc_open(&t));
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	assert_int_equal(tc_status(c, "tick"), 1);
+	assert_int_equal(tc_status(c, "tick"), 0);
 	tc_sendf(sub, "subscribe 30");
 	assert_int_equal(tc_line(sub, line, sizeof line, TD_DEADLINE_MS), 0);
 	assert_string_equal(line, "ok");
 
-	tc_expect(c, "step event", "ok 50");
+	tc_expect(c, "step event", "ok 51");
 	assert_int_equal(tc_status(c, "tick"), 51);
 	assert_int_equal(tc_status(c, "paused"), 1);
 	assert_int_equal(wait_frame_line(sub, "caption tick=50 text=Look"), 0);
@@ -261,7 +303,7 @@ static const char slow[] = SLOW("slow", "");
 
 /*
  * Start a daemon (configured speed 3) on a SLOW lesson and run it to tick
- * 400 (it stopped itself at 0): at the lesson's speed 4.
+ * 401 (it stopped itself at 0): at the lesson's speed 4.
  */
 static struct tconn *
 slow_open(struct td *t, const char *scenario)
@@ -273,7 +315,7 @@ slow_open(struct td *t, const char *scenario)
 	td_start(t);
 	assert_non_null(c = tc_open(t));
 	TD_UNTIL(tc_status(c, "paused") == 1, "the pause at tick 0");
-	tc_expect(c, "step 400", "ok");
+	tc_expect(c, "step 401", "ok");
 	status_speed(c, speed, sizeof speed);
 	assert_string_equal(speed, "4");
 	return (c);
@@ -383,7 +425,7 @@ test_step_event_frame(void **state)
 	tc_expect(c, "subscribe 30 delta runs view kruns", "ok");
 	for (i = 0; i < 20; i++) {
 		tick = tc_status(c, "tick");
-		assert_true(tick > 0);
+		assert_true(tick >= 0);
 		want = -1;
 		oks = 0;
 		td_nap(i * 7 % 33);
@@ -428,6 +470,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lesson),
+		cmocka_unit_test(test_first_tick),
 		cmocka_unit_test(test_seek_speed),
 		cmocka_unit_test(test_seek_speed_real),
 		cmocka_unit_test(test_step_through),

@@ -604,6 +604,88 @@ test_doc_example(void **state)
 	free(text);
 }
 
+/*
+ * A file of parts (a live daemon's loads, docs/JOURNAL.md): each part a
+ * journal of its own after the end of the one before; the last by
+ * default, any by number, a number past them refused; every part is
+ * checked, whichever is wanted, and line numbers count from the file's
+ * start.
+ */
+static void
+test_parts(void **state)
+{
+	const char	 two[] = HEAD "5 kill task=1\nend 9\n"
+			    HEAD "end 4\n";
+	const char	 bad2[] = HEAD "end 9\n" HEAD "9 kill task=7\nend 9\n";
+	const char	 cut2[] = HEAD "end 9\n" HEAD;
+	struct journal	*j;
+	char		*cause = NULL;
+
+	assert_non_null(j = journal_parse(two, strlen(two), "j", &cause));
+	assert_int_equal(j->part, 2);
+	assert_int_equal(j->nparts, 2);
+	assert_int_equal(j->nchanges, 0);
+	assert_int_equal(j->end, 4);
+	journal_free(j);
+	assert_non_null(j = journal_parse_part(two, strlen(two), "j", 1,
+	    &cause));
+	assert_int_equal(j->part, 1);
+	assert_int_equal(j->nparts, 2);
+	assert_int_equal(j->nchanges, 1);
+	assert_int_equal(j->end, 9);
+	journal_free(j);
+	assert_null(journal_parse_part(two, strlen(two), "j", 3, &cause));
+	assert_string_equal(cause, "j: no part 3 (the journal has 2 parts)");
+	free(cause);
+	assert_null(journal_parse_part(bad2, strlen(bad2), "j", 1, &cause));
+	assert_string_equal(cause, "j:12: kill: task 7 cannot exist (the "
+	    "scenario has 3 tasks and 0 were added)");
+	free(cause);
+	assert_null(journal_parse_part(cut2, strlen(cut2), "j", 1, &cause));
+	assert_string_equal(cause, "j:11: truncated: no end line");
+	free(cause);
+}
+
+/*
+ * A tally (the room's votes at a reveal, SPEC.md section 12): read back
+ * as it was written; 1 to 9 counts, each a decimal, else refused.
+ */
+static void
+test_tally(void **state)
+{
+	const char	 ok[] = HEAD "7 tally votes=3,0,1\nend 9\n";
+	const char	*bad[] = {
+		HEAD "7 tally votes=\nend 9\n",
+		HEAD "7 tally votes=1,,2\nend 9\n",
+		HEAD "7 tally votes=1,2,3,4,5,6,7,8,9,10\nend 9\n",
+		HEAD "7 tally votes=-1\nend 9\n",
+	};
+	struct journal	*j;
+	char		*cause = NULL, *text;
+	size_t		 i, len;
+	FILE		*f;
+
+	assert_non_null(j = journal_parse(ok, strlen(ok), "j", &cause));
+	assert_int_equal(j->nchanges, 1);
+	assert_int_equal(j->changes[0].kind, CHANGE_TALLY);
+	assert_int_equal(j->changes[0].at, 7);
+	assert_int_equal(j->changes[0].npattern, 3);
+	assert_int_equal(j->changes[0].pattern[0], 3);
+	assert_int_equal(j->changes[0].pattern[2], 1);
+	assert_non_null(f = open_memstream(&text, &len));
+	journal_write_change(f, &j->changes[0]);
+	fclose(f);
+	assert_string_equal(text, "7 tally votes=3,0,1\n");
+	free(text);
+	journal_free(j);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		assert_null(journal_parse(bad[i], strlen(bad[i]), "j",
+		    &cause));
+		assert_true(strncmp(cause, "j:6: ", 5) == 0);
+		free(cause);
+	}
+}
+
 int
 main(void)
 {
@@ -617,6 +699,8 @@ main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_read_file),
 		cmocka_unit_test(test_doc_example),
+		cmocka_unit_test(test_parts),
+		cmocka_unit_test(test_tally),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -164,6 +164,25 @@ test_errors(void **state)
 	expect_error("events = (\n { action = \"mark\"; text = \"a\"; }\n);\n",
 	    2, "mark event has no at", NULL);
 
+	/* ask's choices (SPEC.md section 12): 1 to 9 texts, none empty. */
+	expect_error("events = (\n { at = 1; action = \"ask\";\n"
+	    "   text = \"q\"; answer = \"a\"; choices = \"yes\"; }\n);\n",
+	    3, "choices must be a list of texts", NULL);
+	expect_error("events = (\n { at = 1; action = \"ask\";\n"
+	    "   text = \"q\"; answer = \"a\"; choices = [ ]; }\n);\n",
+	    3, "choices has 0 items; a question has 1 to 9", NULL);
+	expect_error("events = (\n { at = 1; action = \"ask\";\n"
+	    "   text = \"q\"; answer = \"a\";\n"
+	    "   choices = [ \"1\", \"2\", \"3\", \"4\", \"5\", \"6\", "
+	    "\"7\", \"8\", \"9\", \"10\" ]; }\n);\n",
+	    4, "choices has 10 items", NULL);
+	expect_error("events = (\n { at = 1; action = \"ask\";\n"
+	    "   text = \"q\"; answer = \"a\"; choices = [ \"x\", \"\" ]; }"
+	    "\n);\n", 3, "choice is empty", NULL);
+	expect_error("events = (\n { at = 1; action = \"caption\";\n"
+	    "   text = \"q\"; choices = [ \"x\" ]; }\n);\n", 3,
+	    "key \"choices\" does not belong in a caption event", NULL);
+
 	/* pause: an optional text, nothing else. */
 	expect_error("tasks = ( { name = \"a\"; } );\nevents = (\n"
 	    " { at = 1; action = \"pause\";\n   task = \"a\"; }\n);\n", 4,

@@ -813,7 +813,7 @@ test_format(void **state)
 	assert_string_equal(buf, "status tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 cgroups=none alive=2 lag=0 clients=1 "
 	    "scenario=demo sleep=1000 observe=proc policy=o1 now=50 live=0 "
-	    "compare=off record=off");
+	    "compare=off record=off ask=none votes=-");
 	st.record = "failed";
 	protocol_status_line(buf, sizeof buf, &st);
 	assert_non_null(strstr(buf, " compare=off record=failed"));
@@ -824,14 +824,15 @@ test_format(void **state)
 	protocol_frame_line(buf, sizeof buf, &st, 7, -1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 dropped=7 alive=2 lag=0 sleep=1000 policy=o1 "
-	    "now=50 live=0 scenario=The_article_table");
+	    "now=50 live=0 scenario=The_article_table ask=none votes=-");
 	protocol_frame_line(buf, sizeof buf, &st, 0, 1);
 	assert_string_equal(buf, "frame tick=42 cpus=2 tasks=3 paused=1 "
 	    "speed=0.5 rr=10 dropped=0 alive=2 lag=0 sleep=1000 policy=o1 "
-	    "now=50 live=0 scenario=The_article_table delta=1");
+	    "now=50 live=0 scenario=The_article_table ask=none votes=- "
+	    "delta=1");
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
-	assert_true(strstr(buf, " scenario=The_article_table delta=0") !=
-	    NULL);
+	assert_true(strstr(buf, " scenario=The_article_table ask=none "
+	    "votes=- delta=0") != NULL);
 	/* compare NAME: status says it; frames with the shadow end in it. */
 	st.compare = "cfs";
 	protocol_status_line(buf, sizeof buf, &st);
@@ -841,19 +842,40 @@ test_format(void **state)
 	st.shadow = 1;
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
 	assert_non_null(strstr(buf, " delta=0 shadow=cfs"));
+	/* The room (SPEC.md section 12): the question and its votes. */
+	st.ask = "open";
+	st.votes = "3,0,1";
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " record=off ask=open votes=3,0,1"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_non_null(strstr(buf, " ask=open votes=3,0,1 delta=0"));
+	st.ask = NULL;
+	st.votes = NULL;
+	/* A recording played: its part, of parts; none otherwise. */
+	st.part = 2;
+	st.parts = 3;
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_non_null(strstr(buf, " votes=- part=2 parts=3"));
+	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
+	assert_non_null(strstr(buf, " votes=- part=2 parts=3 delta=0"));
+	st.part = st.parts = 0;
+	protocol_status_line(buf, sizeof buf, &st);
+	assert_null(strstr(buf, " part="));
+	protocol_choice_line(buf, sizeof buf, 2, "the\tsecond");
+	assert_string_equal(buf, "choice n=2 text=the second");
 	st.compare = NULL;
 	st.shadow = 0;
 	/* The description: status's last field, to the end; no frame's. */
 	st.description = "Two hogs\tand an editor";
 	protocol_status_line(buf, sizeof buf, &st);
-	assert_non_null(strstr(buf, " record=off text=Two hogs and an "
+	assert_non_null(strstr(buf, " votes=- text=Two hogs and an "
 	    "editor"));
 	assert_int_equal(buf[strlen(buf) - 1], 'r');
 	protocol_frame_line(buf, sizeof buf, &st, 0, 0);
 	assert_null(strstr(buf, "text="));
 	st.description = "";
 	protocol_status_line(buf, sizeof buf, &st);
-	assert_non_null(strstr(buf, " record=off text="));
+	assert_non_null(strstr(buf, " votes=- text="));
 	st.description = NULL;
 	/* A scenarios line: name and file one word, the text to the end. */
 	protocol_scenario_line(buf, sizeof buf, "demo", "builtin", 2, 3, 0,

@@ -112,12 +112,43 @@ test_ring(void **state)
 }
 
 /* Run the tests. */
+/*
+ * The live daemon's rings (SPEC.md section 12): 600 s of history, at
+ * most RUNS_HISTORY_CAP runs a CPU.  A CPU that switches every tick for
+ * 600 000 ticks keeps its last 524 288 runs (ticks), the oldest gone;
+ * one that switches every 2 ticks keeps all 600 s of them.
+ */
+static void
+test_history_bound(void **state)
+{
+	struct runs	*r = runs_create(2, RUNS_HISTORY_CAP, 600000);
+	struct runs_run	 run[4];
+	uint64_t	 t;
+
+	assert_int_equal(runs_cap(r), RUNS_HISTORY_CAP);
+	assert_int_equal(runs_keep(r), 600000);
+	for (t = 0; t < 600000; t++) {
+		runs_put(r, 0, t, 1 + (int)(t % 2), 120, 1);
+		runs_put(r, 1, t, 1 + (int)(t / 2 % 2), 120, 1);
+	}
+	assert_int_equal(runs_first(r, 0), 600000 - RUNS_HISTORY_CAP);
+	assert_int_equal(runs_first(r, 1), 0);
+	assert_int_equal(runs_get(r, 1, 0, 4, run, 4), 2);
+	assert_int_equal(run[0].task, 1);
+	assert_int_equal(run[0].n, 2);
+	assert_int_equal(runs_at(r, 0, 599999, NULL), 2);
+	assert_int_equal(runs_at(r, 0, 600000 - RUNS_HISTORY_CAP - 1, NULL),
+	    -1);
+	runs_free(r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_ring),
+		cmocka_unit_test(test_history_bound),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -309,9 +309,10 @@ test_history_bound(void **unused)
  * compare (SPEC.md section 6): a shadow started at tick 0 under cfs,
  * given the script's changes, is the session a fresh run under cfs is
  * (up to the scenario's policy event at 16000); after that event the
- * shadow is still cfs while the enforced engine is o1.  The past has no
- * shadow and refuses compare; a branch starts it again from its tick;
- * compare off drops it.
+ * shadow is still cfs while the enforced engine is o1.  The past shows
+ * its shadow (SPEC.md section 12: from the keyframe's, run on), that of
+ * a fresh cfs run there, and refuses compare; a branch starts it again
+ * from its tick; compare off drops it.
  */
 static void
 test_compare(void **unused)
@@ -347,7 +348,16 @@ test_compare(void **unused)
 	assert_int_equal(engine_now(session_shadow(s)), 17000);
 
 	assert_int_equal(session_seek(s, 12000, &cause), 0);
-	assert_null(session_shadow(s));
+	assert_non_null(session_shadow(s));
+	assert_int_equal(engine_now(session_shadow(s)), 12000);
+	f = new_session_policy(0, &engine_policy_cfs);
+	run_to(f, 12000);
+	a = engine_state(session_shadow(s));
+	b = state(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(f);
 	assert_int_equal(session_compare(s, &engine_policy_rr, &cause), -1);
 	free(cause);
 	cause = NULL;
@@ -428,7 +438,13 @@ test_compare_three(void **unused)
 	assert_true(n > 0);
 
 	assert_int_equal(session_seek(s, 5000, &cause), 0);
-	assert_int_equal(session_nshadows(s), 0);
+	/* The past shows the shadows at its tick; the tallies are not. */
+	assert_int_equal(session_nshadows(s), 3);
+	for (i = 0; i < 3; i++) {
+		assert_ptr_equal(engine_get_policy(session_shadow_at(s, i)),
+		    pol[i]);
+		assert_int_equal(engine_now(session_shadow_at(s, i)), 5000);
+	}
 	assert_null(session_tally(s, 0));
 	assert_int_equal(session_branch(s, &cause), 0);
 	assert_int_equal(session_nshadows(s), 3);

@@ -149,6 +149,27 @@ help_lines(struct draw *d, const char *const *keys, char **lines, int hint)
 	return (n);
 }
 
+/* The help's box: bw by bh at x, y, blank inside. */
+static void
+help_box(struct draw *d, int x, int y, int bw, int bh)
+{
+	struct grid	*g = d->g;
+	int		 i;
+
+	for (i = 0; i < bh; i++)
+		grid_fill(g, x, y + i, bw, L' ', COL_HELP);
+	grid_put(g, x, y, d->gl->tl, COL_HELP);
+	grid_fill(g, x + 1, y, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y, d->gl->tr, COL_HELP);
+	grid_put(g, x, y + bh - 1, d->gl->bl, COL_HELP);
+	grid_fill(g, x + 1, y + bh - 1, bw - 2, d->gl->h, COL_HELP);
+	grid_put(g, x + bw - 1, y + bh - 1, d->gl->br, COL_HELP);
+	for (i = 1; i < bh - 1; i++) {
+		grid_put(g, x, y + i, d->gl->v, COL_HELP);
+		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
+	}
+}
+
 /*
  * Where to cut lines[0..n) into two columns side by side: at the empty
  * line that best evens them, if both then fit in h rows (their box's
@@ -189,17 +210,8 @@ help_draw_two(struct draw *d, char *const *lines, int n, int cut, int w)
 	y = (g->h - bh) / 2;
 	d->v->help_rows = bh;	/* nothing to scroll */
 	d->v->help_top = 0;
-	for (i = 0; i < bh; i++)
-		grid_fill(g, x, y + i, bw, L' ', COL_HELP);
-	grid_put(g, x, y, d->gl->tl, COL_HELP);
-	grid_fill(g, x + 1, y, bw - 2, d->gl->h, COL_HELP);
-	grid_put(g, x + bw - 1, y, d->gl->tr, COL_HELP);
-	grid_put(g, x, y + bh - 1, d->gl->bl, COL_HELP);
-	grid_fill(g, x + 1, y + bh - 1, bw - 2, d->gl->h, COL_HELP);
-	grid_put(g, x + bw - 1, y + bh - 1, d->gl->br, COL_HELP);
+	help_box(d, x, y, bw, bh);
 	for (i = 1; i < bh - 1; i++) {
-		grid_put(g, x, y + i, d->gl->v, COL_HELP);
-		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
 		if (i - 1 < cut)
 			grid_text(g, x + 2, y + i, x + 2 + w, lines[i - 1],
 			    COL_HELP);
@@ -256,17 +268,8 @@ help_draw(struct draw *d, const char *const *keys)
 		v->help_top = 0;
 	x = (g->w - bw) / 2;
 	y = (g->h - bh) / 2;
-	for (i = 0; i < bh; i++)
-		grid_fill(g, x, y + i, bw, L' ', COL_HELP);
-	grid_put(g, x, y, d->gl->tl, COL_HELP);
-	grid_fill(g, x + 1, y, bw - 2, d->gl->h, COL_HELP);
-	grid_put(g, x + bw - 1, y, d->gl->tr, COL_HELP);
-	grid_put(g, x, y + bh - 1, d->gl->bl, COL_HELP);
-	grid_fill(g, x + 1, y + bh - 1, bw - 2, d->gl->h, COL_HELP);
-	grid_put(g, x + bw - 1, y + bh - 1, d->gl->br, COL_HELP);
+	help_box(d, x, y, bw, bh);
 	for (i = 1; i < bh - 1; i++) {
-		grid_put(g, x, y + i, d->gl->v, COL_HELP);
-		grid_put(g, x + bw - 1, y + i, d->gl->v, COL_HELP);
 		if (v->help_top + i - 1 < n)
 			grid_text(g, x + 2, y + i, x + bw - 2,
 			    lines[v->help_top + i - 1], COL_HELP);

@@ -146,6 +146,22 @@ keys_clock_seek(struct keys_env *e, int key)
 	return (keys_clock_seek_to(e, to, what));
 }
 
+/* Seek to mark mk, or say it is not run yet. */
+static int
+keys_clock_seek_mark(struct keys_env *e, const struct mmark *mk)
+{
+	struct model	*m = e->model;
+	char		 what[MODEL_TEXT_MAX + 64];
+
+	if (mk->tick > m->now) {
+		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
+		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
+	return (keys_clock_seek_to(e, mk->tick, what));
+}
+
 /* F: back to the present (live again; nothing dropped). */
 int
 keys_clock_present(struct keys_env *e, int key)
@@ -205,13 +221,7 @@ keys_clock_goto_done(struct keys_env *e, const char *s)
 		    m->nmarks == 1 ? "" : "s");
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	if (mk->tick > m->now) {
-		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
-		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
-	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
-	return (keys_clock_seek_to(e, mk->tick, what));
+	return (keys_clock_seek_mark(e, mk));
 }
 
 /* ( ): to the previous or next mark of the scenario. */
@@ -221,7 +231,6 @@ keys_clock_mark(struct keys_env *e, int key)
 	struct model		*m = e->model;
 	const struct mmark	*mk = NULL;
 	long			 base = keys_clock_base(e);
-	char			 what[MODEL_TEXT_MAX + 64];
 	int			 i;
 
 	if (m->nmarks == 0) {
@@ -241,13 +250,7 @@ keys_clock_mark(struct keys_env *e, int key)
 		    key == '(' ? "before" : "after", base);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	if (mk->tick > m->now) {
-		draw_message(e->view, 0, "mark %.80s (tick %ld) is not run "
-		    "yet: the present is tick %ld", mk->text, mk->tick, m->now);
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
-	snprintf(what, sizeof what, "mark %.80s: tick %ld", mk->text, mk->tick);
-	return (keys_clock_seek_to(e, mk->tick, what));
+	return (keys_clock_seek_mark(e, mk));
 }
 
 /* .: one tick; i: one rr interval; E: to the next event or caption. */

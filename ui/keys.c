@@ -198,15 +198,16 @@ static const struct keys_entry keys_table[] = {
 	    ".Ic j\n"
 	    "and\n"
 	    ".Ic k )\n"
-	    "move, Enter loads the chosen one, Escape closes.\n"
+	    "move, Enter loads the chosen one (at tick 0, paused: space\n"
+	    "starts it), Escape closes.\n"
 	    "Not for a read-only client." },
 	{ .keys = { 'R' },
 	  .action = KEYS_DO_SESSION_RESET, .flags = KEYS_CHANGES,
 	  .help_keys = "R", .help = "reset to tick 0 (asks)",
 	  .bar[KEYS_BAR] = "R reset",
 	  .man =
-	    "Reset: start the current scenario again at tick 0, for every\n"
-	    "client, after asking (the session and all history go)." },
+	    "Reset: open the current scenario again at tick 0, paused, for\n"
+	    "every client, after asking (the session and all history go)." },
 	{ .keys = { '?', KEY_F(1) },
 	  .action = KEYS_DO_VIEW_HELP,
 	  .help_keys = "? F1", .help = "this help",

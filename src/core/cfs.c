@@ -677,25 +677,14 @@ cfs_why(const struct engine_env *env, const void *rq,
 	const struct cfs_task	*n, *p;
 	const char		*pn = engine_task_name(env->e, sw->prev);
 	const char		*nn = engine_task_name(env->e, sw->next);
-	char			 head[200], a[24], b[24], c[24], f[32];
+	char			 head[200], a[24], b[24], c[24];
 
-	if (sw->next == 0) {
-		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
-		    engine_fate_text(sw, f, sizeof f));
+	if (engine_why_idle(env, sw, buf, len))
 		return;
-	}
 	n = engine_ts(env, sw->next);
 	cfs_why_head(env, q, nn, n, head, sizeof head);
-	if (sw->fate == ENGINE_FATE_IDLE) {
-		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
-		    "arrived" : "woke") : "moved here", head);
+	if (engine_why_left(env, sw, head, buf, len))
 		return;
-	}
-	if (sw->fate != ENGINE_FATE_QUEUED) {
-		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
-		    sizeof f), head);
-		return;
-	}
 	p = engine_ts(env, sw->prev);
 	engine_ms(p->vruntime, 0, c, sizeof c);
 	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next)

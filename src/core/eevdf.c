@@ -1253,26 +1253,15 @@ eevdf_why(const struct engine_env *env, const void *rq,
 	const struct eevdf_task	*p;
 	const char		*pn = engine_task_name(env->e, sw->prev);
 	const char		*nn = engine_task_name(env->e, sw->next);
-	char			 head[240], a[24], b[24], f[32];
+	char			 head[240], a[24], b[24];
 	int64_t			 V;
 
-	if (sw->next == 0) {
-		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
-		    engine_fate_text(sw, f, sizeof f));
+	if (engine_why_idle(env, sw, buf, len))
 		return;
-	}
 	V = eevdf_V(env, q);
 	eevdf_why_head(env, q, V, sw->next, head, sizeof head);
-	if (sw->fate == ENGINE_FATE_IDLE) {
-		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
-		    "arrived" : "woke") : "moved here", head);
+	if (engine_why_left(env, sw, head, buf, len))
 		return;
-	}
-	if (sw->fate != ENGINE_FATE_QUEUED) {
-		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
-		    sizeof f), head);
-		return;
-	}
 	p = engine_ts(env, sw->prev);
 	engine_ms(eevdf_lag(V, p), 1, a, sizeof a);
 	engine_ms(p->deadline - V, 0, b, sizeof b);

@@ -82,6 +82,40 @@ engine_fate_text(const struct engine_switch *sw, char *buf, size_t len)
 	}
 }
 
+/* The CPU runs nothing (engine.h). */
+int
+engine_why_idle(const struct engine_env *env, const struct engine_switch *sw,
+    char *buf, size_t len)
+{
+	char	f[32];
+
+	if (sw->next != 0)
+		return (0);
+	snprintf(buf, len, "idle: %s %s, nothing queued",
+	    engine_task_name(env->e, sw->prev), engine_fate_text(sw, f,
+	    sizeof f));
+	return (1);
+}
+
+/* The pick did not take the CPU from a queued task (engine.h). */
+int
+engine_why_left(const struct engine_env *env, const struct engine_switch *sw,
+    const char *head, char *buf, size_t len)
+{
+	char	f[32];
+
+	if (sw->fate == ENGINE_FATE_QUEUED)
+		return (0);
+	if (sw->fate == ENGINE_FATE_IDLE)
+		snprintf(buf, len, "%s %s; %s", engine_task_name(env->e,
+		    sw->next), sw->woke ? (sw->fresh ? "arrived" : "woke") :
+		    "moved here", head);
+	else
+		snprintf(buf, len, "%s %s; %s", engine_task_name(env->e,
+		    sw->prev), engine_fate_text(sw, f, sizeof f), head);
+	return (1);
+}
+
 /* Is id among the tasks made runnable this tick (e->due, ascending)? */
 static int
 engine_why_woke(const struct engine *e, int id)

@@ -255,6 +255,18 @@ const char *engine_task_name(const struct engine *, int id);
  */
 const char *engine_fate_text(const struct engine_switch *, char *buf,
 	    size_t len);
+/*
+ * For classes' why lines, the words every class says alike.  idle: the
+ * CPU runs nothing ("idle: PREV slept, nothing queued"); 1 if it wrote
+ * buf.  left: the pick did not take the CPU from a queued task (the CPU
+ * was idle: "NEXT woke; HEAD"; or prev left it: "PREV slept; HEAD"); 1
+ * if it wrote buf, 0 when prev still waits here (the class's own case).
+ */
+int	engine_why_idle(const struct engine_env *,
+	    const struct engine_switch *, char *buf, size_t len);
+int	engine_why_left(const struct engine_env *,
+	    const struct engine_switch *, const char *head, char *buf,
+	    size_t len);
 /* ns as ms, one decimal, toward zero ("412.3"; with plus, "+1.5"). */
 const char *engine_ms(int64_t ns, int plus, char *buf, size_t len);
 

@@ -778,18 +778,8 @@ o1_why_line(const struct engine_env *env, const void *rq,
 		snprintf(head, sizeof head, "%s heads the active array at %s "
 		    "(%d active, %d expired)", nn, pr,
 		    q->arrays[q->active].nr, q->arrays[1 - q->active].nr);
-	switch (sw->fate) {
-	case ENGINE_FATE_IDLE:
-		snprintf(buf, len, "%s %s; %s", nn, sw->woke ? (sw->fresh ?
-		    "arrived" : "woke") : "moved here", head);
+	if (engine_why_left(env, sw, head, buf, len))
 		return;
-	case ENGINE_FATE_QUEUED:
-		break;
-	default:
-		snprintf(buf, len, "%s %s; %s", pn, engine_fate_text(sw, f,
-		    sizeof f), head);
-		return;
-	}
 	p = engine_ts(env, sw->prev);
 	if (q->why.woke_at == env->now + 1 && q->why.woke_task == sw->next) {
 		snprintf(buf, len, "%s preempts %s: woke at %s, above %d", nn,

@@ -347,11 +347,8 @@ staircase_why_line(const struct engine_env *env, const void *rq,
 	char			 how[96], tail[128], f[32];
 	int			 r0 = sw->row->rank;
 
-	if (sw->next == 0) {
-		snprintf(buf, len, "idle: %s %s, nothing queued", pn,
-		    engine_fate_text(sw, f, sizeof f));
+	if (engine_why_idle(env, sw, buf, len))
 		return;
-	}
 	n = engine_ts(env, sw->next);
 	staircase_how(sw, n, how, sizeof how);
 	if (sw->fate != ENGINE_FATE_QUEUED) {

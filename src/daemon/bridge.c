@@ -418,9 +418,10 @@ bridge_kruns_tick(struct bridge *b, struct session *s, uint64_t tick)
 	if (b->kruns == NULL) {
 		if (!bridge_real_live(b, s))
 			return;
+		/* As far back as the session's runs (its history). */
 		b->kruns = runs_create(engine_params(
-		    session_live_engine(s))->cpus, RUNS_KEEP_CAP,
-		    RUNS_KEEP_TICKS);
+		    session_live_engine(s))->cpus, runs_cap(session_runs(s)),
+		    runs_keep(session_runs(s)));
 	}
 	tick -= 2;
 	from = procs_tick_ns(b->procs, tick);

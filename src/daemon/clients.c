@@ -84,6 +84,7 @@ struct client {
 	struct event		*resume;
 
 	int			 readonly;	/* said `readonly`: no changes */
+	struct live_vote	 vote;		/* its answer to the room */
 	int			 subscribed;
 	int			 fps;
 	int			 delta;		/* subscribed with delta */
@@ -368,7 +369,9 @@ client_frame(struct client *c)
 	const struct notes_line	*ev;
 	struct frames_body	*b;
 	const char		*caption, *view;
+	char *const		*choices;
 	char			 buf[PROTO_TEXT_MAX + 64];
+	int			 i, nchoices;
 	uint64_t		 seq, first, ctick, view_seq;
 	size_t			 len, queued, need, extra;
 	int			 delta;
@@ -415,6 +418,13 @@ client_frame(struct client *c)
 	if ((caption = session_caption(live_session(l), &ctick)) != NULL) {
 		len = protocol_text_line(buf, sizeof buf, "caption", ctick,
 		    caption);
+		buf[len++] = '\n';
+		evbuffer_add(tr, buf, len);
+	}
+	/* The room's question's choices, while it is open or revealed. */
+	choices = live_choices(l, &nchoices);
+	for (i = 0; i < nchoices; i++) {
+		len = protocol_choice_line(buf, sizeof buf, i + 1, choices[i]);
 		buf[len++] = '\n';
 		evbuffer_add(tr, buf, len);
 	}
@@ -483,6 +493,11 @@ client_runs(struct client *c, struct evbuffer *out, uint64_t to,
 		if (to > runs_end(r, cpu))
 			to = runs_end(r, cpu);
 		cont = *ok && *sent <= to && *sent >= first;
+		/* Starting again: the 10 s before the tick shown, of all
+		   the history keeps (SPEC.md section 12). */
+		if (!cont && to > RUNS_KEEP_TICKS &&
+		    first < to - RUNS_KEEP_TICKS)
+			first = to - RUNS_KEEP_TICKS;
 		from = cont ? *sent : first < to ? first : to;
 		said = cont;
 		len = 0;
@@ -644,6 +659,7 @@ client_line(struct client *c, char *line, size_t len)
 	ctx.out = out;
 	ctx.wait = &c->wait;
 	ctx.readonly = c->readonly;
+	ctx.vote = &c->vote;
 	ctx.clients = c->set->n;
 	c->replied = 0;
 	switch (cmd_run(&cmd, &ctx)) {

@@ -33,6 +33,28 @@ const struct cmd_entry cmd_unsubscribe_entry = {
 	cmd_unsubscribe_exec
 };
 
+/*
+ * answer <n>: this connection's answer to the room's open question
+ * (SPEC.md section 12); read-only connections answer too.
+ */
+static enum cmd_retval
+cmd_answer_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	struct live_vote	 none = { 0, 0 };
+	char			*cause = NULL;
+
+	if (live_answer(ctx->live, ctx->vote != NULL ? ctx->vote : &none,
+	    cmd->answer, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_answer_entry = {
+	"answer", 1, 1, 0, "answer <n>",
+	"answer the open question with choice n (read-only too)",
+	cmd_parse_answer, cmd_answer_exec
+};
+
 /* readonly: the connection changes nothing from now. */
 static enum cmd_retval
 cmd_readonly_exec(struct cmd *cmd, struct cmd_ctx *ctx)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "number.h"
 #include "protocol.h"
 #include "quote.h"
 #include "xmalloc.h"
@@ -198,6 +199,55 @@ int
 cmd_parse_path(struct cmd *cmd, char **w, int n, char **cause)
 {
 	cmd->path = xstrdup(w[0]);
+	return (0);
+}
+
+/* load <name|path> [run], reset [run]: run, or open paused. */
+int
+cmd_parse_load(struct cmd *cmd, char **w, int n, char **cause)
+{
+	int	i = 0;
+
+	if (strcmp(cmd->entry->name, "load") == 0)
+		cmd->path = xstrdup(w[i++]);
+	if (i < n) {
+		if (strcmp(w[i], "run") != 0) {
+			*cause = xasprintf("usage: %s", cmd->entry->usage);
+			return (-1);
+		}
+		cmd->run = 1;
+	}
+	return (0);
+}
+
+/* part <n> [run]: a part's number (1..), then maybe run. */
+int
+cmd_parse_part(struct cmd *cmd, char **w, int n, char **cause)
+{
+	long long	v;
+
+	if (number_parse(w[0], 1, INT_MAX, &v) != 0 ||
+	    (n > 1 && strcmp(w[1], "run") != 0)) {
+		*cause = xasprintf("usage: %s", cmd->entry->usage);
+		return (-1);
+	}
+	cmd->tick = (uint64_t)v;
+	cmd->run = n > 1;
+	return (0);
+}
+
+/* answer <n>: a choice's number (its range is the question's). */
+int
+cmd_parse_answer(struct cmd *cmd, char **w, int n, char **cause)
+{
+	long long	v;
+
+	if (number_parse(w[0], 1, INT_MAX, &v) != 0) {
+		*cause = xasprintf("answer \"%s\": not a choice's number "
+		    "(1, 2, ...)", w[0]);
+		return (-1);
+	}
+	cmd->answer = (int)v;
 	return (0);
 }
 

@@ -1,7 +1,10 @@
 /*
  * cmd-session.c -- the commands of the session as a whole: load, reset,
- * record, policy, compare, and the presenter's view.
+ * record, policy, compare, the presenter's view, and the parts of a
+ * recording replayed.
  */
+#include <event2/buffer.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +12,7 @@
 #include "change.h"
 #include "cmd.h"
 #include "engine.h"
+#include "journal.h"
 #include "live.h"
 #include "notes.h"
 #include "quote.h"
@@ -16,12 +20,13 @@
 #include "xmalloc.h"
 
 /*
- * load <name|path>, reset: a new session; err leaves the current one.
- * The scenario is parsed while the daemon goes on (live_load_client): the
- * reply, and the client's next lines, come when it is done.
+ * load <name|path> [run], reset [run]: a new session at tick 0, paused
+ * (run: running); err leaves the current one.  The scenario is parsed
+ * while the daemon goes on (live_load_client): the reply, and the
+ * client's next lines, come when it is done.
  */
 static enum cmd_retval
-cmd_session_load(struct cmd_ctx *ctx, const char *name)
+cmd_session_load(struct cmd_ctx *ctx, const char *name, int run)
 {
 	char		*cause = NULL, *copy, q[QUOTE_SIZE];
 	const char	*p;
@@ -35,12 +40,13 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 	if (strchr(name, '/') != NULL && cmd_absolute(ctx, name) != 0)
 		return (CMD_NORMAL);
 	if (ctx->wait != NULL) {
-		if (live_load_client(ctx->live, name, ctx->wait, &cause) != 0)
+		if (live_load_client(ctx->live, name, run, ctx->wait,
+		    &cause) != 0)
 			return (cmd_error(ctx, cause));
 		return (CMD_WAIT);
 	}
 	copy = xstrdup(name);	/* the label goes with the old session */
-	if (live_switch(ctx->live, copy, &cause) != 0) {
+	if (live_switch(ctx->live, copy, run, &cause) != 0) {
 		free(copy);
 		return (cmd_error(ctx, cause));
 	}
@@ -53,24 +59,86 @@ cmd_session_load(struct cmd_ctx *ctx, const char *name)
 static enum cmd_retval
 cmd_load_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	return (cmd_session_load(ctx, cmd->path));
+	return (cmd_session_load(ctx, cmd->path, cmd->run));
 }
 
 const struct cmd_entry cmd_load_entry = {
-	"load", 1, 1, CMD_WRITE, "load <name|path>",
-	"start a scenario afresh at tick 0", cmd_parse_path, cmd_load_exec
+	"load", 1, 2, CMD_WRITE, "load <name|path> [run]",
+	"open a scenario at tick 0, paused (run: running)", cmd_parse_load,
+	cmd_load_exec
 };
 
-/* reset: load the current scenario again. */
+/* reset: load the current scenario again (replaying: the part). */
 static enum cmd_retval
 cmd_reset_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	return (cmd_session_load(ctx, session_label(live_session(ctx->live))));
+	char	*cause = NULL;
+	int	 part;
+
+	if (live_parts(ctx->live, &part) > 0) {
+		if (live_part(ctx->live, part, cmd->run, &cause) != 0)
+			return (cmd_error(ctx, cause));
+		return (cmd_ok(ctx));
+	}
+	return (cmd_session_load(ctx, session_label(live_session(ctx->live)),
+	    cmd->run));
 }
 
 const struct cmd_entry cmd_reset_entry = {
-	"reset", 0, 0, CMD_WRITE, "reset", "load the current scenario again",
-	NULL, cmd_reset_exec
+	"reset", 0, 1, CMD_WRITE, "reset [run]",
+	"load the current scenario again (paused; run: running)",
+	cmd_parse_load, cmd_reset_exec
+};
+
+/*
+ * parts: a recording replayed (stairsd --replay), one line a part:
+ * its number, scenario, CPUs, tasks, changes, last tick, and whether it
+ * is the one shown; then ok N.
+ */
+static enum cmd_retval
+cmd_parts_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	struct journal	*j;
+	char		*cause = NULL, q[QUOTE_SIZE];
+	int		 i, n, part;
+
+	if ((n = live_parts(ctx->live, &part)) == 0)
+		return (cmd_error(ctx, xstrdup("not replaying a recording "
+		    "(stairsd --replay PATH)")));
+	for (i = 1; i <= n; i++) {
+		if ((j = journal_read_part(live_replay_path(ctx->live), i,
+		    &cause)) == NULL)
+			return (cmd_error(ctx, cause));
+		evbuffer_add_printf(ctx->out, "part n=%d scenario=%s cpus=%d "
+		    "tasks=%d changes=%zu end=%llu shown=%d\n", i,
+		    quote_word(j->header.scenario, q, sizeof q),
+		    j->header.params.cpus, j->header.ntasks, j->nchanges,
+		    (unsigned long long)j->end, i == part);
+		journal_free(j);
+	}
+	return (cmd_ok_n(ctx, n));
+}
+
+const struct cmd_entry cmd_parts_entry = {
+	"parts", 0, 0, 0, "parts", "the parts of the recording replayed",
+	NULL, cmd_parts_exec
+};
+
+/* part <n> [run]: part n of the recording replayed, at tick 0. */
+static enum cmd_retval
+cmd_part_exec(struct cmd *cmd, struct cmd_ctx *ctx)
+{
+	char	*cause = NULL;
+
+	if (live_part(ctx->live, (int)cmd->tick, cmd->run, &cause) != 0)
+		return (cmd_error(ctx, cause));
+	return (cmd_ok(ctx));
+}
+
+const struct cmd_entry cmd_part_entry = {
+	"part", 1, 2, CMD_WRITE, "part <n> [run]",
+	"show part n of the recording replayed from its tick 0, paused (run: "
+	"running)", cmd_parse_part, cmd_part_exec
 };
 
 /* record <path> */

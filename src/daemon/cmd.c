@@ -53,6 +53,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_marks_entry,
 	&cmd_compare_entry,
 	&cmd_view_entry,
+	&cmd_answer_entry,
+	&cmd_parts_entry,
+	&cmd_part_entry,
 	NULL
 };
 
@@ -221,6 +224,12 @@ cmd_run(struct cmd *cmd, struct cmd_ctx *ctx)
 	/* The engine at the tick the wall clock says, then the command. */
 	live_catchup(ctx->live);
 	s = live_session(ctx->live);
+	if ((entry->flags & CMD_ENGINE) == CMD_ENGINE &&
+	    live_replay_path(ctx->live) != NULL) {
+		evbuffer_add_printf(ctx->out, "err replaying a recording: "
+		    "it shows what was, and changes nothing\n");
+		return (CMD_NORMAL);
+	}
 	if ((entry->flags & CMD_ENGINE) == CMD_ENGINE &&
 	    session_viewing(s)) {
 		evbuffer_add_printf(ctx->out, "err viewing the past (tick %llu "

@@ -35,6 +35,7 @@
 
 struct evbuffer;
 struct live;
+struct live_vote;
 struct pacer_wait;
 
 #define CMD_TASK	0x1
@@ -93,6 +94,8 @@ struct cmd {
 	int		 npolicies;
 	char		*path;		/* load, record; view: its pairs */
 	uint64_t	 tick;		/* seek */
+	int		 run;		/* load, reset: run (else paused) */
+	int		 answer;	/* answer: the choice, 1.. */
 };
 
 /* Where a command runs. */
@@ -101,6 +104,7 @@ struct cmd_ctx {
 	struct evbuffer		*out;		/* its reply */
 	struct pacer_wait	*wait;		/* a later reply; NULL: none */
 	int			 readonly;	/* the client changes nothing */
+	struct live_vote	*vote;		/* its answer (NULL: none) */
 	int			 clients;	/* connected, for status */
 	/* CMD_TASK: the task named, and a snapshot of it. */
 	int			 task;
@@ -134,7 +138,10 @@ int	cmd_parse_spawn(struct cmd *, char **, int, char **);
 int	cmd_parse_step(struct cmd *, char **, int, char **);
 int	cmd_parse_speed(struct cmd *, char **, int, char **);
 int	cmd_parse_path(struct cmd *, char **, int, char **);
+int	cmd_parse_load(struct cmd *, char **, int, char **);
 int	cmd_parse_tick(struct cmd *, char **, int, char **);
+int	cmd_parse_answer(struct cmd *, char **, int, char **);
+int	cmd_parse_part(struct cmd *, char **, int, char **);
 int	cmd_parse_policy(struct cmd *, char **, int, char **);
 int	cmd_parse_compare(struct cmd *, char **, int, char **);
 int	cmd_parse_subscribe(struct cmd *, char **, int, char **);
@@ -150,6 +157,7 @@ extern const struct cmd_entry cmd_help_entry, cmd_status_entry,
     cmd_shutdown_entry, cmd_quit_entry, cmd_policy_entry,
     cmd_scenarios_entry, cmd_load_entry, cmd_reset_entry, cmd_record_entry,
     cmd_readonly_entry, cmd_seek_entry, cmd_marks_entry,
-    cmd_compare_entry, cmd_view_entry;
+    cmd_compare_entry, cmd_view_entry, cmd_answer_entry, cmd_parts_entry,
+    cmd_part_entry;
 
 #endif

@@ -46,6 +46,7 @@ struct headless_opts {
 	const char	*policy;	/* NULL: the scenario's */
 	const char	*compare;	/* NULL: no comparison */
 	const char	*replay;	/* --replay JOURNAL */
+	int		 part;		/* --part N (0: the last) */
 	int		 explain;	/* --explain: the why of each pick */
 	int		 every_tick;	/* --every-tick: no tick skipped */
 };
@@ -60,14 +61,17 @@ struct headless_run {
 	FILE		*trace;
 	struct perfetto	*perfetto;
 	const struct engine_policy *policy;
+	uint64_t	*ran;		/* a replay's summary: ticks by id */
+	int		 nran;
 };
 
 static const char headless_usage_text[] =
 "usage: stairsd --headless --scenario FILE --ticks N [--trace PATH|-]\n"
 "               [--perfetto PATH] [--table TASK] [--cpus N] [--explain]\n"
 "               [--rr-interval MS] [--policy NAME | --compare NAME,NAME...]\n"
-"       stairsd --headless --replay JOURNAL [--ticks N] [--trace PATH|-]\n"
-"               [--perfetto PATH] [--table TASK] [--policy NAME] [--explain]\n"
+"       stairsd --headless --replay JOURNAL [--part N] [--ticks N]\n"
+"               [--trace PATH|-] [--perfetto PATH] [--table TASK]\n"
+"               [--policy NAME] [--explain]\n"
 "       stairsd --headless --help | --version\n"
 "\n"
 "Run a scenario with no socket and no clock, as fast as possible.\n"
@@ -95,7 +99,10 @@ static const char headless_usage_text[] =
 "  --replay JOURNAL    run again a session a live stairsd recorded:\n"
 "                      its scenario, engine and every change it recorded;\n"
 "                      to its last tick unless --ticks; --policy replaces\n"
-"                      its policy (and the policy changes it recorded)\n"
+"                      its policy (and the policy changes it recorded);\n"
+"                      with no --trace, --perfetto or --table, a summary\n"
+"  --part N            the journal's part N (one per load; default: the\n"
+"                      last)\n"
 "  --help, --version\n"
 "\n"
 "Exit status: 0 ok, 2 bad usage or bad scenario, 1 other failure.\n";
@@ -122,7 +129,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 {
 	enum { O_HEADLESS = 256, O_SCENARIO, O_TICKS, O_TRACE, O_TABLE,
 	    O_CPUS, O_RR, O_VERSION, O_PERFETTO, O_POLICY, O_COMPARE,
-	    O_REPLAY, O_EXPLAIN, O_EVERY_TICK };
+	    O_REPLAY, O_PART, O_EXPLAIN, O_EVERY_TICK };
 	static const struct option longopts[] = {
 		{ "headless",	 no_argument,		NULL, O_HEADLESS },
 		{ "scenario",	 required_argument,	NULL, O_SCENARIO },
@@ -135,6 +142,7 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		{ "policy",	 required_argument,	NULL, O_POLICY },
 		{ "compare",	 required_argument,	NULL, O_COMPARE },
 		{ "replay",	 required_argument,	NULL, O_REPLAY },
+		{ "part",	 required_argument,	NULL, O_PART },
 		{ "explain",	 no_argument,		NULL, O_EXPLAIN },
 		{ "every-tick",	 no_argument,		NULL, O_EVERY_TICK },
 		{ "help",	 no_argument,		NULL, 'h' },
@@ -199,6 +207,14 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 		case O_REPLAY:
 			o->replay = optarg;
 			break;
+		case O_PART:
+			if (number_parse(optarg, 1, INT_MAX, &v) != 0) {
+				fprintf(stderr, "stairsd: --part \"%s\": not "
+				    "a part's number (1 or more)\n", optarg);
+				return (-1);
+			}
+			o->part = (int)v;
+			break;
 		case O_EXPLAIN:
 			o->explain = 1;
 			break;
@@ -243,6 +259,11 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			return (-1);
 		}
 		return (0);
+	}
+	if (o->part != 0) {
+		fprintf(stderr, "stairsd: --part is a part of the journal "
+		    "--replay runs\n");
+		return (-1);
 	}
 	if (o->scenario == NULL || !o->has_ticks) {
 		fprintf(stderr, "stairsd: --headless needs --scenario FILE "
@@ -431,7 +452,7 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	struct scenario	*sc;
 	char		*cause;
 
-	if ((j = journal_read(o->replay, &cause)) == NULL)
+	if ((j = journal_read_part(o->replay, o->part, &cause)) == NULL)
 		return (headless_refuse(NULL, cause));
 	*jp = j;
 	/* Errors in the scenario name the journal: it is where the text is. */
@@ -451,6 +472,77 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	return (0);
 }
 
+/* A replay's summary: count what each CPU ran in the tick just run. */
+static void
+headless_summary_tick(struct headless_run *run, int ncpus)
+{
+	struct engine_cpu_info	ci;
+	int			c, n;
+
+	for (c = 0; c < ncpus; c++) {
+		engine_cpu_info(run->e, c, &ci);
+		if (ci.task <= 0)
+			continue;
+		if (ci.task >= run->nran) {
+			n = ci.task + 64;
+			run->ran = xreallocarray(run->ran, n,
+			    sizeof *run->ran);
+			memset(run->ran + run->nran, 0,
+			    (n - run->nran) * sizeof *run->ran);
+			run->nran = n;
+		}
+		run->ran[ci.task]++;
+	}
+}
+
+/*
+ * A replay with nothing to write: what the journal holds (each part: its
+ * scenario, engine, policy, changes and last tick), then the part run,
+ * each task's share of the ticks run (docs/JOURNAL.md).
+ */
+static void
+headless_summary(const struct headless_opts *o, const struct journal *j,
+    struct headless_run *run, uint64_t ticks)
+{
+	struct engine_task_info	 ti;
+	const struct journal	*pj;
+	struct journal		*other;
+	char			*cause;
+	int			 i, id;
+
+	printf("journal %s: %d part%s\n", o->replay, j->nparts,
+	    j->nparts == 1 ? "" : "s");
+	for (i = 1; i <= j->nparts; i++) {
+		other = NULL;
+		if (i == j->part)
+			pj = j;
+		else if ((pj = other = journal_read_part(o->replay, i,
+		    &cause)) == NULL) {
+			printf("part %d: %s\n", i, cause);
+			free(cause);
+			continue;
+		}
+		printf("part %d%s: scenario=%s cpus=%d tasks=%d policy=%s "
+		    "changes=%zu end=%" PRIu64 "\n", i,
+		    i == j->part ? " (replayed)" : "", pj->header.scenario,
+		    pj->header.params.cpus, pj->header.ntasks,
+		    pj->header.policy, pj->nchanges, pj->end);
+		journal_free(other);
+	}
+	printf("\npart %d: %" PRIu64 " ticks run (to tick %" PRIu64 "), "
+	    "last under %s\n", j->part, ticks, engine_now(run->e),
+	    engine_get_policy(run->e)->name);
+	puts("task,nice,share,ran");
+	for (id = 1; id <= engine_ntasks(run->e); id++) {
+		if (engine_task_info(run->e, id, &ti) != 0)
+			continue;
+		printf("%s,%d,%.1f,%" PRIu64 "\n", ti.name, ti.nice,
+		    ticks == 0 ? 0.0 : 100.0 * (double)(id < run->nran ?
+		    run->ran[id] : 0) / (double)ticks,
+		    id < run->nran ? run->ran[id] : 0);
+	}
+}
+
 /* Run a scenario headless. */
 int
 headless_main(int argc, char **argv)
@@ -462,7 +554,7 @@ headless_main(int argc, char **argv)
 	struct session_setup	 set;
 	struct engine_params	 p;
 	struct engine_task_info	 ti;
-	uint64_t		 t;
+	uint64_t		 t, nrun = 0;
 	char			*cause;
 	int			 r, status = 0;
 
@@ -536,6 +628,12 @@ headless_main(int argc, char **argv)
 		    o.replay);
 	if (o.explain)
 		session_explain(run.s, 1);
+	/* A replay asked for nothing: its summary. */
+	if (j != NULL && o.trace == NULL && o.table == NULL &&
+	    o.perfetto == NULL && !o.explain) {
+		run.nran = engine_ntasks(run.e) + 1;
+		run.ran = xcalloc(run.nran, sizeof *run.ran);
+	}
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
@@ -575,9 +673,14 @@ headless_main(int argc, char **argv)
 			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)
 			headless_table(&run, p.cpus);
+		if (run.ran != NULL)
+			headless_summary_tick(&run, p.cpus);
+		nrun++;
 		if (o.explain)
 			headless_explain(&run, t);
 	}
+	if (run.ran != NULL)
+		headless_summary(&o, j, &run, nrun);
 
 	if (run.trace != NULL) {
 		if (fflush(run.trace) != 0 || ferror(run.trace)) {
@@ -620,6 +723,7 @@ out:
 			status = 1;
 	}
 	table_free(run.table);
+	free(run.ran);
 	session_free(run.s);
 	journal_free(j);
 	scenario_free(sc);

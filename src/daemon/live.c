@@ -28,6 +28,7 @@
 #include "config.h"
 #include "engine.h"
 #include "format.h"
+#include "journal.h"
 #include "lesson.h"
 #include "live.h"
 #include "loader.h"
@@ -65,14 +66,35 @@ struct live {
 	struct catalog		*catalog;	/* scenarios by name */
 	struct loader		*loader;	/* a client's load, parsed */
 	struct pacer_wait	*load_wait;	/* who waits for it */
+	int			 load_run;	/* load ... run: running */
 	void			(*loaded)(void *);
 	void			*loaded_arg;
+	/*
+	 * The room (SPEC.md section 12): the question asked (its event,
+	 * open until the resume that reveals it, then revealed until the
+	 * next lesson event), a number that tells one question from the
+	 * next (a connection's vote counts for that one only), the votes
+	 * per choice, and them as status and frames say them.
+	 */
+	enum { LIVE_ASK_NONE, LIVE_ASK_OPEN, LIVE_ASK_REVEALED } ask;
+	const struct lesson_event *ask_ev;
+	uint64_t		 ask_serial;
+	uint32_t		 votes[SCENARIO_CHOICES_MAX];
+	char			 votes_text[SCENARIO_CHOICES_MAX * 11 + 1];
+	/*
+	 * A recording replayed on the clock (stairsd --replay, SPEC.md
+	 * section 12): its path, the part shown (its journal feeds the
+	 * session) and how many the file has; NULL: a live daemon.
+	 */
+	char			*replay;
+	struct journal		*replay_j;
 };
 
 static void	live_tick(void *, int);
-static void	live_switch_to(struct live *, struct session *);
 static void	live_loaded(void *, struct scenario *, char *, char *);
 static void	live_enforce(void *);
+static void	live_open(struct live *);
+static void	live_switch_to(struct live *, struct session *, int);
 
 /* A live daemon configured by cfg, with no session yet. */
 struct live *
@@ -112,6 +134,8 @@ live_free(struct live *l)
 		session_end(l->session);
 	sinks_free(l->sinks);
 	session_free(l->session);
+	journal_free(l->replay_j);	/* after the session it fed */
+	free(l->replay);
 	notes_free(l->notes);
 	whys_free(l->whys);
 	catalog_free(l->catalog);
@@ -216,6 +240,8 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 		set.spawn_arg = l->bridge;
 		set.ledger_rows = LIVE_LEDGER_ROWS;
 		set.history = (uint64_t)l->cfg.history * 1000;
+		/* The timeline's runs reach as far back as a seek. */
+		set.runs_keep = set.history;
 		/*
 		 * The frames look only at what changed.  Kept with no
 		 * subscriber too: subscribers come and go, the keyframes
@@ -251,6 +277,99 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 	 */
 	malloc_trim(0);
 	return (s);
+}
+
+/*
+ * A session of part `part` of the recording being replayed: its
+ * scenario from the journal's text, its engine and policy from the
+ * header, fed the journal's changes as their ticks come (real tasks
+ * with no process: their blocks and wakes move them), its past
+ * view-only.  *jp: the part's journal, which the session reads until it
+ * is freed.  NULL with *cause.
+ */
+static struct session *
+live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
+{
+	struct session_setup	 set;
+	struct scenario		*sc;
+	struct journal		*j;
+	struct session		*s;
+
+	if ((j = journal_read_part(l->replay, part, cause)) == NULL)
+		return (NULL);
+	if ((sc = scenario_load_string(j->header.text, l->replay,
+	    cause)) == NULL) {
+		journal_free(j);
+		return (NULL);
+	}
+	memset(&set, 0, sizeof set);
+	set.label = j->header.scenario;
+	set.text = j->header.text;
+	set.params = j->header.params;
+	set.policy = engine_policy_find(j->header.policy);
+	set.real_ok = 1;
+	set.ledger_rows = LIVE_LEDGER_ROWS;
+	set.history = (uint64_t)l->cfg.history * 1000;
+	set.runs_keep = set.history;
+	set.track_changes = 1;
+	set.note = live_session_note;
+	set.exit_reason = live_exit_reason;
+	set.arg = l;
+	s = session_create(&set, sc, cause);
+	scenario_free(sc);
+	if (s != NULL && engine_ntasks(session_engine(s)) !=
+	    j->header.ntasks) {
+		*cause = xasprintf("%s: part %d: the scenario makes %d tasks, "
+		    "the journal says %d", l->replay, j->part,
+		    engine_ntasks(session_engine(s)), j->header.ntasks);
+		session_free(s);
+		s = NULL;
+	}
+	if (s == NULL) {
+		journal_free(j);
+		return (NULL);
+	}
+	session_feed(s, j->changes, j->nchanges, 0, l->replay);
+	session_view_only(s);
+	session_explain(s, 1);
+	if (l->ncompare > 0)
+		(void)session_compare_set(s, l->compare, l->ncompare, cause);
+	*jp = j;
+	return (s);
+}
+
+/*
+ * The first session of a recording replayed (stairsd --replay PATH):
+ * its first part.  0, or -1 with *cause.
+ */
+int
+live_replay(struct live *l, const char *path, char **cause)
+{
+	l->replay = path_absolute(path);
+	if ((l->session = live_replay_new(l, 1, &l->replay_j,
+	    cause)) == NULL)
+		return (-1);
+	pacer_session(l->pacer, l->session);
+	return (0);
+}
+
+/* A recording replayed: its part shown (*part) and parts; 0: live. */
+int
+live_parts(const struct live *l, int *part)
+{
+	if (l->replay_j == NULL) {
+		*part = 0;
+		return (0);
+	}
+	*part = l->replay_j->part;
+	return (l->replay_j->nparts);
+}
+
+/* The recording replayed (NULL: none). */
+const char *
+live_replay_path(const struct live *l)
+{
+	return (l->replay);
 }
 
 /*
@@ -341,8 +460,10 @@ live_begin(struct live *l, struct event_base *base, int tick_fd, int real)
 	pacer_start(l->pacer, base, tick_fd);
 	if (real)
 		live_procs_start(l);
+	/* A recording opens paused at tick 0, as a load does. */
 	pacer_restart(l->pacer, session_speed(l->session) > 0 ?
-	    session_speed(l->session) : l->cfg.speed, 0);
+	    session_speed(l->session) : l->cfg.speed, l->replay != NULL);
+	live_open(l);
 }
 
 /* The end: the journal's end line, the kernel's last runs, children. */
@@ -474,13 +595,22 @@ live_pause(struct live *l, const char *why)
  * the caption; an ask's answer waits for the next resume: live_resume),
  * a speed event sets the speed, a mark (a chapter) and a policy switch
  * are narrated.  The pacer stops running ticks when the clock pauses or
- * changes speed.
+ * changes speed.  tick: the tick it fired at.
  */
 static void
-live_lesson(struct live *l, const struct lesson_event *ev)
+live_lesson(struct live *l, const struct lesson_event *ev, uint64_t tick)
 {
-	uint64_t	tick = session_now(l->session) - 1;
-
+	/* A question revealed stays so until the next lesson event. */
+	if (l->ask == LIVE_ASK_REVEALED) {
+		l->ask = LIVE_ASK_NONE;
+		l->ask_ev = NULL;
+	}
+	if (ev->action == SCENARIO_ASK) {
+		l->ask = LIVE_ASK_OPEN;
+		l->ask_ev = ev;
+		l->ask_serial++;
+		memset(l->votes, 0, sizeof l->votes);
+	}
 	switch (ev->action) {
 	case SCENARIO_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
@@ -519,7 +649,8 @@ live_whys_take(struct live *l, uint64_t tick)
 	int			 i;
 
 	whys_take(l->whys, 0, session_live_engine(l->session), tick, gen);
-	for (i = 0; (sh = session_shadow_at(l->session, i)) != NULL; i++)
+	for (i = 0; (sh = session_live_shadow_at(l->session, i)) != NULL;
+	    i++)
 		whys_take(l->whys, i + 1, sh, tick, gen);
 }
 
@@ -564,10 +695,41 @@ live_tick(void *arg, int last)
 	}
 	ev = session_lessons(l->session, &n);
 	for (i = 0; i < n; i++)
-		live_lesson(l, &ev[i]);
+		live_lesson(l, &ev[i], tick);
+	/* A recording's part ends where the live daemon's did. */
+	if (l->replay_j != NULL && tick + 1 == l->replay_j->end &&
+	    !session_feed_branch_ahead(l->session)) {
+		if (!pacer_paused(l->pacer))
+			pacer_pause(l->pacer);
+		notes_add(l->notes, tick + 1, "the recording's part %d of %d "
+		    "ends here", l->replay_j->part, l->replay_j->nparts);
+	}
 	notes_changed(l->notes);
 	/* After the gen moved: a frame built before has gen below. */
 	live_whys_take(l, tick);
+}
+
+/*
+ * A session opens (the first, a load, a reset): the lesson's events of
+ * tick 0 act now, before any command and before the clock's first tick
+ * (issue 27, item 9): a lesson that pauses at 0 is paused, its caption
+ * up, its speed set, whatever comes first.  Tick 0 then runs them no
+ * more.
+ */
+static void
+live_open(struct live *l)
+{
+	const struct lesson_event	*ev;
+	size_t				 i, n;
+
+	/* The room's question was the old session's. */
+	l->ask = LIVE_ASK_NONE;
+	l->ask_ev = NULL;
+
+	ev = session_lessons_now(l->session, &n);
+	for (i = 0; i < n; i++)
+		live_lesson(l, &ev[i], session_now(l->session));
+	notes_changed(l->notes);
 }
 
 /* A run of ticks cut short: enforce its last. */
@@ -640,6 +802,108 @@ live_leave_past(struct live *l)
 }
 
 /*
+ * A recording played: the room's answers it kept for the question
+ * revealed now (its tally at this tick) are the votes shown.
+ */
+static void
+live_replay_tally(struct live *l, const struct lesson_event *ev)
+{
+	const struct journal	*j = l->replay_j;
+	const struct change	*ch;
+	uint64_t		 now = session_now(l->session);
+	size_t			 i, k;
+
+	if (j == NULL)
+		return;
+	for (i = 0; i < j->nchanges; i++) {
+		ch = &j->changes[i];
+		if (ch->kind != CHANGE_TALLY || ch->at != now ||
+		    ch->npattern != (size_t)ev->nchoices)
+			continue;
+		for (k = 0; k < ch->npattern; k++)
+			l->votes[k] = ch->pattern[k];
+		return;
+	}
+}
+
+/*
+ * The question's reveal (the resume after it): its votes shown beside
+ * the answer until the next lesson event, said as an event line and
+ * kept in the journal (a tally line, docs/JOURNAL.md).
+ */
+static void
+live_reveal(struct live *l)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+	uint64_t			 now = session_now(l->session);
+
+	l->ask = LIVE_ASK_REVEALED;
+	if (ev == NULL || ev->nchoices == 0)
+		return;
+	live_replay_tally(l, ev);
+	session_votes(l->session, l->votes, (size_t)ev->nchoices);
+	notes_add(l->notes, now > 0 ? now - 1 : 0, "votes: %s",
+	    live_votes(l));
+}
+
+/*
+ * `answer N`: this connection's answer to the open question, choice N
+ * (1-based); one per connection (vote), which it may change until the
+ * reveal.  Every subscriber's next frame has the count.
+ */
+int
+live_answer(struct live *l, struct live_vote *vote, int n, char **cause)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+
+	if (l->ask != LIVE_ASK_OPEN || ev == NULL || ev->nchoices == 0) {
+		*cause = xstrdup("no question with choices is open");
+		return (-1);
+	}
+	if (n < 1 || n > ev->nchoices) {
+		*cause = xasprintf("answer %d: the question has choices 1..%d",
+		    n, ev->nchoices);
+		return (-1);
+	}
+	if (vote->ask == l->ask_serial && vote->choice >= 1 &&
+	    vote->choice <= ev->nchoices && l->votes[vote->choice - 1] > 0)
+		l->votes[vote->choice - 1]--;
+	l->votes[n - 1]++;
+	vote->ask = l->ask_serial;
+	vote->choice = n;
+	notes_changed(l->notes);
+	return (0);
+}
+
+/* The votes as status says them: "3,0,1"; "-" with no choices. */
+const char *
+live_votes(struct live *l)
+{
+	const struct lesson_event	*ev = l->ask_ev;
+	size_t				 off = 0;
+	int				 i;
+
+	if (l->ask == LIVE_ASK_NONE || ev == NULL || ev->nchoices == 0)
+		return ("-");
+	for (i = 0; i < ev->nchoices; i++)
+		off += (size_t)snprintf(l->votes_text + off,
+		    sizeof l->votes_text - off, "%s%u", i ? "," : "",
+		    l->votes[i]);
+	return (l->votes_text);
+}
+
+/* The question's choices while it is open or revealed (NULL: none). */
+char *const *
+live_choices(const struct live *l, int *n)
+{
+	*n = 0;
+	if (l->ask == LIVE_ASK_NONE || l->ask_ev == NULL)
+		return (NULL);
+	*n = l->ask_ev->nchoices;
+	return (l->ask_ev->choices);
+}
+
+/*
  * Restart the clock from the present tick (a branch made first).  After
  * a scenario's ask, the answer becomes the caption.
  */
@@ -652,9 +916,16 @@ live_resume(struct live *l)
 	if (!pacer_paused(l->pacer))
 		return;
 	live_leave_past(l);
-	if ((answer = session_answer(l->session)) != NULL)
+	if ((answer = session_answer(l->session)) != NULL) {
 		notes_add(l->notes, session_now(l->session) - 1, "answer: %s",
 		    answer);
+		if (l->ask == LIVE_ASK_OPEN)
+			live_reveal(l);
+	} else if (l->ask == LIVE_ASK_OPEN) {
+		/* A branch went back before the question: not asked. */
+		l->ask = LIVE_ASK_NONE;
+		l->ask_ev = NULL;
+	}
 	pacer_resume(l->pacer);
 	notes_add(l->notes, session_now(l->session), "resumed");
 }
@@ -718,29 +989,58 @@ live_compare(struct live *l, const struct engine_policy *const *pol, int n,
 /*
  * `load`: end the current session (its journal's end line written, real
  * children killed and reaped, cgroups removed) and start the scenario
- * name at tick 0, paused or not as before.  The new one is made first:
- * if it fails, *cause says why and the current one runs on.  The files
- * start again for the new session.
+ * name at tick 0, paused (SPEC.md section 7, amended: the presenter
+ * starts it with `resume`), or running if run, whatever the clock was
+ * doing.  The new one is made first: if it fails, *cause says why and
+ * the current one runs on.  The files go on with the new session.
  */
 int
-live_switch(struct live *l, const char *name, char **cause)
+live_switch(struct live *l, const char *name, int run, char **cause)
 {
 	struct session	*s;
 
+	if (l->replay != NULL) {
+		*cause = xasprintf("replaying a recording: `part N` moves "
+		    "between its %d parts", l->replay_j->nparts);
+		return (-1);
+	}
 	/* A bare name is a scenario's, never a file of our directory. */
 	if ((s = live_session_new(l, name, 0, cause)) == NULL)
 		return (-1);
-	live_switch_to(l, s);
+	live_switch_to(l, s, run);
 	return (0);
 }
 
-/* Put session s in the current one's place (live_switch says how). */
+/*
+ * `part N` (and `reset`) of a recording replayed: that part's session
+ * at tick 0, paused unless run, as `load` opens a scenario.
+ */
+int
+live_part(struct live *l, int part, int run, char **cause)
+{
+	struct session	*s;
+	struct journal	*j, *old;
+
+	if (l->replay == NULL) {
+		*cause = xstrdup("not replaying a recording (stairsd "
+		    "--replay PATH)");
+		return (-1);
+	}
+	if ((s = live_replay_new(l, part, &j, cause)) == NULL)
+		return (-1);
+	old = l->replay_j;
+	l->replay_j = j;
+	live_switch_to(l, s, run);	/* frees the old session */
+	journal_free(old);
+	return (0);
+}
+
+/* The new session s replaces the current one (live_switch). */
 static void
-live_switch_to(struct live *l, struct session *s)
+live_switch_to(struct live *l, struct session *s, int run)
 {
 	struct session	*old = l->session;
 	char		*why = NULL;
-	int		 paused = pacer_paused(l->pacer);
 
 	pacer_step_cancel(l->pacer, "load");
 	bridge_perfetto_end(l->bridge, old);
@@ -761,7 +1061,8 @@ live_switch_to(struct live *l, struct session *s)
 	/* The new scenario's speed, else the configured one: a lesson's
 	   slow motion does not carry over into the next scenario. */
 	pacer_restart(l->pacer, session_speed(s) > 0 ? session_speed(s) :
-	    l->cfg.speed, paused);
+	    l->cfg.speed, !run);
+	live_open(l);
 	if (l->loaded != NULL)
 		l->loaded(l->loaded_arg);
 	notes_changed(l->notes);
@@ -773,12 +1074,18 @@ live_switch_to(struct live *l, struct session *s)
  * the loop going on meanwhile; then the switch is made (live_switch) and
  * w told "ok", or "err CAUSE" with the current session left running.
  * -1 with *cause, w told nothing, when it cannot start (a load is under
- * way already).
+ * way already, a recording is replayed).
  */
 int
-live_load_client(struct live *l, const char *name, struct pacer_wait *w,
-    char **cause)
+live_load_client(struct live *l, const char *name, int run,
+    struct pacer_wait *w, char **cause)
 {
+	if (l->replay != NULL) {
+		*cause = xasprintf("replaying a recording: `part N` moves "
+		    "between its %d parts", l->replay_j->nparts);
+		return (-1);
+	}
+	l->load_run = run;
 	if (l->loader == NULL)
 		l->loader = loader_create(l->base, l->catalog, live_loaded, l);
 	if (loader_start(l->loader, name, cause) != 0)
@@ -814,7 +1121,7 @@ live_loaded(void *arg, struct scenario *sc, char *label, char *cause)
 	 */
 	if (w != NULL)
 		w->done(w, "ok\n");
-	live_switch_to(l, s);
+	live_switch_to(l, s, l->load_run);
 	notes_add(l->notes, session_now(s), "loaded %s", session_name(s));
 }
 
@@ -863,6 +1170,10 @@ live_status(struct live *l, struct proto_status *st, int clients)
 	st->compare = l->ncompare > 0 ? l->compare_text : NULL;
 	st->shadow = session_nshadows(l->session) > 0;
 	st->record = sinks_record_state(l->sinks);
+	st->ask = l->ask == LIVE_ASK_OPEN ? "open" :
+	    l->ask == LIVE_ASK_REVEALED ? "revealed" : "none";
+	st->votes = live_votes(l);
+	st->parts = live_parts(l, &st->part);
 }
 
 /*

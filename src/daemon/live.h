@@ -68,14 +68,43 @@ void		 live_catchup(struct live *);
 /* A change through the session, journalled; CHANGE_ADD: the new id. */
 int		 live_change(struct live *, const struct change *,
 		    char **cause);
-/* `load` and `reset`: a new session; err leaves the current one. */
-int		 live_switch(struct live *, const char *name, char **cause);
+/*
+ * A connection's answer to the room's question (SPEC.md section 12):
+ * which question (live's number for it; 0: none) and the choice.
+ */
+struct live_vote {
+	uint64_t	ask;
+	int		choice;
+};
+/* `answer N`: 0, or -1 with *cause (no question open, N out of range). */
+int		 live_answer(struct live *, struct live_vote *, int n,
+		    char **cause);
+/*
+ * A recording replayed on the clock (stairsd --replay PATH, SPEC.md
+ * section 12): the first session its part 1 (instead of live_load);
+ * `part N` another part; its parts (0: not replaying) and the one
+ * shown; its path.
+ */
+int		 live_replay(struct live *, const char *path, char **cause);
+int		 live_part(struct live *, int part, int run, char **cause);
+int		 live_parts(const struct live *, int *part);
+const char	*live_replay_path(const struct live *);
+/* The votes ("3,0,1"; "-": none) and the choices shown (NULL: none). */
+const char	*live_votes(struct live *);
+char *const	*live_choices(const struct live *, int *n);
+/*
+ * `load` and `reset`: a new session at tick 0, paused unless run; err
+ * leaves the current one.
+ */
+int		 live_switch(struct live *, const char *name, int run,
+		    char **cause);
 /*
  * A client's load: parsed on a thread of its own while the loop goes
- * on, then switched to as live_switch does; w is told "ok" or "err
- * ...".  -1 with *cause when a load is under way already.
+ * on, then switched to as live_switch does (paused unless run); w is
+ * told "ok" or "err ...".  -1 with *cause when a load is under way
+ * already, or a recording is replayed.
  */
-int		 live_load_client(struct live *, const char *name,
+int		 live_load_client(struct live *, const char *name, int run,
 		    struct pacer_wait *w, char **cause);
 /* The client waiting w went away. */
 void		 live_load_forget(struct live *, struct pacer_wait *w);

@@ -55,6 +55,7 @@ static const struct option main_longopts[] = {
 	{ "trace", required_argument, NULL, 't' },
 	{ "record", required_argument, NULL, 'R' },
 	{ "perfetto", required_argument, NULL, 'P' },
+	{ "replay", required_argument, NULL, 'r' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -65,6 +66,7 @@ struct main_opts {
 	int		 foreground;
 	const char	*config, *socket, *scenario;
 	const char	*trace, *record, *perfetto;
+	const char	*replay;	/* a recording, on the clock */
 };
 
 /* Print the usage to f. */
@@ -74,6 +76,8 @@ main_usage(FILE *f)
 	fprintf(f, "usage: stairsd [-f] [-c CONFIG] [-S SOCKET] "
 	    "[--scenario NAME|FILE] [--trace FILE|-]\n"
 	    "               [--record JOURNAL] [--perfetto PATH]\n"
+	    "       stairsd [-f] [-c CONFIG] [-S SOCKET] --replay JOURNAL "
+	    "[--trace FILE|-]\n"
 	    "       stairsd --headless --scenario FILE --ticks N [...]\n"
 	    "  -f, --foreground   stay in the foreground, log to stderr\n"
 	    "  -c, --config FILE  configuration (default: "
@@ -92,6 +96,9 @@ main_usage(FILE *f)
 	    "Perfetto's UI,\n"
 	    "                     with the kernel's switches of the real "
 	    "tasks\n"
+	    "  --replay JOURNAL   play a recording (--record) on the clock, "
+	    "part by part\n"
+	    "                     (the `part N` command), spawning nothing\n"
 	    "  --help, --version\n"
 	    "Drive it with: socat - UNIX-CONNECT:SOCKET (see "
 	    "docs/PROTOCOL.md).\n");
@@ -128,6 +135,9 @@ main_options(int argc, char **argv, struct main_opts *o)
 		case 'P':
 			o->perfetto = optarg;
 			break;
+		case 'r':
+			o->replay = optarg;
+			break;
 		case 'h':
 			main_usage(stdout);
 			return (-1);
@@ -144,6 +154,11 @@ main_options(int argc, char **argv, struct main_opts *o)
 		fprintf(stderr, "stairsd: unexpected argument \"%s\"\n",
 		    argv[optind]);
 		main_usage(stderr);
+		return (2);
+	}
+	if (o->replay != NULL && (o->scenario != NULL || o->record != NULL)) {
+		fprintf(stderr, "stairsd: --replay plays the recording's "
+		    "scenarios: no --scenario or --record with it\n");
 		return (2);
 	}
 	return (0);
@@ -349,8 +364,9 @@ main_daemon(int argc, char **argv)
 	l = live_create(&cfg, path);	/* cfg is the live daemon's now */
 	free(path);
 
-	/* The scenario and the engine. */
-	if (live_load(l, o.scenario != NULL ? o.scenario :
+	/* The scenario and the engine (a recording's first part). */
+	if (o.replay != NULL ? live_replay(l, o.replay, &cause) != 0 :
+	    live_load(l, o.scenario != NULL ? o.scenario :
 	    live_config(l)->scenario, &cause) != 0) {
 		live_free(l);
 		return (main_fail(cause, 2));
@@ -422,7 +438,8 @@ main_daemon(int argc, char **argv)
 	tick_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (tick_fd == -1)
 		fatal("timerfd_create");
-	live_begin(l, base, tick_fd, 1);
+	/* A recording spawns nothing: its journal moves its real tasks. */
+	live_begin(l, base, tick_fd, o.replay == NULL);
 	frames = frames_create(l);
 	clients = clients_create(l, frames);
 	server = server_create(l, clients, fd);

@@ -3,8 +3,9 @@
  * trace's rows and the journal's changes into the FILEs it is given
  * (session_trace, session_record); the Perfetto trace is written here,
  * a tick at a time, and by the real-process bridge (the kernel's runs).
- * A load ends the session's files (the journal's end line) and starts
- * each again for the next session.  While a file is open a timer flushes
+ * A load ends the session's part of the files (the journal's end line)
+ * and the next session appends its own part to the journal and the
+ * Perfetto trace; the CSV trace starts again.  While a file is open a timer flushes
  * it every 200 ms so `tail -f` sees it; paused and idle, nothing wakes.
  */
 #include <event2/event.h>
@@ -298,9 +299,10 @@ sinks_restart(struct sinks *k, struct sink_file *sf)
 }
 
 /*
- * Session s begins: the Perfetto trace opened anew (engine CPU tracks
- * for the session, kernel tracks for every physical CPU), the trace and
- * the journal started again and given to it.  A file that failed stays
+ * Session s begins: the Perfetto trace opened (engine CPU tracks for
+ * the session, kernel tracks for every physical CPU) or, after a load,
+ * its next part begun; the trace started again and given to it; the
+ * journal given to it, to append its part (docs/JOURNAL.md).  A file that failed stays
  * closed: its failure is said in `status` until a new `record`.
  */
 int
@@ -312,7 +314,8 @@ sinks_begin(struct sinks *k, struct session *s, char **cause)
 	k->session = s;
 	if (sinks_restart(k, &k->trace) == 0)
 		session_trace(s, k->trace.f);
-	if (sinks_restart(k, &k->record) == 0 &&
+	/* The journal: the session a part of its own, after the others. */
+	if (k->record.f != NULL &&
 	    session_record(s, k->record.f, &why) != 0) {
 		sinks_file_fail(k, &k->record, why);
 		free(why);
@@ -321,30 +324,33 @@ sinks_begin(struct sinks *k, struct session *s, char **cause)
 		return (0);
 	if (nk < 1)
 		nk = 1;
+	k->perfetto_ns = 0;
+	if (k->perfetto != NULL) {
+		/* The same file: the next part, later on its time line. */
+		perfetto_next(k->perfetto,
+		    engine_params(session_live_engine(s))->cpus, nk);
+		return (0);
+	}
 	k->perfetto = perfetto_open(k->perfetto_path,
 	    engine_params(session_live_engine(s))->cpus, nk, cause);
-	k->perfetto_ns = 0;
 	sinks_arm(k);
 	return (k->perfetto != NULL ? 0 : -1);
 }
 
-/* Session s ends: its journal's end line; the Perfetto trace closed. */
+/*
+ * Session s ends: its journal's end line, its part of the Perfetto trace
+ * ended (the file stays open for the next session's part; sinks_free
+ * closes it).
+ */
 void
 sinks_end(struct sinks *k, struct session *s)
 {
-	char	*cause = NULL;
-
 	session_end(s);
 	sinks_file_flush(k, &k->trace);
 	sinks_file_flush(k, &k->record);
 	k->session = NULL;
-	if (k->perfetto == NULL)
-		return;
-	if (perfetto_close(k->perfetto, &cause) != 0) {
-		log_warnx("%s: %s", k->perfetto_path, cause);
-		free(cause);
-	}
-	k->perfetto = NULL;
+	if (k->perfetto != NULL)
+		perfetto_flush(k->perfetto);
 }
 
 /* The Perfetto trace, NULL if none. */

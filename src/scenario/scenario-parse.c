@@ -38,10 +38,12 @@ enum {
 	SK_CPUS,
 	SK_TEXT,
 	SK_ANSWER,
+	SK_CHOICES,
 	SK_N
 };
 static const char *scenario_event_keys[SK_N] = {
-	"at", "action", "task", "ms", "value", "cpus", "text", "answer"
+	"at", "action", "task", "ms", "value", "cpus", "text", "answer",
+	"choices"
 };
 #define SK(k)	(1u << SK_##k)
 
@@ -62,7 +64,8 @@ static const struct scenario_verb scenario_actions[] = {
 	{ "pause",	SCENARIO_PAUSE,		SK(TEXT) },
 	{ "speed",	SCENARIO_SPEED,		SK(VALUE) },
 	{ "mark",	SCENARIO_MARK,		SK(TEXT) },
-	{ "ask",	SCENARIO_ASK,		SK(TEXT) | SK(ANSWER) },
+	{ "ask",	SCENARIO_ASK,		SK(TEXT) | SK(ANSWER) |
+					SK(CHOICES) },
 	{ "policy",	SCENARIO_POLICY,	SK(VALUE) },
 };
 #define SCENARIO_NACTIONS \
@@ -580,6 +583,37 @@ scenario_text(struct scenario_ctx *ctx, const config_setting_t *s,
 	return (0);
 }
 
+/*
+ * An ask's choices (SPEC.md section 12): a list of 1 to
+ * SCENARIO_CHOICES_MAX texts, none empty, the room answering 1..n.
+ */
+static int
+scenario_choices(struct scenario_ctx *ctx, struct scenario_event *ev,
+    const config_setting_t *s)
+{
+	const config_setting_t	*e;
+	int			 i, n;
+
+	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
+	    config_setting_type(s) != CONFIG_TYPE_LIST)
+		return (scenario_error_at(ctx, s, "choices must be a list of "
+		    "texts like [ \"yes\", \"no\" ], not %s",
+		    scenario_type_name(s)));
+	n = config_setting_length(s);
+	if (n < 1 || n > SCENARIO_CHOICES_MAX)
+		return (scenario_error_at(ctx, s, "choices has %d item%s; a "
+		    "question has 1 to %d (the keys 1..%d)", n, n == 1 ? "" :
+		    "s", SCENARIO_CHOICES_MAX, SCENARIO_CHOICES_MAX));
+	ev->choices = xcalloc(n, sizeof *ev->choices);
+	for (i = 0; i < n; i++) {
+		e = config_setting_get_elem(s, i);
+		if (scenario_text(ctx, e, "choice", &ev->choices[i]) != 0)
+			return (-1);
+		ev->nchoices = i + 1;
+	}
+	return (0);
+}
+
 /* Parse one event entry. */
 static int
 scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
@@ -607,7 +641,7 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		if (k == SK_N)
 			return (scenario_unknown(ctx, s, "event",
 			    "at, action, task, ms, value, cpus, text, "
-			    "answer"));
+			    "answer, choices"));
 		seen[k] = s;
 	}
 
@@ -726,6 +760,9 @@ scenario_parse_event(struct scenario_ctx *ctx, struct scenario *sc,
 		if (scenario_text(ctx, seen[SK_TEXT], "ask text",
 		    &ev->text) != 0 || scenario_text(ctx, seen[SK_ANSWER],
 		    "ask answer", &ev->answer) != 0)
+			return (-1);
+		if (seen[SK_CHOICES] != NULL &&
+		    scenario_choices(ctx, ev, seen[SK_CHOICES]) != 0)
 			return (-1);
 		break;
 	case SCENARIO_POLICY:

@@ -134,6 +134,7 @@ void
 scenario_free(struct scenario *sc)
 {
 	size_t	i;
+	int	j;
 
 	if (sc == NULL)
 		return;
@@ -153,6 +154,9 @@ scenario_free(struct scenario *sc)
 		free(sc->events[i].cpus);
 		free(sc->events[i].text);
 		free(sc->events[i].answer);
+		for (j = 0; j < sc->events[i].nchoices; j++)
+			free(sc->events[i].choices[j]);
+		free(sc->events[i].choices);
 	}
 	free(sc->groups);
 	free(sc->tasks);

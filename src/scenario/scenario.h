@@ -67,6 +67,8 @@ enum scenario_action {
 	SCENARIO_ASK		/* text: a question; answer: its answer */
 };
 #define SCENARIO_LESSON(a)	((a) >= SCENARIO_CAPTION)
+/* An ask's choices at most: the keys 1..9 (SPEC.md section 12). */
+#define SCENARIO_CHOICES_MAX	9
 
 struct scenario_event {
 	uint64_t		 at;
@@ -79,6 +81,9 @@ struct scenario_event {
 	char			*text;		/* caption, pause (or NULL),
 						   mark, ask's question */
 	char			*answer;	/* ask only */
+	char		       **choices;	/* ask: what the room picks
+						   from (NULL: none) */
+	int			 nchoices;
 	double			 speed;		/* speed only */
 	const struct engine_policy *policy;	/* policy only */
 	int			 line;

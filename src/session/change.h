@@ -26,9 +26,13 @@ enum change_kind {
 	CHANGE_BLOCK,		/* task: a real process seen blocked */
 	CHANGE_WAKE,		/* task: a real process seen runnable again */
 	CHANGE_POLICY,		/* name: the policy to switch to */
-	CHANGE_BRANCH		/* value: the tick the session went back to
+	CHANGE_BRANCH,		/* value: the tick the session went back to
 				   (a seek, then resume, with scripted tasks
 				   only); what came after it is dropped */
+	CHANGE_TALLY		/* pattern: the room's votes per choice at
+				   a question's reveal (SPEC.md section 12);
+				   kept in the journal, no change to the
+				   engine */
 };
 
 struct change {
@@ -42,7 +46,7 @@ struct change {
 	int			 nice;		/* ADD */
 	int			 real;		/* ADD: a real process */
 	const uint32_t		*pattern;	/* ADD: run, sleep, ...; NULL:
-						   a hog */
+						   a hog; TALLY: the votes */
 	size_t			 npattern;
 	uint64_t		 runtime;	/* ADD: ms, 0 none */
 	int			 line;		/* its journal's line; 0: live */

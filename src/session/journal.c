@@ -63,10 +63,12 @@ static const char *journal_kinds[] = {
 	[CHANGE_BLOCK] = "block",
 	[CHANGE_WAKE] = "wake",
 	[CHANGE_POLICY] = "policy",
-	[CHANGE_BRANCH] = "branch"
+	[CHANGE_BRANCH] = "branch",
+	[CHANGE_TALLY] = "tally"
 };
 #define JOURNAL_NKINDS (sizeof journal_kinds / sizeof journal_kinds[0])
 
+static int	journal_votes(struct journal_ctx *, struct change *);
 static int	journal_error(struct journal_ctx *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -189,6 +191,11 @@ journal_write_change(FILE *f, const struct change *c)
 		break;
 	case CHANGE_BRANCH:
 		fprintf(f, " tick=%ld", c->value);
+		break;
+	case CHANGE_TALLY:
+		fputs(" votes=", f);
+		for (i = 0; i < c->npattern; i++)
+			fprintf(f, "%s%u", i ? "," : "", c->pattern[i]);
 		break;
 	}
 	fputc('\n', f);
@@ -501,8 +508,47 @@ journal_change_fields(struct journal_ctx *ctx, struct change *c)
 			return (-1);
 		c->value = (long)v;
 		break;
+	case CHANGE_TALLY:
+		if (journal_votes(ctx, c) != 0)
+			return (-1);
+		break;
 	}
 	return (journal_unused(ctx, what));
+}
+
+/*
+ * A tally's votes=: 1 to JOURNAL_CHOICES_MAX counts, each 0..2^31-1,
+ * comma-separated (the choices of a question, in order).
+ */
+static int
+journal_votes(struct journal_ctx *ctx, struct change *c)
+{
+	const char	*s;
+	char		*copy, *p, *item, q[64];
+	uint32_t	*v;
+	long long	 n;
+	size_t		 k = 0;
+
+	if ((s = journal_get(ctx, "tally", "votes")) == NULL)
+		return (-1);
+	v = xcalloc(JOURNAL_CHOICES_MAX, sizeof *v);
+	copy = p = xstrdup(s);
+	while ((item = strsep(&p, ",")) != NULL) {
+		if (k == JOURNAL_CHOICES_MAX || journal_decimal(item, 0,
+		    INT_MAX, &n) != 0) {
+			free(copy);
+			free(v);
+			return (journal_error(ctx, "tally: bad votes=%s "
+			    "(expected 1 to %d counts, like 3,0,1)",
+			    journal_show(s, q, sizeof q),
+			    JOURNAL_CHOICES_MAX));
+		}
+		v[k++] = (uint32_t)n;
+	}
+	free(copy);
+	c->pattern = v;
+	c->npattern = k;
+	return (0);
 }
 
 /* A change line: "TICK KIND FIELDS". */
@@ -662,23 +708,55 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 	return (0);
 }
 
+/*
+ * A part ended (its end line read) and another begins: keep the one
+ * ended if it is the part wanted (0: the last so far), start the next
+ * afresh.  *kept: the part kept (NULL: none yet).
+ */
+static void
+journal_next_part(struct journal_ctx *ctx, int want, struct journal **kept)
+{
+	if (want == 0 || ctx->j->part == want) {
+		journal_free(*kept);
+		*kept = ctx->j;
+	} else
+		journal_free(ctx->j);
+	ctx->j = xcalloc(1, sizeof *ctx->j);
+	ctx->alloc = 0;
+	ctx->nadds = 0;
+	ctx->prev = 0;
+	ctx->prev_line = 0;
+}
+
 /* Parse text (len bytes, any NUL refused) as a journal named label. */
 struct journal *
 journal_parse(const char *text, size_t len, const char *label, char **cause)
 {
+	return (journal_parse_part(text, len, label, 0, cause));
+}
+
+/*
+ * Parse text as a journal of one or more parts (docs/JOURNAL.md), every
+ * part checked; return part want (1-based; 0: the last).
+ */
+struct journal *
+journal_parse_part(const char *text, size_t len, const char *label, int want,
+    char **cause)
+{
 	struct journal_ctx	 ctx;
-	struct journal		*j;
+	struct journal		*j, *kept = NULL;
 	const char		*p, *end = text + len, *nl;
 	char			*line = NULL, *rest, q[64];
 	size_t			 ntext = 0, text_len = 0, text_size = 0, n;
 	size_t			 size = 0;
 	long long		 v;
-	int			 state = 0, ended = 0;
+	int			 state = 0, ended = 0, nparts = 1;
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.label = label;
 	ctx.cause = cause;
 	ctx.j = j = xcalloc(1, sizeof *j);
+	j->part = 1;
 
 	if (len == 0) {
 		ctx.line = 1;
@@ -712,8 +790,18 @@ journal_parse(const char *text, size_t len, const char *label, char **cause)
 		line[n] = '\0';
 		line[n + 1] = '\0';
 		if (ended) {
-			journal_error(&ctx, "an entry after the end line");
-			goto fail;
+			/* Another part (a load or reset of the daemon). */
+			if (strncmp(line, JOURNAL_MAGIC " ",
+			    sizeof JOURNAL_MAGIC) != 0) {
+				journal_error(&ctx, "an entry after the end "
+				    "line");
+				goto fail;
+			}
+			journal_next_part(&ctx, want, &kept);
+			ctx.j->part = ++nparts;
+			state = 0;
+			ended = 0;
+			ntext = text_len = text_size = 0;
 		}
 		if (n == 0) {
 			journal_error(&ctx, "an empty line");
@@ -771,7 +859,7 @@ journal_parse(const char *text, size_t len, const char *label, char **cause)
 				    ctx.prev_line);
 				goto fail;
 			}
-			j->end = (uint64_t)v;
+			ctx.j->end = (uint64_t)v;
 			ended = 1;
 			continue;
 		}
@@ -784,11 +872,20 @@ journal_parse(const char *text, size_t len, const char *label, char **cause)
 		    " (the header is incomplete)" : "");
 		goto fail;
 	}
+	journal_next_part(&ctx, want, &kept);
+	journal_free(ctx.j);
 	free(line);
-	return (j);
+	if (kept == NULL) {
+		*cause = xasprintf("%s: no part %d (the journal has %d part%s)",
+		    label, want, nparts, nparts == 1 ? "" : "s");
+		return (NULL);
+	}
+	kept->nparts = nparts;
+	return (kept);
 fail:
 	free(line);
-	journal_free(j);
+	journal_free(ctx.j);
+	journal_free(kept);
 	return (NULL);
 }
 
@@ -796,13 +893,20 @@ fail:
 struct journal *
 journal_read(const char *path, char **cause)
 {
+	return (journal_read_part(path, 0, cause));
+}
+
+/* Read part want (1-based; 0: the last) of the journal at path. */
+struct journal *
+journal_read_part(const char *path, int want, char **cause)
+{
 	struct journal	*j;
 	char		*text;
 	size_t		 len;
 
 	if ((text = conffile_slurp(path, &len, cause)) == NULL)
 		return (NULL);
-	j = journal_parse(text, len, path, cause);
+	j = journal_parse_part(text, len, path, want, cause);
 	free(text);
 	return (j);
 }

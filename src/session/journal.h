@@ -19,6 +19,7 @@
 #define JOURNAL_VERSION		1
 #define JOURNAL_MAX_PATTERN	1024		/* numbers in an add pattern */
 #define JOURNAL_MS_MAX		100000000L	/* sleep, runtime, pattern */
+#define JOURNAL_CHOICES_MAX	9		/* a tally's votes */
 /* Ticks are at most 2^40 (SPEC.md section 12): 35 years of ms. */
 #define JOURNAL_TICK_MAX	((uint64_t)1 << 40)
 /*
@@ -38,8 +39,9 @@ struct journal_header {
 };
 
 /*
- * A journal as read: the header, the changes in file order (each with
- * its own storage for name and pattern), and the end tick.  Everything
+ * A journal as read (one part of its file): the header, the changes in
+ * file order (each with its own storage for name and pattern), and the
+ * end tick.  Everything
  * is owned by the journal; journal_free() frees it.
  */
 struct journal {
@@ -47,6 +49,8 @@ struct journal {
 	struct change		*changes;
 	size_t			 nchanges;
 	uint64_t		 end;		/* the last tick run */
+	int			 part;		/* which part of the file (1..) */
+	int			 nparts;	/* parts in the file */
 };
 
 /*
@@ -64,6 +68,13 @@ int	journal_write_end(FILE *, uint64_t last_tick);
 struct journal *journal_read(const char *path, char **cause);
 struct journal *journal_parse(const char *text, size_t len,
 	    const char *label, char **cause);
+/*
+ * A file of several parts (one per session of a live daemon: a load or
+ * reset starts the next), each checked: part want, 1-based (0: the last).
+ */
+struct journal *journal_read_part(const char *path, int want, char **cause);
+struct journal *journal_parse_part(const char *text, size_t len,
+	    const char *label, int want, char **cause);
 void	journal_free(struct journal *);
 /* Free what n changes kept (a journal's, a session's) own: name, pattern. */
 void	journal_changes_clear(struct change *, size_t n);

@@ -20,6 +20,8 @@ struct lesson_event {
 	char			*text;		/* caption, pause (or NULL),
 						   mark, ask's question */
 	char			*answer;	/* ask */
+	char		       **choices;	/* ask: the room's (NULL: none) */
+	int			 nchoices;
 	double			 speed;		/* speed */
 };
 

@@ -68,9 +68,17 @@ struct perfetto {
 	char			*early;		/* by pid: woken before its tick */
 	int			 nearly;	/* pids marked early */
 	int			 nrank;
+	/* A file of several parts (the live daemon's loads), one after
+	   the other on its time line: this part's time 0, the latest
+	   time written (both on the file's line), the part (1..). */
+	uint64_t		 base_ns;
+	uint64_t		 last_ns;
+	int			 part;
 };
 
 static void	perfetto_kernel_flush(struct perfetto *);
+static void	perfetto_kernel_switch(struct perfetto *, int, uint64_t,
+		    const char *, int, const char *, int);
 
 /* A comm name as the importer can split it: no blanks, no '='. */
 static void
@@ -95,8 +103,13 @@ static void
 perfetto_prefix(struct perfetto *pf, uint64_t ns, int track)
 {
 	struct perfetto_cpu	*c = &pf->cpu[track];
-	uint64_t		 sec = ns / 1000000000ULL;
-	uint64_t		 us = (ns % 1000000000ULL) / 1000;
+	uint64_t		 sec, us;
+
+	ns += pf->base_ns;
+	if (ns > pf->last_ns)
+		pf->last_ns = ns;
+	sec = ns / 1000000000ULL;
+	us = (ns % 1000000000ULL) / 1000;
 
 	if (c->pid == 0)
 		fprintf(pf->f, "%16s-0     [%03d] .... %6" PRIu64 ".%06" PRIu64
@@ -104,6 +117,23 @@ perfetto_prefix(struct perfetto *pf, uint64_t ns, int track)
 	else
 		fprintf(pf->f, "%16s-%-5d [%03d] .... %6" PRIu64 ".%06" PRIu64
 		    ": ", c->comm, c->pid, track, sec, us);
+}
+
+/* ncpus engine tracks and nkernel kernel tracks, each idle. */
+static void
+perfetto_tracks(struct perfetto *pf, int ncpus, int nkernel)
+{
+	int	c;
+
+	free(pf->cpu);
+	pf->ncpus = ncpus;
+	pf->ntracks = ncpus + (nkernel > 0 ? nkernel : 0);
+	pf->cpu = xcalloc(pf->ntracks, sizeof *pf->cpu);
+	for (c = 0; c < pf->ntracks; c++) {
+		pf->cpu[c].prio = 120;
+		snprintf(pf->cpu[c].comm, sizeof pf->cpu[c].comm,
+		    "swapper/%d", c);
+	}
 }
 
 /*
@@ -114,7 +144,6 @@ struct perfetto *
 perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 {
 	struct perfetto	*pf;
-	int		 c;
 
 	pf = xcalloc(1, sizeof *pf);
 	if ((pf->f = file_fopen(path, FILE_TRUNCATE, cause)) == NULL) {
@@ -123,14 +152,8 @@ perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 	}
 	pf->buf = xmalloc(PERFETTO_BUFSIZE);
 	setvbuf(pf->f, pf->buf, _IOFBF, PERFETTO_BUFSIZE);
-	pf->ncpus = ncpus;
-	pf->ntracks = ncpus + (nkernel > 0 ? nkernel : 0);
-	pf->cpu = xcalloc(pf->ntracks, sizeof *pf->cpu);
-	for (c = 0; c < pf->ntracks; c++) {
-		pf->cpu[c].prio = 120;
-		snprintf(pf->cpu[c].comm, sizeof pf->cpu[c].comm,
-		    "swapper/%d", c);
-	}
+	pf->part = 1;
+	perfetto_tracks(pf, ncpus, nkernel);
 	fputs("# tracer: nop\n"
 	    "#\n"
 	    "# entries-in-buffer/entries-written: 0/0   #P:", pf->f);
@@ -149,6 +172,41 @@ perfetto_open(const char *path, int ncpus, int nkernel, char **cause)
 		    "of the children on tracks %d + physical cpu\n", ncpus,
 		    ncpus);
 	return (pf);
+}
+
+/*
+ * The next part of the file (a live daemon's next session, after a
+ * load): the part so far ended, every track switched to idle a tick
+ * after the last thing written; the next part's time 0 at the next
+ * whole second at least a second later, its tasks' pids and tracks
+ * starting afresh (ncpus engine tracks, nkernel kernel tracks).
+ */
+void
+perfetto_next(struct perfetto *pf, int ncpus, int nkernel)
+{
+	uint64_t	end;
+	int		t;
+
+	perfetto_kernel_flush(pf);
+	end = pf->last_ns + 1000000ULL - pf->base_ns;
+	for (t = 0; t < pf->ntracks; t++) {
+		if (pf->cpu[t].pid != 0)
+			perfetto_kernel_switch(pf, t, end, "R", 0, NULL, 120);
+	}
+	pf->base_ns = (pf->last_ns / 1000000000 + 2) * 1000000000;
+	pf->part++;
+	perfetto_tracks(pf, ncpus, nkernel);
+	for (t = 0; t < pf->nrank; t++) {
+		pf->rank[t] = -1;
+		pf->early[t] = 0;
+	}
+	pf->nearly = 0;
+	fprintf(pf->f, "# stairs: part %d from %" PRIu64 ".000000 s: engine "
+	    "cpus %d", pf->part, pf->base_ns / 1000000000, ncpus);
+	if (nkernel > 0)
+		fprintf(pf->f, "; the kernel's runs of the children on tracks "
+		    "%d + physical cpu", ncpus);
+	fputc('\n', pf->f);
 }
 
 /* Flush and close. */

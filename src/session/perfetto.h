@@ -19,6 +19,12 @@ struct perfetto;
  */
 struct perfetto *perfetto_open(const char *path, int ncpus, int nkernel,
 	    char **cause);
+/*
+ * The next part of the same file (the live daemon's next session): the
+ * part so far ended (every track idle), the next one later on the
+ * file's time line, on ncpus engine and nkernel kernel tracks.
+ */
+void	perfetto_next(struct perfetto *, int ncpus, int nkernel);
 /* Flush and close; 0, or -1 with *cause (a write failed). */
 int	perfetto_close(struct perfetto *, char **cause);
 /*

@@ -60,6 +60,8 @@ session_apply(struct session *s, struct engine *e, const struct change *ch,
 	case CHANGE_BRANCH:
 		*cause = xstrdup("branch: not supported yet");
 		return (-1);
+	case CHANGE_TALLY:
+		return (0);	/* the room's, not the engine's */
 	}
 	*cause = xstrdup("unknown change");
 	return (-1);

@@ -51,8 +51,11 @@ struct session_seen {
 struct session_key {
 	uint64_t		 tick;
 	struct engine		*e;
+	/* The shadows then (compare was on), under shadow_policy. */
+	struct engine		*shadow[SESSION_SHADOWS];
+	const struct engine_policy *shadow_policy[SESSION_SHADOWS];
 	size_t			 njournal;	/* changes made before it */
-	size_t			 bytes;		/* engine_memory */
+	size_t			 bytes;		/* engine_memory, all */
 };
 
 struct session {
@@ -107,7 +110,12 @@ struct session {
 	size_t			 keybytes;	/* their engines' */
 	struct engine		*view;		/* NULL: the present */
 	size_t			 view_j;	/* next journal change for it */
+	struct engine		*view_shadow[SESSION_SHADOWS]; /* the
+						   shadows at the view */
 	int			 ever_real;	/* a real task: no branch */
+	int			 view_only;	/* a replay: no branch but
+						   the feed's own */
+	int			 feeding;	/* making a fed branch */
 
 	/* A replay's changes to make. */
 	const struct change	*feed;
@@ -162,5 +170,6 @@ void		 session_shadow_change(struct session *, const struct change *,
 		    int id);
 void		 session_shadows_restart(struct session *);
 void		 session_shadows_end(struct session *);
+void		 session_view_shadows_free(struct session *);
 
 #endif

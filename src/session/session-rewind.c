@@ -20,6 +20,9 @@
 #include "session-int.h"
 #include "xmalloc.h"
 
+static struct engine *session_key_shadow(const struct session *,
+		    const struct session_key *, int);
+
 /*
  * A keyframe of the present at its tick (between ticks, before any
  * change at that tick), and the keyframes older than the history
@@ -31,6 +34,7 @@ session_key_add(struct session *s)
 	struct session_key	*k;
 	uint64_t		 now = engine_now(s->e), lo;
 	size_t			 drop;
+	int			 i;
 
 	if (s->nkeys == s->sizekeys)
 		s->keys = xgrow(s->keys, &s->sizekeys, 16, sizeof *s->keys);
@@ -39,12 +43,23 @@ session_key_add(struct session *s)
 	k->e = engine_clone(s->e);
 	k->njournal = s->njournal;
 	k->bytes = engine_memory(k->e);
+	/* The shadows too, so the past shows them as they were. */
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		k->shadow[i] = i < s->nshadows && s->shadow[i] != NULL ?
+		    engine_clone(s->shadow[i]) : NULL;
+		k->shadow_policy[i] = k->shadow[i] != NULL ?
+		    s->shadow_policy[i] : NULL;
+		if (k->shadow[i] != NULL)
+			k->bytes += engine_memory(k->shadow[i]);
+	}
 	s->keybytes += k->bytes;
 	lo = now > s->history ? now - s->history : 0;
 	for (drop = 0; drop + 1 < s->nkeys && (s->keys[drop + 1].tick <= lo ||
 	    s->keybytes > SESSION_KEY_BYTES); drop++) {
 		s->keybytes -= s->keys[drop].bytes;
 		engine_free(s->keys[drop].e);
+		for (i = 0; i < SESSION_SHADOWS; i++)
+			engine_free(s->keys[drop].shadow[i]);
 	}
 	if (drop > 0) {
 		memmove(s->keys, s->keys + drop, (s->nkeys - drop) *
@@ -65,9 +80,15 @@ size_t
 session_history_memory(const struct session *s)
 {
 	size_t	i, n = s->sizekeys * sizeof *s->keys;
+	int	k;
 
-	for (i = 0; i < s->nkeys; i++)
+	for (i = 0; i < s->nkeys; i++) {
 		n += engine_memory(s->keys[i].e);
+		for (k = 0; k < SESSION_SHADOWS; k++) {
+			if (s->keys[i].shadow[k] != NULL)
+				n += engine_memory(s->keys[i].shadow[k]);
+		}
+	}
 	return (n);
 }
 
@@ -161,10 +182,11 @@ int
 session_seek(struct session *s, uint64_t tick, char **cause)
 {
 	const struct change	*ch;
-	struct engine		*v;
+	struct engine		*v, *sh;
 	uint64_t		 now = engine_now(s->e), t;
 	size_t			 k;
 	char			*why;
+	int			 i;
 
 	if (tick == now) {
 		session_view_end(s);
@@ -175,10 +197,16 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 	for (k = s->nkeys - 1; k > 0 && s->keys[k].tick > tick; k--)
 		;
 	if (s->view == NULL || engine_now(s->view) > tick ||
-	    engine_now(s->view) < s->keys[k].tick) {
+	    engine_now(s->view) < s->keys[k].tick ||
+	    (s->nshadows > 0) != (s->view_shadow[0] != NULL)) {
 		engine_free(s->view);
 		s->view = engine_clone(s->keys[k].e);
 		s->view_j = s->keys[k].njournal;
+		for (i = 0; i < SESSION_SHADOWS; i++) {
+			engine_free(s->view_shadow[i]);
+			s->view_shadow[i] = session_key_shadow(s, &s->keys[k],
+			    i);
+		}
 	}
 	v = s->view;
 	while ((t = engine_now(v)) < tick) {
@@ -188,10 +216,59 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 			why = NULL;
 			if (session_apply(s, v, ch, &why) < 0)
 				free(why);
+			/* And to the shadows, as session_change does. */
+			for (i = 0; i < SESSION_SHADOWS; i++) {
+				sh = s->view_shadow[i];
+				why = NULL;
+				if (sh != NULL && ch->kind != CHANGE_POLICY &&
+				    session_apply(s, sh, ch, &why) < 0)
+					free(why);
+			}
 		}
 		engine_tick(v);
+		for (i = 0; i < SESSION_SHADOWS; i++) {
+			if ((sh = s->view_shadow[i]) == NULL)
+				continue;
+			engine_tick(sh);
+			if (engine_get_policy(sh) != s->shadow_policy[i])
+				engine_set_policy(sh, s->shadow_policy[i]);
+		}
 	}
 	return (0);
+}
+
+/*
+ * The shadow of the past from keyframe k (compare on now): the shadow
+ * kept with it when it is under the same policy, else the keyframe's
+ * engine switched to the shadow's policy there (as `compare` starts
+ * one); NULL when compare is off.
+ */
+static struct engine *
+session_key_shadow(const struct session *s, const struct session_key *k,
+    int i)
+{
+	struct engine	*sh;
+
+	if (i >= s->nshadows || s->shadow_policy[i] == NULL)
+		return (NULL);
+	if (k->shadow[i] != NULL && k->shadow_policy[i] == s->shadow_policy[i])
+		return (engine_clone(k->shadow[i]));
+	sh = engine_clone(k->e);
+	engine_set_policy(sh, s->shadow_policy[i]);
+	engine_track_changes(sh, NULL);
+	return (sh);
+}
+
+/* Free the shadows of the past viewed. */
+void
+session_view_shadows_free(struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		engine_free(s->view_shadow[i]);
+		s->view_shadow[i] = NULL;
+	}
 }
 
 /* Stop viewing the past: the present is shown again. */
@@ -200,6 +277,7 @@ session_view_end(struct session *s)
 {
 	engine_free(s->view);
 	s->view = NULL;
+	session_view_shadows_free(s);
 	ledger_free(s->view_ledger);
 	s->view_ledger = NULL;
 }
@@ -218,12 +296,17 @@ session_branch(struct session *s, char **cause)
 	struct change	 br;
 	struct ledger	*l;
 	uint64_t	 tick;
-	int		 id;
+	int		 id, i;
 
 	if (s->view == NULL)
 		return (0);
 	if (s->ever_real) {
 		*cause = xstrdup("the session has real tasks: the past is "
+		    "view-only");
+		return (-1);
+	}
+	if (s->view_only && !s->feeding) {
+		*cause = xstrdup("a recording replayed: the past is "
 		    "view-only");
 		return (-1);
 	}
@@ -245,10 +328,13 @@ session_branch(struct session *s, char **cause)
 	while (s->nkeys > 0 && s->keys[s->nkeys - 1].tick > tick) {
 		s->keybytes -= s->keys[--s->nkeys].bytes;
 		engine_free(s->keys[s->nkeys].e);
+		for (i = 0; i < SESSION_SHADOWS; i++)
+			engine_free(s->keys[s->nkeys].shadow[i]);
 	}
 	engine_free(s->e);
 	s->e = s->view;
 	s->view = NULL;
+	session_view_shadows_free(s);	/* they start again, below */
 	engine_narrate(s->e, s->note != NULL);
 	engine_explain(s->e, s->explain);
 	/* Ids added after tick may come back with other names. */

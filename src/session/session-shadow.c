@@ -109,6 +109,7 @@ session_compare_set(struct session *s, const struct engine_policy *const *pol,
 		return (-1);
 	}
 	session_shadows_free(s);
+	session_view_shadows_free(s);	/* (compare off while viewing) */
 	s->nshadows = 0;
 	for (i = 0; i < SESSION_SHADOWS; i++)
 		s->shadow_policy[i] = i < n ? pol[i] : NULL;
@@ -173,20 +174,32 @@ session_explain(struct session *s, int on)
 		engine_explain(s->shadow[i], s->explain);
 }
 
-/* How many shadows there are; 0 while the past is viewed. */
+/*
+ * How many shadows there are; while the past is viewed, its shadows
+ * (session_seek: SPEC.md section 12, shadows shown in the past).
+ */
 int
 session_nshadows(const struct session *s)
 {
-	return (s->view != NULL ? 0 : s->nshadows);
+	return (s->nshadows);
 }
 
-/* Shadow i's engine, to read; NULL: none, or the past is viewed. */
+/* Shadow i of the present, to read, whatever is viewed; NULL: none. */
+const struct engine *
+session_live_shadow_at(const struct session *s, int i)
+{
+	if (i < 0 || i >= s->nshadows)
+		return (NULL);
+	return (s->shadow[i]);
+}
+
+/* Shadow i's engine, to read (the past's while it is viewed); NULL. */
 const struct engine *
 session_shadow_at(const struct session *s, int i)
 {
-	if (s->view != NULL || i < 0 || i >= s->nshadows)
+	if (i < 0 || i >= s->nshadows)
 		return (NULL);
-	return (s->shadow[i]);
+	return (s->view != NULL ? s->view_shadow[i] : s->shadow[i]);
 }
 
 /* Shadow i's policy, kept while the past is viewed; NULL: none. */
@@ -198,7 +211,7 @@ session_shadow_policy_at(const struct session *s, int i)
 	return (s->shadow_policy[i]);
 }
 
-/* The first shadow's engine (NULL: none, or the past is viewed). */
+/* The first shadow's engine (NULL: none). */
 const struct engine *
 session_shadow(const struct session *s)
 {

@@ -40,6 +40,8 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 {
 	struct session		*s;
 	scenario_spawn_cb	 spawn = set->spawn;
+	uint64_t		 keep;
+	size_t			 cap;
 	int			 id;
 
 	if (spawn == NULL && set->real_ok)
@@ -74,9 +76,13 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 		s->ledger = ledger_create(set->ledger_rows);
 	s->ledger_rows = set->ledger_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
-	if (!set->no_runs)
-		s->runs = runs_create(set->params.cpus, RUNS_KEEP_CAP,
-		    RUNS_KEEP_TICKS);
+	if (!set->no_runs) {
+		keep = set->runs_keep > RUNS_KEEP_TICKS ? set->runs_keep :
+		    RUNS_KEEP_TICKS;
+		cap = keep < RUNS_KEEP_CAP ? RUNS_KEEP_CAP :
+		    keep > RUNS_HISTORY_CAP ? RUNS_HISTORY_CAP : (size_t)keep;
+		s->runs = runs_create(set->params.cpus, cap, keep);
+	}
 	s->lesson = lesson_create(sc);
 	s->history = set->history;
 	if (s->history > 0)
@@ -97,10 +103,14 @@ session_free(struct session *s)
 		return;
 	journal_changes_clear(s->journal, s->njournal);
 	free(s->journal);
-	for (i = 0; i < s->nkeys; i++)
+	for (i = 0; i < s->nkeys; i++) {
 		engine_free(s->keys[i].e);
+		for (id = 0; id < SESSION_SHADOWS; id++)
+			engine_free(s->keys[i].shadow[id]);
+	}
 	free(s->keys);
 	engine_free(s->view);
+	session_view_shadows_free(s);
 	session_shadows_end(s);
 	lesson_free(s->lesson);
 	for (id = 1; id <= s->nnames; id++)
@@ -151,6 +161,17 @@ int
 session_has_real(const struct session *s)
 {
 	return (s->ever_real);
+}
+
+/*
+ * A recording replayed live (stairsd --replay): its past is view-only,
+ * as a real session's (resume goes on from the present), but for the
+ * branches its journal makes itself.
+ */
+void
+session_view_only(struct session *s)
+{
+	s->view_only = 1;
 }
 
 /* The scenario's marks, in time order. */
@@ -248,6 +269,15 @@ session_lessons(const struct session *s, size_t *n)
 	return (s->fired);
 }
 
+/* Fire the lesson's events of the present tick, before it runs. */
+const struct lesson_event *
+session_lessons_now(struct session *s, size_t *n)
+{
+	s->fired = lesson_fire(s->lesson, engine_now(s->e), &s->nfired);
+	*n = s->nfired;
+	return (s->fired);
+}
+
 /*
  * Ticks from now that surely run what the last one did, with no lesson
  * event among them (a pause or a speed must come on time): at most most.
@@ -285,16 +315,19 @@ session_feed_due(struct session *s)
 
 	while (s->nextfeed < s->nfeed && s->feed[s->nextfeed].at <= now) {
 		ch = &s->feed[s->nextfeed++];
-		if (ch->kind == CHANGE_POLICY && s->keep_policy)
+		if ((ch->kind == CHANGE_POLICY && s->keep_policy) ||
+		    ch->kind == CHANGE_TALLY)
 			continue;
 		cause = NULL;
 		if (ch->kind == CHANGE_BRANCH) {
 			/* Back to its tick, as the live session went. */
+			s->feeding = 1;
 			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
 			    session_branch(s, &cause) == 0)
 				now = engine_now(s->e);
 			else
 				session_feed_error(s, ch, now, cause);
+			s->feeding = 0;
 			continue;
 		}
 		/* Made live, so it is made again; say if not. */
@@ -391,6 +424,24 @@ session_tick(struct session *s)
 	}
 	if (s->history > 0 && engine_now(s->e) % SESSION_KEY_TICKS == 0)
 		session_key_add(s);
+}
+
+/*
+ * The room's answers to a question, at its reveal (SPEC.md section 12):
+ * kept in the journal (a tally line), the engine untouched.
+ */
+void
+session_votes(struct session *s, const uint32_t *votes, size_t n)
+{
+	struct change	c;
+
+	memset(&c, 0, sizeof c);
+	c.at = engine_now(s->e);
+	c.kind = CHANGE_TALLY;
+	c.pattern = votes;
+	c.npattern = n;
+	session_journal_add(s, &c);
+	session_record_change(s, &c);
 }
 
 /* The one path for a change from outside the scenario. */

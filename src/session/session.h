@@ -45,6 +45,12 @@ struct session_setup {
 	/* Ticks of keyframes kept for session_seek; 0: no rewind. */
 	uint64_t			 history;
 	/*
+	 * Ticks of what each CPU ran kept (session_runs), at least
+	 * RUNS_KEEP_TICKS and RUNS_KEEP_CAP runs, at most RUNS_HISTORY_CAP
+	 * runs a CPU: the live daemon's, its history (SPEC.md section 12).
+	 */
+	uint64_t			 runs_keep;
+	/*
 	 * Keep the engine's log of changes (engine_track_changes), for a
 	 * reader of what changed between looks: the live daemon's frames.
 	 * Its clones (keyframes, the past viewed, a branch) keep it too.
@@ -74,6 +80,8 @@ const struct engine *session_live_engine(const struct session *);
 uint64_t session_now(const struct session *);	/* the present tick */
 int	session_viewing(const struct session *);
 int	session_has_real(const struct session *);
+/* A recording replayed live: the past is view-only (no branch). */
+void	session_view_only(struct session *);
 const struct lesson_mark *session_marks(const struct session *, size_t *);
 const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
@@ -91,9 +99,17 @@ double	session_speed(const struct session *);
 double	session_speed_at(const struct session *, uint64_t tick);
 /* After an ask, its answer becomes the caption; NULL if none waits. */
 const char *session_answer(struct session *);
+/* The room's votes at a question's reveal, into the journal. */
+void	session_votes(struct session *, const uint32_t *votes, size_t n);
 /* The lesson's events fired in the last tick (lesson.h), in order. */
 const struct lesson_event *session_lessons(const struct session *,
 	    size_t *n);
+/*
+ * Fire the lesson's events of the tick the session stands at, before it
+ * runs (the live daemon, as a session opens: tick 0's pause or caption
+ * acts before any command); session_tick then finds them fired.
+ */
+const struct lesson_event *session_lessons_now(struct session *, size_t *n);
 /* Ticks from now with no change and no lesson event; at most most. */
 uint64_t session_quiet(const struct session *, uint64_t most);
 uint64_t session_skippable(const struct session *, uint64_t most);
@@ -160,6 +176,7 @@ int	session_compare_set(struct session *,
 int	session_compare(struct session *, const struct engine_policy *,
 	    char **cause);
 int	session_nshadows(const struct session *);
+const struct engine *session_live_shadow_at(const struct session *, int i);
 const struct engine *session_shadow_at(const struct session *, int i);
 const struct engine_policy *session_shadow_policy_at(const struct session *,
 	    int i);

@@ -631,6 +631,9 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		if (line->order[i] == WIRE_HEAD_TEXT &&
 		    st->description == NULL)
 			continue;
+		if ((line->order[i] == WIRE_HEAD_PART ||
+		    line->order[i] == WIRE_HEAD_PARTS) && st->parts == 0)
+			continue;
 		if (line->order[i] == WIRE_HEAD_PICTURE && st->picture == NULL)
 			continue;
 		protocol_out_key(&o, line, i);
@@ -701,6 +704,20 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 		case WIRE_HEAD_RECORD:
 			protocol_out_str(&o, st->record != NULL ? st->record :
 			    "off");
+			break;
+		case WIRE_HEAD_ASK:
+			protocol_out_str(&o, st->ask != NULL ? st->ask :
+			    "none");
+			break;
+		case WIRE_HEAD_VOTES:
+			protocol_out_str(&o, st->votes != NULL ? st->votes :
+			    "-");
+			break;
+		case WIRE_HEAD_PART:
+			protocol_out_num(&o, st->part);
+			break;
+		case WIRE_HEAD_PARTS:
+			protocol_out_num(&o, st->parts);
 			break;
 		case WIRE_HEAD_TEXT:
 			protocol_out_text(&o, st->description);
@@ -910,4 +927,16 @@ protocol_table_cell(uint64_t ticks, int rr, int width, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%llu", (unsigned long long)
 		    (ticks / r + (ticks % r + r / 2) / r));
+}
+
+/* An open question's choice: "choice n=N text=..." (SPEC.md 12). */
+size_t
+protocol_choice_line(char *buf, size_t len, int n, const char *text)
+{
+	size_t	k;
+
+	k = protocol_len(snprintf(buf, len, "%s %s=%d %s=", wire_choice.word,
+	    wire_key(&wire_choice, WIRE_CHOICE_N), n,
+	    wire_key(&wire_choice, WIRE_CHOICE_TEXT)), len);
+	return (protocol_text_copy(buf, len, k, text, PROTO_TEXT_MAX));
 }

@@ -51,6 +51,9 @@ struct proto_status {
 	const char	*compare;	/* the shadow's policy; NULL: off */
 	int		 shadow;	/* frames carry the shadow's lines */
 	const char	*record;	/* on, off, failed; NULL: off */
+	const char	*ask;		/* open, revealed; NULL: none */
+	const char	*votes;		/* "3,0,1", "-"; NULL: "-" */
+	int		 part, parts;	/* a recording played; 0: none */
 	const char	*description;	/* status: text=; NULL: none */
 	const char	*picture;	/* the policy's; NULL: none said */
 };
@@ -130,6 +133,8 @@ size_t	protocol_scenario_line(char *, size_t, const char *name,
 	    const char *file, int cpus, int tasks, int real, const char *text);
 size_t	protocol_text_line(char *buf, size_t len, const char *keyword,
 	    uint64_t tick, const char *text);
+/* "choice n=N text=..." (no newline). */
+size_t	protocol_choice_line(char *buf, size_t len, int n, const char *text);
 /* One run of a runs line ("ID:RANK*N", "0*N"), no comma. */
 size_t	protocol_runs_item(char *buf, size_t len, int task, int rank,
 	    uint64_t n);

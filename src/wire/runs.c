@@ -69,6 +69,20 @@ runs_ncpus(const struct runs *r)
 	return (r->ncpus);
 }
 
+/* Runs a CPU at most. */
+size_t
+runs_cap(const struct runs *r)
+{
+	return (r->cap);
+}
+
+/* Ticks kept before a CPU's end. */
+uint64_t
+runs_keep(const struct runs *r)
+{
+	return (r->keep);
+}
+
 /* The i-th run of a CPU, oldest first. */
 static struct runs_slot *
 runs_slot(const struct runs_cpu *rc, size_t i)

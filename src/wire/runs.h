@@ -21,13 +21,17 @@ struct runs;
 #define RUNS_UNKNOWN	(-2)	/* not known */
 
 /*
- * What the daemon keeps per CPU for the frames' `runs` and `kruns` lines
- * (docs/PROTOCOL.md, "Runs"): the last 10 000 ticks (10 s at speed 1),
- * at most 8 192 runs a CPU.  The client says so when the past it views
- * is older.
+ * What a ring keeps per CPU by default: the last 10 000 ticks (10 s at
+ * speed 1), at most 8 192 runs a CPU; and what a frame's `runs` and
+ * `kruns` lines carry when they start again (the first frame, a seek):
+ * the 10 000 ticks before the tick shown (docs/PROTOCOL.md, "Runs").
+ * The live daemon keeps as far back as a seek reaches (its history,
+ * SPEC.md section 12), at most RUNS_HISTORY_CAP runs a CPU (16 bytes
+ * each: 8 MiB a CPU; past it the oldest go).
  */
 #define RUNS_KEEP_TICKS	10000
 #define RUNS_KEEP_CAP	8192
+#define RUNS_HISTORY_CAP	((size_t)1 << 19)
 
 /* A run: task (0: idle) at rank for n ticks from tick `from`. */
 struct runs_run {
@@ -44,6 +48,9 @@ struct runs_run {
 struct runs *runs_create(int ncpus, size_t cap, uint64_t keep);
 void	runs_free(struct runs *);
 int	runs_ncpus(const struct runs *);
+/* What it keeps: runs a CPU at most, and ticks before a CPU's end. */
+size_t	runs_cap(const struct runs *);
+uint64_t runs_keep(const struct runs *);
 /*
  * n ticks of task at rank on cpu from tick `from`.  A from that is not
  * the CPU's end starts the CPU again at from (what it had is dropped);

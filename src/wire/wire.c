@@ -83,6 +83,13 @@ static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
 	[WIRE_HEAD_SHADOW] =	{ "shadow", WIRE_WORD, WIRE_OPTIONAL },
 	/* status: the recording, on, off or failed (SPEC.md section 12). */
 	[WIRE_HEAD_RECORD] =	{ "record", WIRE_WORD, WIRE_OPTIONAL },
+	/* The room (SPEC.md section 12): open, revealed or none; the
+	   votes per choice ("-": the question has no choices). */
+	[WIRE_HEAD_ASK] =	{ "ask", WIRE_WORD, WIRE_OPTIONAL },
+	[WIRE_HEAD_VOTES] =	{ "votes", WIRE_WORD, WIRE_OPTIONAL },
+	/* A recording played (stairsd --replay): the part shown, of. */
+	[WIRE_HEAD_PART] =	{ "part", WIRE_INT, WIRE_OPTIONAL },
+	[WIRE_HEAD_PARTS] =	{ "parts", WIRE_INT, WIRE_OPTIONAL },
 	/* status: the scenario's description, last (NULL: none). */
 	[WIRE_HEAD_TEXT] =	{ "text", WIRE_TEXT, WIRE_OPTIONAL },
 	/* The picture the enforced engine's policy is drawn with. */
@@ -93,7 +100,8 @@ static const int wire_status_order[] = {
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_CGROUPS, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_CLIENTS, WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP,
 	WIRE_HEAD_OBSERVE, WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE,
-	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_PICTURE, WIRE_HEAD_TEXT
+	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_ASK, WIRE_HEAD_VOTES,
+	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_PICTURE, WIRE_HEAD_TEXT
 };
 const struct wire_line wire_status = {
 	"status", wire_head_fields, wire_status_order,
@@ -104,7 +112,8 @@ static const int wire_frame_order[] = {
 	WIRE_HEAD_TICK, WIRE_HEAD_CPUS, WIRE_HEAD_TASKS, WIRE_HEAD_PAUSED,
 	WIRE_HEAD_SPEED, WIRE_HEAD_RR, WIRE_HEAD_DROPPED, WIRE_HEAD_ALIVE,
 	WIRE_HEAD_LAG, WIRE_HEAD_SLEEP, WIRE_HEAD_POLICY, WIRE_HEAD_NOW,
-	WIRE_HEAD_LIVE, WIRE_HEAD_SCENARIO, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW,
+	WIRE_HEAD_LIVE, WIRE_HEAD_SCENARIO, WIRE_HEAD_ASK, WIRE_HEAD_VOTES,
+	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW,
 	WIRE_HEAD_PICTURE
 };
 const struct wire_line wire_frame = {
@@ -121,6 +130,14 @@ static const struct wire_field wire_scenario_fields[WIRE_SCEN_MAX] = {
 };
 const struct wire_line wire_scenario = {
 	"scenario", wire_scenario_fields, wire_ids, WIRE_SCEN_MAX
+};
+
+static const struct wire_field wire_choice_fields[WIRE_CHOICE_MAX] = {
+	[WIRE_CHOICE_N] =	{ "n", WIRE_INT, 0 },		/* 1.. */
+	[WIRE_CHOICE_TEXT] =	{ "text", WIRE_TEXT, 0 },
+};
+const struct wire_line wire_choice = {
+	"choice", wire_choice_fields, wire_ids, WIRE_CHOICE_MAX
 };
 
 static const struct wire_field wire_text_fields[WIRE_TEXT_MAX] = {

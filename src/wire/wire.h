@@ -70,7 +70,8 @@ enum wire_head {
 	WIRE_HEAD_SCENARIO, WIRE_HEAD_SLEEP, WIRE_HEAD_OBSERVE,
 	WIRE_HEAD_POLICY, WIRE_HEAD_NOW, WIRE_HEAD_LIVE, WIRE_HEAD_DELTA,
 	WIRE_HEAD_COMPARE, WIRE_HEAD_SHADOW, WIRE_HEAD_RECORD, WIRE_HEAD_TEXT,
-	WIRE_HEAD_PICTURE,
+	WIRE_HEAD_PICTURE, WIRE_HEAD_ASK, WIRE_HEAD_VOTES, WIRE_HEAD_PART,
+	WIRE_HEAD_PARTS,
 	WIRE_HEAD_MAX
 };
 
@@ -79,6 +80,12 @@ enum wire_scenario {
 	WIRE_SCEN_NAME, WIRE_SCEN_FILE, WIRE_SCEN_CPUS, WIRE_SCEN_TASKS,
 	WIRE_SCEN_REAL, WIRE_SCEN_TEXT,
 	WIRE_SCEN_MAX
+};
+
+/* choice n=N text=...: an open question's choice (SPEC.md section 12). */
+enum wire_choice {
+	WIRE_CHOICE_N, WIRE_CHOICE_TEXT,
+	WIRE_CHOICE_MAX
 };
 
 /* mark, caption, event: KEYWORD tick=N text=... */
@@ -151,7 +158,7 @@ enum wire_tally {
 extern const struct wire_line wire_task, wire_cpu, wire_frame,
 	    wire_status, wire_scenario, wire_mark, wire_caption, wire_event,
 	    wire_gone, wire_table, wire_row, wire_runs, wire_kruns, wire_view,
-	    wire_why, wire_swhy, wire_tally;
+	    wire_why, wire_swhy, wire_tally, wire_choice;
 
 /* A field's key: wire_key(&wire_task, WIRE_TASK_NICE) is "nice". */
 #define wire_key(line, id)	((line)->field[(id)].key)
