@@ -330,7 +330,8 @@ picture_why_rows(struct draw *d, int cpu, int x, int y, int xmax, int h)
 
 	if (h <= 0 || xmax - x < 8)
 		return;
-	s = w != NULL ? w->text : "no switch yet";
+	s = w != NULL ? w->text : !d->m->live ? "(said of the present only)" :
+	    "no switch yet";
 	if (w != NULL && xmax - x > 60)
 		xx = grid_textf(d->g, x, y, xmax, COL_HEADER, "why (%ld ms): ",
 		    w->tick);
