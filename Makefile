@@ -182,8 +182,16 @@ $(BUILD)/t/%: $(BUILD)/tests/%.o $(UILIB) $(ALL_LIBS)
 # programs in parallel, each with a time limit.  Under SAN=1 the checks
 # that sample real processes' timing are skipped (STAIRS_SKIP_TIMING):
 # they ran in the plain build, and ASan's slowdown only makes them flaky.
-check: $(PROGS) layers $(TESTS)
+FUZZ_CHECKS	= $(patsubst tests/fuzz/%.c,$(BUILD)/fuzzcheck/%.o,$(wildcard tests/fuzz/fuzz_*.c))
+check: $(PROGS) layers $(TESTS) $(FUZZ_CHECKS)
 	$(if $(filter 1,$(SAN)),STAIRS_SKIP_TIMING=1 )sh tests/run.sh $(BIN) $(BUILD)/t
+
+# The fuzz harnesses compiled (not linked: that wants clang's libFuzzer)
+# with every test, so a harness left behind by a change fails here, not
+# first in make fuzz.
+$(BUILD)/fuzzcheck/%.o: tests/fuzz/%.c tests/fuzz/fuzz.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
 
 # run, test and bench (and fuzz-build) install the packages first, then
 # build in a new make: PKG_CFLAGS and PKG_LIBS ask pkg-config when the

@@ -74,7 +74,8 @@ fuzz_replay(const struct journal *j)
 
 	if (strstr(j->header.text, "@include") != NULL)
 		return;
-	if ((sc = session_parse(j->header.text, "fuzz", &cause)) == NULL) {
+	if ((sc = scenario_load_string(j->header.text, "fuzz", &cause)) ==
+	    NULL) {
 		free(cause);
 		return;
 	}
