@@ -2475,7 +2475,7 @@ test_pictures(void **state)
 		    "CPU1 eevdf", NULL } },
 		{ "eight", { "CPU0 eevdf", "CPU7 eevdf", "why", NULL } },
 		{ "sixty4", { "cfs (enforced)", "o1 (shadow 1)",
-		    "eevdf (shadow 2)", "CPU0 cfs", NULL } },
+		    "eevdf (shadow 2)", "CPU0 ", "CPU lines", NULL } },
 	};
 	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
 	struct model		*m;

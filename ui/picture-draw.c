@@ -42,8 +42,8 @@ picture_arrays(struct draw *d, int cpu, int x, int y, int w, int h)
 		/* Short: "active: 125 editor hog1 expired: hog2". */
 		picture_flow_start(&fl, d, x, y, w, h);
 		for (k = 0; k < 2; k++) {
-			picture_flow_word_now(&fl, k ? "expired:" :
-			    "active (prio bonus):");
+			picture_flow_word_now(&fl, k ? "expired:" : h == 1 ?
+			    "active:" : "active (prio bonus):");
 			for (i = 0; i < nq; i++) {
 				arr = 0;
 				model_q(list[i], MQ_ARRAY, &arr);

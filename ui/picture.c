@@ -187,6 +187,65 @@ picture_want(const struct draw *d, enum pic pic, int cpu)
 }
 
 /*
+ * The CPUs as a list, one line each: the CPU, its picture's one-line
+ * form, its why where there is room; two columns from 160, scrolled by
+ * lines with [ and ].  For many CPUs (what v asks, or boxes that would
+ * not all show).  Returns the lines used.
+ */
+static int
+picture_list(struct draw *d, enum pic pic, int y, int avail)
+{
+	const struct model	*m = d->m;
+	struct view		*v = d->v;
+	int			 ncpu = m->ncpus, cols, per, shown, i, c, cpu;
+	int			 x, w, row, x2;
+
+	cols = d->g->w >= 160 && ncpu > 1 ? 2 : 1;
+	per = (ncpu + cols - 1) / cols;
+	shown = per <= avail ? per : avail - 1;
+	if (shown < 1)
+		return (0);
+	panel_scroll(v, per, shown);
+	for (c = 0; c < cols; c++) {
+		x = c * (d->g->w / cols);
+		w = c == cols - 1 ? d->g->w - x : d->g->w / cols;
+		for (i = 0; i < shown; i++) {
+			cpu = c * per + v->cpu_top + i;
+			if (v->cpu_top + i >= per || cpu >= ncpu)
+				break;
+			row = y + i;
+			x2 = grid_textf(d->g, x, row, x + w, COL_TITLE,
+			    " CPU%-2d ", m->cpus[cpu].id);
+			switch (pic) {
+			case PIC_ARRAYS:
+				picture_arrays(d, cpu, x2, row, x + w - x2, 1);
+				break;
+			case PIC_VRUNTIME:
+				picture_vruntime(d, cpu, x2, row, x + w - x2,
+				    1);
+				break;
+			case PIC_LAG:
+				picture_lag(d, cpu, x2, row, x + w - x2, 1);
+				break;
+			case PIC_QUEUE:
+				picture_queue(d, cpu, x2, row, x + w - x2, 1);
+				break;
+			case PIC_STAIRS:
+				break;
+			}
+			picture_why_after(d, cpu, row, x2, x + w);
+		}
+	}
+	if (shown < per) {
+		grid_textf(d->g, 1, y + shown, d->g->w, COL_TITLE,
+		    "CPU lines %d-%d/%d ([ ] scroll)", v->cpu_top + 1,
+		    v->cpu_top + shown, per);
+		return (shown + 1);
+	}
+	return (shown);
+}
+
+/*
  * Lay the CPUs' pictures out in the rows [y, y + avail): as many a row
  * as are PIC_MIN_W wide (one CPU: the whole width), each as tall as the
  * tallest wants or as the rows allow, scrolled by whole rows when even
@@ -220,6 +279,10 @@ picture_layout(struct draw *d, int y, int avail)
 		shown = 1;
 	if (shown > prow)
 		shown = prow;
+	/* A list when asked (v), or for many CPUs whose boxes do not fit. */
+	if (v->cpu_view == VIEW_LIST || (v->cpu_view == VIEW_AUTO &&
+	    ncpu > PANEL_MAX_CPUS && shown < prow))
+		return (picture_list(d, pic, y, avail));
 	/* Scrolled: a line under the panels says which rows show. */
 	if (shown < prow && avail > 4) {
 		avail--;
