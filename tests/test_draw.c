@@ -2402,6 +2402,136 @@ test_kern(void **state)
 	model_free(m);
 }
 
+/*
+ * The why of a CPU's pick is under that CPU in every form of the
+ * stairs: on a panel's bottom border, after a line of the CPU list.
+ */
+static void
+test_why_stairs(void **state)
+{
+	struct model	*m = load("eight_cpu.frame");
+	struct mcpu	 cpus[8];
+	struct view	 v;
+	char		*d, line[256];
+	int		 c;
+
+	assert_int_equal(m->ncpus, 8);
+	memcpy(cpus, m->cpus, sizeof cpus);
+	assert_int_equal(model_feed(m, "frame tick=7300 cpus=8 tasks=24 "
+	    "paused=1 speed=0.5 rr=10 dropped=3 delta=1"), MODEL_NOTHING);
+	/* A delta frame has every CPU's line. */
+	for (c = 0; c < 8; c++) {
+		if (cpus[c].task == 0)
+			snprintf(line, sizeof line, "cpu id=%d task=0 nr=0 "
+			    "rank=- iter=- left=-", c);
+		else
+			snprintf(line, sizeof line, "cpu id=%d task=%d nr=%d "
+			    "rank=%d iter=%d left=%d", c, cpus[c].task,
+			    cpus[c].nr, cpus[c].rank, cpus[c].iter,
+			    cpus[c].left);
+		assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	}
+	assert_int_equal(model_feed(m, "why cpu=3 tick=7299 task=1 "
+	    "text=hog used its 10 ms at rank 125"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "why: hog used its 10 ms at rank 125") == NULL)
+		fail_msg("no why on a panel:\n%s", d);
+	free(d);
+	v.cpu_view = VIEW_LIST;
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "CPU3") == NULL ||
+	    strstr(strstr(d, "CPU3"), "why: hog used its 10 ms") == NULL)
+		fail_msg("no why in the list:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
+ * Each policy's picture (SPEC.md section 10), from frames a real daemon
+ * sent (tests/golden/pictures.sh): o1's arrays, cfs's vruntime axis,
+ * eevdf's lag line, rr's FIFO, four policies side by side with their
+ * tallies, eight CPUs and sixty-four; at 80x24 and 200x60, golden, with
+ * the words a room reads checked, the why of each CPU on screen, and in
+ * plain ASCII no character without its stand-in.
+ */
+static void
+test_pictures(void **state)
+{
+	static const struct {
+		const char	*name;
+		const char	*words[6];
+	} pics[] = {
+		{ "o1", { "active", "expired", "CPU0 o1 run: ", "bonus",
+		    "why", NULL } },
+		{ "cfs", { "min_vruntime", "●", "◀ next: smallest", "runs ",
+		    "why", NULL } },
+		{ "eevdf", { "owed: eligible", "┫ d ", "V ", "why", NULL } },
+		{ "rr", { "head [", "→", "of 10 ms]", "why", NULL } },
+		{ "four", { "eevdf (enforced)", "staircase (shadow 1)",
+		    "o1 (shadow 2)", "cfs (shadow 3)", "runs", NULL } },
+		{ "two", { "cfs (enforced)", "eevdf (shadow)", "CPU1 cfs",
+		    "CPU1 eevdf", NULL } },
+		{ "eight", { "CPU0 eevdf", "CPU7 eevdf", "why", NULL } },
+		{ "sixty4", { "cfs (enforced)", "o1 (shadow 1)",
+		    "eevdf (shadow 2)", "CPU0 ", "CPU lines", NULL } },
+	};
+	static const int	 sizes[][2] = { { 80, 24 }, { 200, 60 } };
+	struct model		*m;
+	struct view		 v;
+	char			 path[64], gold[96], *d, *p, *nl;
+	size_t			 i, s, k;
+
+	for (i = 0; i < sizeof pics / sizeof pics[0]; i++) {
+		snprintf(path, sizeof path, "pictures_%s.frame",
+		    pics[i].name);
+		m = load(path);
+		for (s = 0; s < 2; s++) {
+			view_init(&v);
+			d = render(m, &v, sizes[s][0], sizes[s][1]);
+			snprintf(gold, sizeof gold, "pictures_%s_%dx%d",
+			    pics[i].name, sizes[s][0], sizes[s][1]);
+			golden(gold, d);
+			for (k = 0; pics[i].words[k] != NULL; k++) {
+				/* 80x24 has room for the shortest forms. */
+				if (s == 0 && (strcmp(pics[i].words[k],
+				    "bonus") == 0 || strcmp(pics[i].words[k],
+				    "◀ next: smallest") == 0 ||
+				    strcmp(pics[i].words[k], "owed: eligible")
+				    == 0 || strcmp(pics[i].words[k],
+				    "of 10 ms]") == 0))
+					continue;
+				if (strstr(d, pics[i].words[k]) == NULL)
+					fail_msg("%s %dx%d: no \"%s\":\n%s",
+					    pics[i].name, sizes[s][0],
+					    sizes[s][1], pics[i].words[k], d);
+			}
+			free(d);
+			v.theme = THEME_PROJECTOR;
+			d = render(m, &v, sizes[s][0], sizes[s][1]);
+			if (s == 1)
+				golden(strcat(gold, "_projector"), d);
+			free(d);
+			v.ascii = 1;
+			d = render(m, &v, sizes[s][0], sizes[s][1]);
+			*strstr(d, "\n--\n") = '\0';
+			/* The panels' lines: a box's side begins them. */
+			for (p = d; p != NULL && *p != '\0'; p = nl + 1) {
+				if ((nl = strchr(p, '\n')) == NULL)
+					break;
+				if ((*p == '|' || *p == '+') &&
+				    memchr(p, '?', nl - p) != NULL)
+					fail_msg("%s %dx%d ascii: a ?:\n%s",
+					    pics[i].name, sizes[s][0],
+					    sizes[s][1], d);
+			}
+			free(d);
+		}
+		model_free(m);
+	}
+}
+
 int
 main(void)
 {
@@ -2447,6 +2577,8 @@ main(void)
 		cmocka_unit_test(test_help_concepts),
 		cmocka_unit_test(test_stolen),
 		cmocka_unit_test(test_kern),
+		cmocka_unit_test(test_pictures),
+		cmocka_unit_test(test_why_stairs),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));

@@ -836,24 +836,24 @@ test_keys(void **state)
 	assert_true(keys_handle(&e, 'y') & KEYS_SHUTDOWN);
 	assert_string_equal(sent[1], "shutdown");
 	/*
-	 * c with no comparison asks which policy to compare with (it only
-	 * said "compare NAME", a command no key could send); typing
-	 * replaces the default.
+	 * c with no comparison asks which policies to compare with (up to
+	 * three: the first three not enforced by default); typing
+	 * replaces the default; four are refused here.
 	 */
 	keys_handle(&e, 'c');
 	assert_true(v.prompt);
-	assert_string_equal(v.prompt_buf, "o1");
+	assert_string_equal(v.prompt_buf, "o1,cfs,eevdf");
 	keys_handle(&e, '\r');
-	assert_string_equal(sent[2], "compare o1");
-	prompt_type(&e, 'c', "cfs");
-	assert_string_equal(sent[3], "compare cfs");
-	prompt_type(&e, 'c', "x ");
+	assert_string_equal(sent[2], "compare o1,cfs,eevdf");
+	prompt_type(&e, 'c', "o1 cfs");
+	assert_string_equal(sent[3], "compare o1,cfs");
+	prompt_type(&e, 'c', "o1,cfs,rr,eevdf");
 	assert_int_equal(nsent, 12);
 	assert_true(v.message_error);
 
 	/* Read-only: every key that changes the daemon is refused. */
 	v.readonly = 1;
-	for (p = "sS+-axn .<>Qc"; *p != '\0'; p++) {
+	for (p = "sS+-axn .<>QcC"; *p != '\0'; p++) {
 		v.message[0] = '\0';
 		assert_int_equal(keys_handle(&e, *p),
 		    KEYS_HANDLED | KEYS_REDRAW);
@@ -1291,7 +1291,7 @@ test_runs_view(void **state)
 	assert_int_equal(v.zoom, 5);
 	follow_state(&v, line, sizeof line);
 	assert_string_equal(line, "task=2 table=0 timeline=1 ranks=0 "
-	    "events=0 zoom=5 back=0 tasktop=0 cputop=0 cpuview=0");
+	    "events=0 zoom=5 back=0 tasktop=0 cputop=0 cpuview=0 alone=0");
 	model_free(m);
 }
 
@@ -1868,12 +1868,143 @@ test_caption_events(void **state)
 	model_free(m);
 }
 
+/*
+ * Issue 24's lines: picture=, each policy's quantities on task and cpu
+ * lines, three shadows (the same policy twice, told apart by order),
+ * tally lines to each policy's tasks, why and swhy lines kept per CPU
+ * across delta frames, and a new why in the event log as "CPU0: ...".
+ */
+static void
+test_pictures_why(void **state)
+{
+	static const char *const full[] = {
+		"frame tick=10 cpus=1 tasks=2 paused=1 speed=1 rr=10 dropped=0 "
+		    "policy=eevdf shadow=o1,cfs,o1 picture=lag",
+		"cpu id=0 task=1 nr=2 rank=120 iter=1 left=3 V_us=5000 "
+		    "min_vruntime_us=-1000 next=2",
+		TASK(1, "hog", "running", 9) " slice=3 top=120 bottom=120 "
+		    "vruntime_us=-1000 lag_us=1000 deadline_us=2000 eligible=1 "
+		    "weight=1024",
+		TASK(2, "ed", "runnable", 1) " vruntime_us=500 lag_us=-500 "
+		    "deadline_us=3500 eligible=0",
+		"scpu id=0 task=1 nr=2 rank=125 iter=1 left=90 expired_ms=7 "
+		    "starve_ms=3061 best_expired=125 nr_active=1 nr_expired=1 "
+		    "policy=o1",
+		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=125 "
+		    "iter=1 "
+		    "left=90 state=running ran=9 cputime=- cpus=0 group=- "
+		    "exit=- array=0 bonus=-5 sleep_avg=0 policy=o1",
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 "
+		    "iter=1 "
+		    "left=90 state=runnable ran=1 cputime=- cpus=0 group=- "
+		    "exit=- array=1 bonus=2 sleep_avg=200 policy=o1",
+		"scpu id=0 task=2 nr=2 rank=120 iter=1 left=1 "
+		    "min_vruntime_us=9000 next=1 period_us=20000 policy=cfs",
+		"stask id=1 name=hog kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 "
+		    "left=1 state=runnable ran=5 cputime=- cpus=0 group=- "
+		    "exit=- vruntime_us=0 slice_us=6000 left_us=0 policy=cfs",
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=120 "
+		    "iter=1 "
+		    "left=1 state=running ran=5 cputime=- cpus=0 group=- "
+		    "exit=- vruntime_us=500 slice_us=6000 left_us=1000 "
+		    "policy=cfs",
+		"scpu id=0 task=2 nr=2 rank=118 iter=1 left=50 expired_ms=0 "
+		    "starve_ms=3061 best_expired=140 nr_active=2 nr_expired=0 "
+		    "policy=o1",
+		"stask id=2 name=ed kind=sim pid=- nice=0 cpu=0 rank=118 "
+		    "iter=1 "
+		    "left=50 state=running ran=3 cputime=- cpus=0 group=- "
+		    "exit=- array=0 bonus=3 sleep_avg=300 policy=o1",
+		"tally policy=eevdf id=1 ticks=10 share=90.0 ran=9 runs=1 "
+		    "lat_p50=- lat_p95=- lat_max=-",
+		"tally policy=eevdf id=2 ticks=10 share=10.0 ran=1 runs=1 "
+		    "lat_p50=3 lat_p95=4 lat_max=5",
+		"tally policy=o1 id=1 ticks=10 share=90.0 ran=9 runs=1 "
+		    "lat_p50=- lat_p95=- lat_max=-",
+		"tally policy=cfs id=2 ticks=10 share=50.0 ran=5 runs=2 "
+		    "lat_p50=0 lat_p95=0 lat_max=0",
+		"tally policy=o1 id=2 ticks=10 share=30.0 ran=3 runs=1 "
+		    "lat_p50=1 lat_p95=1 lat_max=1",
+		"why cpu=0 tick=9 task=1 text=hog: eligible (lag +1.0 ms), "
+		    "earliest deadline 2.0 ms",
+		"swhy cpu=0 tick=8 task=2 policy=cfs text=ed: smallest "
+		    "vruntime",
+		"end",
+	};
+	struct model		*m = greeted();
+	const struct mtask	*t;
+	long			 v;
+	size_t			 i;
+
+	for (i = 0; i < sizeof full / sizeof full[0]; i++)
+		assert_int_not_equal(model_feed(m, full[i]), MODEL_BAD);
+	assert_string_equal(m->picture, "lag");
+	assert_int_equal(m->nshadows, 3);
+	assert_ptr_equal(m->shadow, m->shadows[0]);
+	assert_string_equal(m->shadows[0]->policy, "o1");
+	assert_string_equal(m->shadows[1]->policy, "cfs");
+	assert_string_equal(m->shadows[2]->policy, "o1");
+	assert_string_equal(m->shadows[0]->picture, "arrays");
+	assert_string_equal(m->shadows[1]->picture, "vruntime");
+	/* The quantities, by name. */
+	t = model_task(m, 1);
+	assert_int_equal(model_q(t, MQ_LAG, &v), 0);
+	assert_int_equal(v, 1000);
+	assert_int_equal(model_q(t, MQ_BONUS, &v), -1);
+	assert_int_equal(model_cq(&m->cpus[0], MCQ_V, &v), 0);
+	assert_int_equal(v, 5000);
+	assert_int_equal(model_cq(&m->shadows[0]->cpus[0], MCQ_EXPIRED_MS,
+	    &v), 0);
+	assert_int_equal(v, 7);
+	/* Each o1 shadow its own lines: task 2 expired in the first. */
+	assert_int_equal(model_q(model_task(m->shadows[0], 2), MQ_ARRAY, &v),
+	    0);
+	assert_int_equal(v, 1);
+	assert_null(model_task(m->shadows[2], 1));
+	assert_int_equal(model_task(m->shadows[2], 2)->rank, 118);
+	/* The tallies, each to its policy's model. */
+	assert_int_equal(model_task(m, 2)->tally.share10, 100);
+	assert_int_equal(model_task(m, 2)->tally.p95, 4);
+	assert_int_equal(model_task(m, 1)->tally.p50, -1);
+	assert_int_equal(model_task(m->shadows[0], 1)->tally.ran, 9);
+	assert_int_equal(model_task(m->shadows[1], 2)->tally.runs, 2);
+	assert_int_equal(model_task(m->shadows[2], 2)->tally.share10, 300);
+	/* The whys: the enforced one's and cfs's; the log has the first. */
+	assert_non_null(model_why(m, 0));
+	assert_string_equal(model_why(m, 0)->text,
+	    "hog: eligible (lag +1.0 ms), earliest deadline 2.0 ms");
+	assert_null(model_why(m->shadows[0], 0));
+	assert_string_equal(model_why(m->shadows[1], 0)->text,
+	    "ed: smallest vruntime");
+	assert_int_equal(m->nlog, 1);
+	assert_string_equal(m->log[0].text,
+	    "CPU0: hog: eligible (lag +1.0 ms), earliest deadline 2.0 ms");
+	/* A delta frame with no why keeps it, and logs nothing again. */
+	assert_int_equal(model_feed(m, "frame tick=11 cpus=1 tasks=2 "
+	    "paused=1 speed=1 rr=10 dropped=0 policy=eevdf delta=1 "
+	    "picture=lag"), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_int_equal(m->nshadows, 0);
+	assert_null(m->shadow);
+	assert_non_null(model_why(m, 0));
+	assert_int_equal(m->nlog, 1);
+	/* An old daemon's frame: no picture=, stairs. */
+	assert_int_equal(model_feed(m, "frame tick=12 cpus=1 tasks=2 "
+	    "paused=1 speed=1 rr=10 dropped=0 policy=o1 delta=1"),
+	    MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	assert_string_equal(m->picture, "stairs");
+	model_free(m);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_greeting_bad),
 		cmocka_unit_test(test_frame),
+		cmocka_unit_test(test_pictures_why),
 		cmocka_unit_test(test_caption_events),
 		cmocka_unit_test(test_event_no_tick),
 		cmocka_unit_test(test_frame_malformed),

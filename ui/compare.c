@@ -20,6 +20,8 @@
 
 /* Narrower than this, the two sides are stacked. */
 #define COMPARE_SIDE_MIN	100
+/* Three or four policies: two a row from this wide. */
+#define COMPARE_GRID_MIN	80
 
 /*
  * Copy the rows [y, y + h) of src into g at x (the same rows), with
@@ -79,46 +81,77 @@ compare_view(struct view *sv, const struct view *v, const struct model *sh)
 	sv->layout_frames = sh->frames;
 }
 
+/* The columns of sides: two side by side when wide enough, else one. */
+static int
+compare_cols(const struct draw *d, int n)
+{
+	if (n <= 1)
+		return (1);
+	if (n == 2)
+		return (d->g->w >= COMPARE_SIDE_MIN ? 2 : 1);
+	return (d->g->w >= COMPARE_GRID_MIN ? 2 : 1);
+}
+
 /*
  * The rows the CPUs keep for themselves when the history panes want
  * the screen (history.c shrinks the panes first): 3 for one policy's
- * panels; with a shadow shown, a heading and 3 rows a side, the sides
- * stacked on a narrow screen.
+ * panels; with shadows shown, a heading and 3 rows a side, in rows of
+ * sides (compare_cols).
  */
 int
 compare_min_lines(const struct draw *d)
 {
-	if (d->m->shadow == NULL || d->v->compare_off)
+	int	n = 1 + d->m->nshadows, cols;
+
+	if (d->m->nshadows == 0 || d->v->compare_off)
 		return (3);
-	return (d->g->w >= COMPARE_SIDE_MIN ? 1 + 3 : 2 * (1 + 3));
+	cols = compare_cols(d, n);
+	return ((n + cols - 1) / cols * (1 + 3));
 }
 
 /*
- * Draw both engines' CPUs in the rows [y, y + avail); returns the lines
- * used.  Only with a shadow (m->shadow).
+ * Draw every engine's CPUs in the rows [y, y + avail): the enforced
+ * one's first, then each shadow's, two sides a row on a wide screen
+ * (four policies: two by two), stacked on a narrow one.  Returns the
+ * lines used.  Only with a shadow.
  */
 int
 compare_draw(struct draw *d, int y, int avail)
 {
-	const struct model	*m = d->m;
+	const struct model	*m = d->m, *sm;
 	struct view		 sv;
-	char			 left[MODEL_WORD_MAX + 16];
-	char			 right[MODEL_WORD_MAX + 16];
-	int			 w = d->g->w, half, a, b;
+	char			 title[MODEL_WORD_MAX + 32];
+	int			 w = d->g->w, n = 1 + m->nshadows, cols, rows;
+	int			 i, r, used = 0, rowh, a, most, x, sw;
 
-	snprintf(left, sizeof left, "%s (enforced)", m->policy);
-	snprintf(right, sizeof right, "%s (shadow)", m->shadow_policy);
-	if (w >= COMPARE_SIDE_MIN) {
-		half = w / 2;
-		a = compare_side(d, m, d->v, left, 0, half, y, avail);
-		compare_view(&sv, d->v, m->shadow);
-		b = compare_side(d, m->shadow, &sv, right, half, w - half, y,
-		    avail);
-		return (a > b ? a : b);
+	cols = compare_cols(d, n);
+	rows = (n + cols - 1) / cols;
+	for (r = 0; r < rows; r++) {
+		rowh = (avail - used) / (rows - r);
+		most = 0;
+		for (i = r * cols; i < (r + 1) * cols && i < n; i++) {
+			sm = i == 0 ? m : m->shadows[i - 1];
+			if (i == 0)
+				snprintf(title, sizeof title, "%s (enforced)",
+				    m->policy);
+			else
+				snprintf(title, sizeof title,
+				    "%s (shadow%s%.0d)", sm->policy,
+				    n > 2 ? " " : "", n > 2 ? i : 0);
+			x = (i - r * cols) * (w / cols);
+			sw = i - r * cols == cols - 1 ? w - x : w / cols;
+			if (i == 0)
+				a = compare_side(d, m, d->v, title, x, sw,
+				    y + used, rowh);
+			else {
+				compare_view(&sv, d->v, sm);
+				a = compare_side(d, sm, &sv, title, x, sw,
+				    y + used, rowh);
+			}
+			if (a > most)
+				most = a;
+		}
+		used += most;
 	}
-	half = avail / 2;
-	a = compare_side(d, m, d->v, left, 0, w, y, half);
-	compare_view(&sv, d->v, m->shadow);
-	b = compare_side(d, m->shadow, &sv, right, 0, w, y + a, avail - a);
-	return (a + b);
+	return (used);
 }

@@ -135,6 +135,7 @@ cpulist_draw(struct draw *d, int y, int avail)
 				grid_text(g, x2, k, xmax, "idle", COL_SLEEPING);
 			else
 				panel_line(d, list, n, 0, x2, k, xmax, 1);
+			picture_why_after(d, cpu, k, x2, xmax);
 		}
 	}
 	free(list);

@@ -28,6 +28,7 @@ static const struct {
 	{ "tasktop", offsetof(struct view, task_top) },
 	{ "cputop", offsetof(struct view, cpu_top) },
 	{ "cpuview", offsetof(struct view, cpu_view) },
+	{ "alone", offsetof(struct view, compare_off) },
 };
 #define FOLLOW_NKEYS (sizeof follow_keys / sizeof follow_keys[0])
 
@@ -65,7 +66,7 @@ follow_apply(struct view *v, const char *pairs)
 	const char	*p = pairs;
 	size_t		 i, n;
 	long		 val;
-	int		 sel = v->selected;
+	int		 sel = v->selected, alone = v->compare_off;
 
 	while (*p != '\0') {
 		while (*p == ' ')
@@ -88,6 +89,9 @@ follow_apply(struct view *v, const char *pairs)
 	}
 	if (v->cpu_view < VIEW_AUTO || v->cpu_view > VIEW_LIST)
 		v->cpu_view = VIEW_AUTO;
+	v->compare_off = v->compare_off != 0;
+	if (v->compare_off != alone)
+		v->layout_cols = -1;	/* the CPUs' width changed: choose */
 	if (v->zoom < 0)
 		v->zoom = 0;
 	if (v->events_back < 0)

@@ -201,8 +201,8 @@ grid_decode(const char *s, wchar_t *out, int max)
 static wchar_t
 grid_ascii_of(wchar_t ch)
 {
-	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→←—━┃┏┓┗┛▄";
-	static const wchar_t	to[] = L"-|++++_#.:>>x.><-=#####=";
+	static const wchar_t	from[] = L"─│┌┐└┘▁█░⋮▶»×…→←—━┃┏┓┗┛▄●◀┫┿┼";
+	static const wchar_t	to[] = L"-|++++_#.:>>x.><-=#####=o<]++";
 	size_t			i;
 
 	for (i = 0; from[i] != L'\0'; i++) {

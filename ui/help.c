@@ -66,8 +66,17 @@ static const char *const help_concepts[] = {
 	"         last few seconds: engine time, not your machine's. A",
 	"         simulated task costs the host nothing; a real process's",
 	"         host time is CPUTIME. Paused, engine time stands still.",
-	"o1, cfs, eevdf, rr: other policies rank tasks their own way",
-	"         (docs/POLICIES.md); the screen is read the same.",
+	"o1       its picture: the active and expired arrays, a row a task",
+	"         by prio, its bonus ◀ better, ▶ worse; the expired's age.",
+	"cfs      an axis of vruntime from min_vruntime: the leftmost runs",
+	"         next (◀ next); the runner's slice left.",
+	"eevdf    the line V: left of it a task is owed time (eligible); its",
+	"         bar ends at its virtual deadline (┫ d). The eligible task",
+	"         with the earliest deadline runs.",
+	"rr       the queue from its head: each runs its slice, then goes",
+	"         to the tail.",
+	"why      under each CPU: its policy's reason for its last switch.",
+	"C, c     compare up to three policies with this one; all / one.",
 	NULL
 };
 

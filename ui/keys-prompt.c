@@ -134,8 +134,21 @@ keys_prompt_done(struct keys_env *e)
 	if (kind == PROMPT_GOTO)
 		return (keys_clock_goto_done(e, v->prompt_buf));
 	if (kind == PROMPT_COMPARE) {
-		if (strchr(v->prompt_buf, ' ') != NULL) {
-			draw_message(v, 1, "compare: one policy name, like o1");
+		/* "o1 cfs" and "o1, cfs" are "o1,cfs"; four is too many. */
+		for (p = v->prompt_buf, ms = 0; *p != '\0'; p++) {
+			if (*p == ' ' && (p == v->prompt_buf || p[-1] == ',' ||
+			    p[1] == ',' || p[1] == ' ' || p[1] == '\0')) {
+				memmove(p, p + 1, strlen(p));
+				p--;
+				continue;
+			}
+			if (*p == ' ')
+				*p = ',';
+			ms += *p == ',';
+		}
+		if (ms > 2 || v->prompt_buf[0] == '\0') {
+			draw_message(v, 1, "compare: up to three policies, "
+			    "like o1,cfs,eevdf (or off)");
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
 		snprintf(cmd, sizeof cmd, "compare %s", v->prompt_buf);

@@ -6,6 +6,7 @@
  * with no comparison yet, which asks for one), and a follower keeps its
  * own.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <curses.h>
@@ -56,29 +57,60 @@ keys_view_cpus(struct keys_env *e, int key)
 }
 
 /*
- * c: both policies side by side (compare NAME), or the enforced one.
- * With no comparison yet, ask which policy to compare with (a read-only
- * client may not start one: it changes every client's frames).
+ * The policies a comparison starts with: the current shadows, else the
+ * first three that are not enforced, in the order of their history
+ * (the staircase, what it replaced, what replaced it).
+ */
+static void
+keys_view_compare_default(const struct model *m, char *buf, size_t len)
+{
+	static const char *const policies[] = {
+		"staircase", "o1", "cfs", "eevdf", "rr"
+	};
+	size_t	i, n = 0, k = 0;
+
+	if (m->nshadows > 0) {
+		snprintf(buf, len, "%s", m->shadow_policy);
+		return;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < sizeof policies / sizeof policies[0] && k < 3; i++) {
+		if (strcmp(policies[i], m->policy) == 0)
+			continue;
+		n += snprintf(buf + n, len - n, "%s%s", k > 0 ? "," : "",
+		    policies[i]);
+		k++;
+		if (n >= len)
+			break;
+	}
+}
+
+/*
+ * c: every policy compared side by side (compare a,b,c), or the
+ * enforced one alone.  With no comparison yet, and always with C, ask
+ * which policies to compare with (a read-only client may not: it
+ * changes every client's frames).
  */
 int
 keys_view_compare(struct keys_env *e, int key)
 {
 	struct view	*v = e->view;
+	char		 def[MODEL_WORD_MAX];
 
-	if (e->model->shadow == NULL) {
+	if (e->model->nshadows == 0 || key == 'C') {
 		if (v->readonly) {
-			draw_message(v, 1, "read-only client: c refused (a "
-			    "comparison would change the daemon)");
+			draw_message(v, 1, "read-only client: %c refused (a "
+			    "comparison would change the daemon)", key);
 			return (KEYS_HANDLED | KEYS_REDRAW);
 		}
+		keys_view_compare_default(e->model, def, sizeof def);
 		return (keys_prompt_open(e, PROMPT_COMPARE, "compare with "
-		    "which policy (staircase, o1, cfs, eevdf, rr)",
-		    strcmp(e->model->policy, "o1") == 0 ? "staircase" : "o1"));
+		    "(up to 3, or off)", def));
 	}
 	v->compare_off = !v->compare_off;
 	v->layout_cols = -1;
 	draw_message(v, 0, "CPUs: %s", v->compare_off ? e->model->policy :
-	    "both policies side by side");
+	    "every policy side by side");
 	return (KEYS_HANDLED | KEYS_REDRAW);
 }
 

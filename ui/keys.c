@@ -241,21 +241,29 @@ static const struct keys_entry keys_table[] = {
 	    "Stop the daemon for every client, after asking." },
 	{ .keys = { 'c' },
 	  .action = KEYS_DO_VIEW_COMPARE,
-	  .help_keys = "c", .help = "two policies / one",
+	  .help_keys = "c C", .help = "policies compared",
 	  .man =
 	    "With a comparison running\n"
 	    ".Pq the protocol's Ic compare ,\n"
-	    "show the enforced policy and the shadow side by side (stacked\n"
-	    "on a narrow screen), the selected task marked in both, or the\n"
-	    "enforced one alone.\n"
-	    "With none, prompt for the policy to compare with\n"
-	    ".Po\n"
-	    ".Li o1\n"
-	    "by default,\n"
-	    ".Li staircase\n"
-	    "when o1 is enforced\n"
-	    ".Pc\n"
-	    "and start the comparison for every client." },
+	    "show every policy compared side by side (two by two on a wide\n"
+	    "screen, stacked on a narrow one), each in its own picture, and\n"
+	    "each task's share, runs and wake-up latency under each, or the\n"
+	    "enforced one alone with the task table.\n"
+	    "With none, prompt for the policies as\n"
+	    ".Ic C\n"
+	    "does." },
+	{ .keys = { 'C' },
+	  .action = KEYS_DO_VIEW_COMPARE, .flags = KEYS_CHANGES,
+	  .bar[KEYS_BAR] = "C compare..",
+	  .man =
+	    "Prompt for up to three policies to compare with the enforced\n"
+	    "one, e.g.\\&\n"
+	    ".Li o1,cfs,eevdf\n"
+	    "(spaces do as commas; the shadows now, else the first three\n"
+	    "not enforced, by default), or\n"
+	    ".Li off ,\n"
+	    "and start them for every client\n"
+	    ".Pq the protocol's Ic compare ." },
 	{ .keys = { 'w' },
 	  .action = KEYS_DO_VIEW_HISTORY,
 	  .help_keys = "w r e", .help = "timeline/rank line/log",

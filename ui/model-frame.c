@@ -277,36 +277,227 @@ cpus:
 	    m->ntasks != m->stage_ntasks) || m->sessions != sessions);
 }
 
+/* Whether any task or CPU line of the model carried quantities. */
+static int
+model_has_q(const struct model *m)
+{
+	int	i;
+
+	for (i = 0; i < m->ncpus; i++) {
+		if (m->cpus[i].qhas != 0 || m->cpus[i].norder >= 0)
+			return (1);
+	}
+	for (i = 0; i < m->ntasks; i++) {
+		if (m->tasks[i].qhas != 0)
+			return (1);
+	}
+	return (0);
+}
+
 /*
- * A frame ended: its shadow's lines (a full set each frame) become the
- * shadow model, or the shadow goes when the frame had none.
+ * A frame ended: each shadow's lines (a full set each frame) become its
+ * model; the shadows the frame had not go.
  */
 static void
 model_commit_shadow(struct model *m)
 {
-	struct model	*sh = m->shadow;
+	struct model	*sh;
+	int		 i;
 
 	memcpy(m->policy, m->stage_policy, sizeof m->policy);
+	memcpy(m->picture, m->stage_picture, sizeof m->picture);
 	memcpy(m->shadow_policy, m->stage_shadow, sizeof m->shadow_policy);
-	if (m->stage_shadow[0] == '\0') {
-		model_free(sh);
-		m->shadow = NULL;
-		return;
+	for (i = m->nstage_shadows; i < MODEL_SHADOWS; i++) {
+		model_free(m->shadows[i]);
+		m->shadows[i] = NULL;
 	}
-	sh->stage_tick = m->tick;
-	sh->stage_paused = m->paused;
-	sh->stage_speed = m->speed;
-	sh->stage_rr = m->rr;
-	sh->stage_live = m->live;
-	sh->stage_now = m->now;
-	sh->stage_alive = -1;
-	sh->stage_delta = 0;
-	sh->stage_ntasks = -1;
-	memcpy(sh->stage_scenario, m->scenario, sizeof sh->stage_scenario);
-	memcpy(sh->stage_policy, m->stage_shadow, sizeof sh->stage_policy);
-	sh->stage_shadow[0] = '\0';
-	model_commit(sh);
-	memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+	m->nshadows = m->nstage_shadows;
+	m->shadow = m->shadows[0];
+	for (i = 0; i < m->nshadows; i++) {
+		sh = m->shadows[i];
+		sh->stage_tick = m->tick;
+		sh->stage_paused = m->paused;
+		sh->stage_speed = m->speed;
+		sh->stage_rr = m->rr;
+		sh->stage_live = m->live;
+		sh->stage_now = m->now;
+		sh->stage_alive = -1;
+		sh->stage_delta = 0;
+		sh->stage_ntasks = -1;
+		memcpy(sh->stage_scenario, m->scenario,
+		    sizeof sh->stage_scenario);
+		memcpy(sh->stage_policy, m->stage_shadows[i],
+		    sizeof sh->stage_policy);
+		sh->stage_shadow[0] = '\0';
+		model_commit(sh);
+		memcpy(sh->policy, sh->stage_policy, sizeof sh->policy);
+		/* Its policy's, when its lines carry what that draws. */
+		snprintf(sh->picture, sizeof sh->picture, "%s",
+		    model_has_q(sh) ? model_picture_of(sh->policy) : "stairs");
+	}
+}
+
+/* The model a tally, why or swhy line is of: 0 m, i + 1 shadow i. */
+static struct model *
+model_who(struct model *m, int who)
+{
+	if (who == 0)
+		return (m);
+	if (who - 1 < m->nshadows)
+		return (m->shadows[who - 1]);
+	return (NULL);
+}
+
+/*
+ * A frame ended and the models with it: its tally lines go to their
+ * tasks, its why lines to their CPUs (a why of the enforced engine that
+ * is new goes to the event log too, "CPU0: ...").
+ */
+static void
+model_commit_whys(struct model *m)
+{
+	struct mstage_tally	*st;
+	struct mstage_why	*sw;
+	struct model		*to;
+	int			 i, j, n;
+
+	for (i = 0; i < m->ntally_stage; i++) {
+		st = &m->tally_stage[i];
+		if ((to = model_who(m, st->who)) != NULL &&
+		    (j = model_task_index(to, st->id)) != -1)
+			to->tasks[j].tally = st->t;
+	}
+	m->ntally_stage = 0;
+	for (i = 0; i < m->nwhy_stage; i++) {
+		sw = &m->why_stage[i];
+		if ((to = model_who(m, sw->who)) == NULL)
+			continue;
+		if (sw->cpu >= to->nwhy) {
+			n = sw->cpu + 1 > to->ncpus ? sw->cpu + 1 : to->ncpus;
+			to->why = xreallocarray(to->why, n, sizeof *to->why);
+			for (j = to->nwhy; j < n; j++)
+				to->why[j].tick = -1;
+			to->nwhy = n;
+		}
+		if (sw->who == 0 && (to->why[sw->cpu].tick != sw->w.tick ||
+		    strcmp(to->why[sw->cpu].text, sw->w.text) != 0)) {
+			char	buf[MODEL_TEXT_MAX + 16];
+
+			snprintf(buf, sizeof buf, "CPU%d: %s", sw->cpu,
+			    sw->w.text);
+			model_history_event(m, sw->w.tick, buf);
+		}
+		to->why[sw->cpu] = sw->w;
+	}
+	m->nwhy_stage = 0;
+}
+
+/*
+ * The index among the frame's policies (0 the enforced one's, i + 1
+ * shadow i's) from cur on whose name is policy, or -1.
+ */
+static int
+model_policy_from(const struct model *m, int cur, const char *policy)
+{
+	int	i;
+
+	for (i = cur; i <= m->nstage_shadows; i++) {
+		if (strcmp(i == 0 ? m->stage_policy :
+		    m->stage_shadows[i - 1], policy) == 0)
+			return (i);
+	}
+	return (-1);
+}
+
+/*
+ * A tally line: what a task got under a policy.  The enforced
+ * engine's come first, then each shadow's in turn, each in id order:
+ * a line of another policy, or an id not after the last, is the next
+ * policy's (the same policy may come twice).
+ */
+static int
+model_frame_tally(struct model *m, struct proto_fields *f)
+{
+	struct mstage_tally	 st;
+	const char		*s;
+	char			*end;
+	double			 d;
+	int			 who;
+
+	memset(&st, 0, sizeof st);
+	st.t.valid = 1;
+	if ((s = protocol_get(f, "policy")) == NULL ||
+	    model_parse_int(f, "id", &st.id, 1, 0) != 0 ||
+	    model_parse_long(f, "ticks", &st.t.ticks, 0) != 0 ||
+	    model_parse_long(f, "ran", &st.t.ran, 0) != 0 ||
+	    model_parse_long(f, "runs", &st.t.runs, 0) != 0 ||
+	    model_parse_long(f, "lat_p50", &st.t.p50, 0) != 0 ||
+	    model_parse_long(f, "lat_p95", &st.t.p95, 0) != 0 ||
+	    model_parse_long(f, "lat_max", &st.t.max, 0) != 0)
+		return (-1);
+	if (protocol_get(f, "lat_p50") == NULL)
+		st.t.p50 = st.t.p95 = st.t.max = -1;
+	if (protocol_get(f, "share") != NULL) {
+		d = strtod(protocol_get(f, "share"), &end);
+		if (*end != '\0' || d < 0)
+			return (-1);
+		st.t.share10 = (int)(d * 10 + 0.5);
+	}
+	who = m->tally_who;
+	if (model_policy_from(m, who, s) != who || st.id <= m->tally_last)
+		who = model_policy_from(m, who + (model_policy_from(m, who,
+		    s) == who), s);
+	if (who < 0)
+		return (0);		/* a policy not shown: ignored */
+	m->tally_who = who;
+	m->tally_last = st.id;
+	st.who = who;
+	m->tally_stage = model_append(m->tally_stage, &m->ntally_stage,
+	    &m->alloc_tally_stage, &st, sizeof st);
+	return (0);
+}
+
+/* A why line (shadow: swhy, its policy= says whose), staged. */
+static int
+model_frame_why_of(struct model *m, struct proto_fields *f, int shadow)
+{
+	struct mstage_why	 sw;
+	const char		*s;
+	int			 who;
+
+	memset(&sw, 0, sizeof sw);
+	if (model_parse_int(f, "cpu", &sw.cpu, 1, 0) != 0 || sw.cpu < 0 ||
+	    sw.cpu > 65535 ||
+	    model_parse_long(f, "tick", &sw.w.tick, 1) != 0 ||
+	    model_parse_int(f, "task", &sw.w.task, 0, 0) != 0 ||
+	    f->text == NULL)
+		return (-1);
+	model_parse_text(sw.w.text, sizeof sw.w.text, f->text);
+	who = 0;
+	if (shadow) {
+		if ((s = protocol_get(f, "policy")) == NULL)
+			return (-1);
+		if ((who = model_policy_from(m, 1, s)) < 0)
+			return (0);
+	}
+	sw.who = who;
+	m->why_stage = model_append(m->why_stage, &m->nwhy_stage,
+	    &m->alloc_why_stage, &sw, sizeof sw);
+	return (0);
+}
+
+/* A why line. */
+static int
+model_frame_why(struct model *m, struct proto_fields *f)
+{
+	return (model_frame_why_of(m, f, 0));
+}
+
+/* A swhy line. */
+static int
+model_frame_swhy(struct model *m, struct proto_fields *f)
+{
+	return (model_frame_why_of(m, f, 1));
 }
 
 /* A frame's `task` line, staged. */
@@ -494,23 +685,50 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 		{ &wire_view, model_frame_view, "bad view line" },
 		{ &wire_runs, model_frame_runs, "bad runs line" },
 		{ &wire_kruns, model_frame_kruns, "bad kruns line" },
+		{ &wire_tally, model_frame_tally, "bad tally line" },
+		{ &wire_why, model_frame_why, "bad why line" },
+		{ &wire_swhy, model_frame_swhy, "bad swhy line" },
 	};
+	const char			*s;
+	int				 k;
 	int				 got;
 
 	if (strcmp(f->word, "end") == 0) {
 		m->in_frame = 0;
 		model_commit(m);
 		model_commit_shadow(m);
+		model_commit_whys(m);
 		return (MODEL_FRAME);
 	}
-	/* The shadow's lines (compare NAME): its own model's. */
+	/*
+	 * The shadows' lines (compare a,b,c): each shadow's scpu lines,
+	 * then its stask lines, each shadow in turn; a scpu line after
+	 * stask lines is the next shadow's (the next whose policy= it
+	 * names: the same policy may come twice).
+	 */
 	if (strcmp(f->word, "scpu") == 0 || strcmp(f->word, "stask") == 0) {
-		if (m->shadow == NULL || m->stage_shadow[0] == '\0')
+		if (m->nstage_shadows == 0)
+			return (MODEL_NOTHING);
+		if (m->stage_sh < 0 ||
+		    (f->word[1] == 'c' && m->stage_sh_task)) {
+			k = m->stage_sh + 1;
+			s = protocol_get(f, "policy");
+			if (s != NULL && k < m->nstage_shadows &&
+			    model_policy_from(m, k + 1, s) > 0)
+				k = model_policy_from(m, k + 1, s) - 1;
+			m->stage_sh = k;
+			m->stage_sh_task = 0;
+		}
+		if (f->word[1] == 't')
+			m->stage_sh_task = 1;
+		if (m->stage_sh >= m->nstage_shadows)
 			return (MODEL_NOTHING);
 		f->word++;
-		if (model_frame_line(m->shadow, f, line) == MODEL_BAD) {
+		if (model_frame_line(m->shadows[m->stage_sh], f, line) ==
+		    MODEL_BAD) {
 			m->nbad++;
-			memcpy(m->bad, m->shadow->bad, sizeof m->bad);
+			memcpy(m->bad, m->shadows[m->stage_sh]->bad,
+			    sizeof m->bad);
 			return (MODEL_BAD);
 		}
 		return (MODEL_NOTHING);
@@ -530,34 +748,59 @@ model_frame_line(struct model *m, struct proto_fields *f, const char *line)
 }
 
 /*
- * A frame's policy= and shadow= (a word each; absent: the staircase,
- * and no shadow); a shadow model is made ready for its lines.
+ * A frame's policy=, picture= and shadow= (absent: the staircase, its
+ * stairs, and no shadow); a shadow model is made ready for its lines
+ * for each policy shadow= lists (up to MODEL_SHADOWS).
  */
 static void
 model_frame_policies(struct model *m, struct proto_fields *f)
 {
-	const char	*s;
+	struct model	*sh;
+	const char	*s, *p;
+	size_t		 len;
+	int		 i;
 
 	s = protocol_get(f, "policy");
 	snprintf(m->stage_policy, sizeof m->stage_policy, "%s",
 	    s != NULL && *s != '\0' ? s : "staircase");
+	s = protocol_get(f, "picture");
+	/* A daemon that names no picture sends no quantities: stairs. */
+	snprintf(m->stage_picture, sizeof m->stage_picture, "%s",
+	    s != NULL && *s != '\0' ? s : "stairs");
 	s = protocol_get(f, "shadow");
 	snprintf(m->stage_shadow, sizeof m->stage_shadow, "%s",
 	    s != NULL ? s : "");
-	if (m->stage_shadow[0] == '\0')
-		return;
-	if (m->shadow == NULL)
-		m->shadow = model_create();
-	m->shadow->greeted = 1;
-	m->shadow->nncpu_stage = 0;
-	m->shadow->ntask_stage = 0;
-	m->shadow->ngone_stage = 0;
+	m->nstage_shadows = 0;
+	m->stage_sh = -1;
+	m->stage_sh_task = 0;
+	m->ntally_stage = m->nwhy_stage = 0;
+	m->tally_who = 0;
+	m->tally_last = 0;
+	for (p = m->stage_shadow; *p != '\0' &&
+	    m->nstage_shadows < MODEL_SHADOWS; p += len + (p[len] == ',')) {
+		len = strcspn(p, ",");
+		if (len == 0 || len >= MODEL_WORD_MAX)
+			continue;
+		memcpy(m->stage_shadows[m->nstage_shadows], p, len);
+		m->stage_shadows[m->nstage_shadows++][len] = '\0';
+	}
+	for (i = 0; i < m->nstage_shadows; i++) {
+		if (m->shadows[i] == NULL)
+			m->shadows[i] = model_create();
+		sh = m->shadows[i];
+		sh->greeted = 1;
+		sh->nncpu_stage = 0;
+		sh->ntask_stage = 0;
+		sh->ngone_stage = 0;
+	}
 }
 
 /* Start a frame block. */
 enum model_got
 model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 {
+	int	i;
+
 	m->stage_paused = m->paused;
 	m->stage_speed = m->speed;
 	m->stage_rr = m->rr;
@@ -601,6 +844,11 @@ model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 	if (m->stage_session) {
 		m->nevents = 0;
 		m->nlog = 0;
+		m->nwhy = 0;		/* the old session's reasons */
+		for (i = 0; i < MODEL_SHADOWS; i++) {
+			if (m->shadows[i] != NULL)
+				m->shadows[i]->nwhy = 0;
+		}
 		runs_free(m->runs);
 		m->runs = NULL;
 		runs_free(m->kruns);	/* its kern strips too */

@@ -217,12 +217,83 @@ model_parse_session(struct proto_fields *f, int *live, long *now, int *alive,
 	return (0);
 }
 
+/* The names of the policies' quantities (enum mq, enum mcq). */
+static const char *const model_q_names[MQ_MAX] = {
+	"descent", "array", "bonus", "sleep_avg", "vruntime_us", "slice_us",
+	"left_us", "lag_us", "deadline_us", "eligible", "weight"
+};
+static const char *const model_cq_names[MCQ_MAX] = {
+	"expired_ms", "starve_ms", "best_expired", "nr_active", "nr_expired",
+	"min_vruntime_us", "next", "period_us", "V_us"
+};
+
+/*
+ * A key the line's reader does not know: one of the policy's
+ * quantities (names, n of them) into q and *has, or nothing (a newer
+ * daemon's).  -1: a quantity that is not a whole number.
+ */
+static int
+model_parse_q(const char *key, const char *s, const char *const *names,
+    int n, long *q, unsigned *has)
+{
+	long	v;
+	int	k;
+
+	for (k = 0; k < n; k++) {
+		if (strcmp(key, names[k]) != 0)
+			continue;
+		if (model_parse_num(s, &v, LONG_MIN) != 0)
+			return (-1);
+		q[k] = v;
+		*has |= 1u << k;
+		return (0);
+	}
+	return (0);
+}
+
+/* The order= of an rr cpu line: ids from the head, or - for none. */
+static int
+model_parse_order(const char *s, struct mcpu *c)
+{
+	char	*end;
+	long	 v;
+
+	c->norder = 0;
+	if (strcmp(s, "-") == 0)
+		return (0);
+	for (;;) {
+		v = strtol(s, &end, 10);
+		if (end == s || v <= 0 || v > INT_MAX)
+			return (-1);
+		if (c->norder < MODEL_ORDER)
+			c->order[c->norder++] = (int)v;
+		if (*end == '\0')
+			return (0);
+		if (*end != ',')
+			return (-1);
+		s = end + 1;
+	}
+}
+
 /* Parse a `cpu` line. */
 int
 model_parse_cpu(struct proto_fields *f, struct mcpu *c)
 {
+	int	i;
+
 	memset(c, 0, sizeof *c);
 	c->rank = c->iter = c->left = -1;
+	c->norder = -1;
+	for (i = 0; i < f->n; i++) {
+		if (f->f[i].value == NULL)
+			continue;
+		if (strcmp(f->f[i].key, "order") == 0) {
+			if (model_parse_order(f->f[i].value, c) != 0)
+				return (-1);
+		} else if (model_parse_q(f->f[i].key, f->f[i].value,
+		    model_cq_names, MCQ_MAX, c->q, &c->qhas) != 0)
+			return (-1);
+	}
 	if (model_parse_int(f, KC(ID), &c->id, 1, 0) != 0 || c->id < 0)
 		return (-1);
 	if (model_parse_int(f, KC(TASK), &c->task, 0, 0) != 0 || c->task < 0)
@@ -271,9 +342,15 @@ model_parse_task(const struct proto_fields *f, struct mtask *t)
 	t->cpus[0] = t->group[0] = t->exit[0] = '-';
 
 	for (i = 0; i < f->n; i++) {
-		if ((s = f->f[i].value) == NULL ||
-		    (key = wire_find(&wire_task, f->f[i].key, &hint)) < 0)
-			continue;	/* a newer daemon's */
+		if ((s = f->f[i].value) == NULL)
+			continue;
+		if ((key = wire_find(&wire_task, f->f[i].key, &hint)) < 0) {
+			/* The policy's quantities, or a newer daemon's. */
+			if (model_parse_q(f->f[i].key, s, model_q_names,
+			    MQ_MAX, t->q, &t->qhas) != 0)
+				return (-1);
+			continue;
+		}
 		switch (wire_task.field[key].type) {
 		case WIRE_INT:
 		case WIRE_INT_DASH:

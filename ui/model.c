@@ -56,6 +56,8 @@ model_table_clear(struct mtable *t)
 void
 model_free(struct model *m)
 {
+	int	i;
+
 	if (m == NULL)
 		return;
 	free(m->cpus);
@@ -73,7 +75,11 @@ model_free(struct model *m)
 	runs_free(m->runs);
 	runs_free(m->kruns);
 	free(m->log);
-	model_free(m->shadow);
+	free(m->why);
+	free(m->tally_stage);
+	free(m->why_stage);
+	for (i = 0; i < MODEL_SHADOWS; i++)
+		model_free(m->shadows[i]);
 	free(m);
 }
 
@@ -195,4 +201,59 @@ model_last_event(const struct model *m)
 	if (m->nevents == 0)
 		return (NULL);
 	return (m->events[(m->nevents - 1) % MODEL_EVENTS]);
+}
+
+/*
+ * The picture a policy is drawn with (SPEC.md section 10): what a
+ * frame's picture= says of the enforced engine, and of a shadow, whose
+ * frame lines name only its policy.  An unknown policy: the stairs.
+ */
+const char *
+model_picture_of(const char *policy)
+{
+	static const struct {
+		const char	*policy, *picture;
+	} pictures[] = {
+		{ "staircase", "stairs" }, { "o1", "arrays" },
+		{ "cfs", "vruntime" }, { "eevdf", "lag" }, { "rr", "queue" },
+	};
+	size_t	i;
+
+	for (i = 0; i < sizeof pictures / sizeof pictures[0]; i++) {
+		if (strcmp(policy, pictures[i].policy) == 0)
+			return (pictures[i].picture);
+	}
+	return ("stairs");
+}
+
+/*
+ * CPU cpu's last why, or NULL when none came (or the past is shown:
+ * frames of the past carry none, and the present's would mislead).
+ */
+const struct mwhy *
+model_why(const struct model *m, int cpu)
+{
+	if (!m->live || cpu < 0 || cpu >= m->nwhy || m->why[cpu].tick < 0)
+		return (NULL);
+	return (&m->why[cpu]);
+}
+
+/* A task's quantity k into *v: 0, or -1 when its line had none. */
+int
+model_q(const struct mtask *t, enum mq k, long *v)
+{
+	if (!(t->qhas & 1u << k))
+		return (-1);
+	*v = t->q[k];
+	return (0);
+}
+
+/* A CPU's quantity k, as model_q. */
+int
+model_cq(const struct mcpu *c, enum mcq k, long *v)
+{
+	if (!(c->qhas & 1u << k))
+		return (-1);
+	*v = c->q[k];
+	return (0);
 }

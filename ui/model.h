@@ -22,6 +22,8 @@
 #define MODEL_LOG	256	/* events kept for the event log pane */
 #define MODEL_RUNS_TICKS 20000	/* ticks of runs kept per CPU */
 #define MODEL_RUNS_CAP	16384	/* runs kept per CPU */
+#define MODEL_SHADOWS	3	/* compare a,b,c: shadows at most */
+#define MODEL_ORDER	64	/* a cpu line's order= ids kept (rr) */
 
 struct runs;
 
@@ -30,6 +32,57 @@ enum mtask_state {
 	MTASK_RUNNABLE,
 	MTASK_RUNNING,
 	MTASK_EXITED
+};
+
+/*
+ * A policy's own quantities of a task (SPEC.md section 10), as the
+ * task lines carry them after bottom= (docs/PROTOCOL.md, "The task
+ * line"): what its picture is drawn with.  The client does no sums
+ * with them: it places, labels and compares what it is given.
+ */
+enum mq {
+	MQ_DESCENT,		/* staircase: descents begun */
+	MQ_ARRAY,		/* o1: 0 active, 1 expired */
+	MQ_BONUS,		/* o1: -5..+5 */
+	MQ_SLEEP_AVG,		/* o1: ms */
+	MQ_VRUNTIME,		/* cfs: less min_vruntime; eevdf: less V (us) */
+	MQ_SLICE_US,		/* cfs */
+	MQ_LEFT_US,		/* cfs */
+	MQ_LAG,			/* eevdf: us of CPU time */
+	MQ_DEADLINE,		/* eevdf: less V (us) */
+	MQ_ELIGIBLE,		/* eevdf: 0/1 */
+	MQ_WEIGHT,		/* cfs, eevdf: load weight, nice 0 = 1024 */
+	MQ_MAX
+};
+
+/* The same for a CPU's runqueue (the cpu line's rq fields). */
+enum mcq {
+	MCQ_EXPIRED_MS,		/* o1: the expired array's age */
+	MCQ_STARVE_MS,		/* o1: the age it starves at */
+	MCQ_BEST_EXPIRED,	/* o1: 140 none */
+	MCQ_NR_ACTIVE,
+	MCQ_NR_EXPIRED,
+	MCQ_MIN_VRUNTIME,	/* cfs: us; eevdf: less V */
+	MCQ_NEXT,		/* cfs, eevdf: the task next; 0 none */
+	MCQ_PERIOD,		/* cfs: us */
+	MCQ_V,			/* eevdf: us */
+	MCQ_MAX
+};
+
+/* What a task got under one policy (a tally line); valid 0: none came. */
+struct mtally {
+	int		 valid;
+	long		 ticks;
+	int		 share10;	/* share x 10 */
+	long		 ran, runs;
+	long		 p50, p95, max;	/* -1: it never woke */
+};
+
+/* Why a CPU runs what it runs (a why or swhy line); tick -1: none. */
+struct mwhy {
+	long		 tick;
+	int		 task;
+	char		 text[MODEL_TEXT_MAX];
 };
 
 /* One task as the last frame showed it. */
@@ -58,6 +111,10 @@ struct mtask {
 	char		 cpus[64];	/* allowed set, as sent */
 	char		 group[MODEL_NAME_MAX];
 	char		 exit[64];
+	/* The policy's quantities: q[k] valid when qhas has 1 << k. */
+	long		 q[MQ_MAX];
+	unsigned	 qhas;
+	struct mtally	 tally;	/* under this model's policy */
 
 	/*
 	 * For %cpu (model_pct): ran at the model's samples, sample q in
@@ -82,6 +139,11 @@ struct mcpu {
 	int		 rank;		/* -1 when idle */
 	int		 iter;
 	int		 left;
+	/* The policy's quantities of its runqueue, as a task's. */
+	long		 q[MCQ_MAX];
+	unsigned	 qhas;
+	int		 order[MODEL_ORDER];	/* rr: the FIFO from its head */
+	int		 norder;		/* -1: no order= came */
 };
 
 /* The article's table for one task (the `table` command). */
@@ -205,15 +267,26 @@ struct model {
 	int		 names_dirty;
 
 	/*
-	 * The policies (SPEC.md section 6): the enforced engine's
-	 * (policy=), and the shadow's of `compare NAME` (shadow=; "" and
-	 * shadow NULL when the last frame had none).  The shadow is a model
-	 * of its own, of the frame's scpu and stask lines: its tasks, CPUs,
-	 * tick; nothing else of it is used.
+	 * The policies (SPEC.md sections 6 and 10): the enforced engine's
+	 * (policy=) and its picture (picture=), and the shadows' of
+	 * `compare a,b,c` (shadow=; nshadows 0 when the last frame had
+	 * none).  Each shadow is a model of its own, of the frame's scpu
+	 * and stask lines: its tasks, CPUs, tick, tallies and why lines;
+	 * nothing else of it is used.  shadow is shadows[0] (or NULL).
 	 */
 	char		 policy[MODEL_WORD_MAX];
-	char		 shadow_policy[MODEL_WORD_MAX];
+	char		 picture[MODEL_WORD_MAX];
+	char		 shadow_policy[MODEL_WORD_MAX];	/* "a,b,c" */
 	struct model	*shadow;
+	struct model	*shadows[MODEL_SHADOWS];
+	int		 nshadows;
+
+	/*
+	 * Each CPU's last why (why[c] for CPU c, nwhy of them): kept from
+	 * frame to frame, as a delta frame sends only the new ones.
+	 */
+	struct mwhy	*why;
+	int		 nwhy;
 
 	char		 caption[MODEL_TEXT_MAX];
 	/*
@@ -273,6 +346,25 @@ struct model {
 	int		 stage_session;	/* the frame starts a new session */
 	char		 stage_policy[MODEL_WORD_MAX];
 	char		 stage_shadow[MODEL_WORD_MAX];	/* "": none */
+	char		 stage_picture[MODEL_WORD_MAX];
+	char		 stage_shadows[MODEL_SHADOWS][MODEL_WORD_MAX];
+	int		 nstage_shadows;
+	int		 stage_sh;	/* the shadow scpu/stask lines go to */
+	int		 stage_sh_task;	/* its stask lines began */
+	/* tally, why and swhy lines, applied when the frame ends */
+	struct mstage_tally {
+		int		 who;	/* 0 this model, i + 1 shadow i */
+		int		 id;
+		struct mtally	 t;
+	}		*tally_stage;
+	int		 ntally_stage, alloc_tally_stage;
+	int		 tally_who, tally_last;
+	struct mstage_why {
+		int		 who;
+		int		 cpu;
+		struct mwhy	 w;
+	}		*why_stage;
+	int		 nwhy_stage, alloc_why_stage;
 	struct mtable	 table_stage;
 	struct mscenario *scen_stage;
 	int		 nscen_stage;
@@ -321,6 +413,11 @@ const char	*model_description(const struct model *);
 
 /* model-feed.c */
 enum model_got	 model_feed(struct model *, const char *line);
+
+const char	*model_picture_of(const char *policy);
+const struct mwhy *model_why(const struct model *, int cpu);
+int		 model_q(const struct mtask *, enum mq, long *);
+int		 model_cq(const struct mcpu *, enum mcq, long *);
 
 /* model-pct.c */
 int		 model_pct(const struct model *, const struct mtask *);

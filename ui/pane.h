@@ -71,6 +71,9 @@ int		 compare_draw(struct draw *, int y, int avail);
 /* tasktab.c */
 void		 tasktab_draw(struct draw *, int y, int h);
 
+/* tallytab.c */
+void		 tallytab_draw(struct draw *, int y, int h);
+
 /* article.c */
 int		 article_lines(struct draw *, int most);
 int		 article_rows(const struct draw *);

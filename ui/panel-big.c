@@ -137,7 +137,7 @@ panel_big(const struct draw *d, int avail)
 	int			 nrank, tall;
 
 	if (v->big == BIG_OFF || m->ncpus < 1 || m->ncpus > 2 ||
-	    v->cpu_view == VIEW_LIST ||
+	    v->cpu_view == VIEW_LIST || !picture_stairs(m) ||
 	    d->g->w / m->ncpus < PANEL_BIG_MINW)
 		return (0);
 	nrank = d->bottom - d->top_static + 1;

@@ -238,6 +238,12 @@ panel_draw(struct draw *d, int y, int avail)
 	d->names = m->names;
 	d->nnames = m->nnames;
 
+	/* A policy drawn other than as stairs: its picture (picture.c). */
+	if (!picture_stairs(m)) {
+		v->big_shown = 0;
+		lines = picture_layout(d, y, avail);
+		goto out;
+	}
 	d->tall = panel_big(d, avail);
 	v->big_shown = d->tall > 0;
 	if (d->tall > 0)
@@ -259,7 +265,7 @@ panel_draw(struct draw *d, int y, int avail)
 		lines = cpulist_draw(d, y, avail);
 	else if (cols > 0)
 		lines = panel_layout(d, y, avail, cols);
-
+out:
 	d->names = NULL;
 	d->nnames = 0;
 	d->tall = 0;

@@ -1,9 +1,11 @@
 /*
  * panel-int.h -- the CPUs' insides, shared by their files alone, each
  * calling only those before it: panel-ranks.c (the rank rows),
- * panel-line.c (the tasks on a stair), panel-big.c (big type), panel.c
- * (the index, a panel, a layout), cpulist.c (the list) and
- * panel-choose.c (the layout chosen, and panel_draw).
+ * panel-line.c (the tasks on a stair), picture-base.c (what a policy's
+ * picture is drawn with; the why under a CPU), panel-big.c (big type),
+ * panel.c (the index, a panel, a layout), cpulist.c (the list),
+ * picture-draw.c and picture.c (each policy's picture and their
+ * layout) and panel-choose.c (the layout chosen, and panel_draw).
  */
 #ifndef STAIRS_UI_PANEL_INT_H
 #define STAIRS_UI_PANEL_INT_H
@@ -42,6 +44,14 @@ void		 panel_big_banner(struct draw *, int cpu, int x0, int y0,
 /* panel-choose.c */
 int		 panel_choose(struct draw *, int y, int avail);
 int		 panel_choose_keep(struct draw *, int y, int avail, int *lines);
+
+/* picture-base.c, picture.c: the pictures (their insides: picture-int.h) */
+int		 picture_stairs(const struct model *);
+void		 picture_why_border(struct draw *, int cpu, int x, int y,
+		     int xmax);
+void		 picture_why_after(struct draw *, int cpu, int y, int x0,
+		     int xmax);
+int		 picture_layout(struct draw *, int y, int avail);
 
 /* cpulist.c */
 int		 cpulist_draw(struct draw *, int y, int avail);

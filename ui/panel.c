@@ -265,6 +265,9 @@ panel_one(struct draw *d, int cpu, int x, int y, int w, int h,
 	}
 	if (pg->tall > 1)
 		panel_big_banner(d, cpu, ix, y + 1, ix + iw - 1, y + h - 1);
+	/* Why the CPU runs what it runs, on the bottom border. */
+	if (h >= 3)
+		picture_why_border(d, cpu, x, y + h - 1, x + w);
 }
 
 /*

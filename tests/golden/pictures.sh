@@ -1,0 +1,36 @@
+#!/bin/sh
+# pictures.sh -- record the frames test_draw draws each policy's picture
+# from (tests/golden/pictures_*.frame), from a real daemon: each
+# scenario paused, reset to tick 0, switched to the policy (and its
+# shadows), stepped, and one full frame taken.  Paused and stepped, the
+# frames are the same at every recording.  Usage, from the top of the
+# tree after `make`:  sh tests/golden/pictures.sh
+set -eu
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# record NAME SCENARIO POLICY COMPARE STEPS
+record() {
+	sock=$dir/sock.$1
+	./stairsd -f -S "$sock" --scenario "$2" 2>"$dir/err" &
+	pid=$!
+	n=0
+	while [ ! -S "$sock" ] && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	printf 'pause\nreset\npause\npolicy %s\ncompare %s\nstep %s\n' \
+	    "$3" "$4" "$5" | socat - "UNIX-CONNECT:$sock" >/dev/null
+	(echo "subscribe 1"; sleep 1) | socat - "UNIX-CONNECT:$sock" |
+	    sed -n '1p; /^frame /,/^end$/p' | sed '/^end$/q' \
+	    >"tests/golden/pictures_$1.frame"
+	echo shutdown | socat - "UNIX-CONNECT:$sock" >/dev/null
+	wait $pid
+}
+record o1 o1-vs-staircase o1 off 640
+record cfs o1-vs-staircase cfs off 640
+record eevdf o1-vs-staircase eevdf off 640
+record rr o1-vs-staircase rr off 640
+record four o1-vs-staircase eevdf staircase,o1,cfs 640
+record eight eight-cpus eevdf off 1500
+record two two-cpus-balance cfs eevdf 800
+record sixty4 tests/golden/pictures.cfg cfs o1,eevdf 300
