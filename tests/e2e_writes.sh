@@ -131,6 +131,8 @@ ask "sleep inter 50" "nice low 5" >/dev/null
 wait_for 5 "record=failed" sh -c "[ \"\$(printf 'status\n' | timeout 5 socat -t 2 - UNIX-CONNECT:$sock 2>/dev/null | sed -n 's/.* record=\([a-z]*\).*/\1/p')\" = failed ]" >/dev/null &&
     ok "a recording whose directory went says record=failed" ||
     fail "directory removed: status says record=$(record_state)"
+# The event comes with the subscriber's next frame (10 a second).
+wait_for 5 "the event" grep -q '^event .*record.*failed' "$tmp/sub.out" >/dev/null
 ev=$(grep '^event .*record.*failed' "$tmp/sub.out" | head -1)
 case "$ev" in
 *deleted*|*removed*) ok "the event log says why: $ev" ;;
