@@ -454,13 +454,69 @@ bar_caption_lines(struct draw *d)
 {
 	const char	*right, *cap = bar_caption_text(d);
 	enum col	 col;
+	int		 room = bar_room_shown(d);
 
 	if (cap[0] == '\0')
-		return (1);
+		return (1 + room);
 	right = bar_right(d, &col);
 	if (grid_width(cap) <= bar_right_x(d, right) - 4)
+		return (1 + room);
+	return (2 + room);
+}
+
+/*
+ * Is the room's question shown (SPEC.md section 12): open, or revealed
+ * with its votes beside the answer, with its choices known?  A line of
+ * its own above the caption then.
+ */
+int
+bar_room_shown(struct draw *d)
+{
+	const struct model	*m = d->m;
+
+	if (!m->live)
+		return (0);
+	if (m->nchoices > 0 && strcmp(m->ask, "open") == 0)
 		return (1);
-	return (2);
+	/* The answer up (held by the caption line): the votes beside it. */
+	return (m->rnchoices > 0 && d->v->captions.fed &&
+	    d->v->captions.shown.answer);
+}
+
+/*
+ * The room's line at y: each choice by its digit with its votes ("1
+ * At once 0 · 2 At 20 ms 3 · ..."), how to answer while it is open, the
+ * total; a choice's text cut to share the width.
+ */
+static void
+bar_room(struct draw *d, int y)
+{
+	const struct model	*m = d->m;
+	struct grid		*g = d->g;
+	char			 head[64];
+	const int		*votes;
+	int			 i, x, n, total = 0, each, open;
+
+	open = m->nchoices > 0 && strcmp(m->ask, "open") == 0;
+	n = open ? m->nchoices : m->rnchoices;
+	votes = open ? m->votes : m->rvotes;
+	for (i = 1; i <= n; i++)
+		total += votes[i];
+	if (open)
+		snprintf(head, sizeof head, "answer 1-%d (%d so far):", n,
+		    total);
+	else
+		snprintf(head, sizeof head, "the room answered (%d):", total);
+	x = grid_text(g, 1, y, g->w, head, COL_PAUSED);
+	each = (g->w - x - 1) / n - 6;
+	if (each < 4)
+		each = 4;
+	for (i = 1; i <= n && x < g->w - 1; i++) {
+		x = grid_textf(g, x + 1, y, g->w, COL_CAPTION, " %d ", i);
+		x = grid_textf(g, x, y, g->w, COL_DEFAULT, "%.*s", each,
+		    open ? m->choices[i] : m->rchoices[i]);
+		x = grid_textf(g, x, y, g->w, COL_RUNNING, " %d", votes[i]);
+	}
 }
 
 /*
@@ -481,6 +537,11 @@ bar_caption(struct draw *d, int y, int lines)
 	size_t			 n;
 	char			 buf[MODEL_DESC_MAX];
 
+	if (bar_room_shown(d) && lines > 1) {
+		bar_room(d, y);
+		y++;
+		lines--;
+	}
 	grid_put(g, 1, y, d->gl->quote, COL_CAPTION);
 	right = bar_right(d, &col);
 	mx = bar_right_x(d, right);

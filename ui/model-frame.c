@@ -271,6 +271,12 @@ cpus:
 		m->nchoices = m->stage_nchoices;
 		memcpy(m->choices, m->stage_choices, sizeof m->choices);
 	}
+	if (strcmp(m->ask, "revealed") == 0 && m->nchoices > 0) {
+		m->rnchoices = m->nchoices;
+		memcpy(m->rchoices, m->choices, sizeof m->rchoices);
+		memcpy(m->rvotes, m->votes, sizeof m->rvotes);
+	} else if (m->stage_session)
+		m->rnchoices = 0;
 	m->frames++;
 	/* A delta on a model that missed something: ask for a full one. */
 	m->desync = m->stage_delta && ((m->stage_ntasks >= 0 &&

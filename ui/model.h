@@ -298,6 +298,13 @@ struct model {
 	int		 nchoices;
 	char		 choices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
 	int		 votes[MODEL_CHOICES_MAX + 1];
+	/*
+	 * The last question revealed, kept while its answer is up (the
+	 * daemon says revealed only until the next lesson event).
+	 */
+	int		 rnchoices;
+	char		 rchoices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
+	int		 rvotes[MODEL_CHOICES_MAX + 1];
 	char		 events[MODEL_EVENTS][MODEL_TEXT_MAX];
 	int		 nevents;	/* total seen; newest at (n-1)%N */
 

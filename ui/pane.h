@@ -55,6 +55,7 @@ struct draw {
 size_t		 bar_wrap(const char *, int width);
 void		 bar_status(struct draw *);
 int		 bar_caption_lines(struct draw *);
+int		 bar_room_shown(struct draw *);
 void		 bar_caption(struct draw *, int y, int lines);
 void		 bar_keys(struct draw *, int y);
 
