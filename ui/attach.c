@@ -99,12 +99,13 @@ attach_nap(int ms)
 }
 
 /*
- * Start stairsd with the demo on this socket, detached in its own
- * session, and wait (bounded) until it accepts.  Its stderr stays ours,
- * so what it says before it detaches is seen.
+ * Start stairsd with the demo (replay: playing that recording) on this
+ * socket, detached in its own session, and wait (bounded) until it
+ * accepts.  Its stderr stays ours, so what it says before it detaches
+ * is seen.
  */
 int
-attach_start(const char *path, char **cause)
+attach_start(const char *path, const char *replay, char **cause)
 {
 	char	*prog;
 	pid_t	 pid;
@@ -124,7 +125,11 @@ attach_start(const char *path, char **cause)
 			if (fd > STDERR_FILENO)
 				close(fd);
 		}
-		execlp(prog, "stairsd", "-S", path, (char *)NULL);
+		if (replay != NULL)
+			execlp(prog, "stairsd", "-S", path, "--replay", replay,
+			    (char *)NULL);
+		else
+			execlp(prog, "stairsd", "-S", path, (char *)NULL);
 		fprintf(stderr, "stairs: %s: %s\n", prog, strerror(errno));
 		_exit(127);
 	}

@@ -6,6 +6,7 @@
 #define STAIRS_UI_ATTACH_H
 
 int		 attach_connect(const char *path, char **cause);
-int		 attach_start(const char *path, char **cause);
+int		 attach_start(const char *path, const char *replay,
+		     char **cause);
 
 #endif

@@ -279,7 +279,7 @@ bar_status(struct draw *d)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
-	struct bar_piece	 p[14];
+	struct bar_piece	 p[15];
 	char			 right[64];
 	int			 x, rx, i, n = 0, w, drop;
 
@@ -331,6 +331,11 @@ bar_status(struct draw *d)
 	if (d->v->readonly) {
 		snprintf(p[n].text, sizeof p[0].text, "READ-ONLY");
 		p[n++].col = COL_READONLY;
+	}
+	if (m->parts > 0) {
+		snprintf(p[n].text, sizeof p[0].text, "REPLAY part %d/%d",
+		    m->part, m->parts);
+		p[n++].col = COL_PAUSED;
 	}
 	if (m->dropped > 0)
 		snprintf(p[n++].text, sizeof p[0].text, "dropped %ld",

@@ -33,6 +33,7 @@ static int (*const keys_actions[KEYS_ACTIONS])(struct keys_env *, int) = {
 	[KEYS_DO_CLOCK_SEEK] = keys_clock_seek,
 	[KEYS_DO_CLOCK_MARK] = keys_clock_mark,
 	[KEYS_DO_ROOM_ANSWER] = keys_room_answer,
+	[KEYS_DO_SESSION_PART] = keys_session_part,
 	[KEYS_DO_CLOCK_PRESENT] = keys_clock_present,
 	[KEYS_DO_CLOCK_GOTO] = keys_clock_goto,
 	[KEYS_DO_SESSION_PICKER] = keys_session_picker,

@@ -133,6 +133,8 @@ keys_prompt_done(struct keys_env *e)
 		return (keys_prompt_speed(e));
 	if (kind == PROMPT_GOTO)
 		return (keys_clock_goto_done(e, v->prompt_buf));
+	if (kind == PROMPT_PART)
+		return (keys_session_part_done(e, v->prompt_buf));
 	if (kind == PROMPT_COMPARE) {
 		/* "o1 cfs" and "o1, cfs" are "o1,cfs"; four is too many. */
 		for (p = v->prompt_buf, ms = 0; *p != '\0'; p++) {

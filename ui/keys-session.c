@@ -4,6 +4,7 @@
  * (q) and stopping the daemon for every client (Q, after asking).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -145,6 +146,41 @@ keys_session_reset_do(struct keys_env *e)
 	else
 		snprintf(what, sizeof what, "reset");
 	return (keys_send(e, PEND_ACTION, what, "reset"));
+}
+
+/* P: a recording played (stairs --replay): ask which part to open. */
+int
+keys_session_part(struct keys_env *e, int key)
+{
+	char	label[64], init[16];
+
+	if (e->model->parts == 0) {
+		draw_message(e->view, 0, "P: not a recording (stairs --replay "
+		    "FILE plays one)");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(label, sizeof label, "part (1..%d)", e->model->parts);
+	snprintf(init, sizeof init, "%d", e->model->part < e->model->parts ?
+	    e->model->part + 1 : 1);
+	return (keys_prompt_open(e, PROMPT_PART, label, init));
+}
+
+/* The part prompt was entered: open that part, at tick 0, paused. */
+int
+keys_session_part_done(struct keys_env *e, const char *s)
+{
+	char	*end, cmd[32], what[48];
+	long	 n;
+
+	n = strtol(s, &end, 10);
+	if (end == s || *end != '\0' || n < 1 || n > e->model->parts) {
+		draw_message(e->view, 1, "part: a number from 1 to %d, not %s",
+		    e->model->parts, s);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(cmd, sizeof cmd, "part %ld", n);
+	snprintf(what, sizeof what, "part %ld of %d", n, e->model->parts);
+	return (keys_send(e, PEND_ACTION, what, cmd));
 }
 
 /* q: detach, leaving the daemon running. */

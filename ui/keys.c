@@ -216,6 +216,13 @@ static const struct keys_entry keys_table[] = {
 	    "it, from any client, read-only ones too; the presenter's\n"
 	    "screen counts the votes, and the reveal shows them beside the\n"
 	    "answer." },
+	{ .keys = { 'P' },
+	  .action = KEYS_DO_SESSION_PART,
+	  .help_keys = "P", .help = "a recording's part",
+	  .man =
+	    "Playing a recording\n"
+	    ".Pq Fl -replay :\n"
+	    "prompt for the part to open, at tick 0, paused." },
 	{ .keys = { '?', KEY_F(1) },
 	  .action = KEYS_DO_VIEW_HELP,
 	  .help_keys = "? F1", .help = "this help",

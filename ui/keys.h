@@ -57,6 +57,7 @@ enum keys_prompt {
 	PROMPT_SPEED,
 	PROMPT_COMPARE,		/* a policy to compare with */
 	PROMPT_GOTO,		/* a tick or a mark to seek to */
+	PROMPT_PART,		/* a part of the recording played */
 	PROMPT_KILL,		/* y/N: kill prompt_task */
 	PROMPT_SHUTDOWN,	/* y/N: stop the daemon for everyone */
 	PROMPT_RESET,		/* y/N: reset, dropping the session */
@@ -89,6 +90,7 @@ enum keys_action {
 	KEYS_DO_CLOCK_SEEK,
 	KEYS_DO_CLOCK_MARK,
 	KEYS_DO_ROOM_ANSWER,
+	KEYS_DO_SESSION_PART,
 	KEYS_DO_CLOCK_PRESENT,
 	KEYS_DO_CLOCK_GOTO,
 	KEYS_DO_SESSION_PICKER,
@@ -173,6 +175,8 @@ int		 keys_clock_pause(struct keys_env *, int);
 int		 keys_clock_seek(struct keys_env *, int);
 int		 keys_clock_mark(struct keys_env *, int);
 int		 keys_room_answer(struct keys_env *, int);
+int		 keys_session_part(struct keys_env *, int);
+int		 keys_session_part_done(struct keys_env *, const char *);
 int		 keys_clock_present(struct keys_env *, int);
 int		 keys_clock_goto(struct keys_env *, int);
 int		 keys_clock_goto_done(struct keys_env *, const char *);

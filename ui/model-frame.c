@@ -265,6 +265,8 @@ cpus:
 	m->dropped = m->stage_dropped;
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
 	memcpy(m->ask, m->stage_ask, sizeof m->ask);
+	m->part = m->stage_part;
+	m->parts = m->stage_parts;
 	memcpy(m->votes, m->stage_votes, sizeof m->votes);
 	/* A frame without choice lines keeps the question's. */
 	if (m->stage_nchoices > 0 || m->ask[0] == '\0') {
@@ -867,5 +869,9 @@ model_frame_start(struct model *m, struct proto_fields *f, const char *line)
 	model_frame_policies(m, f);
 	if (model_frame_ask(m, f) != 0)
 		return (model_bad(m, line, "bad votes"));
+	m->stage_part = m->stage_parts = 0;
+	if (model_parse_int(f, KH(PART), &m->stage_part, 0, 0) != 0 ||
+	    model_parse_int(f, KH(PARTS), &m->stage_parts, 0, 0) != 0)
+		return (model_bad(m, line, "bad part"));
 	return (MODEL_NOTHING);
 }

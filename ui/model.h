@@ -302,6 +302,9 @@ struct model {
 	 * The last question revealed, kept while its answer is up (the
 	 * daemon says revealed only until the next lesson event).
 	 */
+	int		 part, parts;	/* a recording played: part N of M;
+					   parts 0: not a recording */
+	int		 stage_part, stage_parts;
 	int		 rnchoices;
 	char		 rchoices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
 	int		 rvotes[MODEL_CHOICES_MAX + 1];

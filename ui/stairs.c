@@ -8,8 +8,10 @@
  * keys-handle.c).
  */
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <getopt.h>
 #include <locale.h>
 #include <signal.h>
@@ -87,6 +89,23 @@ stairs_ms(void)
 	return ((long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/*
+ * Stop the daemon on fd (a recording's, ours alone): send shutdown and
+ * wait (at most 2 s) until it has read it and closed.
+ */
+static void
+stairs_shutdown(int fd)
+{
+	struct pollfd	pfd = { fd, POLLIN, 0 };
+	char		buf[256];
+
+	if (write(fd, "shutdown\n", 9) != 9)
+		return;
+	shutdown(fd, SHUT_WR);
+	while (poll(&pfd, 1, 2000) > 0 && read(fd, buf, sizeof buf) > 0)
+		;
+}
+
 /* Say how to use stairs. */
 static void
 stairs_usage(FILE *f)
@@ -94,6 +113,7 @@ stairs_usage(FILE *f)
 	fprintf(f,
 	    "usage: stairs [-r] [--follow] [--theme dark|light|projector] "
 	    "[-S socket]\n"
+	    "       stairs --replay FILE [-S socket]\n"
 	    "Draw every CPU's staircase live from a stairsd daemon, starting\n"
 	    "one with the built-in demo if none listens on the socket.\n"
 	    "  -S SOCKET   the daemon's socket (default "
@@ -104,6 +124,9 @@ stairs_usage(FILE *f)
 	    "              (the last client to act) shows: task, panes, scroll\n"
 	    "  --theme T   colours for a dark terminal (the default), a light\n"
 	    "              one, or a projector (high contrast, thick stairs)\n"
+	    "  --replay FILE  play a recording (stairsd(8)) in a daemon\n"
+	    "              of its own, part by part (P), seek and speed as\n"
+	    "              live; it stops when the client quits\n"
 	    "  -h, --help  this help;  -V, --version  the version\n"
 	    "Keys: ? or F1 in the client.  q detaches, Q stops the daemon.\n");
 }
@@ -532,11 +555,12 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ "follow", no_argument, NULL, 'F' },
 		{ "theme", required_argument, NULL, 'T' },
+		{ "replay", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct client	 c;
 	struct timeval	 tv;
-	char		*path = NULL, *cause = NULL;
+	char		*path = NULL, *cause = NULL, *replay = NULL;
 	int		 ch, fd, status, theme;
 
 	setlocale(LC_ALL, "");
@@ -569,6 +593,15 @@ main(int argc, char **argv)
 			free(path);
 			path = xstrdup(optarg);
 			break;
+		case 'P':
+			free(replay);
+			if ((replay = realpath(optarg, NULL)) == NULL) {
+				fprintf(stderr, "stairs: --replay %s: %s\n",
+				    optarg, strerror(errno));
+				free(path);
+				return (2);
+			}
+			break;
 		case 'V':
 			printf("stairs %s\n", STAIRS_VERSION);
 			return (0);
@@ -589,12 +622,25 @@ main(int argc, char **argv)
 		free(path);
 		return (1);
 	}
-	if (path == NULL)
+	if (path == NULL && replay != NULL) {
+		/* A daemon of its own, beside the default one. */
+		char	*def = sock_default_path();
+
+		path = xasprintf("%s.replay-%ld", def, (long)getpid());
+		free(def);
+	} else if (path == NULL)
 		path = sock_default_path();
 	c.path = path;
 	signal(SIGPIPE, SIG_IGN);
 
-	if ((fd = attach_connect(path, &cause)) == -1) {
+	if (replay != NULL) {
+		if ((fd = attach_start(path, replay, &cause)) == -1) {
+			fprintf(stderr, "stairs: %s\n", cause);
+			free(cause);
+			free(replay);
+			return (1);
+		}
+	} else if ((fd = attach_connect(path, &cause)) == -1) {
 		if (cause != NULL) {
 			fprintf(stderr, "stairs: %s\n", cause);
 			free(cause);
@@ -606,7 +652,7 @@ main(int argc, char **argv)
 			    strerror(errno));
 			return (1);
 		}
-		if ((fd = attach_start(path, &cause)) == -1) {
+		if ((fd = attach_start(path, NULL, &cause)) == -1) {
 			fprintf(stderr, "stairs: %s\n", cause);
 			free(cause);
 			return (1);
@@ -664,6 +710,15 @@ main(int argc, char **argv)
 	if (c.why != NULL)
 		fprintf(stderr, "stairs: %s\n", c.why);
 	stairs_free(&c);
+	/* The recording's daemon was ours alone: it goes with us. */
+	if (replay != NULL) {
+		if ((fd = attach_connect(path, &cause)) != -1) {
+			stairs_shutdown(fd);
+			close(fd);
+		}
+		free(cause);
+		free(replay);
+	}
 	free(path);
 	return (status);
 }
