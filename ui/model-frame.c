@@ -387,7 +387,14 @@ model_commit_whys(struct model *m)
 				to->why[j].tick = -1;
 			to->nwhy = n;
 		}
-		if (sw->who == 0 && (to->why[sw->cpu].tick != sw->w.tick ||
+		/*
+		 * Into the event log too in slow motion or stepping: at
+		 * speed, hundreds a second would bury the lesson's events
+		 * (the line under each CPU says the last one).
+		 */
+		if (sw->who == 0 && (m->stage_paused ||
+		    m->stage_speed <= MODEL_WHY_LOG_SPEED) &&
+		    (to->why[sw->cpu].tick != sw->w.tick ||
 		    strcmp(to->why[sw->cpu].text, sw->w.text) != 0)) {
 			char	buf[MODEL_TEXT_MAX + 16];
 

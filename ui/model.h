@@ -12,6 +12,7 @@
 #define MODEL_NAME_MAX	32	/* task names: 1-31 chars + NUL */
 #define MODEL_TEXT_MAX	256	/* captions, events, messages */
 #define MODEL_CHOICES_MAX	9	/* an ask's choices at most */
+#define MODEL_WHY_LOG_SPEED	0.2	/* whys logged at or below it */
 #define MODEL_HIST	8	/* %cpu samples kept per task */
 #define MODEL_HIST_GAP	500	/* ticks between %cpu samples */
 #define MODEL_EVENTS	4	/* recent events kept */
