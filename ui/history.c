@@ -140,8 +140,8 @@ history_unkept(const struct draw *d, long first, char *buf, size_t len)
 			return (0);
 	}
 	if (before > m->tick)
-		snprintf(buf, len, "no runs kept before tick %ld (the daemon "
-		    "keeps the last %d ticks)", before, RUNS_KEEP_TICKS);
+		snprintf(buf, len, "no runs kept before tick %ld (the "
+		    "daemon's history starts there)", before);
 	else
 		snprintf(buf, len, "no runs kept for these ticks");
 	return (1);
