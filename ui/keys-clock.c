@@ -17,6 +17,9 @@
 #include "protocol.h"
 #include "view.h"
 
+static int	keys_clock_goto_done(struct keys_env *, const char *);
+static int	keys_clock_branch(struct keys_env *, const char *);
+
 /* Send pause (paused 0) or resume, remembered until a frame shows it. */
 static int
 keys_clock_send(struct keys_env *e, int paused)
@@ -58,14 +61,15 @@ keys_clock_pause(struct keys_env *e, int key)
 		snprintf(label, sizeof label, "resume from %ld for all, "
 		    "dropping ticks %ld..%ld? y/N", m->tick, m->tick + 1,
 		    m->now);
-		return (keys_prompt_open(e, PROMPT_BRANCH, label, ""));
+		return (keys_prompt_ask(e, PROMPT_BRANCH, label, "",
+		    keys_clock_branch));
 	}
 	return (keys_clock_send(e, paused));
 }
 
 /* The y/N of a resume from the past was y. */
-int
-keys_clock_branch(struct keys_env *e)
+static int
+keys_clock_branch(struct keys_env *e, const char *yes)
 {
 	return (keys_clock_send(e, 1));
 }
@@ -186,14 +190,15 @@ keys_clock_goto(struct keys_env *e, int key)
 
 	snprintf(label, sizeof label, "go to a tick (0..%ld) or a mark's "
 	    "words", e->model->now);
-	return (keys_prompt_open(e, PROMPT_GOTO, label, ""));
+	return (keys_prompt_ask(e, PROMPT_GOTO, label, "",
+	    keys_clock_goto_done));
 }
 
 /*
  * The go-to prompt was entered: a tick (held to 0..now), or the first
  * mark whose text holds the words (any case).
  */
-int
+static int
 keys_clock_goto_done(struct keys_env *e, const char *s)
 {
 	struct model		*m = e->model;

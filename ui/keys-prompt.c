@@ -19,9 +19,21 @@ int
 keys_prompt_open(struct keys_env *e, int kind, const char *label,
     const char *init)
 {
+	return (keys_prompt_ask(e, kind, label, init, NULL));
+}
+
+/*
+ * Open the prompt line for its owner: done is called with the line
+ * entered (a y/N question's: "y" when answered y).
+ */
+int
+keys_prompt_ask(struct keys_env *e, int kind, const char *label,
+    const char *init, int (*done)(struct keys_env *, const char *))
+{
 	struct view	*v = e->view;
 
 	v->prompt = kind;
+	v->prompt_done = done;
 	v->prompt_task = v->selected;
 	snprintf(v->prompt_label, sizeof v->prompt_label, "%s", label);
 	snprintf(v->prompt_buf, sizeof v->prompt_buf, "%s", init);
@@ -98,10 +110,8 @@ keys_prompt_confirm(struct keys_env *e, int key)
 		keys_send(e, PEND_SHUTDOWN, "shutdown", "shutdown");
 		return (KEYS_HANDLED | KEYS_REDRAW | KEYS_SHUTDOWN);
 	}
-	if (kind == PROMPT_RESET)
-		return (keys_session_reset_do(e));
-	if (kind == PROMPT_BRANCH)
-		return (keys_clock_branch(e));
+	if (v->prompt_done != NULL)
+		return (v->prompt_done(e, "y"));
 	if ((t = model_task(e->model, v->prompt_task)) == NULL) {
 		draw_message(v, 1, "that task is gone");
 		return (KEYS_HANDLED | KEYS_REDRAW);
@@ -131,10 +141,8 @@ keys_prompt_done(struct keys_env *e)
 		return (keys_prompt_find(e));
 	if (kind == PROMPT_SPEED)
 		return (keys_prompt_speed(e));
-	if (kind == PROMPT_GOTO)
-		return (keys_clock_goto_done(e, v->prompt_buf));
-	if (kind == PROMPT_PART)
-		return (keys_session_part_done(e, v->prompt_buf));
+	if (v->prompt_done != NULL)
+		return (v->prompt_done(e, v->prompt_buf));
 	if (kind == PROMPT_COMPARE) {
 		/* "o1 cfs" and "o1, cfs" are "o1,cfs"; four is too many. */
 		for (p = v->prompt_buf, ms = 0; *p != '\0'; p++) {

@@ -14,6 +14,9 @@
 #include "model.h"
 #include "view.h"
 
+static int	keys_session_reset_do(struct keys_env *, const char *);
+static int	keys_session_part_done(struct keys_env *, const char *);
+
 /* The row of the current scenario in the picker's list, else 0. */
 static int
 keys_session_current(const struct model *m)
@@ -132,12 +135,13 @@ keys_session_reset(struct keys_env *e, int key)
 	snprintf(label, sizeof label, "reset %.40s for all, dropping %ld "
 	    "ticks and all history? y/N", e->model->scenario[0] != '\0' ?
 	    e->model->scenario : "the scenario", e->model->now);
-	return (keys_prompt_open(e, PROMPT_RESET, label, ""));
+	return (keys_prompt_ask(e, PROMPT_RESET, label, "",
+	    keys_session_reset_do));
 }
 
 /* The y/N of R was y. */
-int
-keys_session_reset_do(struct keys_env *e)
+static int
+keys_session_reset_do(struct keys_env *e, const char *yes)
 {
 	char	what[96];
 
@@ -162,11 +166,12 @@ keys_session_part(struct keys_env *e, int key)
 	snprintf(label, sizeof label, "part (1..%d)", e->model->parts);
 	snprintf(init, sizeof init, "%d", e->model->part < e->model->parts ?
 	    e->model->part + 1 : 1);
-	return (keys_prompt_open(e, PROMPT_PART, label, init));
+	return (keys_prompt_ask(e, PROMPT_PART, label, init,
+	    keys_session_part_done));
 }
 
 /* The part prompt was entered: open that part, at tick 0, paused. */
-int
+static int
 keys_session_part_done(struct keys_env *e, const char *s)
 {
 	char	*end, cmd[32], what[48];

@@ -176,17 +176,15 @@ int		 keys_clock_seek(struct keys_env *, int);
 int		 keys_clock_mark(struct keys_env *, int);
 int		 keys_room_answer(struct keys_env *, int);
 int		 keys_session_part(struct keys_env *, int);
-int		 keys_session_part_done(struct keys_env *, const char *);
+
 int		 keys_clock_present(struct keys_env *, int);
 int		 keys_clock_goto(struct keys_env *, int);
-int		 keys_clock_goto_done(struct keys_env *, const char *);
-int		 keys_clock_branch(struct keys_env *);
+
 int		 keys_clock_step(struct keys_env *, int);
 int		 keys_clock_speed_ask(struct keys_env *, int);
 int		 keys_clock_speed(struct keys_env *, int);
 
 /* keys-session.c */
-int		 keys_session_reset_do(struct keys_env *);
 int		 keys_session_picker(struct keys_env *, int);
 void		 keys_scenarios(struct model *, struct view *);
 int		 keys_session_picker_key(struct keys_env *, int);
@@ -197,6 +195,9 @@ int		 keys_session_shutdown(struct keys_env *, int);
 /* keys-prompt.c */
 int		 keys_prompt_open(struct keys_env *, int kind,
 		     const char *label, const char *init);
+int		 keys_prompt_ask(struct keys_env *, int kind,
+		     const char *label, const char *init,
+		     int (*)(struct keys_env *, const char *));
 int		 keys_prompt_key(struct keys_env *, int);
 
 /* keys-mouse.c */

@@ -27,6 +27,8 @@ enum view_cpus {
 };
 
 /* What the user is looking at: selection, scrolling, prompt, messages. */
+struct keys_env;
+
 struct view {
 	int		 selected;	/* task id, 0 none */
 	int		 task_top;	/* first task row shown */
@@ -49,6 +51,12 @@ struct view {
 	int		 readonly;
 	int		 prompt;	/* a prompt is open (enum keys_prompt) */
 	int		 prompt_task;	/* the task it is about */
+	/*
+	 * What the prompt's owner does with it (keys_prompt_ask): the
+	 * line entered, or for a y/N question "y"; NULL: keys-prompt.c's
+	 * own kinds.
+	 */
+	int		(*prompt_done)(struct keys_env *, const char *);
 	char		 prompt_label[128];
 	char		 prompt_buf[128];
 	int		 prompt_fresh;	/* still the default: typing replaces it */

@@ -259,18 +259,6 @@ session_key_shadow(const struct session *s, const struct session_key *k,
 	return (sh);
 }
 
-/* Free the shadows of the past viewed. */
-void
-session_view_shadows_free(struct session *s)
-{
-	int	i;
-
-	for (i = 0; i < SESSION_SHADOWS; i++) {
-		engine_free(s->view_shadow[i]);
-		s->view_shadow[i] = NULL;
-	}
-}
-
 /* Stop viewing the past: the present is shown again. */
 void
 session_view_end(struct session *s)

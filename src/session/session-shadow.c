@@ -22,6 +22,17 @@
 #include "tally.h"
 #include "xmalloc.h"
 
+/* Free the shadows of the past viewed. */
+void
+session_view_shadows_free(struct session *s)
+{
+	int	i;
+
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		engine_free(s->view_shadow[i]);
+		s->view_shadow[i] = NULL;
+	}
+}
 /*
  * The shadows run the same tick, and every engine's tasks are counted.
  * A scenario's policy event switches the enforced engine only: a
