@@ -124,7 +124,7 @@ if command -v bash >/dev/null 2>&1; then
 --ticks
 --foreground
 --perfetto
---follow --help --theme --version -S -V -h -r
+--follow --help --replay --theme --version -S -V -h -r
 projector
 --run
 --capture" ] && ok "bash completion: scenario names, options" ||
