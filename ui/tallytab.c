@@ -127,18 +127,7 @@ tallytab_draw(struct draw *d, int y, int h)
 			grid_text(g, x + 1, y, x + bw - 1, pol, COL_HEADER);
 	}
 	rows = h - 1;
-	sel = model_task_index(m, v->selected);
-	if (sel >= 0) {
-		if (sel < v->task_top)
-			v->task_top = sel;
-		if (sel >= v->task_top + rows)
-			v->task_top = sel - rows + 1;
-	}
-	if (v->task_top > m->ntasks - rows)
-		v->task_top = m->ntasks - rows;
-	if (v->task_top < 0)
-		v->task_top = 0;
-	v->task_rows = rows;
+	sel = tasktab_keep(m, v, rows);
 	for (row = 0; row < rows; row++) {
 		i = v->task_top + row;
 		if (i >= m->ntasks)

@@ -129,6 +129,30 @@ tasktab_cell(char *buf, size_t len, int c, const struct model *m,
 	}
 }
 
+/*
+ * A table of the tasks with rows rows: scroll it (v->task_top) so that
+ * the selected task is in view, and say how many rows it has; the
+ * selected task's index, or -1.
+ */
+int
+tasktab_keep(const struct model *m, struct view *v, int rows)
+{
+	int	sel = model_task_index(m, v->selected);
+
+	if (sel >= 0) {
+		if (sel < v->task_top)
+			v->task_top = sel;
+		if (sel >= v->task_top + rows)
+			v->task_top = sel - rows + 1;
+	}
+	if (v->task_top > m->ntasks - rows)
+		v->task_top = m->ntasks - rows;
+	if (v->task_top < 0)
+		v->task_top = 0;
+	v->task_rows = rows;
+	return (sel);
+}
+
 /* Draw the task table in rows [y, y + h): a heading, then tasks. */
 void
 tasktab_draw(struct draw *d, int y, int h)
@@ -207,20 +231,8 @@ tasktab_draw(struct draw *d, int y, int h)
 	}
 	grid_paint(g, 0, y, g->w, COL_HEADER);
 
-	/* Keep the selected row in view. */
 	rows = h - 1;
-	sel = model_task_index(m, v->selected);
-	if (sel >= 0) {
-		if (sel < v->task_top)
-			v->task_top = sel;
-		if (sel >= v->task_top + rows)
-			v->task_top = sel - rows + 1;
-	}
-	if (v->task_top > m->ntasks - rows)
-		v->task_top = m->ntasks - rows;
-	if (v->task_top < 0)
-		v->task_top = 0;
-	v->task_rows = rows;
+	sel = tasktab_keep(m, v, rows);
 
 	for (row = 0; row < rows; row++) {
 		i = v->task_top + row;

@@ -212,6 +212,24 @@ live_compare_scenario(struct live *l, const char *list)
 }
 
 /*
+ * What every live session keeps (a scenario's, a recording's part): the
+ * table's rows, keyframes and runs as far back as a seek reaches, the
+ * log of changes for frames (kept with no subscriber too: subscribers
+ * come and go, and the log is a small part of a tick), the narration.
+ */
+static void
+live_session_setup(struct live *l, struct session_setup *set)
+{
+	set->ledger_rows = LIVE_LEDGER_ROWS;
+	set->history = (uint64_t)l->cfg.history * 1000;
+	set->runs_keep = set->history;
+	set->track_changes = 1;
+	set->note = live_session_note;
+	set->exit_reason = live_exit_reason;
+	set->arg = l;
+}
+
+/*
  * Make a session of scenario sc, labelled label (both taken: freed
  * here).  Its real tasks are checked and left with the bridge, to spawn.
  * NULL with *cause.
@@ -238,20 +256,7 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 		set.max_tasks = l->cfg.max_tasks;
 		set.spawn = bridge_pending;
 		set.spawn_arg = l->bridge;
-		set.ledger_rows = LIVE_LEDGER_ROWS;
-		set.history = (uint64_t)l->cfg.history * 1000;
-		/* The timeline's runs reach as far back as a seek. */
-		set.runs_keep = set.history;
-		/*
-		 * The frames look only at what changed.  Kept with no
-		 * subscriber too: subscribers come and go, the keyframes
-		 * are clones taken all along, and the log is a small part
-		 * of a tick.
-		 */
-		set.track_changes = 1;
-		set.note = live_session_note;
-		set.exit_reason = live_exit_reason;
-		set.arg = l;
+		live_session_setup(l, &set);
 		s = session_create(&set, sc, cause);
 		/* Every pick explained, for frames' why lines. */
 		if (s != NULL)
@@ -308,13 +313,7 @@ live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
 	set.params = j->header.params;
 	set.policy = engine_policy_find(j->header.policy);
 	set.real_ok = 1;
-	set.ledger_rows = LIVE_LEDGER_ROWS;
-	set.history = (uint64_t)l->cfg.history * 1000;
-	set.runs_keep = set.history;
-	set.track_changes = 1;
-	set.note = live_session_note;
-	set.exit_reason = live_exit_reason;
-	set.arg = l;
+	live_session_setup(l, &set);
 	s = session_create(&set, sc, cause);
 	scenario_free(sc);
 	if (s != NULL && engine_ntasks(session_engine(s)) !=
@@ -329,6 +328,7 @@ live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
 		journal_free(j);
 		return (NULL);
 	}
+	session_explain(s, 1);	/* the why lines, as live */
 	session_feed(s, j->changes, j->nchanges, 0, l->replay);
 	session_view_only(s);
 	session_explain(s, 1);
