@@ -12,6 +12,13 @@ lib_skip=77
 . "$(dirname "$0")/client_lib.sh"
 . "$(dirname "$0")/wait.sh"
 
+# What the test starts goes with it, whatever fails: the live daemon
+# and the replay's own.
+cleanup_more() {
+	[ -n "$live" ] && kill "$live" 2>/dev/null
+	pkill -f -- "--replay $tmp/j" 2>/dev/null
+}
+live=""
 sock="$tmp/live.sock"
 "$bin/stairsd" -f -S "$sock" --scenario article --record "$tmp/j" \
     >"$tmp/live.log" 2>&1 &
