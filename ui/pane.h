@@ -72,6 +72,7 @@ int		 compare_draw(struct draw *, int y, int avail);
 /* tasktab.c */
 void		 tasktab_draw(struct draw *, int y, int h);
 int		 tasktab_keep(const struct model *, struct view *, int rows);
+void		 tasktab_num(char *, size_t, long);
 
 /* tallytab.c */
 void		 tallytab_draw(struct draw *, int y, int h);

@@ -32,16 +32,6 @@ tallytab_of(const struct model *m, int i, int id)
 	return (&t->tally);
 }
 
-/* A latency: "-" when it never woke. */
-static void
-tallytab_lat(char *buf, size_t len, long v)
-{
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%ld", v);
-}
-
 /* One block: share, runs, latency, in bw columns from x. */
 static void
 tallytab_block(struct draw *d, const struct mtally *ty, int x, int y, int bw,
@@ -55,9 +45,9 @@ tallytab_block(struct draw *d, const struct mtally *ty, int x, int y, int bw,
 		grid_text(d->g, x, y, x + bw, "      -", col);
 		return;
 	}
-	tallytab_lat(a, sizeof a, ty->p50);
-	tallytab_lat(b, sizeof b, ty->p95);
-	tallytab_lat(c, sizeof c, ty->max);
+	tasktab_num(a, sizeof a, ty->p50);
+	tasktab_num(b, sizeof b, ty->p95);
+	tasktab_num(c, sizeof c, ty->max);
 	if (ty->p50 < 0)
 		snprintf(lat, sizeof lat, "-");
 	else

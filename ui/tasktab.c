@@ -65,8 +65,8 @@ static const struct tcol tasktab_cols[TC_MAX] = {
 	[TC_PCT] = { "%CPU", 4, 1, 0 },
 };
 
-/* Format a count for the table: "-" when it is negative (unknown). */
-static void
+/* Format a count for a table: "-" when it is negative (unknown). */
+void
 tasktab_num(char *buf, size_t len, long n)
 {
 	if (n < 0)
