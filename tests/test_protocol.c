@@ -19,7 +19,7 @@
 #include "quote.h"
 #include "runs.h"
 #include "staircase.h"
-#include "wire.h"
+#include "fields.h"
 
 /*
  * The policy's own keys a task or cpu line may end with (SPEC.md
@@ -46,7 +46,7 @@ wire_is_extra(const char *key)
 }
 
 /*
- * Is buf a line of kind `line` with wire.c's keys in wire.c's order (an
+ * Is buf a line of kind `line` with fields.c's keys in fields.c's order (an
  * optional one may be left out), each value non-empty, then maybe the
  * policy's own (wire_extra)?
  */
@@ -73,7 +73,7 @@ wire_match(const char *buf, const struct wire_line *line)
 		if (i == line->n && wire_is_extra(p))
 			continue;
 		if (i == line->n)
-			fail_msg("%s: %s not in wire.c", buf, p);
+			fail_msg("%s: %s not in fields.c", buf, p);
 		if (eq[1] == '\0')
 			fail_msg("%s: %s= empty", buf, p);
 		if (line->field[line->order[i++]].type == WIRE_TEXT)
@@ -101,7 +101,7 @@ proto_engine(void)
 }
 
 /*
- * Each policy's task and cpu lines: wire.c's keys, then its own (its
+ * Each policy's task and cpu lines: fields.c's keys, then its own (its
  * fields, its rq_fields, rr's order=), every one named.
  */
 static void
@@ -164,7 +164,7 @@ wire_policies(void)
 	}
 }
 
-/* The lines the daemon formats have wire.c's fields, in its order. */
+/* The lines the daemon formats have fields.c's fields, in its order. */
 static void
 test_wire(void **state)
 {

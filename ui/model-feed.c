@@ -10,7 +10,7 @@
 #include "model-int.h"
 #include "model.h"
 #include "protocol.h"
-#include "wire.h"
+#include "fields.h"
 
 /* Feed one line (without its newline) to the model. */
 enum model_got

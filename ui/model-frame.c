@@ -17,10 +17,10 @@
 #include "model.h"
 #include "protocol.h"
 #include "runs.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
-/* The keys of the lines read here, from wire.c. */
+/* The keys of the lines read here, from fields.c. */
 #define KH(k)	wire_key(&wire_frame, WIRE_HEAD_##k)
 #define KG(k)	wire_key(&wire_gone, WIRE_GONE_##k)
 #define KX(k)	wire_key(&wire_mark, WIRE_TEXT_##k)

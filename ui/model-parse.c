@@ -19,10 +19,10 @@
 #include "model-int.h"
 #include "model.h"
 #include "protocol.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
-/* The keys of the lines read here, from wire.c. */
+/* The keys of the lines read here, from fields.c. */
 #define KH(k)	wire_key(&wire_frame, WIRE_HEAD_##k)
 #define KC(k)	wire_key(&wire_cpu, WIRE_CPU_##k)
 

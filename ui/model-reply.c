@@ -13,10 +13,10 @@
 #include "model-int.h"
 #include "model.h"
 #include "protocol.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
-/* The keys of the lines read here, from wire.c. */
+/* The keys of the lines read here, from fields.c. */
 #define KX(k)	wire_key(&wire_mark, WIRE_TEXT_##k)
 #define KT(k)	wire_key(&wire_table, WIRE_TABLE_##k)
 #define KR(k)	wire_key(&wire_row, WIRE_ROW_##k)

@@ -24,7 +24,7 @@
 #include "config.h"
 #include "engine.h"
 #include "format.h"
-#include "kruns.h"
+#include "kticks.h"
 #include "log.h"
 #include "notes.h"
 #include "path.h"
@@ -62,7 +62,7 @@ struct bridge {
 	 * for both): per engine CPU and tick (kruns lines), and the
 	 * Perfetto trace's kernel tracks.
 	 */
-	struct kruns		*kr;		/* NULL: no switch events */
+	struct kticks		*kr;		/* NULL: no switch events */
 	struct runs		*kruns;		/* NULL: no real task yet */
 	uint64_t		*krcursor;	/* per physical CPU: runs read */
 	uint64_t		 kr_next;	/* the next tick to settle */
@@ -166,7 +166,7 @@ bridge_kruns_start(struct bridge *b, struct session *s)
 
 	if (nk == 0)
 		return;
-	b->kr = kruns_create(nk);
+	b->kr = kticks_create(nk);
 	b->krcursor = xcalloc(nk, sizeof *b->krcursor);
 	b->kr_next = session_now(s);
 }
@@ -175,7 +175,7 @@ bridge_kruns_start(struct bridge *b, struct session *s)
 static void
 bridge_kruns_stop(struct bridge *b)
 {
-	kruns_free(b->kr);
+	kticks_free(b->kr);
 	b->kr = NULL;
 	runs_free(b->kruns);
 	b->kruns = NULL;
@@ -388,20 +388,20 @@ bridge_kernel_drain(struct bridge *b, struct session *s)
 		while ((n = procs_kernel_runs(b->procs, p, &b->krcursor[p], r,
 		    64)) > 0) {
 			for (i = 0; i < n; i++) {
-				kruns_add(b->kr, &r[i]);
+				kticks_add(b->kr, &r[i]);
 				if (sinks_perfetto(b->sinks) != NULL)
 					bridge_perfetto_run(b, s, &r[i]);
 			}
 		}
 		if (procs_kernel_lost(b->procs, p))
-			kruns_lost(b->kr, p);
+			kticks_lost(b->kr, p);
 	}
 }
 
 /*
  * What the kernel ran in a tick, put beside what the engine decided: for
  * each engine CPU, what held its physical CPU longest between the
- * tick's decisions being enforced and the next tick's (kruns.c).  A tick
+ * tick's decisions being enforced and the next tick's (kticks.c).  A tick
  * is settled two ticks late, once the switch records of its whole span
  * have been read (procs_observe reads them at the start of each tick).
  * The ring starts with the first tick a real task is alive.
@@ -430,7 +430,7 @@ bridge_kruns_tick(struct bridge *b, struct session *s, uint64_t tick)
 		p = procs_phys_cpu(b->procs, c);
 		what = KRUNS_UNKNOWN;
 		if (from != 0 && to > from)
-			what = kruns_tick(b->kr, p, from, to,
+			what = kticks_tick(b->kr, p, from, to,
 			    procs_kernel_running(b->procs, p, &open) ?
 			    &open : NULL);
 		runs_put(b->kruns, c, tick, what, -1, 1);

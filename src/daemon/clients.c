@@ -46,7 +46,7 @@
 #include "pacer.h"
 #include "runs.h"
 #include "session.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
 /*
@@ -56,7 +56,7 @@
 #define CLIENT_OUT_MAX		(1024 * 1024)
 #define CLIENT_FRAME_COST	4096	/* a frame's lines less its body */
 
-/* A runs line's key (wire.c). */
+/* A runs line's key (fields.c). */
 #define RK(k)	wire_key(&wire_runs, WIRE_RUNS_##k)
 
 /* A frame body a client holds by reference, until its bytes are sent. */

@@ -5,7 +5,7 @@
  * and bound checks, the reload diff and which options a reload may apply
  * live.  Adding an option is one line here, one field in struct config
  * and one commented entry in config/stairsd.cfg.  Errors read
- * "FILE:LINE: message".  The file is read through conffile.c: only
+ * "FILE:LINE: message".  The file is read through readconf.c: only
  * regular files (the config and its @includes), integers never wrapped.
  */
 #include <libconfig.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "config.h"
 #include "engine.h"
 #include "xmalloc.h"
@@ -210,7 +210,7 @@ config_number(const config_setting_t *s, double *v)
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
 	case CONFIG_TYPE_INT64:
-		/* Read as 64 bits; conffile.c refused what would wrap. */
+		/* Read as 64 bits; readconf.c refused what would wrap. */
 		*v = (double)config_setting_get_int64(s);
 		return (0);
 	case CONFIG_TYPE_FLOAT:
@@ -340,7 +340,7 @@ config_error_at(char **cause, const char *path, const config_setting_t *s,
 
 	*cause = NULL;
 	va_start(ap, fmt);
-	conffile_verror(cause, path, s != NULL ?
+	readconf_verror(cause, path, s != NULL ?
 	    config_setting_source_file(s) : NULL, s != NULL ?
 	    (int)config_setting_source_line(s) : 0, fmt, ap);
 	va_end(ap);
@@ -360,8 +360,8 @@ config_load(const char *path, struct config *c, char **cause)
 	int			 i, j, n, rc = -1;
 
 	config_init(&cf);
-	/* Only regular files, no wrapped integers: see conffile.c. */
-	if (conffile_read(&cf, path, NULL, cause) != 0)
+	/* Only regular files, no wrapped integers: see readconf.c. */
+	if (readconf_read(&cf, path, NULL, cause) != 0)
 		goto out;
 	root = config_root_setting(&cf);
 	n = config_setting_length(root);

@@ -1,6 +1,6 @@
 /*
  * format.c -- the data lines made of engine snapshots: a task line and a
- * cpu line, in the order and with the keys wire.c writes down.
+ * cpu line, in the order and with the keys fields.c writes down.
  */
 #include <event2/buffer.h>
 
@@ -9,9 +9,9 @@
 
 #include "cpumask.h"
 #include "format.h"
-#include "ledger.h"
+#include "tables.h"
 #include "table.h"
-#include "wire.h"
+#include "fields.h"
 
 /* The protocol's name for a task's state. */
 const char *
@@ -97,7 +97,7 @@ format_policy_fields(struct protocol_out *o, const char *names, int n,
 }
 
 /*
- * One task line: wire.c's order, values from ti (a task of e) and real,
+ * One task line: fields.c's order, values from ti (a task of e) and real,
  * then the policy's own quantities (format_policy_fields).  iter= is
  * the policy's field of that name (the staircase's k), else 1.
  */
@@ -276,10 +276,10 @@ format_cpu_line(char *buf, size_t len, const struct engine *e,
  * then: right after a fall-off, one no row counts yet.
  */
 void
-format_table_lines(const struct ledger *l, const struct engine *e,
+format_table_lines(const struct tables *l, const struct engine *e,
     const struct engine_task_info *ti, uint64_t now, struct evbuffer *out)
 {
-	const struct table	*t = ledger_table(l, ti->id);
+	const struct table	*t = tables_table(l, ti->id);
 	const uint32_t		*ticks;
 	uint32_t		 d;
 	size_t			 i, n;
@@ -299,9 +299,9 @@ format_table_lines(const struct ledger *l, const struct engine *e,
 	    K(WIRE_TABLE_NOW), (unsigned long long)now,
 	    K(WIRE_TABLE_DESCENT), k >= 0 ? (unsigned long)ti->field[k] : 1UL);
 	/* Counted again from a keyframe after tick 0 (session.c). */
-	if (ledger_since(l) > 0)
+	if (tables_since(l) > 0)
 		evbuffer_add_printf(out, " %s=%llu", K(WIRE_TABLE_SINCE),
-		    (unsigned long long)ledger_since(l));
+		    (unsigned long long)tables_since(l));
 #undef K
 	evbuffer_add(out, "\n", 1);
 	for (i = 0; i < n; i++) {

@@ -11,7 +11,7 @@
 #include "protocol.h"
 
 struct evbuffer;
-struct ledger;
+struct tables;
 
 /* The real-process part of a task line; NULL for scripted tasks. */
 struct format_real {
@@ -35,7 +35,7 @@ const char *format_exit_name(enum engine_exit);
  * The `table` reply's lines for task ti of engine e: a header, then a
  * row per descent kept; the counts are up to tick now (the tick shown).
  */
-void	format_table_lines(const struct ledger *, const struct engine *,
+void	format_table_lines(const struct tables *, const struct engine *,
 	    const struct engine_task_info *, uint64_t now, struct evbuffer *);
 
 #endif

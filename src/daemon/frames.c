@@ -26,7 +26,7 @@
 #include "session.h"
 #include "tally.h"
 #include "whys.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
 /*

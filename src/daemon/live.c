@@ -45,7 +45,7 @@
 #include "whys.h"
 #include "xmalloc.h"
 
-#define LIVE_LEDGER_ROWS	TABLE_ROWS	/* as headless --table */
+#define LIVE_TABLE_ROWS	TABLE_ROWS	/* as headless --table */
 
 struct live {
 	struct config		 cfg;
@@ -220,7 +220,7 @@ live_compare_scenario(struct live *l, const char *list)
 static void
 live_session_setup(struct live *l, struct session_setup *set)
 {
-	set->ledger_rows = LIVE_LEDGER_ROWS;
+	set->tables_rows = LIVE_TABLE_ROWS;
 	set->history = (uint64_t)l->cfg.history * 1000;
 	set->runs_keep = set->history;
 	set->track_changes = 1;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "wire.h"
+#include "fields.h"
 #include "whys.h"
 #include "xmalloc.h"
 

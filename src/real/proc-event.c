@@ -4,7 +4,7 @@
  * polling /proc: the tracepoints found in tracefs, and a set of events
  * opened on every CPU under a filter naming the children's pids, again
  * whenever those change.  Their rings are read by proc-ring.c, the wakes
- * acted on by proc-wake.c, the switches kept by proc-krun.c.
+ * acted on by proc-wake.c, the switches kept by proc-kernel.c.
  *
  * Where the daemon may (root), it opens the sched:sched_waking tracepoint
  * with perf_event_open on every online CPU (a wake-up is recorded on the
@@ -35,7 +35,7 @@
  * Beside it, on every CPU, the sched_switch tracepoint filtered to the
  * switches in or out of our children, its records written into the
  * same ring (PERF_EVENT_IOC_SET_OUTPUT) but without waking us: they are
- * read with the wakes and at each tick, and give proc-krun.c the
+ * read with the wakes and at each tick, and give proc-kernel.c the
  * kernel's own runs of the children and the state each was switched out
  * in (a running task switched out asleep is seen blocked without
  * reading /proc).  Without sched_switch, wakes still come from events.

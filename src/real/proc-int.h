@@ -250,7 +250,7 @@ const char	*proc_event_switch_why(struct procs *);
 void		 proc_spawn_wait(struct procs *);
 int		 proc_status_stopping(const char *);
 
-/* proc-krun.c */
+/* proc-kernel.c */
 void		 proc_krun_create(struct procs *, int);
 void		 proc_krun_free(struct procs *);
 struct proc	*proc_krun_find(struct procs *, pid_t, struct proc_member **);

@@ -153,7 +153,7 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	if (conf != NULL && conf->observe_proc)
 		log_info("observe: proc (configured): blocked tasks polled");
 	else if (proc_event_start(ps, &proc_wake_calls, &why) == 0) {
-		/* Their switch records make the kernel's runs (proc-krun.c). */
+		/* Their switch records make the kernel's runs (proc-kernel.c). */
 		if (ps->ev->has_switch)
 			proc_krun_create(ps, ps->ev->ncpu);
 		if (proc_event_switch_why(ps) == NULL)

@@ -2,7 +2,7 @@
  * proc-ring.c -- the rings of the kernel's events read (proc-event.c
  * opens them): each record decoded (its time, its fields) and handed to
  * the call the events were started with for it (struct proc_ring_calls:
- * a wake to proc-wake.c, a switch and a loss of records to proc-krun.c),
+ * a wake to proc-wake.c, a switch and a loss of records to proc-kernel.c),
  * so that the reader calls nothing above it.  A ring is mmap'd and read
  * without a system call; the epoll descriptor over them is made unready
  * once read (see proc-event.c for why each record wakes the loop or not).
@@ -80,7 +80,7 @@ proc_ring_read(struct procs *ps)
 
 /*
  * A raw sched_switch record at ts on cpu: its fields, to the switch's
- * call (proc-krun.c's).
+ * call (proc-kernel.c's).
  */
 static void
 proc_ring_switch(struct procs *ps, int cpu, uint64_t ts, const char *raw)

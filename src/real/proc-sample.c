@@ -7,7 +7,7 @@
  *   ones we put to sleep because they blocked (have they run since?),
  *   through kept-open /proc/PID/stat and /proc/PID/schedstat fds; with
  *   the kernel's events, neither: a wake comes as an event, and a running
- *   task switched out asleep is seen so (proc-krun.c), /proc being read
+ *   task switched out asleep is seen so (proc-kernel.c), /proc being read
  *   only every PROC_EVENT_LOOK_NS (100 ms) or when records were lost;
  * - the members of a process group (shell pipelines) are found by reading
  *   the pids created since the last look (the last pid handed out is in

@@ -2,7 +2,7 @@
  * proc-tick.c -- the real-process layer around each engine tick (proc.h):
  * before it, procs_observe tells the engine which real tasks blocked or
  * woke, from the kernel's records where they say (proc-event.c,
- * proc-ring.c, proc-krun.c) and from /proc where they cannot
+ * proc-ring.c, proc-kernel.c) and from /proc where they cannot
  * (proc-sample.c); after it, procs_enforce makes the children obey the
  * tick (proc-enforce.c) and reads the records its own signals made.  And
  * may a loop sleep through ticks that change nothing (procs_quiet), or

@@ -7,7 +7,7 @@
  * the events' descriptor is readable; after a tick's signals,
  * proc_wake_settle reads what they made.  proc-ring.c reads the rings
  * and hands each record to proc_wake_calls (given to proc_event_start):
- * wakes to this file, switches and lost records to proc-krun.c.
+ * wakes to this file, switches and lost records to proc-kernel.c.
  */
 #include <stdint.h>
 

@@ -33,7 +33,7 @@
  *			once, through procs_event_fd and procs_wakeups
  *	proc-enforce.c	make the children obey: after a tick, on a wake,
  *			while paused (stop, pin, continue)
- *	proc-krun.c	the kernel's runs of the children, from the
+ *	proc-kernel.c	the kernel's runs of the children, from the
  *			sched_switch records
  *	proc-spawn.c	spawn and reap the children, kill a task
  *	proc-event.c	the kernel's sched events (sched_waking and

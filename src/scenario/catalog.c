@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
-#include "conffile.h"
+#include "readconf.h"
 #include "path.h"
 #include "scenario.h"
 #include "xmalloc.h"

@@ -20,7 +20,7 @@
 #include <libconfig.h>
 
 #include "bursts.h"
-#include "conffile.h"
+#include "readconf.h"
 #include "engine.h"
 #include "protocol.h"
 #include "scenario-int.h"
@@ -90,7 +90,7 @@ scenario_error_at(struct scenario_ctx *ctx, const config_setting_t *s,
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	conffile_verror(&ctx->error, ctx->label, config_setting_source_file(s),
+	readconf_verror(&ctx->error, ctx->label, config_setting_source_file(s),
 	    (int)config_setting_source_line(s), fmt, ap);
 	va_end(ap);
 	return (-1);
@@ -164,7 +164,7 @@ scenario_int(struct scenario_ctx *ctx, const config_setting_t *s,
 	switch (config_setting_type(s)) {
 	case CONFIG_TYPE_INT:
 	case CONFIG_TYPE_INT64:
-		/* Read as 64 bits; conffile.c refused what would wrap. */
+		/* Read as 64 bits; readconf.c refused what would wrap. */
 		v = config_setting_get_int64(s);
 		break;
 	default:
@@ -1017,7 +1017,7 @@ scenario_from_config(config_t *cf, char *text, const char *label,
 
 /*
  * Load a scenario file; NULL with *cause ("FILE:LINE: ...") on error.
- * The file and its @includes must be regular files (conffile.c); an
+ * The file and its @includes must be regular files (readconf.c); an
  * @include is relative to the directory of the file that holds it.
  */
 struct scenario *
@@ -1029,7 +1029,7 @@ scenario_load_file(const char *path, char **cause)
 
 	config_init(&cf);
 	/* The text parsed, for the comments libconfig drops, and kept. */
-	if (conffile_read(&cf, path, &text, cause) == 0)
+	if (readconf_read(&cf, path, &text, cause) == 0)
 		sc = scenario_from_config(&cf, text, path, cause);
 	config_destroy(&cf);
 	return (sc);
@@ -1044,7 +1044,7 @@ scenario_load_string(const char *text, const char *label, char **cause)
 	char		*spliced;
 
 	config_init(&cf);
-	if (conffile_read_string(&cf, text, label, &spliced, cause) == 0)
+	if (readconf_read_string(&cf, text, label, &spliced, cause) == 0)
 		sc = scenario_from_config(&cf, spliced, label, cause);
 	config_destroy(&cf);
 	return (sc);

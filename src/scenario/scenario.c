@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "engine.h"
 #include "scenario-int.h"
 #include "scenario.h"
@@ -110,7 +110,7 @@ scenario_error(struct scenario_ctx *ctx, int line, const char *fmt, ...)
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	conffile_verror(&ctx->error, ctx->label, NULL, line, fmt, ap);
+	readconf_verror(&ctx->error, ctx->label, NULL, line, fmt, ap);
 	va_end(ap);
 	return (-1);
 }

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "cpumask.h"
 #include "journal.h"
 #include "protocol.h"
@@ -904,7 +904,7 @@ journal_read_part(const char *path, int want, char **cause)
 	char		*text;
 	size_t		 len;
 
-	if ((text = conffile_slurp(path, &len, cause)) == NULL)
+	if ((text = readconf_slurp(path, &len, cause)) == NULL)
 		return (NULL);
 	j = journal_parse_part(text, len, path, want, cause);
 	free(text);

@@ -19,7 +19,7 @@
  * changes.
  *
  * Live with real tasks, the kernel's own runs of the children (from its
- * sched_switch events, proc-krun.c) go on tracks of their own, ncpus +
+ * sched_switch events, proc-kernel.c) go on tracks of their own, ncpus +
  * physical CPU, with the children's real pids: a switch in at a run's
  * start and out at its end, to idle if the kernel went idle, else to
  * "others" (a pseudo-thread, PERFETTO_OTHERS) until a child runs there

@@ -19,7 +19,7 @@
 #include "engine.h"
 #include "session.h"
 
-struct ledger;
+struct tables;
 struct lesson;
 struct lesson_event;
 struct runs;
@@ -70,11 +70,11 @@ struct session {
 	double			 speed;		/* the scenario's; 0: none */
 	/* The policy at tick 0. */
 	const struct engine_policy *policy0;
-	struct ledger		*ledger;
+	struct tables		*tables;
 	struct runs		*runs;		/* what each CPU ran */
-	int			 ledger_rows;
+	int			 tables_rows;
 	/* The table counts of the past shown (view), counted again. */
-	struct ledger		*view_ledger;
+	struct tables		*view_ledger;
 	uint64_t		 view_ledger_tick;
 
 	/* The caller's narration and exit reasons (session_setup). */
@@ -149,7 +149,7 @@ void		 session_note(struct session *, uint64_t, const char *, ...)
 		    __attribute__((format(printf, 3, 4)));
 void		 session_seen_update(struct session *, int id);
 void		 session_trace_rows(struct session *, uint64_t tick);
-void		 session_count(struct ledger *, struct engine *, int cpus);
+void		 session_count(struct tables *, struct engine *, int cpus);
 void		 session_runs_tick(struct session *, uint64_t tick);
 void		 session_fired(struct session *, uint64_t tick);
 void		 session_exits(struct session *, uint64_t tick);
@@ -161,8 +161,8 @@ void		 session_record_change(struct session *,
 
 /* session-rewind.c */
 void		 session_key_add(struct session *);
-struct ledger	*session_ledger(struct session *);
-struct ledger	*session_recount(struct session *, uint64_t tick);
+struct tables	*session_ledger(struct session *);
+struct tables	*session_recount(struct session *, uint64_t tick);
 
 /* session-shadow.c */
 void		 session_shadow_tick(struct session *, uint64_t tick);

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "journal.h"
-#include "ledger.h"
+#include "tables.h"
 #include "lesson.h"
 #include "log.h"
 #include "runs.h"
@@ -151,7 +151,7 @@ session_trace_rows(struct session *s, uint64_t tick)
  * descents has one).
  */
 void
-session_count(struct ledger *l, struct engine *e, int cpus)
+session_count(struct tables *l, struct engine *e, int cpus)
 {
 	struct engine_cpu_info	 ci;
 	struct engine_task_info	 ti;
@@ -163,7 +163,7 @@ session_count(struct ledger *l, struct engine *e, int cpus)
 		if (ci.task == 0 || engine_task_info(e, ci.task, &ti) != 0)
 			continue;
 		/* A nice change fired this tick applied before it ran. */
-		ledger_add(l, ci.task, d >= 0 ? (uint32_t)ci.field[d] : 1,
+		tables_add(l, ci.task, d >= 0 ? (uint32_t)ci.field[d] : 1,
 		    ci.rank - ti.prio);
 	}
 }

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "journal.h"
-#include "ledger.h"
+#include "tables.h"
 #include "lesson.h"
 #include "log.h"
 #include "runs.h"
@@ -96,26 +96,26 @@ session_history_memory(const struct session *s)
  * The table counts of ticks 0..tick-1 counted again: a copy of the
  * oldest keyframe run on to tick with the journal's changes, as
  * session_seek runs the past.  Exact when that keyframe is tick 0; an
- * older history than the keyframes' is not counted (ledger_since says
+ * older history than the keyframes' is not counted (tables_since says
  * from when).  The present's counts run on untouched.
  */
-struct ledger *
+struct tables *
 session_recount(struct session *s, uint64_t tick)
 {
 	const struct change	*ch;
-	struct ledger		*l;
+	struct tables		*l;
 	struct engine		*v;
 	uint64_t		 t;
 	size_t			 j;
 	char			*why;
 
-	l = ledger_create(s->ledger_rows);
+	l = tables_create(s->tables_rows);
 	if (s->nkeys == 0 || s->keys[0].tick > tick) {
 		/* Nothing to count from: none counted, from tick on. */
-		ledger_set_since(l, tick);
+		tables_set_since(l, tick);
 		return (l);
 	}
-	ledger_set_since(l, s->keys[0].tick);
+	tables_set_since(l, s->keys[0].tick);
 	v = engine_clone(s->keys[0].e);
 	j = s->keys[0].njournal;
 	while ((t = engine_now(v)) < tick) {
@@ -137,14 +137,14 @@ session_recount(struct session *s, uint64_t tick)
  * The table counts of the state shown, NULL if not kept: the present's,
  * or while the past is shown its own, counted again once per tick shown.
  */
-struct ledger *
+struct tables *
 session_ledger(struct session *s)
 {
-	if (s->view == NULL || s->ledger == NULL)
-		return (s->ledger);
+	if (s->view == NULL || s->tables == NULL)
+		return (s->tables);
 	if (s->view_ledger == NULL ||
 	    s->view_ledger_tick != engine_now(s->view)) {
-		ledger_free(s->view_ledger);
+		tables_free(s->view_ledger);
 		s->view_ledger = session_recount(s, engine_now(s->view));
 		s->view_ledger_tick = engine_now(s->view);
 	}
@@ -266,7 +266,7 @@ session_view_end(struct session *s)
 	engine_free(s->view);
 	s->view = NULL;
 	session_view_shadows_free(s);
-	ledger_free(s->view_ledger);
+	tables_free(s->view_ledger);
 	s->view_ledger = NULL;
 }
 
@@ -282,7 +282,7 @@ int
 session_branch(struct session *s, char **cause)
 {
 	struct change	 br;
-	struct ledger	*l;
+	struct tables	*l;
 	uint64_t	 tick;
 	int		 id, i;
 
@@ -299,11 +299,11 @@ session_branch(struct session *s, char **cause)
 		return (-1);
 	}
 	tick = engine_now(s->view);
-	if (s->ledger != NULL) {
+	if (s->tables != NULL) {
 		l = session_ledger(s);		/* the past's */
 		s->view_ledger = NULL;
-		ledger_free(s->ledger);
-		s->ledger = l;
+		tables_free(s->tables);
+		s->tables = l;
 	}
 	memset(&br, 0, sizeof br);
 	br.at = engine_now(s->e);

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "journal.h"
-#include "ledger.h"
+#include "tables.h"
 #include "lesson.h"
 #include "log.h"
 #include "runs.h"

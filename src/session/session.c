@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "journal.h"
-#include "ledger.h"
+#include "tables.h"
 #include "lesson.h"
 #include "log.h"
 #include "runs.h"
@@ -72,9 +72,9 @@ session_create(const struct session_setup *set, const struct scenario *sc,
 	s->ntasks0 = engine_ntasks(s->e);
 	s->speed = sc->has_speed ? sc->speed : 0;
 	s->policy0 = engine_get_policy(s->e);
-	if (set->ledger_rows > 0)
-		s->ledger = ledger_create(set->ledger_rows);
-	s->ledger_rows = set->ledger_rows;
+	if (set->tables_rows > 0)
+		s->tables = tables_create(set->tables_rows);
+	s->tables_rows = set->tables_rows;
 	s->ever_real = scenario_ncommands(sc) > 0;
 	if (!set->no_runs) {
 		keep = set->runs_keep > RUNS_KEEP_TICKS ? set->runs_keep :
@@ -117,9 +117,9 @@ session_free(struct session *s)
 		free((char *)s->names[id]);
 	free(s->names);
 	free(s->seen);
-	ledger_free(s->ledger);
+	tables_free(s->tables);
 	runs_free(s->runs);
-	ledger_free(s->view_ledger);
+	tables_free(s->view_ledger);
 	engine_free(s->e);
 	free(s->label);
 	free(s->name);
@@ -383,7 +383,7 @@ uint64_t
 session_skippable(const struct session *s, uint64_t most)
 {
 	if (s->feed != NULL || s->trace != NULL || s->nshadows > 0 ||
-	    s->ledger != NULL || s->note != NULL || s->runs != NULL ||
+	    s->tables != NULL || s->note != NULL || s->runs != NULL ||
 	    s->history > 0)
 		return (0);
 	return (session_quiet(s, most));
@@ -415,8 +415,8 @@ session_tick(struct session *s)
 		session_shadow_tick(s, tick);
 	if (s->trace != NULL)
 		session_trace_rows(s, tick);
-	if (s->ledger != NULL)
-		session_count(s->ledger, s->e, s->params.cpus);
+	if (s->tables != NULL)
+		session_count(s->tables, s->e, s->params.cpus);
 	if (s->note != NULL) {
 		session_fired(s, tick);
 		if (engine_nlive(s->e) < nlive)

@@ -21,7 +21,7 @@
 #include "engine.h"
 #include "scenario.h"
 
-struct ledger;
+struct tables;
 struct lesson_event;
 struct lesson_mark;
 struct runs;
@@ -41,7 +41,7 @@ struct session_setup {
 	scenario_spawn_cb		 spawn;
 	void				*spawn_arg;
 	int				 real_ok;
-	int				 ledger_rows;	/* 0: no table counts */
+	int				 tables_rows;	/* 0: no table counts */
 	/* Ticks of keyframes kept for session_seek; 0: no rewind. */
 	uint64_t			 history;
 	/*
@@ -87,7 +87,7 @@ const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_description(const struct session *);
 /* The table counts of the tick shown (the past's too); NULL: none. */
-struct ledger *session_ledger(struct session *);
+struct tables *session_ledger(struct session *);
 /* What each CPU ran over the last few seconds of the present (runs.h). */
 const struct runs *session_runs(const struct session *);
 /* A task's id by name or decimal id, 0 if none. */

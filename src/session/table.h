@@ -2,7 +2,7 @@
  * table.h -- the article's table for one task (SPEC.md section 3): for
  * each of its most recent descents, the ticks it ran on each stair from
  * its static priority down.  The one accumulator behind headless
- * `--table` and the daemon's `table` command (ledger.c keeps one per
+ * `--table` and the daemon's `table` command (tables.c keeps one per
  * task), and the one cell rule, which the client's article view uses too.
  */
 #ifndef STAIRS_TABLE_H

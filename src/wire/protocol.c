@@ -18,7 +18,7 @@
 #include "protocol.h"
 #include "quote.h"
 #include "runs.h"
-#include "wire.h"
+#include "fields.h"
 #include "xmalloc.h"
 
 
@@ -608,7 +608,7 @@ protocol_out_key(struct protocol_out *o, const struct wire_line *line, int i)
 	protocol_out_str(o, "=");
 }
 
-/* A frame or status line: wire.c's order, values from st. */
+/* A frame or status line: fields.c's order, values from st. */
 static size_t
 protocol_head_line(char *buf, size_t len, const struct wire_line *line,
     const struct proto_status *st, uint64_t dropped, int delta)

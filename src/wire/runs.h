@@ -14,7 +14,7 @@
 struct runs;
 
 /*
- * A ring of what the kernel ran (the `kruns` lines, src/kruns.c) holds,
+ * A ring of what the kernel ran (the `kruns` lines, src/kticks.c) holds,
  * besides task ids and 0 (idle), these (at rank -1).
  */
 #define RUNS_OTHER	(-1)	/* a process that is no child of ours */

@@ -4,7 +4,7 @@
  * up as stairsd --headless does (engine parameters, CPU lists checked,
  * scenario_apply() without a spawn callback, under the scenario's own
  * policy) and run for FUZZ_TICKS engine ticks, reading every task and
- * CPU back and counting the ticks run as the daemon's ledger (the `table`
+ * CPU back and counting the ticks run as the daemon's tables (the `table`
  * command) and headless --table (for task 1, while its static priority
  * holds) do; both are formatted at the end.
  *
@@ -22,7 +22,7 @@
 
 #include "engine.h"
 #include "format.h"
-#include "ledger.h"
+#include "tables.h"
 #include "lesson.h"
 #include "scenario.h"
 #include "staircase.h"
@@ -40,7 +40,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct engine_task_info	 ti;
 	struct engine_cpu_info	 ci;
 	struct engine		*e;
-	struct ledger		*ledger;
+	struct tables		*tables;
 	struct lesson		*lesson;
 	struct table		*table;
 	struct evbuffer		*out;
@@ -78,7 +78,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		scenario_free(sc);
 		return (0);
 	}
-	ledger = ledger_create(FUZZ_ROWS);
+	tables = tables_create(FUZZ_ROWS);
 	table = NULL;
 	base = 0;
 	if (engine_task_info(e, 1, &ti) == 0) {
@@ -98,7 +98,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (ci.task == 0 ||
 			    engine_task_info(e, ci.task, &ti) != 0)
 				continue;
-			ledger_add(ledger, ci.task, ci.field[STAIRCASE_DESCENT],
+			tables_add(tables, ci.task, ci.field[STAIRCASE_DESCENT],
 			    ci.rank - ti.prio);
 			if (ci.task == 1 && table != NULL &&
 			    ti.prio == base)
@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = evbuffer_new();
 	for (id = 1; id <= engine_ntasks(e); id++) {
 		if (engine_task_info(e, id, &ti) == 0)
-			format_table_lines(ledger, e, &ti, engine_now(e),
+			format_table_lines(tables, e, &ti, engine_now(e),
 			    out);
 	}
 	evbuffer_free(out);
@@ -117,7 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(table_format(table, base, p.rr_interval));
 		table_free(table);
 	}
-	ledger_free(ledger);
+	tables_free(tables);
 	lesson_free(lesson);
 	engine_free(e);
 	scenario_free(sc);

@@ -1,6 +1,6 @@
 /*
- * kruns.c -- the kernel's runs of the children on the engine's ticks
- * (kruns.h).
+ * kticks.c -- the kernel's runs of the children on the engine's ticks
+ * (kticks.h).
  *
  * Per physical CPU, time is cut into segments, each held by one thing:
  * a child's run (from its switch in to its switch out), or a gap between
@@ -19,38 +19,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kruns.h"
+#include "kticks.h"
 #include "xmalloc.h"
 
 #define KRUNS_SEGS	(4 * PROCS_KRUNS)	/* kept per CPU at most */
 #define KRUNS_VOTES	16			/* kinds counted in a tick */
 
 /* [from, to) held by what (a task id or KRUNS_*). */
-struct kruns_seg {
+struct kticks_seg {
 	uint64_t	from;
 	uint64_t	to;
 	int		what;
 };
 
 /* One physical CPU: its segments oldest first, seg[first..n). */
-struct kruns_cpu {
-	struct kruns_seg	*seg;
+struct kticks_cpu {
+	struct kticks_seg	*seg;
 	size_t			 first, n, size;
 	uint64_t		 seq;		/* the last run's; 0: none yet */
 	uint64_t		 end;		/* where it ended */
 	int			 after;		/* what it switched to */
 };
 
-struct kruns {
+struct kticks {
 	int			 ncpu;
-	struct kruns_cpu	*cpu;
+	struct kticks_cpu	*cpu;
 };
 
 /* Runs for nphys physical CPUs. */
-struct kruns *
-kruns_create(int nphys)
+struct kticks *
+kticks_create(int nphys)
 {
-	struct kruns	*k;
+	struct kticks	*k;
 	int		 c;
 
 	k = xcalloc(1, sizeof *k);
@@ -63,7 +63,7 @@ kruns_create(int nphys)
 
 /* Free them. */
 void
-kruns_free(struct kruns *k)
+kticks_free(struct kticks *k)
 {
 	int	c;
 
@@ -77,7 +77,7 @@ kruns_free(struct kruns *k)
 
 /* What a switch's other side was: 0 the idle task, else a process. */
 static int
-kruns_what(pid_t pid)
+kticks_what(pid_t pid)
 {
 	return (pid == 0 ? KRUNS_IDLE : KRUNS_OTHER);
 }
@@ -88,7 +88,7 @@ kruns_what(pid_t pid)
  * a CPU at KRUNS_SEGS moves them once per KRUNS_SEGS pushes, not each.
  */
 static void
-kruns_push(struct kruns_cpu *kc, uint64_t from, uint64_t to, int what)
+kticks_push(struct kticks_cpu *kc, uint64_t from, uint64_t to, int what)
 {
 	if (to <= from)
 		return;
@@ -116,7 +116,7 @@ kruns_push(struct kruns_cpu *kc, uint64_t from, uint64_t to, int what)
  * b, into out (at most 2); returns how many.
  */
 static int
-kruns_gap(uint64_t from, uint64_t to, int a, int b, struct kruns_seg *out)
+kticks_gap(uint64_t from, uint64_t to, int a, int b, struct kticks_seg *out)
 {
 	uint64_t	mid;
 
@@ -140,10 +140,10 @@ kruns_gap(uint64_t from, uint64_t to, int a, int b, struct kruns_seg *out)
 
 /* A run the kernel closed on its CPU. */
 void
-kruns_add(struct kruns *k, const struct procs_krun *r)
+kticks_add(struct kticks *k, const struct procs_krun *r)
 {
-	struct kruns_cpu	*kc;
-	struct kruns_seg	 gap[2];
+	struct kticks_cpu	*kc;
+	struct kticks_seg	 gap[2];
 	uint64_t		 from = r->from_ns;
 	int			 i, n, a;
 
@@ -155,19 +155,19 @@ kruns_add(struct kruns *k, const struct procs_krun *r)
 	a = kc->after;
 	if ((kc->seq != 0 && r->seq != kc->seq + 1) || r->lost)
 		a = KRUNS_UNKNOWN;	/* runs missing in between */
-	n = kruns_gap(kc->end, from, a, kruns_what(r->prev), gap);
+	n = kticks_gap(kc->end, from, a, kticks_what(r->prev), gap);
 	for (i = 0; i < n; i++)
-		kruns_push(kc, gap[i].from, gap[i].to, gap[i].what);
-	kruns_push(kc, from, r->to_ns, r->task);
+		kticks_push(kc, gap[i].from, gap[i].to, gap[i].what);
+	kticks_push(kc, from, r->to_ns, r->task);
 	kc->seq = r->seq;
 	if (r->to_ns > kc->end)
 		kc->end = r->to_ns;
-	kc->after = kruns_what(r->next);
+	kc->after = kticks_what(r->next);
 }
 
 /* Records lost: what a CPU switched to last may be stale. */
 void
-kruns_lost(struct kruns *k, int phys)
+kticks_lost(struct kticks *k, int phys)
 {
 	if (phys >= 0 && phys < k->ncpu)
 		k->cpu[phys].after = KRUNS_UNKNOWN;
@@ -175,7 +175,7 @@ kruns_lost(struct kruns *k, int phys)
 
 /* Count the part of s inside [from, to) for what held it. */
 static void
-kruns_vote(const struct kruns_seg *s, uint64_t from, uint64_t to,
+kticks_vote(const struct kticks_seg *s, uint64_t from, uint64_t to,
     int *what, uint64_t *ns, int *nv)
 {
 	uint64_t	lo, hi;
@@ -199,11 +199,11 @@ kruns_vote(const struct kruns_seg *s, uint64_t from, uint64_t to,
 
 /* What held physical CPU phys longest in [from_ns, to_ns). */
 int
-kruns_tick(struct kruns *k, int phys, uint64_t from_ns, uint64_t to_ns,
+kticks_tick(struct kticks *k, int phys, uint64_t from_ns, uint64_t to_ns,
     const struct procs_krun *open)
 {
-	struct kruns_cpu	*kc;
-	struct kruns_seg	 tail[3];
+	struct kticks_cpu	*kc;
+	struct kticks_seg	 tail[3];
 	uint64_t		 ns[KRUNS_VOTES], best = 0;
 	size_t			 i;
 	int			 what[KRUNS_VOTES], nv = 0, nt, j, answer;
@@ -214,12 +214,12 @@ kruns_tick(struct kruns *k, int phys, uint64_t from_ns, uint64_t to_ns,
 	while (kc->first < kc->n && kc->seg[kc->first].to <= from_ns)
 		kc->first++;
 	for (i = kc->first; i < kc->n && kc->seg[i].from < to_ns; i++)
-		kruns_vote(&kc->seg[i], from_ns, to_ns, what, ns, &nv);
+		kticks_vote(&kc->seg[i], from_ns, to_ns, what, ns, &nv);
 
 	/* Past the last run closed: what it switched to, then the open. */
 	if (open != NULL && open->from_ns >= kc->end) {
-		nt = kruns_gap(kc->end, open->from_ns, kc->after,
-		    kruns_what(open->prev), tail);
+		nt = kticks_gap(kc->end, open->from_ns, kc->after,
+		    kticks_what(open->prev), tail);
 		tail[nt].from = open->from_ns;
 		tail[nt].to = UINT64_MAX;
 		tail[nt].what = open->task;
@@ -231,7 +231,7 @@ kruns_tick(struct kruns *k, int phys, uint64_t from_ns, uint64_t to_ns,
 		nt = 1;
 	}
 	for (j = 0; j < nt; j++)
-		kruns_vote(&tail[j], from_ns, to_ns, what, ns, &nv);
+		kticks_vote(&tail[j], from_ns, to_ns, what, ns, &nv);
 
 	answer = KRUNS_UNKNOWN;
 	for (j = 0; j < nv; j++) {

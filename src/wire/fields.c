@@ -1,12 +1,12 @@
 /*
- * wire.c -- the protocol's data lines, field by field (wire.h): the one
+ * fields.c -- the protocol's data lines, field by field (fields.h): the one
  * place a line's keys, their types and their order are written.  The
- * daemon formats from these tables (protocol.c, ledger.c) and the client
+ * daemon formats from these tables (protocol.c, tables.c) and the client
  * parses with them (ui/model.c); docs/PROTOCOL.md describes the same.
  */
 #include <string.h>
 
-#include "wire.h"
+#include "fields.h"
 
 #define WIRE_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
 

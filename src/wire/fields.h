@@ -1,5 +1,5 @@
 /*
- * wire.h -- the fields of the protocol's data lines (docs/PROTOCOL.md),
+ * fields.h -- the fields of the protocol's data lines (docs/PROTOCOL.md),
  * written down once: for each line its keyword, and for each field its
  * key, its type and where it comes in the line.  The daemon's formatter
  * (protocol.c) walks the task, cpu, status and frame lines' order and
@@ -7,16 +7,16 @@
  * parser (ui/model.c) reads every key by these names (wire_key), and the
  * task line through wire_find.  The task line's formatter and parser,
  * and the other walked formatters, switch over the enum with no default,
- * so a field added to an enum and its table (wire.c) is a compile error
+ * so a field added to an enum and its table (fields.c) is a compile error
  * (-Wswitch) until they handle it.
  *
  * To add a field: a WIRE_<LINE>_<KEY> id in its enum, its key and type
- * in wire.c's table (and its place in the line's order), a case in the
+ * in fields.c's table (and its place in the line's order), a case in the
  * formatter (protocol.c) and one in the parser (ui/model.c).  A client
  * skips a key it does not know, so an older one still reads the line.
  */
-#ifndef STAIRS_WIRE_H
-#define STAIRS_WIRE_H
+#ifndef STAIRS_FIELDS_H
+#define STAIRS_FIELDS_H
 
 enum wire_type {
 	WIRE_INT,		/* a decimal, maybe negative */

@@ -1,5 +1,5 @@
 /*
- * test_ledger.c -- the daemon's per-task table counts: rows per descent,
+ * test_tables.c -- the daemon's per-task table counts: rows per descent,
  * columns per stair, the row bound (the newest descents kept, as
  * headless keeps them) and its dropped count, and the columns kept after
  * a renice.
@@ -16,15 +16,15 @@
 #include <cmocka.h>
 
 #include "format.h"
-#include "ledger.h"
+#include "tables.h"
 #include "staircase.h"
 
 /*
- * The ledger's lines for task id, in descent d now, as one string (caller
+ * The tables's lines for task id, in descent d now, as one string (caller
  * frees).
  */
 static char *
-lines(struct ledger *l, int id, int prio, uint32_t d)
+lines(struct tables *l, int id, int prio, uint32_t d)
 {
 	struct engine_params	 p;
 	struct engine		*e;
@@ -53,7 +53,7 @@ lines(struct ledger *l, int id, int prio, uint32_t d)
 static void
 test_rows(void **state)
 {
-	struct ledger	*l = ledger_create(10);
+	struct tables	*l = tables_create(10);
 	char		*s;
 	int		 i;
 
@@ -62,11 +62,11 @@ test_rows(void **state)
 	    "rows=0 dropped=0 now=0 descent=1\n");
 	free(s);
 	for (i = 0; i < 10; i++)
-		ledger_add(l, 1, 1, 0);
+		tables_add(l, 1, 1, 0);
 	for (i = 0; i < 3; i++)
-		ledger_add(l, 1, 1, 1);
+		tables_add(l, 1, 1, 1);
 	for (i = 0; i < 20; i++)
-		ledger_add(l, 1, 2, 1);
+		tables_add(l, 1, 2, 1);
 	s = lines(l, 1, 138, 2);
 	assert_string_equal(s, "table task=1 name=t base=138 stairs=2 rr=10 "
 	    "rows=2 dropped=0 now=0 descent=2\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
@@ -78,16 +78,16 @@ test_rows(void **state)
 	    "rows=2 dropped=0 now=0 descent=3\nrow iter=1 ticks=10,3\nrow iter=2 ticks=0,20\n");
 	free(s);
 	/* Another task, a far id: its own rows. */
-	ledger_add(l, 1000, 1, 0);
-	assert_int_equal(ledger_rows(l, 1000), 1);
-	assert_int_equal(ledger_rows(l, 999), 0);
-	assert_int_equal(ledger_rows(l, 1), 2);
+	tables_add(l, 1000, 1, 0);
+	assert_int_equal(tables_rows(l, 1000), 1);
+	assert_int_equal(tables_rows(l, 999), 0);
+	assert_int_equal(tables_rows(l, 1), 2);
 	/* Out of range is ignored. */
-	ledger_add(l, 0, 1, 0);
-	ledger_add(l, 1, 3, 40);
-	ledger_add(l, 1, 3, -1);
-	assert_int_equal(ledger_rows(l, 1), 2);
-	ledger_free(l);
+	tables_add(l, 0, 1, 0);
+	tables_add(l, 1, 3, 40);
+	tables_add(l, 1, 3, -1);
+	assert_int_equal(tables_rows(l, 1), 2);
+	tables_free(l);
 }
 
 /*
@@ -98,15 +98,15 @@ test_rows(void **state)
 static void
 test_bound(void **state)
 {
-	struct ledger	*l = ledger_create(3);
+	struct tables	*l = tables_create(3);
 	char		*s;
 	uint32_t	 d;
 
 	for (d = 1; d <= 5; d++) {
-		ledger_add(l, 1, d, 0);
-		ledger_add(l, 1, d, 0);
+		tables_add(l, 1, d, 0);
+		tables_add(l, 1, d, 0);
 	}
-	assert_int_equal(ledger_rows(l, 1), 3);
+	assert_int_equal(tables_rows(l, 1), 3);
 	s = lines(l, 1, 120, 5);
 	assert_string_equal(s, "table task=1 name=t base=120 stairs=20 rr=10 "
 	    "rows=3 dropped=4 now=0 descent=5\n"
@@ -114,10 +114,10 @@ test_bound(void **state)
 	    "row iter=4 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
 	    "row iter=5 ticks=2,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n");
 	free(s);
-	assert_non_null(ledger_table(l, 1));
-	assert_null(ledger_table(l, 2));
-	assert_null(ledger_table(l, 0));
-	ledger_free(l);
+	assert_non_null(tables_table(l, 1));
+	assert_null(tables_table(l, 2));
+	assert_null(tables_table(l, 0));
+	tables_free(l);
 }
 
 /*
@@ -128,19 +128,19 @@ test_bound(void **state)
 static void
 test_memory(void **state)
 {
-	struct ledger	*l = ledger_create(200);
+	struct tables	*l = tables_create(200);
 	size_t		 one;
 	uint32_t	 d;
 
 	for (d = 1; d <= 100000; d++)
-		ledger_add(l, 1, d, (int)(d % 40));
-	assert_int_equal(ledger_rows(l, 1), 200);
-	one = ledger_memory(l);
+		tables_add(l, 1, d, (int)(d % 40));
+	assert_int_equal(tables_rows(l, 1), 200);
+	one = tables_memory(l);
 	assert_true(one <= 200 * (4 + 40 * 4) + 256);
 	for (d = 1; d <= 100000; d++)
-		ledger_add(l, 1, d, 1);
-	assert_true(ledger_memory(l) == one);
-	ledger_free(l);
+		tables_add(l, 1, d, 1);
+	assert_true(tables_memory(l) == one);
+	tables_free(l);
 }
 
 int

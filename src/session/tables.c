@@ -1,5 +1,5 @@
 /*
- * ledger.c -- the article's table of every task, for `table`.
+ * tables.c -- the article's table of every task, for `table`.
  *
  * A map from task id to its table (table.c: a ring of its most recent
  * descents, ticks counted per stair), made when the task first runs, and
@@ -12,31 +12,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger.h"
+#include "tables.h"
 #include "table.h"
 #include "xmalloc.h"
 
-struct ledger {
+struct tables {
 	struct table	**tasks;	/* tasks[id - 1], NULL: not run */
 	int		  ntasks;
 	int		  max_rows;
 	uint64_t	  since;	/* the ticks before are not counted */
 };
 
-/* An empty ledger keeping at most max_rows descents per task. */
-struct ledger *
-ledger_create(int max_rows)
+/* Empty tables keeping at most max_rows descents per task. */
+struct tables *
+tables_create(int max_rows)
 {
-	struct ledger	*l;
+	struct tables	*l;
 
 	l = xcalloc(1, sizeof *l);
 	l->max_rows = max_rows;
 	return (l);
 }
 
-/* Free a ledger. */
+/* Free the tables. */
 void
-ledger_free(struct ledger *l)
+tables_free(struct tables *l)
 {
 	int	i;
 
@@ -50,7 +50,7 @@ ledger_free(struct ledger *l)
 
 /* Count one tick run by task id at stair (rank - static) in descent. */
 void
-ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
+tables_add(struct tables *l, int id, uint32_t descent, int stair)
 {
 	int	n;
 
@@ -69,16 +69,16 @@ ledger_add(struct ledger *l, int id, uint32_t descent, int stair)
 
 /* Task id's table, or NULL if it has not run. */
 const struct table *
-ledger_table(const struct ledger *l, int id)
+tables_table(const struct tables *l, int id)
 {
 	if (id < 1 || id > l->ntasks)
 		return (NULL);
 	return (l->tasks[id - 1]);
 }
 
-/* The bytes the ledger has allocated. */
+/* The bytes the tables have allocated. */
 size_t
-ledger_memory(const struct ledger *l)
+tables_memory(const struct tables *l)
 {
 	size_t	n = sizeof *l + (size_t)l->ntasks * sizeof *l->tasks;
 	int	i;
@@ -92,23 +92,23 @@ ledger_memory(const struct ledger *l)
 
 /* Say the counts start at tick since (the ticks before not counted). */
 void
-ledger_set_since(struct ledger *l, uint64_t since)
+tables_set_since(struct tables *l, uint64_t since)
 {
 	l->since = since;
 }
 
 /* The tick the counts start at. */
 uint64_t
-ledger_since(const struct ledger *l)
+tables_since(const struct tables *l)
 {
 	return (l->since);
 }
 
 /* How many descents are kept for a task. */
 int
-ledger_rows(const struct ledger *l, int id)
+tables_rows(const struct tables *l, int id)
 {
-	const struct table	*t = ledger_table(l, id);
+	const struct table	*t = tables_table(l, id);
 
 	return (t != NULL ? (int)table_nrows(t) : 0);
 }

@@ -1,5 +1,5 @@
 /*
- * conffile.h -- read a libconfig file (the daemon's config, a scenario)
+ * readconf.h -- read a libconfig file (the daemon's config, a scenario)
  * safely: only regular files are opened, never waited on, and nothing
  * libconfig would misread reaches it.
  *
@@ -10,8 +10,8 @@
  * only, opened with O_NONBLOCK) and scanned: an @include of anything but
  * a regular file, or an integer that would wrap, is "FILE:LINE: message".
  */
-#ifndef STAIRS_CONFFILE_H
-#define STAIRS_CONFFILE_H
+#ifndef STAIRS_READCONF_H
+#define STAIRS_READCONF_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,15 +22,15 @@
 #define CONFFILE_MAX_DEPTH	10		/* @include nesting */
 #define CONFFILE_MAX_FILES	256		/* files in one read */
 
-int	conffile_open(const char *path, char **cause);
-char   *conffile_slurp(const char *path, size_t *len, char **cause);
+int	readconf_open(const char *path, char **cause);
+char   *readconf_slurp(const char *path, size_t *len, char **cause);
 /* With text (or spliced): the text parsed, every @include spliced in. */
-int	conffile_read(config_t *, const char *path, char **text,
+int	readconf_read(config_t *, const char *path, char **text,
 	    char **cause);
-int	conffile_read_string(config_t *, const char *text, const char *label,
+int	readconf_read_string(config_t *, const char *text, const char *label,
 	    char **spliced, char **cause);
-char   *conffile_name(const char *top, const char *file);
-int	conffile_verror(char **error, const char *top, const char *file,
+char   *readconf_name(const char *top, const char *file);
+int	readconf_verror(char **error, const char *top, const char *file,
 	    int line, const char *fmt, va_list);
 
 #endif

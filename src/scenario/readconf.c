@@ -1,5 +1,5 @@
 /*
- * conffile.c -- read a libconfig file safely, for config.c and
+ * readconf.c -- read a libconfig file safely, for config.c and
  * scenario.c (and anything else that reads a file a user names).
  *
  * libconfig 1.5 has no include hook (config_set_include_func came in
@@ -37,27 +37,27 @@
 
 #include <libconfig.h>
 
-#include "conffile.h"
+#include "readconf.h"
 #include "number.h"
 #include "xmalloc.h"
 
 #define CONFFILE_QUOTE_MAX	40	/* characters of input in a message */
 
 /* A run of the spliced text's lines, from one file. */
-struct conffile_seg {
+struct readconf_seg {
 	int		 first;		/* its first line in the spliced text */
 	const char	*file;		/* an included file; NULL: the top */
 	int		 line;		/* the same line in that file */
 };
 
 /* The included files' names, hooked on the config's root setting. */
-struct conffile_names {
+struct readconf_names {
 	char		**v;
 	int		  n;
 };
 
 /* What one read carries: files so far, error, the spliced text. */
-struct conffile_ctx {
+struct readconf_ctx {
 	int			 topfile;	/* the top text is a file */
 	int			 nfiles;
 	size_t			 total;	/* bytes of every file read */
@@ -66,31 +66,31 @@ struct conffile_ctx {
 	char			*out;	/* NULL until the first @include */
 	size_t			 len, size;
 	int			 line;	/* the line out ends on */
-	struct conffile_seg	*seg;
+	struct readconf_seg	*seg;
 	size_t			 nseg;
-	struct conffile_names	*names;
+	struct readconf_names	*names;
 };
 
-static int	conffile_error(struct conffile_ctx *, const char *, int,
+static int	readconf_error(struct readconf_ctx *, const char *, int,
 		    const char *, ...) __attribute__((format(printf, 4, 5)));
-static int	conffile_scan(struct conffile_ctx *, const char *, size_t,
+static int	readconf_scan(struct readconf_ctx *, const char *, size_t,
 		    const char *, const char *, int);
 
 /*
  * Record the first error about a file's contents in *error (a later one
  * is dropped): "FILE:LINE: message", or "FILE: message" when line is 0.
- * FILE is conffile_name(top, file): the file libconfig names for a
+ * FILE is readconf_name(top, file): the file libconfig names for a
  * setting (an @include'd one names itself), else top.  Returns -1.
  */
 int
-conffile_verror(char **error, const char *top, const char *file, int line,
+readconf_verror(char **error, const char *top, const char *file, int line,
     const char *fmt, va_list ap)
 {
 	char	*name;
 
 	if (*error != NULL)
 		return (-1);
-	name = conffile_name(top, file);
+	name = readconf_name(top, file);
 	*error = xvasprintf_at(name, line, fmt, ap);
 	free(name);
 	return (-1);
@@ -98,20 +98,20 @@ conffile_verror(char **error, const char *top, const char *file, int line,
 
 /* Record the first error of this read at LABEL:LINE; returns -1. */
 static int
-conffile_error(struct conffile_ctx *ctx, const char *label, int line,
+readconf_error(struct readconf_ctx *ctx, const char *label, int line,
     const char *fmt, ...)
 {
 	va_list	 ap;
 
 	va_start(ap, fmt);
-	conffile_verror(&ctx->error, label, NULL, line, fmt, ap);
+	readconf_verror(&ctx->error, label, NULL, line, fmt, ap);
 	va_end(ap);
 	return (-1);
 }
 
 /* Why a file of this mode is not read; NULL for a regular file. */
 static const char *
-conffile_kind(mode_t mode)
+readconf_kind(mode_t mode)
 {
 	if (S_ISREG(mode))
 		return (NULL);
@@ -134,7 +134,7 @@ conffile_kind(mode_t mode)
  * FIFO swapped in between does not block the open.
  */
 static int
-conffile_open_why(const char *path, const char **why)
+readconf_open_why(const char *path, const char **why)
 {
 	struct stat	st;
 	int		fd, saved;
@@ -143,7 +143,7 @@ conffile_open_why(const char *path, const char **why)
 		*why = strerror(errno);
 		return (-1);
 	}
-	if ((*why = conffile_kind(st.st_mode)) != NULL)
+	if ((*why = readconf_kind(st.st_mode)) != NULL)
 		return (-1);
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd == -1) {
@@ -156,7 +156,7 @@ conffile_open_why(const char *path, const char **why)
 		*why = strerror(saved);
 		return (-1);
 	}
-	if ((*why = conffile_kind(st.st_mode)) != NULL) {
+	if ((*why = readconf_kind(st.st_mode)) != NULL) {
 		close(fd);
 		return (-1);
 	}
@@ -169,19 +169,19 @@ conffile_open_why(const char *path, const char **why)
  * "PATH: why".  Any command that reads a file a user names uses this.
  */
 int
-conffile_open(const char *path, char **cause)
+readconf_open(const char *path, char **cause)
 {
 	const char	*why;
 	int		 fd;
 
-	if ((fd = conffile_open_why(path, &why)) == -1)
+	if ((fd = readconf_open_why(path, &why)) == -1)
 		*cause = xasprintf("%s: %s", path, why);
 	return (fd);
 }
 
 /* Read a regular file whole (NUL-ended); NULL with *why. */
 static char *
-conffile_slurp_why(const char *path, size_t *lenp, const char **why)
+readconf_slurp_why(const char *path, size_t *lenp, const char **why)
 {
 	struct stat	 st;
 	char		*buf = NULL;
@@ -189,7 +189,7 @@ conffile_slurp_why(const char *path, size_t *lenp, const char **why)
 	ssize_t		 n;
 	int		 fd, saved;
 
-	if ((fd = conffile_open_why(path, why)) == -1)
+	if ((fd = readconf_open_why(path, why)) == -1)
 		return (NULL);
 	/* Too large by its size: refused before a byte is read. */
 	if (fstat(fd, &st) == 0 && st.st_size > (off_t)CONFFILE_MAX_SIZE) {
@@ -237,19 +237,19 @@ fail:
 
 /* Read a regular file whole (NUL-ended); NULL with *cause "PATH: why". */
 char *
-conffile_slurp(const char *path, size_t *len, char **cause)
+readconf_slurp(const char *path, size_t *len, char **cause)
 {
 	const char	*why;
 	char		*text;
 
-	if ((text = conffile_slurp_why(path, len, &why)) == NULL)
+	if ((text = readconf_slurp_why(path, len, &why)) == NULL)
 		*cause = xasprintf("%s: %s", path, why);
 	return (text);
 }
 
 /* Add n bytes to the spliced text, counting its lines. */
 static void
-conffile_out(struct conffile_ctx *ctx, const char *p, size_t n)
+readconf_out(struct readconf_ctx *ctx, const char *p, size_t n)
 {
 	const char	*end = p + n, *nl;
 
@@ -270,9 +270,9 @@ conffile_out(struct conffile_ctx *ctx, const char *p, size_t n)
 
 /* From the spliced text's current line on, lines are file's from line. */
 static void
-conffile_seg(struct conffile_ctx *ctx, const char *file, int line)
+readconf_seg(struct readconf_ctx *ctx, const char *file, int line)
 {
-	struct conffile_seg	*sg;
+	struct readconf_seg	*sg;
 
 	if (ctx->nseg > 0 && ctx->seg[ctx->nseg - 1].first == ctx->line)
 		ctx->nseg--;		/* an empty run: replaced */
@@ -288,10 +288,10 @@ conffile_seg(struct conffile_ctx *ctx, const char *file, int line)
  * written at label:line, whose directory is dir (NULL: the current one).
  */
 static int
-conffile_include(struct conffile_ctx *ctx, const char *label, int line,
+readconf_include(struct readconf_ctx *ctx, const char *label, int line,
     const char *dir, const char *name, size_t namelen, int depth)
 {
-	struct conffile_names	*nm = ctx->names;
+	struct readconf_names	*nm = ctx->names;
 	const char		*why, *more;
 	char			*file, *path, *text;
 	size_t			 len;
@@ -301,11 +301,11 @@ conffile_include(struct conffile_ctx *ctx, const char *label, int line,
 	shown = namelen > CONFFILE_QUOTE_MAX ? CONFFILE_QUOTE_MAX :
 	    (int)namelen;
 	if (depth >= CONFFILE_MAX_DEPTH)
-		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "nested more than %d deep", shown, name, more,
 		    CONFFILE_MAX_DEPTH));
 	if (++ctx->nfiles > CONFFILE_MAX_FILES)
-		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "more than %d files", shown, name, more,
 		    CONFFILE_MAX_FILES));
 	file = xstrndup(name, namelen);
@@ -314,15 +314,15 @@ conffile_include(struct conffile_ctx *ctx, const char *label, int line,
 	else
 		path = xstrdup(file);
 	free(file);
-	if ((text = conffile_slurp_why(path, &len, &why)) == NULL) {
+	if ((text = readconf_slurp_why(path, &len, &why)) == NULL) {
 		free(path);
-		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "%s", shown, name, more, why));
 	}
 	if (len > CONFFILE_MAX_SIZE - ctx->total) {
 		free(text);
 		free(path);
-		return (conffile_error(ctx, label, line, "@include \"%.*s%s\": "
+		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "the files together are larger than 64 MiB", shown, name,
 		    more));
 	}
@@ -330,7 +330,7 @@ conffile_include(struct conffile_ctx *ctx, const char *label, int line,
 	/* The name lives with the config: settings point at it. */
 	nm->v = xreallocarray(nm->v, nm->n + 1, sizeof *nm->v);
 	nm->v[nm->n++] = path;
-	rc = conffile_scan(ctx, text, len, path, path, depth + 1);
+	rc = readconf_scan(ctx, text, len, path, path, depth + 1);
 	free(text);
 	return (rc);
 }
@@ -341,7 +341,7 @@ conffile_include(struct conffile_ctx *ctx, const char *label, int line,
  * floats and anything that is not an integer are left to libconfig.
  */
 static int
-conffile_number(struct conffile_ctx *ctx, const char *label, int line,
+readconf_number(struct readconf_ctx *ctx, const char *label, int line,
     const char *key, size_t keylen, const char *tok, size_t n)
 {
 	const char	*s = tok, *e = tok + n, *q, *more;
@@ -379,10 +379,10 @@ conffile_number(struct conffile_ctx *ctx, const char *label, int line,
 	if (keylen > CONFFILE_QUOTE_MAX)
 		keylen = CONFFILE_QUOTE_MAX;
 	if (wide)
-		return (conffile_error(ctx, label, line, "%.*s%s%.*s%s: does "
+		return (readconf_error(ctx, label, line, "%.*s%s%.*s%s: does "
 		    "not fit in a 64-bit integer", (int)keylen, key,
 		    keylen ? " = " : "number ", shown, tok, more));
-	return (conffile_error(ctx, label, line, "%.*s%s%.*s%s: does not fit "
+	return (readconf_error(ctx, label, line, "%.*s%s%.*s%s: does not fit "
 	    "in a plain integer (-2147483648..2147483647); write a 64-bit "
 	    "value with an L, e.g. 5000000000L", (int)keylen, key,
 	    keylen ? " = " : "number ", shown, tok, more));
@@ -390,7 +390,7 @@ conffile_number(struct conffile_ctx *ctx, const char *label, int line,
 
 /* Is c part of a libconfig name? */
 static int
-conffile_namechar(char c)
+readconf_namechar(char c)
 {
 	return ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '*');
@@ -404,7 +404,7 @@ conffile_namechar(char c)
  * places, into ctx->out.  0, or -1 with ctx->error.
  */
 static int
-conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
+readconf_scan(struct readconf_ctx *ctx, const char *text, size_t len,
     const char *label, const char *file, int depth)
 {
 	const char	*p = text, *end = text + len, *q, *key = NULL;
@@ -419,7 +419,7 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 		dir = xstrndup(label, slash == label ? 1 :
 		    (size_t)(slash - label));
 	if (depth > 0)
-		conffile_seg(ctx, file, 1);
+		readconf_seg(ctx, file, 1);
 	while (p < end) {
 		if (*p == '\n') {
 			line++;
@@ -444,21 +444,21 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 				    *q != '\\')
 					q++;
 				if (q == end || *q != '"') {
-					conffile_error(ctx, label, line,
+					readconf_error(ctx, label, line,
 					    "@include needs a plain \"file\" "
 					    "name on one line");
 					goto out;
 				}
 				/* What came before, the file, the rest. */
-				conffile_out(ctx, copied,
+				readconf_out(ctx, copied,
 				    (size_t)(at - copied));
-				if (conffile_include(ctx, label, line, dir, p,
+				if (readconf_include(ctx, label, line, dir, p,
 				    (size_t)(q - p), depth) != 0)
 					goto out;
 				if (ctx->len > 0 &&
 				    ctx->out[ctx->len - 1] != '\n')
-					conffile_out(ctx, "\n", 1);
-				conffile_seg(ctx, file, line);
+					readconf_out(ctx, "\n", 1);
+				readconf_seg(ctx, file, line);
 				copied = p = q + 1;
 				bol = 0;
 				continue;
@@ -492,7 +492,7 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 			}
 		} else if ((*p >= 'a' && *p <= 'z') ||
 		    (*p >= 'A' && *p <= 'Z') || *p == '*') {
-			for (q = p; q < end && conffile_namechar(*q); q++)
+			for (q = p; q < end && readconf_namechar(*q); q++)
 				;
 			key = p;
 			keylen = (size_t)(q - p);
@@ -503,7 +503,7 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 			hex = end - q > 1 && q[-1] == '0' &&
 			    (*q == 'x' || *q == 'X');
 			for (; q < end; q++) {
-				if (conffile_namechar(*q) && *q != '-' &&
+				if (readconf_namechar(*q) && *q != '-' &&
 				    *q != '*')
 					continue;
 				if (*q == '.')
@@ -513,7 +513,7 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 					continue;
 				break;
 			}
-			if (conffile_number(ctx, label, line, key, keylen, p,
+			if (readconf_number(ctx, label, line, key, keylen, p,
 			    (size_t)(q - p)) != 0)
 				goto out;
 			p = q;
@@ -525,11 +525,11 @@ conffile_scan(struct conffile_ctx *ctx, const char *text, size_t len,
 	 * swallow what follows its @include once spliced.
 	 */
 	if (depth > 0 && open != NULL) {
-		conffile_error(ctx, label, line, "ends inside %s", open);
+		readconf_error(ctx, label, line, "ends inside %s", open);
 		goto out;
 	}
 	if (ctx->out != NULL)
-		conffile_out(ctx, copied, (size_t)(end - copied));
+		readconf_out(ctx, copied, (size_t)(end - copied));
 	rc = 0;
 out:
 	free(dir);
@@ -542,14 +542,14 @@ out:
  * NULL, else file, the path as it was opened.  The result is allocated.
  */
 char *
-conffile_name(const char *top, const char *file)
+readconf_name(const char *top, const char *file)
 {
 	return (xstrdup(file != NULL ? file : top));
 }
 
 /* Where line of the spliced text was written: *file (NULL: the top). */
 static int
-conffile_where(const struct conffile_ctx *ctx, int line, const char **file)
+readconf_where(const struct readconf_ctx *ctx, int line, const char **file)
 {
 	size_t	lo = 0, hi = ctx->nseg, mid;
 
@@ -570,25 +570,25 @@ conffile_where(const struct conffile_ctx *ctx, int line, const char **file)
 
 /* Each setting's file and line, from the spliced text's to its own. */
 static void
-conffile_remap(const struct conffile_ctx *ctx, config_setting_t *s)
+readconf_remap(const struct readconf_ctx *ctx, config_setting_t *s)
 {
 	config_setting_t	*e;
 	const char		*file;
 	int			 i;
 
-	s->line = (unsigned int)conffile_where(ctx, (int)s->line, &file);
+	s->line = (unsigned int)readconf_where(ctx, (int)s->line, &file);
 	s->file = file;
 	if (!config_setting_is_aggregate(s))
 		return;
 	for (i = 0; (e = config_setting_get_elem(s, i)) != NULL; i++)
-		conffile_remap(ctx, e);
+		readconf_remap(ctx, e);
 }
 
 /* Free the included files' names with the config (its destructor). */
 static void
-conffile_names_free(void *arg)
+readconf_names_free(void *arg)
 {
-	struct conffile_names	*nm = arg;
+	struct readconf_names	*nm = arg;
 	int			 i;
 
 	for (i = 0; i < nm->n; i++)
@@ -599,13 +599,13 @@ conffile_names_free(void *arg)
 
 /* libconfig's error as "FILE:LINE: message" (the file it was in). */
 static char *
-conffile_config_error(const struct conffile_ctx *ctx, const config_t *cf,
+readconf_config_error(const struct readconf_ctx *ctx, const config_t *cf,
     const char *label)
 {
 	const char	*file;
 	int		 line;
 
-	line = conffile_where(ctx, config_error_line(cf), &file);
+	line = readconf_where(ctx, config_error_line(cf), &file);
 	if (file == NULL)
 		file = label;
 	if (line > 0)
@@ -621,10 +621,10 @@ conffile_config_error(const struct conffile_ctx *ctx, const config_t *cf,
  * its file's text), the caller's to free.
  */
 static int
-conffile_parse(config_t *cf, const char *text, size_t len,
+readconf_parse(config_t *cf, const char *text, size_t len,
     const char *label, int topfile, char **spliced, char **cause)
 {
-	struct conffile_ctx	ctx;
+	struct readconf_ctx	ctx;
 	int			rc = -1;
 
 	memset(&ctx, 0, sizeof ctx);
@@ -633,19 +633,19 @@ conffile_parse(config_t *cf, const char *text, size_t len,
 	ctx.total = len;
 	ctx.line = 1;
 	ctx.names = xcalloc(1, sizeof *ctx.names);
-	conffile_seg(&ctx, NULL, 1);
-	if (conffile_scan(&ctx, text, len, label, NULL, 0) != 0) {
+	readconf_seg(&ctx, NULL, 1);
+	if (readconf_scan(&ctx, text, len, label, NULL, 0) != 0) {
 		*cause = ctx.error;
 		goto out;
 	}
 	if (config_read_string(cf, ctx.out != NULL ? ctx.out : text) !=
 	    CONFIG_TRUE) {
-		*cause = conffile_config_error(&ctx, cf, label);
+		*cause = readconf_config_error(&ctx, cf, label);
 		goto out;
 	}
 	if (ctx.names->n > 0) {
-		conffile_remap(&ctx, config_root_setting(cf));
-		config_set_destructor(cf, conffile_names_free);
+		readconf_remap(&ctx, config_root_setting(cf));
+		config_set_destructor(cf, readconf_names_free);
 		config_setting_set_hook(config_root_setting(cf), ctx.names);
 		ctx.names = NULL;
 	}
@@ -656,7 +656,7 @@ conffile_parse(config_t *cf, const char *text, size_t len,
 	rc = 0;
 out:
 	if (ctx.names != NULL)
-		conffile_names_free(ctx.names);
+		readconf_names_free(ctx.names);
 	free(ctx.seg);
 	free(ctx.out);
 	return (rc);
@@ -667,31 +667,31 @@ out:
  * relative to the directory of the file that holds it.  Settings from
  * path itself have no config_setting_source_file(); those from an
  * include have theirs, the path it was read from.  With text, *text is
- * what was parsed, includes spliced in (conffile_parse).  0, or -1 with
+ * what was parsed, includes spliced in (readconf_parse).  0, or -1 with
  * *cause ("FILE:LINE: message" or "FILE: message").
  */
 int
-conffile_read(config_t *cf, const char *path, char **text, char **cause)
+readconf_read(config_t *cf, const char *path, char **text, char **cause)
 {
 	char	*top;
 	size_t	 len;
 	int	 rc;
 
-	if ((top = conffile_slurp(path, &len, cause)) == NULL)
+	if ((top = readconf_slurp(path, &len, cause)) == NULL)
 		return (-1);
-	rc = conffile_parse(cf, top, len, path, 1, text, cause);
+	rc = readconf_parse(cf, top, len, path, 1, text, cause);
 	free(top);
 	return (rc);
 }
 
 /*
- * Read text into cf as conffile_read does; label names it in messages,
+ * Read text into cf as readconf_read does; label names it in messages,
  * its own @include paths are relative to the current directory.
  */
 int
-conffile_read_string(config_t *cf, const char *text, const char *label,
+readconf_read_string(config_t *cf, const char *text, const char *label,
     char **spliced, char **cause)
 {
-	return (conffile_parse(cf, text, strlen(text), label, 0, spliced,
+	return (readconf_parse(cf, text, strlen(text), label, 0, spliced,
 	    cause));
 }

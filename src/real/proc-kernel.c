@@ -1,5 +1,5 @@
 /*
- * proc-krun.c -- the kernel's own runs of the children, from its
+ * proc-kernel.c -- the kernel's own runs of the children, from its
  * sched_switch records (read by proc-ring.c): per physical CPU, which
  * child thread ran from when to when, in a bounded ring behind
  * procs_kernel_runs; and each member's last state as the kernel said it
