@@ -19,7 +19,8 @@
 #     "tick T of NOW" and the past; ( / ) go to the marks when the
 #     scenario has some;
 #   - space resumes: live again, running;
-#   - a load of "one" by path: the viewer is back to one CPU; with the
+#   - a load of "one" by path, typed in the picker after o (relative to
+#     the client's directory): the viewer is back to one CPU; with the
 #     timeline on, the client and a follower (-r --follow) keep none of
 #     the demo's runs (no CPU1 row, no "c=?" in the legend).
 # Exits 0 pass, 1 fail, 77 skip (no tmux/socat, the live daemon not
@@ -49,7 +50,7 @@ fi
 # Start a client in tmux session $1 (80x24) with arguments $2.
 client() {
 	$tm new-session -d -s "$1" -x 80 -y 24 \
-	    "env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock $2 \
+	    "cd $tmp && env LANG=C.UTF-8 LC_ALL=C.UTF-8 $bin/stairs -S $sock $2 \
 	    2>$tmp/$1.err; echo \$? >$tmp/$1.rc; sleep 600"
 }
 
@@ -101,7 +102,7 @@ screen v | grep -q "Enter loads" && bad "viewer: the picker opened"
 ask scenarios | sed -n 's/^scenario name=\([^ ]*\).*/\1/p' >"$tmp/names"
 nnames=$(wc -l <"$tmp/names")
 $tm send-keys -t c l
-if wait_screen "Enter loads, Esc closes" 30 c; then
+if wait_screen "Esc closes" 30 c; then
 	ok "l: the picker is open"
 else
 	bad "l: no picker"
@@ -295,7 +296,16 @@ $tm send-keys -t c w
 wait_screen "who ran when" 30 c || bad "w: no timeline on c"
 wait_screen "who ran when" 50 f || bad "f: the timeline not followed"
 wait_screen "CPU1  " 30 f || bad "f: no CPU1 row on the demo's timeline"
-ask "load $tmp/one.cfg" >/dev/null
+# From the picker, o asks for a path: one relative to the client's
+# directory ($tmp), which the daemon (in another) could not open as is.
+$tm send-keys -t c l
+wait_screen "o a file" 30 c || bad "l: the picker does not offer o"
+$tm send-keys -t c o
+wait_screen "load a scenario file" 30 c || bad "o: no path prompt"
+$tm send-keys -t c -l "one.cfg"
+$tm send-keys -t c Enter
+wait_field scenario one && ok "o: one.cfg, relative to the client, loaded" ||
+    bad "o: the daemon runs $(field scenario): $(screen c | tail -2)"
 for s in v c f; do
 	wait_screen "hogA" 50 $s && ok "$s: followed the load of one" ||
 	    bad "$s: no hogA after load one"

@@ -1443,7 +1443,7 @@ test_picker(void **state)
 			    m->scenarios[i].name, d);
 	}
 	assert_non_null(strstr(d, "(current)"));
-	assert_non_null(strstr(d, "Enter loads, Esc closes"));
+	assert_non_null(strstr(d, "Enter loads, o a file by path, Esc closes"));
 	golden("picker_80x24", d);
 	free(d);
 	/* Short screens: the selection stays in view, said as n-m/13. */

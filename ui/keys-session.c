@@ -3,9 +3,11 @@
  * the daemon's list, then a load), a reset to tick 0 (R), detaching
  * (q) and stopping the daemon for every client (Q, after asking).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <curses.h>
 
@@ -16,6 +18,7 @@
 
 static int	keys_session_reset_do(struct keys_env *, const char *);
 static int	keys_session_part_done(struct keys_env *, const char *);
+static int	keys_session_load_path(struct keys_env *, const char *);
 
 /* The row of the current scenario in the picker's list, else 0. */
 static int
@@ -107,6 +110,19 @@ keys_session_picker_key(struct keys_env *e, int key)
 			snprintf(cmd, sizeof cmd, "load %s", sc->name);
 		snprintf(what, sizeof what, "load %s", sc->name);
 		return (keys_send(e, PEND_ACTION, what, cmd));
+	case 'o':
+	case '/':
+	case '.':
+	case '~':
+		/* A file by its path: o asks; the others begin it. */
+		v->picker = 0;
+		what[0] = '\0';
+		if (key != 'o')
+			snprintf(what, sizeof what, "%c", key);
+		keys_prompt_ask(e, PROMPT_LOAD, "load a scenario file (its "
+		    "path)", what, keys_session_load_path);
+		e->view->prompt_fresh = 0;
+		return (KEYS_HANDLED | KEYS_REDRAW);
 	case 'g':
 		key = KEY_HOME;
 		break;
@@ -121,6 +137,39 @@ keys_session_picker_key(struct keys_env *e, int key)
 	if (v->picker_sel < 0)
 		v->picker_sel = n > 0 ? 0 : -1;
 	return (KEYS_HANDLED | KEYS_REDRAW);
+}
+
+/*
+ * The path prompt was entered: load that file.  The daemon reads it
+ * from its own directory, so a path of ours is made whole first: ~/ is
+ * $HOME, a relative one is under this client's directory.
+ */
+static int
+keys_session_load_path(struct keys_env *e, const char *path)
+{
+	const char	*home = getenv("HOME");
+	char		 full[PATH_MAX], cmd[PATH_MAX + 16], what[96];
+	char		 cwd[PATH_MAX];
+	int		 n;
+
+	if (strncmp(path, "~/", 2) == 0 && home != NULL && *home != '\0')
+		n = snprintf(full, sizeof full, "%s/%s", home, path + 2);
+	else if (path[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
+		n = snprintf(full, sizeof full, "%s/%s", cwd, path);
+	else
+		n = snprintf(full, sizeof full, "%s", path);
+	if (n < 0 || (size_t)n >= sizeof full) {
+		draw_message(e->view, 1, "load: the path is too long");
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	if (strpbrk(full, " \t") != NULL) {
+		draw_message(e->view, 1, "load: a path with a space cannot be "
+		    "sent: %s", full);
+		return (KEYS_HANDLED | KEYS_REDRAW);
+	}
+	snprintf(cmd, sizeof cmd, "load %s", full);
+	snprintf(what, sizeof what, "load %.80s", path);
+	return (keys_send(e, PEND_ACTION, what, cmd));
 }
 
 /*

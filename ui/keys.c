@@ -199,7 +199,13 @@ static const struct keys_entry keys_table[] = {
 	    "and\n"
 	    ".Ic k )\n"
 	    "move, Enter loads the chosen one (at tick 0, paused: space\n"
-	    "starts it), Escape closes.\n"
+	    "starts it), Escape closes;\n"
+	    ".Ic o\n"
+	    "asks for a scenario file's path instead (typing\n"
+	    ".Ic / , .\n"
+	    "or\n"
+	    ".Ic ~\n"
+	    "begins one), relative to the client's directory.\n"
 	    "Not for a read-only client." },
 	{ .keys = { 'R' },
 	  .action = KEYS_DO_SESSION_RESET, .flags = KEYS_CHANGES,

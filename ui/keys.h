@@ -58,6 +58,7 @@ enum keys_prompt {
 	PROMPT_COMPARE,		/* a policy to compare with */
 	PROMPT_GOTO,		/* a tick or a mark to seek to */
 	PROMPT_PART,		/* a part of the recording played */
+	PROMPT_LOAD,		/* a scenario file's path to load */
 	PROMPT_KILL,		/* y/N: kill prompt_task */
 	PROMPT_SHUTDOWN,	/* y/N: stop the daemon for everyone */
 	PROMPT_RESET,		/* y/N: reset, dropping the session */

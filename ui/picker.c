@@ -111,11 +111,11 @@ picker_draw(struct draw *d)
 	picker_edge(d, x, y, bw, d->gl->tl, d->gl->tr);
 	if (n > rows)
 		grid_textf(g, x + 2, y, x + bw - 2, COL_HELP,
-		    " scenarios %d-%d/%d: Enter loads, Esc closes ",
+		    " scenarios %d-%d/%d: Enter loads, o a file, Esc closes ",
 		    v->picker_top + 1, v->picker_top + rows, n);
 	else
 		grid_text(g, x + 2, y, x + bw - 2,
-		    " scenarios: Enter loads, Esc closes ", COL_HELP);
+		    " scenarios: Enter loads, o a file by path, Esc closes ", COL_HELP);
 
 	for (nw = 4, i = 0; i < n; i++) {
 		if (grid_width(m->scenarios[i].name) > nw)
