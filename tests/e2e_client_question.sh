@@ -7,7 +7,12 @@
 #   - the question is on screen at once, not after the caption's hold;
 #   - one space then resumes from the question (it used to be taken
 #     for a pause, the client still waiting for a frame showing its
-#     resume: the room pressed space and nothing happened).
+#     resume: the room pressed space and nothing happened);
+#   - the answer stays up though the next question stops the clock 2 ms
+#     later (it used to go at once: the room never saw it), then the
+#     question goes up on its own; a space while an answer is up and
+#     the next question waits brings the question up, and only the next
+#     space resumes.
 # Exits 0 pass, 77 skip, 1 fail.
 lib_name=e2e-question
 lib_skip=77
@@ -23,7 +28,11 @@ events = (
   { at = 0; action = "pause"; },
   { at = 0; action = "caption"; text = "Watch the hog walk down"; },
   { at = 1; action = "ask"; text = "Who runs next here?";
-    answer = "The editor: it just woke"; }
+    answer = "The editor: it just woke"; },
+  { at = 3; action = "ask"; text = "And when the editor sleeps?";
+    answer = "The hog again, one stair lower"; },
+  { at = 5; action = "ask"; text = "How far can the hog fall?";
+    answer = "To the bottom stair, then back up"; }
 );
 EOF
 if ! start_daemon "$tmp/q.cfg"; then
@@ -58,6 +67,48 @@ if wait_for 5 "the clock past 2" tick_past 2 >/dev/null; then
 else
 	bad "the space after the question did nothing: $(state)"
 fi
+# The next question stops the clock at 4, 2 ms on: the answer stays up.
+at_second() {
+	[ "$(state)" = "4 1" ]
+}
+wait_for 10 "the second question's pause at 4" at_second >/dev/null ||
+    bad "the clock did not stop at the second question: $(state)"
+wait_screen "The editor: it just woke" 20 q &&
+    ok "the answer is up, the next question waiting" ||
+    bad "the answer was skipped: $(screen q | tail -2 | head -1)"
+sleep 1.5
+screen q | grep -q "The editor: it just woke" &&
+    ok "the answer still up 1.5 s on" ||
+    bad "the answer gone within 1.5 s: $(screen q | tail -2 | head -1)"
+# Then the question, by itself (the answer's hold is 4 s).
+wait_screen "And when the editor sleeps?" 60 q &&
+    ok "the next question up after the answer's hold" ||
+    bad "the next question never up: $(screen q | tail -2 | head -1)"
+screen q | grep -q "skipped" && bad "said skipped: $(screen q | tail -2)"
+# One space: from the question.
+$tm send-keys -t q Space
+wait_for 5 "the clock past 4" tick_past 4 >/dev/null &&
+    ok "one space resumed from the second question" ||
+    bad "the space after the second question did nothing: $(state)"
+# The third question stops the clock at 6 under the second answer: a
+# space now brings the question up, and the clock stays.
+at_third() {
+	[ "$(state)" = "6 1" ]
+}
+wait_for 10 "the third question's pause at 6" at_third >/dev/null ||
+    bad "the clock did not stop at the third question: $(state)"
+wait_screen "The hog again, one stair lower" 20 q ||
+    bad "the second answer was skipped: $(screen q | tail -2 | head -1)"
+$tm send-keys -t q Space
+wait_screen "How far can the hog fall?" 10 q &&
+    ok "a space on the answer brought the question up" ||
+    bad "the space did not bring the question: $(screen q | tail -2 | head -1)"
+sleep 0.5
+[ "$(state)" = "6 1" ] && ok "and the clock still waits on it" ||
+    bad "that space resumed past an unseen question: $(state)"
+$tm send-keys -t q Space
+wait_for 5 "the clock past 6" tick_past 6 >/dev/null &&
+    ok "the next space resumed" || bad "the next space did nothing: $(state)"
 [ $fails -eq 0 ] && echo "e2e_client_question: all passed" && exit 0
 echo "e2e_client_question: $fails failed"
 exit 1

@@ -27,6 +27,7 @@
 
 static size_t	caption_kind(const char *, int *, int *);
 static void	caption_pop(struct captions *, long);
+static int	caption_due(const struct captions *, long);
 
 static const struct {
 	const char	*prefix;
@@ -109,14 +110,16 @@ caption_push(struct captions *c, const char *text, int answer, int question)
 
 /*
  * The clock waits on a question (paused, one waiting): it goes up now,
- * and what waited before it is skipped (the event log has it): the room
- * must see what it is asked while it is asked, not 4 s of older
- * captions later.  1 if it went up.
+ * and the captions that waited before it are skipped (the event log has
+ * them): the room must see what it is asked while it is asked, not 4 s
+ * of older captions later.  An answer is the exception: the room waited
+ * for it, so the last one (shown, or waiting) stays up CAPTION_HOLD_MS
+ * first, or until a key.  1 if what is shown changed.
  */
 static int
 caption_question_now(struct captions *c, long now)
 {
-	int	i, q = -1, skipped = 0;
+	int	i, q = -1, a = -1, skipped = 0;
 
 	for (i = 0; i < c->nqueue; i++) {
 		if (c->queue[i].question)
@@ -124,12 +127,29 @@ caption_question_now(struct captions *c, long now)
 	}
 	if (q < 0)
 		return (0);
-	for (i = 0; i < q; i++)
-		skipped += 1 + c->queue[i].skipped;
+	for (i = 0; i < q; i++) {
+		if (c->queue[i].answer)
+			a = i;
+	}
+	/* Skip all before the question but that answer. */
+	for (i = 0; i < q; i++) {
+		if (i != a)
+			skipped += 1 + c->queue[i].skipped;
+	}
 	c->queue[q].skipped += skipped;
+	if (a >= 0) {
+		c->queue[0] = c->queue[a];
+		memmove(&c->queue[1], &c->queue[q], (size_t)(c->nqueue - q) *
+		    sizeof c->queue[0]);
+		c->nqueue -= q - 1;
+		caption_pop(c, now);
+		return (1);
+	}
 	memmove(&c->queue[0], &c->queue[q], (size_t)(c->nqueue - q) *
 	    sizeof c->queue[0]);
 	c->nqueue -= q;
+	if (c->shown.answer && !caption_due(c, now))
+		return (0);	/* an answer, still held */
 	caption_pop(c, now);
 	return (1);
 }
@@ -147,17 +167,33 @@ caption_pop(struct captions *c, long now)
 }
 
 /*
- * Is the caption shown due to give way at now?  A caption after
- * CAPTION_HOLD_MS; an answer after a key or CAPTION_ANSWER_MS.
+ * How long the caption shown stays up at least, in ms: an answer
+ * CAPTION_ANSWER_MS or until a key, but only CAPTION_HOLD_MS when the
+ * clock already waits on the next question; any other CAPTION_HOLD_MS.
  */
+static long
+caption_hold(const struct captions *c)
+{
+	int	i;
+
+	if (!c->shown.answer)
+		return (CAPTION_HOLD_MS);
+	for (i = 0; i < c->nqueue; i++) {
+		if (c->queue[i].question)
+			return (CAPTION_HOLD_MS);
+	}
+	return (CAPTION_ANSWER_MS);
+}
+
+/* Is the caption shown due to give way at now? */
 static int
 caption_due(const struct captions *c, long now)
 {
 	if (c->shown.text[0] == '\0')
 		return (1);
-	if (c->shown.answer)
-		return (c->released || now - c->since >= CAPTION_ANSWER_MS);
-	return (now - c->since >= CAPTION_HOLD_MS);
+	if (c->shown.answer && c->released)
+		return (1);
+	return (now - c->since >= caption_hold(c));
 }
 
 /*
@@ -167,14 +203,11 @@ caption_due(const struct captions *c, long now)
 long
 caption_wait(const struct captions *c, long now)
 {
-	long	hold;
-
 	if (c->nqueue == 0)
 		return (-1);
 	if (caption_due(c, now))
 		return (0);
-	hold = c->shown.answer ? CAPTION_ANSWER_MS : CAPTION_HOLD_MS;
-	return (c->since + hold - now);
+	return (c->since + caption_hold(c) - now);
 }
 
 /*
@@ -190,14 +223,21 @@ caption_advance(struct captions *c, long now)
 	return (1);
 }
 
-/* A key was pressed: an answer shown may give way.  1 if it changed. */
+/*
+ * A key was pressed: an answer shown may give way.  0 if nothing
+ * changed, 1 if the next caption went up, CAPTION_KEY_QUESTION if that
+ * is the question the clock waits on (the key showed it; it should do
+ * nothing more).
+ */
 int
 caption_key(struct captions *c, long now)
 {
 	if (!c->shown.answer || c->released)
 		return (0);
 	c->released = 1;
-	return (caption_advance(c, now));
+	if (!caption_advance(c, now))
+		return (0);
+	return (c->shown.question ? CAPTION_KEY_QUESTION : 1);
 }
 
 /*

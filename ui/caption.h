@@ -40,6 +40,7 @@ int		 caption_frame(struct captions *, const struct model *,
 		     long now_ms);
 int		 caption_advance(struct captions *, long now_ms);
 long		 caption_wait(const struct captions *, long now_ms);
+#define CAPTION_KEY_QUESTION	2	/* caption_key: a question went up */
 int		 caption_key(struct captions *, long now_ms);
 const char	*caption_text(const struct captions *, char *, size_t);
 

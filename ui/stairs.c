@@ -437,7 +437,7 @@ static void
 stairs_stdin(evutil_socket_t fd, short what, void *arg)
 {
 	struct client	*c = arg;
-	int		 key, x, y, flags = 0, avail = 0;
+	int		 key, x, y, q, flags = 0, avail = 0;
 
 	/* Readable with nothing to read: the terminal is gone. */
 	if (ioctl(fd, FIONREAD, &avail) == 0 && avail == 0) {
@@ -453,11 +453,17 @@ stairs_stdin(evutil_socket_t fd, short what, void *arg)
 		else if (key == KEY_RESIZE)
 			flags |= KEYS_REDRAW;
 		else {
-			/* A key: an answer held on the caption line goes. */
-			if (caption_key(&c->v.captions, stairs_ms()))
+			/*
+			 * A key: an answer held on the caption line goes.
+			 * A space that brings up the question the clock
+			 * waits on did its job: the next one resumes.
+			 */
+			q = caption_key(&c->v.captions, stairs_ms());
+			if (q != 0)
 				flags |= KEYS_REDRAW;
 			stairs_caption_arm(c);
-			flags |= keys_handle(&c->keys, key);
+			if (q != CAPTION_KEY_QUESTION || key != ' ')
+				flags |= keys_handle(&c->keys, key);
 		}
 		if (flags & KEYS_QUIT) {
 			stairs_finish(c, 0, NULL);
