@@ -11,6 +11,8 @@
 #   caption, a `votes: ...` event line, a `tally votes=...` line in the
 #   journal; answering then is refused; the next lesson event ends it
 #   (`ask=none votes=-`);
+# - a step past a question reveals it as resume does: its votes, the
+#   answer, the tally in the journal;
 # - the journal replays (the tally changes nothing in the engine): its
 #   trace equals the live one.
 . "$(dirname "$0")/lib.sh"
@@ -38,7 +40,9 @@ events = (
   { at = 1500; action = "ask"; text = "Who runs next?";
     answer = "inter: it woke at a better rank";
     choices = [ "hog", "inter", "nobody" ]; },
-  { at = 1560; action = "caption"; text = "On we go"; }
+  { at = 1560; action = "caption"; text = "On we go"; },
+  { at = 2200; action = "ask"; text = "And now?"; answer = "The hog";
+    choices = [ "inter", "hog" ]; }
 );
 EOF
 
@@ -123,12 +127,33 @@ wait_for 20 "tick 1561" tick_past 1561
     ok "the next lesson event ends it: ask=none" ||
     fail "after the caption: $(ask status | sed 1d)"
 
+# A step past the next question reveals it too.
+wait_for 20 "the second question's pause" sh -c \
+    "printf 'status\n' | socat -t 5 - UNIX-CONNECT:$sock | grep -q ' paused=1 '"
+[ "$(field tick)" = 2201 ] && [ "$(field ask)" = open ] ||
+    fail "at the second question: $(ask status | sed 1d)"
+say readonly "answer 2" >/dev/null
+ask "step 5" >/dev/null
+if [ "$(field ask)" = revealed ] && [ "$(field votes)" = 0,1 ]; then
+	ok "step reveals: ask=revealed votes=0,1"
+else
+	fail "after step: $(ask status | sed 1d)"
+fi
+wait_for 10 "the step's votes event" grep -q \
+    '^event tick=[0-9]* text=votes: 0,1$' "$tmp/sub.out" &&
+    ok "an event line says the step's votes" ||
+    fail "no votes event after step: $(grep '^event' "$tmp/sub.out" | tail -3)"
+wait_for 10 "the step's answer" grep -q '^caption tick=[0-9]* text=The hog$' \
+    "$tmp/sub.out" && ok "the step shows the answer" ||
+    fail "no answer caption after step"
+
 kill "$daemon"
 wait "$daemon"
 daemon=""
-t=$(grep ' tally ' "$tmp/j")
+t=$(grep ' tally ' "$tmp/j" | tr '\n' ' ')
 case "$t" in
-"1501 tally votes=0,2,1") ok "the journal keeps the tally: $t" ;;
+"1501 tally votes=0,2,1 2201 tally votes=0,1 ")
+	ok "the journal keeps both tallies: $t" ;;
 *) fail "journal: '$t': $(grep -v '^text' "$tmp/j")" ;;
 esac
 "$sd" --headless --replay "$tmp/j" --trace "$tmp/re.csv" 2>"$tmp/err" &&

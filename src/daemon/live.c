@@ -903,18 +903,16 @@ live_choices(const struct live *l, int *n)
 	return (l->ask_ev->choices);
 }
 
+/* Restart the clock from the present tick: live_go_on, then run. */
 /*
- * Restart the clock from the present tick (a branch made first).  After
- * a scenario's ask, the answer becomes the caption.
+ * The clock goes on from the present (a resume, a step): a branch made
+ * first; a question the lesson asked is answered, its votes revealed.
  */
-void
-live_resume(struct live *l)
+static void
+live_go_on(struct live *l)
 {
 	const char	*answer;
 
-	pacer_step_cancel(l->pacer, "resume");
-	if (!pacer_paused(l->pacer))
-		return;
 	live_leave_past(l);
 	if ((answer = session_answer(l->session)) != NULL) {
 		notes_add(l->notes, session_now(l->session) - 1, "answer: %s",
@@ -926,21 +924,30 @@ live_resume(struct live *l)
 		l->ask = LIVE_ASK_NONE;
 		l->ask_ev = NULL;
 	}
+}
+
+void
+live_resume(struct live *l)
+{
+	pacer_step_cancel(l->pacer, "resume");
+	if (!pacer_paused(l->pacer))
+		return;
+	live_go_on(l);
 	pacer_resume(l->pacer);
 	notes_add(l->notes, session_now(l->session), "resumed");
 }
 
 /*
  * `step`: the clock paused, n ticks (or to the next event) run in slices
- * of the event loop from the present (a branch made first); wait is
- * told when they have run.
+ * of the event loop from the present (a branch made first, a question
+ * answered as by resume); wait is told when they have run.
  */
 void
 live_step(struct live *l, uint64_t n, int until_event,
     struct pacer_wait *wait)
 {
 	pacer_step_cancel(l->pacer, "a new step");
-	live_leave_past(l);
+	live_go_on(l);
 	pacer_step(l->pacer, n, until_event, wait);
 }
 
