@@ -1120,6 +1120,12 @@ test_caption_question(void **state)
 	const char *const	 two[] = { "caption: It walks down",
 	    "question: Who runs next?", "paused by the scenario: a question",
 	    NULL };
+	const char *const	 ans[] = { "answer: It woke", "votes: 1,2,0",
+	    NULL };
+	const char *const	 c100[] = { "caption: At 100", NULL };
+	const char *const	 c1000[] = { "caption: At 1000", NULL };
+	const char *const	 q2[] = { "question: Who now?",
+	    "paused by the scenario: a question", NULL };
 
 	view_init(&v);
 	model_feed(m, "stairs 1 0.1.0");
@@ -1134,6 +1140,26 @@ test_caption_question(void **state)
 	assert_int_equal(caption_shows(m, &v, "Who runs next? (1 caption "
 	    "skipped: e to see them)"), 1);
 	assert_int_equal(caption_shows(m, &v, "Watch the hog"), 0);
+
+	/*
+	 * The answer 0.5 s after the question went up (a quick room): up
+	 * at once.  Then two captions and the next question within a
+	 * second: the answer stays up 4 s, then the question, by itself.
+	 */
+	caption_paused = 0;
+	caption_feed(m, &v, 3, "It woke", ans, 1000);
+	assert_int_equal(caption_shows(m, &v, "It woke"), 1);
+	caption_feed(m, &v, 100, "At 100", c100, 1100);
+	caption_feed(m, &v, 1000, "At 1000", c1000, 2000);
+	caption_feed(m, &v, 1065, "Who now?", q2, 2065);
+	caption_paused = 1;
+	caption_feed(m, &v, 1066, "Who now?", NULL, 2100);
+	assert_int_equal(caption_shows(m, &v, "It woke"), 1);
+	assert_int_equal(caption_advance(&v.captions, 4999), 0);
+	assert_int_equal(caption_shows(m, &v, "It woke"), 1);
+	assert_int_equal(caption_advance(&v.captions, 5000), 1);
+	assert_int_equal(caption_shows(m, &v, "Who now? (2 captions skipped"),
+	    1);
 	caption_paused = 0;
 	model_free(m);
 }

@@ -193,6 +193,9 @@ caption_due(const struct captions *c, long now)
 		return (1);
 	if (c->shown.answer && c->released)
 		return (1);
+	/* A question gives way to its answer at once: that is the reveal. */
+	if (c->shown.question && c->nqueue > 0 && c->queue[0].answer)
+		return (1);
 	return (now - c->since >= caption_hold(c));
 }
 
