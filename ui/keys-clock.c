@@ -195,15 +195,16 @@ keys_clock_goto(struct keys_env *e, int key)
 }
 
 /*
- * The go-to prompt was entered: a tick (held to 0..now), or the first
- * mark whose text holds the words (any case).
+ * The go-to prompt was entered: a tick (held to 0..now; in a recording
+ * played, a tick ahead is run to), or the first mark whose text holds
+ * the words (any case).
  */
 static int
 keys_clock_goto_done(struct keys_env *e, const char *s)
 {
 	struct model		*m = e->model;
 	const struct mmark	*mk = NULL;
-	char			*end, what[MODEL_TEXT_MAX + 64];
+	char			*end, what[MODEL_TEXT_MAX + 64], cmd[48];
 	long			 tick;
 	int			 i;
 
@@ -211,6 +212,12 @@ keys_clock_goto_done(struct keys_env *e, const char *s)
 	if (end != s && *end == '\0') {
 		if (tick < 0)
 			tick = 0;
+		if (tick > m->now && m->parts > 0 && m->live) {
+			/* A recording played: its future is known, run to it. */
+			snprintf(what, sizeof what, "run to tick %ld", tick);
+			snprintf(cmd, sizeof cmd, "step %ld", tick - m->now);
+			return (keys_send(e, PEND_ACTION, what, cmd));
+		}
 		if (tick > m->now)
 			tick = m->now;
 		snprintf(what, sizeof what, "go to tick %ld", tick);

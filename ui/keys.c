@@ -368,7 +368,10 @@ static const struct keys_entry keys_table[] = {
 	  .help_keys = ":", .help = "go to a tick or a mark",
 	  .bar[KEYS_PAST] = ": go to",
 	  .man =
-	    "Prompt for a tick or a mark's words, and show that tick." },
+	    "Prompt for a tick or a mark's words, and show that tick;\n"
+	    "playing a recording\n"
+	    ".Pq Fl -replay ,\n"
+	    "a tick ahead of the present is run to." },
 	{ .keys = { 'F' },
 	  .action = KEYS_DO_CLOCK_PRESENT, .flags = KEYS_CHANGES | KEYS_REWIND,
 	  .help_keys = "F", .help = "back to the present",
