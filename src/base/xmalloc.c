@@ -87,6 +87,24 @@ xgrow(void *p, size_t *size, size_t first, size_t elemsize)
 	return (xreallocarray(p, *size, elemsize));
 }
 
+/*
+ * Room for element want - 1 of an array of *n elements of elemsize bytes
+ * (one indexed by id - 1, ids from 1): grown to want or to twice *n,
+ * whichever is more, with the elements added zeroed.
+ */
+void *
+xgrowto(void *p, int *n, int want, size_t elemsize)
+{
+	int	m;
+
+	if (want <= *n)
+		return (p);
+	m = want > *n * 2 ? want : *n * 2;
+	p = xrecallocarray(p, (size_t)*n, (size_t)m, elemsize);
+	*n = m;
+	return (p);
+}
+
 /* strdup that never fails. */
 char *
 xstrdup(const char *s)

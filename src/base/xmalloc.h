@@ -14,6 +14,8 @@ void   *xrealloc(void *, size_t);
 void   *xreallocarray(void *, size_t, size_t);
 void   *xrecallocarray(void *, size_t, size_t, size_t);
 void   *xgrow(void *, size_t *, size_t, size_t);
+/* Room for element want - 1 of an array indexed by id - 1 (zeroed). */
+void   *xgrowto(void *, int *n, int want, size_t);
 char   *xstrdup(const char *);
 char   *xstrndup(const char *, size_t);
 char   *xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));

@@ -41,16 +41,10 @@ void
 session_seen_update(struct session *s, int id)
 {
 	struct engine_task_info	ti;
-	int			n;
 
 	if (id < 1)
 		return;
-	if (id > s->nseen) {
-		n = id > s->nseen * 2 ? id : s->nseen * 2;
-		s->seen = xrecallocarray(s->seen, s->nseen, n,
-		    sizeof *s->seen);
-		s->nseen = n;
-	}
+	s->seen = xgrowto(s->seen, &s->nseen, id, sizeof *s->seen);
 	if (engine_task_info(s->e, id, &ti) == 0) {
 		s->seen[id - 1].nice = ti.nice;
 		s->seen[id - 1].affinity = ti.affinity;
