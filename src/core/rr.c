@@ -159,13 +159,6 @@ rr_info(const struct engine_env *env, const void *ts,
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
 }
 
-/* The trace's column: left. */
-static char *
-rr_format(const struct engine_cpu_info *row, char *p)
-{
-	return (engine_itoa(p, row->col[0]));
-}
-
 /*
  * Why the pick changed (SPEC.md section 10): the FIFO's head runs;
  * the one that ran used up its slice and went to the tail, or left.
@@ -264,6 +257,5 @@ const struct engine_policy engine_policy_rr = {
 	.info = rr_info,
 	.quiet = rr_quiet,
 	.why = rr_why,
-	.order = rr_order,
-	.format = rr_format
+	.order = rr_order
 };

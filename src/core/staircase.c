@@ -413,15 +413,6 @@ staircase_why(const struct engine_env *env, const void *rq,
 	    engine_task_name(env->e, id), x->rank);
 }
 
-/* The trace's columns: iter,left. */
-static char *
-staircase_format(const struct engine_cpu_info *row, char *p)
-{
-	p = engine_utoa(p, (uint64_t)row->col[0]);
-	*p++ = ',';
-	return (engine_utoa(p, (uint64_t)row->col[1]));
-}
-
 /* The head keeps its CPU for what is left of its allotment. */
 static int
 staircase_quiet(const struct engine_env *env, const void *rq, int id,
@@ -460,6 +451,5 @@ const struct engine_policy engine_policy_staircase = {
 	.check_task = staircase_check_task,
 	.info = staircase_info,
 	.quiet = staircase_quiet,
-	.why = staircase_why,
-	.format = staircase_format
+	.why = staircase_why
 };

@@ -132,7 +132,7 @@ session_trace_rows(struct session *s, uint64_t tick)
 			*p++ = ',';
 			p = engine_utoa(p, (uint64_t)ci->rank);
 			*p++ = ',';
-			p = pol->format(ci, p);
+			p = engine_format_row(pol, ci, p);
 			*p++ = '\n';
 		}
 		fwrite(line, 1, p - line, s->trace);
