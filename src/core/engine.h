@@ -313,6 +313,7 @@ struct engine_policy {
 	/* info reads the runqueue too: engine_changes cannot say. */
 	int		 info_rq;
 	size_t		 rq_size;
+	/* NULL: rq_size zeroed bytes are an empty runqueue (prio arrays). */
 	void	(*rq_init)(const struct engine_env *, void *rq);
 	void	(*rq_free)(void *rq);
 	/* A new task, or one starting afresh under this class. */

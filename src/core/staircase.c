@@ -141,14 +141,6 @@ staircase_stair_renice(struct stair *st, int nice, int rr)
 
 /* --- The class operations. ------------------------------------------ */
 
-/* An empty runqueue. */
-static void
-staircase_rq_init(const struct engine_env *env, void *rq)
-{
-	(void)env;
-	prio_array_init(rq);
-}
-
 /* A new task. */
 static void
 staircase_task_init(const struct engine_env *env, void *ts, int nice)
@@ -432,9 +424,10 @@ const struct engine_policy engine_policy_staircase = {
 	.nfields = 2,
 	.picture = "stairs",
 	.rq_size = sizeof (struct prio_array),
-	.rq_init = staircase_rq_init,
+	/* Plain data (one prio array of ids): zeroed, it is empty; */
+	.rq_init = NULL,
 	.rq_free = NULL,
-	/* Plain data (one prio array of ids): a snapshot copies its bytes. */
+	/* and a snapshot copies its bytes. */
 	.rq_clone = NULL,
 	.rq_memory = NULL,
 	.task_init = staircase_task_init,
