@@ -194,3 +194,29 @@ argv_free(char **argv)
 		free(*p);
 	free(argv);
 }
+
+/* A copy of a vector of n strings, each copied; NULL when n is 0. */
+char **
+strv_copy(char *const *v, size_t n)
+{
+	char	**c;
+	size_t	  i;
+
+	if (n == 0)
+		return (NULL);
+	c = xcalloc(n, sizeof *c);
+	for (i = 0; i < n; i++)
+		c[i] = xstrdup(v[i]);
+	return (c);
+}
+
+/* Free a vector of n strings and the strings. */
+void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -26,5 +26,8 @@ char   *xvasprintf_at(const char *label, int line, const char *, va_list)
 /* NULL-ended vectors of strings (an argv). */
 char  **argv_copy(char *const *);
 void	argv_free(char **);
+/* Vectors of n strings (NULL: none). */
+char  **strv_copy(char *const *, size_t n);
+void	strv_free(char **, size_t n);
 
 #endif
