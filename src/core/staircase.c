@@ -387,16 +387,13 @@ staircase_why(const struct engine_env *env, const void *rq,
 	const struct prio_array	*a = rq;
 	const struct stair	*n, *x;
 	size_t			 at;
-	int			 id, r;
+	int			 id;
 
 	staircase_why_line(env, rq, sw, buf, len);
 	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
 		return;
 	n = engine_ts(env, sw->next);
-	id = env->links.next[sw->next];
-	if (id == 0 && (r = prio_array_next(a, n->rank)) >= 0)
-		id = a->head[r];
-	if (id == 0) {
+	if ((id = prio_array_after(a, &env->links, sw->next, n->rank)) == 0) {
 		snprintf(buf + at, len - at, "; nothing else queued");
 		return;
 	}
