@@ -87,6 +87,24 @@ xgrow(void *p, size_t *size, size_t first, size_t elemsize)
 	return (xreallocarray(p, *size, elemsize));
 }
 
+/*
+ * Room for element want - 1 of an array of *n elements of elemsize bytes
+ * (one indexed by id - 1, ids from 1): grown to want or to twice *n,
+ * whichever is more, with the elements added zeroed.
+ */
+void *
+xgrowto(void *p, int *n, int want, size_t elemsize)
+{
+	int	m;
+
+	if (want <= *n)
+		return (p);
+	m = want > *n * 2 ? want : *n * 2;
+	p = xrecallocarray(p, (size_t)*n, (size_t)m, elemsize);
+	*n = m;
+	return (p);
+}
+
 /* strdup that never fails. */
 char *
 xstrdup(const char *s)
@@ -175,4 +193,30 @@ argv_free(char **argv)
 	for (p = argv; *p != NULL; p++)
 		free(*p);
 	free(argv);
+}
+
+/* A copy of a vector of n strings, each copied; NULL when n is 0. */
+char **
+strv_copy(char *const *v, size_t n)
+{
+	char	**c;
+	size_t	  i;
+
+	if (n == 0)
+		return (NULL);
+	c = xcalloc(n, sizeof *c);
+	for (i = 0; i < n; i++)
+		c[i] = xstrdup(v[i]);
+	return (c);
+}
+
+/* Free a vector of n strings and the strings. */
+void
+strv_free(char **v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

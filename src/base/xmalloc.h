@@ -14,6 +14,8 @@ void   *xrealloc(void *, size_t);
 void   *xreallocarray(void *, size_t, size_t);
 void   *xrecallocarray(void *, size_t, size_t, size_t);
 void   *xgrow(void *, size_t *, size_t, size_t);
+/* Room for element want - 1 of an array indexed by id - 1 (zeroed). */
+void   *xgrowto(void *, int *n, int want, size_t);
 char   *xstrdup(const char *);
 char   *xstrndup(const char *, size_t);
 char   *xasprintf(const char *, ...) __attribute__((format(printf, 1, 2)));
@@ -24,5 +26,8 @@ char   *xvasprintf_at(const char *label, int line, const char *, va_list)
 /* NULL-ended vectors of strings (an argv). */
 char  **argv_copy(char *const *);
 void	argv_free(char **);
+/* Vectors of n strings (NULL: none). */
+char  **strv_copy(char *const *, size_t n);
+void	strv_free(char **, size_t n);
 
 #endif

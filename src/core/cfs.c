@@ -724,17 +724,6 @@ cfs_rq_info(const struct engine_env *env, const void *rq, int64_t *out)
 	out[2] = (int64_t)(cfs_period((uint64_t)q->nr) / 1000);
 }
 
-/* The trace's columns: vruntime_us,slice_us,left_us. */
-static char *
-cfs_format(const struct engine_cpu_info *row, char *p)
-{
-	p = engine_itoa(p, row->col[0]);
-	*p++ = ',';
-	p = engine_itoa(p, row->col[1]);
-	*p++ = ',';
-	return (engine_itoa(p, row->col[2]));
-}
-
 const struct engine_policy engine_policy_cfs = {
 	.name = "cfs",
 	.columns = "vruntime_us,slice_us,left_us",
@@ -763,6 +752,5 @@ const struct engine_policy engine_policy_cfs = {
 	.info = cfs_info,
 	.quiet = cfs_quiet,
 	.rq_info = cfs_rq_info,
-	.why = cfs_why,
-	.format = cfs_format
+	.why = cfs_why
 };

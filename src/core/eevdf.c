@@ -1298,19 +1298,6 @@ eevdf_rq_info(const struct engine_env *env, const void *rq, int64_t *out)
 	out[2] = q->nelig > 0 ? q->elig[0].id : 0;
 }
 
-/* The trace's columns: vruntime_us,lag_us,deadline_us,eligible. */
-static char *
-eevdf_format(const struct engine_cpu_info *row, char *p)
-{
-	p = engine_itoa(p, row->col[0]);
-	*p++ = ',';
-	p = engine_itoa(p, row->col[1]);
-	*p++ = ',';
-	p = engine_itoa(p, row->col[2]);
-	*p++ = ',';
-	return (engine_itoa(p, row->col[3]));
-}
-
 const struct engine_policy engine_policy_eevdf = {
 	.name = "eevdf",
 	.columns = "vruntime_us,lag_us,deadline_us,eligible",
@@ -1339,6 +1326,5 @@ const struct engine_policy engine_policy_eevdf = {
 	.info = eevdf_info,
 	.quiet = eevdf_quiet,
 	.rq_info = eevdf_rq_info,
-	.why = eevdf_why,
-	.format = eevdf_format
+	.why = eevdf_why
 };

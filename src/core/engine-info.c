@@ -368,6 +368,26 @@ engine_itoa(char *p, int64_t v)
 	return (engine_utoa(p, (uint64_t)v));
 }
 
+/*
+ * A trace row's columns at p: the policy's format, or its ncols columns
+ * in decimal, comma-separated; returns the end.
+ */
+char *
+engine_format_row(const struct engine_policy *pol,
+    const struct engine_cpu_info *row, char *p)
+{
+	int	i;
+
+	if (pol->format != NULL)
+		return (pol->format(row, p));
+	for (i = 0; i < pol->ncols; i++) {
+		if (i > 0)
+			*p++ = ',';
+		p = engine_itoa(p, row->col[i]);
+	}
+	return (p);
+}
+
 /* The known policies, the default first. */
 static const struct engine_policy *const engine_policies[] = {
 	&engine_policy_staircase,

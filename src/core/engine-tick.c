@@ -98,7 +98,8 @@ engine_rqs_create(struct engine *e, const struct engine_policy *pol)
 	e->env.rq_stride = e->rq_stride;
 	for (c = 0; c < e->p.cpus; c++) {
 		e->cpus[c].rq = e->rqs + e->rq_stride * (size_t)c;
-		pol->rq_init(&e->env, e->cpus[c].rq);
+		if (pol->rq_init != NULL)
+			pol->rq_init(&e->env, e->cpus[c].rq);
 	}
 }
 

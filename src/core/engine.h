@@ -313,6 +313,7 @@ struct engine_policy {
 	/* info reads the runqueue too: engine_changes cannot say. */
 	int		 info_rq;
 	size_t		 rq_size;
+	/* NULL: rq_size zeroed bytes are an empty runqueue (prio arrays). */
 	void	(*rq_init)(const struct engine_env *, void *rq);
 	void	(*rq_free)(void *rq);
 	/* A new task, or one starting afresh under this class. */
@@ -381,7 +382,10 @@ struct engine_policy {
 	 */
 	void	(*why)(const struct engine_env *, const void *rq,
 		    const struct engine_switch *sw, char *buf, size_t len);
-	/* Write a trace row's columns (comma-separated, no newline) at p. */
+	/*
+	 * Write a trace row's columns (comma-separated, no newline) at p.
+	 * NULL: the ncols columns in decimal (engine_format_row).
+	 */
 	char   *(*format)(const struct engine_cpu_info *, char *p);
 	/*
 	 * Snapshots (engine_clone): copy runqueue src into dst, a fresh
@@ -428,6 +432,9 @@ int	engine_policy_field(const struct engine_policy *, const char *name);
 /* Write v in decimal at p; return the end (for format ops). */
 char   *engine_utoa(char *p, uint64_t v);
 char   *engine_itoa(char *p, int64_t v);
+/* Write a trace row's columns at p, as the policy's format op says. */
+char   *engine_format_row(const struct engine_policy *,
+	    const struct engine_cpu_info *, char *p);
 
 /*
  * The parameters by name, in struct engine_params' order, as scenario

@@ -807,16 +807,13 @@ o1_why(const struct engine_env *env, const void *rq,
 	const struct prio_array	*a = &q->arrays[q->active];
 	const struct o1_task	*n, *x;
 	size_t			 at;
-	int			 id, r;
+	int			 id;
 
 	o1_why_line(env, rq, sw, buf, len);
 	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
 		return;
 	n = engine_ts(env, sw->next);
-	id = env->links.next[sw->next];
-	if (id == 0 && (r = prio_array_next(a, n->prio)) >= 0)
-		id = a->head[r];
-	if (id != 0) {
+	if ((id = prio_array_after(a, &env->links, sw->next, n->prio)) != 0) {
 		x = engine_ts(env, id);
 		snprintf(buf + at, len - at, "; next %s at prio %d",
 		    engine_task_name(env->e, id), x->prio);

@@ -22,6 +22,21 @@ prio_array_next(const struct prio_array *a, int r)
 	return (cpumask_bits_next(a->bitmap, PRIO_WORDS, r));
 }
 
+/*
+ * Who runs after id, queued at rank r, if it left now: the next in its
+ * rank's list, else the head of the next rank in use; 0 if none.
+ */
+int
+prio_array_after(const struct prio_array *a, const struct prio_links *l,
+    int id, int r)
+{
+	int	next;
+
+	if ((next = l->next[id]) == 0 && (r = prio_array_next(a, r)) >= 0)
+		next = a->head[r];
+	return (next);
+}
+
 /* Audit links, tails, bitmap and count, visiting every queued id. */
 int
 prio_array_check(const struct prio_array *a, const struct prio_links *l,

@@ -32,6 +32,9 @@ struct prio_array {
 void	prio_array_init(struct prio_array *);
 /* The next non-empty rank above r, or -1. */
 int	prio_array_next(const struct prio_array *, int r);
+/* Who runs after id, queued at rank r, if it left: 0 if none. */
+int	prio_array_after(const struct prio_array *, const struct prio_links *,
+	    int id, int r);
 /*
  * Audit the lists and bitmap; each queued id is passed to visit (which
  * returns -1 with *cause set to stop).  Returns 0, or -1 with *cause.

@@ -29,14 +29,6 @@ struct rr_task {
 _Static_assert(sizeof (struct rr_task) <= ENGINE_PRIV_SIZE,
     "rr's task state must fit the engine's");
 
-/* An empty FIFO. */
-static void
-rr_rq_init(const struct engine_env *env, void *rq)
-{
-	(void)env;
-	prio_array_init(rq);
-}
-
 /* A new task: a full slice. */
 static void
 rr_task_init(const struct engine_env *env, void *ts, int nice)
@@ -159,13 +151,6 @@ rr_info(const struct engine_env *env, const void *ts,
 	ti->top = ti->bottom = NICE_TO_PRIO(t->nice);
 }
 
-/* The trace's column: left. */
-static char *
-rr_format(const struct engine_cpu_info *row, char *p)
-{
-	return (engine_itoa(p, row->col[0]));
-}
-
 /*
  * Why the pick changed (SPEC.md section 10): the FIFO's head runs;
  * the one that ran used up its slice and went to the tail, or left.
@@ -244,9 +229,10 @@ const struct engine_policy engine_policy_rr = {
 	.ncols = 1,
 	.picture = "queue",
 	.rq_size = sizeof (struct prio_array),
-	.rq_init = rr_rq_init,
+	/* Plain data (one prio array of ids): zeroed, it is empty; */
+	.rq_init = NULL,
 	.rq_free = NULL,
-	/* Plain data (one prio array of ids): a snapshot copies its bytes. */
+	/* and a snapshot copies its bytes. */
 	.rq_clone = NULL,
 	.rq_memory = NULL,
 	.task_init = rr_task_init,
@@ -264,6 +250,5 @@ const struct engine_policy engine_policy_rr = {
 	.info = rr_info,
 	.quiet = rr_quiet,
 	.why = rr_why,
-	.order = rr_order,
-	.format = rr_format
+	.order = rr_order
 };

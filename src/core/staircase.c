@@ -141,14 +141,6 @@ staircase_stair_renice(struct stair *st, int nice, int rr)
 
 /* --- The class operations. ------------------------------------------ */
 
-/* An empty runqueue. */
-static void
-staircase_rq_init(const struct engine_env *env, void *rq)
-{
-	(void)env;
-	prio_array_init(rq);
-}
-
 /* A new task. */
 static void
 staircase_task_init(const struct engine_env *env, void *ts, int nice)
@@ -395,31 +387,19 @@ staircase_why(const struct engine_env *env, const void *rq,
 	const struct prio_array	*a = rq;
 	const struct stair	*n, *x;
 	size_t			 at;
-	int			 id, r;
+	int			 id;
 
 	staircase_why_line(env, rq, sw, buf, len);
 	if (sw->next == 0 || (at = strlen(buf)) + 1 >= len)
 		return;
 	n = engine_ts(env, sw->next);
-	id = env->links.next[sw->next];
-	if (id == 0 && (r = prio_array_next(a, n->rank)) >= 0)
-		id = a->head[r];
-	if (id == 0) {
+	if ((id = prio_array_after(a, &env->links, sw->next, n->rank)) == 0) {
 		snprintf(buf + at, len - at, "; nothing else queued");
 		return;
 	}
 	x = engine_ts(env, id);
 	snprintf(buf + at, len - at, "; next %s at %d",
 	    engine_task_name(env->e, id), x->rank);
-}
-
-/* The trace's columns: iter,left. */
-static char *
-staircase_format(const struct engine_cpu_info *row, char *p)
-{
-	p = engine_utoa(p, (uint64_t)row->col[0]);
-	*p++ = ',';
-	return (engine_utoa(p, (uint64_t)row->col[1]));
 }
 
 /* The head keeps its CPU for what is left of its allotment. */
@@ -441,9 +421,10 @@ const struct engine_policy engine_policy_staircase = {
 	.nfields = 2,
 	.picture = "stairs",
 	.rq_size = sizeof (struct prio_array),
-	.rq_init = staircase_rq_init,
+	/* Plain data (one prio array of ids): zeroed, it is empty; */
+	.rq_init = NULL,
 	.rq_free = NULL,
-	/* Plain data (one prio array of ids): a snapshot copies its bytes. */
+	/* and a snapshot copies its bytes. */
 	.rq_clone = NULL,
 	.rq_memory = NULL,
 	.task_init = staircase_task_init,
@@ -460,6 +441,5 @@ const struct engine_policy engine_policy_staircase = {
 	.check_task = staircase_check_task,
 	.info = staircase_info,
 	.quiet = staircase_quiet,
-	.why = staircase_why,
-	.format = staircase_format
+	.why = staircase_why
 };

@@ -290,11 +290,46 @@ cgroup_sweep_base(const char *base)
 	closedir(d);
 }
 
+/*
+ * The cgroup we are in, under the hierarchy mounted at mnt: of v1's
+ * controller, or v2's (NULL).
+ */
+static char *
+cgroup_base(const char *mnt, const char *controller)
+{
+	char	*own, *base;
+
+	if ((own = cgroup_own_path(controller)) == NULL)
+		own = xstrdup("/");
+	base = cgroup_join(mnt, own);
+	free(own);
+	return (base);
+}
+
+/*
+ * Make base/stairs-<owner>, once the stale ones of daemons gone are
+ * swept: its path, or NULL with *cause.
+ */
+static char *
+cgroup_make_root(const char *base, pid_t owner, char **cause)
+{
+	char	*root;
+
+	cgroup_sweep_base(base);
+	root = xasprintf("%s/stairs-%ld", base, (long)owner);
+	if (mkdir(root, 0755) != 0 && errno != EEXIST) {
+		*cause = xasprintf("mkdir %s: %s", root, strerror(errno));
+		free(root);
+		return (NULL);
+	}
+	return (root);
+}
+
 /* Try cgroup v2: fills cg and returns 0, or -1 with *cause. */
 static int
 cgroup_try_v2(struct cgroup *cg, pid_t owner, char **cause)
 {
-	char	*mnt, *own, *path, buf[512];
+	char	*mnt, *path, buf[512];
 	int	 rc = -1;
 
 	if ((mnt = cgroup_mount(1)) == NULL) {
@@ -311,10 +346,7 @@ cgroup_try_v2(struct cgroup *cg, pid_t owner, char **cause)
 		return (-1);
 	}
 	free(path);
-	if ((own = cgroup_own_path(NULL)) == NULL)
-		own = xstrdup("/");
-	cg->base = cgroup_join(mnt, own);
-	free(own);
+	cg->base = cgroup_base(mnt, NULL);
 	free(mnt);
 
 	path = xasprintf("%s/cgroup.subtree_control", cg->base);
@@ -329,12 +361,8 @@ cgroup_try_v2(struct cgroup *cg, pid_t owner, char **cause)
 	}
 	free(path);
 
-	cgroup_sweep_base(cg->base);
-	cg->root = xasprintf("%s/stairs-%ld", cg->base, (long)owner);
-	if (mkdir(cg->root, 0755) != 0 && errno != EEXIST) {
-		*cause = xasprintf("mkdir %s: %s", cg->root, strerror(errno));
+	if ((cg->root = cgroup_make_root(cg->base, owner, cause)) == NULL)
 		goto out;
-	}
 	path = xasprintf("%s/cgroup.subtree_control", cg->root);
 	if (cgroup_write(path, "+cpuset", cause) != 0) {
 		free(path);
@@ -388,24 +416,17 @@ cgroup_copy(const char *from, const char *to, const char *file,
 static int
 cgroup_try_v1(struct cgroup *cg, pid_t owner, char **cause)
 {
-	char	*mnt, *own;
+	char	*mnt;
 
 	if ((mnt = cgroup_mount(0)) == NULL) {
 		*cause = xstrdup("no cgroup v1 cpuset mount");
 		return (-1);
 	}
-	if ((own = cgroup_own_path("cpuset")) == NULL)
-		own = xstrdup("/");
-	cg->base = cgroup_join(mnt, own);
-	free(own);
+	cg->base = cgroup_base(mnt, "cpuset");
 	free(mnt);
 
-	cgroup_sweep_base(cg->base);
-	cg->root = xasprintf("%s/stairs-%ld", cg->base, (long)owner);
-	if (mkdir(cg->root, 0755) != 0 && errno != EEXIST) {
-		*cause = xasprintf("mkdir %s: %s", cg->root, strerror(errno));
+	if ((cg->root = cgroup_make_root(cg->base, owner, cause)) == NULL)
 		goto fail;
-	}
 	/* A v1 cpuset takes no process until it has mems and cpus. */
 	if (cgroup_copy(cg->base, cg->root, "cpuset.mems",
 	    "cpuset.effective_mems", cause) != 0 ||
@@ -635,23 +656,16 @@ struct cgroup_pids *
 cgroup_pids_create(pid_t owner, char **cause)
 {
 	struct cgroup_pids	*cp;
-	char			*mnt, *own;
+	char			*mnt;
 
 	if ((mnt = cgroup_mount_of(0, "pids")) == NULL) {
 		*cause = xstrdup("no cgroup v1 pids mount");
 		return (NULL);
 	}
-	if ((own = cgroup_own_path("pids")) == NULL)
-		own = xstrdup("/");
 	cp = xcalloc(1, sizeof *cp);
-	cp->base = cgroup_join(mnt, own);
-	free(own);
+	cp->base = cgroup_base(mnt, "pids");
 	free(mnt);
-	cgroup_sweep_base(cp->base);
-	cp->root = xasprintf("%s/stairs-%ld", cp->base, (long)owner);
-	if (mkdir(cp->root, 0755) != 0 && errno != EEXIST) {
-		*cause = xasprintf("mkdir %s: %s", cp->root, strerror(errno));
-		free(cp->root);
+	if ((cp->root = cgroup_make_root(cp->base, owner, cause)) == NULL) {
 		free(cp->base);
 		free(cp);
 		return (NULL);

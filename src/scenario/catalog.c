@@ -116,13 +116,9 @@ catalog_create(const char *scenario_path)
 void
 catalog_free(struct catalog *c)
 {
-	size_t	i;
-
 	if (c == NULL)
 		return;
-	for (i = 0; i < c->ndirs; i++)
-		free(c->dirs[i]);
-	free(c->dirs);
+	strv_free(c->dirs, c->ndirs);
 	free(c);
 }
 

@@ -589,11 +589,8 @@ static void
 readconf_names_free(void *arg)
 {
 	struct readconf_names	*nm = arg;
-	int			 i;
 
-	for (i = 0; i < nm->n; i++)
-		free(nm->v[i]);
-	free(nm->v);
+	strv_free(nm->v, (size_t)nm->n);
 	free(nm);
 }
 

@@ -134,7 +134,6 @@ void
 scenario_free(struct scenario *sc)
 {
 	size_t	i;
-	int	j;
 
 	if (sc == NULL)
 		return;
@@ -154,9 +153,8 @@ scenario_free(struct scenario *sc)
 		free(sc->events[i].cpus);
 		free(sc->events[i].text);
 		free(sc->events[i].answer);
-		for (j = 0; j < sc->events[i].nchoices; j++)
-			free(sc->events[i].choices[j]);
-		free(sc->events[i].choices);
+		strv_free(sc->events[i].choices,
+		    (size_t)sc->events[i].nchoices);
 	}
 	free(sc->groups);
 	free(sc->tasks);

@@ -46,7 +46,6 @@ lesson_create(const struct scenario *sc)
 	struct lesson_event		 *ev;
 	struct lesson			 *l;
 	size_t				  i, k = 0;
-	int				  j;
 
 	l = xcalloc(1, sizeof *l);
 	l->speed = sc->has_speed ? sc->speed : 0;
@@ -66,13 +65,9 @@ lesson_create(const struct scenario *sc)
 		ev->answer = order[i]->answer != NULL ?
 		    xstrdup(order[i]->answer) : NULL;
 		ev->speed = order[i]->speed;
-		if (order[i]->nchoices > 0) {
-			ev->choices = xcalloc(order[i]->nchoices,
-			    sizeof *ev->choices);
-			for (j = 0; j < order[i]->nchoices; j++)
-				ev->choices[j] = xstrdup(order[i]->choices[j]);
-			ev->nchoices = order[i]->nchoices;
-		}
+		ev->choices = strv_copy(order[i]->choices,
+		    (size_t)order[i]->nchoices);
+		ev->nchoices = order[i]->nchoices;
 		if (ev->action == SCENARIO_MARK)
 			l->nmarks++;
 	}
@@ -92,16 +87,13 @@ void
 lesson_free(struct lesson *l)
 {
 	size_t	i;
-	int	j;
 
 	if (l == NULL)
 		return;
 	for (i = 0; i < l->n; i++) {
 		free(l->ev[i].text);
 		free(l->ev[i].answer);
-		for (j = 0; j < l->ev[i].nchoices; j++)
-			free(l->ev[i].choices[j]);
-		free(l->ev[i].choices);
+		strv_free(l->ev[i].choices, (size_t)l->ev[i].nchoices);
 	}
 	free(l->ev);
 	free(l->marks);

@@ -41,16 +41,10 @@ void
 session_seen_update(struct session *s, int id)
 {
 	struct engine_task_info	ti;
-	int			n;
 
 	if (id < 1)
 		return;
-	if (id > s->nseen) {
-		n = id > s->nseen * 2 ? id : s->nseen * 2;
-		s->seen = xrecallocarray(s->seen, s->nseen, n,
-		    sizeof *s->seen);
-		s->nseen = n;
-	}
+	s->seen = xgrowto(s->seen, &s->nseen, id, sizeof *s->seen);
 	if (engine_task_info(s->e, id, &ti) == 0) {
 		s->seen[id - 1].nice = ti.nice;
 		s->seen[id - 1].affinity = ti.affinity;
@@ -138,7 +132,7 @@ session_trace_rows(struct session *s, uint64_t tick)
 			*p++ = ',';
 			p = engine_utoa(p, (uint64_t)ci->rank);
 			*p++ = ',';
-			p = pol->format(ci, p);
+			p = engine_format_row(pol, ci, p);
 			*p++ = '\n';
 		}
 		fwrite(line, 1, p - line, s->trace);

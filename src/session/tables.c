@@ -52,16 +52,9 @@ tables_free(struct tables *l)
 void
 tables_add(struct tables *l, int id, uint32_t descent, int stair)
 {
-	int	n;
-
 	if (id < 1 || stair < 0 || stair >= TABLE_STAIRS)
 		return;
-	if (id > l->ntasks) {
-		n = id > l->ntasks * 2 ? id : l->ntasks * 2;
-		l->tasks = xrecallocarray(l->tasks, l->ntasks, n,
-		    sizeof *l->tasks);
-		l->ntasks = n;
-	}
+	l->tasks = xgrowto(l->tasks, &l->ntasks, id, sizeof *l->tasks);
 	if (l->tasks[id - 1] == NULL)
 		l->tasks[id - 1] = table_create(l->max_rows);
 	table_add(l->tasks[id - 1], descent, stair);

@@ -54,14 +54,7 @@ tally_free(struct tally *y)
 static struct tally_task *
 tally_task(struct tally *y, int id)
 {
-	int	n;
-
-	if (id > y->n) {
-		n = id > 2 * y->n ? id : 2 * y->n;
-		y->t = xreallocarray(y->t, (size_t)n, sizeof *y->t);
-		memset(y->t + y->n, 0, (size_t)(n - y->n) * sizeof *y->t);
-		y->n = n;
-	}
+	y->t = xgrowto(y->t, &y->n, id, sizeof *y->t);
 	return (&y->t[id - 1]);
 }
 

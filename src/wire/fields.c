@@ -9,6 +9,11 @@
 #include "fields.h"
 
 #define WIRE_N(a)	((int)(sizeof (a) / sizeof (a)[0]))
+/* A line of keyword word with fields in the order given, or by id. */
+#define WIRE_LINE_ORDER(word, fields, order) \
+	{ (word), (fields), (order), WIRE_N(order) }
+#define WIRE_LINE(word, fields) \
+	{ (word), (fields), wire_ids, WIRE_N(fields) }
 
 /* Identity orders: ids 0..N-1 (enough for the longest line). */
 static const int wire_ids[] = {
@@ -42,9 +47,7 @@ static const struct wire_field wire_task_fields[WIRE_TASK_MAX] = {
 	[WIRE_TASK_TOP] =	{ "top", WIRE_INT, 0 },
 	[WIRE_TASK_BOTTOM] =	{ "bottom", WIRE_INT, 0 },
 };
-const struct wire_line wire_task = {
-	"task", wire_task_fields, wire_ids, WIRE_TASK_MAX
-};
+const struct wire_line wire_task = WIRE_LINE("task", wire_task_fields);
 
 static const struct wire_field wire_cpu_fields[WIRE_CPU_MAX] = {
 	[WIRE_CPU_ID] =		{ "id", WIRE_INT, 0 },
@@ -54,9 +57,7 @@ static const struct wire_field wire_cpu_fields[WIRE_CPU_MAX] = {
 	[WIRE_CPU_ITER] =	{ "iter", WIRE_INT_DASH, 0 },
 	[WIRE_CPU_LEFT] =	{ "left", WIRE_INT_DASH, 0 },
 };
-const struct wire_line wire_cpu = {
-	"cpu", wire_cpu_fields, wire_ids, WIRE_CPU_MAX
-};
+const struct wire_line wire_cpu = WIRE_LINE("cpu", wire_cpu_fields);
 
 static const struct wire_field wire_head_fields[WIRE_HEAD_MAX] = {
 	[WIRE_HEAD_TICK] =	{ "tick", WIRE_COUNT, 0 },	/* shown */
@@ -103,10 +104,8 @@ static const int wire_status_order[] = {
 	WIRE_HEAD_COMPARE, WIRE_HEAD_RECORD, WIRE_HEAD_ASK, WIRE_HEAD_VOTES,
 	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_PICTURE, WIRE_HEAD_TEXT
 };
-const struct wire_line wire_status = {
-	"status", wire_head_fields, wire_status_order,
-	WIRE_N(wire_status_order)
-};
+const struct wire_line wire_status = WIRE_LINE_ORDER("status",
+    wire_head_fields, wire_status_order);
 /* delta= only after `subscribe ... delta` (and then on every frame). */
 static const int wire_frame_order[] = {
 	WIRE_HEAD_TICK, WIRE_HEAD_CPUS, WIRE_HEAD_TASKS, WIRE_HEAD_PAUSED,
@@ -116,9 +115,8 @@ static const int wire_frame_order[] = {
 	WIRE_HEAD_PART, WIRE_HEAD_PARTS, WIRE_HEAD_DELTA, WIRE_HEAD_SHADOW,
 	WIRE_HEAD_PICTURE
 };
-const struct wire_line wire_frame = {
-	"frame", wire_head_fields, wire_frame_order, WIRE_N(wire_frame_order)
-};
+const struct wire_line wire_frame = WIRE_LINE_ORDER("frame",
+    wire_head_fields, wire_frame_order);
 
 static const struct wire_field wire_scenario_fields[WIRE_SCEN_MAX] = {
 	[WIRE_SCEN_NAME] =	{ "name", WIRE_WORD, 0 },
@@ -128,59 +126,42 @@ static const struct wire_field wire_scenario_fields[WIRE_SCEN_MAX] = {
 	[WIRE_SCEN_REAL] =	{ "real", WIRE_INT, 0 },
 	[WIRE_SCEN_TEXT] =	{ "text", WIRE_TEXT, 0 },	/* about it */
 };
-const struct wire_line wire_scenario = {
-	"scenario", wire_scenario_fields, wire_ids, WIRE_SCEN_MAX
-};
+const struct wire_line wire_scenario = WIRE_LINE("scenario",
+    wire_scenario_fields);
 
 static const struct wire_field wire_choice_fields[WIRE_CHOICE_MAX] = {
 	[WIRE_CHOICE_N] =	{ "n", WIRE_INT, 0 },		/* 1.. */
 	[WIRE_CHOICE_TEXT] =	{ "text", WIRE_TEXT, 0 },
 };
-const struct wire_line wire_choice = {
-	"choice", wire_choice_fields, wire_ids, WIRE_CHOICE_MAX
-};
+const struct wire_line wire_choice = WIRE_LINE("choice", wire_choice_fields);
 
 static const struct wire_field wire_text_fields[WIRE_TEXT_MAX] = {
 	[WIRE_TEXT_TICK] =	{ "tick", WIRE_COUNT, 0 },
 	[WIRE_TEXT_TEXT] =	{ "text", WIRE_TEXT, 0 },
 };
-const struct wire_line wire_mark = {
-	"mark", wire_text_fields, wire_ids, WIRE_TEXT_MAX
-};
-const struct wire_line wire_caption = {
-	"caption", wire_text_fields, wire_ids, WIRE_TEXT_MAX
-};
-const struct wire_line wire_event = {
-	"event", wire_text_fields, wire_ids, WIRE_TEXT_MAX
-};
+const struct wire_line wire_mark = WIRE_LINE("mark", wire_text_fields);
+const struct wire_line wire_caption = WIRE_LINE("caption", wire_text_fields);
+const struct wire_line wire_event = WIRE_LINE("event", wire_text_fields);
 
 static const struct wire_field wire_gone_fields[WIRE_GONE_MAX] = {
 	[WIRE_GONE_ID] =	{ "id", WIRE_INT, 0 },
 };
-const struct wire_line wire_gone = {
-	"gone", wire_gone_fields, wire_ids, WIRE_GONE_MAX
-};
+const struct wire_line wire_gone = WIRE_LINE("gone", wire_gone_fields);
 
 /* The run list after from= is no key=value field: it is the rest. */
 static const struct wire_field wire_runs_fields[WIRE_RUNS_MAX] = {
 	[WIRE_RUNS_CPU] =	{ "cpu", WIRE_INT, 0 },
 	[WIRE_RUNS_FROM] =	{ "from", WIRE_COUNT, 0 },
 };
-const struct wire_line wire_runs = {
-	"runs", wire_runs_fields, wire_ids, WIRE_RUNS_MAX
-};
+const struct wire_line wire_runs = WIRE_LINE("runs", wire_runs_fields);
 /* The kernel's runs: the same fields, a run list of its own grammar. */
-const struct wire_line wire_kruns = {
-	"kruns", wire_runs_fields, wire_ids, WIRE_RUNS_MAX
-};
+const struct wire_line wire_kruns = WIRE_LINE("kruns", wire_runs_fields);
 
 /* The presenter's pairs follow seq=, whatever their keys. */
 static const struct wire_field wire_view_fields[WIRE_VIEW_MAX] = {
 	[WIRE_VIEW_SEQ] =	{ "seq", WIRE_COUNT, 0 },
 };
-const struct wire_line wire_view = {
-	"view", wire_view_fields, wire_ids, WIRE_VIEW_MAX
-};
+const struct wire_line wire_view = WIRE_LINE("view", wire_view_fields);
 
 /* policy= on a shadow's (swhy) only; text= last. */
 static const struct wire_field wire_why_fields[WIRE_WHY_MAX] = {
@@ -190,12 +171,8 @@ static const struct wire_field wire_why_fields[WIRE_WHY_MAX] = {
 	[WIRE_WHY_POLICY] =	{ "policy", WIRE_WORD, WIRE_OPTIONAL },
 	[WIRE_WHY_TEXT] =	{ "text", WIRE_TEXT, 0 },
 };
-const struct wire_line wire_why = {
-	"why", wire_why_fields, wire_ids, WIRE_WHY_MAX
-};
-const struct wire_line wire_swhy = {
-	"swhy", wire_why_fields, wire_ids, WIRE_WHY_MAX
-};
+const struct wire_line wire_why = WIRE_LINE("why", wire_why_fields);
+const struct wire_line wire_swhy = WIRE_LINE("swhy", wire_why_fields);
 
 static const struct wire_field wire_tally_fields[WIRE_TALLY_NFIELDS] = {
 	[WIRE_TALLY_POLICY] =	{ "policy", WIRE_WORD, 0 },
@@ -208,9 +185,7 @@ static const struct wire_field wire_tally_fields[WIRE_TALLY_NFIELDS] = {
 	[WIRE_TALLY_P95] =	{ "lat_p95", WIRE_COUNT_DASH, 0 },
 	[WIRE_TALLY_MAX] =	{ "lat_max", WIRE_COUNT_DASH, 0 },
 };
-const struct wire_line wire_tally = {
-	"tally", wire_tally_fields, wire_ids, WIRE_TALLY_NFIELDS
-};
+const struct wire_line wire_tally = WIRE_LINE("tally", wire_tally_fields);
 
 static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	[WIRE_TABLE_TASK] =	{ "task", WIRE_INT, 0 },
@@ -231,17 +206,13 @@ static const struct wire_field wire_table_fields[WIRE_TABLE_MAX] = {
 	/* Counts start there (the past counted again, session.c). */
 	[WIRE_TABLE_SINCE] =	{ "since", WIRE_COUNT, WIRE_OPTIONAL },
 };
-const struct wire_line wire_table = {
-	"table", wire_table_fields, wire_ids, WIRE_TABLE_MAX
-};
+const struct wire_line wire_table = WIRE_LINE("table", wire_table_fields);
 
 static const struct wire_field wire_row_fields[WIRE_ROW_MAX] = {
 	[WIRE_ROW_ITER] =	{ "iter", WIRE_COUNT, 0 },
 	[WIRE_ROW_TICKS] =	{ "ticks", WIRE_LIST, 0 },
 };
-const struct wire_line wire_row = {
-	"row", wire_row_fields, wire_ids, WIRE_ROW_MAX
-};
+const struct wire_line wire_row = WIRE_LINE("row", wire_row_fields);
 
 /*
  * The id of key on line, or -1.  *hint is where in the line's order to

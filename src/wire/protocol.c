@@ -565,19 +565,13 @@ protocol_out_text(struct protocol_out *o, const char *s)
 void
 protocol_out_num(struct protocol_out *o, long long v)
 {
-	char			 tmp[24];
-	int			 n = 0;
-	unsigned long long	 u = v < 0 ? -(unsigned long long)v :
-				    (unsigned long long)v;
-
-	do
-		tmp[n++] = (char)('0' + u % 10);
-	while ((u /= 10) != 0);
-	if (v < 0)
-		tmp[n++] = '-';
-	while (n > 0 && o->len + 1 < o->size)
-		o->p[o->len++] = tmp[--n];
-	o->p[o->len] = '\0';
+	if (v >= 0) {
+		protocol_out_unum(o, (unsigned long long)v);
+		return;
+	}
+	if (o->len + 1 < o->size)
+		o->p[o->len++] = '-';
+	protocol_out_unum(o, -(unsigned long long)v);
 }
 
 /* Append an unsigned decimal number. */
@@ -608,6 +602,13 @@ protocol_out_key(struct protocol_out *o, const struct wire_line *line, int i)
 	protocol_out_str(o, "=");
 }
 
+/* s, or dflt where s is NULL (a field st leaves unset). */
+static const char *
+protocol_or(const char *s, const char *dflt)
+{
+	return (s != NULL ? s : dflt);
+}
+
 /* A frame or status line: fields.c's order, values from st. */
 static size_t
 protocol_head_line(char *buf, size_t len, const struct wire_line *line,
@@ -620,8 +621,7 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 	if (len == 0)
 		return (0);
 	buf[0] = '\0';
-	protocol_word(st->scenario != NULL ? st->scenario : "-", name,
-	    sizeof name);
+	protocol_word(protocol_or(st->scenario, "-"), name, sizeof name);
 	for (i = 0; i < line->n; i++) {
 		if (line->order[i] == WIRE_HEAD_DELTA && delta < 0)
 			continue;
@@ -658,8 +658,7 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 			protocol_out_num(&o, st->rr);
 			break;
 		case WIRE_HEAD_CGROUPS:
-			protocol_out_str(&o, st->cgroups != NULL ? st->cgroups :
-			    "none");
+			protocol_out_str(&o, protocol_or(st->cgroups, "none"));
 			break;
 		case WIRE_HEAD_DROPPED:
 			protocol_out_unum(&o, dropped);
@@ -680,12 +679,11 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 			protocol_out_num(&o, st->sleep);
 			break;
 		case WIRE_HEAD_OBSERVE:
-			protocol_out_str(&o, st->observe != NULL ? st->observe :
-			    "proc");
+			protocol_out_str(&o, protocol_or(st->observe, "proc"));
 			break;
 		case WIRE_HEAD_POLICY:
-			protocol_out_str(&o, st->policy != NULL ? st->policy :
-			    "staircase");
+			protocol_out_str(&o, protocol_or(st->policy,
+			    "staircase"));
 			break;
 		case WIRE_HEAD_NOW:
 			protocol_out_unum(&o, st->now);
@@ -698,20 +696,16 @@ protocol_head_line(char *buf, size_t len, const struct wire_line *line,
 			break;
 		case WIRE_HEAD_COMPARE:
 		case WIRE_HEAD_SHADOW:
-			protocol_out_str(&o, st->compare != NULL ? st->compare :
-			    "off");
+			protocol_out_str(&o, protocol_or(st->compare, "off"));
 			break;
 		case WIRE_HEAD_RECORD:
-			protocol_out_str(&o, st->record != NULL ? st->record :
-			    "off");
+			protocol_out_str(&o, protocol_or(st->record, "off"));
 			break;
 		case WIRE_HEAD_ASK:
-			protocol_out_str(&o, st->ask != NULL ? st->ask :
-			    "none");
+			protocol_out_str(&o, protocol_or(st->ask, "none"));
 			break;
 		case WIRE_HEAD_VOTES:
-			protocol_out_str(&o, st->votes != NULL ? st->votes :
-			    "-");
+			protocol_out_str(&o, protocol_or(st->votes, "-"));
 			break;
 		case WIRE_HEAD_PART:
 			protocol_out_num(&o, st->part);
@@ -789,6 +783,7 @@ protocol_kruns_item(char *buf, size_t len, int task, uint64_t n)
 	    task == RUNS_OTHER ? '-' : '?', (unsigned long long)n), len));
 }
 
+static int	protocol_run_task(const char **, int *);
 static int	protocol_run_count(const char **, uint64_t *);
 
 /*
@@ -804,15 +799,9 @@ protocol_runs_parse(const char **p, int *task, int *rank, uint64_t *n)
 	char		*end;
 	long		 v;
 
-	if (*s < '0' || *s > '9')
+	if (protocol_run_task(&s, task) != 0)
 		return (-1);
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || v > INT_MAX)
-		return (-1);
-	*task = (int)v;
 	*rank = -1;
-	s = end;
 	if (*s == ':') {
 		if (*++s < '0' || *s > '9')
 			return (-1);
@@ -836,26 +825,37 @@ protocol_runs_parse(const char **p, int *task, int *rank, uint64_t *n)
 int
 protocol_kruns_parse(const char **p, int *task, uint64_t *n)
 {
-	const char		*s = *p;
-	char			*end;
-	long			 id;
+	const char	*s = *p;
 
 	if (*s == '-' || *s == '?') {
 		*task = *s == '-' ? RUNS_OTHER : RUNS_UNKNOWN;
 		s++;
-	} else {
-		if (*s < '0' || *s > '9')
-			return (-1);
-		errno = 0;
-		id = strtol(s, &end, 10);
-		if (errno != 0 || id > INT_MAX)
-			return (-1);
-		*task = (int)id;
-		s = end;
-	}
+	} else if (protocol_run_task(&s, task) != 0)
+		return (-1);
 	if (protocol_run_count(&s, n) != 0)
 		return (-1);
 	*p = s;
+	return (0);
+}
+
+/*
+ * The task of a run of a runs or kruns line at *p: a whole number up to
+ * INT_MAX; *p moved past it.  0, or -1 if it is not one.
+ */
+static int
+protocol_run_task(const char **p, int *task)
+{
+	char	*end;
+	long	 v;
+
+	if (**p < '0' || **p > '9')
+		return (-1);
+	errno = 0;
+	v = strtol(*p, &end, 10);
+	if (errno != 0 || v > INT_MAX)
+		return (-1);
+	*task = (int)v;
+	*p = end;
 	return (0);
 }
 
