@@ -997,6 +997,7 @@ test_caption_once(void **state)
  * now ms of a fake clock.
  */
 static int	caption_paused;	/* the frames caption_feed makes */
+static const char *caption_ask = "none";	/* and their ask= */
 
 static void
 caption_feed(struct model *m, struct view *v, long tick, const char *cap,
@@ -1006,7 +1007,7 @@ caption_feed(struct model *m, struct view *v, long tick, const char *cap,
 	char	line[512];
 
 	snprintf(line, sizeof line, "frame tick=%ld cpus=1 tasks=1 paused=%d "
-	    "speed=1 rr=10", tick, caption_paused);
+	    "speed=1 rr=10 ask=%s", tick, caption_paused, caption_ask);
 	assert_int_not_equal(model_feed(m, line), MODEL_BAD);
 	model_feed(m, "cpu id=0 task=1 nr=1 rank=120 iter=1 left=10");
 	model_feed(m, "task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 "
@@ -1161,6 +1162,44 @@ test_caption_question(void **state)
 	assert_int_equal(caption_shows(m, &v, "Who now? (2 captions skipped"),
 	    1);
 	caption_paused = 0;
+	model_free(m);
+}
+
+/*
+ * A client that came while the clock waited on a question (it knows it
+ * from the frame: ask=open) gives way to the answer at once, as for a
+ * question it saw asked; and an answer is never among the captions
+ * skipped when too many wait: the room waited for it.
+ */
+static void
+test_caption_late(void **state)
+{
+	struct model		*m = model_create();
+	struct view		 v;
+	const char *const	 ans[] = { "answer: It woke", NULL };
+	const char *const	 many[] = { "caption: One", "answer: Two",
+	    "caption: Three", "caption: Four", "caption: Five", NULL };
+
+	view_init(&v);
+	model_feed(m, "stairs 1 0.1.0");
+	caption_paused = 1;
+	caption_ask = "open";
+	caption_feed(m, &v, 13, "Who runs?", NULL, 0);
+	assert_int_equal(caption_shows(m, &v, "Who runs?"), 1);
+	caption_paused = 0;
+	caption_ask = "revealed";
+	caption_feed(m, &v, 14, "It woke", ans, 1000);
+	assert_int_equal(caption_shows(m, &v, "It woke"), 1);
+
+	/* Running on: a caption up, then five at once, an answer among. */
+	caption_ask = "none";
+	assert_int_equal(caption_key(&v.captions, 1500), 0);
+	caption_feed(m, &v, 20, "Five", many, 2000);
+	assert_int_equal(caption_shows(m, &v, "Two (1 caption skipped"), 1);
+	assert_int_equal(caption_key(&v.captions, 2500), 1);
+	assert_int_equal(caption_shows(m, &v, "Four (1 caption skipped"), 1);
+	assert_int_equal(caption_advance(&v.captions, 6500), 1);
+	assert_int_equal(caption_shows(m, &v, "Five"), 1);
 	model_free(m);
 }
 
@@ -2589,6 +2628,7 @@ main(void)
 		cmocka_unit_test(test_caption_narrow),
 		cmocka_unit_test(test_caption_hold),
 		cmocka_unit_test(test_caption_question),
+		cmocka_unit_test(test_caption_late),
 		cmocka_unit_test(test_panel_title_name),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),

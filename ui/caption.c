@@ -82,13 +82,14 @@ caption_newest(const struct captions *c)
 /*
  * Queue a caption.  Past CAPTION_QUEUE waiting only the newest waits,
  * saying how many were skipped to reach it, and so on while more come
- * before it goes up (one waiting that skipped some: they were too many).
+ * before it goes up (one waiting that skipped some: they were too many);
+ * but the last answer among them waits too, before it.
  */
 static void
 caption_push(struct captions *c, const char *text, int answer, int question)
 {
 	struct caption_item	*it;
-	int			 i, skipped = 0;
+	int			 i, a, skipped = 0;
 
 	if (c->nqueue == 1 && c->queue[0].skipped > 0) {
 		skipped = c->queue[0].skipped + 1;
@@ -99,13 +100,24 @@ caption_push(struct captions *c, const char *text, int answer, int question)
 	it->answer = answer;
 	it->question = question;
 	it->skipped = skipped;
-	if (c->nqueue > CAPTION_QUEUE) {
-		for (i = 0; i < c->nqueue - 1; i++)
-			skipped += 1 + c->queue[i].skipped;
-		c->queue[0] = *it;
-		c->queue[0].skipped = skipped;
-		c->nqueue = 1;
+	if (c->nqueue <= CAPTION_QUEUE)
+		return;
+	/* The last answer waiting stays: the room waited for it. */
+	for (i = c->nqueue - 2; i >= 0 && !c->queue[i].answer; i--)
+		;
+	a = i;
+	for (i = 0, skipped = 0; i < a; i++)
+		skipped += 1 + c->queue[i].skipped;
+	if (a >= 0) {
+		c->queue[0] = c->queue[a];
+		c->queue[0].skipped += skipped;
+		skipped = 0;
 	}
+	for (i = a + 1; i < c->nqueue - 1; i++)
+		skipped += 1 + c->queue[i].skipped;
+	c->queue[a >= 0 ? 1 : 0] = *it;
+	c->queue[a >= 0 ? 1 : 0].skipped += skipped;
+	c->nqueue = a >= 0 ? 2 : 1;
 }
 
 /*
@@ -292,7 +304,8 @@ caption_frame(struct captions *c, const struct model *m, long now)
 		if (m->caption[0] == '\0' && c->nqueue == 0)
 			memset(&c->shown, 0, sizeof c->shown);
 		else if (strcmp(caption_newest(c), m->caption) != 0)
-			caption_push(c, m->caption, 0, 0);
+			caption_push(c, m->caption, 0, m->paused &&
+			    strcmp(m->ask, "open") == 0);
 	}
 	if (m->paused && caption_question_now(c, now))
 		return (1);
