@@ -28,6 +28,7 @@
 static size_t	caption_kind(const char *, int *, int *);
 static void	caption_pop(struct captions *, long);
 static int	caption_due(const struct captions *, long);
+static int	caption_skip_before(struct captions *, int);
 
 static const struct {
 	const char	*prefix;
@@ -89,7 +90,7 @@ static void
 caption_push(struct captions *c, const char *text, int answer, int question)
 {
 	struct caption_item	*it;
-	int			 i, a, skipped = 0;
+	int			 skipped = 0;
 
 	if (c->nqueue == 1 && c->queue[0].skipped > 0) {
 		skipped = c->queue[0].skipped + 1;
@@ -100,24 +101,37 @@ caption_push(struct captions *c, const char *text, int answer, int question)
 	it->answer = answer;
 	it->question = question;
 	it->skipped = skipped;
-	if (c->nqueue <= CAPTION_QUEUE)
-		return;
-	/* The last answer waiting stays: the room waited for it. */
-	for (i = c->nqueue - 2; i >= 0 && !c->queue[i].answer; i--)
+	if (c->nqueue > CAPTION_QUEUE)
+		caption_skip_before(c, c->nqueue - 1);
+}
+
+/*
+ * Skip the captions waiting before queue[k], but the last answer among
+ * them (the room waited for it): each is counted by the one after it.
+ * Returns where queue[k] is now: 0, or 1 behind that answer.
+ */
+static int
+caption_skip_before(struct captions *c, int k)
+{
+	int	i, a, to, skipped = 0;
+
+	for (a = k - 1; a >= 0 && !c->queue[a].answer; a--)
 		;
-	a = i;
-	for (i = 0, skipped = 0; i < a; i++)
+	for (i = 0; i < a; i++)
 		skipped += 1 + c->queue[i].skipped;
 	if (a >= 0) {
 		c->queue[0] = c->queue[a];
 		c->queue[0].skipped += skipped;
 		skipped = 0;
 	}
-	for (i = a + 1; i < c->nqueue - 1; i++)
+	for (i = a + 1; i < k; i++)
 		skipped += 1 + c->queue[i].skipped;
-	c->queue[a >= 0 ? 1 : 0] = *it;
-	c->queue[a >= 0 ? 1 : 0].skipped += skipped;
-	c->nqueue = a >= 0 ? 2 : 1;
+	c->queue[k].skipped += skipped;
+	to = a >= 0 ? 1 : 0;
+	memmove(&c->queue[to], &c->queue[k], (size_t)(c->nqueue - k) *
+	    sizeof c->queue[0]);
+	c->nqueue -= k - to;
+	return (to);
 }
 
 /*
@@ -131,7 +145,7 @@ caption_push(struct captions *c, const char *text, int answer, int question)
 static int
 caption_question_now(struct captions *c, long now)
 {
-	int	i, q = -1, a = -1, skipped = 0;
+	int	i, q = -1;
 
 	for (i = 0; i < c->nqueue; i++) {
 		if (c->queue[i].question)
@@ -139,27 +153,10 @@ caption_question_now(struct captions *c, long now)
 	}
 	if (q < 0)
 		return (0);
-	for (i = 0; i < q; i++) {
-		if (c->queue[i].answer)
-			a = i;
-	}
-	/* Skip all before the question but that answer. */
-	for (i = 0; i < q; i++) {
-		if (i != a)
-			skipped += 1 + c->queue[i].skipped;
-	}
-	c->queue[q].skipped += skipped;
-	if (a >= 0) {
-		c->queue[0] = c->queue[a];
-		memmove(&c->queue[1], &c->queue[q], (size_t)(c->nqueue - q) *
-		    sizeof c->queue[0]);
-		c->nqueue -= q - 1;
-		caption_pop(c, now);
+	if (caption_skip_before(c, q) == 1) {
+		caption_pop(c, now);	/* the answer first */
 		return (1);
 	}
-	memmove(&c->queue[0], &c->queue[q], (size_t)(c->nqueue - q) *
-	    sizeof c->queue[0]);
-	c->nqueue -= q;
 	if (c->shown.answer && !caption_due(c, now))
 		return (0);	/* an answer, still held */
 	caption_pop(c, now);
