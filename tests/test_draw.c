@@ -1753,15 +1753,17 @@ waste:
 }
 
 /*
- * compare at 80x24, stacked (two policies): no row is left blank while
- * the staircase skips ranks.  A trial's stacked compare gave the
- * staircase 3 ranks and left lines blank under the table: the o1
- * picture did not take all the rows it was given.
+ * compare at 80x24, stacked (two policies) and two by two (four): no
+ * row is left blank while the staircase skips ranks.  A trial's stacked
+ * compare gave the staircase 3 ranks and left lines blank under the
+ * table (the o1 picture did not take all the rows it was given); two
+ * by two, a box of stairs that skipped ranks kept a blank row.
  */
 static void
 test_compare_stacked(void **state)
 {
-	static const char	*frames[] = { "pictures_stacked.frame" };
+	static const char	*frames[] = { "pictures_stacked.frame",
+	    "pictures_four.frame" };
 	static const int	 sizes[][2] = { { 80, 24 }, { 80, 30 },
 	    { 100, 24 } };
 	struct model		*m;
