@@ -1785,6 +1785,90 @@ test_compare_stacked(void **state)
 }
 
 /*
+ * In every box of stairs of g, the stairs step right, half a column a
+ * rank at least (two ranks to a column, as a narrow panel draws them):
+ * a staircase, not a column of stairs.  Fails naming the first box
+ * that does not.
+ */
+static void
+check_stairs_step(const struct grid *g, const char *what)
+{
+	int	x, x1, y0, y, sx, first, last, n, boxes = 0;
+	char	*d;
+
+	for (y0 = 1; y0 + 1 < g->h; y0++)
+	for (x = 0; x + 5 < g->w; x++) {
+		if (grid_ch(g, x, y0) != L'┌' ||
+		    grid_ch(g, x + 1, y0 + 1) < L'1' ||
+		    grid_ch(g, x + 1, y0 + 1) > L'9')
+			continue;
+		boxes++;
+		first = last = -1;
+		n = 0;
+		for (y = y0 + 1; y < g->h && grid_ch(g, x, y) == L'│'; y++) {
+			if (grid_ch(g, x + 1, y) < L'1' ||
+			    grid_ch(g, x + 1, y) > L'9')
+				continue;	/* a skip row */
+			for (x1 = x + 1; x1 < g->w &&
+			    grid_ch(g, x1, y) != L'│'; x1++)
+				;
+			for (sx = x + 4; sx < x1 &&
+			    grid_ch(g, sx, y) != L'▁'; sx++)
+				;
+			if (sx == x1)
+				continue;	/* no stair on this row */
+			if (first < 0)
+				first = sx;
+			last = sx;
+			n++;
+		}
+		if (n > 1 && (last - first) * 2 < n - 1) {
+			y = y0;
+			goto flat;
+		}
+	}
+	if (boxes > 0)
+		return;
+	y = 0;
+flat:
+	d = grid_dump(g, 0);
+	fputs(d, stderr);
+	free(d);
+	fail_msg("%s %dx%d: %s at row %d (the screen above)", what, g->w,
+	    g->h, boxes > 0 ? "flat stairs in the box" : "no stairs", y);
+}
+
+/*
+ * The timeline with eight CPUs at 200x60 (the eight-cpus lesson at tick
+ * 3990): the panels keep stairs that step right.  A trial's timeline
+ * took the rows that two rows of four panels needed for every rank, and
+ * one row of eight narrow panels drew each rank's stair in the same
+ * column: no staircase at all.
+ */
+static void
+test_timeline_stairs(void **state)
+{
+	static const int	 sizes[][2] = { { 200, 60 }, { 200, 50 },
+	    { 160, 60 } };
+	struct model		*m = load("timeline.frame");
+	struct view		 v;
+	struct grid		 g;
+	size_t			 s;
+	int			 tl;
+
+	assert_int_equal(m->ncpus, 8);
+	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+	for (tl = 0; tl < 2; tl++) {
+		view_init(&v);
+		v.show_timeline = tl;
+		render_grid(&g, m, &v, sizes[s][0], sizes[s][1]);
+		check_stairs_step(&g, tl ? "timeline" : "no timeline");
+		grid_free(&g);
+	}
+	model_free(m);
+}
+
+/*
  * A CPU whose task was just put to sleep (paused: the CPU picks another
  * at the next tick) names it in parentheses, as on its stair: a trial
  * read "CPU1 hog nr 0" with hog drawn asleep.
@@ -2667,6 +2751,7 @@ main(void)
 		cmocka_unit_test(test_compare_history),
 		cmocka_unit_test(test_compare_every_rank),
 		cmocka_unit_test(test_compare_stacked),
+		cmocka_unit_test(test_timeline_stairs),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),

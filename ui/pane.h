@@ -45,6 +45,7 @@ struct draw {
 	int			  st_hidden;	/* runnable tasks not written */
 	int			  st_cut;	/* tasks not by their whole name */
 	int			  st_skipped;	/* ranks not drawn */
+	int			  st_ranks;	/* ranks to draw, drawn or not */
 	int			  st_step;	/* columns a stair steps, x100 */
 
 	/* Big type (panel_big): rows a rank; 0 when off. */
