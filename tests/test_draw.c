@@ -1869,6 +1869,121 @@ test_timeline_stairs(void **state)
 }
 
 /*
+ * The strip of CPU cpu in a w-column render of m with the timeline: the
+ * task id each cell shows (0 idle or blank, -1 a letter the legend does
+ * not name) into ids[w - 6]; returns the ticks a cell and sets *first,
+ * the first cell's tick.
+ */
+static int
+timeline_ids(struct model *m, struct view *v, int w, int h, int cpu,
+    int *ids, long *first)
+{
+	char		*d, label[16], key[8], *strip, *legend, *p;
+	const char	*title;
+	int		 zoom, x, i, n;
+
+	v->show_timeline = 1;
+	d = render(m, v, w, h);
+	*strstr(d, "\n--\n") = '\0';
+	assert_non_null(title = strstr(d, "who ran when: a cell is "));
+	zoom = atoi(title + strlen("who ran when: a cell is "));
+	assert_true(zoom > 0);
+	*first = m->tick - (long)(w - 6) * zoom;
+	snprintf(label, sizeof label, "\nCPU%d ", cpu);
+	assert_non_null(strip = strstr(d, label));
+	strip += 7;
+	legend = strstr(strip, "\n ") + 1;
+	for (x = 0; x < w - 6; x++) {
+		ids[x] = 0;
+		if (strip[x] == '\n' || strip[x] == '\0')
+			break;
+		if (strip[x] == ' ' || strip[x] == '.')
+			continue;
+		ids[x] = -1;
+		snprintf(key, sizeof key, " %c=", strip[x]);
+		if ((p = strstr(legend, key)) == NULL)
+			continue;
+		n = (int)strcspn(p + 3, " \n");
+		for (i = 0; i < m->ntasks; i++)
+			if ((int)strlen(m->tasks[i].name) == n &&
+			    strncmp(m->tasks[i].name, p + 3, n) == 0)
+				ids[x] = m->tasks[i].id;
+	}
+	for (; x < w - 6; x++)
+		ids[x] = 0;
+	free(d);
+	return (zoom);
+}
+
+/* How many of the cells [x0, x1) of ids show task id. */
+static int
+timeline_count(const int *ids, int x0, int x1, int id)
+{
+	int	n = 0;
+
+	for (; x0 < x1; x0++)
+		n += ids[x0] == id;
+	return (n);
+}
+
+/*
+ * The timeline of eight CPUs at 200x60 (the eight-cpus lesson at tick
+ * 3990): at its default zoom CPU0, shared by build1, build9 and the
+ * editor ed1 (2 ms every 42), shows all three, and at 20 ticks a cell,
+ * over the first descents where build1 and build9 take 10 ms turns,
+ * both; each cell's letter is a task that ran in the cell.  A trial's
+ * timeline read "aaaa…" there: the turns made a tie in every 20-tick
+ * cell that the first run won, and ed1's turns were too short to be the
+ * most of any cell.
+ */
+static void
+test_timeline_shared(void **state)
+{
+	struct model		*m = load("timeline.frame");
+	struct view		 v;
+	struct runs_run		 run[64];
+	int			 ids[200 - 6], zoom, x, x1, ran;
+	long			 first, t0;
+	size_t			 k, got;
+
+	assert_non_null(m->runs);
+	view_init(&v);
+	v.selected = 2;		/* build2, on CPU1: it shows wherever it ran */
+	zoom = timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	/* build1, build9, ed1 are ids 1, 9, 17. */
+	if (timeline_count(ids, 0, 200 - 6, 1) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 9) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 17) == 0)
+		fail_msg("zoom %d: CPU0 shows build1 %d, build9 %d, ed1 %d "
+		    "times", zoom, timeline_count(ids, 0, 200 - 6, 1),
+		    timeline_count(ids, 0, 200 - 6, 9),
+		    timeline_count(ids, 0, 200 - 6, 17));
+	for (x = 0; x < 200 - 6; x++) {
+		if (ids[x] == 0)
+			continue;
+		t0 = first + (long)x * zoom;
+		got = runs_get(m->runs, 0, (uint64_t)t0, (uint64_t)(t0 + zoom),
+		    run, 64);
+		for (ran = 0, k = 0; k < got; k++)
+			ran |= run[k].task == ids[x];
+		if (!ran)
+			fail_msg("cell %d (ticks %ld..%ld) shows task %d, "
+			    "which did not run there", x, t0, t0 + zoom - 1,
+			    ids[x]);
+	}
+	/* Ticks 110..590 at 20 a cell: the first 24 cells. */
+	v.zoom = 20;
+	zoom = timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	x1 = (int)((590 - first) / zoom);
+	if (timeline_count(ids, 0, x1, 1) < x1 / 4 ||
+	    timeline_count(ids, 0, x1, 9) < x1 / 4)
+		fail_msg("zoom 20, ticks %ld..590: build1 in %d cells, "
+		    "build9 in %d of %d", first, timeline_count(ids, 0, x1, 1),
+		    timeline_count(ids, 0, x1, 9), x1);
+	model_free(m);
+}
+
+/*
  * A CPU whose task was just put to sleep (paused: the CPU picks another
  * at the next tick) names it in parentheses, as on its stair: a trial
  * read "CPU1 hog nr 0" with hog drawn asleep.
@@ -2752,6 +2867,7 @@ main(void)
 		cmocka_unit_test(test_compare_every_rank),
 		cmocka_unit_test(test_compare_stacked),
 		cmocka_unit_test(test_timeline_stairs),
+		cmocka_unit_test(test_timeline_shared),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
