@@ -1931,10 +1931,11 @@ timeline_count(const int *ids, int x0, int x1, int id)
  * 3990): at its default zoom CPU0, shared by build1, build9 and the
  * editor ed1 (2 ms every 42), shows all three, and at 20 ticks a cell,
  * over the first descents where build1 and build9 take 10 ms turns,
- * both; each cell's letter is a task that ran in the cell.  A trial's
- * timeline read "aaaa…" there: the turns made a tie in every 20-tick
- * cell that the first run won, and ed1's turns were too short to be the
- * most of any cell.
+ * both; each cell's letter is a task that ran in the cell, and named
+ * by the legend (on two rows: 24 tasks).  A trial's timeline read
+ * "aaaa…" there: the turns made a tie in every 20-tick cell that the
+ * first run won, and ed1's turns were too short to be the most of any
+ * cell.
  */
 static void
 test_timeline_shared(void **state)
@@ -1970,6 +1971,14 @@ test_timeline_shared(void **state)
 			fail_msg("cell %d (ticks %ld..%ld) shows task %d, "
 			    "which did not run there", x, t0, t0 + zoom - 1,
 			    ids[x]);
+	}
+	/* Every letter on every strip is in the legend. */
+	for (x1 = 0; x1 < 8; x1++) {
+		timeline_ids(m, &v, 200, 60, x1, ids, &first);
+		for (x = 0; x < 200 - 6; x++)
+			if (ids[x] < 0)
+				fail_msg("CPU%d cell %d: a letter the legend "
+				    "does not name", x1, x);
 	}
 	/* Ticks 110..590 at 20 a cell: the first 24 cells. */
 	v.zoom = 20;

@@ -53,6 +53,49 @@ history_sample(const struct model *m, struct view *v)
 }
 
 /*
+ * Whether the timeline's legend wants a second row: the names of the
+ * tasks that ran in its window (a cell of zoom ticks a column from
+ * HISTORY_LABEL on) are wider than the screen.  Eight CPUs of three
+ * tasks each at 200 columns left video3 and video4 unnamed.
+ */
+static int
+history_legend_wide(const struct draw *d)
+{
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	struct runs_run		 run[64];
+	char			*seen;
+	long			 first, end = m->tick, from;
+	size_t			 n, i;
+	int			 zoom, c, width = 1, id;
+
+	if (m->runs == NULL || m->ntasks == 0)
+		return (0);
+	zoom = d->v->zoom > 0 ? d->v->zoom : HISTORY_ZOOM;
+	first = end - (long)(d->g->w - HISTORY_LABEL) * zoom;
+	seen = xcalloc((size_t)m->ntasks, 1);
+	for (c = 0; c < runs_ncpus(m->runs) && width <= d->g->w; c++) {
+		for (from = first > 0 ? first : 0; from < end;
+		    from = (long)(run[n - 1].from + run[n - 1].n)) {
+			n = runs_get(m->runs, c, (uint64_t)from, (uint64_t)end,
+			    run, 64);
+			if (n == 0)
+				break;
+			for (i = 0; i < n; i++) {
+				if ((t = model_task(m, run[i].task)) == NULL)
+					continue;
+				id = (int)(t - m->tasks);
+				if (!seen[id])
+					width += 3 + (int)strlen(t->name);
+				seen[id] = 1;
+			}
+		}
+	}
+	free(seen);
+	return (width > d->g->w);
+}
+
+/*
  * The pane heights for the screen: timeline, rank line, event log, out
  * of avail rows less those kept for the CPUs (3; both policies' panels
  * when comparing, compare_min_lines).  Past that the log shrinks
@@ -71,7 +114,7 @@ history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
 	if (ncpus < 1)
 		ncpus = 1;
 	/* With the kernel's runs: a kern row a CPU, and their legend. */
-	*tl = v->show_timeline ? 2 + ncpus : 0;
+	*tl = v->show_timeline ? 2 + ncpus + history_legend_wide(d) : 0;
 	if (v->show_timeline && d->m->kruns != NULL)
 		*tl += ncpus + 1;
 	*rk = v->show_ranks ? (big ? 12 : 7) : 0;
@@ -424,14 +467,18 @@ history_timeline(struct draw *d, int y, int h)
 	struct grid		*g = d->g;
 	int			*ids, nids = 0, cells, zoom, ncpus, c, x;
 	int			 rows, i, xl, kern, per, shown, row, hidden;
-	int			*tasks, *e;
+	int			*tasks, *e, lrows, ly;
 	long			 first;
 	char			 buf[96], *mixed;
 
 	history_window(d, &cells, &zoom, &first);
 	ncpus = m->runs != NULL ? runs_ncpus(m->runs) : m->ncpus;
-	rows = h - 2;
 	kern = m->kruns != NULL;
+	/* A second legend row, when wanted, only if every strip fits. */
+	lrows = history_legend_wide(d) && h - 3 >= (kern ? 2 * ncpus + 1 :
+	    ncpus) ? 2 : 1;
+	h -= lrows - 1;
+	rows = h - 2;
 	per = 1;
 	shown = ncpus;
 	if (kern && rows - 1 >= 2 * ncpus) {
@@ -514,16 +561,21 @@ history_timeline(struct draw *d, int y, int h)
 	if (hidden > 0 && per < 2 && shown == rows)
 		xl = grid_textf(g, xl, y + h - 1, g->w, COL_SKIP, "(+%d CPU%s) ",
 		    hidden, hidden == 1 ? "" : "s");
+	ly = y + h - 1;
 	for (i = 0; i < nids && xl < g->w; i++) {
 		const struct mtask *t = model_task(m, ids[i]);
 
 		snprintf(buf, sizeof buf, "%c=%s ", history_letter(ids, nids,
 		    ids[i]), t != NULL ? t->name : "?");
+		if (xl + (int)strlen(buf) > g->w && ly < y + h - 2 + lrows) {
+			ly++;
+			xl = 1;
+		}
 		if (xl + (int)strlen(buf) > g->w) {
-			grid_text(g, xl, y + h - 1, g->w, "…", COL_SKIP);
+			grid_text(g, xl, ly, g->w, "…", COL_SKIP);
 			break;
 		}
-		xl = grid_text(g, xl, y + h - 1, g->w, buf,
+		xl = grid_text(g, xl, ly, g->w, buf,
 		    ids[i] == d->v->selected ? COL_RUNNING : COL_DEFAULT);
 	}
 	free(ids);
