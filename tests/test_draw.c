@@ -1993,6 +1993,33 @@ test_timeline_shared(void **state)
 }
 
 /*
+ * The room's line at 80x24 (article's question, three choices): each
+ * choice whole, or cut after a word with "…", the room the short ones
+ * leave going to the long.  A trial's line read "1 Back up, nea 0  2
+ * Stays on 139 0  3 Down past 13 0": each cut to a third, mid-word,
+ * and 139 read as 13.
+ */
+static void
+test_room_choices(void **state)
+{
+	struct model	*m = load("pictures_stacked.frame");
+	struct view	 v;
+	char		*d, *line, *nl;
+
+	view_init(&v);
+	d = render(m, &v, 80, 24);
+	assert_non_null(line = strstr(d, "answer 1-3 (0 so far):"));
+	nl = strchr(line, '\n');
+	*nl = '\0';
+	if (strstr(line, " 2 Stays on 139 0") == NULL ||
+	    strstr(line, " 3 Down past 139 0") == NULL ||
+	    strstr(line, " 1 Back up,… 0") == NULL)
+		fail_msg("the choices: %s", line);
+	free(d);
+	model_free(m);
+}
+
+/*
  * A CPU whose task was just put to sleep (paused: the CPU picks another
  * at the next tick) names it in parentheses, as on its stair: a trial
  * read "CPU1 hog nr 0" with hog drawn asleep.
@@ -2877,6 +2904,7 @@ main(void)
 		cmocka_unit_test(test_compare_stacked),
 		cmocka_unit_test(test_timeline_stairs),
 		cmocka_unit_test(test_timeline_shared),
+		cmocka_unit_test(test_room_choices),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),
