@@ -1840,7 +1840,7 @@ flat:
 
 /*
  * The timeline with eight CPUs at 200x60 (the eight-cpus lesson at tick
- * 3990): the panels keep stairs that step right.  A trial's timeline
+ * 3990): the panels keep stairs that step right, and at 120x40 rows.  A trial's timeline
  * took the rows that two rows of four panels needed for every rank, and
  * one row of eight narrow panels drew each rank's stair in the same
  * column: no staircase at all.
@@ -1854,7 +1854,8 @@ test_timeline_stairs(void **state)
 	struct view		 v;
 	struct grid		 g;
 	size_t			 s;
-	int			 tl;
+	int			 tl, y;
+	char			*d;
 
 	assert_int_equal(m->ncpus, 8);
 	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
@@ -1865,6 +1866,23 @@ test_timeline_stairs(void **state)
 		check_stairs_step(&g, tl ? "timeline" : "no timeline");
 		grid_free(&g);
 	}
+	/*
+	 * At 120x40 the article's table gives way: beside it and the
+	 * timeline the panels had 3 ranks each.
+	 */
+	view_init(&v);
+	v.show_timeline = 1;
+	render_grid(&g, m, &v, 120, 40);
+	for (y = 2; y < g.h && grid_ch(&g, 0, y) == L'│'; y++)
+		;
+	if (y - 2 < 7) {
+		d = grid_dump(&g, 0);
+		fputs(d, stderr);
+		free(d);
+		fail_msg("120x40: the panels have %d rows (the screen above)",
+		    y - 2);
+	}
+	grid_free(&g);
 	model_free(m);
 }
 
