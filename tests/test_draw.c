@@ -1966,17 +1966,27 @@ test_timeline_shared(void **state)
 	size_t			 k, got;
 
 	assert_non_null(m->runs);
+	/*
+	 * build1, build9, ed1 are ids 1, 9, 17.  Selected, build1 shows
+	 * wherever it ran, but not over ed1's turns: ed1 shows as often
+	 * as with build2 (on CPU1) selected.
+	 */
 	view_init(&v);
-	v.selected = 2;		/* build2, on CPU1: it shows wherever it ran */
+	v.selected = 1;
+	timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	x1 = timeline_count(ids, 0, 200 - 6, 17);
+	view_init(&v);
+	v.selected = 2;
 	zoom = timeline_ids(m, &v, 200, 60, 0, ids, &first);
-	/* build1, build9, ed1 are ids 1, 9, 17. */
 	if (timeline_count(ids, 0, 200 - 6, 1) == 0 ||
 	    timeline_count(ids, 0, 200 - 6, 9) == 0 ||
-	    timeline_count(ids, 0, 200 - 6, 17) == 0)
+	    timeline_count(ids, 0, 200 - 6, 17) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 17) != x1)
 		fail_msg("zoom %d: CPU0 shows build1 %d, build9 %d, ed1 %d "
-		    "times", zoom, timeline_count(ids, 0, 200 - 6, 1),
+		    "times (%d with build1 selected)", zoom,
+		    timeline_count(ids, 0, 200 - 6, 1),
 		    timeline_count(ids, 0, 200 - 6, 9),
-		    timeline_count(ids, 0, 200 - 6, 17));
+		    timeline_count(ids, 0, 200 - 6, 17), x1);
 	for (x = 0; x < 200 - 6; x++) {
 		if (ids[x] == 0)
 			continue;

@@ -320,12 +320,12 @@ history_turn(struct hcell *cells, int ncells, long first, int zoom,
  * What each of ncells cells of zoom ticks from tick first shows for cpu
  * in runs r: into task[] (a task id, 0 idle, RUNS_OTHER or RUNS_UNKNOWN
  * from the kernel's runs, HISTORY_NONE where nothing is kept) and
- * mixed[] (another ran there too).  A cell shows the selected task
- * (sel) if it ran there at all; else a short turn that claims the cell
- * (history_turn), so that a turn is not lost in a cell of another's (an
- * editor's 2 ms among hogs); else the task that ran most of it; and of
- * two the one the cell before did not show, if it ran half as much
- * (history_pair_pick).
+ * mixed[] (another ran there too).  A cell shows a short turn that
+ * claims it (history_turn), so that a turn is not lost in a cell of
+ * another's (an editor's 2 ms among hogs, the selected one included);
+ * else the selected task (sel) if it ran there at all; else the task
+ * that ran most of it; and of two the one the cell before did not
+ * show, if it ran half as much (history_pair_pick).
  */
 static void
 history_strip(const struct runs *r, int cpu, long first, int zoom,
@@ -367,10 +367,10 @@ history_strip(const struct runs *r, int cpu, long first, int zoom,
 	}
 	history_turn(cells, ncells, first, zoom, cur, tfrom, tn, start, end);
 	for (x = 0; x < ncells; x++) {
-		if (cells[x].sel)
-			task[x] = sel;
-		else if (cells[x].claim.task[0] != HISTORY_NONE)
+		if (cells[x].claim.task[0] != HISTORY_NONE)
 			task[x] = history_pair_pick(&cells[x].claim, prev);
+		else if (cells[x].sel)
+			task[x] = sel;
 		else
 			task[x] = history_pair_pick(&cells[x].most, prev);
 		mixed[x] = (char)cells[x].mixed;
