@@ -1752,6 +1752,366 @@ test_compare_every_rank(void **state)
 	}
 }
 
+/* Draw a model at w x h into g (grid_init'ed here; grid_free after). */
+static void
+render_grid(struct grid *g, struct model *m, struct view *v, int w, int h)
+{
+	grid_init(g, w, h);
+	keys_select_first(m, v);
+	draw_screen(g, m, v, keys_help());
+}
+
+/* The character of g at (x, y). */
+static wchar_t
+grid_ch(const struct grid *g, int x, int y)
+{
+	return (g->cells[y * g->w + x].ch);
+}
+
+/*
+ * Rows of g that waste the screen: a blank row above the caption line
+ * (its "»"), or a blank row inside a box of stairs that skips ranks (a
+ * "⋮" in it) and so had a rank to show there.  Fails naming the first.
+ */
+static void
+check_no_waste(const struct grid *g, const char *what)
+{
+	int	x, y, cap, x1, y0, y1, skips, blank;
+	char	*d;
+
+	for (cap = 1; cap < g->h && grid_ch(g, 1, cap) != L'»'; cap++)
+		;
+	for (y = 1; y < cap; y++) {
+		for (x = 0; x < g->w && grid_ch(g, x, y) == L' '; x++)
+			;
+		if (x == g->w)
+			goto waste;
+	}
+	/* Each box whose first row starts with a rank: stairs. */
+	for (y0 = 1; y0 < cap; y0++)
+	for (x = 0; x + 4 < g->w; x++) {
+		if (grid_ch(g, x, y0) != L'┌' || y0 + 1 >= cap ||
+		    grid_ch(g, x + 1, y0 + 1) < L'1' ||
+		    grid_ch(g, x + 1, y0 + 1) > L'9')
+			continue;
+		for (x1 = x + 1; x1 < g->w && grid_ch(g, x1, y0) != L'┐'; x1++)
+			;
+		skips = 0;
+		for (y1 = y0 + 1; y1 < cap && grid_ch(g, x, y1) == L'│'; y1++)
+			for (blank = x + 1; blank < x1; blank++)
+				skips += grid_ch(g, blank, y1) == L'⋮';
+		for (y = y0 + 1; skips > 0 && y < y1; y++) {
+			for (blank = x + 1; blank < x1 &&
+			    grid_ch(g, blank, y) == L' '; blank++)
+				;
+			if (blank == x1)
+				goto waste;
+		}
+	}
+	return;
+waste:
+	d = grid_dump(g, 0);
+	fputs(d, stderr);
+	free(d);
+	fail_msg("%s %dx%d: row %d is blank (the screen above)", what, g->w,
+	    g->h, y);
+}
+
+/*
+ * compare at 80x24, stacked (two policies) and two by two (four): no
+ * row is left blank while the staircase skips ranks.  A trial's stacked
+ * compare gave the staircase 3 ranks and left lines blank under the
+ * table (the o1 picture did not take all the rows it was given); two
+ * by two, a box of stairs that skipped ranks kept a blank row.
+ */
+static void
+test_compare_stacked(void **state)
+{
+	static const char	*frames[] = { "pictures_stacked.frame",
+	    "pictures_four.frame" };
+	static const int	 sizes[][2] = { { 80, 24 }, { 80, 30 },
+	    { 100, 24 } };
+	struct model		*m;
+	struct view		 v;
+	struct grid		 g;
+	size_t			 i, s;
+
+	for (i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		m = load(frames[i]);
+		assert_non_null(m->shadow);
+		for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+			view_init(&v);
+			render_grid(&g, m, &v, sizes[s][0], sizes[s][1]);
+			check_no_waste(&g, frames[i]);
+			grid_free(&g);
+		}
+		model_free(m);
+	}
+}
+
+/*
+ * In every box of stairs of g, the stairs step right, half a column a
+ * rank at least (two ranks to a column, as a narrow panel draws them):
+ * a staircase, not a column of stairs.  Fails naming the first box
+ * that does not.
+ */
+static void
+check_stairs_step(const struct grid *g, const char *what)
+{
+	int	x, x1, y0, y, sx, first, last, n, boxes = 0;
+	char	*d;
+
+	for (y0 = 1; y0 + 1 < g->h; y0++)
+	for (x = 0; x + 5 < g->w; x++) {
+		if (grid_ch(g, x, y0) != L'┌' ||
+		    grid_ch(g, x + 1, y0 + 1) < L'1' ||
+		    grid_ch(g, x + 1, y0 + 1) > L'9')
+			continue;
+		boxes++;
+		first = last = -1;
+		n = 0;
+		for (y = y0 + 1; y < g->h && grid_ch(g, x, y) == L'│'; y++) {
+			if (grid_ch(g, x + 1, y) < L'1' ||
+			    grid_ch(g, x + 1, y) > L'9')
+				continue;	/* a skip row */
+			for (x1 = x + 1; x1 < g->w &&
+			    grid_ch(g, x1, y) != L'│'; x1++)
+				;
+			for (sx = x + 4; sx < x1 &&
+			    grid_ch(g, sx, y) != L'▁'; sx++)
+				;
+			if (sx == x1)
+				continue;	/* no stair on this row */
+			if (first < 0)
+				first = sx;
+			last = sx;
+			n++;
+		}
+		if (n > 1 && (last - first) * 2 < n - 1) {
+			y = y0;
+			goto flat;
+		}
+	}
+	if (boxes > 0)
+		return;
+	y = 0;
+flat:
+	d = grid_dump(g, 0);
+	fputs(d, stderr);
+	free(d);
+	fail_msg("%s %dx%d: %s at row %d (the screen above)", what, g->w,
+	    g->h, boxes > 0 ? "flat stairs in the box" : "no stairs", y);
+}
+
+/*
+ * The timeline with eight CPUs at 200x60 (the eight-cpus lesson at tick
+ * 3990): the panels keep stairs that step right, and at 120x40 rows.  A trial's timeline
+ * took the rows that two rows of four panels needed for every rank, and
+ * one row of eight narrow panels drew each rank's stair in the same
+ * column: no staircase at all.
+ */
+static void
+test_timeline_stairs(void **state)
+{
+	static const int	 sizes[][2] = { { 200, 60 }, { 200, 50 },
+	    { 160, 60 } };
+	struct model		*m = load("timeline.frame");
+	struct view		 v;
+	struct grid		 g;
+	size_t			 s;
+	int			 tl, y;
+	char			*d;
+
+	assert_int_equal(m->ncpus, 8);
+	for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+	for (tl = 0; tl < 2; tl++) {
+		view_init(&v);
+		v.show_timeline = tl;
+		render_grid(&g, m, &v, sizes[s][0], sizes[s][1]);
+		check_stairs_step(&g, tl ? "timeline" : "no timeline");
+		grid_free(&g);
+	}
+	/*
+	 * At 120x40 the article's table gives way: beside it and the
+	 * timeline the panels had 3 ranks each.
+	 */
+	view_init(&v);
+	v.show_timeline = 1;
+	render_grid(&g, m, &v, 120, 40);
+	for (y = 2; y < g.h && grid_ch(&g, 0, y) == L'│'; y++)
+		;
+	if (y - 2 < 7) {
+		d = grid_dump(&g, 0);
+		fputs(d, stderr);
+		free(d);
+		fail_msg("120x40: the panels have %d rows (the screen above)",
+		    y - 2);
+	}
+	grid_free(&g);
+	model_free(m);
+}
+
+/*
+ * The strip of CPU cpu in a w-column render of m with the timeline: the
+ * task id each cell shows (0 idle or blank, -1 a letter the legend does
+ * not name) into ids[w - 6]; returns the ticks a cell and sets *first,
+ * the first cell's tick.
+ */
+static int
+timeline_ids(struct model *m, struct view *v, int w, int h, int cpu,
+    int *ids, long *first)
+{
+	char		*d, label[16], key[8], *strip, *legend, *p;
+	const char	*title;
+	int		 zoom, x, i, n;
+
+	v->show_timeline = 1;
+	d = render(m, v, w, h);
+	*strstr(d, "\n--\n") = '\0';
+	assert_non_null(title = strstr(d, "who ran when: a cell is "));
+	zoom = atoi(title + strlen("who ran when: a cell is "));
+	assert_true(zoom > 0);
+	*first = m->tick - (long)(w - 6) * zoom;
+	snprintf(label, sizeof label, "\nCPU%d ", cpu);
+	assert_non_null(strip = strstr(d, label));
+	strip += 7;
+	legend = strstr(strip, "\n ") + 1;
+	for (x = 0; x < w - 6; x++) {
+		ids[x] = 0;
+		if (strip[x] == '\n' || strip[x] == '\0')
+			break;
+		if (strip[x] == ' ' || strip[x] == '.')
+			continue;
+		ids[x] = -1;
+		snprintf(key, sizeof key, " %c=", strip[x]);
+		if ((p = strstr(legend, key)) == NULL)
+			continue;
+		n = (int)strcspn(p + 3, " \n");
+		for (i = 0; i < m->ntasks; i++)
+			if ((int)strlen(m->tasks[i].name) == n &&
+			    strncmp(m->tasks[i].name, p + 3, n) == 0)
+				ids[x] = m->tasks[i].id;
+	}
+	for (; x < w - 6; x++)
+		ids[x] = 0;
+	free(d);
+	return (zoom);
+}
+
+/* How many of the cells [x0, x1) of ids show task id. */
+static int
+timeline_count(const int *ids, int x0, int x1, int id)
+{
+	int	n = 0;
+
+	for (; x0 < x1; x0++)
+		n += ids[x0] == id;
+	return (n);
+}
+
+/*
+ * The timeline of eight CPUs at 200x60 (the eight-cpus lesson at tick
+ * 3990): at its default zoom CPU0, shared by build1, build9 and the
+ * editor ed1 (2 ms every 42), shows all three, and at 20 ticks a cell,
+ * over the first descents where build1 and build9 take 10 ms turns,
+ * both; each cell's letter is a task that ran in the cell, and named
+ * by the legend (on two rows: 24 tasks).  A trial's timeline read
+ * "aaaa…" there: the turns made a tie in every 20-tick cell that the
+ * first run won, and ed1's turns were too short to be the most of any
+ * cell.
+ */
+static void
+test_timeline_shared(void **state)
+{
+	struct model		*m = load("timeline.frame");
+	struct view		 v;
+	struct runs_run		 run[64];
+	int			 ids[200 - 6], zoom, x, x1, ran;
+	long			 first, t0;
+	size_t			 k, got;
+
+	assert_non_null(m->runs);
+	/*
+	 * build1, build9, ed1 are ids 1, 9, 17.  Selected, build1 shows
+	 * wherever it ran, but not over ed1's turns: ed1 shows as often
+	 * as with build2 (on CPU1) selected.
+	 */
+	view_init(&v);
+	v.selected = 1;
+	timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	x1 = timeline_count(ids, 0, 200 - 6, 17);
+	view_init(&v);
+	v.selected = 2;
+	zoom = timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	if (timeline_count(ids, 0, 200 - 6, 1) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 9) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 17) == 0 ||
+	    timeline_count(ids, 0, 200 - 6, 17) != x1)
+		fail_msg("zoom %d: CPU0 shows build1 %d, build9 %d, ed1 %d "
+		    "times (%d with build1 selected)", zoom,
+		    timeline_count(ids, 0, 200 - 6, 1),
+		    timeline_count(ids, 0, 200 - 6, 9),
+		    timeline_count(ids, 0, 200 - 6, 17), x1);
+	for (x = 0; x < 200 - 6; x++) {
+		if (ids[x] == 0)
+			continue;
+		t0 = first + (long)x * zoom;
+		got = runs_get(m->runs, 0, (uint64_t)t0, (uint64_t)(t0 + zoom),
+		    run, 64);
+		for (ran = 0, k = 0; k < got; k++)
+			ran |= run[k].task == ids[x];
+		if (!ran)
+			fail_msg("cell %d (ticks %ld..%ld) shows task %d, "
+			    "which did not run there", x, t0, t0 + zoom - 1,
+			    ids[x]);
+	}
+	/* Every letter on every strip is in the legend. */
+	for (x1 = 0; x1 < 8; x1++) {
+		timeline_ids(m, &v, 200, 60, x1, ids, &first);
+		for (x = 0; x < 200 - 6; x++)
+			if (ids[x] < 0)
+				fail_msg("CPU%d cell %d: a letter the legend "
+				    "does not name", x1, x);
+	}
+	/* Ticks 110..590 at 20 a cell: the first 24 cells. */
+	v.zoom = 20;
+	zoom = timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	x1 = (int)((590 - first) / zoom);
+	if (timeline_count(ids, 0, x1, 1) < x1 / 4 ||
+	    timeline_count(ids, 0, x1, 9) < x1 / 4)
+		fail_msg("zoom 20, ticks %ld..590: build1 in %d cells, "
+		    "build9 in %d of %d", first, timeline_count(ids, 0, x1, 1),
+		    timeline_count(ids, 0, x1, 9), x1);
+	model_free(m);
+}
+
+/*
+ * The room's line at 80x24 (article's question, three choices): each
+ * choice whole, or cut after a word with "…", the room the short ones
+ * leave going to the long.  A trial's line read "1 Back up, nea 0  2
+ * Stays on 139 0  3 Down past 13 0": each cut to a third, mid-word,
+ * and 139 read as 13.
+ */
+static void
+test_room_choices(void **state)
+{
+	struct model	*m = load("pictures_stacked.frame");
+	struct view	 v;
+	char		*d, *line, *nl;
+
+	view_init(&v);
+	d = render(m, &v, 80, 24);
+	assert_non_null(line = strstr(d, "answer 1-3 (0 so far):"));
+	nl = strchr(line, '\n');
+	*nl = '\0';
+	if (strstr(line, " 2 Stays on 139 0") == NULL ||
+	    strstr(line, " 3 Down past 139 0") == NULL ||
+	    strstr(line, " 1 Back up,… 0") == NULL)
+		fail_msg("the choices: %s", line);
+	free(d);
+	model_free(m);
+}
+
 /*
  * A CPU whose task was just put to sleep (paused: the CPU picks another
  * at the next tick) names it in parentheses, as on its stair: a trial
@@ -2635,6 +2995,10 @@ main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_compare_history),
 		cmocka_unit_test(test_compare_every_rank),
+		cmocka_unit_test(test_compare_stacked),
+		cmocka_unit_test(test_timeline_stairs),
+		cmocka_unit_test(test_timeline_shared),
+		cmocka_unit_test(test_room_choices),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),
 		cmocka_unit_test(test_themes),

@@ -1314,11 +1314,11 @@ test_key_history(void **state)
 	keys_handle(&e, 'w');
 	assert_false(v.show_timeline);
 	keys_handle(&e, 'z');
+	assert_int_equal(v.zoom, 2);
+	keys_handle(&e, 'Z');
+	keys_handle(&e, 'Z');
 	assert_int_equal(v.zoom, 10);
-	keys_handle(&e, 'Z');
-	keys_handle(&e, 'Z');
-	assert_int_equal(v.zoom, 50);
-	assert_string_equal(v.message, "timeline: 50 ticks a cell");
+	assert_string_equal(v.message, "timeline: 10 ticks a cell");
 	keys_handle(&e, 'u');
 	assert_int_equal(v.events_back, 5);
 	keys_handle(&e, 'd');

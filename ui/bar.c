@@ -489,6 +489,36 @@ bar_room_shown(struct draw *d)
 }
 
 /*
+ * The columns each of the n choices (choices[1..n]) may take in room
+ * columns: the short ones take what they need and leave the rest to
+ * the long, which share it (4 at least).
+ */
+static int
+bar_room_each(const char choices[][MODEL_WORD_MAX], int n, int room)
+{
+	int	i, left, each = 4, more, fit[MODEL_CHOICES_MAX + 1];
+
+	memset(fit, 0, sizeof fit);
+	for (more = 1; more && n > 0; ) {
+		more = 0;
+		left = n;
+		for (i = 1; i <= n; i++)
+			left -= fit[i];
+		if (left == 0)
+			break;
+		each = room / left;
+		for (i = 1; i <= n; i++) {
+			if (!fit[i] && grid_width(choices[i]) <= each) {
+				fit[i] = 1;
+				room -= grid_width(choices[i]);
+				more = 1;
+			}
+		}
+	}
+	return (each < 4 ? 4 : each);
+}
+
+/*
  * The room's line at y: each choice by its digit with its votes ("1
  * At once 0 · 2 At 20 ms 3 · ..."), how to answer while it is open, the
  * total; a choice's text cut to share the width.
@@ -500,6 +530,8 @@ bar_room(struct draw *d, int y)
 	struct grid		*g = d->g;
 	char			 head[64];
 	const int		*votes;
+	const char		*text;
+	size_t			 len;
 	int			 i, x, n, total = 0, each, open;
 
 	open = m->nchoices > 0 && strcmp(m->ask, "open") == 0;
@@ -513,13 +545,20 @@ bar_room(struct draw *d, int y)
 	else
 		snprintf(head, sizeof head, "the room answered (%d):", total);
 	x = grid_text(g, 1, y, g->w, head, COL_PAUSED);
-	each = (g->w - x - 1) / n - 6;
-	if (each < 4)
-		each = 4;
+	each = bar_room_each(open ? m->choices : m->rchoices, n,
+	    g->w - x - 1 - n * 6);
 	for (i = 1; i <= n && x < g->w - 1; i++) {
+		text = open ? m->choices[i] : m->rchoices[i];
 		x = grid_textf(g, x + 1, y, g->w, COL_CAPTION, " %d ", i);
-		x = grid_textf(g, x, y, g->w, COL_DEFAULT, "%.*s", each,
-		    open ? m->choices[i] : m->rchoices[i]);
+		if (grid_width(text) > each) {
+			/* Cut after a word, and say so. */
+			len = bar_wrap(text, each - 1);
+			while (len > 0 && text[len - 1] == ' ')
+				len--;
+			x = grid_textf(g, x, y, g->w, COL_DEFAULT, "%.*s…",
+			    (int)len, text);
+		} else
+			x = grid_text(g, x, y, g->w, text, COL_DEFAULT);
 		x = grid_textf(g, x, y, g->w, COL_RUNNING, " %d", votes[i]);
 	}
 }

@@ -24,8 +24,8 @@
 #define COMPARE_GRID_MIN	80
 
 /*
- * Copy the rows [y, y + h) of src into g at x (the same rows), with
- * their tags: a click on a task on either side selects it.
+ * Copy the rows [0, h) of src into g at (x, y), with their tags: a
+ * click on a task on either side selects it.
  */
 static void
 compare_blit(struct grid *g, const struct grid *src, int x, int y, int h)
@@ -34,37 +34,49 @@ compare_blit(struct grid *g, const struct grid *src, int x, int y, int h)
 
 	if (x + w > g->w)
 		w = g->w - x;
-	for (r = y; r < y + h && r < g->h && r < src->h; r++) {
-		memcpy(&g->cells[r * g->w + x], &src->cells[r * src->w],
+	for (r = 0; r < h && y + r < g->h && r < src->h; r++) {
+		memcpy(&g->cells[(y + r) * g->w + x], &src->cells[r * src->w],
 		    w * sizeof *g->cells);
-		memcpy(&g->tags[r * g->w + x], &src->tags[r * src->w],
+		memcpy(&g->tags[(y + r) * g->w + x], &src->tags[r * src->w],
 		    w * sizeof *g->tags);
 	}
 }
 
-/* One side: its title on row y, its CPUs below; returns the lines used. */
+/* A grid of w x h, blank. */
+static void
+compare_grid(struct grid *g, int w, int h, int ascii)
+{
+	int	i;
+
+	grid_init(g, w, h);
+	g->ascii = ascii;
+	for (i = 0; i < w * h; i++) {
+		g->cells[i].ch = L' ';
+		g->cells[i].col = COL_DEFAULT;
+	}
+}
+
+/*
+ * One side into dst at column x from its row 0: its title, its CPUs
+ * below in at most avail - 1 lines; returns the lines used.
+ */
 static int
-compare_side(struct draw *d, const struct model *m, struct view *v,
-    const char *title, int x, int w, int y, int avail)
+compare_side(struct draw *d, struct grid *dst, const struct model *m,
+    struct view *v, const char *title, int x, int w, int avail)
 {
 	struct draw	 side = *d;
 	struct grid	 sub;
 	int		 lines;
 
-	grid_init(&sub, w, d->g->h);
-	sub.ascii = d->g->ascii;
-	for (lines = 0; lines < w * d->g->h; lines++) {
-		sub.cells[lines].ch = L' ';
-		sub.cells[lines].col = COL_DEFAULT;
-	}
-	grid_fill(&sub, 0, y, w, L' ', COL_HEADER);
-	grid_text(&sub, 1, y, w, title, COL_HEADER);
+	compare_grid(&sub, w, d->g->h, d->g->ascii);
+	grid_fill(&sub, 0, 0, w, L' ', COL_HEADER);
+	grid_text(&sub, 1, 0, w, title, COL_HEADER);
 	side.g = &sub;
 	side.m = m;
 	side.v = v;
 	panel_ranks_span(&side);
-	lines = panel_draw(&side, y + 1, avail - 1);
-	compare_blit(d->g, &sub, x, y, lines + 1);
+	lines = panel_draw(&side, 1, avail - 1);
+	compare_blit(dst, &sub, x, 0, lines + 1);
 	grid_free(&sub);
 	return (lines + 1);
 }
@@ -110,48 +122,93 @@ compare_min_lines(const struct draw *d)
 }
 
 /*
- * Draw every engine's CPUs in the rows [y, y + avail): the enforced
- * one's first, then each shadow's, two sides a row on a wide screen
- * (four policies: two by two), stacked on a narrow one.  Returns the
- * lines used.  Only with a shadow.
+ * Row r of sides (cols a row, n in all) into rg from its row 0, in at
+ * most avail lines; returns the lines used (its tallest side's).
  */
-int
-compare_draw(struct draw *d, int y, int avail)
+static int
+compare_row(struct draw *d, struct grid *rg, int r, int cols, int n,
+    int avail)
 {
 	const struct model	*m = d->m, *sm;
 	struct view		 sv;
 	char			 title[MODEL_WORD_MAX + 32];
-	int			 w = d->g->w, n = 1 + m->nshadows, cols, rows;
-	int			 i, r, used = 0, rowh, a, most, x, sw;
+	int			 w = d->g->w, i, a, most = 0, x, sw;
+
+	for (i = 0; i < rg->w * rg->h; i++) {
+		rg->cells[i].ch = L' ';
+		rg->cells[i].col = COL_DEFAULT;
+		rg->tags[i] = 0;
+	}
+	for (i = r * cols; i < (r + 1) * cols && i < n; i++) {
+		sm = i == 0 ? m : m->shadows[i - 1];
+		if (i == 0)
+			snprintf(title, sizeof title, "%s (enforced)",
+			    m->policy);
+		else
+			snprintf(title, sizeof title, "%s (shadow%s%.0d)",
+			    sm->policy, n > 2 ? " " : "", n > 2 ? i : 0);
+		x = (i - r * cols) * (w / cols);
+		sw = i - r * cols == cols - 1 ? w - x : w / cols;
+		if (i == 0)
+			a = compare_side(d, rg, m, d->v, title, x, sw, avail);
+		else {
+			compare_view(&sv, d->v, sm);
+			a = compare_side(d, rg, sm, &sv, title, x, sw, avail);
+		}
+		if (a > most)
+			most = a;
+	}
+	return (most);
+}
+
+/* Most rows of sides: four policies stacked on a narrow screen. */
+#define COMPARE_ROWS	4
+
+/*
+ * Draw every engine's CPUs in the rows [y, y + avail): the enforced
+ * one's first, then each shadow's, two sides a row on a wide screen
+ * (four policies: two by two), stacked on a narrow one.  Returns the
+ * lines used.  Only with a shadow.
+ *
+ * The shadows' rows are drawn first, each in an even share; the
+ * enforced one's row takes the rest, so the rows a picture does not
+ * need (an o1 box of one task) go to the staircase, not blank under
+ * the table.  What the enforced row leaves goes to a shadows' row
+ * that used all its share.  Only the enforced side's view is kept
+ * (its layout choice), and it is drawn once.
+ */
+int
+compare_draw(struct draw *d, int y, int avail)
+{
+	struct grid	 rg[COMPARE_ROWS];
+	int		 n = 1 + d->m->nshadows, cols, rows, r, share, rest;
+	int		 used[COMPARE_ROWS], spare, more, lines;
 
 	cols = compare_cols(d, n);
 	rows = (n + cols - 1) / cols;
-	for (r = 0; r < rows; r++) {
-		rowh = (avail - used) / (rows - r);
-		most = 0;
-		for (i = r * cols; i < (r + 1) * cols && i < n; i++) {
-			sm = i == 0 ? m : m->shadows[i - 1];
-			if (i == 0)
-				snprintf(title, sizeof title, "%s (enforced)",
-				    m->policy);
-			else
-				snprintf(title, sizeof title,
-				    "%s (shadow%s%.0d)", sm->policy,
-				    n > 2 ? " " : "", n > 2 ? i : 0);
-			x = (i - r * cols) * (w / cols);
-			sw = i - r * cols == cols - 1 ? w - x : w / cols;
-			if (i == 0)
-				a = compare_side(d, m, d->v, title, x, sw,
-				    y + used, rowh);
-			else {
-				compare_view(&sv, d->v, sm);
-				a = compare_side(d, sm, &sv, title, x, sw,
-				    y + used, rowh);
-			}
-			if (a > most)
-				most = a;
-		}
-		used += most;
+	if (rows > COMPARE_ROWS)
+		rows = COMPARE_ROWS;
+	share = (avail + rows - 1) / rows;
+	rest = avail;
+	for (r = rows - 1; r >= 0; r--) {
+		compare_grid(&rg[r], d->g->w, d->g->h, d->g->ascii);
+		used[r] = compare_row(d, &rg[r], r, cols, n, r > 0 ? share :
+		    rest);
+		rest -= used[r];
 	}
-	return (used);
+	spare = rest;
+	for (r = 1; r < rows && spare > 0; r++) {
+		if (used[r] < share)
+			continue;
+		more = compare_row(d, &rg[r], r, cols, n, share + spare);
+		spare -= more - used[r];
+		used[r] = more;
+	}
+	lines = 0;
+	for (r = 0; r < rows; r++) {
+		compare_blit(d->g, &rg[r], 0, y + lines, used[r]);
+		lines += used[r];
+		grid_free(&rg[r]);
+	}
+	return (lines);
 }

@@ -45,6 +45,11 @@ draw_message(struct view *v, int error, const char *fmt, ...)
 
 /* Up to this many tasks, big type leaves the table a row for each. */
 #define DRAW_ALL_TASKS	8
+/*
+ * Rows a row of panels keeps before the article's table is drawn with
+ * the history panes: half the twenty ranks, and the borders.
+ */
+#define DRAW_CPU_ROWS	12
 
 /* Draw the whole screen into g (already sized). */
 void
@@ -116,6 +121,17 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	    panel_big(&d, avail - th - tmin) > 0)
 		tmin = 1 + m->ntasks;
 	hh = history_lines(&d, avail - th - tmin);
+	/*
+	 * The history panes and the article's table leave the CPUs room
+	 * for half the ranks on each row of panels (two rows past four
+	 * CPUs), or the table gives way: at 120x40 the timeline of eight
+	 * CPUs left their panels 3 ranks each beside the table.
+	 */
+	want = DRAW_CPU_ROWS * (m->ncpus > 4 ? 2 : 1);
+	if (th > 0 && hh > 0 && avail - th - tmin - hh < want) {
+		th = 0;
+		hh = history_lines(&d, avail - tmin);
+	}
 	/* Two policies side by side (compare NAME), unless c said one. */
 	if (m->shadow != NULL && !v->compare_off)
 		ph = compare_draw(&d, 1, avail - th - tmin - hh);

@@ -53,6 +53,49 @@ history_sample(const struct model *m, struct view *v)
 }
 
 /*
+ * Whether the timeline's legend wants a second row: the names of the
+ * tasks that ran in its window (a cell of zoom ticks a column from
+ * HISTORY_LABEL on) are wider than the screen.  Eight CPUs of three
+ * tasks each at 200 columns left video3 and video4 unnamed.
+ */
+static int
+history_legend_wide(const struct draw *d)
+{
+	const struct model	*m = d->m;
+	const struct mtask	*t;
+	struct runs_run		 run[64];
+	char			*seen;
+	long			 first, end = m->tick, from;
+	size_t			 n, i;
+	int			 zoom, c, width = 1, id;
+
+	if (m->runs == NULL || m->ntasks == 0)
+		return (0);
+	zoom = d->v->zoom > 0 ? d->v->zoom : HISTORY_ZOOM;
+	first = end - (long)(d->g->w - HISTORY_LABEL) * zoom;
+	seen = xcalloc((size_t)m->ntasks, 1);
+	for (c = 0; c < runs_ncpus(m->runs) && width <= d->g->w; c++) {
+		for (from = first > 0 ? first : 0; from < end;
+		    from = (long)(run[n - 1].from + run[n - 1].n)) {
+			n = runs_get(m->runs, c, (uint64_t)from, (uint64_t)end,
+			    run, 64);
+			if (n == 0)
+				break;
+			for (i = 0; i < n; i++) {
+				if ((t = model_task(m, run[i].task)) == NULL)
+					continue;
+				id = (int)(t - m->tasks);
+				if (!seen[id])
+					width += 3 + (int)strlen(t->name);
+				seen[id] = 1;
+			}
+		}
+	}
+	free(seen);
+	return (width > d->g->w);
+}
+
+/*
  * The pane heights for the screen: timeline, rank line, event log, out
  * of avail rows less those kept for the CPUs (3; both policies' panels
  * when comparing, compare_min_lines).  Past that the log shrinks
@@ -71,7 +114,7 @@ history_heights(struct draw *d, int avail, int *tl, int *rk, int *ev)
 	if (ncpus < 1)
 		ncpus = 1;
 	/* With the kernel's runs: a kern row a CPU, and their legend. */
-	*tl = v->show_timeline ? 2 + ncpus : 0;
+	*tl = v->show_timeline ? 2 + ncpus + history_legend_wide(d) : 0;
 	if (v->show_timeline && d->m->kruns != NULL)
 		*tl += ncpus + 1;
 	*rk = v->show_ranks ? (big ? 12 : 7) : 0;
@@ -147,41 +190,193 @@ history_unkept(const struct draw *d, long first, char *buf, size_t len)
 	return (1);
 }
 
+/* Two tasks of a cell, the one with the most ticks first. */
+struct hpair {
+	int		 task[2];	/* HISTORY_NONE where none */
+	uint64_t	 n[2];
+};
+
+/* What a strip's cell holds, before it is chosen what it shows. */
+struct hcell {
+	struct hpair	 most;		/* the tasks that ran most there */
+	struct hpair	 claim;		/* the longest short turns there */
+	int		 mixed;		/* more than one task ran there */
+	int		 sel;		/* the selected task ran there */
+};
+
+/* Count n ticks of task into p (a task already there adds up). */
+static void
+history_pair_add(struct hpair *p, int task, uint64_t n)
+{
+	int		 t;
+	uint64_t	 k;
+
+	if (p->task[0] == task)
+		p->n[0] += n;
+	else if (p->task[1] == task)
+		p->n[1] += n;
+	else if (n > p->n[1]) {
+		p->task[1] = task;
+		p->n[1] = n;
+	} else
+		return;
+	if (p->n[1] > p->n[0]) {
+		t = p->task[0];
+		p->task[0] = p->task[1];
+		p->task[1] = t;
+		k = p->n[0];
+		p->n[0] = p->n[1];
+		p->n[1] = k;
+	}
+}
+
 /*
- * The task that ran most of ticks [t0, t1) on cpu: its id (0 idle; in
- * the kernel's runs RUNS_OTHER, RUNS_UNKNOWN too), HISTORY_NONE when
- * none of them is kept; *mixed when another ran there too.  The
- * selected task (sel), if it ran there at all, so that a task that runs
- * a tick or two at a time is seen when selected.
+ * Which of p's two a cell shows after one that showed prev: the first,
+ * unless it is prev and the second ran half as much or more (two tasks
+ * taking turns of half a cell alternate, where one would win every
+ * cell).  HISTORY_NONE when p is empty.
  */
 static int
+history_pair_pick(const struct hpair *p, int prev)
+{
+	if (p->task[0] == prev && p->task[1] != HISTORY_NONE &&
+	    p->n[1] * 2 >= p->n[0])
+		return (p->task[1]);
+	return (p->task[0]);
+}
+
+/*
+ * Ticks [t0, t1) of cpu into c: the two tasks that ran most there,
+ * whether another ran too, whether the selected task (sel) did.
+ */
+static void
 history_cell(const struct runs *r, int cpu, long t0, long t1, int sel,
-    int *mixed)
+    struct hcell *c)
 {
 	struct runs_run	 run[32];
-	uint64_t	 best = 0;
-	size_t		 n, i;
-	int		 task = HISTORY_NONE;
+	int		 task[32];
+	uint64_t	 n[32];
+	size_t		 nrun, i;
+	int		 k, ntask = 0;
 
-	*mixed = 0;
+	memset(c, 0, sizeof *c);
+	c->most.task[0] = c->most.task[1] = HISTORY_NONE;
+	c->claim = c->most;
 	if (r == NULL || t1 <= 0 || cpu >= runs_ncpus(r))
-		return (HISTORY_NONE);
+		return;
 	if (t0 < 0)
 		t0 = 0;
-	n = runs_get(r, cpu, (uint64_t)t0, (uint64_t)t1, run, 32);
-	for (i = 0; i < n; i++) {
-		if (task != HISTORY_NONE && run[i].task != task)
-			*mixed = 1;
-		if (run[i].n > best) {
-			best = run[i].n;
-			task = run[i].task;
+	nrun = runs_get(r, cpu, (uint64_t)t0, (uint64_t)t1, run, 32);
+	for (i = 0; i < nrun; i++) {
+		for (k = 0; k < ntask && task[k] != run[i].task; k++)
+			;
+		if (k == ntask) {
+			task[ntask] = run[i].task;
+			n[ntask++] = 0;
+		}
+		n[k] += run[i].n;
+		if (run[i].task == sel && sel > 0)
+			c->sel = 1;
+	}
+	c->mixed = ntask > 1;
+	for (k = 0; k < ntask; k++)
+		history_pair_add(&c->most, task[k], n[k]);
+}
+
+/*
+ * A turn (task ran n ticks from tick `from`, in a row) in the window of
+ * cells from tick first: one that lies within two cells is short, and
+ * it claims the cell holding more of it (the first on a tie), where it
+ * shows rather than what ran most there, if that is a fifth of the
+ * cell or more (at 5 ticks a cell, any turn).  A turn cut by the
+ * window's ends (start, end) is not known to be short.
+ */
+static void
+history_turn(struct hcell *cells, int ncells, long first, int zoom,
+    int task, long from, long n, long start, long end)
+{
+	long		 c0, c1, in0;
+
+	if (task <= 0 || n <= 0 || from <= start || from + n >= end)
+		return;
+	c0 = (from - first) / zoom;
+	c1 = (from + n - 1 - first) / zoom;
+	if (c0 < 0 || c1 >= ncells || c1 - c0 > 1)
+		return;
+	in0 = first + (c0 + 1) * zoom - from;
+	if (in0 > n)
+		in0 = n;
+	if (n - in0 > in0) {
+		c0 = c1;
+		in0 = n - in0;
+	}
+	/* Under a fifth of the cell it would stand for far more. */
+	if (in0 * 5 < zoom)
+		return;
+	history_pair_add(&cells[c0].claim, task, (uint64_t)in0);
+}
+
+/*
+ * What each of ncells cells of zoom ticks from tick first shows for cpu
+ * in runs r: into task[] (a task id, 0 idle, RUNS_OTHER or RUNS_UNKNOWN
+ * from the kernel's runs, HISTORY_NONE where nothing is kept) and
+ * mixed[] (another ran there too).  A cell shows a short turn that
+ * claims it (history_turn), so that a turn is not lost in a cell of
+ * another's (an editor's 2 ms among hogs, the selected one included);
+ * else the selected task (sel) if it ran there at all; else the task
+ * that ran most of it; and of two the one the cell before did not
+ * show, if it ran half as much (history_pair_pick).
+ */
+static void
+history_strip(const struct runs *r, int cpu, long first, int zoom,
+    int ncells, int sel, int *task, char *mixed)
+{
+	struct hcell	*cells;
+	struct runs_run	 run[64];
+	long		 start, end, from, tfrom = 0, tn = 0;
+	size_t		 n, i;
+	int		 x, prev = HISTORY_NONE, cur = HISTORY_NONE;
+
+	cells = xcalloc(ncells, sizeof *cells);
+	for (x = 0; x < ncells; x++)
+		history_cell(r, cpu, first + (long)x * zoom,
+		    first + (long)(x + 1) * zoom, sel, &cells[x]);
+	start = first > 0 ? first : 0;
+	end = first + (long)ncells * zoom;
+	if (r != NULL && cpu < runs_ncpus(r) &&
+	    (long)runs_first(r, cpu) > start)
+		start = (long)runs_first(r, cpu);
+	/* The turns: runs of one task in a row (its rank may change). */
+	for (from = start; r != NULL && cpu < runs_ncpus(r) && from < end;
+	    from = (long)(run[n - 1].from + run[n - 1].n)) {
+		n = runs_get(r, cpu, (uint64_t)from, (uint64_t)end, run, 64);
+		if (n == 0)
+			break;
+		for (i = 0; i < n; i++) {
+			if (run[i].task == cur && (long)run[i].from ==
+			    tfrom + tn) {
+				tn += (long)run[i].n;
+				continue;
+			}
+			history_turn(cells, ncells, first, zoom, cur, tfrom,
+			    tn, start, end);
+			cur = run[i].task;
+			tfrom = (long)run[i].from;
+			tn = (long)run[i].n;
 		}
 	}
-	for (i = 0; i < n && sel > 0; i++) {
-		if (run[i].task == sel)
-			return (sel);
+	history_turn(cells, ncells, first, zoom, cur, tfrom, tn, start, end);
+	for (x = 0; x < ncells; x++) {
+		if (cells[x].claim.task[0] != HISTORY_NONE)
+			task[x] = history_pair_pick(&cells[x].claim, prev);
+		else if (cells[x].sel)
+			task[x] = sel;
+		else
+			task[x] = history_pair_pick(&cells[x].most, prev);
+		mixed[x] = (char)cells[x].mixed;
+		prev = task[x];
 	}
-	return (task);
+	free(cells);
 }
 
 /* The letter of task id among the ids shown (sorted), '*' past them. */
@@ -270,16 +465,20 @@ history_timeline(struct draw *d, int y, int h)
 {
 	const struct model	*m = d->m;
 	struct grid		*g = d->g;
-	int			*ids, nids = 0, cells, zoom, ncpus, c, x, task;
-	int			 mixed, rows, i, xl, kern, per, shown, ktask;
-	int			 kmixed, row, hidden;
-	long			 first, t0;
-	char			 buf[96];
+	int			*ids, nids = 0, cells, zoom, ncpus, c, x;
+	int			 rows, i, xl, kern, per, shown, row, hidden;
+	int			*tasks, *e, lrows, ly;
+	long			 first;
+	char			 buf[96], *mixed;
 
 	history_window(d, &cells, &zoom, &first);
 	ncpus = m->runs != NULL ? runs_ncpus(m->runs) : m->ncpus;
-	rows = h - 2;
 	kern = m->kruns != NULL;
+	/* A second legend row, when wanted, only if every strip fits. */
+	lrows = history_legend_wide(d) && h - 3 >= (kern ? 2 * ncpus + 1 :
+	    ncpus) ? 2 : 1;
+	h -= lrows - 1;
+	rows = h - 2;
 	per = 1;
 	shown = ncpus;
 	if (kern && rows - 1 >= 2 * ncpus) {
@@ -302,23 +501,18 @@ history_timeline(struct draw *d, int y, int h)
 	    first > 0 ? first : 0, m->tick);
 	grid_fill(g, 0, y, g->w, d->gl->h, COL_BORDER);
 	grid_text(g, 1, y, g->w, buf, COL_TITLE);
+	/* Every strip chosen first: the legend names the tasks shown. */
+	tasks = xcalloc((size_t)shown * per * cells, sizeof *tasks);
+	mixed = xcalloc((size_t)shown * per * cells, 1);
+	for (c = 0; c < shown * per; c++)
+		history_strip(c % per ? m->kruns : m->runs, c / per, first,
+		    zoom, cells, d->v->selected, &tasks[c * cells],
+		    &mixed[c * cells]);
 	ids = xcalloc(sizeof history_letters, sizeof *ids);
-	for (c = 0; c < shown; c++) {
-		for (x = 0; x < cells; x++) {
-			t0 = first + (long)x * zoom;
-			task = history_cell(m->runs, c, t0, t0 + zoom,
-			    d->v->selected, &mixed);
-			if (task > 0)
-				history_add_id(ids, &nids,
-				    (int)sizeof history_letters - 1, task);
-			if (per < 2)
-				continue;
-			task = history_cell(m->kruns, c, t0, t0 + zoom,
-			    d->v->selected, &mixed);
-			if (task > 0)
-				history_add_id(ids, &nids,
-				    (int)sizeof history_letters - 1, task);
-		}
+	for (i = 0; i < shown * per * cells; i++) {
+		if (tasks[i] > 0)
+			history_add_id(ids, &nids,
+			    (int)sizeof history_letters - 1, tasks[i]);
 	}
 	for (c = 0; c < shown; c++) {
 		row = y + 1 + c * per;
@@ -326,20 +520,19 @@ history_timeline(struct draw *d, int y, int h)
 		if (per == 2)
 			grid_text(g, 0, row + 1, HISTORY_LABEL, "kern",
 			    COL_BORDER);
+		e = &tasks[c * per * cells];
 		for (x = 0; x < cells; x++) {
-			t0 = first + (long)x * zoom;
-			task = history_cell(m->runs, c, t0, t0 + zoom,
-			    d->v->selected, &mixed);
-			history_put(d, ids, nids, HISTORY_LABEL + x, row, task,
-			    mixed, 0);
+			history_put(d, ids, nids, HISTORY_LABEL + x, row, e[x],
+			    mixed[c * per * cells + x], 0);
 			if (per < 2)
 				continue;
-			ktask = history_cell(m->kruns, c, t0, t0 + zoom,
-			    d->v->selected, &kmixed);
 			history_put(d, ids, nids, HISTORY_LABEL + x, row + 1,
-			    ktask, kmixed, history_differs(task, ktask));
+			    e[cells + x], mixed[(c * per + 1) * cells + x],
+			    history_differs(e[x], e[cells + x]));
 		}
 	}
+	free(tasks);
+	free(mixed);
 	if (hidden > 0 && (per == 2 || shown < rows))
 		grid_textf(g, 0, y + 1 + per * shown, g->w, COL_SKIP,
 		    "(+%d CPU%s: a taller screen shows them)", hidden,
@@ -368,16 +561,21 @@ history_timeline(struct draw *d, int y, int h)
 	if (hidden > 0 && per < 2 && shown == rows)
 		xl = grid_textf(g, xl, y + h - 1, g->w, COL_SKIP, "(+%d CPU%s) ",
 		    hidden, hidden == 1 ? "" : "s");
+	ly = y + h - 1;
 	for (i = 0; i < nids && xl < g->w; i++) {
 		const struct mtask *t = model_task(m, ids[i]);
 
 		snprintf(buf, sizeof buf, "%c=%s ", history_letter(ids, nids,
 		    ids[i]), t != NULL ? t->name : "?");
+		if (xl + (int)strlen(buf) > g->w && ly < y + h - 2 + lrows) {
+			ly++;
+			xl = 1;
+		}
 		if (xl + (int)strlen(buf) > g->w) {
-			grid_text(g, xl, y + h - 1, g->w, "…", COL_SKIP);
+			grid_text(g, xl, ly, g->w, "…", COL_SKIP);
 			break;
 		}
-		xl = grid_text(g, xl, y + h - 1, g->w, buf,
+		xl = grid_text(g, xl, ly, g->w, buf,
 		    ids[i] == d->v->selected ? COL_RUNNING : COL_DEFAULT);
 	}
 	free(ids);

@@ -282,7 +282,7 @@ static const struct keys_entry keys_table[] = {
 	  .help_keys = "w r e", .help = "timeline/rank line/log",
 	  .man =
 	    "Show or hide the timeline: who ran when, a strip per CPU over\n"
-	    "the last few seconds, a letter per task (the legend below says\n"
+	    "the last second or so, a letter per task (the legend below says\n"
 	    "which), the selected task highlighted.\n"
 	    "With real tasks, when the daemon reads the kernel's scheduler\n"
 	    "events, each CPU's strip has a\n"
@@ -308,7 +308,10 @@ static const struct keys_entry keys_table[] = {
 	  .help_keys = "z Z u d", .help = "zoom; log older/newer",
 	  .man =
 	    "The timeline's cells cover fewer or more ticks (1, 2, 5, 10,\n"
-	    "20, 50, 100, 200; 20 at first)." },
+	    "20, 50, 100, 200; 5 at first).\n"
+	    "A cell shows the task that ran most of it, but a turn shorter\n"
+	    "than two cells shows in the cell it mostly ran in, so an\n"
+	    "editor's 2 ms among hogs is seen." },
 	{ .keys = { 'u', 'd' },
 	  .action = KEYS_DO_VIEW_EVENTS,
 	  .man =

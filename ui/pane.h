@@ -45,6 +45,7 @@ struct draw {
 	int			  st_hidden;	/* runnable tasks not written */
 	int			  st_cut;	/* tasks not by their whole name */
 	int			  st_skipped;	/* ranks not drawn */
+	int			  st_ranks;	/* ranks to draw, drawn or not */
 	int			  st_step;	/* columns a stair steps, x100 */
 
 	/* Big type (panel_big): rows a rank; 0 when off. */
@@ -87,7 +88,7 @@ void		 help_draw(struct draw *, const char *const *help);
 #define HELP_LINES	160	/* lines the help can have */
 
 /* history.c */
-#define HISTORY_ZOOM	20	/* ticks a timeline cell by default */
+#define HISTORY_ZOOM	5	/* ticks a timeline cell by default */
 void		 history_sample(const struct model *, struct view *);
 int		 history_lines(struct draw *, int avail);
 int		 history_draw(struct draw *, int y, int avail);

@@ -24,6 +24,7 @@ struct pscore {
 	int		 hidden;	/* runnable tasks not written */
 	int		 cut;		/* tasks not by their whole name */
 	int		 skipped;	/* ranks not drawn */
+	int		 ranks;		/* ranks to draw, drawn or not */
 	int		 step;		/* -(columns a stair steps, x100) */
 	int		 cols;		/* fewer rows (more columns) is better */
 };
@@ -40,6 +41,22 @@ panel_choose_shows(const struct pscore *a, const struct pscore *b)
 	return (a->cut - b->cut);
 }
 
+/*
+ * Whether a layout's stairs step half a column a stair at least (two
+ * ranks to a column), or less: flat, a column of stairs.
+ */
+#define PANEL_FLAT(a)	((a)->step > -50)
+
+/*
+ * Whether a layout draws stairs that step and at least half the ranks:
+ * a staircase, though it skip some.
+ */
+static int
+panel_choose_stairs(const struct pscore *a)
+{
+	return (!PANEL_FLAT(a) && a->skipped * 2 <= a->ranks);
+}
+
 /* Whether layout a looked better than b. */
 static int
 panel_choose_better(const struct pscore *a, const struct pscore *b)
@@ -48,6 +65,14 @@ panel_choose_better(const struct pscore *a, const struct pscore *b)
 
 	if ((r = panel_choose_shows(a, b)) != 0)
 		return (r < 0);
+	/*
+	 * Stairs before every rank: eight panels a row at 200x60 with the
+	 * timeline drew all twenty ranks, each stair in the same column,
+	 * where two rows of four skip two ranks and step.
+	 */
+	if (panel_choose_stairs(a) != panel_choose_stairs(b) &&
+	    (PANEL_FLAT(a) || PANEL_FLAT(b)))
+		return (panel_choose_stairs(a));
 	if (a->skipped != b->skipped)
 		return (a->skipped < b->skipped);
 	if (a->step != b->step)
@@ -71,6 +96,8 @@ panel_choose_worth(const struct pscore *a, const struct pscore *b)
 
 	if ((r = panel_choose_shows(a, b)) != 0)
 		return (r < 0);
+	if (panel_choose_stairs(b) && PANEL_FLAT(a))
+		return (0);
 	if (a->skipped * 5 < b->skipped * 4)
 		return (1);
 	return (b->step > -100 && a->step <= -100 &&
@@ -92,6 +119,7 @@ panel_choose_try(struct draw *d, struct grid *scratch, int y, int avail,
 
 	d->g = scratch;
 	d->st_hidden = d->st_cut = d->st_skipped = d->st_step = 0;
+	d->st_ranks = 0;
 	if (cols == 0)
 		cpulist_draw(d, y, avail);
 	else
@@ -99,6 +127,7 @@ panel_choose_try(struct draw *d, struct grid *scratch, int y, int avail,
 	sc->hidden = d->st_hidden;
 	sc->cut = d->st_cut;
 	sc->skipped = d->st_skipped;
+	sc->ranks = d->st_ranks;
 	/* Two columns a stair read as a staircase: no need for more. */
 	sc->step = -(d->st_step < 200 ? d->st_step : 200);
 	sc->cols = cols;

@@ -64,17 +64,25 @@ panel_ranks_del(int *set, int *n, int rank)
 /*
  * Use the lines a compressed panel has left for the ranks nearest those
  * it shows, the ones just below first (where tasks go next), so the
- * panel is as full a staircase as fits.  set has room for every rank.
+ * panel is as full a staircase as fits.  With gaps, a skip takes a line
+ * of its own.  Without, it is a mark beside the rank and each rank
+ * added takes one line, so the few there are room for go to the ranks
+ * in use (inuse) first.  set has room for every rank.
  */
 static int
-panel_ranks_fill(int *set, int n, int first, int bottom, int lines)
+panel_ranks_fill(int *set, int n, int first, int bottom, int lines, int gaps,
+    const char *inuse)
 {
-	int	orig[MODEL_BOTTOM + 1], norig, d, i, k, r, before;
+	int	orig[MODEL_BOTTOM + 1], norig, d, i, k, r, before, pass;
 
 	memcpy(orig, set, n * sizeof *set);
 	norig = n;
-	for (d = 1; d <= bottom - first; d++) {
+	for (d = 1; d <= bottom - first; d++)
+	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < norig; i++) {
+			if (inuse == NULL ? pass > 0 :
+			    (inuse[orig[i]] != 0) == pass)
+				continue;
 			for (k = 0; k < 2; k++) {
 				r = k == 0 ? orig[i] + d : orig[i] - d;
 				if (r < first || r > bottom)
@@ -83,6 +91,11 @@ panel_ranks_fill(int *set, int n, int first, int bottom, int lines)
 				panel_ranks_add(set, &n, r);
 				if (n == before)
 					continue;
+				if (!gaps) {
+					if (n == lines)
+						return (n);
+					continue;
+				}
 				if (panel_ranks_lines(set, n) > lines)
 					panel_ranks_del(set, &n, r);
 				if (panel_ranks_lines(set, n) == lines)
@@ -171,8 +184,9 @@ panel_ranks(struct draw *d, int c0, int c1, int lines, struct prow *rows,
 		n = lines;
 	}
 	gaps = panel_ranks_lines(set, n) <= lines;
-	if (gaps)
-		n = panel_ranks_fill(set, n, first, d->bottom, lines);
+	if (gaps || n < lines)
+		n = panel_ranks_fill(set, n, first, d->bottom, lines, gaps,
+		    gaps ? NULL : mused);
 	for (i = j = 0; i < n && j < lines; i++) {
 		memset(&rows[j], 0, sizeof rows[j]);
 		rows[j].rank = set[i];

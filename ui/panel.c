@@ -390,6 +390,7 @@ panel_layout(struct draw *d, int y, int avail, int cols)
 			pg.nstep = nrank;
 		d->st_skipped += (d->bottom - first + 1 - nrank) *
 		    (c1 - c0);
+		d->st_ranks += (d->bottom - first + 1) * (c1 - c0);
 		d->st_step = pg.span * 100 / pg.nstep;
 		for (col = 0; col < cols; col++) {
 			cpu = c0 + col;

@@ -34,3 +34,4 @@ record four o1-vs-staircase eevdf staircase,o1,cfs 640
 record eight eight-cpus eevdf off 1500
 record two two-cpus-balance cfs eevdf 800
 record sixty4 tests/golden/pictures.cfg cfs o1,eevdf 300
+record stacked article staircase o1 450
