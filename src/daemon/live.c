@@ -8,28 +8,22 @@
  * subscribers are told (notes.c).  A tick here is the session's tick
  * between what the real processes did and making them do what it
  * decided; a lesson's events that fired in it (a pause, a question, a
- * speed) act on the clock.  `load` makes the new session first and
- * only then ends the old one, so a scenario that fails leaves the
- * present running.
+ * speed) act on the clock.  Sessions are made and switched to in
+ * live-load.c, the room's question is kept in live-room.c (live-int.h).
  */
-#include <sys/stat.h>
-
 #include <event2/event.h>
 
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bridge.h"
 #include "catalog.h"
-#include "change.h"
-#include "config.h"
 #include "engine.h"
 #include "format.h"
 #include "journal.h"
 #include "lesson.h"
+#include "live-int.h"
 #include "live.h"
 #include "loader.h"
 #include "log.h"
@@ -38,63 +32,12 @@
 #include "path.h"
 #include "proc.h"
 #include "protocol.h"
-#include "scenario.h"
-#include "session.h"
 #include "sinks.h"
-#include "table.h"
 #include "whys.h"
 #include "xmalloc.h"
 
-#define LIVE_TABLE_ROWS	TABLE_ROWS	/* as headless --table */
-
-struct live {
-	struct config		 cfg;
-	char			*config_path;	/* NULL: defaults only */
-	struct session		*session;
-	/* compare a,b,c: the shadows' policies, kept across loads. */
-	const struct engine_policy *compare[SESSION_SHADOWS];
-	int			 ncompare;	/* 0: off */
-	char			 compare_text[SESSION_SHADOWS * 16];
-	struct notes		*notes;
-	struct whys		*whys;		/* each CPU's last why */
-	struct sinks		*sinks;
-	struct bridge		*bridge;
-	struct pacer		*pacer;
-	struct event_base	*base;
-	int			 real;		/* real processes are run */
-	int			 exiting;
-	struct catalog		*catalog;	/* scenarios by name */
-	struct loader		*loader;	/* a client's load, parsed */
-	struct pacer_wait	*load_wait;	/* who waits for it */
-	int			 load_run;	/* load ... run: running */
-	void			(*loaded)(void *);
-	void			*loaded_arg;
-	/*
-	 * The room (SPEC.md section 12): the question asked (its event,
-	 * open until the resume that reveals it, then revealed until the
-	 * next lesson event), a number that tells one question from the
-	 * next (a connection's vote counts for that one only), the votes
-	 * per choice, and them as status and frames say them.
-	 */
-	enum { LIVE_ASK_NONE, LIVE_ASK_OPEN, LIVE_ASK_REVEALED } ask;
-	const struct lesson_event *ask_ev;
-	uint64_t		 ask_serial;
-	uint32_t		 votes[SCENARIO_CHOICES_MAX];
-	char			 votes_text[SCENARIO_CHOICES_MAX * 11 + 1];
-	/*
-	 * A recording replayed on the clock (stairsd --replay, SPEC.md
-	 * section 12): its path, the part shown (its journal feeds the
-	 * session) and how many the file has; NULL: a live daemon.
-	 */
-	char			*replay;
-	struct journal		*replay_j;
-};
-
 static void	live_tick(void *, int);
-static void	live_loaded(void *, struct scenario *, char *, char *);
 static void	live_enforce(void *);
-static void	live_open(struct live *);
-static void	live_switch_to(struct live *, struct session *, int);
 
 /* A live daemon configured by cfg, with no session yet. */
 struct live *
@@ -144,24 +87,6 @@ live_free(struct live *l)
 	free(l);
 }
 
-/* The session narrates something at tick (a fired event, an exit). */
-static void
-live_session_note(void *arg, uint64_t tick, const char *text)
-{
-	struct live	*l = arg;
-
-	notes_add(l->notes, tick, "%s", text);
-}
-
-/* Why a real task ended, as its process says; -1 if it does not. */
-static int
-live_exit_reason(void *arg, int id, char *buf, size_t len)
-{
-	struct live	*l = arg;
-
-	return (bridge_exit_reason(l->bridge, id, buf, len));
-}
-
 /* Each CPU's last why line, the shadows' too (frames). */
 const struct whys *
 live_whys(const struct live *l)
@@ -174,233 +99,6 @@ const struct catalog *
 live_catalog(const struct live *l)
 {
 	return (l->catalog);
-}
-
-/* The policies of compare as a list, "o1,cfs", into buf ("off": none). */
-static void
-live_compare_text(const struct engine_policy *const *pol, int n, char *buf,
-    size_t len)
-{
-	size_t	at = 0;
-	int	i;
-
-	snprintf(buf, len, "%s", n == 0 ? "off" : "");
-	for (i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s",
-		    i > 0 ? "," : "", pol[i]->name);
-}
-
-/* A scenario's compare key (checked as it was parsed): the shadows. */
-static void
-live_compare_scenario(struct live *l, const char *list)
-{
-	const struct engine_policy	*pol[SESSION_SHADOWS];
-	char				*cause = NULL;
-	int				 i, n;
-
-	if ((n = engine_policy_list(list, pol, SESSION_SHADOWS,
-	    &cause)) < 0) {
-		log_warnx("compare \"%s\": %s", list, cause);
-		free(cause);
-		return;
-	}
-	for (i = 0; i < n; i++)
-		l->compare[i] = pol[i];
-	l->ncompare = n;
-	live_compare_text(l->compare, l->ncompare, l->compare_text,
-	    sizeof l->compare_text);
-}
-
-/*
- * What every live session keeps (a scenario's, a recording's part): the
- * table's rows, keyframes and runs as far back as a seek reaches, the
- * log of changes for frames (kept with no subscriber too: subscribers
- * come and go, and the log is a small part of a tick), the narration.
- */
-static void
-live_session_setup(struct live *l, struct session_setup *set)
-{
-	set->tables_rows = LIVE_TABLE_ROWS;
-	set->history = (uint64_t)l->cfg.history * 1000;
-	set->runs_keep = set->history;
-	set->track_changes = 1;
-	set->note = live_session_note;
-	set->exit_reason = live_exit_reason;
-	set->arg = l;
-}
-
-/*
- * Make a session of scenario sc, labelled label (both taken: freed
- * here).  Its real tasks are checked and left with the bridge, to spawn.
- * NULL with *cause.
- */
-static struct session *
-live_session_make(struct live *l, struct scenario *sc, char *label,
-    char **cause)
-{
-	struct session_setup		 set;
-	struct engine_params		 p;
-	struct session			*s;
-
-	engine_params_default(&p);
-	config_engine_params(&l->cfg, &p);
-	scenario_params(sc, &p);
-	s = NULL;
-	if (engine_params_check(&p, cause) == 0) {
-		memset(&set, 0, sizeof set);
-		set.label = label;
-		set.text = sc->text;
-		set.params = p;
-		set.policy = sc->policy != NULL ?
-		    engine_policy_find(sc->policy) : NULL;
-		set.max_tasks = l->cfg.max_tasks;
-		set.spawn = bridge_pending;
-		set.spawn_arg = l->bridge;
-		live_session_setup(l, &set);
-		s = session_create(&set, sc, cause);
-		/* Every pick explained, for frames' why lines. */
-		if (s != NULL)
-			session_explain(s, 1);
-		/*
-		 * The scenario's shadows (compare = "o1,cfs"), else a
-		 * comparison goes on: the new session's from its tick 0.
-		 */
-		if (s != NULL && sc->compare != NULL)
-			live_compare_scenario(l, sc->compare);
-		if (s != NULL && l->ncompare > 0)
-			(void)session_compare_set(s, l->compare, l->ncompare,
-			    cause);
-	}
-	if (s == NULL)
-		bridge_pending_drop(l->bridge);
-	scenario_free(sc);
-	free(label);
-	/*
-	 * A big scenario's parse (libconfig's tree, ours) is freed now,
-	 * but the heap keeps it mapped: give it back, so a refused or
-	 * replaced one leaves nothing held (640 000 tasks: 270 MB).
-	 */
-	malloc_trim(0);
-	return (s);
-}
-
-/*
- * A session of part `part` of the recording being replayed: its
- * scenario from the journal's text, its engine and policy from the
- * header, fed the journal's changes as their ticks come (real tasks
- * with no process: their blocks and wakes move them), its past
- * view-only.  *jp: the part's journal, which the session reads until it
- * is freed.  NULL with *cause.
- */
-static struct session *
-live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
-{
-	struct session_setup	 set;
-	struct scenario		*sc;
-	struct journal		*j;
-	struct session		*s;
-
-	if ((j = journal_read_part(l->replay, part, cause)) == NULL)
-		return (NULL);
-	if ((sc = scenario_load_string(j->header.text, l->replay,
-	    cause)) == NULL) {
-		journal_free(j);
-		return (NULL);
-	}
-	memset(&set, 0, sizeof set);
-	set.label = j->header.scenario;
-	set.text = j->header.text;
-	set.params = j->header.params;
-	set.policy = engine_policy_find(j->header.policy);
-	set.real_ok = 1;
-	live_session_setup(l, &set);
-	s = session_create(&set, sc, cause);
-	scenario_free(sc);
-	if (s != NULL && engine_ntasks(session_engine(s)) !=
-	    j->header.ntasks) {
-		*cause = xasprintf("%s: part %d: the scenario makes %d tasks, "
-		    "the journal says %d", l->replay, j->part,
-		    engine_ntasks(session_engine(s)), j->header.ntasks);
-		session_free(s);
-		s = NULL;
-	}
-	if (s == NULL) {
-		journal_free(j);
-		return (NULL);
-	}
-	session_explain(s, 1);	/* the why lines, as live */
-	session_feed(s, j->changes, j->nchanges, 0, l->replay);
-	session_view_only(s);
-	session_explain(s, 1);
-	if (l->ncompare > 0)
-		(void)session_compare_set(s, l->compare, l->ncompare, cause);
-	*jp = j;
-	return (s);
-}
-
-/*
- * The first session of a recording replayed (stairsd --replay PATH):
- * its first part.  0, or -1 with *cause.
- */
-int
-live_replay(struct live *l, const char *path, char **cause)
-{
-	l->replay = path_absolute(path);
-	if ((l->session = live_replay_new(l, 1, &l->replay_j,
-	    cause)) == NULL)
-		return (-1);
-	pacer_session(l->pacer, l->session);
-	return (0);
-}
-
-/* A recording replayed: its part shown (*part) and parts; 0: live. */
-int
-live_parts(const struct live *l, int *part)
-{
-	if (l->replay_j == NULL) {
-		*part = 0;
-		return (0);
-	}
-	*part = l->replay_j->part;
-	return (l->replay_j->nparts);
-}
-
-/* The recording replayed (NULL: none). */
-const char *
-live_replay_path(const struct live *l)
-{
-	return (l->replay);
-}
-
-/*
- * Make a session of a scenario found in the catalog (here: the command
- * line's name, which may be a file of the current directory; else a
- * client's).  NULL with *cause ("FILE:LINE: message").
- */
-static struct session *
-live_session_new(struct live *l, const char *name, int here, char **cause)
-{
-	struct scenario	*sc;
-	char		*label;
-
-	if ((sc = catalog_load(l->catalog, name, here, &label,
-	    cause)) == NULL)
-		return (NULL);
-	return (live_session_make(l, sc, label, cause));
-}
-
-/*
- * The first session (a built-in name, or a file; NULL or "": the demo).
- * main and the protocol fuzzer (tests/fuzz/fuzz_protocol.c) set a
- * daemon up through this.
- */
-int
-live_load(struct live *l, const char *name, char **cause)
-{
-	if ((l->session = live_session_new(l, name, 1, cause)) == NULL)
-		return (-1);
-	pacer_session(l->pacer, l->session);
-	return (0);
 }
 
 /* The bridge's hooks: a change it saw, a wake it acted on at once. */
@@ -429,7 +127,7 @@ live_bridge_woke(void *arg, int cpu, int task, int rank, uint64_t ns)
 }
 
 /* Start the real-process layer for the session, and watch its wakes. */
-static void
+void
 live_procs_start(struct live *l)
 {
 	struct bridge_hooks	hooks;
@@ -443,7 +141,7 @@ live_procs_start(struct live *l)
 }
 
 /* End it: children killed and reaped, cgroups removed. */
-static void
+void
 live_procs_stop(struct live *l)
 {
 	pacer_watch(l->pacer, -1);
@@ -547,6 +245,25 @@ live_exiting(const struct live *l)
 	return (l->exiting);
 }
 
+/* A recording replayed: its part shown (*part) and parts; 0: live. */
+int
+live_parts(const struct live *l, int *part)
+{
+	if (l->replay_j == NULL) {
+		*part = 0;
+		return (0);
+	}
+	*part = l->replay_j->part;
+	return (l->replay_j->nparts);
+}
+
+/* The recording replayed (NULL: none). */
+const char *
+live_replay_path(const struct live *l)
+{
+	return (l->replay);
+}
+
 /* Catch the engine up to the wall clock. */
 void
 live_catchup(struct live *l)
@@ -600,17 +317,7 @@ live_pause(struct live *l, const char *why)
 static void
 live_lesson(struct live *l, const struct lesson_event *ev, uint64_t tick)
 {
-	/* A question revealed stays so until the next lesson event. */
-	if (l->ask == LIVE_ASK_REVEALED) {
-		l->ask = LIVE_ASK_NONE;
-		l->ask_ev = NULL;
-	}
-	if (ev->action == SCENARIO_ASK) {
-		l->ask = LIVE_ASK_OPEN;
-		l->ask_ev = ev;
-		l->ask_serial++;
-		memset(l->votes, 0, sizeof l->votes);
-	}
+	live_room_event(l, ev);		/* the room's question */
 	switch (ev->action) {
 	case SCENARIO_CAPTION:
 		/* Its text, so a client misses none (frames show the last). */
@@ -716,15 +423,14 @@ live_tick(void *arg, int last)
  * up, its speed set, whatever comes first.  Tick 0 then runs them no
  * more.
  */
-static void
+void
 live_open(struct live *l)
 {
 	const struct lesson_event	*ev;
 	size_t				 i, n;
 
 	/* The room's question was the old session's. */
-	l->ask = LIVE_ASK_NONE;
-	l->ask_ev = NULL;
+	live_room_close(l);
 
 	ev = session_lessons_now(l->session, &n);
 	for (i = 0; i < n; i++)
@@ -802,128 +508,14 @@ live_leave_past(struct live *l)
 }
 
 /*
- * A recording played: the room's answers it kept for the question
- * revealed now (its tally at this tick) are the votes shown.
- */
-static void
-live_replay_tally(struct live *l, const struct lesson_event *ev)
-{
-	const struct journal	*j = l->replay_j;
-	const struct change	*ch;
-	uint64_t		 now = session_now(l->session);
-	size_t			 i, k;
-
-	if (j == NULL)
-		return;
-	for (i = 0; i < j->nchanges; i++) {
-		ch = &j->changes[i];
-		if (ch->kind != CHANGE_TALLY || ch->at != now ||
-		    ch->npattern != (size_t)ev->nchoices)
-			continue;
-		for (k = 0; k < ch->npattern; k++)
-			l->votes[k] = ch->pattern[k];
-		return;
-	}
-}
-
-/*
- * The question's reveal (the resume after it): its votes shown beside
- * the answer until the next lesson event, said as an event line and
- * kept in the journal (a tally line, docs/JOURNAL.md).
- */
-static void
-live_reveal(struct live *l)
-{
-	const struct lesson_event	*ev = l->ask_ev;
-	uint64_t			 now = session_now(l->session);
-
-	l->ask = LIVE_ASK_REVEALED;
-	if (ev == NULL || ev->nchoices == 0)
-		return;
-	live_replay_tally(l, ev);
-	session_votes(l->session, l->votes, (size_t)ev->nchoices);
-	notes_add(l->notes, now > 0 ? now - 1 : 0, "votes: %s",
-	    live_votes(l));
-}
-
-/*
- * `answer N`: this connection's answer to the open question, choice N
- * (1-based); one per connection (vote), which it may change until the
- * reveal.  Every subscriber's next frame has the count.
- */
-int
-live_answer(struct live *l, struct live_vote *vote, int n, char **cause)
-{
-	const struct lesson_event	*ev = l->ask_ev;
-
-	if (l->ask != LIVE_ASK_OPEN || ev == NULL || ev->nchoices == 0) {
-		*cause = xstrdup("no question with choices is open");
-		return (-1);
-	}
-	if (n < 1 || n > ev->nchoices) {
-		*cause = xasprintf("answer %d: the question has choices 1..%d",
-		    n, ev->nchoices);
-		return (-1);
-	}
-	if (vote->ask == l->ask_serial && vote->choice >= 1 &&
-	    vote->choice <= ev->nchoices && l->votes[vote->choice - 1] > 0)
-		l->votes[vote->choice - 1]--;
-	l->votes[n - 1]++;
-	vote->ask = l->ask_serial;
-	vote->choice = n;
-	notes_changed(l->notes);
-	return (0);
-}
-
-/* The votes as status says them: "3,0,1"; "-" with no choices. */
-const char *
-live_votes(struct live *l)
-{
-	const struct lesson_event	*ev = l->ask_ev;
-	size_t				 off = 0;
-	int				 i;
-
-	if (l->ask == LIVE_ASK_NONE || ev == NULL || ev->nchoices == 0)
-		return ("-");
-	for (i = 0; i < ev->nchoices; i++)
-		off += (size_t)snprintf(l->votes_text + off,
-		    sizeof l->votes_text - off, "%s%u", i ? "," : "",
-		    l->votes[i]);
-	return (l->votes_text);
-}
-
-/* The question's choices while it is open or revealed (NULL: none). */
-char *const *
-live_choices(const struct live *l, int *n)
-{
-	*n = 0;
-	if (l->ask == LIVE_ASK_NONE || l->ask_ev == NULL)
-		return (NULL);
-	*n = l->ask_ev->nchoices;
-	return (l->ask_ev->choices);
-}
-
-/* Restart the clock from the present tick: live_go_on, then run. */
-/*
  * The clock goes on from the present (a resume, a step): a branch made
  * first; a question the lesson asked is answered, its votes revealed.
  */
 static void
 live_go_on(struct live *l)
 {
-	const char	*answer;
-
 	live_leave_past(l);
-	if ((answer = session_answer(l->session)) != NULL) {
-		notes_add(l->notes, session_now(l->session) - 1, "answer: %s",
-		    answer);
-		if (l->ask == LIVE_ASK_OPEN)
-			live_reveal(l);
-	} else if (l->ask == LIVE_ASK_OPEN) {
-		/* A branch went back before the question: not asked. */
-		l->ask = LIVE_ASK_NONE;
-		l->ask_ev = NULL;
-	}
+	live_room_go_on(l);
 }
 
 void
@@ -964,187 +556,6 @@ live_seek(struct live *l, uint64_t tick, char **cause)
 	live_seek_speed(l, tick);
 	notes_changed(l->notes);
 	return (0);
-}
-
-/*
- * compare a,b,c (n 0: off): up to three shadow engines under other
- * policies beside the enforced one (SPEC.md sections 6 and 10), kept
- * across load and reset.
- */
-int
-live_compare(struct live *l, const struct engine_policy *const *pol, int n,
-    char **cause)
-{
-	char	old[sizeof l->compare_text];
-	int	i;
-
-	if (session_compare_set(l->session, pol, n, cause) != 0)
-		return (-1);
-	live_compare_text(l->compare, l->ncompare, old, sizeof old);
-	for (i = 0; i < n; i++)
-		l->compare[i] = pol[i];
-	l->ncompare = n;
-	live_compare_text(l->compare, l->ncompare, l->compare_text,
-	    sizeof l->compare_text);
-	for (i = 1; i < WHYS_SLOTS; i++)
-		whys_clear(l->whys, i);
-	notes_add(l->notes, session_now(l->session), "compare %s -> %s", old,
-	    l->compare_text);
-	return (0);
-}
-
-/*
- * `load`: end the current session (its journal's end line written, real
- * children killed and reaped, cgroups removed) and start the scenario
- * name at tick 0, paused (SPEC.md section 7, amended: the presenter
- * starts it with `resume`), or running if run, whatever the clock was
- * doing.  The new one is made first: if it fails, *cause says why and
- * the current one runs on.  The files go on with the new session.
- */
-int
-live_switch(struct live *l, const char *name, int run, char **cause)
-{
-	struct session	*s;
-
-	if (l->replay != NULL) {
-		*cause = xasprintf("replaying a recording: `part N` moves "
-		    "between its %d parts", l->replay_j->nparts);
-		return (-1);
-	}
-	/* A bare name is a scenario's, never a file of our directory. */
-	if ((s = live_session_new(l, name, 0, cause)) == NULL)
-		return (-1);
-	live_switch_to(l, s, run);
-	return (0);
-}
-
-/*
- * `part N` (and `reset`) of a recording replayed: that part's session
- * at tick 0, paused unless run, as `load` opens a scenario.
- */
-int
-live_part(struct live *l, int part, int run, char **cause)
-{
-	struct session	*s;
-	struct journal	*j, *old;
-
-	if (l->replay == NULL) {
-		*cause = xstrdup("not replaying a recording (stairsd "
-		    "--replay PATH)");
-		return (-1);
-	}
-	if ((s = live_replay_new(l, part, &j, cause)) == NULL)
-		return (-1);
-	old = l->replay_j;
-	l->replay_j = j;
-	live_switch_to(l, s, run);	/* frees the old session */
-	journal_free(old);
-	return (0);
-}
-
-/* The new session s replaces the current one (live_switch). */
-static void
-live_switch_to(struct live *l, struct session *s, int run)
-{
-	struct session	*old = l->session;
-	char		*why = NULL;
-
-	pacer_step_cancel(l->pacer, "load");
-	bridge_perfetto_end(l->bridge, old);
-	sinks_end(l->sinks, old);
-	if (l->real)
-		live_procs_stop(l);
-	l->session = s;
-	session_free(old);
-	whys_clear(l->whys, -1);
-	pacer_session(l->pacer, s);
-	if (sinks_begin(l->sinks, s, &why) != 0) {
-		log_warnx("perfetto: %s", why);
-		free(why);
-	}
-	if (l->real)
-		live_procs_start(l);
-	bridge_forget(l->bridge);
-	/* The new scenario's speed, else the configured one: a lesson's
-	   slow motion does not carry over into the next scenario. */
-	pacer_restart(l->pacer, session_speed(s) > 0 ? session_speed(s) :
-	    l->cfg.speed, !run);
-	live_open(l);
-	if (l->loaded != NULL)
-		l->loaded(l->loaded_arg);
-	notes_changed(l->notes);
-	log_info("loaded %s (%s)", session_name(s), session_label(s));
-}
-
-/*
- * A client's `load` or `reset`: name is parsed on the loader's thread,
- * the loop going on meanwhile; then the switch is made (live_switch) and
- * w told "ok", or "err CAUSE" with the current session left running.
- * -1 with *cause, w told nothing, when it cannot start (a load is under
- * way already, a recording is replayed).
- */
-int
-live_load_client(struct live *l, const char *name, int run,
-    struct pacer_wait *w, char **cause)
-{
-	if (l->replay != NULL) {
-		*cause = xasprintf("replaying a recording: `part N` moves "
-		    "between its %d parts", l->replay_j->nparts);
-		return (-1);
-	}
-	l->load_run = run;
-	if (l->loader == NULL)
-		l->loader = loader_create(l->base, l->catalog, live_loaded, l);
-	if (loader_start(l->loader, name, cause) != 0)
-		return (-1);
-	l->load_wait = w;
-	return (0);
-}
-
-/* The loader parsed a client's load: make the switch, tell the client. */
-static void
-live_loaded(void *arg, struct scenario *sc, char *label, char *cause)
-{
-	struct live		*l = arg;
-	struct pacer_wait	*w = l->load_wait;
-	struct session		*s = NULL;
-	char			*line;
-
-	l->load_wait = NULL;
-	if (sc != NULL)
-		s = live_session_make(l, sc, label, &cause);
-	if (s == NULL) {
-		line = xasprintf("err %s\n", cause);
-		free(cause);
-		if (w != NULL)
-			w->done(w, line);
-		free(line);
-		return;
-	}
-	/*
-	 * The loader's client is told first: its next lines then run
-	 * before those of a client whose step the switch cancels, and see
-	 * the new session as it starts (nothing runs in between).
-	 */
-	if (w != NULL)
-		w->done(w, "ok\n");
-	live_switch_to(l, s, l->load_run);
-	notes_add(l->notes, session_now(s), "loaded %s", session_name(s));
-}
-
-/* A client waiting for its load went away: the load goes on. */
-void
-live_load_forget(struct live *l, struct pacer_wait *w)
-{
-	if (l->load_wait == w)
-		l->load_wait = NULL;
-}
-
-/* `record PATH`: the journal so far, then every change, into PATH. */
-int
-live_record(struct live *l, const char *path, char **cause)
-{
-	return (sinks_record(l->sinks, l->session, path, cause));
 }
 
 /* The status line's fields; clients: how many are connected. */

@@ -1,6 +1,7 @@
 /*
- * live.h -- the live daemon around its session (live.c): the session run
- * now and the parts that serve it -- the clock (pacer.c), the real
+ * live.h -- the live daemon around its session (live.c; its sessions
+ * made in live-load.c, its room in live-room.c): the session run now
+ * and the parts that serve it -- the clock (pacer.c), the real
  * processes (bridge.c), the output files (sinks.c) and what subscribers
  * are told (notes.c).  Commands act through it; frames read it.
  */
