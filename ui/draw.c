@@ -155,7 +155,13 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 		if (th > 2 + i)
 			th = 2 + i;
 	}
-	tasktab_draw(&d, y, want);
+	/* Policies side by side: what each task got under each. */
+	for (i = 0; i < m->ntasks && !m->tasks[i].tally.valid; i++)
+		;
+	if (m->nshadows > 0 && !v->compare_off && i < m->ntasks)
+		tallytab_draw(&d, y, want);
+	else
+		tasktab_draw(&d, y, want);
 	if (th > 0)
 		article_draw(&d, y + want, th);
 	bar_caption(&d, g->h - 1 - caplines, caplines);

@@ -166,13 +166,6 @@ tasktab_draw(struct draw *d, int y, int h)
 	enum col		 col, rowcol;
 	char			 buf[64];
 
-	/* Policies side by side: what each task got under each. */
-	for (i = 0; i < m->ntasks && !m->tasks[i].tally.valid; i++)
-		;
-	if (m->nshadows > 0 && !v->compare_off && i < m->ntasks) {
-		tallytab_draw(d, y, h);
-		return;
-	}
 	v->task_y = y + 1;
 	v->task_rows = 0;
 	if (h < 2)
