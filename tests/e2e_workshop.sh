@@ -72,6 +72,33 @@ state_of() {
 	    -e 'PAST' -e 'PAUSED' -e 'RUNNING' -e '»' -e 'so far'
 }
 
+# settled SESSION OUT: state_of SESSION, once two looks 0.3 s apart
+# agree (the article's table and the timeline come in their own
+# replies), into OUT.
+settled() {
+	st_n=0
+	state_of "$1" >"$2"
+	while [ $st_n -lt 30 ]; do
+		sleep 0.3
+		state_of "$1" >"$2.again"
+		cmp -s "$2" "$2.again" && return 0
+		mv "$2.again" "$2"
+		st_n=$((st_n + 1))
+	done
+	return 1
+}
+# same_as FILE SESSION: wait up to 10 s for SESSION's state to be FILE's.
+same_as() {
+	sa_n=0
+	while [ $sa_n -lt 33 ]; do
+		state_of "$2" >"$1.$2"
+		cmp -s "$1" "$1.$2" && return 0
+		sleep 0.3
+		sa_n=$((sa_n + 1))
+	done
+	return 1
+}
+
 client p 200 60 ""
 client s1 120 40 "-r"
 client s2 80 24 "-r"
@@ -132,7 +159,7 @@ wait_field votes 1,2,0 && ok "the room answered: votes=1,2,0" ||
     bad "votes=$(field votes), wanted 1,2,0"
 wait_screen "(3 so far)" 50 p && ok "p: 3 answers so far, on screen" ||
     bad "p: the count not shown: $(screen p | grep -i answer)"
-state_of p >"$tmp/p.question"
+settled p "$tmp/p.question" || bad "p: the question's screen never settled"
 [ "$(wc -l <"$tmp/p.question")" -gt 40 ] ||
     bad "the question's screen is short: $(cat "$tmp/p.question")"
 $tm send-keys -t p Space
@@ -181,7 +208,7 @@ for c in 0 1; do
 	    bad "timeline: no runs on CPU$c: $(screen p | grep "CPU$c")"
 done
 ok "the timeline is drawn at $past"
-state_of p >"$tmp/p.past"
+settled p "$tmp/p.past" || bad "p: the past's screen never settled"
 $tm send-keys -t p F
 wait_field tick "$now" && ok "F: back to the present, $now" ||
     bad "F: tick $(field tick), not $now"
@@ -230,12 +257,10 @@ wait_field ask open || bad "replay: no question: $(ask status | sed -n 2p)"
 [ "$(field tick)" = "$qtick" ] && ok "replay: the question at $qtick" ||
     bad "replay: the question at $(field tick), live $qtick"
 wait_screen "The editor arrived at 5 ms" 50 r || bad "replay: question not up"
-sleep 0.5
-state_of r >"$tmp/r.question"
-if cmp -s "$tmp/p.question" "$tmp/r.question"; then
+if same_as "$tmp/p.question" r; then
 	ok "replay: the question's screen is the presenter's"
 else
-	bad "replay: the question's screen differs: $(diff "$tmp/p.question" "$tmp/r.question")"
+	bad "replay: the question's screen differs: $(diff "$tmp/p.question" "$tmp/p.question.r")"
 fi
 $tm send-keys -t r Space
 wait_field votes 1,2,0 && ok "replay: the reveal shows the room's 1,2,0" ||
@@ -261,12 +286,10 @@ wait_field tick "$past" && ok "replay: : back to $past" ||
     bad "replay: : $past: tick $(field tick)"
 $tm send-keys -t r w
 wait_screen "who ran when" 50 r || bad "replay: no timeline"
-sleep 0.5
-state_of r >"$tmp/r.past"
-if cmp -s "$tmp/p.past" "$tmp/r.past"; then
+if same_as "$tmp/p.past" r; then
 	ok "replay: tick $past shows what the presenter saw there"
 else
-	bad "replay: tick $past differs: $(diff "$tmp/p.past" "$tmp/r.past")"
+	bad "replay: tick $past differs: $(diff "$tmp/p.past" "$tmp/p.past.r")"
 fi
 $tm send-keys -t r q
 wait_screen "CLIENT-EXIT 0" 50 r || bad "q: $(screen r | tail -2)"
