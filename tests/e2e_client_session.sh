@@ -54,23 +54,6 @@ client() {
 	    2>$tmp/$1.err; echo \$? >$tmp/$1.rc; sleep 600"
 }
 
-# A field of `status` ($1: tick, now, live, paused, scenario ...).
-field() {
-	ask status | sed -n "s/^status .* $1=\([^ ]*\).*/\1/p;
-	    s/^status $1=\([^ ]*\).*/\1/p" | head -1
-}
-
-# Wait (up to 5 s) until `status` field $1 is $2.
-wait_field() {
-	n=0
-	while [ $n -lt 50 ]; do
-		[ "$(field "$1")" = "$2" ] && return 0
-		sleep 0.1
-		n=$((n + 1))
-	done
-	return 1
-}
-
 # Wait (up to 10 s) until the tick is at least $1.
 wait_tick() {
 	n=0

@@ -42,21 +42,6 @@ live=$!
 wait_for 10 "the live daemon" test -S "$sock" >/dev/null ||
     { bad "no live daemon: $(cat "$tmp/live.log")"; exit 1; }
 
-# A field of `status`.
-field() {
-	ask status | sed -n "s/^status .* $1=\([^ ]*\).*/\1/p;
-	    s/^status $1=\([^ ]*\).*/\1/p" | head -1
-}
-# Wait up to 20 s for status field $1 to be $2.
-wait_field() {
-	wf_n=0
-	while [ $wf_n -lt 200 ]; do
-		[ "$(field "$1")" = "$2" ] && return 0
-		sleep 0.1
-		wf_n=$((wf_n + 1))
-	done
-	return 1
-}
 # Start client $1 at $2x$3 with arguments $4.
 client() {
 	$tm new-session -d -s "$1" -x "$2" -y "$3" \
@@ -248,27 +233,32 @@ sock_live=$sock
 sock=$rsock
 wait_screen "REPLAY part 1/4" 100 r && ok "stairs --replay: part 1 of 4" ||
     bad "no replay: $(screen r | head -3)"
-$tm send-keys -t r P
-wait_screen "part (1..4)" 30 r || bad "P: no prompt"
-$tm send-keys -t r C-u 3 Enter
-wait_screen "REPLAY part 3/4" 100 r || bad "P 3: $(screen r | head -1)"
+# part N: P, then N: the replay opens part N of 4.
+part() {
+	$tm send-keys -t r P
+	wait_screen "part (1..4)" 30 r || bad "P: no prompt"
+	$tm send-keys -t r C-u "$1" Enter
+	wait_screen "REPLAY part $1/4" 100 r || bad "P $1: $(screen r | head -1)"
+}
+# replay_shows FILE WHAT: the replay's screen comes to be FILE's.
+replay_shows() {
+	if same_as "$1" r; then
+		ok "replay: $2"
+	else
+		bad "replay: not $2: $(diff "$1" "$1.r")"
+	fi
+}
+part 3
 $tm send-keys -t r Space
 wait_field ask open || bad "replay: no question: $(ask status | sed -n 2p)"
 [ "$(field tick)" = "$qtick" ] && ok "replay: the question at $qtick" ||
     bad "replay: the question at $(field tick), live $qtick"
 wait_screen "The editor arrived at 5 ms" 50 r || bad "replay: question not up"
-if same_as "$tmp/p.question" r; then
-	ok "replay: the question's screen is the presenter's"
-else
-	bad "replay: the question's screen differs: $(diff "$tmp/p.question" "$tmp/p.question.r")"
-fi
+replay_shows "$tmp/p.question" "the question's screen is the presenter's"
 $tm send-keys -t r Space
 wait_field votes 1,2,0 && ok "replay: the reveal shows the room's 1,2,0" ||
     bad "replay: votes=$(field votes)"
-$tm send-keys -t r P
-wait_screen "part (1..4)" 30 r || bad "P: no prompt"
-$tm send-keys -t r C-u 4 Enter
-wait_screen "REPLAY part 4/4" 100 r || bad "P 4: $(screen r | head -1)"
+part 4
 # goto TICK: the : prompt, in the replay.
 goto() {
 	$tm send-keys -t r -l :
@@ -286,11 +276,7 @@ wait_field tick "$past" && ok "replay: : back to $past" ||
     bad "replay: : $past: tick $(field tick)"
 $tm send-keys -t r w
 wait_screen "who ran when" 50 r || bad "replay: no timeline"
-if same_as "$tmp/p.past" r; then
-	ok "replay: tick $past shows what the presenter saw there"
-else
-	bad "replay: tick $past differs: $(diff "$tmp/p.past" "$tmp/p.past.r")"
-fi
+replay_shows "$tmp/p.past" "tick $past shows what the presenter saw there"
 $tm send-keys -t r q
 wait_screen "CLIENT-EXIT 0" 50 r || bad "q: $(screen r | tail -2)"
 sock=$sock_live
