@@ -1204,6 +1204,43 @@ test_caption_late(void **state)
 }
 
 /*
+ * A task's group is on its panel: the title says the group of the task
+ * the CPU runs, where it fits whole (issue 25); no group, no word.
+ */
+static void
+test_panel_group(void **state)
+{
+	static const char *const lines[] = {
+		"stairs 2 0.1.0",
+		"frame tick=500 cpus=2 tasks=2 paused=1 speed=1 rr=10 "
+		    "dropped=0",
+		"cpu id=0 task=1 nr=1 rank=121 iter=1 left=4",
+		"cpu id=1 task=2 nr=1 rank=120 iter=1 left=4",
+		"task id=1 name=build1 kind=sim pid=- nice=5 cpu=0 rank=121 "
+		    "iter=1 left=4 state=running ran=400 cputime=- cpus=0 "
+		    "group=batch exit=-",
+		"task id=2 name=editor kind=sim pid=- nice=0 cpu=1 rank=120 "
+		    "iter=1 left=4 state=running ran=100 cputime=- cpus=1 "
+		    "group=- exit=-",
+		"end",
+	};
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d;
+	size_t		 i;
+
+	for (i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		assert_int_not_equal(model_feed(m, lines[i]), MODEL_BAD);
+	view_init(&v);
+	d = render(m, &v, 120, 40);
+	if (strstr(d, "CPU0 build1 nr 1 group batch ") == NULL ||
+	    strstr(d, "CPU1 editor nr 1 ─") == NULL)
+		fail_msg("120x40:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
  * At 60 to 80 columns the caption is whole (on two lines if need be)
  * beside the key's outcome; it was cut while the outcome stayed.
  */
@@ -2989,6 +3026,7 @@ main(void)
 		cmocka_unit_test(test_caption_hold),
 		cmocka_unit_test(test_caption_question),
 		cmocka_unit_test(test_caption_late),
+		cmocka_unit_test(test_panel_group),
 		cmocka_unit_test(test_panel_title_name),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),

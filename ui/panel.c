@@ -116,7 +116,8 @@ panel_title_label(struct grid *g, int x, int y, int xmax, const char *label,
 
 /*
  * The title of a panel from x to xmax: the CPU, the task that ran in
- * the last tick and nr; nr dropped before the name is cut, then the
+ * the last tick, nr and the task's group if it has one and it fits;
+ * nr dropped before the name is cut, then the
  * label shortened like those on the stairs.  A task that has just slept (put to sleep
  * while paused: the CPU picks another at the next tick) is in
  * parentheses, as on its stair.  A click on the label selects the task.
@@ -153,7 +154,12 @@ panel_title(struct draw *d, int cpu, int x, int y, int xmax)
 	if (w > 0 && (!cut || grid_width(t->name) > xmax - x - paren)) {
 		x = panel_title_label(g, x, y, xmax, buf, col, paren);
 		grid_tag(g, x0, y, x - x0, GRID_TASK(t->id));
-		grid_text(g, x, y, xmax, nr, COL_TITLE);
+		x = grid_text(g, x, y, xmax, nr, COL_TITLE);
+		/* Its group, where it fits whole (the cpuset it runs in). */
+		if (t->group[0] != '\0' && strcmp(t->group, "-") != 0 &&
+		    xmax - x >= 7 + grid_width(t->group))
+			grid_textf(g, x, y, xmax, COL_TITLE, "group %s ",
+			    t->group);
 		return;
 	}
 	if (panel_line_label(d, t, xmax - x - paren, buf, sizeof buf,
