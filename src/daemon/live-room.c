@@ -4,11 +4,11 @@
  *
  * An `ask` event opens the question; each connection's `answer N` is one
  * vote (kept in the connection, moved if it answers again); the resume
- * that shows the answer reveals the votes and has the session write them
- * into the journal (a tally line); the next lesson event closes it, and
- * so does a new session.  The room changes nothing the engine schedules:
- * the live daemon keeps it, not the session.  A recording replayed shows
- * the votes it kept.
+ * or step that shows the answer reveals the votes and has the session
+ * write them into the journal (a tally line); the next lesson event
+ * closes it, and so does a new session.  The room changes nothing the
+ * engine schedules: the live daemon keeps it, not the session.  A
+ * recording replayed shows the votes it kept.
  */
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +72,7 @@ live_replay_tally(struct live *l, const struct lesson_event *ev)
 }
 
 /*
- * The question's reveal (the resume after it): its votes shown beside
+ * The question's reveal (the resume or step after it): its votes shown beside
  * the answer until the next lesson event, said as an event line and
  * kept in the journal (a tally line, docs/JOURNAL.md).
  */
