@@ -145,7 +145,7 @@ clock_next_ns(const struct clock *c, uint64_t tick)
 /*
  * From when tick, the engine's next, may run before its time with the
  * engine at most lead ticks ahead of the wall clock: when tick + 1 -
- * lead falls due (daemon_catchup runs it then, daemon_arm wakes for it);
+ * lead falls due (pacer_catchup runs it then, pacer_arm wakes for it);
  * 0 if lead is 0 (nothing asks for an early tick).
  */
 uint64_t
