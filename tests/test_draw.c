@@ -1204,6 +1204,40 @@ test_caption_late(void **state)
 }
 
 /*
+ * At 80 columns a student's "your answer: ..." beside the caption cut
+ * the revealed answer short; an answer that would be cut has the line.
+ */
+static void
+test_caption_answer_line(void **state)
+{
+	struct model		*m = model_create();
+	struct view		 v;
+	const char *const	 ans[] = { "answer: At 20 ms: at the same rank "
+	    "it queues behind hog1's turn and hog2's. It waited 15 ms, the "
+	    "longest it ever waits.", NULL };
+	char			*d;
+
+	view_init(&v);
+	model_feed(m, "stairs 1 0.1.0");
+	caption_paused = 0;
+	caption_ask = "none";
+	caption_feed(m, &v, 14, "x", ans, 1000);
+	draw_message(&v, 0, "your answer: 2, At 20 ms, behind both hogs' "
+	    "turns");
+	d = render(m, &v, 80, 24);
+	if (strstr(d, "the longest it ever waits.") == NULL)
+		fail_msg("80x24: the answer cut:\n%s", d);
+	free(d);
+	/* Wide, both fit. */
+	d = render(m, &v, 200, 60);
+	if (strstr(d, "the longest it ever waits.") == NULL ||
+	    strstr(d, "your answer: 2") == NULL)
+		fail_msg("200x60:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
  * A task's group is on its panel: the title says the group of the task
  * the CPU runs, where it fits whole (issue 25); no group, no word.
  */
@@ -3027,6 +3061,7 @@ main(void)
 		cmocka_unit_test(test_caption_question),
 		cmocka_unit_test(test_caption_late),
 		cmocka_unit_test(test_panel_group),
+		cmocka_unit_test(test_caption_answer_line),
 		cmocka_unit_test(test_panel_title_name),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),

@@ -393,6 +393,8 @@ bar_caption_text(struct draw *d)
 	return (model_description(m));
 }
 
+static int	bar_right_x(struct draw *, const char *);
+
 /*
  * What the right of the caption line shows: the last key's outcome, or
  * when there is none (or it is old) and a caption is up, what just
@@ -405,8 +407,17 @@ bar_right(struct draw *d, enum col *col)
 	const char		*event = model_last_event(m);
 
 	*col = d->v->message_error ? COL_ERROR : COL_KEYS;
-	if (d->v->message[0] != '\0')
+	if (d->v->message[0] != '\0') {
+		/*
+		 * An answer up that the outcome beside it would cut (a
+		 * student's "your answer" at 80 columns) has the line.
+		 */
+		if (!d->v->message_error && d->v->captions.shown.answer &&
+		    grid_width(bar_caption_text(d)) >
+		    2 * (bar_right_x(d, d->v->message) - 4))
+			return (NULL);
 		return (d->v->message);
+	}
 	if (event != NULL && bar_caption_text(d)[0] != '\0') {
 		*col = COL_SLEEPING;
 		return (event);
