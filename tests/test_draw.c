@@ -1238,6 +1238,74 @@ test_caption_answer_line(void **state)
 }
 
 /*
+ * The answer held while the clock already waits on the next question:
+ * the room line beside it is the answered question's tally, not the
+ * next one's empty count (it reads as the votes of the answer shown).
+ */
+static void
+test_room_answer_held(void **state)
+{
+	static const char *const open1[] = {
+		"frame tick=13 cpus=1 tasks=1 paused=1 speed=1 rr=10 ask=open "
+		    "votes=1,2",
+		"choice n=1 text=At once", "choice n=2 text=At 20 ms",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=10",
+		"task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=running",
+		"event tick=12 text=question: When does it run?",
+		"end" };
+	static const char *const shown[] = {
+		"frame tick=20 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+		    "ask=revealed votes=1,2",
+		"choice n=1 text=At once", "choice n=2 text=At 20 ms",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=10",
+		"task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=running",
+		"event tick=12 text=answer: At 20 ms, behind the hogs",
+		"end" };
+	static const char *const open2[] = {
+		"frame tick=1066 cpus=1 tasks=1 paused=1 speed=1 rr=10 "
+		    "ask=open votes=0,0,0",
+		"choice n=1 text=hog2", "choice n=2 text=The editor",
+		"choice n=3 text=hog1",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=10",
+		"task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=running",
+		"event tick=1065 text=question: Who runs now?",
+		"end" };
+	struct model	*m = model_create();
+	struct view	 v;
+	char		*d;
+	size_t		 i;
+
+	view_init(&v);
+	model_feed(m, "stairs 2 0.1.0");
+	for (i = 0; i < sizeof open1 / sizeof open1[0]; i++)
+		assert_int_not_equal(model_feed(m, open1[i]), MODEL_BAD);
+	caption_frame(&v.captions, m, 0);
+	for (i = 0; i < sizeof shown / sizeof shown[0]; i++)
+		assert_int_not_equal(model_feed(m, shown[i]), MODEL_BAD);
+	caption_frame(&v.captions, m, 1000);
+	for (i = 0; i < sizeof open2 / sizeof open2[0]; i++)
+		assert_int_not_equal(model_feed(m, open2[i]), MODEL_BAD);
+	caption_frame(&v.captions, m, 2000);
+	d = render(m, &v, 120, 40);
+	if (strstr(d, "At 20 ms, behind the hogs") == NULL ||
+	    strstr(d, "the room answered (3):") == NULL ||
+	    strstr(d, "The editor") != NULL)
+		fail_msg("the answer held:\n%s", d);
+	free(d);
+	/* Its hold over: the next question, its own count. */
+	caption_advance(&v.captions, 5000);
+	d = render(m, &v, 120, 40);
+	if (strstr(d, "Who runs now?") == NULL ||
+	    strstr(d, "answer 1-3 (0 so far):") == NULL)
+		fail_msg("the next question:\n%s", d);
+	free(d);
+	model_free(m);
+}
+
+/*
  * A task's group is on its panel: the title says the group of the task
  * the CPU runs, where it fits whole (issue 25); no group, no word.
  */
@@ -3062,6 +3130,7 @@ main(void)
 		cmocka_unit_test(test_caption_late),
 		cmocka_unit_test(test_panel_group),
 		cmocka_unit_test(test_caption_answer_line),
+		cmocka_unit_test(test_room_answer_held),
 		cmocka_unit_test(test_panel_title_name),
 		cmocka_unit_test(test_session),
 		cmocka_unit_test(test_picker),

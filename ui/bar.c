@@ -394,6 +394,7 @@ bar_caption_text(struct draw *d)
 }
 
 static int	bar_right_x(struct draw *, const char *);
+static int	bar_room_answer(struct draw *);
 
 /*
  * What the right of the caption line shows: the last key's outcome, or
@@ -492,10 +493,19 @@ bar_room_shown(struct draw *d)
 
 	if (!m->live)
 		return (0);
-	if (m->nchoices > 0 && strcmp(m->ask, "open") == 0)
-		return (1);
-	/* The answer up (held by the caption line): the votes beside it. */
-	return (m->rnchoices > 0 && d->v->captions.fed &&
+	return (bar_room_answer(d) ||
+	    (m->nchoices > 0 && strcmp(m->ask, "open") == 0));
+}
+
+/*
+ * Is an answer up (held by the caption line) with the votes it was
+ * revealed with?  Then those show beside it, though the clock already
+ * waits on the next question (up once the answer's hold ends).
+ */
+static int
+bar_room_answer(struct draw *d)
+{
+	return (d->m->rnchoices > 0 && d->v->captions.fed &&
 	    d->v->captions.shown.answer);
 }
 
@@ -545,7 +555,8 @@ bar_room(struct draw *d, int y)
 	size_t			 len;
 	int			 i, x, n, total = 0, each, open;
 
-	open = m->nchoices > 0 && strcmp(m->ask, "open") == 0;
+	open = m->nchoices > 0 && strcmp(m->ask, "open") == 0 &&
+	    !bar_room_answer(d);
 	n = open ? m->nchoices : m->rnchoices;
 	votes = open ? m->votes : m->rvotes;
 	for (i = 1; i <= n; i++)
