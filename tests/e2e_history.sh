@@ -11,17 +11,7 @@
 # the shadow too.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_history
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
-
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<CFG
-socket = "";
-CFG
+e2e_daemon
 cat >"$tmp/mix.cfg" <<CFG
 name = "mix";
 cpus = 2;

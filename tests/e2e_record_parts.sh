@@ -12,26 +12,10 @@
 #   shares), exit 0; `--part 4` of three is refused, exit 2.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_record_parts
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
+e2e_daemon
 
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<EOF
-socket = "";
-child_output = "$tmp";
-EOF
-
-sock="$tmp/sock"
-"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario demo \
-    --record "$tmp/j" --perfetto "$tmp/p" --trace "$tmp/live.csv" \
-    >"$tmp/log" 2>&1 &
-daemon=$!
-wait_for 10 "the socket" test -S "$sock" ||
-    { fail "no daemon: $(cat "$tmp/log")"; e2e_end; }
+start demo --record "$tmp/j" --perfetto "$tmp/p" --trace "$tmp/live.csv" ||
+    e2e_end
 
 # Part 1: demo (running from the start), a change, 400 ticks more.
 ask pause >/dev/null

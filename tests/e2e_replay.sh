@@ -15,18 +15,7 @@
 #   tick of 2^63 - 1 (ticks are at most 2^40) and tasks=2147483647.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_replay
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
-
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<EOF
-socket = "";
-child_output = "$tmp";
-EOF
+e2e_daemon
 cat >"$tmp/mix.cfg" <<EOF
 name = "mix";
 cpus = 2;

@@ -16,18 +16,7 @@
 #   past is view-only); `part 3` of two is refused.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_replay_live
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
-
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<EOF
-socket = "";
-child_output = "$tmp";
-EOF
+e2e_daemon
 
 # field KEY: the value of KEY= in the status line.
 field() {
@@ -35,12 +24,7 @@ field() {
 }
 
 # Record two lessons.
-sock="$tmp/sock"
-"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario demo \
-    --record "$tmp/j" --trace "$tmp/live.csv" >"$tmp/log" 2>&1 &
-daemon=$!
-wait_for 10 "the socket" test -S "$sock" ||
-    { fail "no daemon: $(cat "$tmp/log")"; e2e_end; }
+start demo --record "$tmp/j" --trace "$tmp/live.csv" || e2e_end
 ask pause "nice 1 5" "step 400" >/dev/null
 end1=$(status_tick)
 # The article's question at 195: two answers, revealed (a tally).

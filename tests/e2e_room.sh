@@ -17,20 +17,13 @@
 #   trace equals the live one.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_room
-daemon=""
 sub=""
 cleanup() {
 	[ -n "$sub" ] && kill "$sub" 2>/dev/null
 	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
 }
 
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<EOF
-socket = "";
-child_output = "$tmp";
-EOF
+e2e_daemon
 cat >"$tmp/quiz.cfg" <<EOF
 name = "quiz";
 cpus = 1;
@@ -55,12 +48,7 @@ say() {
 	ask "$@" | sed 1d
 }
 
-sock="$tmp/sock"
-"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario "$tmp/quiz.cfg" \
-    --record "$tmp/j" --trace "$tmp/live.csv" >"$tmp/log" 2>&1 &
-daemon=$!
-wait_for 10 "the socket" test -S "$sock" ||
-    { fail "no daemon: $(cat "$tmp/log")"; e2e_end; }
+start "$tmp/quiz.cfg" --record "$tmp/j" --trace "$tmp/live.csv" || e2e_end
 (printf 'readonly\nsubscribe 30\n'; sleep 30) |
     socat -t 30 - UNIX-CONNECT:"$sock" >"$tmp/sub.out" 2>/dev/null &
 sub=$!

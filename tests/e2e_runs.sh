@@ -13,17 +13,7 @@
 # also pinned back to CPU 0 at tick 600).
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_runs
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
-
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<CFG
-socket = "";
-CFG
+e2e_daemon
 cat >"$tmp/mix.cfg" <<CFG
 name = "mix";
 cpus = 2;

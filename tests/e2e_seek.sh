@@ -16,19 +16,7 @@
 # - `marks` lists the scenario's marks.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_seek
-daemon=""
-cleanup() {
-	[ -n "$daemon" ] && kill -KILL "$daemon" 2>/dev/null
-}
-
-[ -x "$sd" ] || { echo "no $sd"; exit 1; }
-command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
-
-cat >"$tmp/stairsd.cfg" <<EOF
-socket = "";
-child_output = "$tmp";
-history = 60;
-EOF
+e2e_daemon 'history = 60;'
 cat >"$tmp/mix.cfg" <<EOF
 name = "mix";
 cpus = 2;

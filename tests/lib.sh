@@ -12,8 +12,10 @@
 # tmp is removed; a signal (HUP, INT, PIPE, TERM) exits with status 1,
 # through the same path.
 
-# The script's own cleanup: none unless it defines one after this.
+# The script's own cleanup, unless it defines one after this: the
+# daemon it started (e2e_daemon, start), if any.
 cleanup() {
+	[ -n "${daemon:-}" ] && kill -KILL "$daemon" 2>/dev/null
 	:
 }
 
@@ -55,13 +57,36 @@ e2e_end() {
 
 . "$(dirname "$0")/wait.sh"
 
-# start SCENARIO: stairsd -f with $tmp/stairsd.cfg on $tmp/sock, logging
-# to $tmp/log, its pid in $daemon; waits up to 10 s for the socket.
+# e2e_daemon [LINE...]: a script that runs daemons of its own needs
+# stairsd (exit 1 without) and socat (skip, 77); $tmp/stairsd.cfg holds
+# no default socket, the children's output in $tmp, then the LINEs.
+e2e_daemon() {
+	daemon=""
+	[ -x "$sd" ] || { echo "no $sd"; exit 1; }
+	command -v socat >/dev/null || { echo "skip: no socat"; exit 77; }
+	{
+		echo 'socket = "";'
+		echo "child_output = \"$tmp\";"
+		for l in "$@"; do
+			echo "$l"
+		done
+	} >"$tmp/stairsd.cfg"
+}
+
+# start SCENARIO [ARG...]: stairsd -f --scenario SCENARIO ARG... with
+# $tmp/stairsd.cfg on $tmp/sock, logging to $tmp/log, its pid in
+# $daemon; waits up to 10 s for the socket.
 start() {
+	st_scenario=$1
+	shift
+	start_args --scenario "$st_scenario" "$@"
+}
+
+# start_args ARG...: the same with the arguments given (--replay J).
+start_args() {
 	sock="$tmp/sock"
 	rm -f "$sock"
-	"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" --scenario "$1" \
-	    >"$tmp/log" 2>&1 &
+	"$sd" -f -c "$tmp/stairsd.cfg" -S "$sock" "$@" >"$tmp/log" 2>&1 &
 	daemon=$!
 	wait_for 10 "the socket $sock" test -S "$sock" ||
 	    { fail "daemon did not start: $(cat "$tmp/log")"; return 1; }
