@@ -126,13 +126,17 @@ wait_grep() {
 	return 1
 }
 
-# Start stairsd -f on $sock with scenario file $1, its output in
-# $tmp/daemon.log; wait up to 30 s for its socket (a 20 000-task
+# Start stairsd -f on $sock with scenario file $1 (and the arguments
+# after it), its output in $tmp/daemon.log; wait up to 30 s for its
+# socket (a 20 000-task
 # scenario takes 2.5 s under ASan at a load of 7, more on a busy CI
 # machine; a quick start returns at once).  Returns 1 if it does not come.
 start_daemon() {
+	sd_scenario=$1
+	shift
 	rm -f "$sock"
-	"$bin/stairsd" -f -S "$sock" --scenario "$1" >"$tmp/daemon.log" 2>&1 &
+	"$bin/stairsd" -f -S "$sock" --scenario "$sd_scenario" "$@" \
+	    >"$tmp/daemon.log" 2>&1 &
 	dpid=$!
 	n=0
 	while [ $n -lt 300 ] && [ ! -S "$sock" ]; do

@@ -10,27 +10,20 @@
 lib_name=e2e-client-replay
 lib_skip=77
 . "$(dirname "$0")/client_lib.sh"
-. "$(dirname "$0")/wait.sh"
 
 # What the test starts goes with it, whatever fails: the live daemon
 # and the replay's own.
 cleanup_more() {
-	[ -n "$live" ] && kill "$live" 2>/dev/null
 	pkill -f -- "--replay $tmp/j" 2>/dev/null
 }
-live=""
-sock="$tmp/live.sock"
-"$bin/stairsd" -f -S "$sock" --scenario article --record "$tmp/j" \
-    >"$tmp/live.log" 2>&1 &
-live=$!
-wait_for 10 "the live daemon" test -S "$sock" >/dev/null ||
-    { bad "no live daemon: $(cat "$tmp/live.log")"; exit 1; }
+start_daemon article --record "$tmp/j" ||
+    { bad "no live daemon: $(cat "$tmp/daemon.log")"; exit 1; }
 ask "load article run" >/dev/null
 wait_for 10 "tick 150" sh -c "printf 'status\n' | socat -t1 - UNIX-CONNECT:$sock 2>/dev/null | grep -q 'tick=1[5-9][0-9] '" >/dev/null
 ask "load demo run" >/dev/null
 wait_for 10 "the demo" sh -c "printf 'status\n' | socat -t1 - UNIX-CONNECT:$sock 2>/dev/null | grep -q 'scenario=demo'" >/dev/null
 sleep 0.5
-kill "$live"; wait "$live" 2>/dev/null
+stop_daemon
 grep -q '^end ' "$tmp/j" || { bad "the journal has no end: $(tail -2 "$tmp/j")"; exit 1; }
 
 # Its own daemon: on a socket of the client's choosing here (-S), so the

@@ -27,20 +27,13 @@
 lib_name=e2e-workshop
 lib_skip=77
 . "$(dirname "$0")/client_lib.sh"
-. "$(dirname "$0")/wait.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 
 cleanup_more() {
-	[ -n "$live" ] && kill "$live" 2>/dev/null
 	pkill -f -- "--replay $tmp/j" 2>/dev/null
 }
-live=""
-sock="$tmp/live.sock"
-"$bin/stairsd" -f -S "$sock" --scenario demo --record "$tmp/j" \
-    >"$tmp/live.log" 2>&1 &
-live=$!
-wait_for 10 "the live daemon" test -S "$sock" >/dev/null ||
-    { bad "no live daemon: $(cat "$tmp/live.log")"; exit 1; }
+start_daemon demo --record "$tmp/j" ||
+    { bad "no live daemon: $(cat "$tmp/daemon.log")"; exit 1; }
 
 # Start client $1 at $2x$3 with arguments $4.
 client() {
@@ -218,10 +211,10 @@ sleep 0.5
 $tm send-keys -t p Q
 wait_screen "y/N" 30 p || bad "Q: no question"
 $tm send-keys -t p y
-wait_for 20 "the daemon to stop" sh -c "! kill -0 $live 2>/dev/null" \
+wait_for 20 "the daemon to stop" sh -c "! kill -0 $dpid 2>/dev/null" \
     >/dev/null || bad "Q: the daemon still runs"
-wait "$live" 2>/dev/null
-live=""
+wait "$dpid" 2>/dev/null
+dpid=""
 n=$(grep -c '^scenario ' "$tmp/j")
 [ "$n" = 4 ] && ok "the journal holds 4 parts" ||
     bad "the journal holds $n parts: $(grep '^scenario ' "$tmp/j")"
