@@ -7,21 +7,14 @@
 # the goldens drawn from it may with them); the events and the final
 # state do not.  Usage, from the top of the tree after `make`:
 #   sh tests/golden/history.sh > tests/golden/history.frame
-set -eu
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-sock=$dir/sock
-./stairsd -f -S "$sock" --scenario tests/golden/history.cfg 2>"$dir/err" &
-pid=$!
-n=0
-while [ ! -S "$sock" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+. "$(dirname "$0")/daemon.sh"
+golden_start history tests/golden/history.cfg
 (echo "subscribe 10 delta runs"; sleep 4) |
     socat - "UNIX-CONNECT:$sock" > "$dir/raw" &
 sub=$!
 sleep 0.5
 echo resume | socat - "UNIX-CONNECT:$sock" > /dev/null
 wait $sub
-echo shutdown | socat - "UNIX-CONNECT:$sock" > /dev/null
-wait $pid
+golden_stop
 # The reply to subscribe is not a frame: the test feeds frames only.
 grep -v '^ok$' "$dir/raw"

@@ -7,18 +7,11 @@
 # else the machine runs, so a new recording differs (and the goldens
 # drawn from it with it).  Usage, from the top of the tree after `make`:
 #   sh tests/golden/kern.sh > tests/golden/kern.frame
-set -eu
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-sock=$dir/sock
-./stairsd -f -S "$sock" --scenario real-mixed 2>"$dir/err" &
-pid=$!
-n=0
-while [ ! -S "$sock" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+. "$(dirname "$0")/daemon.sh"
+golden_start kern real-mixed
 (echo "subscribe 10 delta runs kruns"; sleep 2.5; echo pause; sleep 0.5) |
     socat - "UNIX-CONNECT:$sock" > "$dir/raw"
-echo shutdown | socat - "UNIX-CONNECT:$sock" > /dev/null
-wait $pid
+golden_stop
 grep -q '^kruns ' "$dir/raw" || { echo "no kruns lines:" >&2;
     cat "$dir/err" >&2; exit 1; }
 # The replies (subscribe, pause) are not frames: the test feeds frames.

@@ -5,26 +5,16 @@
 # shadows), stepped, and one full frame taken.  Paused and stepped, the
 # frames are the same at every recording.  Usage, from the top of the
 # tree after `make`:  sh tests/golden/pictures.sh
-set -eu
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/daemon.sh"
 # record NAME SCENARIO POLICY COMPARE STEPS
 record() {
-	sock=$dir/sock.$1
-	./stairsd -f -S "$sock" --scenario "$2" 2>"$dir/err" &
-	pid=$!
-	n=0
-	while [ ! -S "$sock" ] && [ $n -lt 100 ]; do
-		sleep 0.1
-		n=$((n + 1))
-	done
+	golden_start "$1" "$2"
 	printf 'pause\nreset\npause\npolicy %s\ncompare %s\nstep %s\n' \
 	    "$3" "$4" "$5" | socat - "UNIX-CONNECT:$sock" >/dev/null
 	(echo "subscribe 1"; sleep 1) | socat - "UNIX-CONNECT:$sock" |
 	    sed -n '1p; /^frame /,/^end$/p' | sed '/^end$/q' \
 	    >"tests/golden/pictures_$1.frame"
-	echo shutdown | socat - "UNIX-CONNECT:$sock" >/dev/null
-	wait $pid
+	golden_stop
 }
 record o1 o1-vs-staircase o1 off 640
 record cfs o1-vs-staircase cfs off 640

@@ -7,19 +7,12 @@
 # Stepped, the frame is the same at every recording.  Usage, from the
 # top of the tree after `make`:
 #   sh tests/golden/timeline.sh > tests/golden/timeline.frame
-set -eu
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-sock=$dir/sock
-./stairsd -f -S "$sock" --scenario eight-cpus 2>"$dir/err" &
-pid=$!
-n=0
-while [ ! -S "$sock" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+. "$(dirname "$0")/daemon.sh"
+golden_start timeline eight-cpus
 printf 'pause\nreset\npause\nstep 3990\n' |
     socat - "UNIX-CONNECT:$sock" >/dev/null
 (echo "subscribe 1 runs"; sleep 1) | socat - "UNIX-CONNECT:$sock" |
     sed -n '1p; /^frame /,/^end$/p' | sed '/^end$/q'
 # build1's article table, as the client asks for the selected task.
 echo "table 1" | socat - "UNIX-CONNECT:$sock" | sed 1d
-echo shutdown | socat - "UNIX-CONNECT:$sock" >/dev/null
-wait $pid
+golden_stop
