@@ -1273,6 +1273,22 @@ test_room_answer_held(void **state)
 		    "state=running",
 		"event tick=1065 text=question: Who runs now?",
 		"end" };
+	static const char *const plain[] = {
+		"frame tick=2000 cpus=1 tasks=1 paused=1 speed=1 rr=10 "
+		    "ask=open votes=-",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=10",
+		"task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=running",
+		"event tick=1999 text=question: What happens here?",
+		"end" };
+	static const char *const plainans[] = {
+		"frame tick=2001 cpus=1 tasks=1 paused=0 speed=1 rr=10 "
+		    "ask=revealed votes=-",
+		"cpu id=0 task=1 nr=1 rank=120 iter=1 left=10",
+		"task id=1 name=hog nice=0 cpu=0 rank=120 iter=1 left=10 "
+		    "state=running",
+		"event tick=1999 text=answer: Just look",
+		"end" };
 	struct model	*m = model_create();
 	struct view	 v;
 	char		*d;
@@ -1301,6 +1317,22 @@ test_room_answer_held(void **state)
 	if (strstr(d, "Who runs now?") == NULL ||
 	    strstr(d, "answer 1-3 (0 so far):") == NULL)
 		fail_msg("the next question:\n%s", d);
+	free(d);
+	/*
+	 * A question without choices, asked then revealed: no room line,
+	 * neither the last question's choices nor its tally.
+	 */
+	for (i = 0; i < sizeof plain / sizeof plain[0]; i++)
+		assert_int_not_equal(model_feed(m, plain[i]), MODEL_BAD);
+	caption_frame(&v.captions, m, 10000);
+	assert_int_equal(m->nchoices, 0);
+	for (i = 0; i < sizeof plainans / sizeof plainans[0]; i++)
+		assert_int_not_equal(model_feed(m, plainans[i]), MODEL_BAD);
+	caption_frame(&v.captions, m, 11000);
+	d = render(m, &v, 120, 40);
+	if (strstr(d, "Just look") == NULL || strstr(d, "answer 1-") != NULL ||
+	    strstr(d, "the room answered") != NULL)
+		fail_msg("a question without choices:\n%s", d);
 	free(d);
 	model_free(m);
 }

@@ -268,12 +268,11 @@ cpus:
 	m->part = m->stage_part;
 	m->parts = m->stage_parts;
 	memcpy(m->votes, m->stage_votes, sizeof m->votes);
-	/* A frame without choice lines keeps the question's. */
-	if (m->stage_nchoices > 0 || m->ask[0] == '\0') {
-		m->nchoices = m->stage_nchoices;
-		memcpy(m->choices, m->stage_choices, sizeof m->choices);
-	}
-	if (strcmp(m->ask, "revealed") == 0 && m->nchoices > 0) {
+	/* Every frame carries the question's choices (none: none). */
+	m->nchoices = m->stage_nchoices;
+	memcpy(m->choices, m->stage_choices, sizeof m->choices);
+	/* A question revealed: its tally (none without choices). */
+	if (strcmp(m->ask, "revealed") == 0) {
 		m->rnchoices = m->nchoices;
 		memcpy(m->rchoices, m->choices, sizeof m->rchoices);
 		memcpy(m->rvotes, m->votes, sizeof m->rvotes);
