@@ -3,18 +3,18 @@
  * the daemon's list, then a load), a reset to tick 0 (R), detaching
  * (q) and stopping the daemon for every client (Q, after asking).
  */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <curses.h>
 
 #include "draw.h"
 #include "keys.h"
 #include "model.h"
+#include "path.h"
 #include "view.h"
+#include "xmalloc.h"
 
 static int	keys_session_reset_do(struct keys_env *, const char *);
 static int	keys_session_part_done(struct keys_env *, const char *);
@@ -148,28 +148,25 @@ static int
 keys_session_load_path(struct keys_env *e, const char *path)
 {
 	const char	*home = getenv("HOME");
-	char		 full[PATH_MAX], cmd[PATH_MAX + 16], what[96];
-	char		 cwd[PATH_MAX];
-	int		 n;
+	char		*full, *cmd, what[96];
+	int		 r;
 
 	if (strncmp(path, "~/", 2) == 0 && home != NULL && *home != '\0')
-		n = snprintf(full, sizeof full, "%s/%s", home, path + 2);
-	else if (path[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
-		n = snprintf(full, sizeof full, "%s/%s", cwd, path);
+		full = xasprintf("%s/%s", home, path + 2);
 	else
-		n = snprintf(full, sizeof full, "%s", path);
-	if (n < 0 || (size_t)n >= sizeof full) {
-		draw_message(e->view, 1, "load: the path is too long");
-		return (KEYS_HANDLED | KEYS_REDRAW);
-	}
+		full = path_absolute(path);
 	if (strpbrk(full, " \t") != NULL) {
 		draw_message(e->view, 1, "load: a path with a space cannot be "
 		    "sent: %s", full);
+		free(full);
 		return (KEYS_HANDLED | KEYS_REDRAW);
 	}
-	snprintf(cmd, sizeof cmd, "load %s", full);
+	cmd = xasprintf("load %s", full);
 	snprintf(what, sizeof what, "load %.80s", path);
-	return (keys_send(e, PEND_ACTION, what, cmd));
+	r = keys_send(e, PEND_ACTION, what, cmd);
+	free(cmd);
+	free(full);
+	return (r);
 }
 
 /*
