@@ -9,7 +9,8 @@
 #   replay: the last part's trace equals, byte for byte, the live --trace
 #   (which a load starts again); part 1's runs to the tick it ended at;
 # - `--replay J` with nothing to write prints a summary (the parts, the
-#   shares), exit 0; `--part 4` of three is refused, exit 2.
+#   shares), exit 0; `--part 4` of three is refused, exit 2; after a
+#   branch the shares are of the timeline kept.
 . "$(dirname "$0")/lib.sh"
 e2e_begin e2e_record_parts
 e2e_daemon
@@ -97,5 +98,18 @@ out=$("$sd" --headless --replay "$tmp/j" --part 4 2>&1)
 st=$?
 [ "$st" -eq 2 ] && [ "$out" = "$tmp/j: no part 4 (the journal has 3 parts)" ] &&
     ok "--part 4 refused: $out" || fail "--part 4: exit $st: $out"
+
+# A branch: 500 ticks, back to 200, 100 more.  The summary's shares are
+# of the 300 ticks kept, not of the 600 run.
+start article --record "$tmp/jb" || e2e_end
+ask pause "step 500" "seek 200" "step 100" >/dev/null
+kill "$daemon"
+wait "$daemon"
+daemon=""
+out=$("$sd" --headless --replay "$tmp/jb" 2>&1)
+echo "$out" | grep -q '^part 1: [0-9]* ticks run (to tick 300)' &&
+    echo "$out" | grep -q '^hog,0,100.0,300$' &&
+    ok "after a branch, the shares of the 300 ticks kept" ||
+    fail "the summary after a branch: $out"
 
 e2e_end

@@ -61,8 +61,7 @@ struct headless_run {
 	FILE		*trace;
 	struct perfetto	*perfetto;
 	const struct engine_policy *policy;
-	uint64_t	*ran;		/* a replay's summary: ticks by id */
-	int		 nran;
+	int		 summary;	/* a replay's summary at the end */
 };
 
 static const char headless_usage_text[] =
@@ -208,11 +207,9 @@ headless_options(int argc, char **argv, struct headless_opts *o)
 			o->replay = optarg;
 			break;
 		case O_PART:
-			if (number_parse(optarg, 1, INT_MAX, &v) != 0) {
-				fprintf(stderr, "stairsd: --part \"%s\": not "
-				    "a part's number (1 or more)\n", optarg);
+			if (number_option("stairsd", "part", optarg, 1,
+			    INT_MAX, "a part's number (1 or more)", &v) != 0)
 				return (-1);
-			}
 			o->part = (int)v;
 			break;
 		case O_EXPLAIN:
@@ -472,29 +469,6 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	return (0);
 }
 
-/* A replay's summary: count what each CPU ran in the tick just run. */
-static void
-headless_summary_tick(struct headless_run *run, int ncpus)
-{
-	struct engine_cpu_info	ci;
-	int			c, n;
-
-	for (c = 0; c < ncpus; c++) {
-		engine_cpu_info(run->e, c, &ci);
-		if (ci.task <= 0)
-			continue;
-		if (ci.task >= run->nran) {
-			n = ci.task + 64;
-			run->ran = xreallocarray(run->ran, n,
-			    sizeof *run->ran);
-			memset(run->ran + run->nran, 0,
-			    (n - run->nran) * sizeof *run->ran);
-			run->nran = n;
-		}
-		run->ran[ci.task]++;
-	}
-}
-
 /*
  * A replay with nothing to write: what the journal holds (each part: its
  * scenario, engine, policy, changes and last tick), then the part run,
@@ -508,6 +482,7 @@ headless_summary(const struct headless_opts *o, const struct journal *j,
 	const struct journal	*pj;
 	struct journal		*other;
 	char			*cause;
+	uint64_t		 now;
 	int			 i, id;
 
 	printf("journal %s: %d part%s\n", o->replay, j->nparts,
@@ -529,17 +504,18 @@ headless_summary(const struct headless_opts *o, const struct journal *j,
 		    pj->header.policy, pj->nchanges, pj->end);
 		journal_free(other);
 	}
+	/* The shares are of the timeline kept: a branch drops what it undid. */
+	now = engine_now(run->e);
 	printf("\npart %d: %" PRIu64 " ticks run (to tick %" PRIu64 "), "
-	    "last under %s\n", j->part, ticks, engine_now(run->e),
+	    "last under %s\n", j->part, ticks, now,
 	    engine_get_policy(run->e)->name);
 	puts("task,nice,share,ran");
 	for (id = 1; id <= engine_ntasks(run->e); id++) {
 		if (engine_task_info(run->e, id, &ti) != 0)
 			continue;
 		printf("%s,%d,%.1f,%" PRIu64 "\n", ti.name, ti.nice,
-		    ticks == 0 ? 0.0 : 100.0 * (double)(id < run->nran ?
-		    run->ran[id] : 0) / (double)ticks,
-		    id < run->nran ? run->ran[id] : 0);
+		    now == 0 ? 0.0 : 100.0 * (double)ti.ran / (double)now,
+		    ti.ran);
 	}
 }
 
@@ -631,8 +607,7 @@ headless_main(int argc, char **argv)
 	/* A replay asked for nothing: its summary. */
 	if (j != NULL && o.trace == NULL && o.table == NULL &&
 	    o.perfetto == NULL && !o.explain) {
-		run.nran = engine_ntasks(run.e) + 1;
-		run.ran = xcalloc(run.nran, sizeof *run.ran);
+		run.summary = 1;
 	}
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
@@ -673,13 +648,11 @@ headless_main(int argc, char **argv)
 			perfetto_tick(run.perfetto, run.e, t);
 		if (run.table != NULL)
 			headless_table(&run, p.cpus);
-		if (run.ran != NULL)
-			headless_summary_tick(&run, p.cpus);
 		nrun++;
 		if (o.explain)
 			headless_explain(&run, t);
 	}
-	if (run.ran != NULL)
+	if (run.summary)
 		headless_summary(&o, j, &run, nrun);
 
 	if (run.trace != NULL) {
@@ -723,7 +696,6 @@ out:
 			status = 1;
 	}
 	table_free(run.table);
-	free(run.ran);
 	session_free(run.s);
 	journal_free(j);
 	scenario_free(sc);
