@@ -107,6 +107,24 @@ live_session_setup(struct live *l, struct session_setup *set)
 }
 
 /*
+ * A new session as every live one runs: each pick explained (frames'
+ * why lines) and the comparison going on, from its tick 0 (a failure
+ * said in the log: the policies were checked when it was set).
+ */
+static void
+live_session_ready(struct live *l, struct session *s)
+{
+	char	*cause = NULL;
+
+	session_explain(s, 1);
+	if (l->ncompare > 0 && session_compare_set(s, l->compare,
+	    l->ncompare, &cause) != 0) {
+		log_warnx("compare %s: %s", l->compare_text, cause);
+		free(cause);
+	}
+}
+
+/*
  * Make a session of scenario sc, labelled label (both taken: freed
  * here).  Its real tasks are checked and left with the bridge, to spawn.
  * NULL with *cause.
@@ -135,18 +153,11 @@ live_session_make(struct live *l, struct scenario *sc, char *label,
 		set.spawn_arg = l->bridge;
 		live_session_setup(l, &set);
 		s = session_create(&set, sc, cause);
-		/* Every pick explained, for frames' why lines. */
-		if (s != NULL)
-			session_explain(s, 1);
-		/*
-		 * The scenario's shadows (compare = "o1,cfs"), else a
-		 * comparison goes on: the new session's from its tick 0.
-		 */
+		/* The scenario's shadows (compare = "o1,cfs"), else ours. */
 		if (s != NULL && sc->compare != NULL)
 			live_compare_scenario(l, sc->compare);
-		if (s != NULL && l->ncompare > 0)
-			(void)session_compare_set(s, l->compare, l->ncompare,
-			    cause);
+		if (s != NULL)
+			live_session_ready(l, s);
 	}
 	if (s == NULL)
 		bridge_pending_drop(l->bridge);
@@ -205,12 +216,9 @@ live_replay_new(struct live *l, int part, struct journal **jp, char **cause)
 		journal_free(j);
 		return (NULL);
 	}
-	session_explain(s, 1);	/* the why lines, as live */
+	live_session_ready(l, s);
 	session_feed(s, j->changes, j->nchanges, 0, l->replay);
 	session_view_only(s);
-	session_explain(s, 1);
-	if (l->ncompare > 0)
-		(void)session_compare_set(s, l->compare, l->ncompare, cause);
 	*jp = j;
 	return (s);
 }
