@@ -1748,7 +1748,7 @@ test_history_past(void **state)
 	v.selected = 1;
 	v.show_timeline = v.show_ranks = v.show_events = 1;
 	d = render(m, &v, 80, 24);
-	if (strstr(d, "no runs kept before tick 2000") == NULL)
+	if (strstr(d, "no runs kept before tick 700") == NULL)
 		fail_msg("no note in the timeline:\n%s", d);
 	ev = strstr(d, " events ");
 	assert_non_null(ev);

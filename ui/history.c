@@ -159,8 +159,9 @@ history_window(struct draw *d, int *cells, int *zoom, long *first)
 }
 
 /*
- * The past beyond the runs the daemon keeps (the present's last
- * RUNS_KEEP_TICKS ticks, docs/PROTOCOL.md "Runs"): while the past is
+ * The past beyond the runs the daemon sent (as far back as its history
+ * reaches, 10 s before the tick shown at most, docs/PROTOCOL.md
+ * "Runs"): while the past is
  * shown and no CPU has a run in the window [first, tick), the note the
  * timeline and the rank line show instead of blank rows, in buf; 0
  * when there is none to show.
@@ -169,7 +170,7 @@ static int
 history_unkept(const struct draw *d, long first, char *buf, size_t len)
 {
 	const struct model	*m = d->m;
-	long			 before = m->now - RUNS_KEEP_TICKS;
+	long			 before = -1;
 	int			 c;
 
 	if (m->live || m->tick <= 0)
@@ -181,8 +182,11 @@ history_unkept(const struct draw *d, long first, char *buf, size_t len)
 		    (long)runs_end(m->runs, c) > first &&
 		    (long)runs_first(m->runs, c) < m->tick)
 			return (0);
+		/* Where the runs the daemon sent begin, on any CPU. */
+		if (before < 0 || (long)runs_first(m->runs, c) < before)
+			before = (long)runs_first(m->runs, c);
 	}
-	if (before > m->tick)
+	if (before > first)
 		snprintf(buf, len, "no runs kept before tick %ld (the "
 		    "daemon's history starts there)", before);
 	else
