@@ -98,23 +98,20 @@ const struct cmd_entry cmd_reset_entry = {
 static enum cmd_retval
 cmd_parts_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 {
-	struct journal	*j;
-	char		*cause = NULL, q[QUOTE_SIZE];
-	int		 i, n, part;
+	const struct journal_part	*jp;
+	char				 q[QUOTE_SIZE];
+	int				 i, n, part;
 
 	if ((n = live_parts(ctx->live, &part)) == 0)
 		return (cmd_error(ctx, xstrdup("not replaying a recording "
 		    "(stairsd --replay PATH)")));
 	for (i = 1; i <= n; i++) {
-		if ((j = journal_read_part(live_replay_path(ctx->live), i,
-		    &cause)) == NULL)
-			return (cmd_error(ctx, cause));
+		jp = live_part_info(ctx->live, i);
 		evbuffer_add_printf(ctx->out, "part n=%d scenario=%s cpus=%d "
 		    "tasks=%d changes=%zu end=%llu shown=%d\n", i,
-		    quote_word(j->header.scenario, q, sizeof q),
-		    j->header.params.cpus, j->header.ntasks, j->nchanges,
-		    (unsigned long long)j->end, i == part);
-		journal_free(j);
+		    quote_word(jp->scenario, q, sizeof q), jp->cpus,
+		    jp->ntasks, jp->nchanges, (unsigned long long)jp->end,
+		    i == part);
 	}
 	return (cmd_ok_n(ctx, n));
 }

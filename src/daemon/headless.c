@@ -479,30 +479,18 @@ headless_summary(const struct headless_opts *o, const struct journal *j,
     struct headless_run *run, uint64_t ticks)
 {
 	struct engine_task_info	 ti;
-	const struct journal	*pj;
-	struct journal		*other;
-	char			*cause;
+	const struct journal_part *jp;
 	uint64_t		 now;
 	int			 i, id;
 
 	printf("journal %s: %d part%s\n", o->replay, j->nparts,
 	    j->nparts == 1 ? "" : "s");
 	for (i = 1; i <= j->nparts; i++) {
-		other = NULL;
-		if (i == j->part)
-			pj = j;
-		else if ((pj = other = journal_read_part(o->replay, i,
-		    &cause)) == NULL) {
-			printf("part %d: %s\n", i, cause);
-			free(cause);
-			continue;
-		}
+		jp = &j->parts[i - 1];
 		printf("part %d%s: scenario=%s cpus=%d tasks=%d policy=%s "
 		    "changes=%zu end=%" PRIu64 "\n", i,
-		    i == j->part ? " (replayed)" : "", pj->header.scenario,
-		    pj->header.params.cpus, pj->header.ntasks,
-		    pj->header.policy, pj->nchanges, pj->end);
-		journal_free(other);
+		    i == j->part ? " (replayed)" : "", jp->scenario, jp->cpus,
+		    jp->ntasks, jp->policy, jp->nchanges, jp->end);
 	}
 	/* The shares are of the timeline kept: a branch drops what it undid. */
 	now = engine_now(run->e);

@@ -257,6 +257,13 @@ live_parts(const struct live *l, int *part)
 	return (l->replay_j->nparts);
 }
 
+/* What part n (1..live_parts) of the recording replayed is. */
+const struct journal_part *
+live_part_info(const struct live *l, int n)
+{
+	return (&l->replay_j->parts[n - 1]);
+}
+
 /* The recording replayed (NULL: none). */
 const char *
 live_replay_path(const struct live *l)

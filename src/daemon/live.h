@@ -89,6 +89,7 @@ int		 live_answer(struct live *, struct live_vote *, int n,
 int		 live_replay(struct live *, const char *path, char **cause);
 int		 live_part(struct live *, int part, int run, char **cause);
 int		 live_parts(const struct live *, int *part);
+const struct journal_part *live_part_info(const struct live *, int n);
 const char	*live_replay_path(const struct live *);
 /* The votes ("3,0,1"; "-": none) and the choices shown (NULL: none). */
 const char	*live_votes(struct live *);

@@ -51,6 +51,8 @@ struct journal_ctx {
 	int			 nadds;
 	uint64_t		 prev;		/* tick of the last change */
 	int			 prev_line;
+	struct journal_part	*parts;		/* the parts ended so far */
+	int			 nparts;
 };
 
 static const char *journal_kinds[] = {
@@ -68,6 +70,7 @@ static const char *journal_kinds[] = {
 };
 #define JOURNAL_NKINDS (sizeof journal_kinds / sizeof journal_kinds[0])
 
+static void	journal_parts_free(struct journal_part *, int);
 static int	journal_votes(struct journal_ctx *, struct change *);
 static int	journal_error(struct journal_ctx *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -708,6 +711,19 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 	return (0);
 }
 
+/* Free n part summaries. */
+static void
+journal_parts_free(struct journal_part *parts, int n)
+{
+	int	i;
+
+	for (i = 0; parts != NULL && i < n; i++) {
+		free(parts[i].scenario);
+		free(parts[i].policy);
+	}
+	free(parts);
+}
+
 /*
  * A part ended (its end line read) and another begins: keep the one
  * ended if it is the part wanted (0: the last so far), start the next
@@ -716,6 +732,17 @@ journal_header_line(struct journal_ctx *ctx, char *line, int *state,
 static void
 journal_next_part(struct journal_ctx *ctx, int want, struct journal **kept)
 {
+	struct journal_part	*jp;
+
+	ctx->parts = xreallocarray(ctx->parts, (size_t)ctx->nparts + 1,
+	    sizeof *ctx->parts);
+	jp = &ctx->parts[ctx->nparts++];
+	jp->scenario = xstrdup(ctx->j->header.scenario);
+	jp->policy = xstrdup(ctx->j->header.policy);
+	jp->cpus = ctx->j->header.params.cpus;
+	jp->ntasks = ctx->j->header.ntasks;
+	jp->nchanges = ctx->j->nchanges;
+	jp->end = ctx->j->end;
 	if (want == 0 || ctx->j->part == want) {
 		journal_free(*kept);
 		*kept = ctx->j;
@@ -876,16 +903,19 @@ journal_parse_part(const char *text, size_t len, const char *label, int want,
 	journal_free(ctx.j);
 	free(line);
 	if (kept == NULL) {
+		journal_parts_free(ctx.parts, ctx.nparts);
 		*cause = xasprintf("%s: no part %d (the journal has %d part%s)",
 		    label, want, nparts, nparts == 1 ? "" : "s");
 		return (NULL);
 	}
 	kept->nparts = nparts;
+	kept->parts = ctx.parts;
 	return (kept);
 fail:
 	free(line);
 	journal_free(ctx.j);
 	journal_free(kept);
+	journal_parts_free(ctx.parts, ctx.nparts);
 	return (NULL);
 }
 
@@ -929,6 +959,7 @@ journal_free(struct journal *j)
 {
 	if (j == NULL)
 		return;
+	journal_parts_free(j->parts, j->nparts);
 	journal_changes_clear(j->changes, j->nchanges);
 	free(j->changes);
 	free((char *)j->header.scenario);

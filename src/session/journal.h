@@ -44,6 +44,16 @@ struct journal_header {
  * end tick.  Everything
  * is owned by the journal; journal_free() frees it.
  */
+/* One part of a file, without its changes: what `parts` says of it. */
+struct journal_part {
+	char			*scenario;
+	char			*policy;
+	int			 cpus;
+	int			 ntasks;
+	size_t			 nchanges;
+	uint64_t		 end;
+};
+
 struct journal {
 	struct journal_header	 header;
 	struct change		*changes;
@@ -51,6 +61,7 @@ struct journal {
 	uint64_t		 end;		/* the last tick run */
 	int			 part;		/* which part of the file (1..) */
 	int			 nparts;	/* parts in the file */
+	struct journal_part	*parts;		/* each of them, read once */
 };
 
 /*
