@@ -441,6 +441,21 @@ bar_right_x(struct draw *d, const char *right)
 }
 
 /*
+ * s cut to width columns after a word, an ellipsis saying so, in buf
+ * (len bytes); returns buf.
+ */
+const char *
+bar_cut(const char *s, int width, char *buf, size_t len)
+{
+	size_t	n = bar_wrap(s, width > 1 ? width - 1 : 0);
+
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	snprintf(buf, len, "%.*s…", (int)n, s);
+	return (buf);
+}
+
+/*
  * How many bytes of s fit in width columns, cut after a word when
  * there is one to cut at (every character counted one column wide).
  */
@@ -552,7 +567,7 @@ bar_room(struct draw *d, int y)
 	char			 head[64];
 	const int		*votes;
 	const char		*text;
-	size_t			 len;
+	char			 cut[MODEL_WORD_MAX + 4];
 	int			 i, x, n, total = 0, each, open;
 
 	open = m->nchoices > 0 && strcmp(m->ask, "open") == 0 &&
@@ -572,15 +587,9 @@ bar_room(struct draw *d, int y)
 	for (i = 1; i <= n && x < g->w - 1; i++) {
 		text = open ? m->choices[i] : m->rchoices[i];
 		x = grid_textf(g, x + 1, y, g->w, COL_CAPTION, " %d ", i);
-		if (grid_width(text) > each) {
-			/* Cut after a word, and say so. */
-			len = bar_wrap(text, each - 1);
-			while (len > 0 && text[len - 1] == ' ')
-				len--;
-			x = grid_textf(g, x, y, g->w, COL_DEFAULT, "%.*s…",
-			    (int)len, text);
-		} else
-			x = grid_text(g, x, y, g->w, text, COL_DEFAULT);
+		if (grid_width(text) > each)
+			text = bar_cut(text, each, cut, sizeof cut);
+		x = grid_text(g, x, y, g->w, text, COL_DEFAULT);
 		x = grid_textf(g, x, y, g->w, COL_RUNNING, " %d", votes[i]);
 	}
 }
@@ -625,12 +634,8 @@ bar_caption(struct draw *d, int y, int lines)
 		grid_text(g, 3, y, g->w - 1, buf, COL_CAPTION);
 		cap += n;
 	}
-	if (grid_width(cap) > mx - 4) {
-		/* Still too long: cut, and say so. */
-		n = bar_wrap(cap, mx - 5);
-		snprintf(buf, sizeof buf, "%.*s…", (int)n, cap);
-		cap = buf;
-	}
+	if (grid_width(cap) > mx - 4)
+		cap = bar_cut(cap, mx - 4, buf, sizeof buf);	/* still long */
 	grid_text(g, 3, last, mx - 1, cap, COL_CAPTION);
 }
 

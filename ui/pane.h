@@ -54,6 +54,7 @@ struct draw {
 
 /* bar.c */
 size_t		 bar_wrap(const char *, int width);
+const char	*bar_cut(const char *, int width, char *, size_t);
 void		 bar_status(struct draw *);
 int		 bar_caption_lines(struct draw *);
 int		 bar_room_shown(struct draw *);

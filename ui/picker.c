@@ -161,11 +161,9 @@ picker_draw(struct draw *d)
 		if (*text == '\0')
 			continue;
 		k = bar_wrap(text, tw);
-		if (i == dl - 1 && text[k] != '\0') {
-			/* Still more: cut, and say so. */
-			k = bar_wrap(text, tw - 1);
-			snprintf(buf, sizeof buf, "%.*s…", (int)k, text);
-		} else
+		if (i == dl - 1 && text[k] != '\0')
+			bar_cut(text, tw, buf, sizeof buf);	/* still more */
+		else
 			snprintf(buf, sizeof buf, "%.*s", (int)k, text);
 		grid_text(g, x + 2, y + 2 + rows + i, x + bw - 2, buf,
 		    COL_HELP);
