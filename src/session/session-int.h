@@ -166,6 +166,10 @@ struct tables	*session_recount(struct session *, uint64_t tick);
 
 /* session-shadow.c */
 void		 session_shadow_tick(struct session *, uint64_t tick);
+void		 session_shadows_step(struct session *,
+		     struct engine *const *);
+void		 session_shadows_apply(struct session *,
+		     struct engine *const *, const struct change *, int id);
 void		 session_shadow_change(struct session *, const struct change *,
 		    int id);
 void		 session_shadows_restart(struct session *);

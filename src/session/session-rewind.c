@@ -182,7 +182,7 @@ int
 session_seek(struct session *s, uint64_t tick, char **cause)
 {
 	const struct change	*ch;
-	struct engine		*v, *sh;
+	struct engine		*v;
 	uint64_t		 now = engine_now(s->e), t;
 	size_t			 k;
 	char			*why;
@@ -217,22 +217,12 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 			if (session_apply(s, v, ch, &why) < 0)
 				free(why);
 			/* And to the shadows, as session_change does. */
-			for (i = 0; i < SESSION_SHADOWS; i++) {
-				sh = s->view_shadow[i];
-				why = NULL;
-				if (sh != NULL && ch->kind != CHANGE_POLICY &&
-				    session_apply(s, sh, ch, &why) < 0)
-					free(why);
-			}
+			if (ch->kind != CHANGE_POLICY)
+				session_shadows_apply(s, s->view_shadow, ch,
+				    0);
 		}
 		engine_tick(v);
-		for (i = 0; i < SESSION_SHADOWS; i++) {
-			if ((sh = s->view_shadow[i]) == NULL)
-				continue;
-			engine_tick(sh);
-			if (engine_get_policy(sh) != s->shadow_policy[i])
-				engine_set_policy(sh, s->shadow_policy[i]);
-		}
+		session_shadows_step(s, s->view_shadow);
 	}
 	return (0);
 }

@@ -44,16 +44,31 @@ session_shadow_tick(struct session *s, uint64_t tick)
 {
 	int	i;
 
-	for (i = 0; i < s->nshadows; i++) {
-		engine_tick(s->shadow[i]);
-		if (engine_get_policy(s->shadow[i]) != s->shadow_policy[i])
-			engine_set_policy(s->shadow[i], s->shadow_policy[i]);
-	}
+	session_shadows_step(s, s->shadow);
 	if (s->tallies[0] == NULL)
 		return;
 	tally_tick(s->tallies[0], s->e, tick);
 	for (i = 0; i < s->nshadows; i++)
 		tally_tick(s->tallies[i + 1], s->shadow[i], tick);
+}
+
+/*
+ * One tick of shadow engines sh (the live ones, or the past's; NULL:
+ * none there), each kept under its policy (a policy event of the
+ * scenario switches them all in the tick: the shadow goes back).
+ */
+void
+session_shadows_step(struct session *s, struct engine *const *sh)
+{
+	int	i;
+
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		if (sh[i] == NULL)
+			continue;
+		engine_tick(sh[i]);
+		if (engine_get_policy(sh[i]) != s->shadow_policy[i])
+			engine_set_policy(sh[i], s->shadow_policy[i]);
+	}
 }
 
 /*
@@ -65,18 +80,31 @@ session_shadow_tick(struct session *s, uint64_t tick)
 void
 session_shadow_change(struct session *s, const struct change *ch, int id)
 {
+	session_shadows_apply(s, s->shadow, ch, id);
+}
+
+/*
+ * The same to shadow engines sh (the live ones, or the past's; NULL:
+ * none there); id 0: the id is not known (the past's replay).
+ */
+void
+session_shadows_apply(struct session *s, struct engine *const *sh,
+    const struct change *ch, int id)
+{
 	char	*why = NULL;
 	int	 i, r;
 
-	for (i = 0; i < s->nshadows; i++) {
-		r = session_apply(s, s->shadow[i], ch, &why);
+	for (i = 0; i < SESSION_SHADOWS; i++) {
+		if (sh[i] == NULL)
+			continue;
+		r = session_apply(s, sh[i], ch, &why);
 		if (r < 0) {
 			log_debug("shadow %s: tick %llu: %s",
 			    s->shadow_policy[i]->name,
 			    (unsigned long long)ch->at, why);
 			free(why);
 			why = NULL;
-		} else if (ch->kind == CHANGE_ADD && r != id)
+		} else if (ch->kind == CHANGE_ADD && id > 0 && r != id)
 			log_warnx("shadow: task %d added as %d", id, r);
 	}
 }
