@@ -181,6 +181,7 @@ for s in p s1 s3; do
 	wait_screen "tick $past of $now" 50 $s ||
 	    bad "$s: not at $past: $(screen $s | head -1)"
 done
+before=$fails
 wait_screen "who ran when" 50 p || bad "w: no timeline"
 screen p | grep -q "no runs kept" &&
     bad "the timeline has no runs at $past: $(screen p | grep 'no runs')"
@@ -188,7 +189,7 @@ for c in 0 1; do
 	screen p | grep -q "^ *CPU$c  *[a-z?]" ||
 	    bad "timeline: no runs on CPU$c: $(screen p | grep "CPU$c")"
 done
-ok "the timeline is drawn at $past"
+[ "$fails" = "$before" ] && ok "the timeline is drawn at $past"
 settled p "$tmp/p.past" || bad "p: the past's screen never settled"
 $tm send-keys -t p F
 wait_field tick "$now" && ok "F: back to the present, $now" ||
