@@ -2257,6 +2257,47 @@ test_timeline_shared(void **state)
 }
 
 /*
+ * The timeline keeps its height while its window moves: the legend's
+ * second row is there or not by the tasks, not by which of them ran in
+ * the window.  Eight CPUs at 200x60, a tick a cell, as the window
+ * passes the first turns (builds and editors) and then the players:
+ * the panels above jumped two rows when the legend's names outgrew one
+ * row (and in a client, when the runs came after w).
+ */
+static void
+test_timeline_steady(void **state)
+{
+	static const long	 ticks[] = { 20, 60, 200, 1000, 3990 };
+	struct model		*m = load("timeline.frame");
+	struct view		 v;
+	char			*d, *p;
+	int			 y, y0 = -1;
+	size_t			 i;
+
+	for (i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
+		m->tick = ticks[i];
+		view_init(&v);
+		v.show_timeline = 1;
+		v.zoom = 1;
+		d = render(m, &v, 200, 60);
+		*strstr(d, "\n--\n") = '\0';
+		assert_non_null(p = strstr(d, "who ran when"));
+		for (y = 0; p > d; p--)
+			y += *p == '\n';
+		if (y0 < 0)
+			y0 = y;
+		if (y != y0) {
+			fputs(d, stderr);
+			fail_msg("tick %ld: the timeline begins on row %d, on "
+			    "row %d at tick %ld (the screen above)", ticks[i],
+			    y, y0, ticks[0]);
+		}
+		free(d);
+	}
+	model_free(m);
+}
+
+/*
  * The room's line at 80x24 (article's question, three choices): each
  * choice whole, or cut after a word with "…", the room the short ones
  * leave going to the long.  A trial's line read "1 Back up, nea 0  2
@@ -3172,6 +3213,7 @@ main(void)
 		cmocka_unit_test(test_compare_stacked),
 		cmocka_unit_test(test_timeline_stairs),
 		cmocka_unit_test(test_timeline_shared),
+		cmocka_unit_test(test_timeline_steady),
 		cmocka_unit_test(test_room_choices),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),

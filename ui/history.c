@@ -54,44 +54,21 @@ history_sample(const struct model *m, struct view *v)
 
 /*
  * Whether the timeline's legend wants a second row: the names of the
- * tasks that ran in its window (a cell of zoom ticks a column from
- * HISTORY_LABEL on) are wider than the screen.  Eight CPUs of three
- * tasks each at 200 columns left video3 and video4 unnamed.
+ * tasks, every one the legend could name, are wider than the screen.
+ * Asked of the tasks, not of those that ran in the window, so the
+ * timeline keeps its height (and the panels above theirs) as
+ * the window moves and when the runs come after a w.  Eight CPUs of
+ * three tasks each at 200 columns left video3 and video4 unnamed on
+ * one row.
  */
 static int
 history_legend_wide(const struct draw *d)
 {
 	const struct model	*m = d->m;
-	const struct mtask	*t;
-	struct runs_run		 run[64];
-	char			*seen;
-	long			 first, end = m->tick, from;
-	size_t			 n, i;
-	int			 zoom, c, width = 1, id;
+	int			 width = 1, i;
 
-	if (m->runs == NULL || m->ntasks == 0)
-		return (0);
-	zoom = d->v->zoom > 0 ? d->v->zoom : HISTORY_ZOOM;
-	first = end - (long)(d->g->w - HISTORY_LABEL) * zoom;
-	seen = xcalloc((size_t)m->ntasks, 1);
-	for (c = 0; c < runs_ncpus(m->runs) && width <= d->g->w; c++) {
-		for (from = first > 0 ? first : 0; from < end;
-		    from = (long)(run[n - 1].from + run[n - 1].n)) {
-			n = runs_get(m->runs, c, (uint64_t)from, (uint64_t)end,
-			    run, 64);
-			if (n == 0)
-				break;
-			for (i = 0; i < n; i++) {
-				if ((t = model_task(m, run[i].task)) == NULL)
-					continue;
-				id = (int)(t - m->tasks);
-				if (!seen[id])
-					width += 3 + (int)strlen(t->name);
-				seen[id] = 1;
-			}
-		}
-	}
-	free(seen);
+	for (i = 0; i < m->ntasks && width <= d->g->w; i++)
+		width += 3 + (int)strlen(m->tasks[i].name);
 	return (width > d->g->w);
 }
 
