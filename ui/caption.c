@@ -302,7 +302,7 @@ caption_frame(struct captions *c, const struct model *m, long now)
 			memset(&c->shown, 0, sizeof c->shown);
 		else if (strcmp(caption_newest(c), m->caption) != 0)
 			caption_push(c, m->caption, 0, m->paused &&
-			    strcmp(m->ask, "open") == 0);
+			    m->ask == MODEL_ASK_OPEN);
 	}
 	if (m->paused && caption_question_now(c, now))
 		return (1);

@@ -32,14 +32,14 @@ keys_clock_send(struct keys_env *e, int paused)
 	v->pause_frames = m->frames;
 	v->pause_replied = -1;
 	if (!paused)
-		return (keys_send(e, PEND_ACTION, "pause", "pause"));
+		return (keys_send(e, PEND_CLOCK, "pause", "pause"));
 	if (m->live)
 		snprintf(what, sizeof what, "resume");
 	else if (model_has_real(m))
 		snprintf(what, sizeof what, "resume: back to the present");
 	else
 		snprintf(what, sizeof what, "resume from tick %ld", m->tick);
-	return (keys_send(e, PEND_ACTION, what, "resume"));
+	return (keys_send(e, PEND_CLOCK, what, "resume"));
 }
 
 /*
@@ -247,7 +247,7 @@ keys_room_answer(struct keys_env *e, int key)
 	char		 cmd[32], what[MODEL_WORD_MAX + 32];
 	int		 n = key - '0';
 
-	if (strcmp(m->ask, "open") != 0 || m->nchoices == 0) {
+	if (m->ask != MODEL_ASK_OPEN || m->nchoices == 0) {
 		draw_message(e->view, 0, "%c: no question is open to answer",
 		    key);
 		return (KEYS_HANDLED | KEYS_REDRAW);

@@ -71,9 +71,7 @@ keys_reply(struct model *m, struct view *v)
 	 * clock does now, even if that is what the frames said before (a
 	 * lesson's question paused it again within a frame).
 	 */
-	if (v->pause_sent != -1 && m->reply_kind == PEND_ACTION &&
-	    (strcmp(m->reply_what, "pause") == 0 ||
-	    strncmp(m->reply_what, "resume", 6) == 0))
+	if (v->pause_sent != -1 && m->reply_kind == PEND_CLOCK)
 		v->pause_replied = m->frames;
 	if (m->reply_ok) {
 		if (v->message_note && v->message[0] != '\0')

@@ -264,7 +264,7 @@ cpus:
 	m->rr = m->stage_rr;
 	m->dropped = m->stage_dropped;
 	memcpy(m->caption, m->stage_caption, sizeof m->caption);
-	memcpy(m->ask, m->stage_ask, sizeof m->ask);
+	m->ask = m->stage_ask;
 	m->part = m->stage_part;
 	m->parts = m->stage_parts;
 	memcpy(m->votes, m->stage_votes, sizeof m->votes);
@@ -272,7 +272,7 @@ cpus:
 	m->nchoices = m->stage_nchoices;
 	memcpy(m->choices, m->stage_choices, sizeof m->choices);
 	/* A question revealed: its tally (none without choices). */
-	if (strcmp(m->ask, "revealed") == 0) {
+	if (m->ask == MODEL_ASK_REVEALED) {
 		m->rnchoices = m->nchoices;
 		memcpy(m->rchoices, m->choices, sizeof m->rchoices);
 		memcpy(m->rvotes, m->votes, sizeof m->rvotes);
@@ -582,8 +582,9 @@ model_frame_ask(struct model *m, struct proto_fields *f)
 	int		 n = 0;
 
 	s = protocol_get(f, KH(ASK));
-	snprintf(m->stage_ask, sizeof m->stage_ask, "%s", s != NULL &&
-	    strcmp(s, "-") != 0 ? s : "");
+	m->stage_ask = s == NULL ? MODEL_ASK_NONE : strcmp(s, "open") == 0 ?
+	    MODEL_ASK_OPEN : strcmp(s, "revealed") == 0 ? MODEL_ASK_REVEALED :
+	    MODEL_ASK_NONE;
 	memset(m->stage_votes, 0, sizeof m->stage_votes);
 	m->stage_nchoices = 0;
 	if ((s = protocol_get(f, KH(VOTES))) == NULL || strcmp(s, "-") == 0)

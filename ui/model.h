@@ -86,6 +86,13 @@ struct mwhy {
 	char		 text[MODEL_TEXT_MAX];
 };
 
+/* A frame's ask= (SPEC.md section 12): the room's question, if any. */
+enum model_ask {
+	MODEL_ASK_NONE,		/* - or none */
+	MODEL_ASK_OPEN,		/* answers taken */
+	MODEL_ASK_REVEALED	/* its answer up, beside the votes */
+};
+
 /* One task as the last frame showed it. */
 struct mtask {
 	int		 id;
@@ -193,6 +200,8 @@ enum model_pend {
 	PEND_READONLY,		/* -r: the server is told, too */
 	PEND_ACTION,		/* sleep, nice, ...: show the outcome */
 	PEND_STEP_EVENT,	/* E: the event it stopped at shows it */
+	PEND_CLOCK,		/* pause, resume: as an action, and the
+				   next frame says what the clock does */
 	PEND_VIEW,		/* the presenter's view: quiet */
 	PEND_SHUTDOWN
 };
@@ -291,11 +300,11 @@ struct model {
 
 	char		 caption[MODEL_TEXT_MAX];
 	/*
-	 * The room's question (SPEC.md section 12): ask "open" (answers
-	 * taken), "revealed" (the answer up, beside the votes) or ""
-	 * (none); its choices' texts and the votes for each, 1-based.
+	 * The room's question (SPEC.md section 12): the status's ask=
+	 * (open: answers taken; revealed: the answer up, beside the
+	 * votes); its choices' texts and the votes for each, 1-based.
 	 */
-	char		 ask[16];
+	enum model_ask	 ask;
 	int		 nchoices;
 	char		 choices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
 	int		 votes[MODEL_CHOICES_MAX + 1];
@@ -346,7 +355,7 @@ struct model {
 	int		 ngone_stage;
 	int		 alloc_gone_stage;
 	char		 stage_caption[MODEL_TEXT_MAX];
-	char		 stage_ask[16];
+	enum model_ask	 stage_ask;
 	int		 stage_nchoices;
 	char		 stage_choices[MODEL_CHOICES_MAX + 1][MODEL_WORD_MAX];
 	int		 stage_votes[MODEL_CHOICES_MAX + 1];

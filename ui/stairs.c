@@ -259,6 +259,7 @@ stairs_reply(struct client *c)
 		break;
 	case PEND_ACTION:
 	case PEND_STEP_EVENT:
+	case PEND_CLOCK:
 		keys_reply(m, &c->v);
 		stairs_redraw(c);
 		break;
