@@ -115,7 +115,6 @@ struct session {
 	int			 ever_real;	/* a real task: no branch */
 	int			 view_only;	/* a replay: no branch but
 						   the feed's own */
-	int			 feeding;	/* making a fed branch */
 
 	/* A replay's changes to make. */
 	const struct change	*feed;
@@ -163,6 +162,7 @@ void		 session_record_change(struct session *,
 void		 session_key_add(struct session *);
 struct tables	*session_ledger(struct session *);
 struct tables	*session_recount(struct session *, uint64_t tick);
+int		 session_branch_as(struct session *, int fed, char **);
 
 /* session-shadow.c */
 void		 session_shadow_tick(struct session *, uint64_t tick);

@@ -271,6 +271,16 @@ session_view_end(struct session *s)
 int
 session_branch(struct session *s, char **cause)
 {
+	return (session_branch_as(s, 0, cause));
+}
+
+/*
+ * session_branch, or (fed 1) a branch a journal fed makes again: a
+ * recording replayed is view-only to its clients, not to its own lines.
+ */
+int
+session_branch_as(struct session *s, int fed, char **cause)
+{
 	struct change	 br;
 	struct tables	*l;
 	uint64_t	 tick;
@@ -283,7 +293,7 @@ session_branch(struct session *s, char **cause)
 		    "view-only");
 		return (-1);
 	}
-	if (s->view_only && !s->feeding) {
+	if (s->view_only && !fed) {
 		*cause = xstrdup("a recording replayed: the past is "
 		    "view-only");
 		return (-1);

@@ -321,13 +321,11 @@ session_feed_due(struct session *s)
 		cause = NULL;
 		if (ch->kind == CHANGE_BRANCH) {
 			/* Back to its tick, as the live session went. */
-			s->feeding = 1;
 			if (session_seek(s, (uint64_t)ch->value, &cause) == 0 &&
-			    session_branch(s, &cause) == 0)
+			    session_branch_as(s, 1, &cause) == 0)
 				now = engine_now(s->e);
 			else
 				session_feed_error(s, ch, now, cause);
-			s->feeding = 0;
 			continue;
 		}
 		/* Made live, so it is made again; say if not. */
