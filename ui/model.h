@@ -300,7 +300,7 @@ struct model {
 
 	char		 caption[MODEL_TEXT_MAX];
 	/*
-	 * The room's question (SPEC.md section 12): the status's ask=
+	 * The room's question (SPEC.md section 12): the frame's ask=
 	 * (open: answers taken; revealed: the answer up, beside the
 	 * votes); its choices' texts and the votes for each, 1-based.
 	 */
