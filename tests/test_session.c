@@ -309,7 +309,8 @@ test_history_bound(void **unused)
  * compare (SPEC.md section 6): a shadow started at tick 0 under cfs,
  * given the script's changes, is the session a fresh run under cfs is
  * (up to the scenario's policy event at 16000); after that event the
- * shadow is still cfs while the enforced engine is o1.  The past shows
+ * shadow is still cfs, its tasks' state untouched, while the enforced
+ * engine is o1.  The past shows
  * its shadow (SPEC.md section 12: from the keyframe's, run on), that of
  * a fresh cfs run there, and refuses compare; a branch starts it again
  * from its tick; compare off drops it.
@@ -346,6 +347,22 @@ test_compare(void **unused)
 	assert_ptr_equal(engine_get_policy(session_shadow(s)),
 	    &engine_policy_cfs);
 	assert_int_equal(engine_now(session_shadow(s)), 17000);
+	/*
+	 * And its tasks kept their cfs state through the event: it is a
+	 * cfs run the event did not touch (the shadow ran that tick under
+	 * o1, then cfs afresh).
+	 */
+	f = new_session_policy(0, &engine_policy_cfs);
+	engine_hold_policy((struct engine *)session_engine(f));
+	run_to(f, 17000);
+	assert_ptr_equal(engine_get_policy(session_engine(f)),
+	    &engine_policy_cfs);
+	a = engine_state(session_shadow(s));
+	b = state(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(f);
 
 	assert_int_equal(session_seek(s, 12000, &cause), 0);
 	assert_non_null(session_shadow(s));

@@ -75,6 +75,7 @@ struct bucket {
 struct engine {
 	struct engine_params		 p;
 	const struct engine_policy	*policy;
+	int				 policy_held;	/* policy events pass */
 	uint64_t			 now;
 	struct engine_env		 env;		/* lent to the policy */
 	char				*rqs;		/* the policy's, per CPU */

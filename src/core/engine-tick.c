@@ -169,6 +169,13 @@ engine_free(struct engine *e)
 	free(e);
 }
 
+/* Keep the policy whatever the scenario's events say (engine.h). */
+void
+engine_hold_policy(struct engine *e)
+{
+	e->policy_held = 1;
+}
+
 /*
  * Switch the policy (SPEC.md section 6): every task keeps its nice,
  * affinity, group, pattern position, sleep and CPU time and starts its
@@ -390,7 +397,7 @@ engine_event_apply(struct engine *e, const struct engine_event *ev)
 		 */
 		if (ev->policy == NULL)
 			rc = -1;
-		else
+		else if (!e->policy_held)
 			engine_set_policy(e, ev->policy);
 		break;
 	}

@@ -472,6 +472,11 @@ struct engine *engine_clone(const struct engine *);
 size_t	engine_memory(const struct engine *);
 /* Switch the policy; every task starts its policy state afresh. */
 void	engine_set_policy(struct engine *, const struct engine_policy *);
+/*
+ * Keep the policy: the scenario's policy events fire but switch nothing
+ * (a shadow, which runs the workload under a policy of its own).
+ */
+void	engine_hold_policy(struct engine *);
 
 /* Setup and live changes.  Each returns 0, or -1 with *cause set. */
 int	engine_group_add(struct engine *, const char *name,

@@ -166,12 +166,10 @@ int		 session_branch_as(struct session *, int fed, char **);
 
 /* session-shadow.c */
 void		 session_shadow_tick(struct session *, uint64_t tick);
-void		 session_shadows_step(struct session *,
+void		 session_shadows_step(
 		     struct engine *const *);
 void		 session_shadows_apply(struct session *,
 		     struct engine *const *, const struct change *, int id);
-void		 session_shadow_change(struct session *, const struct change *,
-		    int id);
 void		 session_shadows_restart(struct session *);
 void		 session_shadows_end(struct session *);
 void		 session_view_shadows_free(struct session *);

@@ -217,12 +217,10 @@ session_seek(struct session *s, uint64_t tick, char **cause)
 			if (session_apply(s, v, ch, &why) < 0)
 				free(why);
 			/* And to the shadows, as session_change does. */
-			if (ch->kind != CHANGE_POLICY)
-				session_shadows_apply(s, s->view_shadow, ch,
-				    0);
+			session_shadows_apply(s, s->view_shadow, ch, 0);
 		}
 		engine_tick(v);
-		session_shadows_step(s, s->view_shadow);
+		session_shadows_step(s->view_shadow);
 	}
 	return (0);
 }
@@ -245,6 +243,7 @@ session_key_shadow(const struct session *s, const struct session_key *k,
 		return (engine_clone(k->shadow[i]));
 	sh = engine_clone(k->e);
 	engine_set_policy(sh, s->shadow_policy[i]);
+	engine_hold_policy(sh);
 	engine_track_changes(sh, NULL);
 	return (sh);
 }

@@ -44,7 +44,7 @@ session_shadow_tick(struct session *s, uint64_t tick)
 {
 	int	i;
 
-	session_shadows_step(s, s->shadow);
+	session_shadows_step(s->shadow);
 	if (s->tallies[0] == NULL)
 		return;
 	tally_tick(s->tallies[0], s->e, tick);
@@ -54,38 +54,27 @@ session_shadow_tick(struct session *s, uint64_t tick)
 
 /*
  * One tick of shadow engines sh (the live ones, or the past's; NULL:
- * none there), each kept under its policy (a policy event of the
- * scenario switches them all in the tick: the shadow goes back).
+ * none there), each under its own policy (engine_hold_policy: the
+ * scenario's policy events switch the enforced engine only).
  */
 void
-session_shadows_step(struct session *s, struct engine *const *sh)
+session_shadows_step(struct engine *const *sh)
 {
 	int	i;
 
 	for (i = 0; i < SESSION_SHADOWS; i++) {
-		if (sh[i] == NULL)
-			continue;
-		engine_tick(sh[i]);
-		if (engine_get_policy(sh[i]) != s->shadow_policy[i])
-			engine_set_policy(sh[i], s->shadow_policy[i]);
+		if (sh[i] != NULL)
+			engine_tick(sh[i]);
 	}
 }
 
 /*
- * A change made to the enforced engine is made to the shadows too, at
- * the same tick.  It may not apply there (a real task seen blocking that
- * a shadow has asleep already): that is how they differ, so it is only
- * logged.  An added task has the same id in all.
- */
-void
-session_shadow_change(struct session *s, const struct change *ch, int id)
-{
-	session_shadows_apply(s, s->shadow, ch, id);
-}
-
-/*
- * The same to shadow engines sh (the live ones, or the past's; NULL:
- * none there); id 0: the id is not known (the past's replay).
+ * A change made to the enforced engine is made to shadow engines sh
+ * too (the live ones, or the past's; NULL: none there), at the same
+ * tick, but a policy change: each keeps its own.  It may not apply
+ * there (a real task seen blocking that a shadow has asleep already):
+ * that is how they differ, so it is only logged.  An added task has the
+ * same id in all; id 0: the id is not known (the past's replay).
  */
 void
 session_shadows_apply(struct session *s, struct engine *const *sh,
@@ -94,6 +83,8 @@ session_shadows_apply(struct session *s, struct engine *const *sh,
 	char	*why = NULL;
 	int	 i, r;
 
+	if (ch->kind == CHANGE_POLICY)
+		return;
 	for (i = 0; i < SESSION_SHADOWS; i++) {
 		if (sh[i] == NULL)
 			continue;
@@ -156,6 +147,7 @@ session_compare_set(struct session *s, const struct engine_policy *const *pol,
 	for (i = 0; i < n; i++) {
 		s->shadow[i] = engine_clone(s->e);
 		engine_set_policy(s->shadow[i], pol[i]);
+		engine_hold_policy(s->shadow[i]);
 		engine_explain(s->shadow[i], s->explain);
 		/* Read whole for its frames: its log would go unread. */
 		engine_track_changes(s->shadow[i], NULL);

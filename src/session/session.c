@@ -464,7 +464,7 @@ session_change(struct session *s, const struct change *ch, char **cause)
 	    s->note != NULL)
 		session_exits(s, c.at);
 	session_seen_update(s, c.kind == CHANGE_ADD ? r : c.task);
-	if (s->nshadows > 0 && c.kind != CHANGE_POLICY)
-		session_shadow_change(s, &c, r);
+	if (s->nshadows > 0)
+		session_shadows_apply(s, s->shadow, &c, r);
 	return (c.kind == CHANGE_ADD ? r : 0);
 }
