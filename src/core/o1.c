@@ -272,19 +272,16 @@ o1_preempt_check(const struct engine_env *env, struct o1_rq *q,
 
 /* --- The class operations. ------------------------------------------ */
 
-/* An empty runqueue. */
+/*
+ * An empty runqueue: zeroed by the core (two empty arrays, the first
+ * active, nothing run), but no expired task's prio yet.
+ */
 static void
 o1_rq_init(const struct engine_env *env, void *rq)
 {
 	struct o1_rq	*q = rq;
 
 	(void)env;
-	prio_array_init(&q->arrays[0]);
-	prio_array_init(&q->arrays[1]);
-	q->active = 0;
-	q->nr = q->curr = q->need_resched = 0;
-	q->run = 0;
-	q->expired_timestamp = 0;
 	q->best_expired_prio = O1_MAX_PRIO;
 }
 

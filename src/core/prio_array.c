@@ -1,19 +1,12 @@
 /*
- * prio_array.c -- the priority array's cold half: set-up, walking the
- * bitmap and the audit (the hot half is inline in prio_array.h).
+ * prio_array.c -- the priority array's cold half: walking the bitmap
+ * and the audit (the hot half is inline in prio_array.h; an array of
+ * zeroes is empty).
  */
-#include <string.h>
 
 #include "cpumask.h"
 #include "prio_array.h"
 #include "xmalloc.h"
-
-/* An empty array. */
-void
-prio_array_init(struct prio_array *a)
-{
-	memset(a, 0, sizeof *a);
-}
 
 /* The next non-empty rank above r, or -1. */
 int

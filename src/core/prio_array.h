@@ -29,7 +29,6 @@ struct prio_array {
 	int		tail[PRIO_NRANKS];
 };
 
-void	prio_array_init(struct prio_array *);
 /* The next non-empty rank above r, or -1. */
 int	prio_array_next(const struct prio_array *, int r);
 /* Who runs after id, queued at rank r, if it left: 0 if none. */
