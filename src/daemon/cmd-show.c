@@ -104,7 +104,7 @@ cmd_table_exec(struct cmd *cmd, struct cmd_ctx *ctx)
 	const struct engine	*e = session_engine(s);
 
 	/* The counts up to the tick shown. */
-	format_table_lines(session_ledger(s), e, &ctx->ti, engine_now(e),
+	format_table_lines(session_tables(s), e, &ctx->ti, engine_now(e),
 	    ctx->out);
 	return (cmd_ok(ctx));
 }

@@ -271,7 +271,7 @@ format_cpu_line(char *buf, size_t len, const struct engine *e,
  * oldest first, with the ticks run on each stair from Base down.  There
  * are as many columns as the task has stairs now, or more if it ran
  * lower before a renice.  The counts are up to tick now, which the
- * line says (now=): the tick shown (session_ledger gives the past's
+ * line says (now=): the tick shown (session_tables gives the past's
  * counts while the past is shown).  descent= is the descent ti is in
  * then: right after a fall-off, one no row counts yet.
  */

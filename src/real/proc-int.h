@@ -173,7 +173,7 @@ struct procs {
 	void			*woke_arg;
 	struct cgroup_pids	*pids;		/* NULL: no pids cgroup */
 	struct proc_event	*ev;		/* NULL: /proc polling */
-	struct proc_krun	*kr;		/* NULL: no switch events */
+	struct proc_kernel	*kr;		/* NULL: no switch events */
 	uint64_t		*tick_ns;	/* procs_tick_ns ring */
 	uint64_t		*tick_of;	/* its ticks (+1; 0: none) */
 	uint64_t		 tick_first;	/* the first stamped, +1 (0: none) */
@@ -251,14 +251,14 @@ void		 proc_spawn_wait(struct procs *);
 int		 proc_status_stopping(const char *);
 
 /* proc-kernel.c */
-void		 proc_krun_create(struct procs *, int);
-void		 proc_krun_free(struct procs *);
-struct proc	*proc_krun_find(struct procs *, pid_t, struct proc_member **);
-void		 proc_krun_switch(struct procs *, int, uint64_t, pid_t, long,
+void		 proc_kernel_create(struct procs *, int);
+void		 proc_kernel_free(struct procs *);
+struct proc	*proc_kernel_find(struct procs *, pid_t, struct proc_member **);
+void		 proc_kernel_switch(struct procs *, int, uint64_t, pid_t, long,
 		    pid_t, int);
-void		 proc_krun_state(struct proc_member *, uint64_t, char);
-void		 proc_krun_lost(struct procs *);
-int		 proc_krun_blocked(struct procs *, struct proc *);
+void		 proc_kernel_state(struct proc_member *, uint64_t, char);
+void		 proc_kernel_lost(struct procs *);
+int		 proc_kernel_blocked(struct procs *, struct proc *);
 
 /* proc-enforce.c */
 void		 proc_enforce_cont(struct procs *, struct proc *);

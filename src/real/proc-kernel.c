@@ -27,7 +27,7 @@
 #include "xmalloc.h"
 
 /* One physical CPU. */
-struct proc_krun_cpu {
+struct proc_kernel_cpu {
 	struct procs_krun	*ring;		/* PROCS_KRUNS; NULL: no run yet */
 	uint64_t		 seq;		/* runs closed so far */
 	struct procs_krun	 open;		/* pid 0: none */
@@ -35,16 +35,16 @@ struct proc_krun_cpu {
 	int			 lost;		/* records lost since */
 };
 
-struct proc_krun {
+struct proc_kernel {
 	int			 ncpu;
-	struct proc_krun_cpu	*cpu;
+	struct proc_kernel_cpu	*cpu;
 };
 
 /* Keep runs for ncpu physical CPUs (the switch events work). */
 void
-proc_krun_create(struct procs *ps, int ncpu)
+proc_kernel_create(struct procs *ps, int ncpu)
 {
-	struct proc_krun	*kr;
+	struct proc_kernel	*kr;
 
 	kr = xcalloc(1, sizeof *kr);
 	kr->ncpu = ncpu;
@@ -54,9 +54,9 @@ proc_krun_create(struct procs *ps, int ncpu)
 
 /* Free the runs. */
 void
-proc_krun_free(struct procs *ps)
+proc_kernel_free(struct procs *ps)
 {
-	struct proc_krun	*kr = ps->kr;
+	struct proc_kernel	*kr = ps->kr;
 	int			 c;
 
 	if (kr == NULL)
@@ -70,7 +70,7 @@ proc_krun_free(struct procs *ps)
 
 /* The live task a thread id belongs to as a member, and the member. */
 struct proc *
-proc_krun_find(struct procs *ps, pid_t pid, struct proc_member **mp)
+proc_kernel_find(struct procs *ps, pid_t pid, struct proc_member **mp)
 {
 	struct proc	*p;
 	int		 i, j;
@@ -92,7 +92,7 @@ proc_krun_find(struct procs *ps, pid_t pid, struct proc_member **mp)
 
 /* A member's state as of ts, unless a later record said otherwise. */
 void
-proc_krun_state(struct proc_member *m, uint64_t ts, char state)
+proc_kernel_state(struct proc_member *m, uint64_t ts, char state)
 {
 	if (m->kstate != 0 && ts < m->kstate_ns)
 		return;
@@ -106,7 +106,7 @@ proc_krun_state(struct proc_member *m, uint64_t ts, char state)
  * for running; TASK_REPORT_MAX, above them all, when preempted ("R+").
  */
 static char
-proc_krun_letter(long st, int *preempted)
+proc_kernel_letter(long st, int *preempted)
 {
 	static const char	letters[] = "SDTtXZPI";
 	int			i;
@@ -125,7 +125,7 @@ proc_krun_letter(long st, int *preempted)
  * next.
  */
 static void
-proc_krun_close(struct proc_krun_cpu *kc, uint64_t ts, char state,
+proc_kernel_close(struct proc_kernel_cpu *kc, uint64_t ts, char state,
     int preempted, pid_t next)
 {
 	struct procs_krun	*r;
@@ -151,11 +151,11 @@ proc_krun_close(struct proc_krun_cpu *kc, uint64_t ts, char state,
  * (the filter names the children on one side or the other).
  */
 void
-proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
+proc_kernel_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
     long prev_state, pid_t next, int prio)
 {
-	struct proc_krun	*kr = ps->kr;
-	struct proc_krun_cpu	*kc;
+	struct proc_kernel	*kr = ps->kr;
+	struct proc_kernel_cpu	*kc;
 	struct proc_member	*m;
 	struct proc		*p;
 	char			 st;
@@ -165,9 +165,9 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 	if (kr == NULL || cpu < 0 || cpu >= kr->ncpu)
 		return;
 	kc = &kr->cpu[cpu];
-	st = proc_krun_letter(prev_state, &pre);
-	if (prev > 0 && (p = proc_krun_find(ps, prev, &m)) != NULL) {
-		proc_krun_state(m, ts, st == 'R' ? 'r' : st);
+	st = proc_kernel_letter(prev_state, &pre);
+	if (prev > 0 && (p = proc_kernel_find(ps, prev, &m)) != NULL) {
+		proc_kernel_state(m, ts, st == 'R' ? 'r' : st);
 		/*
 		 * Blocked: the next observe may tell the engine.  The record
 		 * names the main thread; of a process of several, it is no
@@ -178,16 +178,16 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 		    (proc_sample_threads(m) == 1 || proc_sample_blocked(p))) {
 			ps->ev_news = 1;
 			if (p->picked && (m->threads > 1 ||
-			    proc_krun_blocked(ps, p) == 1))
+			    proc_kernel_blocked(ps, p) == 1))
 				ps->ev_early = 2;
 		}
 	}
 	/* Its run ends (a reaped task's too: no lookup). */
 	if (prev > 0 && kc->open.pid == prev && ts >= kc->open.from_ns)
-		proc_krun_close(kc, ts, st, pre, next);
-	if (next <= 0 || (p = proc_krun_find(ps, next, &m)) == NULL)
+		proc_kernel_close(kc, ts, st, pre, next);
+	if (next <= 0 || (p = proc_kernel_find(ps, next, &m)) == NULL)
 		return;
-	proc_krun_state(m, ts, 'r');
+	proc_kernel_state(m, ts, 'r');
 	if (kc->open.pid == next || ts < kc->last_to)
 		return;		/* a copy, from two sets' overlap */
 	/* One open already: its switch-out was lost, its end unknown. */
@@ -203,7 +203,7 @@ proc_krun_switch(struct procs *ps, int cpu, uint64_t ts, pid_t prev,
 
 /* Records were lost: what was said of the members may be stale. */
 void
-proc_krun_lost(struct procs *ps)
+proc_kernel_lost(struct procs *ps)
 {
 	struct proc	*p;
 	int		 i, j, c;
@@ -231,7 +231,7 @@ proc_krun_lost(struct procs *ps)
  * /proc then.
  */
 int
-proc_krun_blocked(struct procs *ps, struct proc *p)
+proc_kernel_blocked(struct procs *ps, struct proc *p)
 {
 	int	i, blocked = 0;
 
@@ -281,7 +281,7 @@ size_t
 procs_kernel_runs(struct procs *ps, int cpu, uint64_t *cursor,
     struct procs_krun *out, size_t max)
 {
-	struct proc_krun_cpu	*kc;
+	struct proc_kernel_cpu	*kc;
 	uint64_t		 s, oldest;
 	size_t			 n = 0;
 
@@ -305,7 +305,7 @@ procs_kernel_runs(struct procs *ps, int cpu, uint64_t *cursor,
 int
 procs_kernel_running(struct procs *ps, int cpu, struct procs_krun *run)
 {
-	struct proc_krun_cpu	*kc;
+	struct proc_kernel_cpu	*kc;
 
 	if (ps->kr == NULL || cpu < 0 || cpu >= ps->kr->ncpu)
 		return (0);

@@ -155,7 +155,7 @@ procs_create(const struct engine *e, const struct procs_config *conf,
 	else if (proc_event_start(ps, &proc_wake_calls, &why) == 0) {
 		/* Their switch records make the kernel's runs (proc-kernel.c). */
 		if (ps->ev->has_switch)
-			proc_krun_create(ps, ps->ev->ncpu);
+			proc_kernel_create(ps, ps->ev->ncpu);
 		if (proc_event_switch_why(ps) == NULL)
 			log_info("observe: events (sched_waking and "
 			    "sched_switch, perf_event_open)");
@@ -218,7 +218,7 @@ procs_free(struct procs *ps)
 		    (unsigned long long)own99 / 1000);
 	}
 	proc_event_stop(ps);
-	proc_krun_free(ps);
+	proc_kernel_free(ps);
 	cgroup_free(ps->cg);
 	cgroup_pids_free(ps->pids);
 	for (i = 1; i < ps->nt; i++) {

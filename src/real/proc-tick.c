@@ -81,7 +81,7 @@ procs_observe(struct procs *ps)
 			 */
 			blocked = -1;
 			if (!ps->ev_lost && !look)
-				blocked = proc_krun_blocked(ps, p);
+				blocked = proc_kernel_blocked(ps, p);
 			if (blocked == -1)
 				blocked = proc_sample_blocked(p);
 			else if (blocked)
@@ -125,7 +125,7 @@ procs_observe(struct procs *ps)
 			 * with the wake): the engine hears of that at the next
 			 * tick, which a sleeping clock must not sleep past.
 			 */
-			if (proc_krun_blocked(ps, p) == 1)
+			if (proc_kernel_blocked(ps, p) == 1)
 				ps->ev_news = 1;
 		}
 		continue;

@@ -25,10 +25,10 @@ proc_wake_record(struct procs *ps, pid_t pid, uint64_t ts)
 	struct proc		*p;
 	struct proc_member	*m;
 
-	if ((p = proc_krun_find(ps, pid, &m)) == NULL)
+	if ((p = proc_kernel_find(ps, pid, &m)) == NULL)
 		return;
 	ps->evstats.wakeups++;
-	proc_krun_state(m, ts, 'r');
+	proc_kernel_state(m, ts, 'r');
 	if (p->stopped) {
 		/*
 		 * Held, and woken after our stop: a SIGCONT from outside, a
@@ -50,8 +50,8 @@ proc_wake_record(struct procs *ps, pid_t pid, uint64_t ts)
 /* Where the rings' records go (proc_event_start). */
 const struct proc_ring_calls proc_wake_calls = {
 	proc_wake_record,	/* a sched_waking */
-	proc_krun_switch,	/* a sched_switch */
-	proc_krun_lost		/* records lost */
+	proc_kernel_switch,	/* a sched_switch */
+	proc_kernel_lost		/* records lost */
 };
 
 /*

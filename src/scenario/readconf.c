@@ -41,7 +41,7 @@
 #include "number.h"
 #include "xmalloc.h"
 
-#define CONFFILE_QUOTE_MAX	40	/* characters of input in a message */
+#define READCONF_QUOTE_MAX	40	/* characters of input in a message */
 
 /* A run of the spliced text's lines, from one file. */
 struct readconf_seg {
@@ -163,22 +163,6 @@ readconf_open_why(const char *path, const char **why)
 	return (fd);
 }
 
-/*
- * Open path for reading if it is a regular file (O_NONBLOCK is left set;
- * it changes nothing for a regular file): the fd, or -1 with *cause
- * "PATH: why".  Any command that reads a file a user names uses this.
- */
-int
-readconf_open(const char *path, char **cause)
-{
-	const char	*why;
-	int		 fd;
-
-	if ((fd = readconf_open_why(path, &why)) == -1)
-		*cause = xasprintf("%s: %s", path, why);
-	return (fd);
-}
-
 /* Read a regular file whole (NUL-ended); NULL with *why. */
 static char *
 readconf_slurp_why(const char *path, size_t *lenp, const char **why)
@@ -192,20 +176,20 @@ readconf_slurp_why(const char *path, size_t *lenp, const char **why)
 	if ((fd = readconf_open_why(path, why)) == -1)
 		return (NULL);
 	/* Too large by its size: refused before a byte is read. */
-	if (fstat(fd, &st) == 0 && st.st_size > (off_t)CONFFILE_MAX_SIZE) {
+	if (fstat(fd, &st) == 0 && st.st_size > (off_t)READCONF_MAX_SIZE) {
 		*why = "larger than 64 MiB";
 		goto fail;
 	}
 	for (;;) {
-		if (len > CONFFILE_MAX_SIZE) {
+		if (len > READCONF_MAX_SIZE) {
 			*why = "larger than 64 MiB";
 			goto fail;
 		}
-		/* Room for at most CONFFILE_MAX_SIZE + 1 bytes and the NUL. */
+		/* Room for at most READCONF_MAX_SIZE + 1 bytes and the NUL. */
 		if (len + 1 >= size) {
 			size = size == 0 ? 8192 : size * 2;
-			if (size > CONFFILE_MAX_SIZE + 2)
-				size = CONFFILE_MAX_SIZE + 2;
+			if (size > READCONF_MAX_SIZE + 2)
+				size = READCONF_MAX_SIZE + 2;
 			buf = xrealloc(buf, size);
 		}
 		n = read(fd, buf + len, size - len - 1);
@@ -297,17 +281,17 @@ readconf_include(struct readconf_ctx *ctx, const char *label, int line,
 	size_t			 len;
 	int			 shown, rc;
 
-	more = namelen > CONFFILE_QUOTE_MAX ? "..." : "";
-	shown = namelen > CONFFILE_QUOTE_MAX ? CONFFILE_QUOTE_MAX :
+	more = namelen > READCONF_QUOTE_MAX ? "..." : "";
+	shown = namelen > READCONF_QUOTE_MAX ? READCONF_QUOTE_MAX :
 	    (int)namelen;
-	if (depth >= CONFFILE_MAX_DEPTH)
+	if (depth >= READCONF_MAX_DEPTH)
 		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "nested more than %d deep", shown, name, more,
-		    CONFFILE_MAX_DEPTH));
-	if (++ctx->nfiles > CONFFILE_MAX_FILES)
+		    READCONF_MAX_DEPTH));
+	if (++ctx->nfiles > READCONF_MAX_FILES)
 		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "more than %d files", shown, name, more,
-		    CONFFILE_MAX_FILES));
+		    READCONF_MAX_FILES));
 	file = xstrndup(name, namelen);
 	if (*file != '/' && dir != NULL)
 		path = xasprintf("%s/%s", dir, file);
@@ -319,7 +303,7 @@ readconf_include(struct readconf_ctx *ctx, const char *label, int line,
 		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
 		    "%s", shown, name, more, why));
 	}
-	if (len > CONFFILE_MAX_SIZE - ctx->total) {
+	if (len > READCONF_MAX_SIZE - ctx->total) {
 		free(text);
 		free(path);
 		return (readconf_error(ctx, label, line, "@include \"%.*s%s\": "
@@ -374,10 +358,10 @@ readconf_number(struct readconf_ctx *ctx, const char *label, int line,
 		limit++;
 	if (!over && v <= limit)
 		return (0);
-	shown = n > CONFFILE_QUOTE_MAX ? CONFFILE_QUOTE_MAX : (int)n;
-	more = n > CONFFILE_QUOTE_MAX ? "..." : "";
-	if (keylen > CONFFILE_QUOTE_MAX)
-		keylen = CONFFILE_QUOTE_MAX;
+	shown = n > READCONF_QUOTE_MAX ? READCONF_QUOTE_MAX : (int)n;
+	more = n > READCONF_QUOTE_MAX ? "..." : "";
+	if (keylen > READCONF_QUOTE_MAX)
+		keylen = READCONF_QUOTE_MAX;
 	if (wide)
 		return (readconf_error(ctx, label, line, "%.*s%s%.*s%s: does "
 		    "not fit in a 64-bit integer", (int)keylen, key,

@@ -18,11 +18,10 @@
 
 #include <libconfig.h>
 
-#define CONFFILE_MAX_SIZE	(64u << 20)	/* bytes in one file */
-#define CONFFILE_MAX_DEPTH	10		/* @include nesting */
-#define CONFFILE_MAX_FILES	256		/* files in one read */
+#define READCONF_MAX_SIZE	(64u << 20)	/* bytes in one file */
+#define READCONF_MAX_DEPTH	10		/* @include nesting */
+#define READCONF_MAX_FILES	256		/* files in one read */
 
-int	readconf_open(const char *path, char **cause);
 char   *readconf_slurp(const char *path, size_t *len, char **cause);
 /* With text (or spliced): the text parsed, every @include spliced in. */
 int	readconf_read(config_t *, const char *path, char **text,

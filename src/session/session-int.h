@@ -74,8 +74,8 @@ struct session {
 	struct runs		*runs;		/* what each CPU ran */
 	int			 tables_rows;
 	/* The table counts of the past shown (view), counted again. */
-	struct tables		*view_ledger;
-	uint64_t		 view_ledger_tick;
+	struct tables		*view_tables;
+	uint64_t		 view_tables_tick;
 
 	/* The caller's narration and exit reasons (session_setup). */
 	void		(*note)(void *, uint64_t, const char *);
@@ -160,7 +160,7 @@ void		 session_record_change(struct session *,
 
 /* session-rewind.c */
 void		 session_key_add(struct session *);
-struct tables	*session_ledger(struct session *);
+struct tables	*session_tables(struct session *);
 struct tables	*session_recount(struct session *, uint64_t tick);
 int		 session_branch_as(struct session *, int fed, char **);
 

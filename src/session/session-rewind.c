@@ -138,17 +138,17 @@ session_recount(struct session *s, uint64_t tick)
  * or while the past is shown its own, counted again once per tick shown.
  */
 struct tables *
-session_ledger(struct session *s)
+session_tables(struct session *s)
 {
 	if (s->view == NULL || s->tables == NULL)
 		return (s->tables);
-	if (s->view_ledger == NULL ||
-	    s->view_ledger_tick != engine_now(s->view)) {
-		tables_free(s->view_ledger);
-		s->view_ledger = session_recount(s, engine_now(s->view));
-		s->view_ledger_tick = engine_now(s->view);
+	if (s->view_tables == NULL ||
+	    s->view_tables_tick != engine_now(s->view)) {
+		tables_free(s->view_tables);
+		s->view_tables = session_recount(s, engine_now(s->view));
+		s->view_tables_tick = engine_now(s->view);
 	}
-	return (s->view_ledger);
+	return (s->view_tables);
 }
 
 /*
@@ -255,8 +255,8 @@ session_view_end(struct session *s)
 	engine_free(s->view);
 	s->view = NULL;
 	session_view_shadows_free(s);
-	tables_free(s->view_ledger);
-	s->view_ledger = NULL;
+	tables_free(s->view_tables);
+	s->view_tables = NULL;
 }
 
 /*
@@ -299,8 +299,8 @@ session_branch_as(struct session *s, int fed, char **cause)
 	}
 	tick = engine_now(s->view);
 	if (s->tables != NULL) {
-		l = session_ledger(s);		/* the past's */
-		s->view_ledger = NULL;
+		l = session_tables(s);		/* the past's */
+		s->view_tables = NULL;
 		tables_free(s->tables);
 		s->tables = l;
 	}

@@ -119,7 +119,7 @@ session_free(struct session *s)
 	free(s->seen);
 	tables_free(s->tables);
 	runs_free(s->runs);
-	tables_free(s->view_ledger);
+	tables_free(s->view_tables);
 	engine_free(s->e);
 	free(s->label);
 	free(s->name);

@@ -87,7 +87,7 @@ const char *session_name(const struct session *);	/* scenario's name */
 const char *session_label(const struct session *);	/* file or built-in */
 const char *session_description(const struct session *);
 /* The table counts of the tick shown (the past's too); NULL: none. */
-struct tables *session_ledger(struct session *);
+struct tables *session_tables(struct session *);
 /* What each CPU ran over the last few seconds of the present (runs.h). */
 const struct runs *session_runs(const struct session *);
 /* A task's id by name or decimal id, 0 if none. */

@@ -1,7 +1,7 @@
 /*
  * fields.c -- the protocol's data lines, field by field (fields.h): the one
  * place a line's keys, their types and their order are written.  The
- * daemon formats from these tables (protocol.c, tables.c) and the client
+ * daemon formats from these tables (protocol.c, daemon/format.c) and the client
  * parses with them (ui/model.c); docs/PROTOCOL.md describes the same.
  */
 #include <string.h>
