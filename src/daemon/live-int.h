@@ -53,8 +53,8 @@ struct live {
 	void			*loaded_arg;
 	/*
 	 * The room (SPEC.md section 12): the question asked (its event,
-	 * open until the resume that reveals it, then revealed until the
-	 * next lesson event), a number that tells one question from the
+	 * open until the resume or step that reveals it, then revealed
+	 * until the next lesson event), a number that tells one question from the
 	 * next (a connection's vote counts for that one only), the votes
 	 * per choice, and them as status and frames say them.
 	 */

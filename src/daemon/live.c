@@ -313,12 +313,12 @@ live_pause(struct live *l, const char *why)
  * A lesson event fired in the tick just run (SPEC.md section 7).  A
  * caption, a pause's text and an ask's question are narrated with their
  * text (`caption: TEXT`, `question: TEXT`; the answer, `answer: TEXT`,
- * at the resume that shows it), so a client can hold each on screen and
- * keep them in its event log, though the next may follow in a few ms of
- * ticks.  A pause or an ask stops the clock (the engine made its text
- * the caption; an ask's answer waits for the next resume: live_resume),
- * a speed event sets the speed, a mark (a chapter) and a policy switch
- * are narrated.  The pacer stops running ticks when the clock pauses or
+ * at the resume or step that shows it), so a client can hold each on
+ * screen and keep them in its event log, though the next may follow in
+ * a few ms of ticks.  A pause or an ask stops the clock (the engine made
+ * its text the caption; an ask's answer waits for the clock to go on:
+ * live_room_go_on), a speed event sets the speed, a mark (a chapter)
+ * and a policy switch are narrated.  The pacer stops running ticks when the clock pauses or
  * changes speed.  tick: the tick it fired at.
  */
 static void
@@ -525,6 +525,7 @@ live_go_on(struct live *l)
 	live_room_go_on(l);
 }
 
+/* resume: the clock runs on, from the past shown or a question. */
 void
 live_resume(struct live *l)
 {

@@ -38,12 +38,6 @@ struct journal_header {
 	const char		*policy;	/* policy name at tick 0 */
 };
 
-/*
- * A journal as read (one part of its file): the header, the changes in
- * file order (each with its own storage for name and pattern), and the
- * end tick.  Everything
- * is owned by the journal; journal_free() frees it.
- */
 /* One part of a file, without its changes: what `parts` says of it. */
 struct journal_part {
 	char			*scenario;
@@ -53,6 +47,13 @@ struct journal_part {
 	size_t			 nchanges;
 	uint64_t		 end;
 };
+
+/*
+ * A journal as read (one part of its file): the header, the changes in
+ * file order (each with its own storage for name and pattern), the end
+ * tick, and every part's summary.  Everything is owned by the journal;
+ * journal_free() frees it.
+ */
 
 struct journal {
 	struct journal_header	 header;
