@@ -777,7 +777,7 @@ journal_parse_part(const char *text, size_t len, const char *label, int want,
 	size_t			 ntext = 0, text_len = 0, text_size = 0, n;
 	size_t			 size = 0;
 	long long		 v;
-	int			 state = 0, ended = 0, nparts = 1;
+	int			 state = 0, ended = 0;
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.label = label;
@@ -825,7 +825,7 @@ journal_parse_part(const char *text, size_t len, const char *label, int want,
 				goto fail;
 			}
 			journal_next_part(&ctx, want, &kept);
-			ctx.j->part = ++nparts;
+			ctx.j->part = ctx.nparts + 1;
 			state = 0;
 			ended = 0;
 			ntext = text_len = text_size = 0;
@@ -905,10 +905,10 @@ journal_parse_part(const char *text, size_t len, const char *label, int want,
 	if (kept == NULL) {
 		journal_parts_free(ctx.parts, ctx.nparts);
 		*cause = xasprintf("%s: no part %d (the journal has %d part%s)",
-		    label, want, nparts, nparts == 1 ? "" : "s");
+		    label, want, ctx.nparts, ctx.nparts == 1 ? "" : "s");
 		return (NULL);
 	}
-	kept->nparts = nparts;
+	kept->nparts = ctx.nparts;
 	kept->parts = ctx.parts;
 	return (kept);
 fail:
