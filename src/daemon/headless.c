@@ -61,7 +61,6 @@ struct headless_run {
 	FILE		*trace;
 	struct perfetto	*perfetto;
 	const struct engine_policy *policy;
-	int		 summary;	/* a replay's summary at the end */
 };
 
 static const char headless_usage_text[] =
@@ -469,6 +468,14 @@ headless_replay_setup(struct headless_opts *o, struct journal **jp,
 	return (0);
 }
 
+/* Whether the options ask for no output: no trace, table, why or file. */
+static int
+headless_quiet(const struct headless_opts *o)
+{
+	return (o->trace == NULL && o->table == NULL && o->perfetto == NULL &&
+	    !o->explain);
+}
+
 /*
  * A replay with nothing to write: what the journal holds (each part: its
  * scenario, engine, policy, changes and last tick), then the part run,
@@ -544,8 +551,7 @@ headless_main(int argc, char **argv)
 	else
 		run.policy = &engine_policy_staircase;
 	/* Asked for no output at all: the summary of --compare, one policy. */
-	if (o.compare == NULL && o.replay == NULL && o.trace == NULL &&
-	    o.table == NULL && o.perfetto == NULL && !o.explain)
+	if (o.compare == NULL && o.replay == NULL && headless_quiet(&o))
 		o.compare = run.policy->name;
 	if (o.compare != NULL) {
 		headless_setup_plain(&set, sc, &p, run.policy);
@@ -592,11 +598,6 @@ headless_main(int argc, char **argv)
 		    o.replay);
 	if (o.explain)
 		session_explain(run.s, 1);
-	/* A replay asked for nothing: its summary. */
-	if (j != NULL && o.trace == NULL && o.table == NULL &&
-	    o.perfetto == NULL && !o.explain) {
-		run.summary = 1;
-	}
 	if (o.table != NULL) {
 		run.table_id = session_task_find(run.s, o.table);
 		engine_task_info(run.e, run.table_id, &ti);
@@ -640,7 +641,8 @@ headless_main(int argc, char **argv)
 		if (o.explain)
 			headless_explain(&run, t);
 	}
-	if (run.summary)
+	/* A replay asked for nothing: its summary. */
+	if (j != NULL && headless_quiet(&o))
 		headless_summary(&o, j, &run, nrun);
 
 	if (run.trace != NULL) {
