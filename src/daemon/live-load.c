@@ -297,6 +297,20 @@ live_compare(struct live *l, const struct engine_policy *const *pol, int n,
 }
 
 /*
+ * A recording replayed takes no load (1, with *cause saying what does
+ * move it: `part N`); 0 otherwise.
+ */
+static int
+live_replaying(const struct live *l, char **cause)
+{
+	if (l->replay == NULL)
+		return (0);
+	*cause = xasprintf("replaying a recording: `part N` moves between "
+	    "its %d parts", l->replay_j->nparts);
+	return (1);
+}
+
+/*
  * `load`: end the current session (its journal's end line written, real
  * children killed and reaped, cgroups removed) and start the scenario
  * name at tick 0, paused (SPEC.md section 7, amended: the presenter
@@ -309,11 +323,8 @@ live_switch(struct live *l, const char *name, int run, char **cause)
 {
 	struct session	*s;
 
-	if (l->replay != NULL) {
-		*cause = xasprintf("replaying a recording: `part N` moves "
-		    "between its %d parts", l->replay_j->nparts);
+	if (live_replaying(l, cause))
 		return (-1);
-	}
 	/* A bare name is a scenario's, never a file of our directory. */
 	if ((s = live_session_new(l, name, 0, cause)) == NULL)
 		return (-1);
@@ -390,11 +401,8 @@ int
 live_load_client(struct live *l, const char *name, int run,
     struct pacer_wait *w, char **cause)
 {
-	if (l->replay != NULL) {
-		*cause = xasprintf("replaying a recording: `part N` moves "
-		    "between its %d parts", l->replay_j->nparts);
+	if (live_replaying(l, cause))
 		return (-1);
-	}
 	l->load_run = run;
 	if (l->loader == NULL)
 		l->loader = loader_create(l->base, l->catalog, live_loaded, l);
