@@ -82,15 +82,20 @@ compare_side(struct draw *d, struct grid *dst, const struct model *m,
 }
 
 /*
- * The shadow side's view: the enforced side's, just laid out, so that
- * it keeps the same layout (panels a row, scrolling) while it shows all
- * it must, and chooses its own when not.
+ * The shadow side's view: the enforced side's, as laid out at its last
+ * draw (the shadows' rows are drawn before its own), for the rows the
+ * shadow's CPUs have (avail), so that it keeps the same layout (panels
+ * a row, scrolling) while it shows all it must, and chooses its own
+ * when not.  Asked for the enforced side's rows, it chose afresh at
+ * every frame.
  */
 static void
-compare_view(struct view *sv, const struct view *v, const struct model *sh)
+compare_view(struct view *sv, const struct view *v, const struct model *sh,
+    int avail)
 {
 	*sv = *v;
 	sv->layout_frames = sh->frames;
+	sv->layout_h = avail;
 }
 
 /* The columns of sides: two side by side when wide enough, else one. */
@@ -152,7 +157,7 @@ compare_row(struct draw *d, struct grid *rg, int r, int cols, int n,
 		if (i == 0)
 			a = compare_side(d, rg, m, d->v, title, x, sw, avail);
 		else {
-			compare_view(&sv, d->v, sm);
+			compare_view(&sv, d->v, sm, avail - 1);
 			a = compare_side(d, rg, sm, &sv, title, x, sw, avail);
 		}
 		if (a > most)
