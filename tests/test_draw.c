@@ -2298,6 +2298,57 @@ test_timeline_steady(void **state)
 }
 
 /*
+ * A cell of 200 ticks with more than 32 runs shows the task that ran
+ * most of it: 32 one-tick runs of t1 and t2, then t3's two-tick runs
+ * between t4's one-tick ones (t3: 112 ticks of 200); t5, selected,
+ * runs after it.  Each cell read its own runs, 32 at most, and showed
+ * t1 or t2.
+ */
+static void
+test_timeline_crowded(void **state)
+{
+	static const char *const head[] = {
+		"stairs 2 0.1.0",
+		"frame tick=400 cpus=1 tasks=5 paused=1 speed=1 rr=10 "
+		    "dropped=0",
+		"cpu id=0 task=5 nr=5 rank=120 iter=1 left=4",
+	};
+	struct model	*m = model_create();
+	struct view	 v;
+	char		 line[4096], *p;
+	int		 ids[200 - 6], i;
+	long		 first;
+
+	for (i = 0; i < 3; i++)
+		model_feed(m, head[i]);
+	for (i = 1; i <= 5; i++) {
+		snprintf(line, sizeof line, "task id=%d name=t%d kind=sim "
+		    "pid=- nice=0 cpu=0 rank=120 iter=1 left=4 state=%s "
+		    "ran=100 cputime=- cpus=0 group=- exit=-", i, i,
+		    i == 5 ? "running" : "runnable");
+		model_feed(m, line);
+	}
+	p = line + snprintf(line, sizeof line, "runs cpu=0 from=0 ");
+	for (i = 0; i < 16; i++)
+		p += sprintf(p, "1:120*1,2:120*1,");
+	for (i = 0; i < 56; i++)
+		p += sprintf(p, "3:120*2,4:120*1,");
+	sprintf(p, "5:120*200");
+	assert_int_equal(model_feed(m, line), MODEL_NOTHING);
+	assert_int_equal(model_feed(m, "end"), MODEL_FRAME);
+	view_init(&v);
+	v.selected = 5;		/* it did not run there */
+	v.zoom = 200;
+	timeline_ids(m, &v, 200, 60, 0, ids, &first);
+	/* Ticks 0..199 are the last cell but one. */
+	assert_int_equal(first + 192L * 200, 0);
+	if (ids[192] != 3)
+		fail_msg("ticks 0..199 show task %d, not t3 (112 of its "
+		    "ticks)", ids[192]);
+	model_free(m);
+}
+
+/*
  * The room's line at 80x24 (article's question, three choices): each
  * choice whole, or cut after a word with "…", the room the short ones
  * leave going to the long.  A trial's line read "1 Back up, nea 0  2
@@ -3214,6 +3265,7 @@ main(void)
 		cmocka_unit_test(test_timeline_stairs),
 		cmocka_unit_test(test_timeline_shared),
 		cmocka_unit_test(test_timeline_steady),
+		cmocka_unit_test(test_timeline_crowded),
 		cmocka_unit_test(test_room_choices),
 		cmocka_unit_test(test_title_sleeping),
 		cmocka_unit_test(test_history_past),

@@ -8,9 +8,10 @@
  *
  * The timeline and the rank line come from the frames' runs lines
  * (docs/PROTOCOL.md, "Runs"), which say exactly what each CPU ran at
- * each tick; the model keeps them in a struct runs (src/runs.c).  A
- * cell of the timeline covers `zoom` ticks (z and Z change it) and shows
- * the task that ran most of them.  Sleeps are known from the frames:
+ * each tick; the model keeps them in a struct runs (src/wire/runs.c).
+ * A cell of the timeline covers `zoom` ticks (z and Z change it) and
+ * shows a short turn there, the selected task, or the task that ran
+ * most of them (history_strip).  Sleeps are known from the frames:
  * the selected task's state at each frame (history_sample), so a sleep
  * shorter than a frame may be missed, and from the climbs (a staircase
  * task only ranks up after a sleep).  Pure: into a grid.
@@ -30,7 +31,7 @@
 
 #define HISTORY_SAMPLES	512	/* as view->samples */
 #define HISTORY_LABEL	6	/* "CPU12 " */
-#define HISTORY_NONE	INT_MIN	/* history_cell: no tick kept */
+#define HISTORY_NONE	INT_MIN	/* a strip's cell: no tick kept */
 
 /* The letters tasks are drawn with, in order of id within the window. */
 static const char history_letters[] =
@@ -227,41 +228,72 @@ history_pair_pick(const struct hpair *p, int prev)
 }
 
 /*
- * Ticks [t0, t1) of cpu into c: the two tasks that ran most there,
- * whether another ran too, whether the selected task (sel) did.
+ * The cell a strip's walk is in: the ticks each task ran there so far
+ * (the tasks past HISTORY_CELL_TASKS are not counted).
  */
-static void
-history_cell(const struct runs *r, int cpu, long t0, long t1, int sel,
-    struct hcell *c)
-{
-	struct runs_run	 run[32];
-	int		 task[32];
-	uint64_t	 n[32];
-	size_t		 nrun, i;
-	int		 k, ntask = 0;
+#define HISTORY_CELL_TASKS	32
+struct hacc {
+	int		 x;		/* the cell, -1 none */
+	int		 ntask;
+	int		 task[HISTORY_CELL_TASKS];
+	uint64_t	 n[HISTORY_CELL_TASKS];
+};
 
-	memset(c, 0, sizeof *c);
-	c->most.task[0] = c->most.task[1] = HISTORY_NONE;
-	c->claim = c->most;
-	if (r == NULL || t1 <= 0 || cpu >= runs_ncpus(r))
+/* The walk left cell a->x: its two tasks that ran most, whether mixed. */
+static void
+history_acc_end(struct hacc *a, struct hcell *cells)
+{
+	int	k;
+
+	if (a->x < 0)
 		return;
-	if (t0 < 0)
-		t0 = 0;
-	nrun = runs_get(r, cpu, (uint64_t)t0, (uint64_t)t1, run, 32);
-	for (i = 0; i < nrun; i++) {
-		for (k = 0; k < ntask && task[k] != run[i].task; k++)
-			;
-		if (k == ntask) {
-			task[ntask] = run[i].task;
-			n[ntask++] = 0;
-		}
-		n[k] += run[i].n;
-		if (run[i].task == sel && sel > 0)
-			c->sel = 1;
+	cells[a->x].mixed = a->ntask > 1;
+	for (k = 0; k < a->ntask; k++)
+		history_pair_add(&cells[a->x].most, a->task[k], a->n[k]);
+	a->x = -1;
+	a->ntask = 0;
+}
+
+/* Task ran n ticks in cell x (the selected one, sel, marks it). */
+static void
+history_acc_add(struct hacc *a, struct hcell *cells, int x, int task,
+    uint64_t n, int sel)
+{
+	int	k;
+
+	if (x != a->x) {
+		history_acc_end(a, cells);
+		a->x = x;
 	}
-	c->mixed = ntask > 1;
-	for (k = 0; k < ntask; k++)
-		history_pair_add(&c->most, task[k], n[k]);
+	for (k = 0; k < a->ntask && a->task[k] != task; k++)
+		;
+	if (k == a->ntask) {
+		if (k == HISTORY_CELL_TASKS)
+			return;
+		a->task[a->ntask] = task;
+		a->n[a->ntask++] = 0;
+	}
+	a->n[k] += n;
+	if (task == sel && sel > 0)
+		cells[x].sel = 1;
+}
+
+/* A run [from, from + n) of task, cut at the cells' edges, into them. */
+static void
+history_run_cells(struct hacc *a, struct hcell *cells, int ncells,
+    long first, int zoom, const struct runs_run *run, int sel)
+{
+	long	pos = (long)run->from, end = pos + (long)run->n, x, stop;
+
+	for (; pos < end; pos = stop) {
+		x = (pos - first) / zoom;
+		stop = first + (x + 1) * zoom;
+		if (stop > end)
+			stop = end;
+		if (x >= 0 && x < ncells)
+			history_acc_add(a, cells, (int)x, run->task,
+			    (uint64_t)(stop - pos), sel);
+	}
 }
 
 /*
@@ -313,27 +345,36 @@ history_strip(const struct runs *r, int cpu, long first, int zoom,
     int ncells, int sel, int *task, char *mixed)
 {
 	struct hcell	*cells;
+	struct hacc	 acc;
 	struct runs_run	 run[64];
 	long		 start, end, from, tfrom = 0, tn = 0;
 	size_t		 n, i;
 	int		 x, prev = HISTORY_NONE, cur = HISTORY_NONE;
 
 	cells = xcalloc(ncells, sizeof *cells);
-	for (x = 0; x < ncells; x++)
-		history_cell(r, cpu, first + (long)x * zoom,
-		    first + (long)(x + 1) * zoom, sel, &cells[x]);
+	for (x = 0; x < ncells; x++) {
+		cells[x].most.task[0] = cells[x].most.task[1] = HISTORY_NONE;
+		cells[x].claim = cells[x].most;
+	}
+	acc.x = -1;
+	acc.ntask = 0;
 	start = first > 0 ? first : 0;
 	end = first + (long)ncells * zoom;
 	if (r != NULL && cpu < runs_ncpus(r) &&
 	    (long)runs_first(r, cpu) > start)
 		start = (long)runs_first(r, cpu);
-	/* The turns: runs of one task in a row (its rank may change). */
+	/*
+	 * One walk of the runs: what ran in each cell, and the turns (runs
+	 * of one task in a row: its rank may change).
+	 */
 	for (from = start; r != NULL && cpu < runs_ncpus(r) && from < end;
 	    from = (long)(run[n - 1].from + run[n - 1].n)) {
 		n = runs_get(r, cpu, (uint64_t)from, (uint64_t)end, run, 64);
 		if (n == 0)
 			break;
 		for (i = 0; i < n; i++) {
+			history_run_cells(&acc, cells, ncells, first, zoom,
+			    &run[i], sel);
 			if (run[i].task == cur && (long)run[i].from ==
 			    tfrom + tn) {
 				tn += (long)run[i].n;
@@ -346,6 +387,7 @@ history_strip(const struct runs *r, int cpu, long first, int zoom,
 			tn = (long)run[i].n;
 		}
 	}
+	history_acc_end(&acc, cells);
 	history_turn(cells, ncells, first, zoom, cur, tfrom, tn, start, end);
 	for (x = 0; x < ncells; x++) {
 		if (cells[x].claim.task[0] != HISTORY_NONE)
