@@ -508,8 +508,7 @@ bar_room_shown(struct draw *d)
 
 	if (!m->live)
 		return (0);
-	return (bar_room_answer(d) ||
-	    (m->nchoices > 0 && m->ask == MODEL_ASK_OPEN));
+	return (bar_room_answer(d) || model_asking(m));
 }
 
 /*
@@ -570,8 +569,7 @@ bar_room(struct draw *d, int y)
 	char			 cut[MODEL_WORD_MAX + 4];
 	int			 i, x, n, total = 0, each, open;
 
-	open = m->nchoices > 0 && m->ask == MODEL_ASK_OPEN &&
-	    !bar_room_answer(d);
+	open = model_asking(m) && !bar_room_answer(d);
 	n = open ? m->nchoices : m->rnchoices;
 	votes = open ? m->votes : m->rvotes;
 	for (i = 1; i <= n; i++)

@@ -186,10 +186,12 @@ keys_clock_present(struct keys_env *e, int key)
 int
 keys_clock_goto(struct keys_env *e, int key)
 {
-	char	label[96];
+	const struct model	*m = e->model;
+	char			 label[96];
 
-	snprintf(label, sizeof label, "go to a tick (0..%ld) or a mark's "
-	    "words", e->model->now);
+	/* A recording played runs ahead too (keys_clock_goto_done). */
+	snprintf(label, sizeof label, "go to a tick (0..%ld%s) or a mark's "
+	    "words", m->now, m->parts > 0 && m->live ? ", or ahead" : "");
 	return (keys_prompt_ask(e, PROMPT_GOTO, label, "",
 	    keys_clock_goto_done));
 }
@@ -247,7 +249,7 @@ keys_room_answer(struct keys_env *e, int key)
 	char		 cmd[32], what[MODEL_WORD_MAX + 32];
 	int		 n = key - '0';
 
-	if (m->ask != MODEL_ASK_OPEN || m->nchoices == 0) {
+	if (!model_asking(m)) {
 		draw_message(e->view, 0, "%c: no question is open to answer",
 		    key);
 		return (KEYS_HANDLED | KEYS_REDRAW);

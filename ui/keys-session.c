@@ -140,9 +140,10 @@ keys_session_picker_key(struct keys_env *e, int key)
 }
 
 /*
- * The path prompt was entered: load that file.  The daemon reads it
- * from its own directory, so a path of ours is made whole first: ~/ is
- * $HOME, a relative one is under this client's directory.
+ * The path prompt was entered: load that file.  The daemon takes only a
+ * whole path (it has a directory of its own), so a path of ours is made
+ * whole first: ~/ is $HOME, a relative one is under this client's
+ * directory.
  */
 static int
 keys_session_load_path(struct keys_env *e, const char *path)

@@ -161,6 +161,13 @@ model_scenario(const struct model *m, const char *name)
 	return (NULL);
 }
 
+/* Whether the room can answer now: a question open, with choices. */
+int
+model_asking(const struct model *m)
+{
+	return (m->ask == MODEL_ASK_OPEN && m->nchoices > 0);
+}
+
 /* Whether the session has real tasks (resume from the past: present). */
 int
 model_has_real(const struct model *m)

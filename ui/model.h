@@ -429,6 +429,7 @@ const char	*model_state_name(enum mtask_state);
 const char	*model_last_event(const struct model *);
 const struct mscenario *model_scenario(const struct model *, const char *);
 int		 model_has_real(const struct model *);
+int		 model_asking(const struct model *);
 const char	*model_description(const struct model *);
 
 /* model-feed.c */
