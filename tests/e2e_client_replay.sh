@@ -19,9 +19,10 @@ cleanup_more() {
 start_daemon article --record "$tmp/j" ||
     { bad "no live daemon: $(cat "$tmp/daemon.log")"; exit 1; }
 ask "load article run" >/dev/null
-wait_for 10 "tick 150" sh -c "printf 'status\n' | socat -t1 - UNIX-CONNECT:$sock 2>/dev/null | grep -q 'tick=1[5-9][0-9] '" >/dev/null
+wait_for 10 "tick 150" tick_past 149 >/dev/null ||
+    bad "the article did not pass tick 149: $(field tick)"
 ask "load demo run" >/dev/null
-wait_for 10 "the demo" sh -c "printf 'status\n' | socat -t1 - UNIX-CONNECT:$sock 2>/dev/null | grep -q 'scenario=demo'" >/dev/null
+wait_field scenario demo || bad "no demo: scenario=$(field scenario)"
 sleep 0.5
 stop_daemon
 grep -q '^end ' "$tmp/j" || { bad "the journal has no end: $(tail -2 "$tmp/j")"; exit 1; }

@@ -145,15 +145,16 @@ $tm send-keys -t p Space
 # clock going past the question says the space was taken.)
 wait_for 10 "the clock past $qtick" tick_past "$qtick" >/dev/null &&
     ok "space resumes from the question" || bad "space: $(ask status | sed -n 2p)"
+# Beside the answer on p, the tally: every choice's count (looked for
+# first: the answer stays 4 s, the next question follows in 1).
+wait_screen_re "the room answered (3):.*At once, at 12 ms 1 .*hogs' turns 2 .*finish 0" 30 p &&
+    ok "p: the answer beside the tally 1, 2, 0" ||
+    bad "p: no tally beside the answer: $(screen p | grep -i 'answer')"
 for s in p s1 s2 s3; do
 	wait_screen "At 20 ms: at the same rank" 30 $s &&
 	    ok "$s: the answer is up" ||
 	    bad "$s: no answer: $(screen $s | tail -3)"
 done
-# Beside it, the tally: every choice's count.
-screen p | grep -q "the room answered (3):.*At once, at 12 ms 1 .*hogs' turns 2 .*finish 0" &&
-    ok "p: the answer beside the tally 1, 2, 0" ||
-    bad "p: no tally beside the answer: $(screen p | grep -i 'answer')"
 
 # 3. The demo by its path, sped up past 31 s; rewound 30 s.
 $tm send-keys -t p l
@@ -163,7 +164,7 @@ wait_screen "load a scenario file" 30 p || bad "/: no path prompt"
 $tm send-keys -t p Enter
 opened demo
 $tm send-keys -t p -l '*'
-wait_screen "speed" 30 p
+wait_screen "ticks a ms" 30 p || bad "*: no speed prompt"
 $tm send-keys -t p C-u
 $tm send-keys -t p -l 50
 $tm send-keys -t p Enter
@@ -177,7 +178,7 @@ past=$((now - 30000))
 wait_field tick "$past" && ok "b x30: tick $past" ||
     bad "b x30: tick $(field tick), wanted $past"
 $tm send-keys -t p w
-for s in p s1 s3; do
+for s in p s1 s2 s3; do
 	wait_screen "tick $past of $now" 50 $s ||
 	    bad "$s: not at $past: $(screen $s | head -1)"
 done
