@@ -66,24 +66,6 @@ ask() {
 	printf '%s\n' "$1" | socat -t2 - UNIX-CONNECT:"$sock" 2>/dev/null
 }
 
-# A field of the daemon's `status` ($1: tick, now, live, paused, ...).
-field() {
-	ask status | sed -n "s/^status .* $1=\([^ ]*\).*/\1/p;
-	    s/^status $1=\([^ ]*\).*/\1/p" | head -1
-}
-
-# Wait (up to $3 tenths of a second, default 100) until `status` field
-# $1 is $2.
-wait_field() {
-	wf_n=0
-	while [ $wf_n -lt "${3:-100}" ]; do
-		[ "$(field "$1")" = "$2" ] && return 0
-		sleep 0.1
-		wf_n=$((wf_n + 1))
-	done
-	return 1
-}
-
 # The screen of tmux session $1 (default $sess).
 screen() {
 	$tm capture-pane -p -t "${1:-$sess}" 2>/dev/null

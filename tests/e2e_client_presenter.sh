@@ -24,10 +24,6 @@ if ! start_daemon "$tmp/p.cfg"; then
 	echo "FAIL: daemon: $(cat "$tmp/daemon.log")"
 	exit 1
 fi
-# field KEY: the status line's KEY=.
-field() {
-	ask status | sed -n "s/^status.* $1=\([^ ]*\).*/\1/p"
-}
 now_past() {
 	[ "$(field now)" -gt "$1" ] 2>/dev/null
 }

@@ -18,11 +18,6 @@
 e2e_begin e2e_replay_live
 e2e_daemon
 
-# field KEY: the value of KEY= in the status line.
-field() {
-	ask status | sed -n "s/^status.* $1=\([^ ]*\).*/\1/p"
-}
-
 # Record two lessons.
 start demo --record "$tmp/j" --trace "$tmp/live.csv" || e2e_end
 ask pause "nice 1 5" "step 400" >/dev/null

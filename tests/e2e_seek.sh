@@ -36,10 +36,6 @@ EOF
 say() {
 	ask "$@" | sed 1d
 }
-# field KEY: KEY= of the status line.
-field() {
-	say status | sed -n "s/^status.* $1=\([^ ]*\).*/\1/p"
-}
 # to T: step the paused daemon to tick T.
 to() {
 	n=$(($1 - $(field now)))

@@ -46,11 +46,6 @@ say() {
 	ask "$@" | sed 1d
 }
 
-# field KEY: the value of KEY= in the status line.
-field() {
-	ask status | sed -n "s/^status.* $1=\([^ ]*\).*/\1/p"
-}
-
 # children: the daemon's child processes (the watchdog aside: it is not
 # a task), zombies included.
 children() {

@@ -1,6 +1,6 @@
 # wait.sh -- sourced by tests/lib.sh and tests/client_lib.sh: the wait
 # for a condition the end-to-end scripts share, and the daemon's tick
-# (through the caller's ask).
+# and status fields (through the caller's ask).
 
 # wait_for SECS WHAT CMD...: run CMD every 50 ms until it succeeds, for
 # up to SECS seconds of the wall clock (on a loaded machine CMD itself
@@ -27,4 +27,22 @@ status_tick() {
 tick_past() {
 	tp_t=$(status_tick)
 	[ -n "$tp_t" ] && [ "$tp_t" -gt "$1" ]
+}
+
+# A field of the daemon's `status` ($1: tick, now, live, paused, ...).
+field() {
+	ask status | sed -n "s/^status .* $1=\([^ ]*\).*/\1/p;
+	    s/^status $1=\([^ ]*\).*/\1/p" | head -1
+}
+
+# Wait (up to $3 tenths of a second, default 100) until `status` field
+# $1 is $2.
+wait_field() {
+	wf_n=0
+	while [ $wf_n -lt "${3:-100}" ]; do
+		[ "$(field "$1")" = "$2" ] && return 0
+		sleep 0.1
+		wf_n=$((wf_n + 1))
+	done
+	return 1
 }
