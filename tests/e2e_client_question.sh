@@ -53,11 +53,11 @@ wait_screen "Watch the hog walk down" 100 q ||
     { bad "no caption at tick 0: $(screen q)"; exit 1; }
 wait_screen "PAUSED" 100 q || { bad "not paused at 0: $(screen q)"; exit 1; }
 
-# At once, while the caption is held (3 s from when it went up).
+# At once, while the caption is held (4 s from when it went up).
 $tm send-keys -t q Space
 wait_for 10 "the question's pause at 2" at_question >/dev/null ||
     bad "the clock did not stop at the question: $(state)"
-# On screen within a second (the caption's hold is 3 s).
+# On screen within a second (the caption's hold is 4 s).
 wait_screen "Who runs next here?" 10 q && ok "the question is up at once" ||
     bad "the question is not up within 1 s: $(screen q | tail -2 | head -1)"
 # One space: the clock goes on from the question.

@@ -104,7 +104,7 @@ END {
 				eq++
 		}
 	}
-	printf "bad=%d badrun=%s gaps=%d runs_end=%d kticks_end=%d child=%d eq=%d\n",
+	printf "bad=%d badrun=%s gaps=%d runs_end=%d kruns_end=%d child=%d eq=%d\n",
 	    bad, badrun, gap["kruns"] + 0, end["runs" SUBSEP 0] + 0,
 	    end["kruns" SUBSEP 0] + 0, child, eq
 }' "$tmp/sub.out" >"$tmp/sum.txt"
@@ -114,7 +114,7 @@ get() { tr ' ' '\n' <"$tmp/sum.txt" | sed -n "s/^$1=//p"; }
     bad "a run out of the grammar: $sum"
 [ "$(get gaps)" = 0 ] && ok "each kruns line goes on where the last ended" ||
     bad "kruns lines with gaps: $sum"
-re=$(get runs_end); ke=$(get kticks_end)
+re=$(get runs_end); ke=$(get kruns_end)
 [ "$ke" -le "$re" ] && ok "kruns end at $ke, runs at $re: not ahead" ||
     bad "kruns end $ke, after the runs' $re: $sum"
 # How far behind they are is timing (the rings read late under ASan on a

@@ -2076,10 +2076,11 @@ flat:
 
 /*
  * The timeline with eight CPUs at 200x60 (the eight-cpus lesson at tick
- * 3990): the panels keep stairs that step right, and at 120x40 rows.  A trial's timeline
- * took the rows that two rows of four panels needed for every rank, and
- * one row of eight narrow panels drew each rank's stair in the same
- * column: no staircase at all.
+ * 3990): the panels keep stairs that step right, and at 120x40 their
+ * rows (the article's table gives way).  A trial's timeline took the
+ * rows that two rows of four panels needed for every rank, and one row
+ * of eight narrow panels drew each rank's stair in the same column: no
+ * staircase at all.
  */
 static void
 test_timeline_stairs(void **state)

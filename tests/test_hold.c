@@ -547,24 +547,6 @@ test_watchdog_replaced(void **state)
 	assert_true(harness_wait_gone(out[1]));
 }
 
-/*
- * Run h until task id's tree has cap members or 10 s passed; its count
- * into *info.  The tree forks as fast as its CPU lets it: loaded (the
- * sanitizers, the other tests) a fixed 1.2 s saw 5 of 16.
- */
-static void
-hold_run_to_cap(struct harness *h, int id, int cap, struct procs_info *info)
-{
-	int	i;
-
-	for (i = 0; i < 50; i++) {
-		harness_run(h, 200, NULL, NULL);
-		assert_int_equal(procs_info(h->ps, id, info), 0);
-		if (info->procs >= cap)
-			break;
-	}
-}
-
 /* A tree past max_task_procs gets no more members and is reported. */
 static void
 test_max_task_procs(void **state)
@@ -579,7 +561,8 @@ test_max_task_procs(void **state)
 
 	hold_init(&h, 1, 1, 16);
 	id = harness_spawn_cpus(&h, "tree", NULL, -1, argv);
-	hold_run_to_cap(&h, id, 16, &info);
+	harness_run_until_tracked(&h, id, 16);
+	assert_int_equal(procs_info(h.ps, id, &info), 0);
 	assert_true(info.procs <= 16);
 	assert_true(info.procs >= 2);
 	assert_true(hold_noticed(0, "tree", "max_task_procs"));
@@ -606,7 +589,7 @@ test_max_task_procs_report(void **state)
 	hold_init(&h, 1, 0, 16);
 	assert_string_equal(procs_pids_mode(h.ps), "none");
 	id = harness_spawn_cpus(&h, "tree", NULL, -1, argv);
-	hold_run_to_cap(&h, id, 16, &info);
+	harness_run_until_tracked(&h, id, 16);
 	harness_run(&h, 200, NULL, NULL);	/* and past it */
 	assert_int_equal(procs_info(h.ps, id, &info), 0);
 	assert_int_equal(info.procs, 16);

@@ -20,7 +20,7 @@
 #include "staircase.h"
 
 /*
- * The tables's lines for task id, in descent d now, as one string (caller
+ * The tables' lines for task id, in descent d now, as one string (caller
  * frees).
  */
 static char *

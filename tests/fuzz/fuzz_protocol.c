@@ -100,7 +100,7 @@ fuzz_live(void)
 	return (l);
 }
 
-/* One line, as server_client_line() takes it; nonzero: stop reading. */
+/* One line, as client_line() takes it; nonzero: stop reading. */
 static int
 fuzz_line(void *arg, char *line, size_t len)
 {

@@ -7,7 +7,7 @@ trap 'rm -rf "$dir"' EXIT
 
 # golden_start NAME SCENARIO: stairsd -f --scenario SCENARIO on
 # $dir/sock.NAME ($sock), its pid in $pid, its stderr in $dir/err;
-# waits up to 10 s for the socket.
+# waits up to 10 s for the socket, and fails (its stderr shown) without.
 golden_start() {
 	sock=$dir/sock.$1
 	./stairsd -f -S "$sock" --scenario "$2" 2>"$dir/err" &
@@ -17,6 +17,7 @@ golden_start() {
 		sleep 0.1
 		n=$((n + 1))
 	done
+	[ -S "$sock" ] || { cat "$dir/err" >&2; exit 1; }
 }
 
 # golden_stop: shut the daemon down and reap it.
