@@ -306,6 +306,29 @@ test_history_bound(void **unused)
 }
 
 /*
+ * s's shadow is the engine of a fresh cfs session run to the shadow's
+ * tick, held to cfs (the scenario's policy event switches it to
+ * nothing, as it does the shadow).
+ */
+static void
+check_shadow_cfs(const struct session *s)
+{
+	struct session	*f = new_session_policy(0, &engine_policy_cfs);
+	char		*a, *b;
+
+	engine_hold_policy((struct engine *)session_engine(f));
+	run_to(f, engine_now(session_shadow(s)));
+	assert_ptr_equal(engine_get_policy(session_engine(f)),
+	    &engine_policy_cfs);
+	a = engine_state(session_shadow(s));
+	b = state(f);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	session_free(f);
+}
+
+/*
  * compare (SPEC.md section 6): a shadow started at tick 0 under cfs,
  * given the script's changes, is the session a fresh run under cfs is
  * (up to the scenario's policy event at 16000); after that event the
@@ -318,7 +341,7 @@ test_history_bound(void **unused)
 static void
 test_compare(void **unused)
 {
-	struct session	*s = new_session(1000000), *f;
+	struct session	*s = new_session(1000000);
 	char		*a, *b, *cause = NULL;
 
 	assert_null(session_shadow(s));
@@ -326,20 +349,13 @@ test_compare(void **unused)
 	assert_non_null(session_shadow(s));
 	assert_ptr_equal(session_shadow_policy(s), &engine_policy_cfs);
 	run_to(s, 15000);
-	f = new_session_policy(0, &engine_policy_cfs);
-	run_to(f, 15000);
-	a = engine_state(session_shadow(s));
-	b = state(f);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
+	check_shadow_cfs(s);
 	/* The enforced engine is the staircase's, as without a shadow. */
 	a = state(s);
 	b = fresh_state(15000);
 	assert_string_equal(a, b);
 	free(a);
 	free(b);
-	session_free(f);
 
 	run_to(s, 17000);
 	assert_ptr_equal(engine_get_policy(session_engine(s)),
@@ -352,29 +368,12 @@ test_compare(void **unused)
 	 * cfs run the event did not touch (the shadow ran that tick under
 	 * o1, then cfs afresh).
 	 */
-	f = new_session_policy(0, &engine_policy_cfs);
-	engine_hold_policy((struct engine *)session_engine(f));
-	run_to(f, 17000);
-	assert_ptr_equal(engine_get_policy(session_engine(f)),
-	    &engine_policy_cfs);
-	a = engine_state(session_shadow(s));
-	b = state(f);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
-	session_free(f);
+	check_shadow_cfs(s);
 
 	assert_int_equal(session_seek(s, 12000, &cause), 0);
 	assert_non_null(session_shadow(s));
 	assert_int_equal(engine_now(session_shadow(s)), 12000);
-	f = new_session_policy(0, &engine_policy_cfs);
-	run_to(f, 12000);
-	a = engine_state(session_shadow(s));
-	b = state(f);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
-	session_free(f);
+	check_shadow_cfs(s);
 	assert_int_equal(session_compare(s, &engine_policy_rr, &cause), -1);
 	free(cause);
 	cause = NULL;
