@@ -42,18 +42,12 @@ compare_blit(struct grid *g, const struct grid *src, int x, int y, int h)
 	}
 }
 
-/* A grid of w x h, blank. */
+/* A grid of w x h, blank (grid_init). */
 static void
 compare_grid(struct grid *g, int w, int h, int ascii)
 {
-	int	i;
-
 	grid_init(g, w, h);
 	g->ascii = ascii;
-	for (i = 0; i < w * h; i++) {
-		g->cells[i].ch = L' ';
-		g->cells[i].col = COL_DEFAULT;
-	}
 }
 
 /*
@@ -139,11 +133,7 @@ compare_row(struct draw *d, struct grid *rg, int r, int cols, int n,
 	char			 title[MODEL_WORD_MAX + 32];
 	int			 w = d->g->w, i, a, most = 0, x, sw;
 
-	for (i = 0; i < rg->w * rg->h; i++) {
-		rg->cells[i].ch = L' ';
-		rg->cells[i].col = COL_DEFAULT;
-		rg->tags[i] = 0;
-	}
+	grid_clear(rg);
 	for (i = r * cols; i < (r + 1) * cols && i < n; i++) {
 		sm = i == 0 ? m : m->shadows[i - 1];
 		if (i == 0)
@@ -166,8 +156,8 @@ compare_row(struct draw *d, struct grid *rg, int r, int cols, int n,
 	return (most);
 }
 
-/* Most rows of sides: four policies stacked on a narrow screen. */
-#define COMPARE_ROWS	4
+/* Most rows of sides: every policy stacked on a narrow screen. */
+#define COMPARE_ROWS	(1 + MODEL_SHADOWS)
 
 /*
  * Draw every engine's CPUs in the rows [y, y + avail): the enforced
@@ -191,8 +181,6 @@ compare_draw(struct draw *d, int y, int avail)
 
 	cols = compare_cols(d, n);
 	rows = (n + cols - 1) / cols;
-	if (rows > COMPARE_ROWS)
-		rows = COMPARE_ROWS;
 	share = (avail + rows - 1) / rows;
 	rest = avail;
 	for (r = rows - 1; r >= 0; r--) {

@@ -67,11 +67,7 @@ draw_screen(struct grid *g, const struct model *m, struct view *v,
 	d.gl = grid_glyphs(v->ascii, theme_thick(v->theme));
 	panel_ranks_span(&d);
 
-	for (i = 0; i < g->w * g->h; i++) {
-		g->cells[i].ch = L' ';
-		g->cells[i].col = COL_DEFAULT;
-	}
-	memset(g->tags, 0, (size_t)g->w * g->h * sizeof *g->tags);
+	grid_clear(g);
 	v->task_rows = 0;
 	v->cpus_y = v->cpus_rows = 0;
 	v->events_y = v->events_rows = 0;

@@ -53,17 +53,25 @@ static const char grid_letters[COL_MAX] = {
 void
 grid_init(struct grid *g, int w, int h)
 {
-	int	i;
-
 	g->ascii = 0;
 	g->w = w < 1 ? 1 : w;
 	g->h = h < 1 ? 1 : h;
 	g->cells = xreallocarray(NULL, (size_t)g->w * g->h, sizeof *g->cells);
 	g->tags = xcalloc((size_t)g->w * g->h, sizeof *g->tags);
+	grid_clear(g);
+}
+
+/* Blank every cell, untagged. */
+void
+grid_clear(struct grid *g)
+{
+	int	i;
+
 	for (i = 0; i < g->w * g->h; i++) {
 		g->cells[i].ch = L' ';
 		g->cells[i].col = COL_DEFAULT;
 	}
+	memset(g->tags, 0, (size_t)g->w * g->h * sizeof *g->tags);
 }
 
 /* Free a grid's cells. */

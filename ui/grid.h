@@ -68,6 +68,7 @@ struct glyphs {
 
 void		 grid_init(struct grid *, int w, int h);
 void		 grid_free(struct grid *);
+void		 grid_clear(struct grid *);
 const struct glyphs *grid_glyphs(int ascii, int thick);
 char		 grid_col_letter(enum col);
 void		 grid_put(struct grid *, int x, int y, wchar_t, enum col);
